@@ -1,0 +1,62 @@
+# Settings shared by the standalone and the in-tree build of the mrc module.
+
+# The ns-3 version as numbers, for the few places where APIs drift between
+# releases (see model/mrc-ns3-compat.h).
+if(NOT MRC_NS3_VERSION)
+  if(EXISTS ${PROJECT_SOURCE_DIR}/VERSION)
+    file(STRINGS ${PROJECT_SOURCE_DIR}/VERSION MRC_NS3_VERSION LIMIT_COUNT 1)
+  elseif(NS3_VER)
+    set(MRC_NS3_VERSION ${NS3_VER})
+  else()
+    set(MRC_NS3_VERSION 3.37)
+  endif()
+endif()
+string(REGEX MATCH "^3\\.([0-9]+)" _mrc_ver "${MRC_NS3_VERSION}")
+if(CMAKE_MATCH_1)
+  set(MRC_NS3_MINOR ${CMAKE_MATCH_1})
+else()
+  set(MRC_NS3_MINOR 99) # a development tree ("3-dev")
+endif()
+target_compile_definitions(libmrc PUBLIC MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})
+
+# Tests are written with GoogleTest; the test library links it in both homes.
+if(TARGET libmrc-test)
+  find_package(GTest REQUIRED)
+  target_link_libraries(libmrc-test PUBLIC GTest::gtest)
+  target_compile_definitions(libmrc-test PRIVATE MRC_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
+endif()
+
+# Standalone only: CTest runs every GoogleTest case as its own test, plus the
+# repository checks. (In an ns-3 tree, ./test.py -s mrc runs the adapter suite.)
+if(MRC_STANDALONE AND TARGET libmrc-test)
+  include(GoogleTest)
+  add_executable(mrc-gtest ${CMAKE_CURRENT_SOURCE_DIR}/test/mrc-gtest-main.cc)
+  target_link_libraries(mrc-gtest PRIVATE -Wl,--no-as-needed libmrc-test -Wl,--as-needed libmrc GTest::gtest)
+  set(MRC_TEST_ENV
+      "MRC_SOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}"
+      "MRC_BUILD_DIR=${CMAKE_BINARY_DIR}"
+      "MRC_EXAMPLES_DIR=${CMAKE_BINARY_DIR}/examples"
+  )
+  gtest_discover_tests(
+    mrc-gtest
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES ENVIRONMENT "${MRC_TEST_ENV}" TIMEOUT 600
+  )
+
+  # The ns-3 TestSuite adapter, run through ns-3's own TestRunner on a cheap subset.
+  add_test(NAME mrc-testsuite-adapter COMMAND test-runner --test-name=mrc --stop-on-failure)
+  set_tests_properties(mrc-testsuite-adapter PROPERTIES ENVIRONMENT "GTEST_FILTER=TrafficClass*" TIMEOUT 120)
+
+  find_package(Python3 COMPONENTS Interpreter REQUIRED)
+  add_test(NAME build-lists COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-build-lists.py
+                                    ${CMAKE_CURRENT_SOURCE_DIR})
+  add_test(NAME clang-format COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test/check-format.sh ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(build-lists clang-format PROPERTIES TIMEOUT 120)
+
+  # The in-tree build check is slow (it compiles part of ns-3). It runs only when
+  # MRC_NS3_SOURCE names an ns-3 source tree (./ns3-mrc test --in-tree sets it),
+  # and otherwise reports itself as skipped.
+  add_test(NAME in-tree-build COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test/in-tree-build.sh
+                                      ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(in-tree-build PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 5400 LABELS in-tree)
+endif()
