@@ -7,13 +7,25 @@
 def build(bld):
     module = bld.create_ns3_module('mrc', ['core', 'network', 'internet'])
     module.source = [
+        # -- wire formats: common
         'model/mrc-traffic-class.cc',
+        # -- wire formats: InfiniBand / RoCEv2
+        # -- wire formats: MRC extension headers
+        # -- wire formats: PFC and SRv6
+        # -- fabric: link
+        # -- fabric: switch
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
     module_test.source = [
         'test/mrc-test-suite.cc',
         'test/mrc-traffic-class-test.cc',
+        # -- wire formats: InfiniBand / RoCEv2
+        # -- wire formats: MRC extension headers
+        # -- wire formats: PFC and SRv6
+        # -- wire gallery
+        # -- fabric: link
+        # -- fabric: switch
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -21,7 +33,14 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'mrc'
     headers.source = [
+        # -- wire formats: common
+        'model/mrc-opcodes.h',
         'model/mrc-traffic-class.h',
+        # -- wire formats: InfiniBand / RoCEv2
+        # -- wire formats: MRC extension headers
+        # -- wire formats: PFC and SRv6
+        # -- fabric: link
+        # -- fabric: switch
     ]
 
     if bld.env.ENABLE_EXAMPLES:
