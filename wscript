@@ -12,6 +12,9 @@ def build(bld):
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
+        'model/mrc-srh-header.cc',
+        'model/mrc-srv6-encap.cc',
+        'model/mrc-usid.cc',
         # -- fabric: link
         # -- fabric: switch
     ]
@@ -23,6 +26,7 @@ def build(bld):
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
+        'test/mrc-srv6-test.cc',
         # -- wire gallery
         # -- fabric: link
         # -- fabric: switch
@@ -39,6 +43,9 @@ def build(bld):
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
+        'model/mrc-srh-header.h',
+        'model/mrc-srv6-encap.h',
+        'model/mrc-usid.h',
         # -- fabric: link
         # -- fabric: switch
     ]
