@@ -10,6 +10,12 @@ def build(bld):
         # -- wire formats: common
         'model/mrc-traffic-class.cc',
         # -- wire formats: InfiniBand / RoCEv2
+        'model/mrc-aeth-header.cc',
+        'model/mrc-bth-header.cc',
+        'model/mrc-cnp-header.cc',
+        'model/mrc-icrc-trailer.cc',
+        'model/mrc-imm-dt-header.cc',
+        'model/mrc-reth-header.cc',
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
         'model/mrc-srh-header.cc',
@@ -24,6 +30,7 @@ def build(bld):
         'test/mrc-test-suite.cc',
         'test/mrc-traffic-class-test.cc',
         # -- wire formats: InfiniBand / RoCEv2
+        'test/mrc-roce-headers-test.cc',
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
         'test/mrc-srv6-test.cc',
@@ -41,6 +48,12 @@ def build(bld):
         'model/mrc-opcodes.h',
         'model/mrc-traffic-class.h',
         # -- wire formats: InfiniBand / RoCEv2
+        'model/mrc-aeth-header.h',
+        'model/mrc-bth-header.h',
+        'model/mrc-cnp-header.h',
+        'model/mrc-icrc-trailer.h',
+        'model/mrc-imm-dt-header.h',
+        'model/mrc-reth-header.h',
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
         'model/mrc-srh-header.h',
