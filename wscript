@@ -11,6 +11,15 @@ def build(bld):
         'model/mrc-traffic-class.cc',
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
+        'model/mrc-cc-state-header.cc',
+        'model/mrc-eeth-header.cc',
+        'model/mrc-entropy.cc',
+        'model/mrc-erth-header.cc',
+        'model/mrc-meth-header.cc',
+        'model/mrc-neth-header.cc',
+        'model/mrc-peth-header.cc',
+        'model/mrc-seth-header.cc',
+        'model/mrc-tseth-header.cc',
         # -- wire formats: PFC and SRv6
         # -- fabric: link
         # -- fabric: switch
@@ -22,6 +31,7 @@ def build(bld):
         'test/mrc-traffic-class-test.cc',
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
+        'test/mrc-ext-headers-test.cc',
         # -- wire formats: PFC and SRv6
         # -- wire gallery
         # -- fabric: link
@@ -38,6 +48,16 @@ def build(bld):
         'model/mrc-traffic-class.h',
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
+        'model/mrc-cc-state-header.h',
+        'model/mrc-eeth-header.h',
+        'model/mrc-entropy.h',
+        'model/mrc-erth-header.h',
+        'model/mrc-ext-header-common.h',
+        'model/mrc-meth-header.h',
+        'model/mrc-neth-header.h',
+        'model/mrc-peth-header.h',
+        'model/mrc-seth-header.h',
+        'model/mrc-tseth-header.h',
         # -- wire formats: PFC and SRv6
         # -- fabric: link
         # -- fabric: switch
