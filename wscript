@@ -17,6 +17,15 @@ def build(bld):
         'model/mrc-imm-dt-header.cc',
         'model/mrc-reth-header.cc',
         # -- wire formats: MRC extension headers
+        'model/mrc-cc-state-header.cc',
+        'model/mrc-eeth-header.cc',
+        'model/mrc-entropy.cc',
+        'model/mrc-erth-header.cc',
+        'model/mrc-meth-header.cc',
+        'model/mrc-neth-header.cc',
+        'model/mrc-peth-header.cc',
+        'model/mrc-seth-header.cc',
+        'model/mrc-tseth-header.cc',
         # -- wire formats: PFC and SRv6
         'model/mrc-srh-header.cc',
         'model/mrc-srv6-encap.cc',
@@ -32,6 +41,7 @@ def build(bld):
         # -- wire formats: InfiniBand / RoCEv2
         'test/mrc-roce-headers-test.cc',
         # -- wire formats: MRC extension headers
+        'test/mrc-ext-headers-test.cc',
         # -- wire formats: PFC and SRv6
         'test/mrc-srv6-test.cc',
         # -- wire gallery
@@ -55,6 +65,16 @@ def build(bld):
         'model/mrc-imm-dt-header.h',
         'model/mrc-reth-header.h',
         # -- wire formats: MRC extension headers
+        'model/mrc-cc-state-header.h',
+        'model/mrc-eeth-header.h',
+        'model/mrc-entropy.h',
+        'model/mrc-erth-header.h',
+        'model/mrc-ext-header-common.h',
+        'model/mrc-meth-header.h',
+        'model/mrc-neth-header.h',
+        'model/mrc-peth-header.h',
+        'model/mrc-seth-header.h',
+        'model/mrc-tseth-header.h',
         # -- wire formats: PFC and SRv6
         'model/mrc-srh-header.h',
         'model/mrc-srv6-encap.h',
