@@ -41,7 +41,7 @@ MrcSrv6EvMake(uint32_t plane, uint32_t uplink)
     NS_ABORT_MSG_IF(uplink >= MRC_SRV6_EV_MAX_UPLINKS,
                     "SRv6 EV T0 uplink " << uplink << " is out of range: allowed 0.."
                                          << MRC_SRV6_EV_MAX_UPLINKS - 1);
-    return (plane << MRC_SRV6_EV_PLANE_SHIFT) | uplink;
+    return ((plane + 1) << MRC_SRV6_EV_PLANE_SHIFT) | uplink;
 }
 
 } // namespace ns3

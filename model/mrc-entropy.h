@@ -99,29 +99,30 @@ void MrcEvWrite(uint32_t ev, MrcEvSplit split, UdpHeader& udp, Ipv6Header& ip);
  */
 uint32_t MrcEvRead(const UdpHeader& udp, const Ipv6Header& ip, MrcEvSplit split);
 
-/// SRv6-mode EV: plane field position (EV[15:12]; the same bits as in a model uSID).
+/// SRv6-mode EV: plane field position (EV[15:12]; the same bits and the same value, plane + 1,
+/// as in a model uSID, see mrc-usid.h: a field of 0 would make T0 0 of plane 0 the uSID 0).
 constexpr uint32_t MRC_SRV6_EV_PLANE_SHIFT = 12;
 /// SRv6-mode EV: plane field mask.
 constexpr uint32_t MRC_SRV6_EV_PLANE_MASK = 0xf000;
 /// SRv6-mode EV: T0 uplink field mask (EV[7:0]).
 constexpr uint32_t MRC_SRV6_EV_UPLINK_MASK = 0x00ff;
-/// SRv6-mode EV: number of planes the layout can name.
-constexpr uint32_t MRC_SRV6_EV_MAX_PLANES = 16;
+/// SRv6-mode EV: number of planes the layout can name (field values 1..15 hold planes 0..14).
+constexpr uint32_t MRC_SRV6_EV_MAX_PLANES = 15;
 /// SRv6-mode EV: number of T0 uplinks the layout can name.
 constexpr uint32_t MRC_SRV6_EV_MAX_UPLINKS = 256;
 
 /**
- * \param plane the plane index, 0..15 (aborts otherwise)
+ * \param plane the plane index, 0..14 (aborts otherwise)
  * \param uplink the T0 uplink index, which is also the T1 index, 0..255 (aborts otherwise)
- * \return the SRv6-mode EV plane << 12 | uplink
+ * \return the SRv6-mode EV (plane + 1) << 12 | uplink
  */
 uint32_t MrcSrv6EvMake(uint32_t plane, uint32_t uplink);
 
-/// \param ev an SRv6-mode EV \return its plane, EV[15:12]
+/// \param ev a valid SRv6-mode EV \return its plane, EV[15:12] - 1
 constexpr uint32_t
 MrcSrv6EvPlane(uint32_t ev)
 {
-    return (ev & MRC_SRV6_EV_PLANE_MASK) >> MRC_SRV6_EV_PLANE_SHIFT;
+    return ((ev & MRC_SRV6_EV_PLANE_MASK) >> MRC_SRV6_EV_PLANE_SHIFT) - 1;
 }
 
 /// \param ev an SRv6-mode EV \return its T0 uplink, EV[7:0]
@@ -131,18 +132,21 @@ MrcSrv6EvUplink(uint32_t ev)
     return ev & MRC_SRV6_EV_UPLINK_MASK;
 }
 
-/// \param ev a 32-bit value \return true if only the plane and uplink bits may be set
+/// \param ev a 32-bit value \return true if only the plane and uplink bits are set and the plane
+/// field is not 0
 constexpr bool
 MrcSrv6EvIsValid(uint32_t ev)
 {
-    return (ev & ~(MRC_SRV6_EV_PLANE_MASK | MRC_SRV6_EV_UPLINK_MASK)) == 0;
+    return (ev & ~(MRC_SRV6_EV_PLANE_MASK | MRC_SRV6_EV_UPLINK_MASK)) == 0 &&
+           (ev & MRC_SRV6_EV_PLANE_MASK) != 0;
 }
 
 /**
  * Copy the plane of an SRv6-mode EV into a 16-bit uSID.
  * \param usid a uSID whose bits 15..12 are the plane
  * \param ev an SRv6-mode EV
- * \return usid with bits 15..12 replaced by EV[15:12]
+ * \return usid with bits 15..12 replaced by EV[15:12] (both hold plane + 1, so this equals
+ *         MrcUsidWithPlane(usid, MrcSrv6EvPlane(ev)))
  */
 constexpr uint16_t
 MrcSrv6UsidWithPlane(uint16_t usid, uint32_t ev)

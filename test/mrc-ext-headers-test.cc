@@ -16,6 +16,7 @@
 #include "ns3/mrc-peth-header.h"
 #include "ns3/mrc-seth-header.h"
 #include "ns3/mrc-tseth-header.h"
+#include "ns3/mrc-usid.h"
 #include "ns3/packet.h"
 
 #include <gtest/gtest.h>
@@ -632,17 +633,21 @@ TEST(MrcEntropy, WrittenIntoUdpAndIpv6Headers)
 
 TEST(MrcEntropy, Srv6EvLayout)
 {
-    uint32_t ev = MrcSrv6EvMake(3, 42);
+    // the plane field holds plane + 1, as in a model uSID (mrc-usid.h)
+    uint32_t ev = MrcSrv6EvMake(2, 42);
     EXPECT_EQ(ev, 0x302au);
-    EXPECT_EQ(MrcSrv6EvPlane(ev), 3u);
+    EXPECT_EQ(MrcSrv6EvPlane(ev), 2u);
     EXPECT_EQ(MrcSrv6EvUplink(ev), 42u);
     EXPECT_TRUE(MrcSrv6EvIsValid(ev));
     EXPECT_FALSE(MrcSrv6EvIsValid(0x0100302a));
     EXPECT_FALSE(MrcSrv6EvIsValid(0x0f2a)); // bits 11..8 are not used
-    EXPECT_EQ(MrcSrv6EvMake(15, 255), 0xf0ffu);
-    // copying the plane into a uSID is a mask and an OR
+    EXPECT_FALSE(MrcSrv6EvIsValid(0x002a)); // plane field 0 is not a plane
+    EXPECT_EQ(MrcSrv6EvMake(14, 255), 0xf0ffu);
+    EXPECT_EQ(MrcSrv6EvMake(0, 0), 0x1000u);
+    // copying the plane into a uSID is a mask and an OR, and agrees with mrc-usid.h
     EXPECT_EQ(MrcSrv6UsidWithPlane(0x0405, ev), 0x3405);
     EXPECT_EQ(MrcSrv6UsidWithPlane(0xf405, ev), 0x3405);
+    EXPECT_EQ(MrcSrv6UsidWithPlane(0xf405, ev), MrcUsidWithPlane(0xf405, 2));
     // under the default split the SRv6 EV rides in the UDP source port
     EXPECT_EQ(MrcEvEncode(ev, MRC_EV_SPLIT_DEFAULT).udpSrcPort, 0x302a);
     EXPECT_EQ(MrcEvEncode(ev, MRC_EV_SPLIT_DEFAULT).flowLabel, 0u);
@@ -662,6 +667,6 @@ TEST(MrcExtHeadersDeathTest, OutOfRangeValuesAbort)
     EXPECT_DEATH(MrcCcStateHeader().SetOooCount(0x8000), "ooo_count");
     EXPECT_DEATH(MrcCcStateHeader().SetRcvCwndPen(128), "rcv_cwnd_pen");
     EXPECT_DEATH(MrcErthHeader().SetPortReachable(0, true), "ports are 1");
-    EXPECT_DEATH(MrcSrv6EvMake(16, 0), "plane");
+    EXPECT_DEATH(MrcSrv6EvMake(15, 0), "plane");
     EXPECT_DEATH(MrcTsethHeader().SetFtype(16), "ftype");
 }
