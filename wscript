@@ -9,6 +9,8 @@ def build(bld):
     module.source = [
         # -- wire formats: common
         'model/mrc-traffic-class.cc',
+        # -- helpers: command line
+        'helper/mrc-command-line.cc',
         # -- wire formats: InfiniBand / RoCEv2
         'model/mrc-aeth-header.cc',
         'model/mrc-bth-header.cc',
@@ -45,6 +47,8 @@ def build(bld):
         # -- wire formats: PFC and SRv6
         'test/mrc-srv6-test.cc',
         # -- wire gallery
+        'test/mrc-command-line-test.cc',
+        'test/mrc-wire-gallery-test.cc',
         # -- fabric: link
         # -- fabric: switch
     ]
@@ -57,6 +61,8 @@ def build(bld):
         # -- wire formats: common
         'model/mrc-opcodes.h',
         'model/mrc-traffic-class.h',
+        # -- helpers: command line
+        'helper/mrc-command-line.h',
         # -- wire formats: InfiniBand / RoCEv2
         'model/mrc-aeth-header.h',
         'model/mrc-bth-header.h',

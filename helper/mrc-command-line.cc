@@ -1,0 +1,251 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-command-line.h"
+
+#include "ns3/global-value.h"
+#include "ns3/log.h"
+#include "ns3/type-id.h"
+
+#include <cstdlib>
+#include <iostream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcCommandLine");
+
+namespace
+{
+
+/// ns-3's own options that take no value.
+const char* const BUILTIN_FLAGS[] =
+    {"PrintHelp", "help", "PrintVersion", "version", "PrintGlobals", "PrintGroups", "PrintTypeIds"};
+
+/// ns-3's own options that take a value.
+const char* const BUILTIN_WITH_VALUE[] = {"PrintGroup", "PrintAttributes"};
+
+} // namespace
+
+MrcCommandLine::MrcCommandLine(const std::string& filename)
+    : m_cmd(filename)
+{
+}
+
+void
+MrcCommandLine::Usage(const std::string& usage)
+{
+    m_cmd.Usage(usage);
+}
+
+const std::vector<std::string>&
+MrcCommandLine::GetNames() const
+{
+    return m_names;
+}
+
+CommandLine&
+MrcCommandLine::GetCommandLine()
+{
+    return m_cmd;
+}
+
+std::string
+MrcCommandLine::AllowedList() const
+{
+    std::string list;
+    for (const auto& name : m_names)
+    {
+        list += "--" + name + ", ";
+    }
+    return "allowed: " + list + (m_names.empty() ? "" : "or ") +
+           "--ns3::Class::Attribute=value; --PrintHelp lists them";
+}
+
+bool
+MrcCommandLine::CheckNs3Name(const std::string& name,
+                             const std::string& value,
+                             bool hasValue,
+                             std::string& error)
+{
+    // An attribute default, --ns3::Class::Attribute=value, set as ns-3 3.37's
+    // Config::SetDefaultFailSafe does: the class's own attributes only.
+    std::string::size_type sep = name.rfind("::");
+    if (sep != std::string::npos)
+    {
+        std::string className = name.substr(0, sep);
+        std::string attribute = name.substr(sep + 2);
+        TypeId tid;
+        if (!TypeId::LookupByNameFailSafe(className, &tid))
+        {
+            error = "error: unknown option '--" + name + "': no class " + className +
+                    (className.rfind("ns3::", 0) == 0 ? "" : " (class names start with ns3::)") +
+                    "; --PrintTypeIds lists the classes";
+            return true;
+        }
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            TypeId::AttributeInformation info = tid.GetAttribute(i);
+            if (info.name != attribute)
+            {
+                continue;
+            }
+            // The value itself is left to ns-3: some attribute types (DoubleValue
+            // in 3.37) abort instead of reporting a malformed value.
+            if (!hasValue)
+            {
+                error = "error: option '--" + name + "' needs a value: --" + name + "=...";
+            }
+            return true;
+        }
+        error = "error: unknown option '--" + name + "': " + className + " has no attribute " +
+                attribute + "; --PrintAttributes=" + className + " lists them";
+        return true;
+    }
+    // A global value (--RngRun=3, --SchedulerType=...), which ns-3 also accepts.
+    for (auto it = GlobalValue::Begin(); it != GlobalValue::End(); ++it)
+    {
+        if ((*it)->GetName() == name)
+        {
+            if (!hasValue)
+            {
+                error = "error: option '--" + name + "' needs a value: --" + name + "=...";
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+MrcCommandLine::Check(const std::vector<std::string>& args) const
+{
+    for (const std::string& arg : args)
+    {
+        // ns-3 3.37 strips "--" or "-" and splits the rest at the first '='.
+        std::string body;
+        if (arg.rfind("--", 0) == 0)
+        {
+            body = arg.substr(2);
+        }
+        else if (arg.rfind('-', 0) == 0)
+        {
+            body = arg.substr(1);
+        }
+        else
+        {
+            return "error: unexpected argument '" + arg + "' (options are written --name=value; " +
+                   AllowedList() + ")";
+        }
+        std::string::size_type eq = body.find('=');
+        bool hasValue = eq != std::string::npos;
+        std::string name = body.substr(0, eq);
+        std::string value = hasValue ? body.substr(eq + 1) : "";
+        if (name.empty() || name[0] == '-')
+        {
+            return "error: unknown option '" + arg + "' (" + AllowedList() + ")";
+        }
+
+        bool known = false;
+        for (const Option& opt : m_options)
+        {
+            if (opt.name != name)
+            {
+                continue;
+            }
+            known = true;
+            if (value.empty() && !opt.isBool)
+            {
+                return "error: option '--" + name + "' needs a value: --" + name + "=...";
+            }
+            if (!value.empty() && !opt.parse(value))
+            {
+                return "error: invalid value '" + value + "' for --" + name;
+            }
+            break;
+        }
+        if (known)
+        {
+            continue;
+        }
+        for (const char* flag : BUILTIN_FLAGS)
+        {
+            known = known || name == flag;
+        }
+        for (const char* option : BUILTIN_WITH_VALUE)
+        {
+            known = known || name == option;
+        }
+        if (known)
+        {
+            continue;
+        }
+        std::string error;
+        if (!CheckNs3Name(name, value, hasValue, error))
+        {
+            return "error: unknown option '--" + name + "' (" + AllowedList() + ")";
+        }
+        if (!error.empty())
+        {
+            return error;
+        }
+    }
+    return "";
+}
+
+void
+MrcCommandLine::Parse(int argc, char* argv[])
+{
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i)
+    {
+        args.emplace_back(argv[i]);
+    }
+    std::string error = Check(args);
+    if (!error.empty())
+    {
+        std::cerr << error << std::endl;
+        std::exit(EXIT_USAGE);
+    }
+    m_cmd.Parse(argc, argv);
+}
+
+std::string
+MrcCommandLine::CheckChoice(const std::string& name,
+                            const std::string& value,
+                            const std::vector<std::string>& allowed)
+{
+    std::string list;
+    for (const auto& a : allowed)
+    {
+        if (a == value)
+        {
+            return "";
+        }
+        list += (list.empty() ? "" : ", ") + a;
+    }
+    return "error: invalid value '" + value + "' for --" + name + " (allowed: " + list + ")";
+}
+
+void
+MrcCommandLine::RequireChoice(const std::string& name,
+                              const std::string& value,
+                              const std::vector<std::string>& allowed)
+{
+    std::string error = CheckChoice(name, value, allowed);
+    if (!error.empty())
+    {
+        std::cerr << error << std::endl;
+        std::exit(EXIT_USAGE);
+    }
+}
+
+void
+MrcCommandLine::Fail(const std::string& message)
+{
+    std::cerr << "error: " << message << std::endl;
+    std::exit(EXIT_USAGE);
+}
+
+} // namespace ns3
