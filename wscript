@@ -12,7 +12,11 @@ def build(bld):
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
+        'model/mrc-pfc-frame.cc',
         # -- fabric: link
+        'model/mrc-channel.cc',
+        'model/mrc-net-device.cc',
+        'helper/mrc-link-helper.cc',
         # -- fabric: switch
     ]
 
@@ -23,8 +27,10 @@ def build(bld):
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
+        'test/mrc-pfc-frame-test.cc',
         # -- wire gallery
         # -- fabric: link
+        'test/mrc-link-test.cc',
         # -- fabric: switch
     ]
     module_test.uselib = 'GTEST'
@@ -39,7 +45,11 @@ def build(bld):
         # -- wire formats: InfiniBand / RoCEv2
         # -- wire formats: MRC extension headers
         # -- wire formats: PFC and SRv6
+        'model/mrc-pfc-frame.h',
         # -- fabric: link
+        'model/mrc-channel.h',
+        'model/mrc-net-device.h',
+        'helper/mrc-link-helper.h',
         # -- fabric: switch
     ]
 
