@@ -360,6 +360,12 @@ MrcNetDevice::GetMrcChannel() const
     return m_channel;
 }
 
+Ptr<MrcNetDevice>
+MrcNetDevice::GetPeer() const
+{
+    return m_channel ? m_channel->GetPeer(this) : nullptr;
+}
+
 void
 MrcNetDevice::SetDataRate(DataRate rate)
 {
@@ -582,7 +588,7 @@ MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
     NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::SendToClass");
     m_macTxTrace(packet);
-    Ptr<MrcNetDevice> peer = m_channel ? m_channel->GetPeer(this) : nullptr;
+    Ptr<MrcNetDevice> peer = GetPeer();
     return Enqueue(packet,
                    m_address,
                    peer ? peer->GetMacAddress() : Mac48Address::GetBroadcast(),

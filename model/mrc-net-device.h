@@ -137,6 +137,9 @@ class MrcNetDevice : public NetDevice
     /// \return the attached channel, or null
     Ptr<MrcChannel> GetMrcChannel() const;
 
+    /// \return the device at the other end of the link, or null
+    Ptr<MrcNetDevice> GetPeer() const;
+
     /// \param rate the line rate
     void SetDataRate(DataRate rate);
     /// \return the line rate

@@ -631,6 +631,11 @@ TEST(MrcLink, StandardCallbacksGetThePacketWithoutEthernetHeader)
     MrcLinkHelper h = Helper("8Gbps", "1000ns");
     Link l(h);
     l.b->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
+    EXPECT_EQ(l.a->GetPeer(), l.b);
+    EXPECT_EQ(l.b->GetPeer(), l.a);
+    EXPECT_EQ(l.ch->GetNDevices(), 2u);
+    EXPECT_EQ(l.ch->GetDevice(1), l.b);
+    EXPECT_NE(l.a->GetMacAddress(), l.b->GetMacAddress());
     std::vector<uint32_t> sizes;
     Address from;
     uint16_t protocol = 0;
