@@ -27,10 +27,14 @@ def build(bld):
         'model/mrc-seth-header.cc',
         'model/mrc-tseth-header.cc',
         # -- wire formats: PFC and SRv6
+        'model/mrc-pfc-frame.cc',
         'model/mrc-srh-header.cc',
         'model/mrc-srv6-encap.cc',
         'model/mrc-usid.cc',
         # -- fabric: link
+        'model/mrc-channel.cc',
+        'model/mrc-net-device.cc',
+        'helper/mrc-link-helper.cc',
         # -- fabric: switch
     ]
 
@@ -43,9 +47,11 @@ def build(bld):
         # -- wire formats: MRC extension headers
         'test/mrc-ext-headers-test.cc',
         # -- wire formats: PFC and SRv6
+        'test/mrc-pfc-frame-test.cc',
         'test/mrc-srv6-test.cc',
         # -- wire gallery
         # -- fabric: link
+        'test/mrc-link-test.cc',
         # -- fabric: switch
     ]
     module_test.uselib = 'GTEST'
@@ -76,10 +82,14 @@ def build(bld):
         'model/mrc-seth-header.h',
         'model/mrc-tseth-header.h',
         # -- wire formats: PFC and SRv6
+        'model/mrc-pfc-frame.h',
         'model/mrc-srh-header.h',
         'model/mrc-srv6-encap.h',
         'model/mrc-usid.h',
         # -- fabric: link
+        'model/mrc-channel.h',
+        'model/mrc-net-device.h',
+        'helper/mrc-link-helper.h',
         # -- fabric: switch
     ]
 
