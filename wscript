@@ -36,6 +36,13 @@ def build(bld):
         'model/mrc-net-device.cc',
         'helper/mrc-link-helper.cc',
         # -- fabric: switch
+        'model/mrc-ecmp-forwarding.cc',
+        'model/mrc-ecn-marker.cc',
+        'model/mrc-forwarding.cc',
+        'model/mrc-packet-info.cc',
+        'model/mrc-shared-buffer-mmu.cc',
+        'model/mrc-srv6-forwarding.cc',
+        'model/mrc-trimmer.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -53,6 +60,10 @@ def build(bld):
         # -- fabric: link
         'test/mrc-link-test.cc',
         # -- fabric: switch
+        'test/mrc-ecn-marker-test.cc',
+        'test/mrc-forwarding-test.cc',
+        'test/mrc-shared-buffer-mmu-test.cc',
+        'test/mrc-switch-packet-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -91,6 +102,13 @@ def build(bld):
         'model/mrc-net-device.h',
         'helper/mrc-link-helper.h',
         # -- fabric: switch
+        'model/mrc-ecmp-forwarding.h',
+        'model/mrc-ecn-marker.h',
+        'model/mrc-forwarding.h',
+        'model/mrc-packet-info.h',
+        'model/mrc-shared-buffer-mmu.h',
+        'model/mrc-srv6-forwarding.h',
+        'model/mrc-trimmer.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:
