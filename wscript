@@ -29,11 +29,22 @@ def build(bld):
         'model/mrc-seth-header.cc',
         'model/mrc-tseth-header.cc',
         # -- wire formats: PFC and SRv6
+        'model/mrc-pfc-frame.cc',
         'model/mrc-srh-header.cc',
         'model/mrc-srv6-encap.cc',
         'model/mrc-usid.cc',
         # -- fabric: link
+        'model/mrc-channel.cc',
+        'model/mrc-net-device.cc',
+        'helper/mrc-link-helper.cc',
         # -- fabric: switch
+        'model/mrc-ecmp-forwarding.cc',
+        'model/mrc-ecn-marker.cc',
+        'model/mrc-forwarding.cc',
+        'model/mrc-packet-info.cc',
+        'model/mrc-shared-buffer-mmu.cc',
+        'model/mrc-srv6-forwarding.cc',
+        'model/mrc-trimmer.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -45,12 +56,18 @@ def build(bld):
         # -- wire formats: MRC extension headers
         'test/mrc-ext-headers-test.cc',
         # -- wire formats: PFC and SRv6
+        'test/mrc-pfc-frame-test.cc',
         'test/mrc-srv6-test.cc',
         # -- wire gallery
         'test/mrc-command-line-test.cc',
         'test/mrc-wire-gallery-test.cc',
         # -- fabric: link
+        'test/mrc-link-test.cc',
         # -- fabric: switch
+        'test/mrc-ecn-marker-test.cc',
+        'test/mrc-forwarding-test.cc',
+        'test/mrc-shared-buffer-mmu-test.cc',
+        'test/mrc-switch-packet-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -82,11 +99,22 @@ def build(bld):
         'model/mrc-seth-header.h',
         'model/mrc-tseth-header.h',
         # -- wire formats: PFC and SRv6
+        'model/mrc-pfc-frame.h',
         'model/mrc-srh-header.h',
         'model/mrc-srv6-encap.h',
         'model/mrc-usid.h',
         # -- fabric: link
+        'model/mrc-channel.h',
+        'model/mrc-net-device.h',
+        'helper/mrc-link-helper.h',
         # -- fabric: switch
+        'model/mrc-ecmp-forwarding.h',
+        'model/mrc-ecn-marker.h',
+        'model/mrc-forwarding.h',
+        'model/mrc-packet-info.h',
+        'model/mrc-shared-buffer-mmu.h',
+        'model/mrc-srv6-forwarding.h',
+        'model/mrc-trimmer.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -1,0 +1,89 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-link-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/mac48-address.h"
+#include "ns3/mrc-channel.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/node.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcLinkHelper");
+
+MrcLinkHelper::MrcLinkHelper()
+{
+    m_deviceFactory.SetTypeId("ns3::MrcNetDevice");
+    m_channelFactory.SetTypeId("ns3::MrcChannel");
+}
+
+MrcLinkHelper::~MrcLinkHelper()
+{
+}
+
+void
+MrcLinkHelper::SetDeviceAttribute(std::string name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+MrcLinkHelper::SetChannelAttribute(std::string name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
+}
+
+NetDeviceContainer
+MrcLinkHelper::Install(NodeContainer c)
+{
+    NS_ABORT_MSG_IF(c.GetN() != 2,
+                    "MrcLinkHelper::Install: a link joins 2 nodes, the container has " << c.GetN());
+    return Install(c.Get(0), c.Get(1));
+}
+
+NetDeviceContainer
+MrcLinkHelper::Install(Ptr<Node> a, Ptr<Node> b)
+{
+    NS_LOG_FUNCTION(this << a << b);
+    Ptr<MrcChannel> channel = m_channelFactory.Create<MrcChannel>();
+    NetDeviceContainer devices;
+    for (Ptr<Node> node : {a, b})
+    {
+        Ptr<MrcNetDevice> dev = m_deviceFactory.Create<MrcNetDevice>();
+        dev->SetAddress(Mac48Address::Allocate());
+        node->AddDevice(dev);
+        dev->Attach(channel);
+        devices.Add(dev);
+    }
+    return devices;
+}
+
+void
+MrcLinkHelper::EnablePcapInternal(std::string prefix,
+                                  Ptr<NetDevice> nd,
+                                  bool promiscuous,
+                                  bool explicitFilename)
+{
+    Ptr<MrcNetDevice> device = nd->GetObject<MrcNetDevice>();
+    if (!device)
+    {
+        NS_LOG_INFO("MrcLinkHelper::EnablePcapInternal: device " << nd
+                                                                 << " is not an MrcNetDevice");
+        return;
+    }
+    PcapHelper pcapHelper;
+    std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
+    Ptr<PcapFileWrapper> file =
+        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
+    pcapHelper.HookDefaultSink<MrcNetDevice>(device,
+                                             promiscuous ? "PromiscSniffer" : "Sniffer",
+                                             file);
+}
+
+} // namespace ns3

@@ -1,0 +1,246 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-channel.h"
+
+#include "mrc-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
+
+TypeId
+MrcChannel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcChannel")
+            .SetParent<Channel>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcChannel>()
+            .AddAttribute("Delay",
+                          "One-way propagation delay of the link.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&MrcChannel::SetDelay, &MrcChannel::GetDelay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource("LinkStateChange",
+                            "The physical link state changed (both directions).",
+                            MakeTraceSourceAccessor(&MrcChannel::m_linkStateTrace),
+                            "ns3::MrcChannel::LinkStateTracedCallback")
+            .AddTraceSource("Lost",
+                            "A frame was lost on the wire because the link was down.",
+                            MakeTraceSourceAccessor(&MrcChannel::m_lostTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+MrcChannel::MrcChannel()
+    : m_nDevices(0),
+      m_delay(MicroSeconds(1)),
+      m_up(true),
+      m_epoch{0, 0},
+      m_lostPackets{0, 0},
+      m_lostBytes{0, 0}
+{
+    NS_LOG_FUNCTION(this);
+}
+
+MrcChannel::~MrcChannel()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcChannel::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& dir : m_wire)
+    {
+        dir.clear();
+    }
+    m_devices[0] = nullptr;
+    m_devices[1] = nullptr;
+    Channel::DoDispose();
+}
+
+void
+MrcChannel::Attach(Ptr<MrcNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a third device cannot be attached");
+    m_devices[m_nDevices++] = device;
+}
+
+std::size_t
+MrcChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+MrcChannel::GetDevice(std::size_t i) const
+{
+    return GetMrcDevice(i);
+}
+
+Ptr<MrcNetDevice>
+MrcChannel::GetMrcDevice(std::size_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_nDevices,
+                    "MrcChannel: device " << i << " requested, " << m_nDevices << " attached");
+    return m_devices[i];
+}
+
+Ptr<MrcNetDevice>
+MrcChannel::GetPeer(Ptr<const MrcNetDevice> device) const
+{
+    if (m_nDevices < 2)
+    {
+        return nullptr;
+    }
+    return m_devices[1 - IndexOf(device)];
+}
+
+std::size_t
+MrcChannel::IndexOf(Ptr<const MrcNetDevice> device) const
+{
+    if (m_devices[0] == device)
+    {
+        return 0;
+    }
+    NS_ABORT_MSG_IF(m_devices[1] != device, "MrcChannel: the device is not attached here");
+    return 1;
+}
+
+void
+MrcChannel::SetDelay(Time delay)
+{
+    m_delay = delay;
+}
+
+Time
+MrcChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+bool
+MrcChannel::IsLinkUp() const
+{
+    return m_up;
+}
+
+void
+MrcChannel::SetLinkUp(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    if (up == m_up)
+    {
+        return;
+    }
+    m_up = up;
+    if (!up)
+    {
+        for (std::size_t from = 0; from < 2; ++from)
+        {
+            // Arrival events already scheduled for these frames find a newer
+            // epoch and do nothing.
+            ++m_epoch[from];
+            std::deque<Ptr<Packet>> lost;
+            lost.swap(m_wire[from]);
+            for (auto& f : lost)
+            {
+                Lose(from, f);
+            }
+        }
+    }
+    m_linkStateTrace(up);
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_devices[i]->NotifyChannelLinkState(up);
+    }
+}
+
+void
+MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime)
+{
+    NS_LOG_FUNCTION(this << src << frame << txTime);
+    std::size_t from = IndexOf(src);
+    // The receiver gets its own copy: the sender's traces may still hold the frame.
+    Ptr<Packet> copy = frame->Copy();
+    if (!m_up || m_nDevices < 2)
+    {
+        Lose(from, copy);
+        return;
+    }
+    Ptr<MrcNetDevice> dst = m_devices[1 - from];
+    uint32_t context = dst->GetNode() ? dst->GetNode()->GetId() : Simulator::GetContext();
+    Simulator::ScheduleWithContext(context,
+                                   txTime + m_delay,
+                                   &MrcChannel::Deliver,
+                                   this,
+                                   from,
+                                   m_epoch[from]);
+    m_wire[from].push_back(copy);
+}
+
+void
+MrcChannel::Deliver(std::size_t from, uint64_t epoch)
+{
+    if (epoch != m_epoch[from])
+    {
+        return; // lost when the link went down
+    }
+    NS_ASSERT(!m_wire[from].empty());
+    Ptr<Packet> frame = m_wire[from].front();
+    m_wire[from].pop_front();
+    m_devices[1 - from]->Receive(frame);
+}
+
+void
+MrcChannel::Lose(std::size_t from, Ptr<Packet> frame)
+{
+    NS_LOG_LOGIC("frame of " << frame->GetSize() << " bytes from device " << from
+                             << " lost on the wire");
+    ++m_lostPackets[from];
+    m_lostBytes[from] += frame->GetSize();
+    m_lostTrace(frame);
+    m_devices[from]->NotifyLostOnWire(frame);
+}
+
+uint64_t
+MrcChannel::GetLostPackets() const
+{
+    return m_lostPackets[0] + m_lostPackets[1];
+}
+
+uint64_t
+MrcChannel::GetLostBytes() const
+{
+    return m_lostBytes[0] + m_lostBytes[1];
+}
+
+uint64_t
+MrcChannel::GetLostPackets(std::size_t from) const
+{
+    NS_ABORT_MSG_IF(from > 1, "MrcChannel: device index " << from << ": allowed 0, 1");
+    return m_lostPackets[from];
+}
+
+uint64_t
+MrcChannel::GetLostBytes(std::size_t from) const
+{
+    NS_ABORT_MSG_IF(from > 1, "MrcChannel: device index " << from << ": allowed 0, 1");
+    return m_lostBytes[from];
+}
+
+} // namespace ns3

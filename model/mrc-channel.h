@@ -1,0 +1,151 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_CHANNEL_H
+#define MRC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+
+/**
+ * \file
+ * \ingroup mrc
+ * A full-duplex point-to-point Ethernet link with a shared up/down state.
+ */
+
+namespace ns3
+{
+
+class MrcNetDevice;
+
+/**
+ * \ingroup mrc
+ * A full-duplex point-to-point link between two MrcNetDevices.
+ *
+ * Each direction carries one frame after another: a frame handed over at the
+ * start of its transmission arrives at the peer after its serialization time
+ * plus the propagation Delay. Both directions share one link state
+ * (SetLinkUp). When the link goes down, every frame on the wire in either
+ * direction is lost, and so is every frame whose transmission starts while it
+ * is down; each loss is counted here and reported to the sending device, which
+ * counts it as a link-down drop. Each device learns of a state change after its
+ * own detection delay (MrcNetDevice::LinkDownDetectDelay / LinkUpDetectDelay).
+ */
+class MrcChannel : public Channel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MrcChannel();
+    ~MrcChannel() override;
+
+    /**
+     * Attach a device; a channel takes exactly two. Called by
+     * MrcNetDevice::Attach.
+     * \param device the device
+     */
+    void Attach(Ptr<MrcNetDevice> device);
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+    /**
+     * \param i 0 or 1
+     * \return the i-th attached device
+     */
+    Ptr<MrcNetDevice> GetMrcDevice(std::size_t i) const;
+
+    /**
+     * \param device one end of the link
+     * \return the other end (null while only one device is attached)
+     */
+    Ptr<MrcNetDevice> GetPeer(Ptr<const MrcNetDevice> device) const;
+
+    /// \param delay the one-way propagation delay
+    void SetDelay(Time delay);
+    /// \return the one-way propagation delay
+    Time GetDelay() const;
+
+    /**
+     * Change the physical state of the link (both directions), at any time.
+     * Going down loses every frame on the wire. Each attached device is told and
+     * reacts after its own detection delay. Setting the current state again does
+     * nothing.
+     * \param up the new state
+     */
+    void SetLinkUp(bool up);
+
+    /// \return the physical state of the link
+    bool IsLinkUp() const;
+
+    /**
+     * Put a frame on the wire. Called by the sending device at the start of the
+     * frame's transmission.
+     * \param src the sending device
+     * \param frame the frame (Ethernet header included, no FCS)
+     * \param txTime the frame's serialization time
+     */
+    void Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime);
+
+    /// \return the number of frames lost on the wire (both directions)
+    uint64_t GetLostPackets() const;
+    /// \return the bytes of frames lost on the wire (both directions)
+    uint64_t GetLostBytes() const;
+    /**
+     * \param from index (0 or 1) of the sending device
+     * \return the number of frames sent by that device and lost on the wire
+     */
+    uint64_t GetLostPackets(std::size_t from) const;
+    /**
+     * \param from index (0 or 1) of the sending device
+     * \return the bytes of frames sent by that device and lost on the wire
+     */
+    uint64_t GetLostBytes(std::size_t from) const;
+
+    /// Signature of the LinkStateChange trace: the new physical state.
+    typedef void (*LinkStateTracedCallback)(bool up);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * Deliver the oldest frame travelling away from device `from`, unless the
+     * link went down since it was sent (epoch changed).
+     * \param from index of the sending device
+     * \param epoch the direction's epoch when the frame was sent
+     */
+    void Deliver(std::size_t from, uint64_t epoch);
+
+    /// Count a lost frame and tell its sender.
+    void Lose(std::size_t from, Ptr<Packet> frame);
+
+    /// \return the index (0 or 1) of an attached device
+    std::size_t IndexOf(Ptr<const MrcNetDevice> device) const;
+
+    Ptr<MrcNetDevice> m_devices[2];    //!< the two ends
+    std::size_t m_nDevices;            //!< number attached so far
+    Time m_delay;                      //!< propagation delay
+    bool m_up;                         //!< physical link state
+    std::deque<Ptr<Packet>> m_wire[2]; //!< frames on the wire, by sender index
+    uint64_t m_epoch[2];               //!< link-down count, by sender index
+    uint64_t m_lostPackets[2];         //!< frames lost, by sender index
+    uint64_t m_lostBytes[2];           //!< bytes lost, by sender index
+
+    TracedCallback<bool> m_linkStateTrace;         //!< physical state changes
+    TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frames lost on the wire
+};
+
+} // namespace ns3
+
+#endif /* MRC_CHANNEL_H */

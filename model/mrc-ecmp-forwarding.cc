@@ -1,0 +1,336 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-ecmp-forwarding.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcEcmpForwarding");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcEcmpForwarding);
+
+namespace
+{
+
+/// SplitMix64's output function (Steele, Lea, Flood 2014; constants by S. Vigna):
+/// a bijective 64-bit mix with full avalanche.
+uint64_t
+Mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+/// Absorb one word into a running hash.
+uint64_t
+Absorb(uint64_t h, uint64_t w)
+{
+    return Mix64(h ^ (w + 0x9e3779b97f4a7c15ull));
+}
+
+uint64_t
+ReadU64(const uint8_t* b)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+    {
+        v = (v << 8) | b[i];
+    }
+    return v;
+}
+
+void
+CheckLength(uint8_t prefixLength)
+{
+    NS_ABORT_MSG_IF(prefixLength > 128,
+                    "MrcEcmpForwarding: prefix length " << unsigned(prefixLength)
+                                                        << " is out of range: allowed 0..128");
+}
+
+} // namespace
+
+TypeId
+MrcEcmpForwarding::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcEcmpForwarding")
+            .SetParent<MrcForwarding>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcEcmpForwarding>()
+            .AddAttribute("Seed",
+                          "Per-switch seed of the ECMP hash; give every switch its own (our "
+                          "choice: the topology helper uses the node id) to avoid hash "
+                          "polarization.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcEcmpForwarding::m_seed),
+                          MakeUintegerChecker<uint64_t>());
+    return tid;
+}
+
+MrcEcmpForwarding::MrcEcmpForwarding()
+    : m_seed(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+MrcEcmpForwarding::~MrcEcmpForwarding()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+std::size_t
+MrcEcmpForwarding::KeyHash::operator()(const Key& k) const
+{
+    return static_cast<std::size_t>(Mix64(k.hi ^ Mix64(k.lo)));
+}
+
+MrcEcmpForwarding::Key
+MrcEcmpForwarding::ToKey(const Ipv6Address& a)
+{
+    uint8_t b[16];
+    a.GetBytes(b);
+    return Key{ReadU64(b), ReadU64(b + 8)};
+}
+
+MrcEcmpForwarding::Key
+MrcEcmpForwarding::MaskOf(uint8_t length)
+{
+    auto word = [](int bits) -> uint64_t {
+        if (bits <= 0)
+        {
+            return 0;
+        }
+        if (bits >= 64)
+        {
+            return ~uint64_t{0};
+        }
+        return ~uint64_t{0} << (64 - bits);
+    };
+    return Key{word(length), word(length - 64)};
+}
+
+MrcEcmpForwarding::LengthTable&
+MrcEcmpForwarding::TableFor(uint8_t length)
+{
+    auto it = std::find_if(m_tables.begin(), m_tables.end(), [length](const LengthTable& t) {
+        return t.length <= length;
+    });
+    if (it != m_tables.end() && it->length == length)
+    {
+        return *it;
+    }
+    LengthTable t;
+    t.length = length;
+    t.mask = MaskOf(length);
+    return *m_tables.insert(it, std::move(t));
+}
+
+MrcEcmpForwarding::Group*
+MrcEcmpForwarding::Find(Ipv6Address prefix, uint8_t prefixLength)
+{
+    for (LengthTable& t : m_tables)
+    {
+        if (t.length == prefixLength)
+        {
+            Key k = ToKey(prefix);
+            k.hi &= t.mask.hi;
+            k.lo &= t.mask.lo;
+            auto it = t.routes.find(k);
+            return it == t.routes.end() ? nullptr : &it->second;
+        }
+    }
+    return nullptr;
+}
+
+void
+MrcEcmpForwarding::UpdateLive(Group& g) const
+{
+    g.live.clear();
+    for (uint32_t port : g.ports)
+    {
+        if (IsPortUp(port))
+        {
+            g.live.push_back(port);
+        }
+    }
+}
+
+void
+MrcEcmpForwarding::AddRoute(Ipv6Address prefix, uint8_t prefixLength, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << prefix << unsigned(prefixLength) << port);
+    CheckLength(prefixLength);
+    LengthTable& t = TableFor(prefixLength);
+    Key k = ToKey(prefix);
+    k.hi &= t.mask.hi;
+    k.lo &= t.mask.lo;
+    Group& g = t.routes[k];
+    if (std::find(g.ports.begin(), g.ports.end(), port) == g.ports.end())
+    {
+        g.ports.push_back(port);
+        UpdateLive(g);
+    }
+}
+
+void
+MrcEcmpForwarding::ReplaceRoute(Ipv6Address prefix,
+                                uint8_t prefixLength,
+                                const std::vector<uint32_t>& ports)
+{
+    NS_LOG_FUNCTION(this << prefix << unsigned(prefixLength) << ports.size());
+    CheckLength(prefixLength);
+    NS_ABORT_MSG_IF(ports.empty(),
+                    "MrcEcmpForwarding::ReplaceRoute " << prefix << "/" << unsigned(prefixLength)
+                                                       << ": empty port set (use RemoveRoute)");
+    LengthTable& t = TableFor(prefixLength);
+    Key k = ToKey(prefix);
+    k.hi &= t.mask.hi;
+    k.lo &= t.mask.lo;
+    Group& g = t.routes[k];
+    g.ports.clear();
+    for (uint32_t port : ports)
+    {
+        if (std::find(g.ports.begin(), g.ports.end(), port) == g.ports.end())
+        {
+            g.ports.push_back(port);
+        }
+    }
+    UpdateLive(g);
+}
+
+bool
+MrcEcmpForwarding::RemoveRoute(Ipv6Address prefix, uint8_t prefixLength)
+{
+    NS_LOG_FUNCTION(this << prefix << unsigned(prefixLength));
+    CheckLength(prefixLength);
+    for (auto it = m_tables.begin(); it != m_tables.end(); ++it)
+    {
+        if (it->length != prefixLength)
+        {
+            continue;
+        }
+        Key k = ToKey(prefix);
+        k.hi &= it->mask.hi;
+        k.lo &= it->mask.lo;
+        const bool erased = it->routes.erase(k) > 0;
+        if (it->routes.empty())
+        {
+            m_tables.erase(it);
+        }
+        return erased;
+    }
+    return false;
+}
+
+std::vector<uint32_t>
+MrcEcmpForwarding::GetRoute(Ipv6Address prefix, uint8_t prefixLength) const
+{
+    CheckLength(prefixLength);
+    Group* g = const_cast<MrcEcmpForwarding*>(this)->Find(prefix, prefixLength);
+    return g ? g->ports : std::vector<uint32_t>();
+}
+
+uint32_t
+MrcEcmpForwarding::GetNRoutes() const
+{
+    std::size_t n = 0;
+    for (const LengthTable& t : m_tables)
+    {
+        n += t.routes.size();
+    }
+    return static_cast<uint32_t>(n);
+}
+
+void
+MrcEcmpForwarding::SetPortState(uint32_t port, bool up)
+{
+    NS_LOG_FUNCTION(this << port << up);
+    if (port >= m_portDown.size())
+    {
+        if (up)
+        {
+            return;
+        }
+        m_portDown.resize(port + 1, false);
+    }
+    if (m_portDown[port] == !up)
+    {
+        return;
+    }
+    m_portDown[port] = !up;
+    for (LengthTable& t : m_tables)
+    {
+        for (auto& route : t.routes)
+        {
+            Group& g = route.second;
+            if (std::find(g.ports.begin(), g.ports.end(), port) != g.ports.end())
+            {
+                UpdateLive(g);
+            }
+        }
+    }
+}
+
+bool
+MrcEcmpForwarding::IsPortUp(uint32_t port) const
+{
+    return port >= m_portDown.size() || !m_portDown[port];
+}
+
+uint64_t
+MrcEcmpForwarding::Hash(const MrcPacketInfo& info) const
+{
+    const Key s = ToKey(info.src);
+    const Key d = ToKey(info.dst);
+    uint64_t h = Mix64(m_seed);
+    h = Absorb(h, s.hi);
+    h = Absorb(h, s.lo);
+    h = Absorb(h, d.hi);
+    h = Absorb(h, d.lo);
+    h = Absorb(h,
+               (static_cast<uint64_t>(info.flowLabel) << 32) |
+                   (static_cast<uint64_t>(info.udpSrcPort) << 16) | info.udpDstPort);
+    return h;
+}
+
+int32_t
+MrcEcmpForwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
+{
+    const Key d = ToKey(info.dst);
+    for (const LengthTable& t : m_tables)
+    {
+        auto it = t.routes.find(Key{d.hi & t.mask.hi, d.lo & t.mask.lo});
+        if (it == t.routes.end())
+        {
+            continue;
+        }
+        const Group& g = it->second;
+        if (g.live.empty())
+        {
+            return NO_ROUTE;
+        }
+        const uint64_t h = Hash(info);
+        const uint32_t first = g.ports[h % g.ports.size()];
+        if (g.live.size() == g.ports.size() || IsPortUp(first))
+        {
+            return static_cast<int32_t>(first);
+        }
+        // The flow's port is down: rehash over the live ports only.
+        return static_cast<int32_t>(g.live[Mix64(h) % g.live.size()]);
+    }
+    return NO_ROUTE;
+}
+
+} // namespace ns3

@@ -1,0 +1,1307 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-net-device.h"
+
+#include "mrc-channel.h"
+#include "mrc-pfc-frame.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/drop-tail-queue.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcNetDevice);
+
+std::string
+MrcDropReasonName(MrcDropReason reason)
+{
+    switch (reason)
+    {
+    case MrcDropReason::QUEUE_FULL:
+        return "queue-full";
+    case MrcDropReason::LINK_DOWN:
+        return "link-down";
+    case MrcDropReason::ERROR_MODEL:
+        return "error-model";
+    case MrcDropReason::NO_ROUTE:
+        return "no-route";
+    }
+    return "unknown";
+}
+
+std::ostream&
+operator<<(std::ostream& os, MrcDropReason reason)
+{
+    return os << MrcDropReasonName(reason);
+}
+
+namespace
+{
+
+/// The default DSCP map: MRC's codepoints and RoCEv2's (see doc/mrc.rst).
+const char* const DEFAULT_DSCP_MAP = "46:7,11:7,21:7,4:1,8:1,0:0,26:3,48:6";
+
+/// Abort unless cls names one of the eight classes; what says where it came from.
+void
+CheckClass(uint32_t cls, const char* what)
+{
+    NS_ABORT_MSG_IF(cls >= MrcNetDevice::N_CLASSES,
+                    what << ": class " << cls << " is out of range: allowed 0..7");
+}
+
+/// Strip blanks at both ends.
+std::string
+Trim(const std::string& s)
+{
+    const char* blanks = " \t\n\r";
+    std::size_t b = s.find_first_not_of(blanks);
+    if (b == std::string::npos)
+    {
+        return "";
+    }
+    std::size_t e = s.find_last_not_of(blanks);
+    return s.substr(b, e - b + 1);
+}
+
+/// Parse a non-negative decimal integer; false if s is not one (or is too long).
+bool
+ParseUnsigned(const std::string& s, uint32_t& value)
+{
+    if (s.empty() || s.size() > 9 ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    {
+        return false;
+    }
+    value = static_cast<uint32_t>(std::stoul(s));
+    return true;
+}
+
+/// Split on commas; an empty or all-blank string gives no items.
+std::vector<std::string>
+SplitCommas(const std::string& s)
+{
+    std::vector<std::string> items;
+    if (Trim(s).empty())
+    {
+        return items;
+    }
+    std::size_t start = 0;
+    while (true)
+    {
+        std::size_t comma = s.find(',', start);
+        items.push_back(Trim(s.substr(start, comma - start)));
+        if (comma == std::string::npos)
+        {
+            break;
+        }
+        start = comma + 1;
+    }
+    return items;
+}
+
+} // namespace
+
+TypeId
+MrcNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcNetDevice>()
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port.",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&MrcNetDevice::SetDataRate, &MrcNetDevice::GetDataRate),
+                MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "Largest packet in bytes without the 14-byte Ethernet header "
+                          "(a larger one aborts the simulation).",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(1280))
+            .AddAttribute("WireOverhead",
+                          "Bytes per frame that take wire time but are not in the packet: "
+                          "preamble + SFD (8), inter-frame gap (12), FCS (4).",
+                          UintegerValue(24),
+                          MakeUintegerAccessor(&MrcNetDevice::m_wireOverhead),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "DscpToClass",
+                "Class of IPv6 packets by DSCP: comma-separated dscp:class pairs, "
+                "dscp 0..63, class 0..7.",
+                StringValue(DEFAULT_DSCP_MAP),
+                MakeStringAccessor(&MrcNetDevice::SetDscpToClass, &MrcNetDevice::GetDscpToClass),
+                MakeStringChecker())
+            .AddAttribute("UnmappedDscpClass",
+                          "Class of IPv6 packets whose DSCP is not in DscpToClass.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcNetDevice::SetUnmappedDscpClass,
+                                               &MrcNetDevice::GetUnmappedDscpClass),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute(
+                "NonIpClass",
+                "Class of frames sent with Send() whose EtherType is not IPv6.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&MrcNetDevice::SetNonIpClass, &MrcNetDevice::GetNonIpClass),
+                MakeUintegerChecker<uint8_t>())
+            .AddAttribute(
+                "Scheduler",
+                "Class scheduler: StrictPriority (class 7 first) or Dwrr.",
+                StringValue("StrictPriority"),
+                MakeStringAccessor(&MrcNetDevice::SetScheduler, &MrcNetDevice::GetScheduler),
+                MakeStringChecker())
+            .AddAttribute(
+                "DwrrWeights",
+                "DWRR weights, class 0 first; weight 0 = strict priority above "
+                "the weighted classes.",
+                StringValue("1,1,1,1,1,1,1,1"),
+                MakeStringAccessor(&MrcNetDevice::SetDwrrWeights, &MrcNetDevice::GetDwrrWeights),
+                MakeStringChecker())
+            .AddAttribute("DwrrQuantum",
+                          "DWRR credit in bytes per unit of weight and round.",
+                          UintegerValue(9216),
+                          MakeUintegerAccessor(&MrcNetDevice::m_quantum),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "QueueLimit",
+                "Bytes (frames with Ethernet header) each class queue may hold; "
+                "a frame that does not fit is dropped (queue-full).",
+                UintegerValue(32 * 1024 * 1024),
+                MakeUintegerAccessor(&MrcNetDevice::SetQueueLimit, &MrcNetDevice::GetQueueLimit),
+                MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ReceiveErrorModel",
+                          "Error model deciding which received frames are corrupted "
+                          "(gray failure); none by default.",
+                          PointerValue(),
+                          MakePointerAccessor(&MrcNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddAttribute("LinkDownDetectDelay",
+                          "Time this end takes to notice that the link went down.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&MrcNetDevice::m_linkDownDetectDelay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("LinkUpDetectDelay",
+                          "Time this end takes to notice that the link came up.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&MrcNetDevice::m_linkUpDetectDelay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource("Enqueue",
+                            "A frame entered a class queue.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_enqueueTrace),
+                            "ns3::MrcNetDevice::ClassPacketTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A frame left a class queue for the wire (before the dequeue hook).",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_dequeueTrace),
+                            "ns3::MrcNetDevice::ClassPacketTracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet was dropped, with the reason.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
+                            "ns3::MrcNetDevice::DropTracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame went on the wire; once per enabled class.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_pfcTxTrace),
+                            "ns3::MrcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame arrived; once per enabled class.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_pfcRxTrace),
+                            "ns3::MrcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PauseState",
+                            "A class became paused or resumed.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_pauseStateTrace),
+                            "ns3::MrcNetDevice::PauseStateTracedCallback")
+            .AddTraceSource("LinkStateChange",
+                            "This end noticed a link state change (after its detection delay).",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_linkStateTrace),
+                            "ns3::MrcNetDevice::LinkStateTracedCallback")
+            .AddTraceSource("MacTx",
+                            "A packet was handed to Send/SendFrom/SendToClass.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "A packet handed to the device was dropped before queueing.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A data packet was received and is passed up (header stripped).",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame started its serialization.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "A frame finished its serialization.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame arrived intact.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxDrop",
+                            "A frame arrived corrupted (receive error model).",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "Every frame sent or received intact, with its Ethernet header.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Every frame sent or received intact, with its Ethernet header.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+MrcNetDevice::MrcNetDevice()
+    : m_ifIndex(0),
+      m_mtu(9000),
+      m_wireOverhead(24),
+      m_unmappedDscpClass(0),
+      m_nonIpClass(0),
+      m_dwrr(false),
+      m_quantum(9216),
+      m_queueLimit(32 * 1024 * 1024),
+      m_txBusy(false),
+      m_lastTxEnd(Seconds(-1)),
+      m_txCarry(0),
+      m_linkUp(false),
+      m_detectGeneration(0),
+      m_drrCurrent(0),
+      m_drrCharged(false),
+      m_pfcTxFrames(0),
+      m_pfcRxFrames(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_dscpClass.fill(NO_CLASS);
+    m_weights.fill(1);
+    m_paused.fill(false);
+    m_deficit.fill(0);
+    m_txPackets.fill(0);
+    m_txBytes.fill(0);
+    m_rxPackets.fill(0);
+    m_rxBytes.fill(0);
+    m_dropPackets.fill(0);
+    m_dropBytes.fill(0);
+    for (auto& q : m_queues)
+    {
+        q = CreateObject<DropTailQueue<Packet>>();
+        q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, m_queueLimit));
+    }
+}
+
+MrcNetDevice::~MrcNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& e : m_resumeEvent)
+    {
+        e.Cancel();
+    }
+    for (auto& q : m_queues)
+    {
+        q = nullptr;
+    }
+    m_pfcQueue.clear();
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_dequeueHook.Nullify();
+    m_classRxCallback.Nullify();
+    m_rxCallback.Nullify();
+    m_promiscCallback.Nullify();
+    NetDevice::DoDispose();
+}
+
+// ---------------------------------------------------------------- configuration
+
+bool
+MrcNetDevice::Attach(Ptr<MrcChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    NS_ABORT_MSG_IF(m_channel, "MrcNetDevice::Attach: the device is already attached");
+    m_channel = channel;
+    m_channel->Attach(this);
+    m_linkUp = m_channel->IsLinkUp();
+    if (m_linkUp)
+    {
+        m_linkChangeCallbacks();
+    }
+    return true;
+}
+
+Ptr<MrcChannel>
+MrcNetDevice::GetMrcChannel() const
+{
+    return m_channel;
+}
+
+Ptr<MrcNetDevice>
+MrcNetDevice::GetPeer() const
+{
+    return m_channel ? m_channel->GetPeer(this) : nullptr;
+}
+
+void
+MrcNetDevice::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "MrcNetDevice DataRate must be above 0 bps");
+    m_rate = rate;
+    m_txCarry = 0;
+}
+
+DataRate
+MrcNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+Mac48Address
+MrcNetDevice::GetMacAddress() const
+{
+    return m_address;
+}
+
+void
+MrcNetDevice::SetDscpToClass(const std::string& map)
+{
+    std::array<uint8_t, 64> table;
+    table.fill(NO_CLASS);
+    for (const std::string& item : SplitCommas(map))
+    {
+        std::size_t colon = item.find(':');
+        uint32_t dscp = 0;
+        uint32_t cls = 0;
+        NS_ABORT_MSG_IF(colon == std::string::npos ||
+                            !ParseUnsigned(Trim(item.substr(0, colon)), dscp) ||
+                            !ParseUnsigned(Trim(item.substr(colon + 1)), cls),
+                        "DscpToClass entry \"" << item << "\" in \"" << map
+                                               << "\" is not dscp:class (two decimal numbers)");
+        NS_ABORT_MSG_IF(dscp > 63,
+                        "DscpToClass entry \"" << item << "\": DSCP " << dscp
+                                               << " is out of range: allowed 0..63");
+        NS_ABORT_MSG_IF(cls >= N_CLASSES,
+                        "DscpToClass entry \"" << item << "\": class " << cls
+                                               << " is out of range: allowed 0..7");
+        table[dscp] = static_cast<uint8_t>(cls);
+    }
+    m_dscpClass = table;
+}
+
+std::string
+MrcNetDevice::GetDscpToClass() const
+{
+    std::ostringstream os;
+    bool first = true;
+    for (uint32_t d = 0; d < 64; ++d)
+    {
+        if (m_dscpClass[d] != NO_CLASS)
+        {
+            os << (first ? "" : ",") << d << ":" << unsigned(m_dscpClass[d]);
+            first = false;
+        }
+    }
+    return os.str();
+}
+
+void
+MrcNetDevice::SetDwrrWeights(const std::string& weights)
+{
+    std::vector<std::string> items = SplitCommas(weights);
+    NS_ABORT_MSG_IF(items.size() != N_CLASSES,
+                    "DwrrWeights \"" << weights << "\" has " << items.size()
+                                     << " entries: exactly 8 are needed, class 0 first");
+    std::array<uint32_t, 8> w;
+    for (std::size_t c = 0; c < N_CLASSES; ++c)
+    {
+        NS_ABORT_MSG_IF(!ParseUnsigned(items[c], w[c]),
+                        "DwrrWeights \"" << weights << "\": weight \"" << items[c] << "\" of class "
+                                         << c << " is not a non-negative integer");
+    }
+    m_weights = w;
+}
+
+std::string
+MrcNetDevice::GetDwrrWeights() const
+{
+    std::ostringstream os;
+    for (std::size_t c = 0; c < N_CLASSES; ++c)
+    {
+        os << (c ? "," : "") << m_weights[c];
+    }
+    return os.str();
+}
+
+void
+MrcNetDevice::SetScheduler(const std::string& name)
+{
+    if (name == "StrictPriority")
+    {
+        m_dwrr = false;
+    }
+    else if (name == "Dwrr")
+    {
+        m_dwrr = true;
+    }
+    else
+    {
+        NS_ABORT_MSG("MrcNetDevice Scheduler \"" << name
+                                                 << "\" is unknown: allowed StrictPriority, Dwrr");
+    }
+}
+
+std::string
+MrcNetDevice::GetScheduler() const
+{
+    return m_dwrr ? "Dwrr" : "StrictPriority";
+}
+
+void
+MrcNetDevice::SetNonIpClass(uint8_t cls)
+{
+    CheckClass(cls, "MrcNetDevice NonIpClass");
+    m_nonIpClass = cls;
+}
+
+uint8_t
+MrcNetDevice::GetNonIpClass() const
+{
+    return m_nonIpClass;
+}
+
+void
+MrcNetDevice::SetUnmappedDscpClass(uint8_t cls)
+{
+    CheckClass(cls, "MrcNetDevice UnmappedDscpClass");
+    m_unmappedDscpClass = cls;
+}
+
+uint8_t
+MrcNetDevice::GetUnmappedDscpClass() const
+{
+    return m_unmappedDscpClass;
+}
+
+void
+MrcNetDevice::SetQueueLimit(uint32_t bytes)
+{
+    for (std::size_t c = 0; c < N_CLASSES; ++c)
+    {
+        NS_ABORT_MSG_IF(m_queues[c]->GetNBytes() > bytes,
+                        "MrcNetDevice QueueLimit " << bytes << " is below the "
+                                                   << m_queues[c]->GetNBytes()
+                                                   << " bytes now queued on class " << c);
+        m_queues[c]->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, bytes));
+    }
+    m_queueLimit = bytes;
+}
+
+uint32_t
+MrcNetDevice::GetQueueLimit() const
+{
+    return m_queueLimit;
+}
+
+// ---------------------------------------------------------------- classification
+
+uint8_t
+MrcNetDevice::ClassifyDscp(uint8_t dscp) const
+{
+    NS_ABORT_MSG_IF(dscp > 63, "DSCP " << unsigned(dscp) << " is out of range: allowed 0..63");
+    uint8_t cls = m_dscpClass[dscp];
+    return cls == NO_CLASS ? m_unmappedDscpClass : cls;
+}
+
+uint8_t
+MrcNetDevice::ClassOf(Ptr<const Packet> packet, uint16_t etherType) const
+{
+    if (etherType != ETHER_TYPE_IPV6)
+    {
+        return m_nonIpClass;
+    }
+    // IPv6: version (4 bits) | traffic class (8 bits) | flow label (20 bits).
+    uint8_t first[2];
+    if (packet->CopyData(first, 2) < 2)
+    {
+        return m_unmappedDscpClass;
+    }
+    uint8_t trafficClass = static_cast<uint8_t>(((first[0] & 0x0f) << 4) | (first[1] >> 4));
+    return ClassifyDscp(trafficClass >> 2);
+}
+
+// ---------------------------------------------------------------- sending
+
+bool
+MrcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    m_macTxTrace(packet);
+    return Enqueue(packet,
+                   m_address,
+                   Mac48Address::ConvertFrom(dest),
+                   protocolNumber,
+                   ClassOf(packet, protocolNumber));
+}
+
+bool
+MrcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    m_macTxTrace(packet);
+    return Enqueue(packet,
+                   Mac48Address::ConvertFrom(source),
+                   Mac48Address::ConvertFrom(dest),
+                   protocolNumber,
+                   ClassOf(packet, protocolNumber));
+}
+
+bool
+MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls));
+    CheckClass(cls, "MrcNetDevice::SendToClass");
+    m_macTxTrace(packet);
+    Ptr<MrcNetDevice> peer = GetPeer();
+    return Enqueue(packet,
+                   m_address,
+                   peer ? peer->GetMacAddress() : Mac48Address::GetBroadcast(),
+                   etherType,
+                   cls);
+}
+
+bool
+MrcNetDevice::Enqueue(Ptr<Packet> packet,
+                      Mac48Address src,
+                      Mac48Address dst,
+                      uint16_t type,
+                      uint8_t cls)
+{
+    NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
+                    "MrcNetDevice: a " << packet->GetSize() << "-byte packet exceeds the Mtu of "
+                                       << m_mtu << " bytes");
+    EthernetHeader eth;
+    eth.SetSource(src);
+    eth.SetDestination(dst);
+    eth.SetLengthType(type);
+    packet->AddHeader(eth);
+    if (!m_linkUp)
+    {
+        m_macTxDropTrace(packet);
+        CountDrop(packet, MrcDropReason::LINK_DOWN);
+        return false;
+    }
+    Ptr<Queue<Packet>> q = m_queues[cls];
+    if (q->GetNBytes() + packet->GetSize() > m_queueLimit)
+    {
+        m_macTxDropTrace(packet);
+        CountDrop(packet, MrcDropReason::QUEUE_FULL);
+        return false;
+    }
+    bool ok = q->Enqueue(packet);
+    NS_ASSERT(ok);
+    m_enqueueTrace(packet, cls);
+    TryTransmit();
+    return ok;
+}
+
+void
+MrcNetDevice::SendPfc(uint8_t classVector, const std::array<uint16_t, 8>& quanta)
+{
+    NS_LOG_FUNCTION(this << unsigned(classVector));
+    MrcPfcFrame pfc;
+    pfc.SetClassEnableVector(classVector);
+    for (uint8_t c = 0; c < N_CLASSES; ++c)
+    {
+        pfc.SetQuanta(c, quanta[c]);
+    }
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    EthernetHeader eth;
+    eth.SetSource(m_address);
+    eth.SetDestination(MrcPfcFrame::GetDestination());
+    eth.SetLengthType(MrcPfcFrame::ETHER_TYPE);
+    frame->AddHeader(eth);
+    if (!m_linkUp)
+    {
+        CountDrop(frame, MrcDropReason::LINK_DOWN);
+        return;
+    }
+    m_pfcQueue.push_back(PfcPending{frame, classVector, quanta});
+    TryTransmit();
+}
+
+void
+MrcNetDevice::SendPause(uint8_t cls, uint16_t quanta)
+{
+    CheckClass(cls, "MrcNetDevice::SendPause");
+    std::array<uint16_t, 8> q{};
+    q[cls] = quanta;
+    SendPfc(static_cast<uint8_t>(1u << cls), q);
+}
+
+void
+MrcNetDevice::SendResume(uint8_t cls)
+{
+    SendPause(cls, 0);
+}
+
+void
+MrcNetDevice::TryTransmit()
+{
+    if (m_txBusy || !m_linkUp)
+    {
+        return;
+    }
+    if (!m_pfcQueue.empty())
+    {
+        PfcPending next = m_pfcQueue.front();
+        m_pfcQueue.pop_front();
+        ++m_pfcTxFrames;
+        for (uint8_t c = 0; c < N_CLASSES; ++c)
+        {
+            if ((next.vector >> c) & 1)
+            {
+                m_pfcTxTrace(c, next.quanta[c]);
+            }
+        }
+        StartTransmission(next.frame);
+        return;
+    }
+    uint8_t cls = SelectClass();
+    if (cls == NO_CLASS)
+    {
+        return;
+    }
+    Ptr<Packet> frame = m_queues[cls]->Dequeue();
+    if (m_dwrr && m_queues[cls]->IsEmpty())
+    {
+        m_deficit[cls] = 0;
+    }
+    m_dequeueTrace(frame, cls);
+    if (!m_dequeueHook.IsNull())
+    {
+        m_dequeueHook(frame, cls);
+    }
+    ++m_txPackets[cls];
+    m_txBytes[cls] += frame->GetSize();
+    StartTransmission(frame);
+}
+
+bool
+MrcNetDevice::IsEligible(uint8_t cls) const
+{
+    return !m_paused[cls] && !m_queues[cls]->IsEmpty();
+}
+
+uint8_t
+MrcNetDevice::SelectClass()
+{
+    if (m_dwrr)
+    {
+        return SelectDwrr();
+    }
+    for (int c = N_CLASSES - 1; c >= 0; --c)
+    {
+        if (IsEligible(c))
+        {
+            return static_cast<uint8_t>(c);
+        }
+    }
+    return NO_CLASS;
+}
+
+uint8_t
+MrcNetDevice::SelectDwrr()
+{
+    // Weight-0 classes are served first, in strict priority.
+    bool anyWeighted = false;
+    for (int c = N_CLASSES - 1; c >= 0; --c)
+    {
+        if (IsEligible(c))
+        {
+            if (m_weights[c] == 0)
+            {
+                return static_cast<uint8_t>(c);
+            }
+            anyWeighted = true;
+        }
+    }
+    if (!anyWeighted)
+    {
+        return NO_CLASS;
+    }
+    // Deficit round robin: a class gets weight * quantum bytes of credit when the
+    // pointer reaches it and keeps sending while its head frame fits the credit.
+    // An empty class loses its credit; a paused one keeps it and is skipped.
+    while (true)
+    {
+        uint8_t c = m_drrCurrent;
+        if (m_weights[c] > 0 && IsEligible(c))
+        {
+            if (!m_drrCharged)
+            {
+                m_deficit[c] += static_cast<uint64_t>(m_weights[c]) * m_quantum;
+                m_drrCharged = true;
+            }
+            uint32_t head = m_queues[c]->Peek()->GetSize();
+            if (head <= m_deficit[c])
+            {
+                m_deficit[c] -= head;
+                return c;
+            }
+        }
+        else if (m_queues[c]->IsEmpty())
+        {
+            m_deficit[c] = 0;
+        }
+        m_drrCurrent = static_cast<uint8_t>((c + 1) % N_CLASSES);
+        m_drrCharged = false;
+    }
+}
+
+uint64_t
+MrcNetDevice::StepsPerSecond()
+{
+    return static_cast<uint64_t>(Time::FromInteger(1, Time::S).GetTimeStep());
+}
+
+Time
+MrcNetDevice::GetSerializationTime(uint32_t frameBytes) const
+{
+    uint64_t bits = 8ULL * (std::max(frameBytes, MIN_FRAME_BYTES) + m_wireOverhead);
+    unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * StepsPerSecond();
+    return TimeStep(static_cast<uint64_t>(scaled / m_rate.GetBitRate()));
+}
+
+Time
+MrcNetDevice::GetPauseDuration(uint16_t quanta) const
+{
+    uint64_t bits = static_cast<uint64_t>(quanta) * MrcPfcFrame::BITS_PER_QUANTUM;
+    unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * StepsPerSecond();
+    uint64_t bps = m_rate.GetBitRate();
+    return TimeStep(static_cast<uint64_t>((scaled + bps - 1) / bps));
+}
+
+void
+MrcNetDevice::StartTransmission(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    // Back-to-back frames keep the sub-step remainder so that a busy period ends
+    // exactly when its total bit count says (rounded down); an idle link drops it.
+    Time now = Simulator::Now();
+    if (now != m_lastTxEnd)
+    {
+        m_txCarry = 0;
+    }
+    uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead);
+    uint64_t bps = m_rate.GetBitRate();
+    unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * StepsPerSecond() + m_txCarry;
+    Time txTime = TimeStep(static_cast<uint64_t>(scaled / bps));
+    m_txCarry = static_cast<uint64_t>(scaled % bps);
+    m_lastTxEnd = now + txTime;
+    m_txBusy = true;
+    m_phyTxBeginTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    m_channel->Transmit(this, frame, txTime);
+    Simulator::Schedule(txTime, &MrcNetDevice::TransmitComplete, this, frame);
+}
+
+void
+MrcNetDevice::TransmitComplete(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    m_txBusy = false;
+    m_phyTxEndTrace(frame);
+    TryTransmit();
+}
+
+// ---------------------------------------------------------------- receiving
+
+void
+MrcNetDevice::Receive(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    {
+        m_phyRxDropTrace(frame);
+        CountDrop(frame, MrcDropReason::ERROR_MODEL);
+        return;
+    }
+    m_phyRxEndTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    uint32_t frameBytes = frame->GetSize();
+    EthernetHeader eth;
+    frame->RemoveHeader(eth);
+    uint16_t type = eth.GetLengthType();
+    if (type == MrcPfcFrame::ETHER_TYPE)
+    {
+        MrcPfcFrame pfc;
+        frame->RemoveHeader(pfc);
+        ++m_pfcRxFrames;
+        if (pfc.GetOpcode() != MrcPfcFrame::OPCODE)
+        {
+            NS_LOG_LOGIC("ignoring MAC Control opcode " << pfc.GetOpcode());
+            return;
+        }
+        for (uint8_t c = 0; c < N_CLASSES; ++c)
+        {
+            if (pfc.IsEnabled(c))
+            {
+                m_pfcRxTrace(c, pfc.GetQuanta(c));
+                ApplyPause(c, pfc.GetQuanta(c));
+            }
+        }
+        return;
+    }
+    uint8_t cls = ClassOf(frame, type);
+    ++m_rxPackets[cls];
+    m_rxBytes[cls] += frameBytes;
+    m_macRxTrace(frame);
+    Deliver(frame, eth.GetSource(), eth.GetDestination(), type, cls);
+}
+
+void
+MrcNetDevice::Deliver(Ptr<Packet> packet,
+                      const Mac48Address& src,
+                      const Mac48Address& dst,
+                      uint16_t type,
+                      uint8_t cls)
+{
+    if (!m_classRxCallback.IsNull())
+    {
+        m_classRxCallback(this, packet, type, cls);
+        return;
+    }
+    PacketType kind;
+    if (dst == m_address)
+    {
+        kind = PACKET_HOST;
+    }
+    else if (dst.IsBroadcast())
+    {
+        kind = PACKET_BROADCAST;
+    }
+    else if (dst.IsGroup())
+    {
+        kind = PACKET_MULTICAST;
+    }
+    else
+    {
+        kind = PACKET_OTHERHOST;
+    }
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, packet, type, src, dst, kind);
+    }
+    if (kind != PACKET_OTHERHOST && !m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, type, src);
+    }
+}
+
+// ---------------------------------------------------------------- PFC
+
+void
+MrcNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << unsigned(cls) << quanta);
+    if (quanta == 0)
+    {
+        if (m_paused[cls])
+        {
+            m_resumeEvent[cls].Cancel();
+            Resume(cls);
+        }
+        return;
+    }
+    if (!m_paused[cls])
+    {
+        m_paused[cls] = true;
+        m_pauseStart[cls] = Simulator::Now();
+        m_pauseStateTrace(cls, true);
+    }
+    m_resumeEvent[cls].Cancel();
+    m_resumeEvent[cls] =
+        Simulator::Schedule(GetPauseDuration(quanta), &MrcNetDevice::Resume, this, cls);
+}
+
+void
+MrcNetDevice::Resume(uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << unsigned(cls));
+    m_paused[cls] = false;
+    m_pausedTotal[cls] += Simulator::Now() - m_pauseStart[cls];
+    m_pauseStateTrace(cls, false);
+    TryTransmit();
+}
+
+bool
+MrcNetDevice::IsClassPaused(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::IsClassPaused");
+    return m_paused[cls];
+}
+
+Time
+MrcNetDevice::GetPausedTime(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetPausedTime");
+    return m_pausedTotal[cls] + (m_paused[cls] ? Simulator::Now() - m_pauseStart[cls] : Seconds(0));
+}
+
+// ---------------------------------------------------------------- link state
+
+void
+MrcNetDevice::NotifyChannelLinkState(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    ++m_detectGeneration; // a pending detection of the previous change is void
+    if (up == m_linkUp)
+    {
+        return; // a flap shorter than the detection delay goes unnoticed
+    }
+    Time delay = up ? m_linkUpDetectDelay : m_linkDownDetectDelay;
+    if (delay.IsZero())
+    {
+        ApplyLinkState(up);
+        return;
+    }
+    uint32_t context = m_node ? m_node->GetId() : Simulator::GetContext();
+    Simulator::ScheduleWithContext(context,
+                                   delay,
+                                   &MrcNetDevice::DetectLinkState,
+                                   this,
+                                   up,
+                                   m_detectGeneration);
+}
+
+void
+MrcNetDevice::DetectLinkState(bool up, uint64_t generation)
+{
+    if (generation == m_detectGeneration)
+    {
+        ApplyLinkState(up);
+    }
+}
+
+void
+MrcNetDevice::ApplyLinkState(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    m_linkUp = up;
+    if (!up)
+    {
+        for (auto& q : m_queues)
+        {
+            while (!q->IsEmpty())
+            {
+                CountDrop(q->Dequeue(), MrcDropReason::LINK_DOWN);
+            }
+        }
+        m_deficit.fill(0);
+        m_drrCharged = false;
+        while (!m_pfcQueue.empty())
+        {
+            CountDrop(m_pfcQueue.front().frame, MrcDropReason::LINK_DOWN);
+            m_pfcQueue.pop_front();
+        }
+        for (uint8_t c = 0; c < N_CLASSES; ++c)
+        {
+            if (m_paused[c])
+            {
+                m_resumeEvent[c].Cancel();
+                m_paused[c] = false;
+                m_pausedTotal[c] += Simulator::Now() - m_pauseStart[c];
+                m_pauseStateTrace(c, false);
+            }
+        }
+    }
+    m_linkStateTrace(up);
+    m_linkChangeCallbacks();
+    if (up)
+    {
+        TryTransmit();
+    }
+}
+
+void
+MrcNetDevice::NotifyLostOnWire(Ptr<const Packet> frame)
+{
+    CountDrop(frame, MrcDropReason::LINK_DOWN);
+}
+
+void
+MrcNetDevice::CountDrop(Ptr<const Packet> packet, MrcDropReason reason)
+{
+    NS_LOG_LOGIC("drop " << packet->GetSize() << " bytes: " << reason);
+    std::size_t r = static_cast<std::size_t>(reason);
+    ++m_dropPackets[r];
+    m_dropBytes[r] += packet->GetSize();
+    m_dropTrace(packet, reason);
+}
+
+// ---------------------------------------------------------------- owner hooks and getters
+
+void
+MrcNetDevice::SetDequeueHook(DequeueHook hook)
+{
+    m_dequeueHook = hook;
+}
+
+void
+MrcNetDevice::SetClassReceiveCallback(ClassReceiveCallback cb)
+{
+    m_classRxCallback = cb;
+}
+
+uint32_t
+MrcNetDevice::GetQueueBytes(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetQueueBytes");
+    return m_queues[cls]->GetNBytes();
+}
+
+uint32_t
+MrcNetDevice::GetQueuePackets(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetQueuePackets");
+    return m_queues[cls]->GetNPackets();
+}
+
+uint64_t
+MrcNetDevice::GetTotalQueueBytes() const
+{
+    uint64_t total = 0;
+    for (const auto& q : m_queues)
+    {
+        total += q->GetNBytes();
+    }
+    return total;
+}
+
+Ptr<Queue<Packet>>
+MrcNetDevice::GetQueue(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetQueue");
+    return m_queues[cls];
+}
+
+uint64_t
+MrcNetDevice::GetTxPackets(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetTxPackets");
+    return m_txPackets[cls];
+}
+
+uint64_t
+MrcNetDevice::GetTxBytes(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetTxBytes");
+    return m_txBytes[cls];
+}
+
+uint64_t
+MrcNetDevice::GetRxPackets(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetRxPackets");
+    return m_rxPackets[cls];
+}
+
+uint64_t
+MrcNetDevice::GetRxBytes(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetRxBytes");
+    return m_rxBytes[cls];
+}
+
+uint64_t
+MrcNetDevice::GetDropPackets(MrcDropReason reason) const
+{
+    return m_dropPackets[static_cast<std::size_t>(reason)];
+}
+
+uint64_t
+MrcNetDevice::GetDropBytes(MrcDropReason reason) const
+{
+    return m_dropBytes[static_cast<std::size_t>(reason)];
+}
+
+uint64_t
+MrcNetDevice::GetPfcTxFrames() const
+{
+    return m_pfcTxFrames;
+}
+
+uint64_t
+MrcNetDevice::GetPfcRxFrames() const
+{
+    return m_pfcRxFrames;
+}
+
+// ---------------------------------------------------------------- NetDevice
+
+void
+MrcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+MrcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+MrcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+MrcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+MrcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+MrcNetDevice::SetMtu(const uint16_t mtu)
+{
+    NS_ABORT_MSG_IF(mtu < 1280,
+                    "MrcNetDevice Mtu " << mtu << " is below IPv6's minimum: allowed 1280..65535");
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+MrcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+MrcNetDevice::IsLinkUp() const
+{
+    return m_linkUp;
+}
+
+void
+MrcNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+MrcNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+MrcNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+MrcNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+MrcNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+MrcNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+MrcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+MrcNetDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+Ptr<Node>
+MrcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+MrcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+MrcNetDevice::NeedsArp() const
+{
+    return true;
+}
+
+void
+MrcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+MrcNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+MrcNetDevice::SupportsSendFrom() const
+{
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,486 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_NET_DEVICE_H
+#define MRC_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/queue.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <ostream>
+#include <string>
+
+/**
+ * \file
+ * \ingroup mrc
+ * An Ethernet port with eight priority classes, a scheduler, 802.1Qbb PFC and
+ * link state.
+ */
+
+namespace ns3
+{
+
+class MrcChannel;
+class ErrorModel;
+class Node;
+
+/**
+ * \ingroup mrc
+ * Why a frame was dropped. Reported by MrcNetDevice's Drop trace; NO_ROUTE is
+ * never produced by the device itself, it is there for switches built on it.
+ */
+enum class MrcDropReason : uint8_t
+{
+    QUEUE_FULL = 0,  ///< the class queue had no room (device QueueLimit)
+    LINK_DOWN = 1,   ///< queued when the link went down, sent while down, or lost on the wire
+    ERROR_MODEL = 2, ///< the receive error model corrupted the frame (gray failure)
+    NO_ROUTE = 3,    ///< a switch had no route for it (not used by the device)
+};
+
+/// Number of MrcDropReason values.
+constexpr std::size_t MRC_DROP_REASON_COUNT = 4;
+
+/**
+ * \param reason a drop reason
+ * \return its name: "queue-full", "link-down", "error-model" or "no-route"
+ */
+std::string MrcDropReasonName(MrcDropReason reason);
+
+/**
+ * \param os the stream
+ * \param reason a drop reason
+ * \return the stream, after writing MrcDropReasonName(reason)
+ */
+std::ostream& operator<<(std::ostream& os, MrcDropReason reason);
+
+/**
+ * \ingroup mrc
+ * One end of a full-duplex Ethernet link (MrcChannel) with eight priority
+ * classes and IEEE 802.1Qbb priority flow control.
+ *
+ * Frames wait in one FIFO per class (0..7, 7 highest) with their Ethernet
+ * header and without FCS. A scheduler (strict priority or DWRR) picks the next
+ * class that is neither empty nor paused by PFC. A frame occupies the wire for
+ * (max(size, 60) + WireOverhead) * 8 bits at DataRate; WireOverhead (24 bytes:
+ * preamble, SFD, inter-frame gap, FCS) is timed but not carried in the packet.
+ * PFC frames bypass the class queues and pauses: they go out right after the
+ * frame on the wire.
+ *
+ * Owners such as switches and NICs use SendToClass (the packet without its
+ * Ethernet header, its EtherType and class), SendPfc / SendPause / SendResume,
+ * the dequeue hook (called as a frame leaves its class queue for the wire), the
+ * class receive callback or the standard receive callbacks, and the queue and
+ * counter getters. Send() is the standard NetDevice entry: it classifies IPv6
+ * packets by DSCP through the DscpToClass map.
+ */
+class MrcNetDevice : public NetDevice
+{
+  public:
+    static constexpr uint8_t N_CLASSES = 8;             //!< priority classes
+    static constexpr uint16_t ETHER_TYPE_IPV6 = 0x86DD; //!< IPv6 EtherType
+    static constexpr uint32_t MIN_FRAME_BYTES = 60;     //!< minimum frame without FCS
+    static constexpr uint8_t NO_CLASS = 0xff;           //!< "no class is ready"
+
+    /**
+     * Owner hook called when a frame leaves its class queue for the wire, before
+     * its serialization time is computed: the owner may change the frame in place
+     * (for example ECN-mark it). The packet starts with the Ethernet header.
+     * Arguments: the frame, its class.
+     */
+    typedef Callback<void, Ptr<Packet>, uint8_t> DequeueHook;
+
+    /**
+     * Fast receive path for owners: the device, the packet without its Ethernet
+     * header, the EtherType, and the class this device's map gives it. When set,
+     * it replaces the receive and promiscuous receive callbacks.
+     */
+    typedef Callback<void, Ptr<MrcNetDevice>, Ptr<Packet>, uint16_t, uint8_t> ClassReceiveCallback;
+
+    /// Signature of the Enqueue and Dequeue traces: the frame and its class.
+    typedef void (*ClassPacketTracedCallback)(Ptr<const Packet> frame, uint8_t cls);
+    /// Signature of the Drop trace: the packet and why it was dropped.
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, MrcDropReason reason);
+    /// Signature of the PfcTx and PfcRx traces: one enabled class and its quanta.
+    typedef void (*PfcTracedCallback)(uint8_t cls, uint16_t quanta);
+    /// Signature of the PauseState trace: a class and whether it is now paused.
+    typedef void (*PauseStateTracedCallback)(uint8_t cls, bool paused);
+    /// Signature of the LinkStateChange trace: the state this device now believes.
+    typedef void (*LinkStateTracedCallback)(bool up);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MrcNetDevice();
+    ~MrcNetDevice() override;
+
+    /**
+     * Attach the device to a channel (one of its two ends).
+     * \param channel the channel
+     * \return true
+     */
+    bool Attach(Ptr<MrcChannel> channel);
+
+    /// \return the attached channel, or null
+    Ptr<MrcChannel> GetMrcChannel() const;
+
+    /// \return the device at the other end of the link, or null
+    Ptr<MrcNetDevice> GetPeer() const;
+
+    /// \param rate the line rate
+    void SetDataRate(DataRate rate);
+    /// \return the line rate
+    DataRate GetDataRate() const;
+
+    /// \return this device's MAC address
+    Mac48Address GetMacAddress() const;
+
+    // ---- owner-side sending ----
+
+    /**
+     * Queue a packet on a class without classifying it. The device adds an
+     * Ethernet header (source: this device, destination: the peer device's MAC).
+     * The packet object itself is changed (header added): keep a Copy() if needed.
+     * \param packet the packet without Ethernet header, at most Mtu bytes
+     *        (aborts otherwise)
+     * \param etherType the EtherType to write
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return false if the frame was dropped (queue full or link down)
+     */
+    bool SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls);
+
+    /**
+     * Send a PFC frame ahead of all queued data (right after the frame on the
+     * wire). A class whose bit is set in classVector gets quanta[cls] (0 resumes).
+     * Dropped and counted as LINK_DOWN while the link is down.
+     * \param classVector the class-enable vector, 0x00..0xff (aborts otherwise)
+     * \param quanta the eight quanta fields, class 0 first
+     */
+    void SendPfc(uint8_t classVector, const std::array<uint16_t, 8>& quanta);
+
+    /**
+     * Send a PFC frame pausing one class.
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \param quanta pause time in units of 512 bit times at the peer's rate
+     */
+    void SendPause(uint8_t cls, uint16_t quanta);
+
+    /**
+     * Send a PFC frame resuming one class (quanta 0).
+     * \param cls the class, 0..7 (aborts otherwise)
+     */
+    void SendResume(uint8_t cls);
+
+    // ---- owner hooks ----
+
+    /// \param hook called for every data frame as it leaves its class queue
+    void SetDequeueHook(DequeueHook hook);
+
+    /// \param cb the class receive callback (a null callback switches it off)
+    void SetClassReceiveCallback(ClassReceiveCallback cb);
+
+    // ---- classification ----
+
+    /**
+     * \param dscp a DSCP value, 0..63 (aborts otherwise)
+     * \return its class: DscpToClass, or UnmappedDscpClass if not listed
+     */
+    uint8_t ClassifyDscp(uint8_t dscp) const;
+
+    /**
+     * Classify a packet as Send() does.
+     * \param packet the packet without Ethernet header
+     * \param etherType its EtherType
+     * \return the DSCP's class for IPv6, NonIpClass for other EtherTypes
+     */
+    uint8_t ClassOf(Ptr<const Packet> packet, uint16_t etherType) const;
+
+    /**
+     * Set the DSCP-to-class map, e.g. "46:7,11:7,4:1". Aborts naming the
+     * offending entry on a DSCP above 63, a class above 7 or a malformed entry.
+     * \param map comma-separated dscp:class pairs (may be empty)
+     */
+    void SetDscpToClass(const std::string& map);
+    /// \return the DSCP-to-class map in the attribute's syntax, ascending DSCP
+    std::string GetDscpToClass() const;
+
+    /**
+     * Set the DWRR weights, class 0 first, e.g. "1,1,1,1,1,1,1,1". A weight of 0
+     * puts the class in strict priority above all weighted classes. Aborts unless
+     * there are exactly eight non-negative integers.
+     * \param weights the comma-separated weights
+     */
+    void SetDwrrWeights(const std::string& weights);
+    /// \return the DWRR weights in the attribute's syntax
+    std::string GetDwrrWeights() const;
+
+    /**
+     * \param name "StrictPriority" or "Dwrr" (aborts otherwise)
+     */
+    void SetScheduler(const std::string& name);
+    /// \return "StrictPriority" or "Dwrr"
+    std::string GetScheduler() const;
+
+    // ---- queues and state ----
+
+    /**
+     * \param cls the class, 0..7
+     * \return bytes queued on the class (frames with Ethernet header)
+     */
+    uint32_t GetQueueBytes(uint8_t cls) const;
+    /**
+     * \param cls the class, 0..7
+     * \return frames queued on the class
+     */
+    uint32_t GetQueuePackets(uint8_t cls) const;
+    /// \return bytes queued on all classes
+    uint64_t GetTotalQueueBytes() const;
+    /**
+     * \param cls the class, 0..7
+     * \return the class queue (for inspection; do not enqueue or dequeue)
+     */
+    Ptr<Queue<Packet>> GetQueue(uint8_t cls) const;
+
+    /**
+     * \param cls the class, 0..7
+     * \return true if the peer's PFC currently pauses the class
+     */
+    bool IsClassPaused(uint8_t cls) const;
+    /**
+     * \param cls the class, 0..7
+     * \return total time the class has been paused, including a pause in progress
+     */
+    Time GetPausedTime(uint8_t cls) const;
+
+    /**
+     * \param frameBytes a frame's size without FCS
+     * \return its time on the wire from an idle link, rounded down to the
+     *         simulator's resolution
+     */
+    Time GetSerializationTime(uint32_t frameBytes) const;
+
+    /**
+     * \param quanta PFC pause quanta
+     * \return quanta * 512 bit times at this device's rate, rounded up to the
+     *         simulator's resolution
+     */
+    Time GetPauseDuration(uint16_t quanta) const;
+
+    // ---- counters ----
+
+    /// \param cls class \return data frames of the class put on the wire
+    uint64_t GetTxPackets(uint8_t cls) const;
+    /// \param cls class \return bytes of data frames of the class put on the wire
+    uint64_t GetTxBytes(uint8_t cls) const;
+    /// \param cls class \return data frames of the class received intact
+    uint64_t GetRxPackets(uint8_t cls) const;
+    /// \param cls class \return bytes of data frames of the class received intact
+    uint64_t GetRxBytes(uint8_t cls) const;
+    /// \param reason reason \return packets dropped for the reason
+    uint64_t GetDropPackets(MrcDropReason reason) const;
+    /// \param reason reason \return bytes dropped for the reason
+    uint64_t GetDropBytes(MrcDropReason reason) const;
+    /// \return PFC frames put on the wire
+    uint64_t GetPfcTxFrames() const;
+    /// \return PFC frames received intact
+    uint64_t GetPfcRxFrames() const;
+
+    // ---- called by MrcChannel ----
+
+    /**
+     * A frame's last bit arrived from the channel.
+     * \param frame the frame, Ethernet header included
+     */
+    void Receive(Ptr<Packet> frame);
+
+    /**
+     * The channel's physical state changed; the device reacts after its
+     * detection delay. A change that is reverted before it is detected is never
+     * seen (frames lost meanwhile are still lost).
+     * \param up the new physical state
+     */
+    void NotifyChannelLinkState(bool up);
+
+    /**
+     * A frame this device sent was lost on the wire (link down).
+     * \param frame the frame
+     */
+    void NotifyLostOnWire(Ptr<const Packet> frame);
+
+    // ---- NetDevice ----
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A PFC frame waiting for the wire.
+    struct PfcPending
+    {
+        Ptr<Packet> frame;              //!< the frame with Ethernet header
+        uint8_t vector;                 //!< class-enable vector
+        std::array<uint16_t, 8> quanta; //!< quanta, class 0 first
+    };
+
+    /// Add the Ethernet header and queue the frame (common to all send paths).
+    bool Enqueue(Ptr<Packet> packet,
+                 Mac48Address src,
+                 Mac48Address dst,
+                 uint16_t type,
+                 uint8_t cls);
+    /// Start the next frame if the wire is free.
+    void TryTransmit();
+    /// \return the class to serve next, or NO_CLASS
+    uint8_t SelectClass();
+    /// \return the next class under DWRR, or NO_CLASS
+    uint8_t SelectDwrr();
+    /// \return true if the class has frames and is not paused
+    bool IsEligible(uint8_t cls) const;
+    /// Put a frame on the wire.
+    void StartTransmission(Ptr<Packet> frame);
+    /// The frame on the wire has been serialized.
+    void TransmitComplete(Ptr<Packet> frame);
+    /// Apply a received PFC frame's quanta to one class.
+    void ApplyPause(uint8_t cls, uint16_t quanta);
+    /// End the pause of a class.
+    void Resume(uint8_t cls);
+    /// The detection delay has passed: adopt the state unless it changed again.
+    void DetectLinkState(bool up, uint64_t generation);
+    /// Adopt a new link state (flush on down, restart on up, notify the owner).
+    void ApplyLinkState(bool up);
+    /// Count a drop and fire the Drop trace.
+    void CountDrop(Ptr<const Packet> packet, MrcDropReason reason);
+    /// Deliver a received non-control packet to the owner.
+    void Deliver(Ptr<Packet> packet,
+                 const Mac48Address& src,
+                 const Mac48Address& dst,
+                 uint16_t type,
+                 uint8_t cls);
+    /// \return the number of simulator time steps in one second
+    static uint64_t StepsPerSecond();
+    /// Set the class of non-IP frames (attribute setter, aborts on >= 8).
+    void SetNonIpClass(uint8_t cls);
+    /// \return the class of non-IP frames
+    uint8_t GetNonIpClass() const;
+    /// Set the class of unmapped DSCPs (attribute setter, aborts on >= 8).
+    void SetUnmappedDscpClass(uint8_t cls);
+    /// \return the class of unmapped DSCPs
+    uint8_t GetUnmappedDscpClass() const;
+    /// Set the per-class queue limit in bytes.
+    void SetQueueLimit(uint32_t bytes);
+    /// \return the per-class queue limit in bytes
+    uint32_t GetQueueLimit() const;
+
+    // configuration
+    Ptr<Node> m_node;                    //!< owning node
+    Ptr<MrcChannel> m_channel;           //!< attached channel
+    Mac48Address m_address;              //!< MAC address
+    uint32_t m_ifIndex;                  //!< interface index
+    uint16_t m_mtu;                      //!< largest packet without Ethernet header
+    DataRate m_rate;                     //!< line rate
+    uint32_t m_wireOverhead;             //!< timed bytes not in the packet
+    std::array<uint8_t, 64> m_dscpClass; //!< class per DSCP (NO_CLASS: unmapped)
+    uint8_t m_unmappedDscpClass;         //!< class of unmapped DSCPs
+    uint8_t m_nonIpClass;                //!< class of non-IPv6 frames
+    bool m_dwrr;                         //!< DWRR (true) or strict priority
+    std::array<uint32_t, 8> m_weights;   //!< DWRR weights (0: strict)
+    uint32_t m_quantum;                  //!< DWRR bytes per unit of weight
+    uint32_t m_queueLimit;               //!< bytes per class queue
+    Ptr<ErrorModel> m_receiveErrorModel; //!< gray failure on receive
+    Time m_linkDownDetectDelay;          //!< delay to notice a down link
+    Time m_linkUpDetectDelay;            //!< delay to notice an up link
+
+    // state
+    std::array<Ptr<Queue<Packet>>, 8> m_queues; //!< one FIFO per class
+    std::deque<PfcPending> m_pfcQueue;          //!< PFC frames, ahead of data
+    bool m_txBusy;                              //!< a frame is being serialized
+    Time m_lastTxEnd;                           //!< end of the latest serialization
+    uint64_t m_txCarry;                         //!< sub-step remainder of back-to-back frames
+    bool m_linkUp;                              //!< link state as this device knows it
+    uint64_t m_detectGeneration;                //!< channel state changes seen
+    std::array<bool, 8> m_paused;               //!< class paused by PFC
+    std::array<Time, 8> m_pauseStart;           //!< when the current pause began
+    std::array<Time, 8> m_pausedTotal;          //!< finished pauses' total
+    std::array<EventId, 8> m_resumeEvent;       //!< pause expiry
+    uint8_t m_drrCurrent;                       //!< DWRR round-robin pointer
+    bool m_drrCharged;                          //!< current class got its quantum this visit
+    std::array<uint64_t, 8> m_deficit;          //!< DWRR deficit counters
+
+    // counters
+    std::array<uint64_t, 8> m_txPackets;                       //!< per class
+    std::array<uint64_t, 8> m_txBytes;                         //!< per class
+    std::array<uint64_t, 8> m_rxPackets;                       //!< per class
+    std::array<uint64_t, 8> m_rxBytes;                         //!< per class
+    std::array<uint64_t, MRC_DROP_REASON_COUNT> m_dropPackets; //!< per reason
+    std::array<uint64_t, MRC_DROP_REASON_COUNT> m_dropBytes;   //!< per reason
+    uint64_t m_pfcTxFrames;                                    //!< PFC frames sent
+    uint64_t m_pfcRxFrames;                                    //!< PFC frames received
+
+    // owner callbacks
+    DequeueHook m_dequeueHook;                           //!< dequeue hook
+    ClassReceiveCallback m_classRxCallback;              //!< fast receive path
+    NetDevice::ReceiveCallback m_rxCallback;             //!< standard receive
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive
+    TracedCallback<> m_linkChangeCallbacks;              //!< link-change callbacks
+
+    // traces
+    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;    //!< Enqueue
+    TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace;    //!< Dequeue
+    TracedCallback<Ptr<const Packet>, MrcDropReason> m_dropTrace; //!< Drop
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;               //!< PfcTx
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;               //!< PfcRx
+    TracedCallback<uint8_t, bool> m_pauseStateTrace;              //!< PauseState
+    TracedCallback<bool> m_linkStateTrace;                        //!< LinkStateChange
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;               //!< MacTx
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace;           //!< MacTxDrop
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;               //!< MacRx
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;          //!< PhyTxBegin
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;            //!< PhyTxEnd
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;            //!< PhyRxEnd
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;           //!< PhyRxDrop
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;             //!< Sniffer
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;      //!< PromiscSniffer
+};
+
+} // namespace ns3
+
+#endif /* MRC_NET_DEVICE_H */

@@ -1,0 +1,234 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-packet-info.h"
+
+#include "ns3/ipv6-header.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcPacketInfo");
+
+namespace
+{
+
+/// Bytes copied out of the packet first; enough for two IPv6 headers, a small SRH,
+/// UDP, BTH and the largest extension headers of a data packet.
+constexpr uint32_t FIRST_WINDOW = 192;
+/// Largest header stack the parser reads (longer stacks make the parse fail).
+constexpr uint32_t MAX_WINDOW = 1024;
+
+uint16_t
+ReadU16(const uint8_t* b)
+{
+    return static_cast<uint16_t>((b[0] << 8) | b[1]);
+}
+
+/// Fields of a fixed IPv6 header at b (40 bytes).
+void
+ReadIpv6(const uint8_t* b,
+         uint8_t& trafficClass,
+         uint32_t& flowLabel,
+         uint16_t& payloadLength,
+         uint8_t& nextHeader,
+         Ipv6Address& src,
+         Ipv6Address& dst)
+{
+    trafficClass = static_cast<uint8_t>(((b[0] & 0x0f) << 4) | (b[1] >> 4));
+    flowLabel =
+        (static_cast<uint32_t>(b[1] & 0x0f) << 16) | (static_cast<uint32_t>(b[2]) << 8) | b[3];
+    payloadLength = ReadU16(b + 4);
+    nextHeader = b[6];
+    src.Set(const_cast<uint8_t*>(b + 8));
+    dst.Set(const_cast<uint8_t*>(b + 24));
+}
+
+bool
+IsSkippableExtension(uint8_t nh)
+{
+    return nh == MrcIpProto::HOP_BY_HOP || nh == MrcIpProto::ROUTING ||
+           nh == MrcIpProto::DEST_OPTIONS;
+}
+
+} // namespace
+
+uint32_t
+MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags)
+{
+    constexpr uint32_t RETH = 16;
+    constexpr uint32_t IMM = 4;
+    constexpr uint32_t AETH = 4;
+    constexpr uint32_t METH = 4;
+    constexpr uint32_t TSETH = 4;
+    switch (opcode)
+    {
+    case MrcOpcode::RC_WRITE_FIRST:
+    case MrcOpcode::RC_WRITE_ONLY:
+        return RETH;
+    case MrcOpcode::RC_WRITE_ONLY_IMM:
+        return RETH + IMM;
+    case MrcOpcode::RC_WRITE_LAST_IMM:
+        return IMM;
+    case MrcOpcode::RC_ACK:
+    case MrcOpcode::MRC_TRANSPORT_ACK:
+        return AETH;
+    case MrcOpcode::ROCE_CNP:
+        return 16;
+    case MrcOpcode::MRC_WRITE_FIRST:
+    case MrcOpcode::MRC_WRITE_MIDDLE:
+    case MrcOpcode::MRC_WRITE_LAST:
+    case MrcOpcode::MRC_WRITE_LAST_IMM:
+    case MrcOpcode::MRC_WRITE_ONLY:
+    case MrcOpcode::MRC_WRITE_ONLY_IMM:
+        return METH + ((bthFlags & MRC_BTH_FLAG_TS) ? TSETH : 0) + RETH +
+               (MrcOpcode::HasImmediate(opcode) ? IMM : 0);
+    case MrcOpcode::MRC_SACK:
+        return 28 + 8; // SETH + CC_STATE
+    case MrcOpcode::MRC_NACK:
+        return 20; // NETH
+    case MrcOpcode::MRC_PROBE:
+        return 16; // PETH
+    default:
+        return 0;
+    }
+}
+
+bool
+MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
+{
+    out = MrcPacketInfo();
+    const uint32_t size = p->GetSize();
+    out.packetBytes = size;
+    if (size < MRC_IPV6_HEADER_BYTES)
+    {
+        return false;
+    }
+    uint8_t buf[MAX_WINDOW];
+    uint32_t have = p->CopyData(buf, std::min(size, FIRST_WINDOW));
+    // Makes sure the first `need` bytes are in buf; false if the packet (or the
+    // parser's window) is shorter.
+    auto ensure = [&](uint32_t need) -> bool {
+        if (need <= have)
+        {
+            return true;
+        }
+        if (need > size || need > MAX_WINDOW)
+        {
+            return false;
+        }
+        have = p->CopyData(buf, std::min(size, MAX_WINDOW));
+        return true;
+    };
+
+    if ((buf[0] >> 4) != 6)
+    {
+        return false;
+    }
+    ReadIpv6(buf,
+             out.trafficClass,
+             out.flowLabel,
+             out.payloadLength,
+             out.nextHeader,
+             out.src,
+             out.dst);
+    uint32_t off = MRC_IPV6_HEADER_BYTES;
+    uint8_t nh = out.nextHeader;
+
+    // Extension headers share one length encoding: 8-byte units, not counting the
+    // first 8 bytes. The SRH (routing type 4) is recorded, the others skipped.
+    auto skipExtensions = [&](bool recordSrh) -> bool {
+        while (IsSkippableExtension(nh))
+        {
+            if (!ensure(off + 8))
+            {
+                return false;
+            }
+            const uint32_t len = (buf[off + 1] + 1u) * 8u;
+            if (recordSrh && nh == MrcIpProto::ROUTING && buf[off + 2] == MRC_SRH_ROUTING_TYPE &&
+                !out.hasSrh)
+            {
+                out.hasSrh = true;
+                out.srhOffset = static_cast<uint16_t>(off);
+                out.srhLength = static_cast<uint16_t>(len);
+                out.srhSegmentsLeft = buf[off + 3];
+            }
+            nh = buf[off];
+            off += len;
+        }
+        return off <= size;
+    };
+
+    if (!skipExtensions(true))
+    {
+        return false;
+    }
+    if (nh == MrcIpProto::IPV6)
+    {
+        if (!ensure(off + MRC_IPV6_HEADER_BYTES) || (buf[off] >> 4) != 6)
+        {
+            return false;
+        }
+        out.encapsulated = true;
+        out.innerOffset = static_cast<uint16_t>(off);
+        ReadIpv6(buf + off,
+                 out.innerTrafficClass,
+                 out.innerFlowLabel,
+                 out.innerPayloadLength,
+                 nh,
+                 out.innerSrc,
+                 out.innerDst);
+        off += MRC_IPV6_HEADER_BYTES;
+        if (!skipExtensions(false))
+        {
+            return false;
+        }
+    }
+    if (nh == MrcIpProto::UDP)
+    {
+        if (!ensure(off + MRC_UDP_HEADER_BYTES))
+        {
+            return false;
+        }
+        out.hasUdp = true;
+        out.udpOffset = static_cast<uint16_t>(off);
+        out.udpSrcPort = ReadU16(buf + off);
+        out.udpDstPort = ReadU16(buf + off + 2);
+        off += MRC_UDP_HEADER_BYTES;
+        if (out.udpDstPort == bthUdpPort)
+        {
+            if (!ensure(off + MRC_BTH_BYTES))
+            {
+                return false;
+            }
+            out.hasBth = true;
+            out.bthOffset = static_cast<uint16_t>(off);
+            out.opcode = buf[off];
+            out.bthFlags = buf[off + MRC_BTH_FLAGS_OFFSET];
+            off += MRC_BTH_BYTES + MrcTransportExtensionBytes(out.opcode, out.bthFlags);
+        }
+    }
+    out.headerBytes = static_cast<uint16_t>(off);
+    if (off > size)
+    {
+        NS_LOG_LOGIC("packet of " << size << " bytes is shorter than its headers (" << off
+                                  << " bytes)");
+        return false;
+    }
+    return true;
+}
+
+void
+MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info)
+{
+    Ipv6Header ip;
+    p->RemoveHeader(ip);
+    ip.SetDestination(info.dst);
+    p->AddHeader(ip);
+}
+
+} // namespace ns3

@@ -1,0 +1,182 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_PACKET_INFO_H
+#define MRC_PACKET_INFO_H
+
+#include "mrc-opcodes.h"
+#include "mrc-traffic-class.h"
+
+#include "ns3/ipv6-address.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+
+/**
+ * \file
+ * \ingroup mrc
+ * One-pass parse of a packet that starts at its (outer) IPv6 header: what a switch
+ * needs to admit, mark, trim and forward it.
+ */
+
+namespace ns3
+{
+
+/// IPv6 next-header values the parser understands (IANA protocol numbers).
+namespace MrcIpProto
+{
+constexpr uint8_t HOP_BY_HOP = 0;    ///< IPv6 Hop-by-Hop Options
+constexpr uint8_t UDP = 17;          ///< UDP
+constexpr uint8_t IPV6 = 41;         ///< IPv6 encapsulated in IPv6
+constexpr uint8_t ROUTING = 43;      ///< IPv6 Routing header (SRH is routing type 4)
+constexpr uint8_t DEST_OPTIONS = 60; ///< IPv6 Destination Options
+} // namespace MrcIpProto
+
+/// Routing type of the Segment Routing Header (RFC 8754).
+constexpr uint8_t MRC_SRH_ROUTING_TYPE = 4;
+
+/// Size of a (fixed) IPv6 header in bytes.
+constexpr uint32_t MRC_IPV6_HEADER_BYTES = 40;
+/// Size of a UDP header in bytes.
+constexpr uint32_t MRC_UDP_HEADER_BYTES = 8;
+/// Size of the InfiniBand Base Transport Header in bytes.
+constexpr uint32_t MRC_BTH_BYTES = 12;
+
+/**
+ * Offset, inside the BTH, of the byte that carries MRC's per-packet flags: A (ack
+ * request, 0x80), RTX (retransmission, 0x20) and TS (TSETH present, 0x10). In
+ * InfiniBand RC this byte holds the AckReq bit and reserved bits. Layout as
+ * transcribed from OCP MRC 1.0 by MRC-Client (core/mrc_headers.py).
+ */
+constexpr uint32_t MRC_BTH_FLAGS_OFFSET = 8;
+
+/**
+ * TS flag in the BTH flags byte (MRC_BTH_FLAGS_OFFSET): a TSETH follows METH.
+ * It MUST match the TS bit used by the BTH header class (wire formats: InfiniBand /
+ * RoCEv2); the switch reads the byte directly, without that class.
+ */
+constexpr uint8_t MRC_BTH_FLAG_TS = 0x10;
+
+/**
+ * \ingroup mrc
+ * Length of the transport extension headers that follow the BTH, from the opcode.
+ *
+ * RC Write First/Only: RETH 16; Write Only with Imm: RETH 16 + ImmDt 4; Write Last
+ * with Imm: ImmDt 4; RC ACK: AETH 4; RoCEv2 CNP: 16 reserved bytes; MRC data
+ * (0xC6-0xCB): METH 4 + [TSETH 4 if MRC_BTH_FLAG_TS] + RETH 16 + [ImmDt 4 for 0xC9 and
+ * 0xCB]; MRC Transport ACK 0xD1: AETH 4; SACK 0xDC: SETH 28 + CC_STATE 8; NACK 0xDD:
+ * NETH 20; probe 0xDE: PETH 16. Any other opcode: 0 (BTH only).
+ *
+ * \param opcode BTH opcode
+ * \param bthFlags the BTH byte at MRC_BTH_FLAGS_OFFSET
+ * \return bytes of extension headers after the 12-byte BTH
+ */
+uint32_t MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags);
+
+/**
+ * \ingroup mrc
+ * What one parse of a packet found, from its outer IPv6 header down to the
+ * transport's extension headers. Offsets count bytes from the start of the packet
+ * (the outer IPv6 header). A flag says whether each optional part is present; the
+ * fields of an absent part are zero.
+ */
+struct MrcPacketInfo
+{
+    // Outer IPv6 header
+    Ipv6Address src;           //!< outer source address
+    Ipv6Address dst;           //!< outer destination address (the uSID carrier in SRv6 mode)
+    uint32_t flowLabel{0};     //!< outer flow label (20 bits)
+    uint32_t packetBytes{0};   //!< size of the whole packet
+    uint16_t payloadLength{0}; //!< outer IPv6 payload length field
+    uint8_t trafficClass{0};   //!< outer traffic class octet (DSCP << 2 | ECN)
+    uint8_t nextHeader{0};     //!< outer next-header field
+
+    // Segment Routing Header (routing header type 4) after the outer header
+    bool hasSrh{false};         //!< an SRH follows the outer header
+    uint8_t srhSegmentsLeft{0}; //!< the SRH's Segments Left field
+    uint16_t srhOffset{0};      //!< offset of the SRH
+    uint16_t srhLength{0};      //!< length of the SRH in bytes
+
+    // Inner IPv6 header (IPv6-in-IPv6, next header 41)
+    bool encapsulated{false};       //!< an inner IPv6 header follows
+    uint8_t innerTrafficClass{0};   //!< inner traffic class octet
+    uint16_t innerOffset{0};        //!< offset of the inner IPv6 header
+    uint16_t innerPayloadLength{0}; //!< inner IPv6 payload length field
+    uint32_t innerFlowLabel{0};     //!< inner flow label
+    Ipv6Address innerSrc;           //!< inner source address
+    Ipv6Address innerDst;           //!< inner destination address
+
+    // UDP
+    bool hasUdp{false};     //!< a UDP header follows the (innermost) IPv6 header
+    uint16_t udpOffset{0};  //!< offset of the UDP header
+    uint16_t udpSrcPort{0}; //!< UDP source port
+    uint16_t udpDstPort{0}; //!< UDP destination port
+
+    // InfiniBand BTH (UDP destination port = the configured RoCEv2/MRC port)
+    bool hasBth{false};    //!< a BTH follows the UDP header
+    uint8_t opcode{0};     //!< BTH opcode
+    uint8_t bthFlags{0};   //!< BTH byte at MRC_BTH_FLAGS_OFFSET (A, RTX, TS flags in MRC)
+    uint16_t bthOffset{0}; //!< offset of the BTH
+
+    /**
+     * Bytes from the start of the packet through the last header: the transport's
+     * extension headers when there is a BTH, else the UDP header, else the last IPv6
+     * header or extension header.
+     */
+    uint16_t headerBytes{0};
+
+    /// Set by a forwarding strategy when it changed `dst`: the switch must write it
+    /// into the packet (see MrcWriteDestination).
+    bool rewriteDst{false};
+
+    /// \return the outer DSCP
+    uint8_t GetDscp() const
+    {
+        return MrcDscpOf(trafficClass);
+    }
+
+    /// \return the outer ECN codepoint
+    MrcEcn GetEcn() const
+    {
+        return MrcEcnOf(trafficClass);
+    }
+
+    /// \return the offset of the IPv6 header that carries UDP (the inner one when encapsulated)
+    uint16_t GetInnermostIpv6Offset() const
+    {
+        return encapsulated ? innerOffset : 0;
+    }
+};
+
+/**
+ * \ingroup mrc
+ * Parse a packet that starts at its outer IPv6 header, once, without allocating.
+ *
+ * Reads the outer IPv6 header, skips Hop-by-Hop, Routing and Destination Options
+ * extension headers (recording an SRH), an inner IPv6 header (next header 41), UDP,
+ * and, when the UDP destination port is `bthUdpPort`, the BTH opcode and flags byte;
+ * then computes `headerBytes` from the opcode (MrcTransportExtensionBytes).
+ *
+ * \param p the packet, starting at the outer IPv6 header
+ * \param out filled in (all fields reset first)
+ * \param bthUdpPort UDP destination port that announces a BTH (RoCEv2 4791 by default)
+ * \return false if the packet is not IPv6, or is shorter than the headers it announces
+ *         (out then holds what was read so far)
+ */
+bool MrcParsePacket(Ptr<const Packet> p,
+                    MrcPacketInfo& out,
+                    uint16_t bthUdpPort = MRC_ROCEV2_UDP_PORT);
+
+/**
+ * \ingroup mrc
+ * Write `info.dst` into the packet's outer IPv6 destination address, in place.
+ * \param p the packet, starting at the outer IPv6 header
+ * \param info parsed info whose dst is to be written
+ */
+void MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info);
+
+} // namespace ns3
+
+#endif /* MRC_PACKET_INFO_H */

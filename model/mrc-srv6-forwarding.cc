@@ -1,0 +1,144 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-srv6-forwarding.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcSrv6Forwarding");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcSrv6Forwarding);
+
+namespace
+{
+
+// A tiny private uSID carrier on the 16 address bytes: locator in bytes 0..3, active
+// uSID in bytes 4..5. (A reusable carrier class may replace these helpers.)
+
+uint32_t
+CarrierLocator(const uint8_t* a)
+{
+    return (static_cast<uint32_t>(a[0]) << 24) | (static_cast<uint32_t>(a[1]) << 16) |
+           (static_cast<uint32_t>(a[2]) << 8) | a[3];
+}
+
+uint16_t
+CarrierActive(const uint8_t* a)
+{
+    return static_cast<uint16_t>((a[4] << 8) | a[5]);
+}
+
+/// Shift the uSIDs after the locator left by 16 bits, zero-filling the end.
+void
+CarrierShift(uint8_t* a)
+{
+    std::memmove(a + 4, a + 6, 10);
+    a[14] = 0;
+    a[15] = 0;
+}
+
+} // namespace
+
+TypeId
+MrcSrv6Forwarding::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcSrv6Forwarding")
+            .SetParent<MrcForwarding>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcSrv6Forwarding>()
+            .AddAttribute("LocatorBlock",
+                          "32-bit uSID locator block shared by the fabric. Default "
+                          "0xfcbbbb00 (fcbb:bb00::/32, the block of RFC 9800's examples).",
+                          UintegerValue(0xfcbbbb00),
+                          MakeUintegerAccessor(&MrcSrv6Forwarding::m_locator),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Usid",
+                          "This switch's own 16-bit uSID (0 = not set: Route aborts).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcSrv6Forwarding::m_usid),
+                          MakeUintegerChecker<uint16_t>());
+    return tid;
+}
+
+MrcSrv6Forwarding::MrcSrv6Forwarding()
+    : m_locator(0xfcbbbb00),
+      m_usid(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+MrcSrv6Forwarding::~MrcSrv6Forwarding()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcSrv6Forwarding::Add(uint16_t usid, uint32_t port, bool local, const char* what)
+{
+    NS_ABORT_MSG_IF(usid == 0,
+                    "MrcSrv6Forwarding::" << what << ": uSID 0 ends a carrier and cannot be "
+                                          << "routed (allowed 1..0xffff)");
+    auto it = m_table.find(usid);
+    NS_ABORT_MSG_IF(it != m_table.end(),
+                    "MrcSrv6Forwarding::" << what << ": uSID 0x" << std::hex << usid << std::dec
+                                          << " (port " << port << ") is already in the table of "
+                                          << "switch uSID 0x" << std::hex << m_usid << std::dec
+                                          << " (port " << it->second.port << ")");
+    m_table.emplace(usid, Entry{port, local});
+}
+
+void
+MrcSrv6Forwarding::AddUsidRoute(uint16_t usid, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << usid << port);
+    Add(usid, port, false, "AddUsidRoute");
+}
+
+void
+MrcSrv6Forwarding::AddLocalAdjacency(uint16_t usid, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << usid << port);
+    Add(usid, port, true, "AddLocalAdjacency");
+}
+
+uint32_t
+MrcSrv6Forwarding::GetNEntries() const
+{
+    return static_cast<uint32_t>(m_table.size());
+}
+
+int32_t
+MrcSrv6Forwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
+{
+    NS_ABORT_MSG_IF(m_usid == 0, "MrcSrv6Forwarding: the switch's Usid attribute is not set");
+    uint8_t a[16];
+    info.dst.GetBytes(a);
+    if (CarrierLocator(a) != m_locator || CarrierActive(a) != m_usid)
+    {
+        return NO_ROUTE;
+    }
+    CarrierShift(a);
+    auto it = m_table.find(CarrierActive(a));
+    if (it == m_table.end())
+    {
+        return NO_ROUTE;
+    }
+    if (it->second.local)
+    {
+        CarrierShift(a);
+    }
+    info.dst.Set(a);
+    info.rewriteDst = true;
+    return static_cast<int32_t>(it->second.port);
+}
+
+} // namespace ns3

@@ -1,0 +1,767 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Tests of the fabric link layer: MrcNetDevice, MrcChannel and MrcLinkHelper.
+// Each test builds two nodes joined by one link and checks hand-computed times,
+// orders and counts.
+
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/mrc-channel.h"
+#include "ns3/mrc-link-helper.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-pfc-frame.h"
+#include "ns3/mrc-traffic-class.h"
+#include "ns3/node.h"
+#include "ns3/pcap-file.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint16_t TEST_ETHER_TYPE = 0x88B5; ///< IEEE 802 local experimental EtherType
+
+/// A frame seen at a receiver or a transmitter.
+struct Seen
+{
+    int64_t ns;    ///< simulation time in ns
+    uint32_t id;   ///< identifier from the payload (0 for non-test frames)
+    uint32_t size; ///< bytes (frame with header at the sender, packet at the receiver)
+    uint16_t type; ///< EtherType
+    uint8_t cls;   ///< class
+};
+
+/// A packet of frameBytes - 14 bytes whose first four bytes are id.
+Ptr<Packet>
+Data(uint32_t frameBytes, uint32_t id)
+{
+    std::vector<uint8_t> buf(frameBytes - 14, 0);
+    buf[0] = id >> 24;
+    buf[1] = id >> 16;
+    buf[2] = id >> 8;
+    buf[3] = id;
+    return Create<Packet>(buf.data(), buf.size());
+}
+
+/// \return the id written by Data(), after skip bytes of headers
+uint32_t
+IdOf(Ptr<const Packet> p, uint32_t skip)
+{
+    std::vector<uint8_t> buf(skip + 4, 0);
+    p->CopyData(buf.data(), buf.size());
+    return (uint32_t(buf[skip]) << 24) | (uint32_t(buf[skip + 1]) << 16) |
+           (uint32_t(buf[skip + 2]) << 8) | buf[skip + 3];
+}
+
+/// An IPv6 packet with the given DSCP and size (header included).
+Ptr<Packet>
+Ipv6Packet(uint8_t dscp, uint32_t size)
+{
+    Ptr<Packet> p = Create<Packet>(size - 40);
+    Ipv6Header ip;
+    ip.SetSource(Ipv6Address("fd00::1"));
+    ip.SetDestination(Ipv6Address("fd00::2"));
+    ip.SetNextHeader(17);
+    ip.SetHopLimit(64);
+    ip.SetPayloadLength(size - 40);
+    ip.SetTrafficClass(MrcMakeTrafficClass(dscp, MrcEcn::ECT0));
+    p->AddHeader(ip);
+    return p;
+}
+
+/// Two nodes joined by one link, with recorders on both devices.
+struct Link
+{
+    Ptr<Node> na;
+    Ptr<Node> nb;
+    Ptr<MrcNetDevice> a;
+    Ptr<MrcNetDevice> b;
+    Ptr<MrcChannel> ch;
+    std::vector<Seen> rxA;      ///< packets delivered by a (class receive callback)
+    std::vector<Seen> rxB;      ///< packets delivered by b
+    std::vector<Seen> txBeginA; ///< frames a started to send
+    std::vector<Seen> txBeginB; ///< frames b started to send
+
+    /// Build the link; helper attributes are set by the caller through h.
+    explicit Link(MrcLinkHelper& h)
+    {
+        na = CreateObject<Node>();
+        nb = CreateObject<Node>();
+        NetDeviceContainer d = h.Install(na, nb);
+        a = DynamicCast<MrcNetDevice>(d.Get(0));
+        b = DynamicCast<MrcNetDevice>(d.Get(1));
+        ch = a->GetMrcChannel();
+        Hook(a, rxA, txBeginA);
+        Hook(b, rxB, txBeginB);
+    }
+
+    /// Record what a device delivers and what it starts to send.
+    static void Hook(Ptr<MrcNetDevice> dev, std::vector<Seen>& rx, std::vector<Seen>& tx)
+    {
+        dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback(
+            [&rx](Ptr<MrcNetDevice>, Ptr<Packet> p, uint16_t type, uint8_t cls) {
+                rx.push_back({Simulator::Now().GetNanoSeconds(),
+                              type == TEST_ETHER_TYPE ? IdOf(p, 0) : 0,
+                              p->GetSize(),
+                              type,
+                              cls});
+            }));
+        dev->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>([&tx](Ptr<const Packet> p) {
+                EthernetHeader eth;
+                p->PeekHeader(eth);
+                uint16_t type = eth.GetLengthType();
+                tx.push_back({Simulator::Now().GetNanoSeconds(),
+                              type == TEST_ETHER_TYPE ? IdOf(p, 14) : 0,
+                              p->GetSize(),
+                              type,
+                              0});
+            }));
+    }
+
+    /// Schedule a test frame from dev at time ns.
+    static void SendAt(int64_t ns,
+                       Ptr<MrcNetDevice> dev,
+                       uint32_t frameBytes,
+                       uint32_t id,
+                       uint8_t cls)
+    {
+        Simulator::Schedule(NanoSeconds(ns), [=]() {
+            dev->SendToClass(Data(frameBytes, id), TEST_ETHER_TYPE, cls);
+        });
+    }
+};
+
+/// A helper for links at the given rate and delay.
+MrcLinkHelper
+Helper(const std::string& rate, const std::string& delay)
+{
+    MrcLinkHelper h;
+    h.SetDeviceAttribute("DataRate", StringValue(rate));
+    h.SetChannelAttribute("Delay", StringValue(delay));
+    return h;
+}
+
+/// The ids of a list of frames, in order.
+std::vector<uint32_t>
+Ids(const std::vector<Seen>& v)
+{
+    std::vector<uint32_t> ids;
+    for (const Seen& s : v)
+    {
+        ids.push_back(s.id);
+    }
+    return ids;
+}
+
+/// The times of a list of frames, in ns.
+std::vector<int64_t>
+Times(const std::vector<Seen>& v)
+{
+    std::vector<int64_t> t;
+    for (const Seen& s : v)
+    {
+        t.push_back(s.ns);
+    }
+    return t;
+}
+
+} // namespace
+
+TEST(MrcLink, SerializationTimeIncludesWireOverhead)
+{
+    MrcLinkHelper h = Helper("100Gbps", "1us");
+    Link l(h);
+    // 1226-byte frame + 24 bytes overhead = 1250 B = 10000 bits = 100 ns at 100 Gb/s.
+    EXPECT_EQ(l.a->GetSerializationTime(1226), NanoSeconds(100));
+    // A frame shorter than 60 bytes is timed as 60 + 24 = 84 B = 672 bits = 6.72 ns -> 6 ns.
+    EXPECT_EQ(l.a->GetSerializationTime(34), NanoSeconds(6));
+    std::vector<int64_t> txEnd;
+    l.a->TraceConnectWithoutContext("PhyTxEnd",
+                                    Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) {
+                                        txEnd.push_back(Simulator::Now().GetNanoSeconds());
+                                    }));
+    Link::SendAt(0, l.a, 1226, 1, 0);
+    // Three back-to-back 1000-byte frames: 1024 B = 8192 bits = 81.92 ns each. The
+    // remainder is carried, so they end at floor(k * 81.92) ns after their start.
+    Link::SendAt(1000, l.a, 1000, 2, 0);
+    Link::SendAt(1000, l.a, 1000, 3, 0);
+    Link::SendAt(1000, l.a, 1000, 4, 0);
+    Simulator::Run();
+    EXPECT_EQ(txEnd, (std::vector<int64_t>{100, 1081, 1163, 1245}));
+    // Arrival = end of serialization + 1 us propagation.
+    EXPECT_EQ(Times(l.rxB), (std::vector<int64_t>{1100, 2081, 2163, 2245}));
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{1, 2, 3, 4}));
+    EXPECT_EQ(l.rxB[0].size, 1226u - 14);
+    EXPECT_EQ(l.a->GetTxBytes(0), 1226u + 3 * 1000);
+    EXPECT_EQ(l.b->GetRxBytes(0), 1226u + 3 * 1000);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, PropagationDelayAndMinimumFrame)
+{
+    // At 8 Gb/s a byte takes exactly 1 ns.
+    MrcLinkHelper h = Helper("8Gbps", "2500ns");
+    Link l(h);
+    Link::SendAt(0, l.a, 1000, 1, 0);     // 1024 ns on the wire
+    Link::SendAt(10000, l.b, 1000, 2, 0); // the other direction
+    Link::SendAt(20000, l.a, 34, 3, 0);   // padded timing: 84 ns
+    Simulator::Run();
+    EXPECT_EQ(Times(l.rxB), (std::vector<int64_t>{1024 + 2500, 20000 + 84 + 2500}));
+    EXPECT_EQ(Times(l.rxA), (std::vector<int64_t>{10000 + 1024 + 2500}));
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{1, 3}));
+    EXPECT_EQ(l.rxB[1].size, 34u - 14); // the padding is timed, not carried
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, StrictPriorityServesTheHighestClassAfterTheCurrentFrame)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1us");
+    Link l(h);
+    uint32_t enqueued = 0;
+    std::vector<uint8_t> dequeued;
+    l.a->TraceConnectWithoutContext("Enqueue",
+                                    Callback<void, Ptr<const Packet>, uint8_t>(
+                                        [&](Ptr<const Packet>, uint8_t) { ++enqueued; }));
+    l.a->TraceConnectWithoutContext(
+        "Dequeue",
+        Callback<void, Ptr<const Packet>, uint8_t>(
+            [&](Ptr<const Packet>, uint8_t cls) { dequeued.push_back(cls); }));
+    Link::SendAt(0, l.a, 1000, 1, 1); // starts at once
+    Link::SendAt(0, l.a, 1000, 2, 1);
+    Link::SendAt(0, l.a, 1000, 3, 1);
+    Link::SendAt(0, l.a, 500, 4, 7);
+    Link::SendAt(0, l.a, 500, 5, 3);
+    Simulator::Schedule(NanoSeconds(1), [&]() {
+        EXPECT_EQ(l.a->GetQueueBytes(1), 2000u);
+        EXPECT_EQ(l.a->GetQueueBytes(7), 500u);
+        EXPECT_EQ(l.a->GetTotalQueueBytes(), 3000u);
+        EXPECT_EQ(l.a->GetQueuePackets(1), 2u);
+    });
+    Simulator::Run();
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{1, 4, 5, 2, 3}));
+    // 1024, then 524, then 524, then 1024, 1024 ns.
+    EXPECT_EQ(Times(l.txBeginA), (std::vector<int64_t>{0, 1024, 1548, 2072, 3096}));
+    EXPECT_EQ(enqueued, 5u);
+    EXPECT_EQ(dequeued, (std::vector<uint8_t>{1, 7, 3, 1, 1}));
+    EXPECT_EQ(l.a->GetTxPackets(1), 3u);
+    EXPECT_EQ(l.a->GetTxBytes(7), 500u);
+    EXPECT_EQ(l.a->GetTotalQueueBytes(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, DwrrSharesByWeightWithStrictZeroWeightClasses)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1us");
+    h.SetDeviceAttribute("Scheduler", StringValue("Dwrr"));
+    h.SetDeviceAttribute("DwrrWeights", StringValue("1,1,1,3,1,1,1,0"));
+    h.SetDeviceAttribute("DwrrQuantum", UintegerValue(1000));
+    Link l(h);
+    std::vector<uint8_t> order;
+    l.a->SetDequeueHook(
+        MrcNetDevice::DequeueHook([&](Ptr<Packet>, uint8_t cls) { order.push_back(cls); }));
+    // Eight 1000-byte frames on class 1 (weight 1, credit 1000 B per round) and on
+    // class 3 (weight 3, 3000 B per round), two on class 7 (weight 0: strict).
+    uint32_t id = 0;
+    for (int i = 0; i < 8; ++i)
+    {
+        Link::SendAt(0, l.a, 1000, ++id, 1);
+    }
+    for (int i = 0; i < 8; ++i)
+    {
+        Link::SendAt(0, l.a, 1000, ++id, 3);
+    }
+    Link::SendAt(0, l.a, 1000, ++id, 7);
+    Link::SendAt(0, l.a, 1000, ++id, 7);
+    Simulator::Run();
+    // The first class-1 frame leaves at once; then the strict class 7, then rounds
+    // of one class-1 frame per three class-3 frames until class 3 runs dry.
+    EXPECT_EQ(order, (std::vector<uint8_t>{1, 7, 7, 3, 3, 3, 1, 3, 3, 3, 1, 3, 3, 1, 1, 1, 1, 1}));
+    EXPECT_EQ(l.a->GetTxBytes(1), 8000u);
+    EXPECT_EQ(l.a->GetTxBytes(3), 8000u);
+    EXPECT_EQ(l.rxB.size(), 18u);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, PfcPauseExpiresAfterQuantaTimes512BitTimes)
+{
+    // 8 Gb/s: a quantum (512 bits) is 64 ns; a PFC frame (60 + 24 B) takes 84 ns.
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    EXPECT_EQ(l.a->GetPauseDuration(10), NanoSeconds(640));
+    EXPECT_EQ(l.a->GetPauseDuration(0xffff), NanoSeconds(0xffffll * 64));
+    std::vector<std::pair<uint8_t, uint16_t>> pfcTx;
+    std::vector<std::pair<uint8_t, uint16_t>> pfcRx;
+    std::vector<std::pair<int64_t, bool>> pauseState;
+    l.b->TraceConnectWithoutContext("PfcTx",
+                                    Callback<void, uint8_t, uint16_t>(
+                                        [&](uint8_t c, uint16_t q) { pfcTx.emplace_back(c, q); }));
+    l.a->TraceConnectWithoutContext("PfcRx",
+                                    Callback<void, uint8_t, uint16_t>(
+                                        [&](uint8_t c, uint16_t q) { pfcRx.emplace_back(c, q); }));
+    l.a->TraceConnectWithoutContext("PauseState",
+                                    Callback<void, uint8_t, bool>([&](uint8_t c, bool paused) {
+                                        pauseState.emplace_back(Simulator::Now().GetNanoSeconds(),
+                                                                paused);
+                                    }));
+    // b pauses a's class 3 for 10 quanta: the frame arrives at 84 + 1000 = 1084 ns,
+    // the pause ends at 1084 + 640 = 1724 ns.
+    Simulator::Schedule(NanoSeconds(0), [&]() { l.b->SendPause(3, 10); });
+    Link::SendAt(1100, l.a, 1000, 1, 3); // waits for the pause to end
+    Link::SendAt(1100, l.a, 100, 2, 1);  // class 1 is not paused: leaves at once
+    Simulator::Schedule(NanoSeconds(1723), [&]() {
+        EXPECT_TRUE(l.a->IsClassPaused(3));
+        EXPECT_FALSE(l.a->IsClassPaused(1));
+        EXPECT_EQ(l.a->GetPausedTime(3), NanoSeconds(1723 - 1084));
+    });
+    // (Checks run 1 ns after an event: a check scheduled now would run before an
+    // event the device schedules later for the same time.)
+    Simulator::Schedule(NanoSeconds(1725), [&]() { EXPECT_FALSE(l.a->IsClassPaused(3)); });
+    Simulator::Run();
+    ASSERT_EQ(l.txBeginA.size(), 2u);
+    EXPECT_EQ(l.txBeginA[0].id, 2u);
+    EXPECT_EQ(l.txBeginA[0].ns, 1100);
+    EXPECT_EQ(l.txBeginA[1].id, 1u);
+    EXPECT_EQ(l.txBeginA[1].ns, 1724);
+    EXPECT_EQ(l.a->GetPausedTime(3), NanoSeconds(640));
+    EXPECT_EQ(l.a->GetPausedTime(1), NanoSeconds(0));
+    EXPECT_EQ(pfcTx, (std::vector<std::pair<uint8_t, uint16_t>>{{3, 10}}));
+    EXPECT_EQ(pfcRx, (std::vector<std::pair<uint8_t, uint16_t>>{{3, 10}}));
+    EXPECT_EQ(pauseState, (std::vector<std::pair<int64_t, bool>>{{1084, true}, {1724, false}}));
+    EXPECT_EQ(l.b->GetPfcTxFrames(), 1u);
+    EXPECT_EQ(l.a->GetPfcRxFrames(), 1u);
+    // PFC frames are consumed, not delivered; data is.
+    EXPECT_TRUE(l.rxA.empty());
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{2, 1}));
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, PfcRefreshRestartsTheTimer)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    Simulator::Schedule(NanoSeconds(0), [&]() { l.b->SendPause(3, 10); });   // at a: 1084
+    Simulator::Schedule(NanoSeconds(500), [&]() { l.b->SendPause(3, 10); }); // at a: 1584
+    Link::SendAt(1100, l.a, 1000, 1, 3);
+    Simulator::Run();
+    ASSERT_EQ(l.txBeginA.size(), 1u);
+    EXPECT_EQ(l.txBeginA[0].ns, 1584 + 640);
+    EXPECT_EQ(l.a->GetPausedTime(3), NanoSeconds(1584 + 640 - 1084));
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, PfcZeroQuantaResumesAtOnce)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    Simulator::Schedule(NanoSeconds(0), [&]() { l.b->SendPause(3, 1000); }); // at a: 1084
+    Simulator::Schedule(NanoSeconds(300), [&]() { l.b->SendResume(3); });    // at a: 1384
+    Link::SendAt(1100, l.a, 1000, 1, 3);
+    Simulator::Run();
+    ASSERT_EQ(l.txBeginA.size(), 1u);
+    EXPECT_EQ(l.txBeginA[0].ns, 1384);
+    EXPECT_EQ(l.a->GetPausedTime(3), NanoSeconds(300));
+    EXPECT_EQ(l.a->GetPfcRxFrames(), 2u);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, PfcFramesBypassQueuesAndPauses)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    // b pauses every class of a (vector 0xff) for 1000 quanta: at a from 1084 ns.
+    std::array<uint16_t, 8> q;
+    q.fill(1000);
+    Simulator::Schedule(NanoSeconds(0), [&]() { l.b->SendPfc(0xff, q); });
+    Link::SendAt(1100, l.a, 1000, 1, 2); // paused: stays queued
+    Link::SendAt(1100, l.a, 1000, 2, 7); // paused: stays queued
+    // a's own PFC frame leaves at once, though all its classes are paused.
+    Simulator::Schedule(NanoSeconds(1200), [&]() { l.a->SendPause(5, 7); });
+    Simulator::Schedule(NanoSeconds(1200 + 84 + 1000 + 1),
+                        [&]() { EXPECT_TRUE(l.b->IsClassPaused(5)); });
+    // b has a frame on the wire (2000..3024 ns) and another queued when it sends a
+    // PFC frame at 2500 ns: the PFC frame goes second, ahead of the queued data.
+    Link::SendAt(2000, l.b, 1000, 3, 0);
+    Link::SendAt(2000, l.b, 1000, 4, 0);
+    Simulator::Schedule(NanoSeconds(2500), [&]() { l.b->SendResume(2); });
+    Simulator::Stop(MicroSeconds(20));
+    Simulator::Run();
+    ASSERT_EQ(l.txBeginA.size(), 2u);
+    EXPECT_EQ(l.txBeginA[0].ns, 1200);
+    EXPECT_EQ(l.txBeginA[0].type, MrcPfcFrame::ETHER_TYPE);
+    EXPECT_EQ(l.txBeginA[0].size, 60u);
+    // The resume of class 2 reached a at 3024 + 84 + 1000 = 4108 ns: frame 1 left then.
+    EXPECT_EQ(l.txBeginA[1].ns, 4108);
+    EXPECT_EQ(l.txBeginA[1].id, 1u);
+    EXPECT_EQ(l.a->GetQueuePackets(7), 1u);
+    EXPECT_EQ(Times(l.txBeginB), (std::vector<int64_t>{0, 2000, 3024, 3108}));
+    std::vector<uint16_t> types;
+    for (const Seen& s : l.txBeginB)
+    {
+        types.push_back(s.type);
+    }
+    EXPECT_EQ(types,
+              (std::vector<uint16_t>{MrcPfcFrame::ETHER_TYPE,
+                                     TEST_ETHER_TYPE,
+                                     MrcPfcFrame::ETHER_TYPE,
+                                     TEST_ETHER_TYPE}));
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{1}));
+    EXPECT_EQ(l.rxB[0].ns, 4108 + 1024 + 1000);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, LinkDownLosesQueuedAndInFlightFramesAndNotifiesAfterDetection)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    l.a->SetAttribute("LinkDownDetectDelay", StringValue("700ns"));
+    l.a->SetAttribute("LinkUpDetectDelay", StringValue("50ns"));
+    l.b->SetAttribute("LinkDownDetectDelay", StringValue("100ns"));
+    l.b->SetAttribute("LinkUpDetectDelay", StringValue("200ns"));
+    std::vector<int64_t> notifiedA;
+    std::vector<int64_t> notifiedB;
+    l.a->AddLinkChangeCallback(
+        Callback<void>([&]() { notifiedA.push_back(Simulator::Now().GetNanoSeconds()); }));
+    l.b->AddLinkChangeCallback(
+        Callback<void>([&]() { notifiedB.push_back(Simulator::Now().GetNanoSeconds()); }));
+    std::vector<MrcDropReason> reasons;
+    l.a->TraceConnectWithoutContext(
+        "Drop",
+        Callback<void, Ptr<const Packet>, MrcDropReason>(
+            [&](Ptr<const Packet>, MrcDropReason r) { reasons.push_back(r); }));
+    uint64_t offered = 0;
+    // Five 1000-byte frames start at 0, 1024, 2048, 3072, 4096 ns.
+    for (uint32_t id = 1; id <= 5; ++id)
+    {
+        Link::SendAt(0, l.a, 1000, id, 1);
+        offered += 1000;
+    }
+    // Down at 1500: frame 1 (arriving at 2024) and frame 2 (being sent) are lost on
+    // the wire. a notices at 2200, so frame 3, started at 2048, is lost too; frames 4
+    // and 5 are still queued and are dropped then. b notices at 1600.
+    Simulator::Schedule(NanoSeconds(1500), [&]() { l.ch->SetLinkUp(false); });
+    Simulator::Schedule(NanoSeconds(1501), [&]() {
+        EXPECT_EQ(l.ch->GetLostPackets(0), 2u);
+        EXPECT_TRUE(l.a->IsLinkUp());
+        EXPECT_FALSE(l.ch->IsLinkUp());
+    });
+    Simulator::Schedule(NanoSeconds(2199), [&]() { EXPECT_EQ(l.a->GetQueuePackets(1), 2u); });
+    Simulator::Schedule(NanoSeconds(2201), [&]() {
+        EXPECT_FALSE(l.a->IsLinkUp());
+        EXPECT_EQ(l.a->GetQueuePackets(1), 0u);
+    });
+    // Sending while a knows the link is down fails.
+    Simulator::Schedule(NanoSeconds(2300), [&]() {
+        EXPECT_FALSE(l.a->SendToClass(Data(1000, 6), TEST_ETHER_TYPE, 1));
+    });
+    offered += 1000;
+    // Up at 5000: a notices at 5050, b at 5200; a frame sent at 5100 arrives.
+    Simulator::Schedule(NanoSeconds(5000), [&]() { l.ch->SetLinkUp(true); });
+    Link::SendAt(5100, l.a, 1000, 7, 1);
+    offered += 1000;
+    Simulator::Run();
+
+    EXPECT_EQ(notifiedA, (std::vector<int64_t>{2200, 5050}));
+    EXPECT_EQ(notifiedB, (std::vector<int64_t>{1600, 5200}));
+    EXPECT_TRUE(l.a->IsLinkUp());
+    EXPECT_TRUE(l.b->IsLinkUp());
+    EXPECT_EQ(l.ch->GetLostPackets(0), 3u);
+    EXPECT_EQ(l.ch->GetLostBytes(0), 3000u);
+    EXPECT_EQ(l.ch->GetLostPackets(1), 0u);
+    EXPECT_EQ(l.a->GetDropPackets(MrcDropReason::LINK_DOWN), 6u); // 3 wire, 2 queued, 1 sent
+    EXPECT_EQ(l.a->GetDropBytes(MrcDropReason::LINK_DOWN), 6000u);
+    EXPECT_EQ(reasons.size(), 6u);
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{7}));
+    EXPECT_EQ(l.rxB[0].ns, 5100 + 1024 + 1000);
+    EXPECT_EQ(Times(l.txBeginA), (std::vector<int64_t>{0, 1024, 2048, 5100}));
+    // Conservation: bytes offered = received + dropped; bytes sent = received + lost.
+    uint64_t dropped = 0;
+    for (auto r : {MrcDropReason::QUEUE_FULL,
+                   MrcDropReason::LINK_DOWN,
+                   MrcDropReason::ERROR_MODEL,
+                   MrcDropReason::NO_ROUTE})
+    {
+        dropped += l.a->GetDropBytes(r) + l.b->GetDropBytes(r);
+    }
+    EXPECT_EQ(offered, l.b->GetRxBytes(0) + dropped);
+    EXPECT_EQ(l.a->GetTxBytes(1), l.b->GetRxBytes(0) + l.ch->GetLostBytes(0));
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, FlapShorterThanDetectionGoesUnnoticed)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    h.SetDeviceAttribute("LinkDownDetectDelay", StringValue("100ns"));
+    Link l(h);
+    uint32_t changes = 0;
+    l.a->AddLinkChangeCallback(Callback<void>([&]() { ++changes; }));
+    l.b->AddLinkChangeCallback(Callback<void>([&]() { ++changes; }));
+    Link::SendAt(0, l.a, 1000, 1, 0); // on the wire 0..1024, lost
+    Simulator::Schedule(NanoSeconds(500), [&]() { l.ch->SetLinkUp(false); });
+    Simulator::Schedule(NanoSeconds(550), [&]() { l.ch->SetLinkUp(true); });
+    Link::SendAt(3000, l.a, 1000, 2, 0);
+    Simulator::Run();
+    EXPECT_EQ(changes, 0u);
+    EXPECT_EQ(l.ch->GetLostPackets(), 1u);
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{2}));
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, ReceiveErrorModelDropsAreCounted)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    std::vector<Ptr<Packet>> packets;
+    for (uint32_t id = 1; id <= 5; ++id)
+    {
+        packets.push_back(Data(1000, id));
+    }
+    Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
+    em->SetList(
+        {static_cast<uint32_t>(packets[1]->GetUid()), static_cast<uint32_t>(packets[3]->GetUid())});
+    l.b->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    uint32_t phyRxDrops = 0;
+    l.b->TraceConnectWithoutContext(
+        "PhyRxDrop",
+        Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) { ++phyRxDrops; }));
+    Simulator::Schedule(NanoSeconds(0), [&]() {
+        for (auto& p : packets)
+        {
+            l.a->SendToClass(p, TEST_ETHER_TYPE, 2);
+        }
+    });
+    Simulator::Run();
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{1, 3, 5}));
+    EXPECT_EQ(phyRxDrops, 2u);
+    EXPECT_EQ(l.b->GetDropPackets(MrcDropReason::ERROR_MODEL), 2u);
+    EXPECT_EQ(l.b->GetDropBytes(MrcDropReason::ERROR_MODEL), 2000u);
+    EXPECT_EQ(l.a->GetTxBytes(2), 5000u);
+    // Conservation on the wire: sent = received + dropped by the error model.
+    EXPECT_EQ(l.a->GetTxBytes(2),
+              l.b->GetRxBytes(0) + l.b->GetDropBytes(MrcDropReason::ERROR_MODEL));
+    EXPECT_EQ(l.b->GetRxPackets(0), 3u);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, QueueLimitDropsAreCounted)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    h.SetDeviceAttribute("QueueLimit", UintegerValue(2500));
+    Link l(h);
+    uint32_t macTxDrops = 0;
+    l.a->TraceConnectWithoutContext(
+        "MacTxDrop",
+        Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) { ++macTxDrops; }));
+    // The first frame goes on the wire at once; two more fit the 2500-byte queue.
+    for (uint32_t id = 1; id <= 5; ++id)
+    {
+        Link::SendAt(0, l.a, 1000, id, 4);
+    }
+    Simulator::Run();
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{1, 2, 3}));
+    EXPECT_EQ(l.a->GetDropPackets(MrcDropReason::QUEUE_FULL), 2u);
+    EXPECT_EQ(l.a->GetDropBytes(MrcDropReason::QUEUE_FULL), 2000u);
+    EXPECT_EQ(macTxDrops, 2u);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, DscpMapClassifiesAsConfigured)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    h.SetDeviceAttribute("NonIpClass", UintegerValue(5));
+    Link l(h);
+    // The default map.
+    const std::vector<std::pair<uint8_t, uint8_t>> defaults =
+        {{46, 7}, {11, 7}, {21, 7}, {4, 1}, {8, 1}, {0, 0}, {26, 3}, {48, 6}, {10, 0}, {63, 0}};
+    for (auto [dscp, cls] : defaults)
+    {
+        EXPECT_EQ(l.a->ClassifyDscp(dscp), cls) << "DSCP " << unsigned(dscp);
+    }
+    EXPECT_EQ(l.a->GetDscpToClass(), "0:0,4:1,8:1,11:7,21:7,26:3,46:7,48:6");
+    l.a->SetAttribute("UnmappedDscpClass", UintegerValue(2));
+    EXPECT_EQ(l.a->ClassifyDscp(10), 2);
+    l.a->SetDscpToClass(" 5:4 , 63:2 ");
+    EXPECT_EQ(l.a->ClassifyDscp(5), 4);
+    EXPECT_EQ(l.a->ClassifyDscp(63), 2);
+    EXPECT_EQ(l.a->ClassifyDscp(46), 2); // no longer mapped
+    EXPECT_EQ(l.a->GetDscpToClass(), "5:4,63:2");
+    l.a->SetAttribute("DscpToClass", StringValue("46:7,26:3"));
+
+    // Send() classifies IPv6 by DSCP and other EtherTypes as NonIpClass.
+    std::vector<uint8_t> classes;
+    l.a->TraceConnectWithoutContext(
+        "Enqueue",
+        Callback<void, Ptr<const Packet>, uint8_t>(
+            [&](Ptr<const Packet>, uint8_t cls) { classes.push_back(cls); }));
+    Address dest = l.b->GetAddress();
+    Simulator::Schedule(NanoSeconds(0), [&]() {
+        EXPECT_TRUE(l.a->Send(Ipv6Packet(46, 200), dest, 0x86DD));
+        EXPECT_TRUE(l.a->Send(Ipv6Packet(26, 300), dest, 0x86DD));
+        EXPECT_TRUE(l.a->Send(Ipv6Packet(9, 400), dest, 0x86DD)); // unmapped: 2
+        EXPECT_TRUE(l.a->Send(Create<Packet>(100), dest, 0x0800));
+    });
+    Simulator::Run();
+    EXPECT_EQ(classes, (std::vector<uint8_t>{7, 3, 2, 5}));
+    // b classifies with its own (default) map: 46 -> 7, 26 -> 3, 9 -> 0, IPv4 -> 5.
+    EXPECT_EQ(l.b->GetRxBytes(7), 214u);
+    EXPECT_EQ(l.b->GetRxBytes(3), 314u);
+    EXPECT_EQ(l.b->GetRxBytes(0), 414u);
+    EXPECT_EQ(l.b->GetRxBytes(5), 114u);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, StandardCallbacksGetThePacketWithoutEthernetHeader)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    l.b->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
+    EXPECT_EQ(l.a->GetPeer(), l.b);
+    EXPECT_EQ(l.b->GetPeer(), l.a);
+    EXPECT_EQ(l.ch->GetNDevices(), 2u);
+    EXPECT_EQ(l.ch->GetDevice(1), l.b);
+    EXPECT_NE(l.a->GetMacAddress(), l.b->GetMacAddress());
+    std::vector<uint32_t> sizes;
+    Address from;
+    uint16_t protocol = 0;
+    l.b->SetReceiveCallback(NetDevice::ReceiveCallback(
+        [&](Ptr<NetDevice>, Ptr<const Packet> p, uint16_t proto, const Address& src) {
+            sizes.push_back(p->GetSize());
+            protocol = proto;
+            from = src;
+            return true;
+        }));
+    uint32_t promisc = 0;
+    NetDevice::PacketType kind = NetDevice::PACKET_OTHERHOST;
+    l.b->SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback([&](Ptr<NetDevice>,
+                                                                         Ptr<const Packet>,
+                                                                         uint16_t,
+                                                                         const Address&,
+                                                                         const Address&,
+                                                                         NetDevice::PacketType t) {
+        ++promisc;
+        kind = t;
+        return true;
+    }));
+    Simulator::Schedule(NanoSeconds(0), [&]() {
+        l.a->Send(Ipv6Packet(46, 200), l.b->GetAddress(), 0x86DD);
+        l.a->SendToClass(Ipv6Packet(4, 300), 0x86DD, 1); // to the peer's MAC
+    });
+    Simulator::Run();
+    EXPECT_EQ(sizes, (std::vector<uint32_t>{200, 300}));
+    EXPECT_EQ(protocol, 0x86DD);
+    EXPECT_EQ(Mac48Address::ConvertFrom(from), l.a->GetMacAddress());
+    EXPECT_EQ(promisc, 2u);
+    EXPECT_EQ(kind, NetDevice::PACKET_HOST);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, PcapFileIsEthernetWithOneRecordPerFrame)
+{
+    char dirTemplate[] = "/tmp/mrc-link-pcap-XXXXXX";
+    ASSERT_NE(mkdtemp(dirTemplate), nullptr);
+    const std::string dir = dirTemplate;
+    const std::string fileA = dir + "/a.pcap";
+    const std::string fileB = dir + "/b.pcap";
+    {
+        MrcLinkHelper h = Helper("8Gbps", "1000ns");
+        Link l(h);
+        h.EnablePcap(fileA, l.a, false, true);
+        h.EnablePcap(fileB, l.b, true, true);
+        for (uint32_t id = 1; id <= 3; ++id)
+        {
+            Link::SendAt(0, l.a, 1000, id, 0);
+        }
+        Link::SendAt(0, l.b, 500, 4, 0);
+        Link::SendAt(0, l.b, 500, 5, 0);
+        Simulator::Schedule(NanoSeconds(10), [&]() { l.b->SendPause(3, 1); });
+        Simulator::Run();
+        Simulator::Destroy();
+    }
+    // a wrote 3 sent + 2 received + 1 PFC received; b 2 sent + 1 PFC sent + 3 received.
+    for (const std::string& file : {fileA, fileB})
+    {
+        PcapFile pcap;
+        pcap.Open(file, std::ios::in);
+        ASSERT_FALSE(pcap.Fail()) << file;
+        EXPECT_EQ(pcap.GetDataLinkType(), 1u) << file; // DLT_EN10MB
+        uint32_t records = 0;
+        uint32_t pfcRecords = 0;
+        uint32_t bytes = 0;
+        while (true)
+        {
+            uint8_t data[2000];
+            uint32_t sec = 0;
+            uint32_t usec = 0;
+            uint32_t incl = 0;
+            uint32_t orig = 0;
+            uint32_t read = 0;
+            pcap.Read(data, sizeof(data), sec, usec, incl, orig, read);
+            if (pcap.Fail() || pcap.Eof())
+            {
+                break;
+            }
+            ++records;
+            bytes += orig;
+            if (data[12] == 0x88 && data[13] == 0x08)
+            {
+                ++pfcRecords;
+                EXPECT_EQ(orig, 60u);
+                const uint8_t dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
+                EXPECT_TRUE(std::equal(dst, dst + 6, data));
+                EXPECT_EQ(data[14], 0x01); // opcode 0x0101
+                EXPECT_EQ(data[15], 0x01);
+                EXPECT_EQ(data[17], 0x08); // class 3 enabled
+            }
+        }
+        pcap.Close();
+        EXPECT_EQ(records, 6u) << file;
+        EXPECT_EQ(pfcRecords, 1u) << file;
+        EXPECT_EQ(bytes, 3u * 1000 + 2 * 500 + 60) << file;
+        std::remove(file.c_str());
+    }
+    rmdir(dir.c_str());
+}
+
+TEST(MrcLinkDeathTest, BadConfigurationAborts)
+{
+    Ptr<MrcNetDevice> d = CreateObject<MrcNetDevice>();
+    EXPECT_DEATH(d->SetDscpToClass("46:7,64:1"), "DSCP 64 is out of range: allowed 0..63");
+    EXPECT_DEATH(d->SetDscpToClass("46:8"), "class 8 is out of range: allowed 0..7");
+    EXPECT_DEATH(d->SetDscpToClass("46-7"), "is not dscp:class");
+    EXPECT_DEATH(d->SetAttribute("DscpToClass", StringValue("3:9")), "class 9 is out of range");
+    EXPECT_DEATH(d->SetAttribute("UnmappedDscpClass", UintegerValue(8)), "class 8 is out of range");
+    EXPECT_DEATH(d->SetAttribute("NonIpClass", UintegerValue(9)), "class 9 is out of range");
+    EXPECT_DEATH(d->SetAttribute("Scheduler", StringValue("Fifo")),
+                 "Scheduler \"Fifo\" is unknown");
+    EXPECT_DEATH(d->SetDwrrWeights("1,1,1"), "has 3 entries: exactly 8");
+    EXPECT_DEATH(d->SetDwrrWeights("1,1,1,1,1,1,1,x"), "weight \"x\" of class 7");
+    EXPECT_DEATH(d->ClassifyDscp(64), "DSCP 64 is out of range");
+    EXPECT_DEATH(d->SendPause(8, 1), "class 8 is out of range");
+    d->Dispose();
+}
+
+TEST(MrcLinkDeathTest, OversizedPacketAborts)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    h.SetDeviceAttribute("Mtu", UintegerValue(1500));
+    Link l(h);
+    EXPECT_DEATH(l.a->SendToClass(Create<Packet>(1501), TEST_ETHER_TYPE, 0),
+                 "a 1501-byte packet exceeds the Mtu of 1500 bytes");
+    Simulator::Destroy();
+}

@@ -1,0 +1,470 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Tests of the switch's packet parse (MrcParsePacket) and of trimming (MrcTrimmer).
+// Packets are built with ns-3's Ipv6Header/UdpHeader and raw bytes for BTH and the
+// transport extension headers; expected sizes are computed by hand in each test.
+
+#include "ns3/ipv6-header.h"
+#include "ns3/mrc-packet-info.h"
+#include "ns3/mrc-trimmer.h"
+#include "ns3/socket.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+#include <gtest/gtest.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// What to put in a test packet.
+struct Spec
+{
+    bool encap{true};        //!< IPv6-in-IPv6
+    uint32_t srhSegments{0}; //!< SRH with this many segments (0: none)
+    uint8_t opcode{MrcOpcode::MRC_WRITE_FIRST};
+    uint8_t bthFlags{0};        //!< BTH byte 8
+    uint32_t extBytes{20};      //!< extension header bytes after BTH (hand-computed)
+    uint32_t payload{4096 + 4}; //!< payload and ICRC
+    uint8_t dscp{MrcDscp::TRIMMABLE};
+    MrcEcn ecn{MrcEcn::ECT0};
+    uint16_t sport{0x1234};
+    uint16_t dport{4791};
+    uint32_t flowLabel{0xabcde};
+};
+
+/// The BTH and extension-header bytes (a recognizable pattern).
+std::vector<uint8_t>
+TransportBytes(const Spec& s)
+{
+    std::vector<uint8_t> b =
+        {s.opcode, 0x00, 0xff, 0xff, 0x00, 0x00, 0x12, 0x34, s.bthFlags, 0x00, 0x10, 0x00};
+    for (uint32_t i = 0; i < s.extBytes; ++i)
+    {
+        b.push_back(static_cast<uint8_t>(i * 7 + 1));
+    }
+    return b;
+}
+
+Ipv6Header
+MakeIp(Ipv6Address src, Ipv6Address dst, uint8_t nh, uint32_t payload, const Spec& s)
+{
+    Ipv6Header ip;
+    ip.SetSource(src);
+    ip.SetDestination(dst);
+    ip.SetNextHeader(nh);
+    ip.SetPayloadLength(payload);
+    ip.SetHopLimit(64);
+    ip.SetTrafficClass(MrcMakeTrafficClass(s.dscp, s.ecn));
+    ip.SetFlowLabel(s.flowLabel);
+    return ip;
+}
+
+const Ipv6Address OUTER_SRC("fd00::1");
+const Ipv6Address OUTER_DST("fcbb:bb00:100:200:300::");
+const Ipv6Address INNER_SRC("fd00:1::1");
+const Ipv6Address INNER_DST("fd00:2::2");
+
+Ptr<Packet>
+MakePacket(const Spec& s)
+{
+    std::vector<uint8_t> t = TransportBytes(s);
+    Ptr<Packet> p = Create<Packet>(t.data(), t.size());
+    p->AddAtEnd(Create<Packet>(s.payload));
+    UdpHeader udp;
+    udp.SetSourcePort(s.sport);
+    udp.SetDestinationPort(s.dport);
+    p->AddHeader(udp);
+    if (!s.encap)
+    {
+        p->AddHeader(MakeIp(OUTER_SRC, INNER_DST, MrcIpProto::UDP, p->GetSize(), s));
+        return p;
+    }
+    p->AddHeader(MakeIp(INNER_SRC, INNER_DST, MrcIpProto::UDP, p->GetSize(), s));
+    uint8_t outerNh = MrcIpProto::IPV6;
+    if (s.srhSegments > 0)
+    {
+        std::vector<uint8_t> srh = {MrcIpProto::IPV6,
+                                    static_cast<uint8_t>(2 * s.srhSegments),
+                                    MRC_SRH_ROUTING_TYPE,
+                                    static_cast<uint8_t>(s.srhSegments - 1),
+                                    static_cast<uint8_t>(s.srhSegments - 1),
+                                    0,
+                                    0,
+                                    0};
+        for (uint32_t i = 0; i < s.srhSegments * 16; ++i)
+        {
+            srh.push_back(static_cast<uint8_t>(0xa0 + i));
+        }
+        Ptr<Packet> q = Create<Packet>(srh.data(), srh.size());
+        q->AddAtEnd(p);
+        p = q;
+        outerNh = MrcIpProto::ROUTING;
+    }
+    p->AddHeader(MakeIp(OUTER_SRC, OUTER_DST, outerNh, p->GetSize(), s));
+    return p;
+}
+
+std::vector<uint8_t>
+Bytes(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    return b;
+}
+
+uint16_t
+U16At(const std::vector<uint8_t>& b, uint32_t off)
+{
+    return static_cast<uint16_t>((b[off] << 8) | b[off + 1]);
+}
+
+} // namespace
+
+TEST(PacketInfo, MrcWriteInSrv6Encapsulation)
+{
+    Spec s; // MRC Write First, IPv6-in-IPv6, no TS: METH 4 + RETH 16
+    Ptr<Packet> p = MakePacket(s);
+    ASSERT_EQ(p->GetSize(), 40u + 40 + 8 + 12 + 20 + 4100);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    EXPECT_EQ(info.packetBytes, p->GetSize());
+    EXPECT_EQ(info.src, OUTER_SRC);
+    EXPECT_EQ(info.dst, OUTER_DST);
+    EXPECT_EQ(info.flowLabel, 0xabcdeu);
+    EXPECT_EQ(info.GetDscp(), MrcDscp::TRIMMABLE);
+    EXPECT_EQ(info.GetEcn(), MrcEcn::ECT0);
+    EXPECT_EQ(info.nextHeader, 41);
+    EXPECT_EQ(info.payloadLength, p->GetSize() - 40);
+    EXPECT_FALSE(info.hasSrh);
+    EXPECT_TRUE(info.encapsulated);
+    EXPECT_EQ(info.innerOffset, 40);
+    EXPECT_EQ(info.innerSrc, INNER_SRC);
+    EXPECT_EQ(info.innerDst, INNER_DST);
+    EXPECT_EQ(info.innerPayloadLength, p->GetSize() - 80);
+    EXPECT_EQ(info.innerFlowLabel, 0xabcdeu);
+    EXPECT_TRUE(info.hasUdp);
+    EXPECT_EQ(info.udpOffset, 80);
+    EXPECT_EQ(info.udpSrcPort, 0x1234);
+    EXPECT_EQ(info.udpDstPort, 4791);
+    EXPECT_TRUE(info.hasBth);
+    EXPECT_EQ(info.bthOffset, 88);
+    EXPECT_EQ(info.opcode, 0xc6);
+    EXPECT_EQ(info.headerBytes, 40 + 40 + 8 + 12 + 4 + 16);
+    EXPECT_FALSE(info.rewriteDst);
+}
+
+TEST(PacketInfo, HeaderBytesPerOpcode)
+{
+    struct Case
+    {
+        bool encap;
+        uint8_t opcode;
+        uint8_t flags;
+        uint32_t ext; // hand-computed extension header bytes
+    };
+
+    const Case cases[] = {
+        {false, MrcOpcode::RC_WRITE_FIRST, 0, 16},       // RETH
+        {false, MrcOpcode::RC_WRITE_MIDDLE, 0, 0},       // BTH only
+        {false, MrcOpcode::RC_WRITE_LAST, 0, 0},         //
+        {false, MrcOpcode::RC_WRITE_LAST_IMM, 0, 4},     // ImmDt
+        {false, MrcOpcode::RC_WRITE_ONLY, 0, 16},        // RETH
+        {false, MrcOpcode::RC_WRITE_ONLY_IMM, 0, 20},    // RETH + ImmDt
+        {false, MrcOpcode::RC_ACK, 0, 4},                // AETH
+        {false, MrcOpcode::ROCE_CNP, 0, 16},             // reserved
+        {true, MrcOpcode::MRC_WRITE_MIDDLE, 0, 20},      // METH + RETH
+        {true, MrcOpcode::MRC_WRITE_MIDDLE, 0x10, 24},   // METH + TSETH + RETH
+        {true, MrcOpcode::MRC_WRITE_MIDDLE, 0xe0, 20},   // A, R, RTX do not add headers
+        {true, MrcOpcode::MRC_WRITE_LAST_IMM, 0, 24},    // METH + RETH + ImmDt
+        {true, MrcOpcode::MRC_WRITE_ONLY, 0x10, 24},     // METH + TSETH + RETH
+        {true, MrcOpcode::MRC_WRITE_ONLY_IMM, 0x10, 28}, // METH + TSETH + RETH + ImmDt
+        {true, MrcOpcode::MRC_SACK, 0, 36},              // SETH + CC_STATE
+        {true, MrcOpcode::MRC_NACK, 0, 20},              // NETH
+        {true, MrcOpcode::MRC_PROBE, 0, 16},             // PETH
+    };
+    for (const Case& c : cases)
+    {
+        Spec s;
+        s.encap = c.encap;
+        s.opcode = c.opcode;
+        s.bthFlags = c.flags;
+        s.extBytes = c.ext;
+        s.payload = 100;
+        Ptr<Packet> p = MakePacket(s);
+        MrcPacketInfo info;
+        ASSERT_TRUE(MrcParsePacket(p, info)) << "opcode 0x" << std::hex << unsigned(c.opcode);
+        const uint32_t ip = c.encap ? 80 : 40;
+        EXPECT_EQ(info.headerBytes, ip + 8 + 12 + c.ext)
+            << "opcode 0x" << std::hex << unsigned(c.opcode) << " flags 0x" << unsigned(c.flags);
+        EXPECT_EQ(info.bthFlags, c.flags);
+        EXPECT_EQ(info.encapsulated, c.encap);
+    }
+}
+
+TEST(PacketInfo, SegmentRoutingHeaderIsRecorded)
+{
+    Spec s;
+    s.srhSegments = 2; // 8 + 2 x 16 = 40 bytes
+    s.bthFlags = MRC_BTH_FLAG_TS;
+    s.extBytes = 24;
+    Ptr<Packet> p = MakePacket(s);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    EXPECT_EQ(info.nextHeader, 43);
+    EXPECT_TRUE(info.hasSrh);
+    EXPECT_EQ(info.srhOffset, 40);
+    EXPECT_EQ(info.srhLength, 40);
+    EXPECT_EQ(info.srhSegmentsLeft, 1);
+    EXPECT_TRUE(info.encapsulated);
+    EXPECT_EQ(info.innerOffset, 80);
+    EXPECT_EQ(info.innerDst, INNER_DST);
+    EXPECT_EQ(info.udpOffset, 120);
+    EXPECT_EQ(info.bthOffset, 128);
+    EXPECT_EQ(info.headerBytes, 40 + 40 + 40 + 8 + 12 + 24);
+}
+
+TEST(PacketInfo, BthOnlyOnTheConfiguredPort)
+{
+    Spec s;
+    s.encap = false;
+    s.dport = 4971;
+    Ptr<Packet> p = MakePacket(s);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    EXPECT_TRUE(info.hasUdp);
+    EXPECT_FALSE(info.hasBth);
+    EXPECT_EQ(info.headerBytes, 48); // through UDP
+    ASSERT_TRUE(MrcParsePacket(p, info, 4971));
+    EXPECT_TRUE(info.hasBth);
+    EXPECT_EQ(info.headerBytes, 40 + 8 + 12 + 4 + 16);
+}
+
+TEST(PacketInfo, RejectsTruncatedAndNonIpv6)
+{
+    Spec s; // headers 120 bytes
+    Ptr<Packet> p = MakePacket(s);
+    MrcPacketInfo info;
+    EXPECT_FALSE(MrcParsePacket(p->CreateFragment(0, 110), info));
+    EXPECT_EQ(info.headerBytes, 120); // what the opcode announced
+    EXPECT_TRUE(MrcParsePacket(p->CreateFragment(0, 120), info));
+    EXPECT_FALSE(MrcParsePacket(p->CreateFragment(0, 39), info));
+    std::vector<uint8_t> v4(60, 0);
+    v4[0] = 0x45;
+    EXPECT_FALSE(MrcParsePacket(Create<Packet>(v4.data(), v4.size()), info));
+}
+
+TEST(PacketInfo, WriteDestinationRewritesOnlyTheOuterDa)
+{
+    Spec s;
+    Ptr<Packet> p = MakePacket(s);
+    std::vector<uint8_t> before = Bytes(p);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    info.dst = Ipv6Address("fcbb:bb00:200:300::");
+    MrcWriteDestination(p, info);
+    std::vector<uint8_t> after = Bytes(p);
+    ASSERT_EQ(after.size(), before.size());
+    const uint8_t expected[16] = {0xfc, 0xbb, 0xbb, 0x00, 0x02, 0x00, 0x03, 0x00};
+    for (uint32_t i = 0; i < after.size(); ++i)
+    {
+        if (i >= 24 && i < 40)
+        {
+            EXPECT_EQ(after[i], expected[i - 24]) << "byte " << i;
+        }
+        else
+        {
+            EXPECT_EQ(after[i], before[i]) << "byte " << i;
+        }
+    }
+}
+
+namespace
+{
+
+Ptr<MrcTrimmer>
+HeaderOnlyTrimmer()
+{
+    Ptr<MrcTrimmer> t = CreateObject<MrcTrimmer>();
+    t->SetAttribute("TrimSize", UintegerValue(0));
+    return t;
+}
+
+} // namespace
+
+TEST(Trimmer, MrcWriteKeepsExactlyItsHeaders)
+{
+    Spec s;
+    s.opcode = MrcOpcode::MRC_WRITE_ONLY_IMM;
+    s.bthFlags = MRC_BTH_FLAG_TS;
+    s.extBytes = 4 + 4 + 16 + 4; // METH TSETH RETH ImmDt
+    s.ecn = MrcEcn::ECT1;
+    Ptr<Packet> p = MakePacket(s);
+    SocketPriorityTag tag;
+    tag.SetPriority(5);
+    p->AddPacketTag(tag);
+    const std::vector<uint8_t> original = Bytes(p);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+
+    Ptr<MrcTrimmer> trimmer = HeaderOnlyTrimmer();
+    Ptr<Packet> t = trimmer->Trim(p, info, false);
+    const uint32_t headers = 40 + 40 + 8 + 12 + 28; // 128
+    ASSERT_EQ(t->GetSize(), headers);
+    EXPECT_EQ(p->GetSize(), original.size()); // the original is untouched
+    EXPECT_EQ(Bytes(p), original);
+
+    // Lengths: outer payload 88, inner payload 48, UDP 48; DSCP 11 on both headers.
+    Ipv6Header outer;
+    t->RemoveHeader(outer);
+    EXPECT_EQ(outer.GetPayloadLength(), headers - 40);
+    EXPECT_EQ(MrcGetDscp(outer), MrcDscp::TRIMMED);
+    EXPECT_EQ(MrcGetEcn(outer), MrcEcn::ECT1);
+    EXPECT_EQ(outer.GetFlowLabel(), 0xabcdeu);
+    EXPECT_EQ(outer.GetDestination(), OUTER_DST);
+    Ipv6Header inner;
+    t->RemoveHeader(inner);
+    EXPECT_EQ(inner.GetPayloadLength(), headers - 80);
+    EXPECT_EQ(MrcGetDscp(inner), MrcDscp::TRIMMED);
+    EXPECT_EQ(inner.GetDestination(), INNER_DST);
+    std::vector<uint8_t> rest = Bytes(t);
+    EXPECT_EQ(U16At(rest, 4), headers - 80); // UDP length
+    EXPECT_EQ(U16At(rest, 6), 0);            // checksum kept (0)
+    // BTH and extension headers byte for byte
+    for (uint32_t i = 8; i < rest.size(); ++i)
+    {
+        EXPECT_EQ(rest[i], original[80 + i]) << "byte " << 80 + i;
+    }
+
+    Ptr<Packet> again = trimmer->Trim(p, info, false);
+    SocketPriorityTag kept;
+    ASSERT_TRUE(again->PeekPacketTag(kept));
+    EXPECT_EQ(kept.GetPriority(), 5);
+    MrcPacketInfo back;
+    ASSERT_TRUE(MrcParsePacket(again, back));
+    EXPECT_EQ(back.headerBytes, headers);
+    EXPECT_EQ(back.packetBytes, headers);
+    EXPECT_EQ(back.opcode, MrcOpcode::MRC_WRITE_ONLY_IMM);
+    EXPECT_EQ(back.GetDscp(), MrcDscp::TRIMMED);
+    EXPECT_EQ(MrcDscpOf(back.innerTrafficClass), MrcDscp::TRIMMED);
+    EXPECT_EQ(back.payloadLength, headers - 40);
+    EXPECT_EQ(back.innerPayloadLength, headers - 80);
+    EXPECT_EQ(trimmer->GetTrimCount(), 2u);
+    EXPECT_EQ(trimmer->GetLastHopTrimCount(), 0u);
+}
+
+TEST(Trimmer, RoceWriteTowardAHostIsRemarkedLastHop)
+{
+    Spec s;
+    s.encap = false;
+    s.opcode = MrcOpcode::RC_WRITE_FIRST;
+    s.extBytes = 16; // RETH
+    s.payload = 1000 + 4;
+    Ptr<Packet> p = MakePacket(s);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    Ptr<MrcTrimmer> trimmer = HeaderOnlyTrimmer();
+    Ptr<Packet> t = trimmer->Trim(p, info, true);
+    const uint32_t headers = 40 + 8 + 12 + 16; // 76
+    ASSERT_EQ(t->GetSize(), headers);
+    std::vector<uint8_t> b = Bytes(t);
+    EXPECT_EQ(U16At(b, 4), headers - 40);  // IPv6 payload length
+    EXPECT_EQ(U16At(b, 44), headers - 40); // UDP length
+    Ipv6Header ip;
+    t->PeekHeader(ip);
+    EXPECT_EQ(MrcGetDscp(ip), MrcDscp::TRIMMED_LASTHOP);
+    EXPECT_EQ(MrcGetEcn(ip), MrcEcn::ECT0);
+    EXPECT_EQ(trimmer->GetLastHopTrimCount(), 1u);
+    MrcPacketInfo back;
+    ASSERT_TRUE(MrcParsePacket(t, back));
+    EXPECT_EQ(back.headerBytes, headers);
+    EXPECT_EQ(back.GetDscp(), 21);
+}
+
+TEST(Trimmer, FixedTrimSizeKeepsPayloadBytes)
+{
+    Spec s;
+    s.srhSegments = 1; // 24-byte SRH
+    Ptr<Packet> p = MakePacket(s);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    ASSERT_EQ(info.headerBytes, 40 + 24 + 40 + 8 + 12 + 20);
+    Ptr<MrcTrimmer> trimmer = CreateObject<MrcTrimmer>(); // TrimSize 256 by default
+    Ptr<Packet> t = trimmer->Trim(p, info, false);
+    ASSERT_EQ(t->GetSize(), 256u);
+    std::vector<uint8_t> b = Bytes(t);
+    std::vector<uint8_t> o = Bytes(p);
+    EXPECT_EQ(U16At(b, 4), 256 - 40);
+    EXPECT_EQ(U16At(b, 64 + 4), 256 - 64 - 40); // inner payload length
+    EXPECT_EQ(U16At(b, 104 + 4), 256 - 104);    // UDP length
+    EXPECT_EQ(b[6], 43);                        // outer next header still SRH
+    for (uint32_t i = 40; i < 64; ++i)          // SRH unchanged
+    {
+        EXPECT_EQ(b[i], o[i]) << "byte " << i;
+    }
+    MrcPacketInfo back;
+    ASSERT_TRUE(MrcParsePacket(t, back));
+    EXPECT_TRUE(back.hasSrh);
+    EXPECT_EQ(back.GetDscp(), MrcDscp::TRIMMED);
+
+    // A packet shorter than TrimSize is kept whole, but re-marked.
+    Spec small;
+    small.payload = 40; // 120 + 40 = 160 bytes
+    Ptr<Packet> q = MakePacket(small);
+    ASSERT_TRUE(MrcParsePacket(q, info));
+    Ptr<Packet> tq = trimmer->Trim(q, info, false);
+    ASSERT_EQ(tq->GetSize(), 160u);
+    b = Bytes(tq);
+    EXPECT_EQ(U16At(b, 4), 120);
+    EXPECT_EQ(MrcDscpOf(static_cast<uint8_t>(((b[0] & 0xf) << 4) | (b[1] >> 4))), MrcDscp::TRIMMED);
+}
+
+TEST(Trimmer, DecisionsAndHeaderQueueBound)
+{
+    Ptr<MrcTrimmer> trimmer = CreateObject<MrcTrimmer>();
+    trimmer->SetAttribute("TrimThreshold", UintegerValue(10000));
+    trimmer->SetAttribute("HeaderQueueLimit", UintegerValue(1000));
+    Spec s;
+    Ptr<Packet> p = MakePacket(s); // 4220 bytes
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    EXPECT_TRUE(trimmer->IsTrimmable(info));
+    EXPECT_FALSE(trimmer->ShouldTrim(info, 5780)); // 5780 + 4220 = 10000, not above
+    EXPECT_TRUE(trimmer->ShouldTrim(info, 5781));
+
+    s.dscp = MrcDscp::TRIMMABLE_RETX;
+    ASSERT_TRUE(MrcParsePacket(MakePacket(s), info));
+    EXPECT_TRUE(trimmer->ShouldTrim(info, 9000));
+    s.dscp = MrcDscp::CONTROL;
+    ASSERT_TRUE(MrcParsePacket(MakePacket(s), info));
+    EXPECT_FALSE(trimmer->ShouldTrim(info, 9000));
+    trimmer->SetTrimmable(MrcDscp::CONTROL, true);
+    EXPECT_TRUE(trimmer->ShouldTrim(info, 9000));
+    trimmer->SetTrimmable(MrcDscp::TRIMMABLE, false);
+    s.dscp = MrcDscp::TRIMMABLE;
+    ASSERT_TRUE(MrcParsePacket(MakePacket(s), info));
+    EXPECT_FALSE(trimmer->IsTrimmable(info));
+
+    EXPECT_TRUE(trimmer->AdmitHeader(876, 124)); // 1000: fits exactly
+    EXPECT_FALSE(trimmer->AdmitHeader(877, 124));
+    EXPECT_EQ(trimmer->GetHeaderDropCount(), 1u);
+    EXPECT_EQ(trimmer->GetTrimmedDscp(false), 11);
+    EXPECT_EQ(trimmer->GetTrimmedDscp(true), 21);
+}
+
+TEST(TrimmerDeathTest, TrimSizeBelowTheHeadersAborts)
+{
+    Spec s;
+    s.bthFlags = MRC_BTH_FLAG_TS;
+    s.extBytes = 24; // headers: 124 bytes
+    Ptr<Packet> p = MakePacket(s);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    Ptr<MrcTrimmer> trimmer = CreateObject<MrcTrimmer>();
+    trimmer->SetAttribute("TrimSize", UintegerValue(100));
+    EXPECT_DEATH(trimmer->Trim(p, info, false), "TrimSize 100 B cuts into the headers.*124 B");
+}
