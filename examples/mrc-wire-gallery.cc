@@ -26,6 +26,7 @@
 #include "ns3/mrc-neth-header.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-peth-header.h"
+#include "ns3/mrc-pfc-frame.h"
 #include "ns3/mrc-reth-header.h"
 #include "ns3/mrc-seth-header.h"
 #include "ns3/mrc-srh-header.h"
@@ -584,12 +585,52 @@ MrcControl()
     return frames;
 }
 
+// ---------------------------------------------------------------------------
+// 802.1Qbb PFC
+
+/// \return a PFC frame from the requester's T0 switch port to the NIC
+Frame
+PfcFrame(const std::string& name, const MrcPfcFrame& body)
+{
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(body);
+    EthernetHeader eth(false);
+    eth.SetSource(Requester().switchMac);
+    eth.SetDestination(MrcPfcFrame::GetDestination());
+    eth.SetLengthType(MrcPfcFrame::ETHER_TYPE);
+    p->AddHeader(eth);
+    std::ostringstream os;
+    os << "MAC Control opcode 0x" << std::hex << std::setw(4) << std::setfill('0')
+       << body.GetOpcode() << " class-enable 0x" << std::setw(4) << body.GetClassEnableVector()
+       << std::dec;
+    for (uint8_t c = 0; c < MrcPfcFrame::N_CLASSES; ++c)
+    {
+        if (body.IsEnabled(c))
+        {
+            os << ", class " << unsigned(c) << " quanta " << body.GetQuanta(c);
+        }
+    }
+    return {name, p, os.str()};
+}
+
+/// \return a PFC pause (class 3 for 0xffff quanta, class 5 for 100) and a resume of class 3
+std::vector<Frame>
+Pfc()
+{
+    MrcPfcFrame pause;
+    pause.SetPause(3, 0xffff);
+    pause.SetPause(5, 100);
+    MrcPfcFrame resume;
+    resume.SetPause(3, 0);
+    return {PfcFrame("PFC pause", pause), PfcFrame("PFC resume", resume)};
+}
+
 /// \return every frame of the gallery, in the order they are written
 std::vector<Frame>
 AllFrames()
 {
     std::vector<Frame> frames;
-    for (auto part : {RoceWrites(), RoceControl(), MrcWrites(), MrcControl()})
+    for (auto part : {RoceWrites(), RoceControl(), MrcWrites(), MrcControl(), Pfc()})
     {
         frames.insert(frames.end(), part.begin(), part.end());
     }

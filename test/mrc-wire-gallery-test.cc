@@ -7,8 +7,8 @@
 // from the gallery's table in doc/mrc.rst, not read from the example, so that a
 // mistake on either side shows.
 //
-// The gallery binary is found through MRC_EXAMPLES_DIR, which CTest sets in the
-// standalone build. Elsewhere (an ns-3 source tree) the tests skip.
+// The gallery binary is found through MRC_EXAMPLES_DIR, or beside the test
+// binary in the standalone build. Elsewhere (an ns-3 source tree) the tests skip.
 
 #include <array>
 #include <cstdint>
@@ -119,12 +119,34 @@ class TempDir
     std::string m_path; ///< the folder ("" if it could not be made)
 };
 
-/// \return the gallery binary, or "" when MRC_EXAMPLES_DIR is not set
+/**
+ * \return the gallery binary: MRC_EXAMPLES_DIR/mrc-wire-gallery when the variable
+ *         is set; otherwise examples/mrc-wire-gallery next to the running test
+ *         binary if it exists there (the standalone layout: build/mrc-gtest and
+ *         build/examples/); otherwise "" (e.g. in an ns-3 source tree)
+ */
 std::string
 GalleryBinary()
 {
     const char* dir = std::getenv("MRC_EXAMPLES_DIR");
-    return dir ? (fs::path(dir) / "mrc-wire-gallery").string() : "";
+    if (dir != nullptr && *dir != '\0')
+    {
+        return (fs::path(dir) / "mrc-wire-gallery").string();
+    }
+    // CTest of CMake 3.25 passes only the first of the variables listed in
+    // cmake/mrc-common.cmake (gtest_discover_tests splits the ENVIRONMENT list),
+    // so look beside the test binary too.
+    std::error_code ec;
+    fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+    {
+        fs::path candidate = self.parent_path() / "examples" / "mrc-wire-gallery";
+        if (fs::exists(candidate, ec))
+        {
+            return candidate.string();
+        }
+    }
+    return "";
 }
 
 /// \return true if tshark can be run
@@ -278,253 +300,49 @@ const std::string PFC = "eth:ethertype:macc";
 const std::string A = "2001:db8:a::1";
 const std::string B = "2001:db8:b::1";
 
-/// The gallery's frames, in file order.
+/// The gallery's frames, in file order (the PFC frames are checked on their own).
 std::vector<Expected>
 Gallery()
 {
+    const std::string PLANE0 = "fcbb:bb00:1405:1002:1805::,"; // plane 0: T1 5 | T0 2 | downlink 5
+    const std::string PLANE1 = "fcbb:bb00:2409:2c03:240c::,"; // plane 1: T1 9 | T2 3 | T1 12
+    const std::string SHIFTED = "fcbb:bb00:1002:1805::,";     // T1 5 done: T0 2 | downlink 5
+    const std::string Z = "0x000000";
+    const std::string ZZ = "0x000000,0x000000";
+    // clang-format off
     return {
-        // 1-5: RoCE RC Writes, requester -> responder, DSCP 26 ECT(0), UDP 49443.
-        {350,
-         ROCE_DATA,
-         B,
-         "26",
-         "2",
-         "0x000000",
-         "64",
-         "49443",
-         "296",
-         "6",
-         "4096",
-         "0x000456",
-         "0",
-         true,
-         ""},
-        {334,
-         ROCE_DATA,
-         B,
-         "26",
-         "2",
-         "0x000000",
-         "64",
-         "49443",
-         "280",
-         "7",
-         "4097",
-         "0x000456",
-         "0",
-         true,
-         ""},
-        {334,
-         ROCE_DATA,
-         B,
-         "26",
-         "2",
-         "0x000000",
-         "64",
-         "49443",
-         "280",
-         "8",
-         "4098",
-         "0x000456",
-         "1",
-         true,
-         ""},
-        {222,
-         ROCE_DATA,
-         B,
-         "26",
-         "2",
-         "0x000000",
-         "64",
-         "49443",
-         "168",
-         "10",
-         "4099",
-         "0x000456",
-         "1",
-         true,
-         ""},
-        {162,
-         ROCE_DATA,
-         B,
-         "26",
-         "2",
-         "0x000000",
-         "64",
-         "49443",
-         "108",
-         "11",
-         "4100",
-         "0x000456",
-         "1",
-         true,
-         ""},
-        // 6-7: RC ACK and NAK, responder -> requester, UDP 50262.
-        {82,
-         ROCE,
-         A,
-         "26",
-         "2",
-         "0x000000",
-         "64",
-         "50262",
-         "28",
-         "17",
-         "4100",
-         "0x000123",
-         "0",
-         true,
-         ""},
-        {82,
-         ROCE,
-         A,
-         "26",
-         "2",
-         "0x000000",
-         "64",
-         "50262",
-         "28",
-         "17",
-         "4097",
-         "0x000123",
-         "0",
-         true,
-         ""},
+        // len protocols   ipv6.dst dscp    ecn    flow label  hlim     sport    udp len opcode psn     destqp      A   ICRC  bytes after the BTH (unknown opcodes)
+        // 1-5: RoCE RC Writes, requester -> responder, DSCP 26 ECT(0).
+        {350, ROCE_DATA, B,       "26",   "2",   Z,          "64",    "49443", "296", "6",   "4096", "0x000456", "0", true, ""},
+        {334, ROCE_DATA, B,       "26",   "2",   Z,          "64",    "49443", "280", "7",   "4097", "0x000456", "0", true, ""},
+        {334, ROCE_DATA, B,       "26",   "2",   Z,          "64",    "49443", "280", "8",   "4098", "0x000456", "1", true, ""},
+        {222, ROCE_DATA, B,       "26",   "2",   Z,          "64",    "49443", "168", "10",  "4099", "0x000456", "1", true, ""},
+        {162, ROCE_DATA, B,       "26",   "2",   Z,          "64",    "49443", "108", "11",  "4100", "0x000456", "1", true, ""},
+        // 6-7: RC ACK and NAK, responder -> requester.
+        {82,  ROCE,      A,       "26",   "2",   Z,          "64",    "50262", "28",  "17",  "4100", "0x000123", "0", true, ""},
+        {82,  ROCE,      A,       "26",   "2",   Z,          "64",    "50262", "28",  "17",  "4097", "0x000123", "0", true, ""},
         // 8: CNP, DSCP 48, Not-ECT; Wireshark 4.0 does not know opcode 0x81.
-        {94,
-         ROCE,
-         A,
-         "48",
-         "0",
-         "0x000000",
-         "64",
-         "50262",
-         "40",
-         "129",
-         "0",
-         "0x000123",
-         "0",
-         true,
+        {94,  ROCE,      A,       "48",   "0",   Z,          "64",    "50262", "40",  "129", "0",    "0x000123", "0", true,
          "00000000000000000000000000000000"},
-        // 9: MRC Write First in SRv6: outer DA = three-uSID carrier T1 5 | T0 2 | downlink 5.
-        {394,
-         SRV6,
-         "fcbb:bb00:1405:1002:1805::," + B,
-         "4,4",
-         "2,2",
-         "0x000000,0x000000",
-         "64,64",
-         "4101",
-         "300",
-         "198",
-         "8192",
-         "0x000456",
-         "0",
-         true,
-         "00000007"
-         "00007f0000110000"
-         "1234abcd"
-         "00000200"},
-        // 10: MRC Write Last + TSETH over a two-carrier path (SRH holds the second).
-        {422,
-         SRH,
-         "fcbb:bb00:2409:2c03:240c::," + B,
-         "4,4",
-         "2,2",
-         "0x000000,0x000000",
-         "64,64",
-         "8201",
-         "304",
-         "200",
-         "8193",
-         "0x000456",
-         "1",
-         true,
-         "00000007"
-         "0abc0001"
-         "00007f0000110100"
-         "1234abcd"
-         "00000200"},
-        // 11: MRC Write Only trimmed at T1 5: carrier shifted, outer DSCP 11, hop limit 63.
-        {134,
-         SRV6,
-         "fcbb:bb00:1002:1805::," + B,
-         "11,4",
-         "2,2",
-         "0x000000,0x000000",
-         "63,64",
-         "4101",
-         "40",
-         "202",
-         "8194",
-         "0x000456",
-         "1",
-         false,
-         "00000008"
-         "00007f0000120000"
-         "1234abcd"
-         "00000100"},
-        // 12-14: MRC control in ECMP mode, DSCP 46; EV = flow label << 16 | UDP source port.
-        {98,
-         ROCE,
-         A,
-         "46",
-         "0",
-         "0x004e41",
-         "64",
-         "17227",
-         "44",
-         "221",
-         "8194",
-         "0x000123",
-         "0",
-         true,
-         "00000100"
-         "00001005"
-         "04560123"
-         "00002002"
-         "20000000"},
-        {114,
-         ROCE,
-         A,
-         "46",
-         "0",
-         "0x005341",
-         "64",
-         "17227",
-         "60",
-         "220",
-         "8193",
-         "0x000123",
-         "0",
-         true,
-         "00000000"
-         "00002009"
-         "04560123"
-         "00002001"
-         "00080001"
-         "0000000000000000"
-         "0abc0000"
-         "00000002"},
-        {94,
-         ROCE,
-         B,
-         "46",
-         "0",
-         "0x005052",
-         "64",
-         "20290",
-         "40",
-         "222",
-         "0",
-         "0x000456",
-         "0",
-         true,
-         "00000000"
-         "00420000"
-         "01230456"
-         "0def0001"},
+        // 9: MRC Write First (0xC6) in SRv6, outer DA = three-uSID carrier. METH, RETH.
+        {394, SRV6,      PLANE0 + B, "4,4",  "2,2", ZZ,         "64,64", "4101",  "300", "198", "8192", "0x000456", "0", true,
+         "00000007" "00007f0000110000" "1234abcd" "00000200"},
+        // 10: MRC Write Last (0xC8) with TS: METH, TSETH, RETH; two carriers, the second in an SRH.
+        {422, SRH,       PLANE1 + B, "4,4",  "2,2", ZZ,         "64,64", "8201",  "304", "200", "8193", "0x000456", "1", true,
+         "00000007" "0abc0001" "00007f0000110100" "1234abcd" "00000200"},
+        // 11: MRC Write Only (0xCA) trimmed at T1 5: carrier shifted, outer DSCP 11, hop limit 63.
+        {134, SRV6,      SHIFTED + B, "11,4", "2,2", ZZ,         "63,64", "4101",  "40",  "202", "8194", "0x000456", "1", false,
+         "00000008" "00007f0000120000" "1234abcd" "00000100"},
+        // 12-14: MRC NACK (NETH), SACK (SETH + CC_STATE), probe (PETH); ECMP mode, DSCP 46,
+        // EV = flow label << 16 | UDP source port.
+        {98,  ROCE,      A,       "46",   "0",   "0x004e41", "64",    "17227", "44",  "221", "8194", "0x000123", "0", true,
+         "00000100" "00001005" "04560123" "00002002" "20000000"},
+        {114, ROCE,      A,       "46",   "0",   "0x005341", "64",    "17227", "60",  "220", "8193", "0x000123", "0", true,
+         "00000000" "00002009" "04560123" "00002001" "00080001" "0000000000000000" "0abc0000" "00000002"},
+        {94,  ROCE,      B,       "46",   "0",   "0x005052", "64",    "20290", "40",  "222", "0",    "0x000456", "0", true,
+         "00000000" "00420000" "01230456" "0def0001"},
     };
+    // clang-format on
 }
 
 /// Payload bytes of the gallery's data frames (counting bytes from a seed).
@@ -556,6 +374,8 @@ const std::vector<std::string> FIELDS = {"frame.number",
                                          "infiniband.bth.psn",
                                          "infiniband.bth.destqp",
                                          "infiniband.bth.a",
+                                         "infiniband.bth.reserved7",
+                                         "infiniband.reserved",
                                          "infiniband.invariant.crc",
                                          "infiniband.vendor",
                                          "eth.src",
@@ -616,8 +436,8 @@ class MrcWireGallery : public ::testing::Test
     {
         if (s_binary.empty())
         {
-            GTEST_SKIP() << "MRC_EXAMPLES_DIR is not set (CTest sets it in the standalone build; "
-                            "in an ns-3 tree run the example by hand)";
+            GTEST_SKIP() << "MRC_EXAMPLES_DIR is not set and no examples/mrc-wire-gallery lies "
+                            "beside the test binary (in an ns-3 tree run the example by hand)";
         }
         ASSERT_TRUE(fs::exists(s_binary))
             << "gallery binary not found: " << s_binary << " (build with ENABLE_EXAMPLES=ON)";
@@ -715,6 +535,10 @@ TEST_F(MrcWireGallery, RoceAndMrcFramesDecodeAsPlanned)
         EXPECT_EQ(row["infiniband.bth.psn"], e.psn);
         EXPECT_EQ(row["infiniband.bth.destqp"], e.destQp);
         EXPECT_EQ(row["infiniband.bth.a"], e.ackReq);
+        // Wireshark names neither MRC's TS flag (0x10 of byte 8, set in frame 10) nor
+        // RoCEv2's BECN (0x40 of byte 4, set in the CNP): they show as reserved bits.
+        EXPECT_EQ(row["infiniband.bth.reserved7"], i == 9 ? "16" : "0");
+        EXPECT_EQ(row["infiniband.reserved"], i == 7 ? "40" : "00");
         if (e.vendorBytes.empty())
         {
             // Known opcodes: Wireshark decodes the headers and shows the ICRC.
@@ -802,6 +626,24 @@ TEST_F(MrcWireGallery, PfcPauseAndResume)
     EXPECT_EQ(s_rows[14]["macc.cbfc.enbv"], "0x0028");
     EXPECT_EQ(s_rows[14]["macc.cbfc.pause_time.c3"], "65535");
     EXPECT_EQ(s_rows[14]["macc.cbfc.pause_time.c5"], "100");
+    // The whole pause frame, byte for byte (Wireshark does not show the padding).
+    uint32_t linkType = 0;
+    std::vector<std::vector<uint8_t>> frames = ReadPcap(s_pcap, &linkType);
+    ASSERT_EQ(frames.size(), N_FRAMES);
+    std::vector<uint8_t> pause = {
+        0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, // destination: the MAC Control address
+        0x02, 0x00, 0x00, 0x00, 0xf0, 0x01, // source: the requester's T0 switch port
+        0x88, 0x08,                         // EtherType: MAC Control
+        0x01, 0x01,                         // opcode: PFC
+        0x00, 0x28,                         // class-enable vector: classes 3 and 5
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, // quanta of classes 0, 1, 2
+        0xff, 0xff,                         // class 3
+        0x00, 0x00,                         // class 4
+        0x00, 0x64,                         // class 5: 100
+        0x00, 0x00, 0x00, 0x00,             // classes 6, 7
+    };
+    pause.resize(60, 0x00); // padding to the 60-byte minimum (without FCS)
+    EXPECT_EQ(frames[14], pause);
     // Resume: class 3 with 0 quanta.
     EXPECT_EQ(s_rows[15]["macc.cbfc.enbv"], "0x0008");
     EXPECT_EQ(s_rows[15]["macc.cbfc.pause_time.c3"], "0");
