@@ -43,6 +43,7 @@ def build(bld):
         'model/mrc-shared-buffer-mmu.cc',
         'model/mrc-srv6-forwarding.cc',
         'model/mrc-trimmer.cc',
+        'helper/mrc-ecmp-route-manager.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -64,6 +65,7 @@ def build(bld):
         'test/mrc-forwarding-test.cc',
         'test/mrc-shared-buffer-mmu-test.cc',
         'test/mrc-switch-packet-test.cc',
+        'test/mrc-ecmp-convergence-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -109,6 +111,7 @@ def build(bld):
         'model/mrc-shared-buffer-mmu.h',
         'model/mrc-srv6-forwarding.h',
         'model/mrc-trimmer.h',
+        'helper/mrc-ecmp-route-manager.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:
