@@ -97,6 +97,24 @@ MrcEcmpRouteManager::AddSwitch(Ptr<Node> node,
     return index;
 }
 
+uint32_t
+MrcEcmpRouteManager::AddSwitch(Ptr<MrcSwitchNode> sw)
+{
+    NS_LOG_FUNCTION(this << sw);
+    NS_ABORT_MSG_IF(!sw, "MrcEcmpRouteManager::AddSwitch: null switch");
+    Ptr<MrcEcmpForwarding> engine = DynamicCast<MrcEcmpForwarding>(sw->GetForwarding());
+    NS_ABORT_MSG_IF(!engine,
+                    "MrcEcmpRouteManager::AddSwitch: switch " << sw->GetId()
+                                                              << " does not forward with "
+                                                                 "ns3::MrcEcmpForwarding");
+    std::vector<Ptr<MrcNetDevice>> ports;
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        ports.push_back(sw->GetPort(p));
+    }
+    return AddSwitch(sw, engine, ports);
+}
+
 void
 MrcEcmpRouteManager::AddHost(Ipv6Address address, Ptr<MrcNetDevice> switchSidePort)
 {

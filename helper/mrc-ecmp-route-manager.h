@@ -8,6 +8,7 @@
 #include "ns3/ipv6-address.h"
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-switch-node.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -79,6 +80,14 @@ class MrcEcmpRouteManager : public Object
     uint32_t AddSwitch(Ptr<Node> node,
                        Ptr<MrcEcmpForwarding> engine,
                        const std::vector<Ptr<MrcNetDevice>>& ports);
+
+    /**
+     * Register an MrcSwitchNode with its current ports (add the ports first). Its
+     * forwarding strategy must be an MrcEcmpForwarding (aborts otherwise).
+     * \param sw the switch
+     * \return the switch index
+     */
+    uint32_t AddSwitch(Ptr<MrcSwitchNode> sw);
 
     /**
      * Register a host address reached through a switch port. The same address may be

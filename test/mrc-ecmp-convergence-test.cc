@@ -14,13 +14,18 @@
 // is what the switch node does; here the test wires it to the channel's trace.
 
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-ecmp-route-manager.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-raw-traffic.h"
+#include "ns3/mrc-switch-helper.h"
+#include "ns3/mrc-switch-node.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 #include <vector>
@@ -302,4 +307,135 @@ TEST(MrcEcmpConvergence, UnreachableHostHasNoRoute)
     hostLink->SetLinkUp(true);
     ExpectIntact(f);
     Simulator::Destroy();
+}
+
+// ---- With real switch nodes, links and traffic ----
+
+namespace
+{
+
+struct Drops
+{
+    std::vector<Time> at; //!< times of S2's drops
+};
+
+void
+RecordDrop(Drops* d, Ptr<const Packet>, uint32_t, MrcSwitchDropReason)
+{
+    d->at.push_back(Simulator::Now());
+}
+
+/// Run 8 flows HA -> HB over the leaf-spine built from MrcSwitchNodes; S2-B fails at
+/// 20 us. Returns per-flow received packets; fills sent and S2's drop times.
+std::vector<uint64_t>
+RunTraffic(bool enabled, Time delay, uint64_t& sent, uint64_t& lost, Drops& drops)
+{
+    MrcSwitchHelper sh;
+    sh.SetForwarding("ns3::MrcEcmpForwarding");
+    sh.SetSwitchAttribute("EcnEnabled", BooleanValue(false));
+    MrcLinkHelper link;
+    link.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    std::vector<Ptr<MrcSwitchNode>> sw;
+    for (int i = 0; i < 4; ++i)
+    {
+        sw.push_back(sh.CreateSwitch());
+    }
+    MrcSwitchHelper::ConnectSwitches(link, sw[Fabric::A], sw[Fabric::S1]);
+    MrcSwitchHelper::ConnectSwitches(link, sw[Fabric::A], sw[Fabric::S2]);
+    MrcSwitchHelper::ConnectSwitches(link, sw[Fabric::S1], sw[Fabric::B]);
+    auto s2b = MrcSwitchHelper::ConnectSwitches(link, sw[Fabric::S2], sw[Fabric::B]);
+    Ptr<Node> ha = CreateObject<Node>();
+    Ptr<Node> hb = CreateObject<Node>();
+    uint32_t pa = MrcSwitchHelper::ConnectHost(link, sw[Fabric::A], ha);
+    uint32_t pb = MrcSwitchHelper::ConnectHost(link, sw[Fabric::B], hb);
+    const Ipv6Address hbAddr("fd00::b");
+
+    Ptr<MrcEcmpRouteManager> mgr = CreateObject<MrcEcmpRouteManager>();
+    mgr->SetAttribute("Enabled", BooleanValue(enabled));
+    mgr->SetAttribute("ConvergenceDelay", TimeValue(delay));
+    for (auto& s : sw)
+    {
+        mgr->AddSwitch(s);
+    }
+    mgr->AddHost(Ipv6Address("fd00::a"), sw[Fabric::A]->GetPort(pa));
+    mgr->AddHost(hbAddr, sw[Fabric::B]->GetPort(pb));
+    mgr->ComputeAndInstall();
+
+    Ptr<MrcRawSink> sink = CreateObject<MrcRawSink>();
+    hb->AddApplication(sink);
+    std::vector<Ptr<MrcRawSource>> sources;
+    std::vector<Ipv6Address> local;
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        uint8_t b[16] = {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0a, 0};
+        b[15] = static_cast<uint8_t>(i);
+        local.emplace_back(b);
+        Ptr<MrcRawSource> s = CreateObject<MrcRawSource>();
+        s->SetAttribute("Local", Ipv6AddressValue(local.back()));
+        s->SetAttribute("Remote", Ipv6AddressValue(hbAddr));
+        s->SetAttribute("MaxBytes", UintegerValue(100 * 1024));
+        s->SetAttribute("UdpSourcePort", UintegerValue(49152 + 101 * i));
+        s->SetAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+        ha->AddApplication(s);
+        sources.push_back(s);
+    }
+    sw[Fabric::S2]->TraceConnectWithoutContext("Drop", MakeBoundCallback(&RecordDrop, &drops));
+    Ptr<MrcChannel> ch = sw[Fabric::S2]->GetPort(s2b.first)->GetMrcChannel();
+    Simulator::Schedule(MicroSeconds(20), &SetLink, ch, false);
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+
+    sent = 0;
+    lost = ch->GetLostPackets();
+    for (auto& s : sw)
+    {
+        lost += s->GetTotalDropPackets();
+    }
+    std::vector<uint64_t> rx;
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        sent += sources[i]->GetSentPackets();
+        rx.push_back(sink->GetStats(local[i]).packets);
+    }
+    Simulator::Destroy();
+    return rx;
+}
+
+} // namespace
+
+TEST(MrcEcmpConvergence, SwitchNodesLoseTrafficOnlyUntilConvergence)
+{
+    const Time delay = MicroSeconds(30);
+    uint64_t sent = 0;
+    uint64_t lost = 0;
+    Drops drops;
+    std::vector<uint64_t> rx = RunTraffic(true, delay, sent, lost, drops);
+    uint64_t received = 0;
+    for (uint64_t r : rx)
+    {
+        received += r;
+    }
+    EXPECT_EQ(sent, 8u * 100u);
+    EXPECT_EQ(received + lost, sent); // every packet is received or counted lost
+    EXPECT_GT(lost, 0u);              // some flows crossed S2 in the window
+    ASSERT_FALSE(drops.at.empty());
+    for (Time t : drops.at)
+    {
+        EXPECT_GE(t, MicroSeconds(20));
+        EXPECT_LE(t, MicroSeconds(20) + delay); // no loss at S2 after convergence
+    }
+
+    // Static routes: the flows hashed to S2 lose everything after the failure.
+    Drops staticDrops;
+    uint64_t staticLost = 0;
+    std::vector<uint64_t> srx = RunTraffic(false, delay, sent, staticLost, staticDrops);
+    uint64_t sreceived = 0;
+    for (uint64_t r : srx)
+    {
+        sreceived += r;
+    }
+    EXPECT_EQ(sreceived + staticLost, sent);
+    EXPECT_GT(staticLost, lost);
+    EXPECT_GT(staticDrops.at.back(), MicroSeconds(20) + delay);
 }
