@@ -14,9 +14,13 @@
 #include "ns3/core-module.h"
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-ecn-marker.h"
+#include "ns3/mrc-link-helper.h"
+#include "ns3/mrc-net-device.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-shared-buffer-mmu.h"
+#include "ns3/mrc-switch-helper.h"
+#include "ns3/mrc-switch-node.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/network-module.h"
 
@@ -214,11 +218,72 @@ BM_SwitchPipeline(benchmark::State& state)
     SetPerPacket(state);
 }
 
+/// A host device -> switch -> host device, built once (the simulator is reused).
+struct Hop
+{
+    Ptr<MrcNetDevice> src;
+    uint64_t received{0};
+
+    static void Receive(Hop* h, Ptr<MrcNetDevice>, Ptr<Packet>, uint16_t, uint8_t)
+    {
+        ++h->received;
+    }
+
+    Hop()
+    {
+        MrcSwitchHelper sh;
+        sh.SetForwarding("ns3::MrcEcmpForwarding");
+        MrcLinkHelper link;
+        link.SetDeviceAttribute("DataRate", DataRateValue(DataRate("400Gbps")));
+        link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(500)));
+        Ptr<MrcSwitchNode> sw = sh.CreateSwitch();
+        Ptr<Node> a = CreateObject<Node>();
+        Ptr<Node> b = CreateObject<Node>();
+        uint32_t pa = MrcSwitchHelper::ConnectHost(link, sw, a);
+        uint32_t pb = MrcSwitchHelper::ConnectHost(link, sw, b);
+        Ptr<MrcEcmpForwarding> fwd = DynamicCast<MrcEcmpForwarding>(sw->GetForwarding());
+        for (uint32_t h = 0; h < N_HOSTS; ++h)
+        {
+            fwd->ReplaceRoute(HostAddress(h), 128, {pb});
+        }
+        src = sw->GetPort(pa)->GetPeer();
+        sw->GetPort(pb)->GetPeer()->SetClassReceiveCallback(MakeBoundCallback(&Hop::Receive, this));
+    }
+};
+
+/**
+ * (b) One simulated hop: a batch of 64 packets is queued on the sending host's device
+ * and the simulator runs until the receiving host has them all (host TX, wire, switch
+ * pipeline and egress queue, wire, host RX: ns-3 events included). One item = one packet.
+ */
+void
+BM_SimulatedHop(benchmark::State& state)
+{
+    Parts& parts = GetParts();
+    static Hop hop;
+    const uint8_t cls = hop.src->ClassifyDscp(26);
+    for (auto _ : state)
+    {
+        for (uint32_t i = 0; i < N_PACKETS; ++i)
+        {
+            hop.src->SendToClass(parts.packets[i]->Copy(), MrcNetDevice::ETHER_TYPE_IPV6, cls);
+        }
+        Simulator::Run();
+    }
+    state.SetItemsProcessed(state.iterations() * N_PACKETS);
+    if (hop.received != state.iterations() * N_PACKETS)
+    {
+        state.SkipWithError("packets were lost in the simulated hop");
+    }
+    hop.received = 0;
+}
+
 BENCHMARK(BM_Parse);
 BENCHMARK(BM_EcmpRoute);
 BENCHMARK(BM_MmuAdmitRelease);
 BENCHMARK(BM_EcnDecision);
 BENCHMARK(BM_SwitchPipeline);
+BENCHMARK(BM_SimulatedHop);
 
 } // namespace
 
