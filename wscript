@@ -46,6 +46,7 @@ def build(bld):
         'model/mrc-raw-traffic.cc',
         'model/mrc-switch-node.cc',
         'helper/mrc-switch-helper.cc',
+        'helper/mrc-ecmp-route-manager.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -68,6 +69,7 @@ def build(bld):
         'test/mrc-shared-buffer-mmu-test.cc',
         'test/mrc-switch-packet-test.cc',
         'test/mrc-switch-node-test.cc',
+        'test/mrc-ecmp-convergence-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -116,6 +118,7 @@ def build(bld):
         'model/mrc-raw-traffic.h',
         'model/mrc-switch-node.h',
         'helper/mrc-switch-helper.h',
+        'helper/mrc-ecmp-route-manager.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:
