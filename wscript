@@ -45,6 +45,10 @@ def build(bld):
         'model/mrc-shared-buffer-mmu.cc',
         'model/mrc-srv6-forwarding.cc',
         'model/mrc-trimmer.cc',
+        'model/mrc-raw-traffic.cc',
+        'model/mrc-switch-node.cc',
+        'helper/mrc-switch-helper.cc',
+        'helper/mrc-ecmp-route-manager.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -68,6 +72,8 @@ def build(bld):
         'test/mrc-forwarding-test.cc',
         'test/mrc-shared-buffer-mmu-test.cc',
         'test/mrc-switch-packet-test.cc',
+        'test/mrc-switch-node-test.cc',
+        'test/mrc-ecmp-convergence-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -115,6 +121,10 @@ def build(bld):
         'model/mrc-shared-buffer-mmu.h',
         'model/mrc-srv6-forwarding.h',
         'model/mrc-trimmer.h',
+        'model/mrc-raw-traffic.h',
+        'model/mrc-switch-node.h',
+        'helper/mrc-switch-helper.h',
+        'helper/mrc-ecmp-route-manager.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

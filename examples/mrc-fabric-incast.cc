@@ -1,0 +1,265 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// N senders -> 1 receiver through one MrcSwitchNode, with raw constant-rate sources.
+// Prints a summary and writes DIR/summary.json. Deterministic for a given --seed.
+//
+//   mrc-fabric-incast --senders=8 --pfc=1 --bytes=500000 --out=/tmp/incast
+
+#include "ns3/boolean.h"
+#include "ns3/command-line.h"
+#include "ns3/core-module.h"
+#include "ns3/mrc-ecmp-forwarding.h"
+#include "ns3/mrc-link-helper.h"
+#include "ns3/mrc-raw-traffic.h"
+#include "ns3/mrc-switch-helper.h"
+#include "ns3/mrc-traffic-class.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+
+using namespace ns3;
+
+namespace
+{
+
+[[noreturn]] void
+Bad(const std::string& what)
+{
+    std::cerr << "mrc-fabric-incast: " << what << std::endl;
+    std::exit(2);
+}
+
+Ipv6Address
+HostAddress(uint32_t i)
+{
+    uint8_t b[16] = {0xfd, 0};
+    b[13] = static_cast<uint8_t>((i + 1) >> 16);
+    b[14] = static_cast<uint8_t>((i + 1) >> 8);
+    b[15] = static_cast<uint8_t>(i + 1);
+    return Ipv6Address(b);
+}
+
+bool
+ParseU64(const std::string& s, uint64_t& out)
+{
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18)
+    {
+        return false;
+    }
+    out = std::stoull(s);
+    return true;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    // Reject unknown options ourselves (ns-3's CommandLine ignores some forms).
+    const std::set<std::string> known =
+        {"senders", "pfc", "trimming", "ecn", "bufferKb", "bytes", "rate", "out", "seed"};
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-h" || a == "--PrintHelp")
+        {
+            continue;
+        }
+        if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos ||
+            !known.count(a.substr(2, a.find('=') - 2)))
+        {
+            Bad("unknown or malformed option '" + a +
+                "' (allowed: --senders= --pfc= --trimming= "
+                "--ecn= --bufferKb= --bytes= --rate= --out= --seed=)");
+        }
+    }
+    std::string senders = "8";
+    std::string pfc = "1";
+    std::string trimming = "0";
+    std::string ecn = "1";
+    std::string bufferKb = "2048";
+    std::string bytes = "500000";
+    std::string rate = "100Gbps";
+    std::string out = "";
+    std::string seed = "1";
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("senders", "number of senders, 1..1000", senders);
+    cmd.AddValue("pfc", "PFC on the data class: 0 or 1", pfc);
+    cmd.AddValue("trimming", "packet trimming: 0 or 1 (data DSCP 4 trimmable)", trimming);
+    cmd.AddValue("ecn", "ECN marking: 0 or 1", ecn);
+    cmd.AddValue("bufferKb", "shared buffer beyond reserve and headroom, KiB (> 0)", bufferKb);
+    cmd.AddValue("bytes", "payload bytes per sender (> 0)", bytes);
+    cmd.AddValue("rate", "link and sending rate, e.g. 100Gbps", rate);
+    cmd.AddValue("out", "directory for summary.json (created; empty: no file)", out);
+    cmd.AddValue("seed", "RNG run number (>= 1)", seed);
+    cmd.Parse(argc, argv);
+
+    uint64_t nSenders = 0, bufKb = 0, nBytes = 0, run = 0;
+    if (!ParseU64(senders, nSenders) || nSenders < 1 || nSenders > 1000)
+    {
+        Bad("--senders='" + senders + "' must be an integer 1..1000");
+    }
+    for (const auto& [name, v] :
+         {std::pair<std::string, std::string>{"pfc", pfc}, {"trimming", trimming}, {"ecn", ecn}})
+    {
+        if (v != "0" && v != "1")
+        {
+            Bad("--" + name + "='" + v + "' must be 0 or 1");
+        }
+    }
+    if (!ParseU64(bufferKb, bufKb) || bufKb < 1)
+    {
+        Bad("--bufferKb='" + bufferKb + "' must be a positive integer");
+    }
+    if (!ParseU64(bytes, nBytes) || nBytes < 1)
+    {
+        Bad("--bytes='" + bytes + "' must be a positive integer");
+    }
+    if (!ParseU64(seed, run) || run < 1)
+    {
+        Bad("--seed='" + seed + "' must be a positive integer");
+    }
+    DataRate dataRate;
+    {
+        DataRateValue v;
+        if (!v.DeserializeFromString(rate, MakeDataRateChecker()) || v.Get().GetBitRate() == 0)
+        {
+            Bad("--rate='" + rate + "' is not a data rate such as 100Gbps");
+        }
+        dataRate = v.Get();
+    }
+    const bool pfcOn = pfc == "1";
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(run);
+
+    const uint32_t n = static_cast<uint32_t>(nSenders);
+    const Time delay = MicroSeconds(1);
+    const uint32_t mtu = 9000;
+    const uint64_t reserve = 4096;
+    const uint64_t headroom =
+        MrcSharedBufferMmu::ComputeHeadroom(dataRate, delay) + 2 * (mtu + 14 + 24);
+    const uint64_t fixed = uint64_t(n + 1) * (8 * reserve + (pfcOn ? headroom : 0));
+
+    MrcSwitchHelper sh;
+    sh.SetSwitchAttribute("EcnEnabled", BooleanValue(ecn == "1"));
+    sh.SetSwitchAttribute("TrimmingEnabled", BooleanValue(trimming == "1"));
+    sh.SetMmuAttribute("BufferSize", UintegerValue(fixed + bufKb * 1024));
+    sh.SetMmuAttribute("ReservePerQueue", UintegerValue(reserve));
+    sh.SetMmuAttribute("PfcPriorityMask", UintegerValue(pfcOn ? (1u << 1) : 0));
+    uint64_t kmin = 0, kmax = 0;
+    MrcEcnMarker::HpccThresholds(dataRate, kmin, kmax);
+    sh.SetEcnAttribute("Kmin", UintegerValue(kmin));
+    sh.SetEcnAttribute("Kmax", UintegerValue(kmax));
+    Ptr<MrcSwitchNode> sw = sh.CreateSwitch();
+
+    MrcLinkHelper link;
+    link.SetDeviceAttribute("DataRate", DataRateValue(dataRate));
+    link.SetDeviceAttribute("Mtu", UintegerValue(mtu));
+    link.SetChannelAttribute("Delay", TimeValue(delay));
+    NodeContainer hosts;
+    hosts.Create(n + 1);
+    Ptr<MrcEcmpForwarding> fwd = DynamicCast<MrcEcmpForwarding>(sw->GetForwarding());
+    for (uint32_t i = 0; i <= n; ++i)
+    {
+        uint32_t port = MrcSwitchHelper::ConnectHost(link, sw, hosts.Get(i));
+        fwd->AddRoute(HostAddress(i), 128, port);
+    }
+    int64_t stream = 0;
+    for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+    {
+        stream += sw->GetEcnMarker(p)->AssignStreams(stream);
+    }
+
+    // Data in class 1 (DSCP 4, trimmable), ECT(0).
+    std::vector<Ptr<MrcRawSource>> sources;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<MrcRawSource> s = CreateObject<MrcRawSource>();
+        s->SetAttribute("Local", Ipv6AddressValue(HostAddress(i)));
+        s->SetAttribute("Remote", Ipv6AddressValue(HostAddress(n)));
+        s->SetAttribute("MaxBytes", UintegerValue(nBytes));
+        s->SetAttribute("Dscp", UintegerValue(MrcDscp::TRIMMABLE));
+        s->SetAttribute("DataRate", DataRateValue(dataRate));
+        s->SetAttribute("UdpSourcePort", UintegerValue(49152 + i));
+        hosts.Get(i)->AddApplication(s);
+        s->SetStartTime(Seconds(0));
+        sources.push_back(s);
+    }
+    Ptr<MrcRawSink> sink = CreateObject<MrcRawSink>();
+    hosts.Get(n)->AddApplication(sink);
+    sink->SetStartTime(Seconds(0));
+
+    Time lastRx;
+    sink->TraceConnectWithoutContext(
+        "Rx",
+        Callback<void, Ptr<const Packet>, const MrcPacketInfo&>(
+            [&lastRx](Ptr<const Packet>, const MrcPacketInfo&) { lastRx = Simulator::Now(); }));
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+
+    uint64_t sentPackets = 0, sentBytes = 0, pauseRx = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        sentPackets += sources[i]->GetSentPackets();
+        sentBytes += sources[i]->GetSentBytes();
+        pauseRx += sw->GetPort(i)->GetPeer()->GetPfcRxFrames();
+    }
+    const MrcRawSink::Stats rx = sink->GetTotal();
+    const double lastRxUs = lastRx.GetMicroSeconds();
+
+    std::ostringstream drops;
+    drops << "{";
+    for (std::size_t r = 0; r < MRC_SWITCH_DROP_REASON_COUNT; ++r)
+    {
+        auto reason = static_cast<MrcSwitchDropReason>(r);
+        drops << (r ? ", " : "") << "\"" << MrcSwitchDropReasonName(reason)
+              << "\": " << sw->GetDropPackets(reason);
+    }
+    drops << "}";
+
+    std::cout << "senders " << n << " pfc " << pfc << " trimming " << trimming << " ecn " << ecn
+              << " bufferKb " << bufKb << " bytes " << nBytes << " rate " << rate << "\n"
+              << "sent " << sentPackets << " packets " << sentBytes << " bytes\n"
+              << "received " << rx.packets << " packets " << rx.bytes << " bytes, payload "
+              << rx.payloadBytes << "\n"
+              << "dropped " << sw->GetTotalDropPackets() << " " << drops.str() << "\n"
+              << "trimmed " << sw->GetTrimmedPackets() << " marked " << sw->GetMarkedPackets()
+              << " pauses sent " << sw->GetPausesSent() << " PFC frames received by senders "
+              << pauseRx << std::endl;
+
+    if (!out.empty())
+    {
+        mkdir(out.c_str(), 0755);
+        std::ofstream js(out + "/summary.json");
+        if (!js)
+        {
+            Bad("--out='" + out + "': cannot write summary.json there");
+        }
+        js << "{\n  \"schema\": 1,\n"
+           << "  \"options\": {\"senders\": " << n << ", \"pfc\": " << pfc
+           << ", \"trimming\": " << trimming << ", \"ecn\": " << ecn << ", \"bufferKb\": " << bufKb
+           << ", \"bytes\": " << nBytes << ", \"rate\": \"" << rate << "\", \"seed\": " << run
+           << "},\n"
+           << "  \"sent\": {\"packets\": " << sentPackets << ", \"bytes\": " << sentBytes << "},\n"
+           << "  \"received\": {\"packets\": " << rx.packets << ", \"bytes\": " << rx.bytes
+           << ", \"payloadBytes\": " << rx.payloadBytes << ", \"trimmed\": " << rx.trimmed
+           << ", \"ceMarked\": " << rx.ceMarked << "},\n"
+           << "  \"dropped\": {\"packets\": " << sw->GetTotalDropPackets()
+           << ", \"byReason\": " << drops.str() << "},\n"
+           << "  \"trimmed\": " << sw->GetTrimmedPackets() << ",\n"
+           << "  \"marked\": " << sw->GetMarkedPackets() << ",\n"
+           << "  \"pauses\": {\"sent\": " << sw->GetPausesSent()
+           << ", \"resumesSent\": " << sw->GetResumesSent()
+           << ", \"pfcFramesReceivedBySenders\": " << pauseRx << "},\n"
+           << "  \"lastReceiveUs\": " << lastRxUs << "\n}\n";
+    }
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,186 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_ECMP_ROUTE_MANAGER_H
+#define MRC_ECMP_ROUTE_MANAGER_H
+
+#include "ns3/ipv6-address.h"
+#include "ns3/mrc-ecmp-forwarding.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-switch-node.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup mrc
+ * Shortest-path ECMP routes for a fabric of MrcEcmpForwarding switches, recomputed
+ * after a convergence delay when links fail or recover (a BGP-like control plane).
+ */
+
+namespace ns3
+{
+
+class MrcChannel;
+
+/**
+ * \ingroup mrc
+ * Control plane of an ECMP fabric.
+ *
+ * The owner registers every switch (its forwarding engine and its port devices, port
+ * i = element i) and every host address with the switch port its NIC is cabled to.
+ * ComputeAndInstall() then installs, on every switch and for every host address, a
+ * /128 route whose ECMP group holds all egress ports that lie on a shortest path
+ * (fewest switch hops) to that host: the host ports themselves on the switch the host
+ * is cabled to, otherwise the ports towards neighbours one hop closer. Switches that
+ * cannot reach a host get no route for it.
+ *
+ * Convergence: the manager listens to the LinkStateChange trace of every channel
+ * between two registered switches and of every host link. The switches at the two
+ * ends of a link react to its failure on their own at once (their engine's
+ * SetPortState: the switch node's job, not the manager's). The control plane learns
+ * of the change ConvergenceDelay later: it then applies the change to its own view of
+ * the links and recomputes and installs the routes of every switch from that view.
+ * Each change is applied at exactly its own time + ConvergenceDelay, in order, so a
+ * flap shorter than the delay yields two recomputations. Enabled=false, or
+ * ConvergenceDelay = Time::Max(), gives static routes: the routes installed by
+ * ComputeAndInstall never change (only the local SetPortState reaction remains), as
+ * in MRC deployments that run without dynamic routing.
+ *
+ * Deterministic: no randomness; ports in a group are in increasing order; hosts and
+ * switches are processed in registration order.
+ */
+class MrcEcmpRouteManager : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MrcEcmpRouteManager();
+    ~MrcEcmpRouteManager() override;
+
+    /**
+     * Register a switch. Aborts if called after ComputeAndInstall, or if a device is
+     * already registered.
+     * \param node the switch node (kept for reference)
+     * \param engine its ECMP forwarding engine
+     * \param ports its port devices: element i is port i (null for an unused index)
+     * \return the switch index (registration order, from 0)
+     */
+    uint32_t AddSwitch(Ptr<Node> node,
+                       Ptr<MrcEcmpForwarding> engine,
+                       const std::vector<Ptr<MrcNetDevice>>& ports);
+
+    /**
+     * Register an MrcSwitchNode with its current ports (add the ports first). Its
+     * forwarding strategy must be an MrcEcmpForwarding (aborts otherwise).
+     * \param sw the switch
+     * \return the switch index
+     */
+    uint32_t AddSwitch(Ptr<MrcSwitchNode> sw);
+
+    /**
+     * Register a host address reached through a switch port. The same address may be
+     * given several times (a host cabled to several switches or ports). Aborts if
+     * called after ComputeAndInstall.
+     * \param address the host NIC's IPv6 address (routed as /128)
+     * \param switchSidePort the switch's port device the NIC is cabled to (must belong
+     *        to a registered switch by the time ComputeAndInstall runs)
+     */
+    void AddHost(Ipv6Address address, Ptr<MrcNetDevice> switchSidePort);
+
+    /**
+     * First call: discover the links from the port devices' channels, take their
+     * current state as the control plane's view, subscribe to their LinkStateChange
+     * traces, and install the routes. Later calls recompute and install from the
+     * current view (without waiting for pending changes). Fires RoutesRecomputed.
+     */
+    void ComputeAndInstall();
+
+    /// \return the number of registered switches
+    uint32_t GetNSwitches() const;
+
+    /// \return the number of links (switch-switch and host) found by ComputeAndInstall
+    uint32_t GetNLinks() const;
+
+    /// \return how many times routes were computed and installed
+    uint64_t GetNRecomputations() const;
+
+    /// \return the number of /128 routes added, changed or removed so far
+    uint64_t GetNRouteChanges() const;
+
+    /// \return true if link changes never reach the routes (Enabled=false or delay Time::Max)
+    bool IsStatic() const;
+
+    /**
+     * Signature of the RoutesRecomputed trace.
+     * \param now simulation time of the recomputation
+     * \param switchCount number of switches whose routes were recomputed
+     */
+    typedef void (*RoutesRecomputedTracedCallback)(Time now, uint32_t switchCount);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A registered switch.
+    struct Switch
+    {
+        Ptr<Node> node;                       //!< the node
+        Ptr<MrcEcmpForwarding> engine;        //!< its forwarding engine
+        std::vector<Ptr<MrcNetDevice>> ports; //!< port devices by index
+    };
+
+    /// A link the control plane knows about.
+    struct Link
+    {
+        Ptr<MrcChannel> channel; //!< the channel
+        uint32_t swA;            //!< switch at end A
+        uint32_t portA;          //!< its port
+        bool toHost;             //!< true: end B is a host NIC
+        uint32_t swB;            //!< switch at end B (switch links)
+        uint32_t portB;          //!< its port (switch links)
+        bool viewUp;             //!< the control plane's view of the state
+    };
+
+    /// Where a device sits: switch index and port.
+    struct PortRef
+    {
+        uint32_t sw;   //!< switch index
+        uint32_t port; //!< port index
+    };
+
+    void DiscoverLinks();
+    void Recompute();
+    static void LinkStateTrace(Ptr<MrcEcmpRouteManager> self, uint32_t link, bool up);
+    void ApplyLinkState(uint32_t link, bool up);
+
+    bool m_enabled;          //!< Enabled attribute
+    Time m_delay;            //!< ConvergenceDelay attribute
+    bool m_installed{false}; //!< ComputeAndInstall ran
+
+    std::vector<Switch> m_switches;                       //!< by index
+    std::map<const MrcNetDevice*, PortRef> m_portOf;      //!< device -> switch port
+    std::vector<Ipv6Address> m_hostAddrs;                 //!< distinct host addresses
+    std::vector<std::vector<Ptr<MrcNetDevice>>> m_hostAt; //!< per address: switch ports
+    std::map<Ipv6Address, uint32_t> m_hostIndex;          //!< address -> index
+    std::vector<Link> m_links;                            //!< discovered links
+    std::vector<std::vector<uint32_t>> m_hostLinks;       //!< per address: link indices
+    uint64_t m_recomputations{0};                         //!< recomputations
+    uint64_t m_routeChanges{0};                           //!< routes added/changed/removed
+    TracedCallback<Time, uint32_t> m_recomputedTrace;     //!< RoutesRecomputed
+};
+
+} // namespace ns3
+
+#endif /* MRC_ECMP_ROUTE_MANAGER_H */
