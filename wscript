@@ -68,6 +68,7 @@ def build(bld):
         # -- fabric: link
         'test/mrc-link-test.cc',
         # -- fabric: switch
+        'test/mrc-trim-tshark-test.cc',
         'test/mrc-ecn-marker-test.cc',
         'test/mrc-forwarding-test.cc',
         'test/mrc-shared-buffer-mmu-test.cc',

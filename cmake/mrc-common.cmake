@@ -32,15 +32,11 @@ if(MRC_STANDALONE AND TARGET libmrc-test)
   include(GoogleTest)
   add_executable(mrc-gtest ${CMAKE_CURRENT_SOURCE_DIR}/test/mrc-gtest-main.cc)
   target_link_libraries(mrc-gtest PRIVATE -Wl,--no-as-needed libmrc-test -Wl,--as-needed libmrc GTest::gtest)
-  set(MRC_TEST_ENV
-      "MRC_SOURCE_DIR=${CMAKE_CURRENT_SOURCE_DIR}"
-      "MRC_BUILD_DIR=${CMAKE_BINARY_DIR}"
-      "MRC_EXAMPLES_DIR=${CMAKE_BINARY_DIR}/examples"
-  )
   gtest_discover_tests(
     mrc-gtest
     DISCOVERY_TIMEOUT 60
-    PROPERTIES ENVIRONMENT "${MRC_TEST_ENV}" TIMEOUT 600
+    # One variable only: gtest_discover_tests splits a list of them.
+    PROPERTIES ENVIRONMENT "MRC_EXAMPLES_DIR=${CMAKE_BINARY_DIR}/examples" TIMEOUT 600
   )
 
   # The ns-3 TestSuite adapter, run through ns-3's own TestRunner on a cheap subset.

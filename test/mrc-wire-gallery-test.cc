@@ -133,9 +133,7 @@ GalleryBinary()
     {
         return (fs::path(dir) / "mrc-wire-gallery").string();
     }
-    // CTest of CMake 3.25 passes only the first of the variables listed in
-    // cmake/mrc-common.cmake (gtest_discover_tests splits the ENVIRONMENT list),
-    // so look beside the test binary too.
+    // Run by hand (not through CTest): look beside the test binary.
     std::error_code ec;
     fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec)
