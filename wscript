@@ -82,6 +82,7 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'mrc'
     headers.source = [
+        'model/mrc-ns3-compat.h',
         # -- wire formats: common
         'model/mrc-opcodes.h',
         'model/mrc-traffic-class.h',

@@ -1,12 +1,15 @@
 # Settings shared by the standalone and the in-tree build of the mrc module.
 
 # The ns-3 version as numbers, for the few places where APIs drift between
-# releases (see model/mrc-ns3-compat.h).
+# releases (see model/mrc-ns3-compat.h). Standalone, ns3-standalone.cmake sets
+# MRC_NS3_VERSION from the installed package; in an ns-3 tree, ns-3's top-level
+# CMakeLists.txt has read its VERSION file into NS3_VER ("3.37", or "3-dev" in
+# a development checkout).
 if(NOT MRC_NS3_VERSION)
-  if(EXISTS ${PROJECT_SOURCE_DIR}/VERSION)
-    file(STRINGS ${PROJECT_SOURCE_DIR}/VERSION MRC_NS3_VERSION LIMIT_COUNT 1)
-  elseif(NS3_VER)
+  if(NS3_VER)
     set(MRC_NS3_VERSION ${NS3_VER})
+  elseif(EXISTS ${PROJECT_SOURCE_DIR}/VERSION)
+    file(STRINGS ${PROJECT_SOURCE_DIR}/VERSION MRC_NS3_VERSION LIMIT_COUNT 1)
   else()
     set(MRC_NS3_VERSION 3.37)
   endif()
@@ -17,12 +20,24 @@ if(CMAKE_MATCH_1)
 else()
   set(MRC_NS3_MINOR 99) # a development tree ("3-dev")
 endif()
+message(STATUS "mrc: ns-3 version ${MRC_NS3_VERSION} (MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})")
+# In an ns-3 tree the sources are compiled in the object library libmrc-obj,
+# which libmrc only packs: the definition must be on both.
 target_compile_definitions(libmrc PUBLIC MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})
+if(TARGET libmrc-obj)
+  target_compile_definitions(libmrc-obj PUBLIC MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})
+endif()
 
 # Tests are written with GoogleTest; the test library links it in both homes.
+# ns-3's build_lib links libmrc-test with the plain target_link_libraries()
+# signature, and CMake forbids mixing plain and keyword signatures on one target.
 if(TARGET libmrc-test)
   find_package(GTest REQUIRED)
-  target_link_libraries(libmrc-test PUBLIC GTest::gtest)
+  if(MRC_STANDALONE)
+    target_link_libraries(libmrc-test PUBLIC GTest::gtest)
+  else()
+    target_link_libraries(libmrc-test GTest::gtest)
+  endif()
   target_compile_definitions(libmrc-test PRIVATE MRC_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 endif()
 

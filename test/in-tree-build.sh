@@ -1,4 +1,312 @@
 #!/usr/bin/env bash
-# Placeholder until the in-tree check lands.
-echo "in-tree build check skipped: set MRC_NS3_SOURCE (./ns3-mrc test --in-tree)"
-exit 77
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# in-tree-build.sh MODULE_DIR
+#
+# Builds the mrc module the way ns-3 users do: copied into an ns-3 source tree
+# as contrib/mrc, configured with ns-3's own CMake (build_lib), built, and
+# tested with ns-3's test.py. Registered in CTest as "in-tree-build"; exit code
+# 77 means "skipped".
+#
+# Environment:
+#   MRC_NS3_SOURCE          unset/empty: skip (exit 77).
+#                           auto: fetch Debian's ns3 source package with
+#                             apt-get source into MODULE_DIR/build-intree/<ver>/
+#                             (reused when already unpacked).
+#                           /path/to/ns-3: use that source tree (it is modified:
+#                             contrib/mrc, cmake-cache/ and build/ are written).
+#   MRC_NS3_SOURCE_VERSION  3.37 (default; Debian bookworm) or 3.43 (trixie);
+#                           used with MRC_NS3_SOURCE=auto.
+#   MRC_NS3_PROFILE         ns-3 build profile: default (the default: -O2 -g,
+#                           asserts and logging on), release or debug.
+#   MRC_INTREE_JOBS         parallel compile jobs (default 2).
+set -u -o pipefail
+
+if [ -z "${MRC_NS3_SOURCE:-}" ]; then
+    echo "in-tree build check skipped: run ./ns3-mrc test --in-tree[=3.37|3.43]"
+    echo "(or set MRC_NS3_SOURCE=auto|/path/to/ns-3 and run ctest -R in-tree-build -V)"
+    exit 77
+fi
+
+[ $# -eq 1 ] || { echo "usage: $0 MODULE_DIR" >&2; exit 2; }
+MODULE_DIR=$(cd "$1" && pwd) || { echo "in-tree: no such module folder '$1'" >&2; exit 2; }
+VERSION=${MRC_NS3_SOURCE_VERSION:-3.37}
+PROFILE=${MRC_NS3_PROFILE:-default}
+JOBS=${MRC_INTREE_JOBS:-2}
+
+case "$PROFILE" in
+default | release | debug) ;;
+*) echo "in-tree: MRC_NS3_PROFILE='$PROFILE' is not allowed (default, release, debug)" >&2; exit 2 ;;
+esac
+
+# --- timing -------------------------------------------------------------------
+T_START=$(date +%s)
+TIMINGS=()
+phase_begin() {
+    PHASE=$1
+    PHASE_T0=$(date +%s)
+    echo
+    echo "=== in-tree [$VERSION]: $PHASE ($(date '+%H:%M:%S'))"
+}
+phase_end() {
+    local dt=$(($(date +%s) - PHASE_T0))
+    TIMINGS+=("$(printf '%-10s %5d s  (%dm%02ds)%s' "$PHASE" "$dt" $((dt / 60)) $((dt % 60)) "${1:-}")")
+    echo "=== in-tree [$VERSION]: $PHASE done in ${dt} s${1:-}"
+}
+print_timings() {
+    local rc=$? total=$(($(date +%s) - T_START))
+    echo
+    echo "=== in-tree [$VERSION] timings (${JOBS} jobs, profile ${PROFILE}):"
+    local t
+    for t in "${TIMINGS[@]:-}"; do [ -n "$t" ] && echo "    $t"; done
+    printf '    %-10s %5d s  (%dm%02ds)\n' total "$total" $((total / 60)) $((total % 60))
+    if [ "$rc" = 0 ]; then
+        echo "=== in-tree [$VERSION]: PASSED"
+    else
+        echo "=== in-tree [$VERSION]: FAILED (exit $rc)${PHASE:+ in phase '$PHASE'}"
+    fi
+}
+trap print_timings EXIT
+
+fail() {
+    echo "in-tree [$VERSION]: $*" >&2
+    exit 1
+}
+
+# show_log_tail LOG: the end of a log, after a failure.
+show_log_tail() {
+    echo "--- last 60 lines of $1:" >&2
+    tail -n 60 "$1" >&2
+}
+
+# --- locating the ns-3 tree ---------------------------------------------------
+# find_ns3_tree DIR: print the ns-3 source folder inside DIR. Debian's package
+# unpacks as ns3-<ver>/ns-<ver>/ (the "allinone" layout, next to bake and
+# netanim); a plain ns-3 checkout is the folder itself.
+find_ns3_tree() {
+    local d
+    for d in "$1" "$1"/ns-3* "$1"/*/ns-3*; do
+        if [ -f "$d/test.py" ] && [ -f "$d/CMakeLists.txt" ] && [ -d "$d/src/core" ]; then
+            (cd "$d" && pwd)
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Debian suites that serve each ns-3 source package.
+suite_for() {
+    case "$1" in
+    3.37) echo bookworm ;;
+    3.43) echo trixie ;;
+    *) return 1 ;;
+    esac
+}
+
+# debian_source_version VER: the newest Debian revision of ns3 VER known to apt.
+debian_source_version() {
+    apt-cache showsrc ns3 2>/dev/null | awk '/^Version:/ {print $2}' | grep -E "^$(echo "$1" | sed 's/\./\\./g')(\+[^-]*)?-" |
+        sort -V | tail -n 1
+}
+
+# ensure_deb_src: make the bookworm and trixie source indexes known to apt.
+# Only deb-src entries are added: binary packages keep coming from the
+# machine's own suite.
+SOURCES_FILE=/etc/apt/sources.list.d/mrc-deb-src.sources
+ensure_deb_src() {
+    [ -n "$(debian_source_version "$VERSION")" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        fail "apt knows no source package ns3 $VERSION. As root, add a deb-src entry for Debian $(suite_for "$VERSION"), e.g.
+  printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' > $SOURCES_FILE
+  apt-get update
+or run this check as root (./ns3-mrc test --in-tree does)."
+    fi
+    echo "in-tree: adding Debian source-package entries ($SOURCES_FILE) and running apt-get update"
+    cat >"$SOURCES_FILE" <<'EOF'
+# Added by the mrc module's in-tree build check (test/in-tree-build.sh):
+# source packages only, so that `apt-get source ns3=<version>` can fetch
+# Debian's ns-3 3.37 (bookworm) and 3.43 (trixie) source trees.
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+    apt-get update -qq || fail "apt-get update failed"
+    [ -n "$(debian_source_version "$VERSION")" ] ||
+        fail "even with deb-src entries for bookworm and trixie, apt knows no source package ns3 $VERSION"
+}
+
+# fetch_debian_tree: set TREE to an unpacked Debian ns3 source tree for VERSION.
+fetch_debian_tree() {
+    suite_for "$VERSION" >/dev/null || fail "MRC_NS3_SOURCE_VERSION='$VERSION' is not allowed (3.37, 3.43)"
+    local cache="$MODULE_DIR/build-intree/$VERSION"
+    local stamp="$cache/.unpacked"
+    if [ -f "$stamp" ] && TREE=$(find_ns3_tree "$cache/$(cat "$stamp")"); then
+        echo "in-tree: reusing $(cat "$stamp") in $cache"
+        return 0
+    fi
+    command -v dpkg-source >/dev/null ||
+        fail "dpkg-source is missing: apt-get install dpkg-dev (./ns3-mrc test --in-tree installs it)"
+    ensure_deb_src
+    local debver
+    debver=$(debian_source_version "$VERSION")
+    echo "in-tree: Debian source package ns3 $debver (suite $(suite_for "$VERSION"))"
+    rm -rf "$cache"
+    mkdir -p "$cache/download"
+    # As root, apt-get cannot hand the download to its _apt user inside a
+    # root-owned folder; say so instead of warning about it.
+    (cd "$cache/download" && apt-get source -q -o APT::Sandbox::User=root "ns3=$debver") >"$cache/fetch.log" 2>&1 || {
+        show_log_tail "$cache/fetch.log"
+        if grep -q '404' "$cache/fetch.log"; then
+            fail "apt-get source ns3=$debver failed: apt's index lists ns3 $debver, but the mirror answered
+404 Not Found for its files (a mirror keeps only the versions its current indexes
+name, and a proxy may serve fewer). Give an ns-3 $VERSION source tree instead:
+  MRC_NS3_SOURCE=/path/to/ns-$VERSION ctest -R in-tree-build -V   (in build/)"
+        fi
+        fail "apt-get source ns3=$debver failed (log: $cache/fetch.log)"
+    }
+    local unpacked
+    unpacked=$(find "$cache/download" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+    [ -n "$unpacked" ] || fail "apt-get source ns3=$debver unpacked nothing (see $cache/fetch.log)"
+    mv "$unpacked" "$cache/"
+    local name
+    name=$(basename "$unpacked")
+    # Keep the unpacked tree only; the tarballs are 40 MB and not needed again.
+    rm -rf "$cache/download"
+    TREE=$(find_ns3_tree "$cache/$name") ||
+        fail "no ns-3 source folder (with test.py, CMakeLists.txt, src/core) in Debian's package $cache/$name"
+    echo "$name" >"$stamp"
+    echo "in-tree: unpacked to $TREE"
+}
+
+# The checks proper, in one function: bash reads all of it before running it,
+# so editing this file during a long run cannot derail the run.
+main() {
+# --- 1. fetch -----------------------------------------------------------------
+phase_begin fetch
+if [ "$MRC_NS3_SOURCE" = auto ]; then
+    fetch_debian_tree
+else
+    TREE=$(find_ns3_tree "$MRC_NS3_SOURCE") ||
+        fail "MRC_NS3_SOURCE='$MRC_NS3_SOURCE' holds no ns-3 source tree (test.py, CMakeLists.txt, src/core)"
+fi
+TREE_VERSION=$(head -n 1 "$TREE/VERSION" 2>/dev/null || echo unknown)
+echo "in-tree: ns-3 source tree $TREE (VERSION file: $TREE_VERSION)"
+if [ "$MRC_NS3_SOURCE" = auto ] && [ "$TREE_VERSION" != "$VERSION" ]; then
+    fail "the tree says it is ns-3 $TREE_VERSION, not $VERSION"
+fi
+[ "$MRC_NS3_SOURCE" = auto ] || VERSION=$TREE_VERSION
+LOGS="$TREE/mrc-logs"
+mkdir -p "$LOGS"
+
+# Copy the module: every file git tracks plus new files not ignored (so the
+# copy holds what the module contains now, without build folders). Outside a
+# git checkout, everything but build output.
+DEST="$TREE/contrib/mrc"
+rm -rf "$DEST"
+mkdir -p "$DEST" # Debian's tree may ship an empty contrib/ or none at all
+if git -C "$MODULE_DIR" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    (cd "$MODULE_DIR" && git ls-files -z --cached --others --exclude-standard |
+        while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+        tar --null -T - -cf -) | tar -xpf - -C "$DEST" || fail "copying the module to $DEST failed"
+else
+    (cd "$MODULE_DIR" && tar --exclude='./build*' --exclude=./results --exclude=./.git -cf - .) |
+        tar -xpf - -C "$DEST" || fail "copying the module to $DEST failed"
+fi
+echo "in-tree: copied $(find "$DEST" -type f | wc -l) files of the module to $DEST"
+phase_end
+
+# --- 2. configure -------------------------------------------------------------
+# ns-3's ./ns3 wrapper refuses to run as root, so CMake is called directly with
+# the settings `./ns3 configure -d $PROFILE --enable-tests --enable-examples
+# --enable-modules=mrc --filter-module-examples-and-tests=mrc` would pass.
+# NS3_ENABLED_MODULES=mrc makes ns-3 build only mrc and what its CMakeLists.txt
+# links (read as text: ${libcore}, ${libnetwork}, ...).
+phase_begin configure
+case "$PROFILE" in
+default) PROFILE_ARGS=(-DCMAKE_BUILD_TYPE=default -DNS3_ASSERT=ON -DNS3_LOG=ON) ;;
+release) PROFILE_ARGS=(-DCMAKE_BUILD_TYPE=release -DNS3_ASSERT=OFF -DNS3_LOG=OFF) ;;
+debug) PROFILE_ARGS=(-DCMAKE_BUILD_TYPE=debug -DNS3_ASSERT=ON -DNS3_LOG=ON) ;;
+esac
+GENERATOR="Unix Makefiles"
+if [ -f "$TREE/cmake-cache/CMakeCache.txt" ]; then
+    # Keep whatever generator an earlier configure of this tree chose.
+    GENERATOR=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$TREE/cmake-cache/CMakeCache.txt")
+fi
+cmake -S "$TREE" -B "$TREE/cmake-cache" -G "$GENERATOR" \
+    "${PROFILE_ARGS[@]}" -DNS3_WARNINGS_AS_ERRORS=OFF -DNS3_NATIVE_OPTIMIZATIONS=OFF \
+    -DNS3_TESTS=ON -DNS3_EXAMPLES=ON -DNS3_PYTHON_BINDINGS=OFF \
+    -DNS3_ENABLED_MODULES=mrc -DNS3_FILTER_MODULE_EXAMPLES_AND_TESTS=mrc \
+    >"$LOGS/configure.log" 2>&1 || {
+    show_log_tail "$LOGS/configure.log"
+    fail "ns-3 configure failed (log: $LOGS/configure.log)"
+}
+# ns-3 prints the module lists at the end of configure.
+sed -n '/Modules configured to be built/,/^-- Configuring done/p' "$LOGS/configure.log" | grep -v '^$' | head -n 30
+grep -q 'contrib/mrc\|[[:space:]]mrc[[:space:]]\|[[:space:]]mrc$' "$LOGS/configure.log" ||
+    echo "in-tree: warning: configure did not mention the mrc module (see $LOGS/configure.log)"
+phase_end
+
+# --- 3. build -----------------------------------------------------------------
+# Only progress steps of 10 % are shown; the full output is in build.log.
+phase_begin build
+cmake --build "$TREE/cmake-cache" -j "$JOBS" 2>&1 | tee "$LOGS/build.log" |
+    awk 'BEGIN { last = -1 } /^\[ *[0-9]+%\]/ { match($0, /[0-9]+%/); p = int(substr($0, RSTART, RLENGTH - 1) / 10) * 10;
+                            if (p > last) { last = p; printf "  build %3d%%  %s\n", p, strftime("%H:%M:%S"); fflush() } }'
+BUILD_RC=${PIPESTATUS[0]}
+if [ "$BUILD_RC" != 0 ]; then
+    grep -n -B2 -A8 'error:' "$LOGS/build.log" | head -n 80 >&2
+    show_log_tail "$LOGS/build.log"
+    fail "ns-3 build failed (log: $LOGS/build.log)"
+fi
+MRC_WARNINGS=$(grep -c 'contrib/mrc/.*warning:' "$LOGS/build.log")
+if [ "$MRC_WARNINGS" != 0 ]; then
+    echo "in-tree: $MRC_WARNINGS compiler warnings in contrib/mrc:"
+    grep 'contrib/mrc/.*warning:' "$LOGS/build.log" | sort -u | head -n 40
+fi
+ls "$TREE"/build/lib/*mrc* 2>/dev/null | sed 's/^/  built /'
+phase_end " ($MRC_WARNINGS warnings in contrib/mrc)"
+
+# --- 4. test ------------------------------------------------------------------
+phase_begin test
+cd "$TREE" || fail "cannot enter $TREE"
+python3 test.py -n -s mrc 2>&1 | tee "$LOGS/test-suite.log"
+TEST_RC=${PIPESTATUS[0]}
+# test.py colours its verdicts ("[1/1] PASS: TestSuite mrc") even into a pipe.
+if [ "$TEST_RC" != 0 ] || ! sed 's/\x1b\[[0-9;]*m//g' "$LOGS/test-suite.log" | grep -q 'PASS: TestSuite mrc$'; then
+    # test.py keeps the suite's own output to itself: run the suite again
+    # directly so that the failing GoogleTest cases are shown.
+    RUNNER=$(find "$TREE/build/utils" -maxdepth 1 -type f -name '*test-runner*' | head -n 1)
+    if [ -n "$RUNNER" ]; then
+        echo "--- $RUNNER --suite=mrc --verbose" >&2
+        "$RUNNER" --suite=mrc --verbose 2>&1 | tail -n 200 >&2
+    fi
+    fail "./test.py -n -s mrc did not pass (exit $TEST_RC)"
+fi
+
+# C++ examples listed in test/examples-to-run.py run through test.py, which
+# reads the same file (with arguments and conditions). Python examples are not
+# run: this check builds ns-3 without Python bindings.
+N_EXAMPLES=$(python3 -c "
+import sys
+ns = {}
+exec(open(sys.argv[1]).read(), ns)
+print(len(ns.get('cpp_examples', [])))
+" "$DEST/test/examples-to-run.py" 2>/dev/null || echo 0)
+if [ "$N_EXAMPLES" -gt 0 ]; then
+    python3 test.py -n --constrain=example 2>&1 | tee "$LOGS/test-examples.log"
+    EX_RC=${PIPESTATUS[0]}
+    PASSED=$(sed -n 's/.*tests passed (\([0-9]*\) passed.*/\1/p' "$LOGS/test-examples.log" | tail -n 1)
+    [ "$EX_RC" = 0 ] || fail "./test.py -n --constrain=example failed (exit $EX_RC)"
+    [ "${PASSED:-0}" -ge "$N_EXAMPLES" ] ||
+        fail "test.py ran ${PASSED:-0} examples but test/examples-to-run.py lists $N_EXAMPLES (is each built and its condition true?)"
+else
+    echo "in-tree: test/examples-to-run.py lists no examples"
+fi
+phase_end
+exit 0
+}
+
+main
+exit $?

@@ -7,6 +7,7 @@
 // tree runs them with `./test.py -s mrc` (or `./ns3 run "test-runner --suite=mrc"`).
 // GTEST_FILTER in the environment selects a subset, as with any GoogleTest binary.
 
+#include "ns3/mrc-ns3-compat.h"
 #include "ns3/test.h"
 
 #include <gtest/gtest.h>
@@ -46,9 +47,9 @@ class MrcTestSuite : public ns3::TestSuite
 {
   public:
     MrcTestSuite()
-        : ns3::TestSuite("mrc")
+        : ns3::TestSuite("mrc", ns3::MrcTestSuiteUnit())
     {
-        AddTestCase(new MrcGoogleTestCase);
+        AddTestCase(new MrcGoogleTestCase, ns3::MrcTestQuick());
     }
 };
 
