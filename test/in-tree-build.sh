@@ -79,6 +79,22 @@ show_log_tail() {
     tail -n 60 "$1" >&2
 }
 
+# build_progress: from make's output on stdin, print a line each time the
+# percentage passes another tenth. (A shell loop, not awk: mawk reads a pipe in
+# large blocks, which would hold the lines back.)
+build_progress() {
+    local line p last=-1
+    while IFS= read -r line; do
+        if [[ $line =~ ^\[\ *([0-9]+)%\] ]]; then
+            p=$((BASH_REMATCH[1] / 10 * 10))
+            if [ "$p" -gt "$last" ]; then
+                last=$p
+                printf '  build %3d%%  %(%H:%M:%S)T\n' "$p" -1
+            fi
+        fi
+    done
+}
+
 # --- locating the ns-3 tree ---------------------------------------------------
 # find_ns3_tree DIR: print the ns-3 source folder inside DIR. Debian's package
 # unpacks as ns3-<ver>/ns-<ver>/ (the "allinone" layout, next to bake and
@@ -252,8 +268,7 @@ phase_end
 # Only progress steps of 10 % are shown; the full output is in build.log.
 phase_begin build
 cmake --build "$TREE/cmake-cache" -j "$JOBS" 2>&1 | tee "$LOGS/build.log" |
-    awk 'BEGIN { last = -1 } /^\[ *[0-9]+%\]/ { match($0, /[0-9]+%/); p = int(substr($0, RSTART, RLENGTH - 1) / 10) * 10;
-                            if (p > last) { last = p; printf "  build %3d%%  %s\n", p, strftime("%H:%M:%S"); fflush() } }'
+    build_progress
 BUILD_RC=${PIPESTATUS[0]}
 if [ "$BUILD_RC" != 0 ]; then
     grep -n -B2 -A8 'error:' "$LOGS/build.log" | head -n 80 >&2
