@@ -79,6 +79,22 @@ show_log_tail() {
     tail -n 60 "$1" >&2
 }
 
+# build_progress: from make's output on stdin, print a line each time the
+# percentage passes another tenth. (A shell loop, not awk: mawk reads a pipe in
+# large blocks, which would hold the lines back.)
+build_progress() {
+    local line p last=-1
+    while IFS= read -r line; do
+        if [[ $line =~ ^\[\ *([0-9]+)%\] ]]; then
+            p=$((BASH_REMATCH[1] / 10 * 10))
+            if [ "$p" -gt "$last" ]; then
+                last=$p
+                printf '  build %3d%%  %(%H:%M:%S)T\n' "$p" -1
+            fi
+        fi
+    done
+}
+
 # --- locating the ns-3 tree ---------------------------------------------------
 # find_ns3_tree DIR: print the ns-3 source folder inside DIR. Debian's package
 # unpacks as ns3-<ver>/ns-<ver>/ (the "allinone" layout, next to bake and
@@ -202,19 +218,40 @@ mkdir -p "$LOGS"
 
 # Copy the module: every file git tracks plus new files not ignored (so the
 # copy holds what the module contains now, without build folders). Outside a
-# git checkout, everything but build output.
+# git checkout, everything but build output. The copy is made fresh in a
+# staging folder, then contrib/mrc is made equal to it by content: a changed
+# file is written anew (so its time is now and make recompiles it, even when
+# the module's own file is older than an earlier, different copy), an
+# unchanged one is left alone (so a second run recompiles nothing), and files
+# the module no longer has are removed.
 DEST="$TREE/contrib/mrc"
-rm -rf "$DEST"
-mkdir -p "$DEST" # Debian's tree may ship an empty contrib/ or none at all
+STAGE="$TREE/mrc-logs/staging"
+rm -rf "$STAGE"
+mkdir -p "$STAGE" "$DEST" # Debian's tree may ship an empty contrib/ or none at all
 if git -C "$MODULE_DIR" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     (cd "$MODULE_DIR" && git ls-files -z --cached --others --exclude-standard |
         while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-        tar --null -T - -cf -) | tar -xpf - -C "$DEST" || fail "copying the module to $DEST failed"
+        tar --null -T - -cf -) | tar -xf - -C "$STAGE" || fail "copying the module to $STAGE failed"
 else
     (cd "$MODULE_DIR" && tar --exclude='./build*' --exclude=./results --exclude=./.git -cf - .) |
-        tar -xpf - -C "$DEST" || fail "copying the module to $DEST failed"
+        tar -xf - -C "$STAGE" || fail "copying the module to $STAGE failed"
 fi
-echo "in-tree: copied $(find "$DEST" -type f | wc -l) files of the module to $DEST"
+N_CHANGED=0
+while IFS= read -r -d '' f; do
+    if ! cmp -s "$STAGE/$f" "$DEST/$f"; then
+        mkdir -p "$(dirname "$DEST/$f")"
+        rm -f "$DEST/$f"
+        cp "$STAGE/$f" "$DEST/$f" || fail "copying $f to $DEST failed"
+        chmod --reference="$STAGE/$f" "$DEST/$f"
+        N_CHANGED=$((N_CHANGED + 1))
+    fi
+done < <(cd "$STAGE" && find . -type f -printf '%P\0')
+while IFS= read -r -d '' f; do
+    [ -e "$STAGE/$f" ] || rm -f "$DEST/$f"
+done < <(cd "$DEST" && find . -type f -printf '%P\0')
+find "$DEST" -mindepth 1 -type d -empty -delete
+rm -rf "$STAGE"
+echo "in-tree: $DEST holds the module's $(find "$DEST" -type f | wc -l) files ($N_CHANGED new or changed since the last run)"
 phase_end
 
 # --- 2. configure -------------------------------------------------------------
@@ -252,8 +289,7 @@ phase_end
 # Only progress steps of 10 % are shown; the full output is in build.log.
 phase_begin build
 cmake --build "$TREE/cmake-cache" -j "$JOBS" 2>&1 | tee "$LOGS/build.log" |
-    awk 'BEGIN { last = -1 } /^\[ *[0-9]+%\]/ { match($0, /[0-9]+%/); p = int(substr($0, RSTART, RLENGTH - 1) / 10) * 10;
-                            if (p > last) { last = p; printf "  build %3d%%  %s\n", p, strftime("%H:%M:%S"); fflush() } }'
+    build_progress
 BUILD_RC=${PIPESTATUS[0]}
 if [ "$BUILD_RC" != 0 ]; then
     grep -n -B2 -A8 'error:' "$LOGS/build.log" | head -n 80 >&2
