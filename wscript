@@ -69,6 +69,7 @@ def build(bld):
         'test/mrc-link-test.cc',
         # -- fabric: switch
         'test/mrc-trim-tshark-test.cc',
+        'test/mrc-fabric-incast-test.cc',
         'test/mrc-ecn-marker-test.cc',
         'test/mrc-forwarding-test.cc',
         'test/mrc-shared-buffer-mmu-test.cc',

@@ -8,8 +8,8 @@
 //   mrc-fabric-incast --senders=8 --pfc=1 --bytes=500000 --out=/tmp/incast
 
 #include "ns3/boolean.h"
-#include "ns3/command-line.h"
 #include "ns3/core-module.h"
+#include "ns3/mrc-command-line.h"
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-raw-traffic.h"
@@ -19,7 +19,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -32,8 +31,7 @@ namespace
 [[noreturn]] void
 Bad(const std::string& what)
 {
-    std::cerr << "mrc-fabric-incast: " << what << std::endl;
-    std::exit(2);
+    MrcCommandLine::Fail(what); // "error: ..." on stderr, exit code 2
 }
 
 Ipv6Address
@@ -62,24 +60,6 @@ ParseU64(const std::string& s, uint64_t& out)
 int
 main(int argc, char* argv[])
 {
-    // Reject unknown options ourselves (ns-3's CommandLine ignores some forms).
-    const std::set<std::string> known =
-        {"senders", "pfc", "trimming", "ecn", "bufferKb", "bytes", "rate", "out", "seed"};
-    for (int i = 1; i < argc; ++i)
-    {
-        std::string a = argv[i];
-        if (a == "--help" || a == "-h" || a == "--PrintHelp")
-        {
-            continue;
-        }
-        if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos ||
-            !known.count(a.substr(2, a.find('=') - 2)))
-        {
-            Bad("unknown or malformed option '" + a +
-                "' (allowed: --senders= --pfc= --trimming= "
-                "--ecn= --bufferKb= --bytes= --rate= --out= --seed=)");
-        }
-    }
     std::string senders = "8";
     std::string pfc = "1";
     std::string trimming = "0";
@@ -89,7 +69,9 @@ main(int argc, char* argv[])
     std::string rate = "100Gbps";
     std::string out = "";
     std::string seed = "1";
-    CommandLine cmd(__FILE__);
+    MrcCommandLine cmd;
+    cmd.Usage("N raw constant-rate senders -> 1 receiver through one switch; prints and writes "
+              "summary.json (sent, received, drops by reason, trims, ECN marks, PFC pauses).");
     cmd.AddValue("senders", "number of senders, 1..1000", senders);
     cmd.AddValue("pfc", "PFC on the data class: 0 or 1", pfc);
     cmd.AddValue("trimming", "packet trimming: 0 or 1 (data DSCP 4 trimmable)", trimming);

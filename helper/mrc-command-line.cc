@@ -205,8 +205,7 @@ MrcCommandLine::Parse(int argc, char* argv[])
     std::string error = Check(args);
     if (!error.empty())
     {
-        std::cerr << error << std::endl;
-        std::exit(EXIT_USAGE);
+        ExitUsage(error);
     }
     m_cmd.Parse(argc, argv);
 }
@@ -236,16 +235,25 @@ MrcCommandLine::RequireChoice(const std::string& name,
     std::string error = CheckChoice(name, value, allowed);
     if (!error.empty())
     {
-        std::cerr << error << std::endl;
-        std::exit(EXIT_USAGE);
+        ExitUsage(error);
     }
 }
 
 void
 MrcCommandLine::Fail(const std::string& message)
 {
-    std::cerr << "error: " << message << std::endl;
-    std::exit(EXIT_USAGE);
+    ExitUsage("error: " + message);
+}
+
+void
+MrcCommandLine::ExitUsage(const std::string& line)
+{
+    std::cerr << line << std::endl;
+    std::cout.flush();
+    // A usage error happens before any simulation exists: leave at once, without
+    // running static destructors (ns-3's TestRunner asserts in them when a usage
+    // error is tested from inside a running TestCase, e.g. in an ns-3 tree).
+    std::_Exit(EXIT_USAGE);
 }
 
 } // namespace ns3

@@ -122,6 +122,13 @@ class MrcCommandLine
     [[noreturn]] static void Fail(const std::string& message);
 
   private:
+    /**
+     * Print a line on stderr, flush stdout and end the process with EXIT_USAGE
+     * (std::_Exit: no static destructors run).
+     * \param line the complete message
+     */
+    [[noreturn]] static void ExitUsage(const std::string& line);
+
     /// A registered option.
     struct Option
     {
