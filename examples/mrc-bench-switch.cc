@@ -271,7 +271,7 @@ BM_SimulatedHop(benchmark::State& state)
         Simulator::Run();
     }
     state.SetItemsProcessed(state.iterations() * N_PACKETS);
-    if (hop.received != state.iterations() * N_PACKETS)
+    if (hop.received != static_cast<uint64_t>(state.iterations()) * N_PACKETS)
     {
         state.SkipWithError("packets were lost in the simulated hop");
     }

@@ -4,11 +4,11 @@
 
 #include "mrc-srv6-forwarding.h"
 
+#include "mrc-usid.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
-
-#include <cstring>
 
 namespace ns3
 {
@@ -16,36 +16,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("MrcSrv6Forwarding");
 
 NS_OBJECT_ENSURE_REGISTERED(MrcSrv6Forwarding);
-
-namespace
-{
-
-// A tiny private uSID carrier on the 16 address bytes: locator in bytes 0..3, active
-// uSID in bytes 4..5. (A reusable carrier class may replace these helpers.)
-
-uint32_t
-CarrierLocator(const uint8_t* a)
-{
-    return (static_cast<uint32_t>(a[0]) << 24) | (static_cast<uint32_t>(a[1]) << 16) |
-           (static_cast<uint32_t>(a[2]) << 8) | a[3];
-}
-
-uint16_t
-CarrierActive(const uint8_t* a)
-{
-    return static_cast<uint16_t>((a[4] << 8) | a[5]);
-}
-
-/// Shift the uSIDs after the locator left by 16 bits, zero-filling the end.
-void
-CarrierShift(uint8_t* a)
-{
-    std::memmove(a + 4, a + 6, 10);
-    a[14] = 0;
-    a[15] = 0;
-}
-
-} // namespace
 
 TypeId
 MrcSrv6Forwarding::GetTypeId()
@@ -58,7 +28,7 @@ MrcSrv6Forwarding::GetTypeId()
             .AddAttribute("LocatorBlock",
                           "32-bit uSID locator block shared by the fabric. Default "
                           "0xfcbbbb00 (fcbb:bb00::/32, the block of RFC 9800's examples).",
-                          UintegerValue(0xfcbbbb00),
+                          UintegerValue(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK),
                           MakeUintegerAccessor(&MrcSrv6Forwarding::m_locator),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("Usid",
@@ -70,7 +40,7 @@ MrcSrv6Forwarding::GetTypeId()
 }
 
 MrcSrv6Forwarding::MrcSrv6Forwarding()
-    : m_locator(0xfcbbbb00),
+    : m_locator(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK),
       m_usid(0)
 {
     NS_LOG_FUNCTION(this);
@@ -120,23 +90,22 @@ int32_t
 MrcSrv6Forwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
 {
     NS_ABORT_MSG_IF(m_usid == 0, "MrcSrv6Forwarding: the switch's Usid attribute is not set");
-    uint8_t a[16];
-    info.dst.GetBytes(a);
-    if (CarrierLocator(a) != m_locator || CarrierActive(a) != m_usid)
+    MrcUsidCarrier carrier(info.dst);
+    if (!carrier.Matches(m_locator, m_usid))
     {
         return NO_ROUTE;
     }
-    CarrierShift(a);
-    auto it = m_table.find(CarrierActive(a));
+    carrier.Shift();
+    auto it = m_table.find(carrier.GetActiveUsid());
     if (it == m_table.end())
     {
         return NO_ROUTE;
     }
     if (it->second.local)
     {
-        CarrierShift(a);
+        carrier.Shift();
     }
-    info.dst.Set(a);
+    info.dst = carrier.ToAddress();
     info.rewriteDst = true;
     return static_cast<int32_t>(it->second.port);
 }

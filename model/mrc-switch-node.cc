@@ -594,7 +594,6 @@ MrcSwitchNode::RefreshPause(uint32_t inPort, uint8_t prio)
     Port& p = m_ports[inPort];
     p.dev->SendPause(prio, PAUSE_QUANTA);
     ++p.pauses;
-    ++m_pausesSent;
     // Renew at half the pause time, so the peer never resumes on its own while the
     // queue is still above its threshold.
     Time half = p.dev->GetPauseDuration(PAUSE_QUANTA) / 2;
@@ -611,7 +610,6 @@ MrcSwitchNode::CheckResume(uint32_t inPort, uint8_t prio)
         p.refresh[prio].Cancel();
         p.dev->SendResume(prio);
         ++p.resumes;
-        ++m_resumesSent;
     }
 }
 
@@ -620,12 +618,7 @@ MrcSwitchNode::CheckResume(uint32_t inPort, uint8_t prio)
 uint64_t
 MrcSwitchNode::GetRxPackets() const
 {
-    uint64_t n = 0;
-    for (const auto& p : m_ports)
-    {
-        n += p.rxPackets;
-    }
-    return n;
+    return Sum(&Port::rxPackets);
 }
 
 uint64_t
@@ -637,12 +630,7 @@ MrcSwitchNode::GetRxPackets(uint32_t port) const
 uint64_t
 MrcSwitchNode::GetTxPackets() const
 {
-    uint64_t n = 0;
-    for (const auto& p : m_ports)
-    {
-        n += p.txPackets;
-    }
-    return n;
+    return Sum(&Port::txPackets);
 }
 
 uint64_t
@@ -688,12 +676,7 @@ MrcSwitchNode::GetTotalDropPackets() const
 uint64_t
 MrcSwitchNode::GetTrimmedPackets() const
 {
-    uint64_t n = 0;
-    for (const auto& p : m_ports)
-    {
-        n += p.trimmed;
-    }
-    return n;
+    return Sum(&Port::trimmed);
 }
 
 uint64_t
@@ -705,12 +688,7 @@ MrcSwitchNode::GetTrimmedPackets(uint32_t port) const
 uint64_t
 MrcSwitchNode::GetMarkedPackets() const
 {
-    uint64_t n = 0;
-    for (const auto& p : m_ports)
-    {
-        n += p.marked;
-    }
-    return n;
+    return Sum(&Port::marked);
 }
 
 uint64_t
@@ -722,7 +700,7 @@ MrcSwitchNode::GetMarkedPackets(uint32_t port) const
 uint64_t
 MrcSwitchNode::GetPausesSent() const
 {
-    return m_pausesSent;
+    return Sum(&Port::pauses);
 }
 
 uint64_t
@@ -734,7 +712,18 @@ MrcSwitchNode::GetPausesSent(uint32_t port) const
 uint64_t
 MrcSwitchNode::GetResumesSent() const
 {
-    return m_resumesSent;
+    return Sum(&Port::resumes);
+}
+
+uint64_t
+MrcSwitchNode::Sum(uint64_t Port::*counter) const
+{
+    uint64_t n = 0;
+    for (const auto& p : m_ports)
+    {
+        n += p.*counter;
+    }
+    return n;
 }
 
 } // namespace ns3

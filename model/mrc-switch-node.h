@@ -265,6 +265,8 @@ class MrcSwitchNode : public Node
     void MarkFrame(Ptr<Packet> frame);
     Ptr<MrcEcnMarker> MakeMarker() const;
     void SetControlClass(uint8_t cls);
+    /// \return the sum of one per-port counter over all ports
+    uint64_t Sum(uint64_t Port::*counter) const;
 
     // attributes
     TypeId m_forwardingType; //!< Forwarding attribute
@@ -282,8 +284,6 @@ class MrcSwitchNode : public Node
     ObjectFactory m_markerFactory;   //!< makes per-port ECN markers
     std::vector<Port> m_ports;       //!< ports by index
     bool m_setupDone{false};         //!< FinishSetup ran
-    uint64_t m_pausesSent{0};        //!< all PAUSE frames
-    uint64_t m_resumesSent{0};       //!< all RESUME frames
     std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> m_dropBytes{}; //!< dropped bytes
 
     // traces
