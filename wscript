@@ -49,6 +49,15 @@ def build(bld):
         'model/mrc-switch-node.cc',
         'helper/mrc-switch-helper.cc',
         'helper/mrc-ecmp-route-manager.cc',
+        # -- topology
+        # -- failures
+        # -- transport: core
+        'model/mrc-congestion-ops.cc',
+        # -- transport: RoCE
+        # -- transport: shared reliability
+        # -- transport: MRC
+        # -- results
+        # -- scenarios
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -76,6 +85,14 @@ def build(bld):
         'test/mrc-switch-packet-test.cc',
         'test/mrc-switch-node-test.cc',
         'test/mrc-ecmp-convergence-test.cc',
+        # -- topology
+        # -- failures
+        # -- transport: core
+        # -- transport: RoCE
+        # -- transport: shared reliability
+        # -- transport: MRC
+        # -- results
+        # -- scenarios
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -128,6 +145,15 @@ def build(bld):
         'model/mrc-switch-node.h',
         'helper/mrc-switch-helper.h',
         'helper/mrc-ecmp-route-manager.h',
+        # -- topology
+        # -- failures
+        # -- transport: core
+        'model/mrc-congestion-ops.h',
+        # -- transport: RoCE
+        # -- transport: shared reliability
+        # -- transport: MRC
+        # -- results
+        # -- scenarios
     ]
 
     if bld.env.ENABLE_EXAMPLES:
