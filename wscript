@@ -56,6 +56,8 @@ def build(bld):
         # -- transport: RoCE
         # -- transport: shared reliability
         # -- transport: MRC
+        'model/mrc-ev-profile.cc',
+        'model/mrc-ev-table.cc',
         # -- results
         # -- scenarios
     ]
@@ -91,6 +93,7 @@ def build(bld):
         # -- transport: RoCE
         # -- transport: shared reliability
         # -- transport: MRC
+        'test/mrc-ev-test.cc',
         # -- results
         # -- scenarios
     ]
@@ -152,6 +155,8 @@ def build(bld):
         # -- transport: RoCE
         # -- transport: shared reliability
         # -- transport: MRC
+        'model/mrc-ev-profile.h',
+        'model/mrc-ev-table.h',
         # -- results
         # -- scenarios
     ]

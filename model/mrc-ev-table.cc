@@ -1,0 +1,757 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-ev-table.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcEvTable");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcEvTable);
+
+const char*
+MrcEvStateName(MrcEvState s)
+{
+    switch (s)
+    {
+    case MrcEvState::UNKNOWN:
+        return "UNKNOWN";
+    case MrcEvState::GOOD:
+        return "GOOD";
+    case MrcEvState::SKIP:
+        return "SKIP";
+    case MrcEvState::ASSUMED_BAD:
+        return "ASSUMED_BAD";
+    case MrcEvState::DENIED:
+        return "DENIED";
+    }
+    return "?";
+}
+
+const char*
+MrcEvReasonName(MrcEvReason r)
+{
+    switch (r)
+    {
+    case MrcEvReason::ECN_ECHO:
+        return "ECN_ECHO";
+    case MrcEvReason::TRIM_NACK:
+        return "TRIM_NACK";
+    case MrcEvReason::SKIP_EXPIRED:
+        return "SKIP_EXPIRED";
+    case MrcEvReason::ALWAYS_SKIP:
+        return "ALWAYS_SKIP";
+    case MrcEvReason::TIMEOUT:
+        return "TIMEOUT";
+    case MrcEvReason::LOSS_INFERRED:
+        return "LOSS_INFERRED";
+    case MrcEvReason::MIN_ACTIVE_FLOOR:
+        return "MIN_ACTIVE_FLOOR";
+    case MrcEvReason::PROBE_REVIVED:
+        return "PROBE_REVIVED";
+    case MrcEvReason::PROMOTED:
+        return "PROMOTED";
+    case MrcEvReason::CONTROLLER_DENY:
+        return "CONTROLLER_DENY";
+    case MrcEvReason::CONTROLLER_ALLOW:
+        return "CONTROLLER_ALLOW";
+    }
+    return "?";
+}
+
+TypeId
+MrcEvTable::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcEvTable")
+            .SetParent<Object>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcEvTable>()
+            .AddAttribute("SkipMode",
+                          "How SKIP ends: Rotation (after EcnSkipTurns/TrimSkipTurns passes of "
+                          "the rotation; protocol reference Q6 model default) or Time (after "
+                          "SkipTime).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<SkipMode>(SKIP_ROTATION),
+                          MakeEnumAccessor<SkipMode>(&MrcEvTable::m_skipMode),
+#else
+                          EnumValue(SKIP_ROTATION),
+                          MakeEnumAccessor(&MrcEvTable::m_skipMode),
+#endif
+                          MakeEnumChecker(SKIP_ROTATION, "Rotation", SKIP_TIME, "Time"))
+            .AddAttribute("EcnSkipTurns",
+                          "Rotation passes an EV skips after SACK m = SKIP_ONCE. Default 1 "
+                          "(SKIP_ONCE; Q6 model default).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&MrcEvTable::m_ecnSkipTurns),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("TrimSkipTurns",
+                          "Rotation passes an EV skips after a TRIMMED NACK. Default 1 (Q6 "
+                          "model default; UEC htsim uses 4).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&MrcEvTable::m_trimSkipTurns),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("SkipTime",
+                          "SKIP duration in Time mode. 0 = the base RTT given by SetBaseRtt "
+                          "(Q6 model default: one base RTT).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcEvTable::m_skipTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ProbeInterval",
+                          "Gap between reliability probes of an ASSUMED_BAD EV (after the "
+                          "previous probe was answered or timed out). Default 1 ms (Q6 model "
+                          "default; not published).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&MrcEvTable::m_probeInterval),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ProbeJitter",
+                          "Uniform jitter of the probe interval, as a fraction: the gap is "
+                          "ProbeInterval * (1 + U(-j, j)). Default 0.5 (Q6 model default).",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&MrcEvTable::m_probeJitter),
+                          MakeDoubleChecker<double>(0.0, 0.99))
+            .AddAttribute("ProbeTimeout",
+                          "A probe unanswered for this long failed. Default 2 ms (the "
+                          "controller API's probe example; Q6 model default).",
+                          TimeValue(MilliSeconds(2)),
+                          MakeTimeAccessor(&MrcEvTable::m_probeTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ReviveSuccesses",
+                          "Consecutive answered probes that revive an ASSUMED_BAD EV. Default 3 "
+                          "(Q6 model default; the paper says only 'enough').",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&MrcEvTable::m_reviveSuccesses),
+                          MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddTraceSource("EvState",
+                            "An EV changed state (or a backup EV entered the active set).",
+                            MakeTraceSourceAccessor(&MrcEvTable::m_stateTrace),
+                            "ns3::MrcEvTable::StateTracedCallback")
+            .AddTraceSource("PlaneState",
+                            "A plane became unusable (local or remote port down) or usable.",
+                            MakeTraceSourceAccessor(&MrcEvTable::m_planeTrace),
+                            "ns3::MrcEvTable::PlaneTracedCallback");
+    return tid;
+}
+
+MrcEvTable::MrcEvTable()
+    : m_rng(CreateObject<UniformRandomVariable>()),
+      m_skipMode(SKIP_ROTATION),
+      m_ecnSkipTurns(1),
+      m_trimSkipTurns(1),
+      m_skipTime(Time(0)),
+      m_probeInterval(MilliSeconds(1)),
+      m_probeJitter(0.5),
+      m_probeTimeout(MilliSeconds(2)),
+      m_reviveSuccesses(3)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+MrcEvTable::~MrcEvTable()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcEvTable::DoDispose()
+{
+    for (auto& e : m_evs)
+    {
+        e.probeEvent.Cancel();
+    }
+    m_probeCb = MakeNullCallback<void, uint32_t>();
+    m_rng = nullptr;
+    Object::DoDispose();
+}
+
+int64_t
+MrcEvTable::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+void
+MrcEvTable::Init(Ptr<MrcEvProfile> profile,
+                 uint32_t numPlanes,
+                 const std::vector<MrcEvCandidate>& candidates)
+{
+    Init(profile->Generate(numPlanes, candidates));
+}
+
+void
+MrcEvTable::Init(const MrcEvSet& set)
+{
+    NS_LOG_FUNCTION(this << set.active.size() << set.backup.size());
+    NS_ABORT_MSG_IF(!m_evs.empty(), "MrcEvTable::Init called twice");
+    NS_ABORT_MSG_IF(set.active.empty(), "MrcEvTable::Init: the active set is empty");
+    m_planes = 0;
+    for (const auto* list : {&set.active, &set.backup})
+    {
+        for (const auto& c : *list)
+        {
+            NS_ABORT_MSG_IF(c.plane >= 32,
+                            "MrcEvTable: plane " << c.plane << " not allowed; allowed 0..31");
+            m_planes = std::max(m_planes, c.plane + 1);
+        }
+    }
+    m_backup.assign(m_planes, {});
+    m_planeTarget.assign(m_planes, 0);
+    m_planeActive.assign(m_planes, 0);
+    m_evs.reserve(set.active.size() + set.backup.size());
+    m_active.reserve(set.active.size() + set.backup.size());
+    m_byValue.reserve(set.active.size() + set.backup.size());
+    auto add = [this](const MrcEvCandidate& c) {
+        uint32_t id = m_evs.size();
+        NS_ABORT_MSG_IF(!m_byValue.emplace(c.value, id).second,
+                        "MrcEvTable: EV value 0x" << std::hex << c.value << std::dec
+                                                  << " appears twice");
+        m_evs.emplace_back();
+        m_evs.back().ev = c;
+        return id;
+    };
+    for (const auto& c : set.active)
+    {
+        uint32_t id = add(c);
+        m_evs[id].state = MrcEvState::GOOD;
+        AddToActive(id);
+        ++m_planeTarget[c.plane];
+    }
+    for (const auto& c : set.backup)
+    {
+        uint32_t id = add(c);
+        m_evs[id].state = MrcEvState::UNKNOWN;
+        m_evs[id].set = MrcEvEntry::BACKUP;
+        m_backup[c.plane].push_back(id);
+    }
+    m_evMinActive = set.evMinActive;
+    Reshuffle(); // round 1
+}
+
+void
+MrcEvTable::SetProbeCallback(Callback<void, uint32_t> cb)
+{
+    m_probeCb = cb;
+}
+
+void
+MrcEvTable::SetBaseRtt(Time rtt)
+{
+    m_baseRtt = rtt;
+}
+
+Time
+MrcEvTable::GetSkipTime() const
+{
+    return m_skipTime.IsStrictlyPositive() ? m_skipTime : m_baseRtt;
+}
+
+void
+MrcEvTable::CheckId(uint32_t id) const
+{
+    NS_ABORT_MSG_IF(id >= m_evs.size(),
+                    "MrcEvTable: EV id " << id << " not allowed; allowed 0.." << m_evs.size() - 1);
+}
+
+void
+MrcEvTable::SetState(uint32_t id, MrcEvState to, MrcEvReason reason)
+{
+    MrcEvEntry& e = m_evs[id];
+    MrcEvState from = e.state;
+    e.state = to;
+    NS_LOG_DEBUG("EV " << id << " 0x" << std::hex << e.ev.value << std::dec << " plane "
+                       << e.ev.plane << ": " << MrcEvStateName(from) << " -> " << MrcEvStateName(to)
+                       << " (" << MrcEvReasonName(reason) << ")");
+    m_stateTrace(id, e.ev.value, e.ev.plane, from, to, reason);
+}
+
+// ----- active set and rotation -----
+
+void
+MrcEvTable::AddToActive(uint32_t id)
+{
+    MrcEvEntry& e = m_evs[id];
+    e.set = MrcEvEntry::ACTIVE;
+    e.pos = m_active.size();
+    m_active.push_back(id);
+    ++m_planeActive[e.ev.plane];
+}
+
+void
+MrcEvTable::RemoveFromActive(uint32_t id)
+{
+    MrcEvEntry& e = m_evs[id];
+    NS_ASSERT(e.set == MrcEvEntry::ACTIVE);
+    auto swapPos = [this](uint32_t a, uint32_t b) {
+        std::swap(m_active[a], m_active[b]);
+        m_evs[m_active[a]].pos = a;
+        m_evs[m_active[b]].pos = b;
+    };
+    uint32_t i = e.pos;
+    if (i < m_cursor)
+    {
+        // visited this round: move it to the end of the visited part, shrink that part
+        swapPos(i, m_cursor - 1);
+        --m_cursor;
+        i = m_cursor;
+    }
+    swapPos(i, m_active.size() - 1);
+    m_active.pop_back();
+    m_cursor = std::min<uint32_t>(m_cursor, m_active.size());
+    --m_planeActive[e.ev.plane];
+}
+
+void
+MrcEvTable::Reshuffle()
+{
+    const uint32_t n = m_active.size();
+    for (uint32_t i = n; i > 1; --i)
+    {
+        uint32_t j = m_rng->GetInteger(0, i - 1);
+        std::swap(m_active[i - 1], m_active[j]);
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_evs[m_active[i]].pos = i;
+    }
+    m_cursor = 0;
+    ++m_rounds;
+}
+
+uint32_t
+MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
+{
+    const uint32_t n = m_active.size();
+    const uint32_t usable = sendablePlanes & ~(m_localDownMask | m_remoteDownMask);
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        if (m_cursor >= m_active.size())
+        {
+            Reshuffle();
+        }
+        const uint32_t id = m_active[m_cursor++];
+        MrcEvEntry& e = m_evs[id];
+        if (e.state == MrcEvState::SKIP)
+        {
+            if (m_skipMode == SKIP_ROTATION)
+            {
+                if (--e.skipTurns == 0)
+                {
+                    SetState(id, MrcEvState::GOOD, MrcEvReason::SKIP_EXPIRED);
+                }
+                continue; // this pass was the skipped turn
+            }
+            if (Simulator::Now() < e.skipUntil)
+            {
+                continue;
+            }
+            SetState(id, MrcEvState::GOOD, MrcEvReason::SKIP_EXPIRED);
+        }
+        if (e.state != MrcEvState::GOOD || ((usable >> e.ev.plane) & 1) == 0 || id == excludeEv)
+        {
+            continue;
+        }
+        ++e.sent;
+        return id;
+    }
+    return NO_EV;
+}
+
+// ----- feedback -----
+
+void
+MrcEvTable::EnterSkip(uint32_t id, uint32_t turns, MrcEvReason reason)
+{
+    MrcEvEntry& e = m_evs[id];
+    if (m_skipMode == SKIP_ROTATION)
+    {
+        e.skipTurns = std::max(e.skipTurns, turns);
+    }
+    else
+    {
+        e.skipUntil = std::max(e.skipUntil, Simulator::Now() + GetSkipTime());
+    }
+    if (e.state != MrcEvState::SKIP)
+    {
+        SetState(id, MrcEvState::SKIP, reason);
+    }
+}
+
+void
+MrcEvTable::OnSack(uint32_t evId, MrcPathFeedback m)
+{
+    CheckId(evId);
+    MrcEvEntry& e = m_evs[evId];
+    if (e.set != MrcEvEntry::ACTIVE || m == MrcPathFeedback::NONE)
+    {
+        return;
+    }
+    if (m == MrcPathFeedback::SKIP_ONCE)
+    {
+        ++e.ecnEchoes;
+        EnterSkip(evId, m_ecnSkipTurns, MrcEvReason::ECN_ECHO);
+    }
+    else if (m == MrcPathFeedback::ALWAYS_SKIP)
+    {
+        Retire(evId, MrcEvReason::ALWAYS_SKIP);
+    }
+}
+
+void
+MrcEvTable::OnNack(uint32_t evId, MrcNackReason reason)
+{
+    CheckId(evId);
+    MrcEvEntry& e = m_evs[evId];
+    if (e.set != MrcEvEntry::ACTIVE || !MrcNackReasonPenalizesEv(reason))
+    {
+        return;
+    }
+    ++e.trims;
+    EnterSkip(evId, m_trimSkipTurns, MrcEvReason::TRIM_NACK);
+}
+
+void
+MrcEvTable::OnTimeout(uint32_t evId)
+{
+    CheckId(evId);
+    if (m_evs[evId].set == MrcEvEntry::ACTIVE)
+    {
+        ++m_evs[evId].timeouts;
+    }
+    Retire(evId, MrcEvReason::TIMEOUT);
+}
+
+void
+MrcEvTable::OnInferredLoss(uint32_t evId)
+{
+    CheckId(evId);
+    if (m_evs[evId].set == MrcEvEntry::ACTIVE)
+    {
+        ++m_evs[evId].timeouts;
+    }
+    Retire(evId, MrcEvReason::LOSS_INFERRED);
+}
+
+void
+MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
+{
+    MrcEvEntry& e = m_evs[id];
+    if (e.set != MrcEvEntry::ACTIVE)
+    {
+        return;
+    }
+    const uint32_t plane = e.ev.plane;
+    if (!IsPlaneUp(plane) && reason != MrcEvReason::ALWAYS_SKIP)
+    {
+        // Q3: losses on a plane whose port is down do not count against its EVs
+        NS_LOG_LOGIC("EV " << id << ": loss on down plane " << plane << " ignored");
+        return;
+    }
+    if (m_backup[plane].empty() && m_active.size() <= m_evMinActive)
+    {
+        EnterSkip(id, m_ecnSkipTurns, MrcEvReason::MIN_ACTIVE_FLOOR);
+        return;
+    }
+    RemoveFromActive(id);
+    e.set = MrcEvEntry::RETIRED;
+    ++e.retirements;
+    e.probeSuccesses = 0;
+    e.probeOutstanding = false;
+    e.skipTurns = 0;
+    SetState(id, MrcEvState::ASSUMED_BAD, reason);
+    Refill(plane);
+    ScheduleProbe(id);
+}
+
+void
+MrcEvTable::Refill(uint32_t plane)
+{
+    while (m_planeActive[plane] < m_planeTarget[plane] && !m_backup[plane].empty())
+    {
+        uint32_t id = m_backup[plane].front();
+        m_backup[plane].pop_front();
+        MrcEvEntry& b = m_evs[id];
+        b.skipTurns = 0;
+        b.skipUntil = Time(0);
+        AddToActive(id);
+        SetState(id, MrcEvState::GOOD, MrcEvReason::PROMOTED);
+    }
+}
+
+void
+MrcEvTable::Place(uint32_t id)
+{
+    MrcEvEntry& e = m_evs[id];
+    const uint32_t plane = e.ev.plane;
+    if (m_planeActive[plane] < m_planeTarget[plane])
+    {
+        AddToActive(id);
+    }
+    else
+    {
+        e.set = MrcEvEntry::BACKUP;
+        m_backup[plane].push_back(id);
+    }
+}
+
+// ----- probes -----
+
+void
+MrcEvTable::ScheduleProbe(uint32_t id)
+{
+    MrcEvEntry& e = m_evs[id];
+    e.probeEvent.Cancel();
+    double factor = 1.0 + m_rng->GetValue(-m_probeJitter, m_probeJitter);
+    e.probeEvent = Simulator::Schedule(Seconds(m_probeInterval.GetSeconds() * factor),
+                                       &MrcEvTable::SendProbe,
+                                       this,
+                                       id);
+}
+
+void
+MrcEvTable::SendProbe(uint32_t id)
+{
+    MrcEvEntry& e = m_evs[id];
+    if (e.state != MrcEvState::ASSUMED_BAD)
+    {
+        return;
+    }
+    if (m_probeCb.IsNull() || !IsPlaneUp(e.ev.plane))
+    {
+        ScheduleProbe(id); // try again later (Q3: no probes on a down plane)
+        return;
+    }
+    e.probeOutstanding = true;
+    ++e.probesSent;
+    e.probeEvent = Simulator::Schedule(m_probeTimeout, &MrcEvTable::ProbeTimedOut, this, id);
+    m_probeCb(id);
+}
+
+void
+MrcEvTable::ProbeTimedOut(uint32_t id)
+{
+    MrcEvEntry& e = m_evs[id];
+    if (e.state != MrcEvState::ASSUMED_BAD || !e.probeOutstanding)
+    {
+        return;
+    }
+    e.probeOutstanding = false;
+    e.probeSuccesses = 0;
+    ++e.probeTimeouts;
+    ScheduleProbe(id);
+}
+
+bool
+MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
+{
+    CheckId(evId);
+    MrcEvEntry& e = m_evs[evId];
+    if (e.state != MrcEvState::ASSUMED_BAD || !e.probeOutstanding)
+    {
+        return false;
+    }
+    e.probeEvent.Cancel();
+    e.probeOutstanding = false;
+    ++e.probeAnswers;
+    if (m == MrcPathFeedback::ALWAYS_SKIP)
+    {
+        e.probeSuccesses = 0;
+        ScheduleProbe(evId);
+        return true;
+    }
+    if (++e.probeSuccesses < m_reviveSuccesses)
+    {
+        ScheduleProbe(evId);
+        return true;
+    }
+    e.probeSuccesses = 0;
+    if (m == MrcPathFeedback::SKIP_ONCE)
+    {
+        e.skipTurns = m_ecnSkipTurns;
+        e.skipUntil = Simulator::Now() + GetSkipTime();
+        SetState(evId, MrcEvState::SKIP, MrcEvReason::PROBE_REVIVED);
+    }
+    else
+    {
+        SetState(evId, MrcEvState::GOOD, MrcEvReason::PROBE_REVIVED);
+    }
+    Place(evId);
+    return true;
+}
+
+// ----- controller -----
+
+void
+MrcEvTable::Deny(uint32_t evId)
+{
+    CheckId(evId);
+    MrcEvEntry& e = m_evs[evId];
+    const uint32_t plane = e.ev.plane;
+    switch (e.set)
+    {
+    case MrcEvEntry::DENIED:
+        return;
+    case MrcEvEntry::ACTIVE:
+        RemoveFromActive(evId);
+        break;
+    case MrcEvEntry::BACKUP: {
+        auto& q = m_backup[plane];
+        q.erase(std::find(q.begin(), q.end(), evId));
+        break;
+    }
+    case MrcEvEntry::RETIRED:
+        break;
+    }
+    const bool wasActive = e.set == MrcEvEntry::ACTIVE;
+    e.probeEvent.Cancel();
+    e.probeOutstanding = false;
+    e.set = MrcEvEntry::DENIED;
+    SetState(evId, MrcEvState::DENIED, MrcEvReason::CONTROLLER_DENY);
+    if (wasActive)
+    {
+        Refill(plane);
+    }
+}
+
+void
+MrcEvTable::Allow(uint32_t evId)
+{
+    CheckId(evId);
+    if (m_evs[evId].set != MrcEvEntry::DENIED)
+    {
+        return;
+    }
+    m_evs[evId].skipTurns = 0;
+    SetState(evId, MrcEvState::GOOD, MrcEvReason::CONTROLLER_ALLOW);
+    Place(evId);
+}
+
+// ----- planes -----
+
+void
+MrcEvTable::SetLocalPortUp(uint32_t plane, bool up)
+{
+    NS_ABORT_MSG_IF(plane >= 32, "MrcEvTable: plane " << plane << " not allowed; allowed 0..31");
+    bool before = IsPlaneUp(plane);
+    m_localDownMask = up ? (m_localDownMask & ~(1u << plane)) : (m_localDownMask | (1u << plane));
+    if (IsPlaneUp(plane) != before)
+    {
+        m_planeTrace(plane, !before);
+    }
+}
+
+void
+MrcEvTable::SetRemotePortUp(uint32_t plane, bool up)
+{
+    NS_ABORT_MSG_IF(plane >= 32, "MrcEvTable: plane " << plane << " not allowed; allowed 0..31");
+    bool before = IsPlaneUp(plane);
+    m_remoteDownMask =
+        up ? (m_remoteDownMask & ~(1u << plane)) : (m_remoteDownMask | (1u << plane));
+    if (IsPlaneUp(plane) != before)
+    {
+        m_planeTrace(plane, !before);
+    }
+}
+
+bool
+MrcEvTable::IsPlaneUp(uint32_t plane) const
+{
+    return (((m_localDownMask | m_remoteDownMask) >> plane) & 1) == 0;
+}
+
+// ----- queries -----
+
+uint32_t
+MrcEvTable::FindByValue(uint32_t value) const
+{
+    auto it = m_byValue.find(value);
+    return it == m_byValue.end() ? NO_EV : it->second;
+}
+
+const MrcEvEntry&
+MrcEvTable::GetEntry(uint32_t evId) const
+{
+    CheckId(evId);
+    return m_evs[evId];
+}
+
+MrcEvState
+MrcEvTable::GetState(uint32_t evId) const
+{
+    return GetEntry(evId).state;
+}
+
+uint32_t
+MrcEvTable::GetValue(uint32_t evId) const
+{
+    return GetEntry(evId).ev.value;
+}
+
+uint32_t
+MrcEvTable::GetPlane(uint32_t evId) const
+{
+    return GetEntry(evId).ev.plane;
+}
+
+uint32_t
+MrcEvTable::GetEvCount() const
+{
+    return m_evs.size();
+}
+
+uint32_t
+MrcEvTable::GetPlaneCount() const
+{
+    return m_planes;
+}
+
+uint32_t
+MrcEvTable::GetActiveCount() const
+{
+    return m_active.size();
+}
+
+uint32_t
+MrcEvTable::GetActiveCount(uint32_t plane) const
+{
+    return plane < m_planes ? m_planeActive[plane] : 0;
+}
+
+uint32_t
+MrcEvTable::GetBackupCount(uint32_t plane) const
+{
+    return plane < m_planes ? m_backup[plane].size() : 0;
+}
+
+uint32_t
+MrcEvTable::CountInState(MrcEvState s) const
+{
+    return std::count_if(m_evs.begin(), m_evs.end(), [s](const MrcEvEntry& e) {
+        return e.state == s;
+    });
+}
+
+uint32_t
+MrcEvTable::GetEvMinActive() const
+{
+    return m_evMinActive;
+}
+
+uint64_t
+MrcEvTable::GetRounds() const
+{
+    return m_rounds;
+}
+
+} // namespace ns3

@@ -1,0 +1,692 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Tests of MRC EV profiles (generation) and the EV table (states, sets, selection).
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/mrc-entropy.h"
+#include "ns3/mrc-ev-profile.h"
+#include "ns3/mrc-ev-table.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// An SRv6 cross-T1 path T0(src) | T1(k) | T0(dst) | downlink on a plane.
+MrcEvCandidate
+Srv6Path(uint32_t plane, uint32_t t1)
+{
+    MrcUsidCarrier c(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK,
+                     {MrcMakeUsid(plane, MrcUsidType::T0, 0),
+                      MrcMakeUsid(plane, MrcUsidType::T1, t1),
+                      MrcMakeUsid(plane, MrcUsidType::T0, 1),
+                      MrcMakeUsid(plane, MrcUsidType::HOST_DOWNLINK, 3)});
+    return MrcEvCandidate::FromCarrier(plane, c);
+}
+
+/// All (plane, T1) paths of a small Clos.
+std::vector<MrcEvCandidate>
+Srv6Paths(uint32_t planes, uint32_t t1PerPlane)
+{
+    std::vector<MrcEvCandidate> v;
+    for (uint32_t p = 0; p < planes; ++p)
+    {
+        for (uint32_t k = 0; k < t1PerPlane; ++k)
+        {
+            v.push_back(Srv6Path(p, k));
+        }
+    }
+    return v;
+}
+
+Ptr<MrcEvProfile>
+MakeProfile(uint32_t evCount, uint32_t backup, int64_t stream = 11)
+{
+    Ptr<MrcEvProfile> prof = CreateObject<MrcEvProfile>();
+    prof->SetAttribute("EvCount", UintegerValue(evCount));
+    prof->SetAttribute("BackupCount", UintegerValue(backup));
+    EXPECT_EQ(prof->AssignStreams(stream), 1);
+    return prof;
+}
+
+std::vector<uint32_t>
+CountPerPlane(const std::vector<MrcEvCandidate>& v, uint32_t planes)
+{
+    std::vector<uint32_t> n(planes, 0);
+    for (const auto& c : v)
+    {
+        ++n.at(c.plane);
+    }
+    return n;
+}
+
+/// A structured EV set: `perPlane` active and `backupPerPlane` backup EVs per plane,
+/// values plane * 256 + i (active) and plane * 256 + 128 + i (backup).
+MrcEvSet
+StructuredSet(uint32_t planes, uint32_t perPlane, uint32_t backupPerPlane, uint32_t minActive)
+{
+    MrcEvSet s;
+    for (uint32_t p = 0; p < planes; ++p)
+    {
+        for (uint32_t i = 0; i < perPlane; ++i)
+        {
+            s.active.push_back(MrcEvCandidate::Structured(p, p * 256 + i + 1));
+        }
+        for (uint32_t i = 0; i < backupPerPlane; ++i)
+        {
+            s.backup.push_back(MrcEvCandidate::Structured(p, p * 256 + 128 + i));
+        }
+    }
+    s.evMinActive = minActive;
+    return s;
+}
+
+Ptr<MrcEvTable>
+MakeTable(const MrcEvSet& s, int64_t stream = 5)
+{
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    EXPECT_EQ(t->AssignStreams(stream), 1);
+    t->Init(s);
+    return t;
+}
+
+/// Records EvState and PlaneState traces.
+struct Recorder
+{
+    struct Change
+    {
+        uint32_t id;
+        uint32_t value;
+        uint32_t plane;
+        MrcEvState from;
+        MrcEvState to;
+        MrcEvReason reason;
+    };
+
+    std::vector<Change> changes;
+    std::vector<std::pair<uint32_t, bool>> planes;
+
+    void OnState(uint32_t id,
+                 uint32_t value,
+                 uint32_t plane,
+                 MrcEvState from,
+                 MrcEvState to,
+                 MrcEvReason reason)
+    {
+        changes.push_back({id, value, plane, from, to, reason});
+    }
+
+    void OnPlane(uint32_t plane, bool up)
+    {
+        planes.emplace_back(plane, up);
+    }
+
+    void Attach(Ptr<MrcEvTable> t)
+    {
+        t->TraceConnectWithoutContext("EvState", MakeCallback(&Recorder::OnState, this));
+        t->TraceConnectWithoutContext("PlaneState", MakeCallback(&Recorder::OnPlane, this));
+    }
+};
+
+constexpr uint32_t ALL = 0xffffffff;
+
+/// Select n times; return the ids (NO_EV included).
+std::vector<uint32_t>
+SelectN(Ptr<MrcEvTable> t, uint32_t n, uint32_t mask = ALL, uint32_t exclude = MrcEvTable::NO_EV)
+{
+    std::vector<uint32_t> v;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        v.push_back(t->Select(mask, exclude));
+    }
+    return v;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- profiles
+
+TEST(MrcEvProfile, CandidateFromCarrier)
+{
+    // plane 2, T1 37: EV = (2 + 1) << 12 | 37 = 0x3025
+    MrcEvCandidate c = Srv6Path(2, 37);
+    EXPECT_EQ(c.value, 0x3025u);
+    EXPECT_EQ(c.plane, 2u);
+    EXPECT_TRUE(c.hasCarrier);
+    EXPECT_EQ(c.carrier.GetUsid(1), MrcMakeUsid(2, MrcUsidType::T1, 37));
+    // T0-local path: no T1, the EV names the plane only: (1 + 1) << 12 = 0x2000
+    MrcUsidCarrier local(
+        MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK,
+        {MrcMakeUsid(1, MrcUsidType::T0, 4), MrcMakeUsid(1, MrcUsidType::HOST_DOWNLINK, 9)});
+    EXPECT_EQ(MrcEvCandidate::FromCarrier(1, local).value, 0x2000u);
+    MrcEvCandidate s = MrcEvCandidate::Structured(3, 0xbeef);
+    EXPECT_EQ(s.value, 0xbeefu);
+    EXPECT_EQ(s.plane, 3u);
+    EXPECT_FALSE(s.hasCarrier);
+}
+
+TEST(MrcEvProfile, GenerateEqualPerPlane)
+{
+    Ptr<MrcEvProfile> prof = MakeProfile(128, 64);
+    std::vector<MrcEvCandidate> cands = Srv6Paths(4, 64);
+    MrcEvSet s = prof->Generate(4, cands);
+    ASSERT_EQ(s.active.size(), 128u);
+    ASSERT_EQ(s.backup.size(), 64u);
+    EXPECT_EQ(CountPerPlane(s.active, 4), (std::vector<uint32_t>{32, 32, 32, 32}));
+    EXPECT_EQ(CountPerPlane(s.backup, 4), (std::vector<uint32_t>{16, 16, 16, 16}));
+    EXPECT_EQ(s.evMinActive, 32u); // 128 / 4
+    std::set<uint32_t> values;
+    for (const auto* list : {&s.active, &s.backup})
+    {
+        for (const auto& c : *list)
+        {
+            EXPECT_TRUE(values.insert(c.value).second);
+            EXPECT_TRUE(c.hasCarrier);
+            EXPECT_EQ(MrcSrv6EvPlane(c.value), c.plane);
+            EXPECT_EQ(MrcUsidPlane(c.carrier.GetActiveUsid()), c.plane);
+        }
+    }
+    EXPECT_EQ(values.size(), 192u);
+    // random within a plane: not simply the first 32 T1s of plane 0
+    uint32_t firstK = 0;
+    for (const auto& c : s.active)
+    {
+        firstK += (c.plane == 0 && MrcSrv6EvUplink(c.value) < 32) ? 1 : 0;
+    }
+    EXPECT_LT(firstK, 32u);
+}
+
+TEST(MrcEvProfile, OddSplitGoesToLowPlanes)
+{
+    Ptr<MrcEvProfile> prof = MakeProfile(130, 6);
+    MrcEvSet s = prof->Generate(4, Srv6Paths(4, 64));
+    EXPECT_EQ(CountPerPlane(s.active, 4), (std::vector<uint32_t>{33, 33, 32, 32}));
+    EXPECT_EQ(CountPerPlane(s.backup, 4), (std::vector<uint32_t>{2, 2, 1, 1}));
+    Ptr<MrcEvProfile> prof3 = MakeProfile(128, 0);
+    MrcEvSet s3 = prof3->Generate(3, Srv6Paths(3, 64));
+    EXPECT_EQ(CountPerPlane(s3.active, 3), (std::vector<uint32_t>{43, 43, 42}));
+}
+
+TEST(MrcEvProfile, ShortPlaneUsesEveryPathOnce)
+{
+    // 2 planes x 5 T1s, 128 + 64 wanted: 5 active per plane, no backup
+    Ptr<MrcEvProfile> prof = MakeProfile(128, 64);
+    MrcEvSet s = prof->Generate(2, Srv6Paths(2, 5));
+    EXPECT_EQ(CountPerPlane(s.active, 2), (std::vector<uint32_t>{5, 5}));
+    EXPECT_TRUE(s.backup.empty());
+    // 2 planes x 5 T1s, 6 + 6 wanted: 3 active + 2 backup per plane (5 = all paths)
+    Ptr<MrcEvProfile> prof2 = MakeProfile(6, 6);
+    MrcEvSet s2 = prof2->Generate(2, Srv6Paths(2, 5));
+    EXPECT_EQ(CountPerPlane(s2.active, 2), (std::vector<uint32_t>{3, 3}));
+    EXPECT_EQ(CountPerPlane(s2.backup, 2), (std::vector<uint32_t>{2, 2}));
+}
+
+TEST(MrcEvProfile, DeterministicBySeed)
+{
+    auto values = [](int64_t stream) {
+        MrcEvSet s = MakeProfile(32, 16, stream)->Generate(4, Srv6Paths(4, 64));
+        std::vector<uint32_t> v;
+        for (const auto& c : s.active)
+        {
+            v.push_back(c.value);
+        }
+        for (const auto& c : s.backup)
+        {
+            v.push_back(c.value);
+        }
+        return v;
+    };
+    EXPECT_EQ(values(3), values(3));
+    EXPECT_NE(values(3), values(4));
+}
+
+TEST(MrcEvProfile, EcmpDrawsDistinct16BitValues)
+{
+    Ptr<MrcEvProfile> prof = MakeProfile(9, 3);
+    prof->SetAttribute("Format", EnumValue(MrcEvProfile::STRUCTURED));
+    MrcEvSet s = prof->Generate(3, {});
+    EXPECT_EQ(CountPerPlane(s.active, 3), (std::vector<uint32_t>{3, 3, 3}));
+    EXPECT_EQ(CountPerPlane(s.backup, 3), (std::vector<uint32_t>{1, 1, 1}));
+    std::set<uint32_t> values;
+    for (const auto* list : {&s.active, &s.backup})
+    {
+        for (const auto& c : *list)
+        {
+            EXPECT_FALSE(c.hasCarrier);
+            EXPECT_GE(c.value, 1u);
+            EXPECT_LE(c.value, 0xffffu);
+            values.insert(c.value);
+        }
+    }
+    EXPECT_EQ(values.size(), 12u);
+    EXPECT_EQ(s.evMinActive, 2u); // 9 / 4
+}
+
+TEST(MrcEvProfile, ExplicitArrays)
+{
+    Ptr<MrcEvProfile> prof = MakeProfile(128, 64);
+    prof->SetAttribute("Format", EnumValue(MrcEvProfile::STRUCTURED));
+    prof->SetAttribute("EvMinActive", UintegerValue(2));
+    prof->SetExplicit({MrcEvCandidate::Structured(0, 10),
+                       MrcEvCandidate::Structured(1, 11),
+                       MrcEvCandidate::Structured(1, 12)},
+                      {MrcEvCandidate::Structured(0, 20)});
+    EXPECT_EQ(prof->GetMode(), MrcEvProfile::EXPLICIT);
+    MrcEvSet s = prof->Generate(2, {});
+    ASSERT_EQ(s.active.size(), 3u);
+    ASSERT_EQ(s.backup.size(), 1u);
+    EXPECT_EQ(s.active[2].value, 12u);
+    EXPECT_EQ(s.backup[0].value, 20u);
+    EXPECT_EQ(s.evMinActive, 2u);
+}
+
+// ---------------------------------------------------------------- selection
+
+TEST(MrcEvTable, InitStates)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(4, 8, 2, 8));
+    EXPECT_EQ(t->GetEvCount(), 40u);
+    EXPECT_EQ(t->GetPlaneCount(), 4u);
+    EXPECT_EQ(t->GetActiveCount(), 32u);
+    EXPECT_EQ(t->CountInState(MrcEvState::GOOD), 32u);
+    EXPECT_EQ(t->CountInState(MrcEvState::UNKNOWN), 8u);
+    EXPECT_EQ(t->GetBackupCount(2), 2u);
+    EXPECT_EQ(t->FindByValue(2 * 256 + 3), 2u * 8 + 2); // plane 2, i = 2
+    EXPECT_EQ(t->FindByValue(0xdead), MrcEvTable::NO_EV);
+    EXPECT_EQ(t->GetEvMinActive(), 8u);
+}
+
+TEST(MrcEvTable, ShuffleCoversAllOncePerRound)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(4, 8, 0, 0));
+    std::vector<uint32_t> r1 = SelectN(t, 32);
+    std::vector<uint32_t> r2 = SelectN(t, 32);
+    std::vector<uint32_t> all(32);
+    for (uint32_t i = 0; i < 32; ++i)
+    {
+        all[i] = i;
+    }
+    std::vector<uint32_t> s1 = r1;
+    std::vector<uint32_t> s2 = r2;
+    std::sort(s1.begin(), s1.end());
+    std::sort(s2.begin(), s2.end());
+    EXPECT_EQ(s1, all);
+    EXPECT_EQ(s2, all);
+    EXPECT_NE(r1, r2);  // reshuffled
+    EXPECT_NE(r1, all); // not in id order
+    EXPECT_EQ(t->GetRounds(), 2u);
+    EXPECT_EQ(t->GetEntry(r1[0]).sent, 2u);
+}
+
+TEST(MrcEvTable, NeverExcludedOrBlockedPort)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(4, 8, 0, 0));
+    const uint32_t excluded = 13;
+    const uint32_t mask = ALL & ~(1u << 2); // plane 2 cannot send
+    std::vector<uint32_t> v = SelectN(t, 300, mask, excluded);
+    std::set<uint32_t> seen;
+    for (uint32_t id : v)
+    {
+        ASSERT_NE(id, MrcEvTable::NO_EV);
+        EXPECT_NE(id, excluded);
+        EXPECT_NE(t->GetPlane(id), 2u);
+        seen.insert(id);
+    }
+    EXPECT_EQ(seen.size(), 32u - 8 - 1);
+    // nothing sendable: NO_EV
+    EXPECT_EQ(t->Select(0), MrcEvTable::NO_EV);
+    // only the excluded EV could go: NO_EV, no fallback
+    Ptr<MrcEvTable> one = MakeTable(StructuredSet(1, 2, 0, 0));
+    one->Deny(1);
+    EXPECT_EQ(one->Select(ALL, 0), MrcEvTable::NO_EV);
+    EXPECT_EQ(one->Select(ALL), 0u);
+}
+
+// ---------------------------------------------------------------- transitions
+
+TEST(MrcEvTable, EcnEchoSkipsOneRotation)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(2, 4, 0, 0));
+    Recorder rec;
+    rec.Attach(t);
+    SelectN(t, 8); // round 1 complete
+    const uint32_t x = 5;
+    t->OnSack(x, MrcPathFeedback::NONE);
+    EXPECT_EQ(t->GetState(x), MrcEvState::GOOD);
+    t->OnSack(x, MrcPathFeedback::SKIP_ONCE);
+    EXPECT_EQ(t->GetState(x), MrcEvState::SKIP);
+    EXPECT_EQ(t->GetEntry(x).ecnEchoes, 1u);
+    std::vector<uint32_t> r2 = SelectN(t, 7); // round 2: the 7 others
+    EXPECT_EQ(std::count(r2.begin(), r2.end(), x), 0);
+    EXPECT_EQ(std::set<uint32_t>(r2.begin(), r2.end()).size(), 7u);
+    std::vector<uint32_t> r3 = SelectN(t, 8); // round 3: back
+    EXPECT_EQ(std::count(r3.begin(), r3.end(), x), 1);
+    EXPECT_EQ(t->GetState(x), MrcEvState::GOOD);
+    ASSERT_EQ(rec.changes.size(), 2u);
+    EXPECT_EQ(rec.changes[0].reason, MrcEvReason::ECN_ECHO);
+    EXPECT_EQ(rec.changes[0].from, MrcEvState::GOOD);
+    EXPECT_EQ(rec.changes[0].to, MrcEvState::SKIP);
+    EXPECT_EQ(rec.changes[0].value, 256u + 2); // id 5 = plane 1, i = 1
+    EXPECT_EQ(rec.changes[0].plane, 1u);
+    EXPECT_EQ(rec.changes[1].reason, MrcEvReason::SKIP_EXPIRED);
+    EXPECT_EQ(rec.changes[1].to, MrcEvState::GOOD);
+}
+
+TEST(MrcEvTable, TrimNackSkipsTrimSkipTurns)
+{
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute("TrimSkipTurns", UintegerValue(2));
+    t->AssignStreams(1);
+    t->Init(StructuredSet(1, 4, 0, 0));
+    SelectN(t, 4);
+    t->OnNack(2, MrcNackReason::TRIMMED_LASTHOP); // does not count against the EV
+    t->OnNack(2, MrcNackReason::PSN_OOR_WINDOW);
+    EXPECT_EQ(t->GetState(2), MrcEvState::GOOD);
+    t->OnNack(2, MrcNackReason::TRIMMED);
+    EXPECT_EQ(t->GetState(2), MrcEvState::SKIP);
+    EXPECT_EQ(t->GetEntry(2).trims, 1u);
+    std::vector<uint32_t> r = SelectN(t, 6); // two rounds of 3
+    EXPECT_EQ(std::count(r.begin(), r.end(), 2u), 0);
+    std::vector<uint32_t> r3 = SelectN(t, 4);
+    EXPECT_EQ(std::count(r3.begin(), r3.end(), 2u), 1);
+}
+
+TEST(MrcEvTable, TimeModeSkipEndsAfterSkipTime)
+{
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute("SkipMode", EnumValue(MrcEvTable::SKIP_TIME));
+    t->SetBaseRtt(MicroSeconds(10)); // SkipTime 0 = base RTT
+    t->AssignStreams(1);
+    t->Init(StructuredSet(1, 4, 0, 0));
+    t->OnSack(1, MrcPathFeedback::SKIP_ONCE);
+    EXPECT_EQ(t->GetState(1), MrcEvState::SKIP);
+    std::vector<uint32_t> early;
+    std::vector<uint32_t> late;
+    Simulator::Schedule(MicroSeconds(9), [&]() { early = SelectN(t, 12); });
+    Simulator::Schedule(MicroSeconds(10), [&]() { late = SelectN(t, 4); });
+    Simulator::Run();
+    EXPECT_EQ(std::count(early.begin(), early.end(), 1u), 0);
+    EXPECT_GE(std::count(late.begin(), late.end(), 1u), 1);
+    EXPECT_EQ(t->GetState(1), MrcEvState::GOOD);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, TimeoutRetiresAndReplacesFromSamePlane)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(2, 4, 2, 2));
+    Recorder rec;
+    rec.Attach(t);
+    const uint32_t x = 5; // plane 1
+    t->OnTimeout(x);
+    EXPECT_EQ(t->GetState(x), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(t->GetEntry(x).set, MrcEvEntry::RETIRED);
+    EXPECT_EQ(t->GetEntry(x).retirements, 1u);
+    EXPECT_EQ(t->GetActiveCount(1), 4u);
+    EXPECT_EQ(t->GetBackupCount(1), 1u);
+    EXPECT_EQ(t->GetBackupCount(0), 2u);
+    // the oldest backup of plane 1 (id 8 + 2 = 10, value 256 + 128) took its place
+    const uint32_t repl = t->FindByValue(256 + 128);
+    EXPECT_EQ(t->GetEntry(repl).set, MrcEvEntry::ACTIVE);
+    EXPECT_EQ(t->GetState(repl), MrcEvState::GOOD);
+    ASSERT_EQ(rec.changes.size(), 2u);
+    EXPECT_EQ(rec.changes[0].reason, MrcEvReason::TIMEOUT);
+    EXPECT_EQ(rec.changes[0].to, MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(rec.changes[1].id, repl);
+    EXPECT_EQ(rec.changes[1].from, MrcEvState::UNKNOWN);
+    EXPECT_EQ(rec.changes[1].reason, MrcEvReason::PROMOTED);
+    // selection: the retired EV never, the replacement once per round
+    std::vector<uint32_t> r = SelectN(t, 16);
+    EXPECT_EQ(std::count(r.begin(), r.end(), x), 0);
+    EXPECT_EQ(std::count(r.begin(), r.end(), repl), 2);
+    // feedback for a retired EV is ignored
+    t->OnSack(x, MrcPathFeedback::SKIP_ONCE);
+    t->OnTimeout(x);
+    EXPECT_EQ(t->GetState(x), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(t->GetEntry(x).retirements, 1u);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, AlwaysSkipAndInferredLossRetire)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(2, 4, 2, 2));
+    t->OnSack(1, MrcPathFeedback::SKIP_ONCE);
+    t->OnSack(1, MrcPathFeedback::ALWAYS_SKIP); // SKIP -> ASSUMED_BAD
+    EXPECT_EQ(t->GetState(1), MrcEvState::ASSUMED_BAD);
+    t->OnInferredLoss(2);
+    EXPECT_EQ(t->GetState(2), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(t->GetActiveCount(0), 4u);
+    EXPECT_EQ(t->GetBackupCount(0), 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, MinActiveFloorTurnsRetirementIntoSkip)
+{
+    // 4 active on one plane, no backup, ev_min_active 3
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(1, 4, 0, 3));
+    Recorder rec;
+    rec.Attach(t);
+    t->OnTimeout(0);
+    EXPECT_EQ(t->GetState(0), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(t->GetActiveCount(), 3u);
+    t->OnTimeout(1);
+    EXPECT_EQ(t->GetState(1), MrcEvState::SKIP);
+    EXPECT_EQ(t->GetEntry(1).set, MrcEvEntry::ACTIVE);
+    EXPECT_EQ(t->GetActiveCount(), 3u);
+    EXPECT_EQ(rec.changes.back().reason, MrcEvReason::MIN_ACTIVE_FLOOR);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, ProbesReviveAfterConsecutiveSuccesses)
+{
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute("ProbeInterval", TimeValue(MicroSeconds(100)));
+    t->SetAttribute("ProbeJitter", DoubleValue(0.5));
+    t->SetAttribute("ProbeTimeout", TimeValue(MicroSeconds(200)));
+    t->SetAttribute("ReviveSuccesses", UintegerValue(3));
+    t->AssignStreams(1);
+    t->Init(StructuredSet(2, 4, 2, 0));
+    Recorder rec;
+    rec.Attach(t);
+    std::vector<Time> probeTimes;
+    uint32_t answered = 0;
+    const uint32_t x = 3;
+    // answer 2 probes, let the 3rd time out (count resets), then answer 3 more
+    t->SetProbeCallback(Callback<void, uint32_t>([&](uint32_t id) {
+        EXPECT_EQ(id, x);
+        probeTimes.push_back(Simulator::Now());
+        if (probeTimes.size() == 3)
+        {
+            return;
+        }
+        Simulator::Schedule(MicroSeconds(10), [&, id]() {
+            ++answered;
+            EXPECT_TRUE(t->OnProbeAnswer(id, MrcPathFeedback::NONE));
+            EXPECT_EQ(t->GetEntry(id).probeSuccesses,
+                      t->GetState(id) == MrcEvState::GOOD
+                          ? 0u
+                          : (answered <= 2 ? answered : answered - 2));
+        });
+    }));
+    t->OnTimeout(x);
+    EXPECT_FALSE(t->OnProbeAnswer(x, MrcPathFeedback::NONE)); // nothing outstanding yet
+    Simulator::Run();
+    ASSERT_EQ(probeTimes.size(), 6u);
+    EXPECT_EQ(answered, 5u);
+    EXPECT_EQ(t->GetState(x), MrcEvState::GOOD);
+    const MrcEvEntry& e = t->GetEntry(x);
+    EXPECT_EQ(e.probesSent, 6u);
+    EXPECT_EQ(e.probeTimeouts, 1u);
+    EXPECT_EQ(e.probeAnswers, 5u);
+    // gaps: interval 100 us +-50 %, measured from the answer (10 us) or the timeout (200 us)
+    EXPECT_GE(probeTimes[0], MicroSeconds(50));
+    EXPECT_LE(probeTimes[0], MicroSeconds(150));
+    for (uint32_t i = 1; i < probeTimes.size(); ++i)
+    {
+        Time base = i == 3 ? MicroSeconds(200) : MicroSeconds(10);
+        Time gap = probeTimes[i] - probeTimes[i - 1] - base;
+        EXPECT_GE(gap, MicroSeconds(50)) << i;
+        EXPECT_LE(gap, MicroSeconds(150)) << i;
+    }
+    // the plane was refilled from backup, so the revived EV joins the end of the backup set
+    EXPECT_EQ(e.set, MrcEvEntry::BACKUP);
+    EXPECT_EQ(t->GetActiveCount(0), 4u);
+    EXPECT_EQ(t->GetBackupCount(0), 2u);
+    EXPECT_EQ(rec.changes.back().reason, MrcEvReason::PROBE_REVIVED);
+    EXPECT_EQ(rec.changes.back().from, MrcEvState::ASSUMED_BAD);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, ProbeAnswerSkipOnceRevivesToSkipAndRefillsShortPlane)
+{
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute("ReviveSuccesses", UintegerValue(2));
+    t->AssignStreams(2);
+    t->Init(StructuredSet(2, 4, 0, 0)); // no backup: the plane stays short
+    t->SetProbeCallback(Callback<void, uint32_t>([&](uint32_t id) {
+        // first answer ALWAYS_SKIP (a failure), then SKIP_ONCE twice
+        MrcPathFeedback m = t->GetEntry(id).probesSent == 1 ? MrcPathFeedback::ALWAYS_SKIP
+                                                            : MrcPathFeedback::SKIP_ONCE;
+        Simulator::Schedule(MicroSeconds(5), [&, id, m]() { t->OnProbeAnswer(id, m); });
+    }));
+    t->OnTimeout(6);
+    EXPECT_EQ(t->GetActiveCount(1), 3u);
+    Simulator::Run();
+    EXPECT_EQ(t->GetEntry(6).probesSent, 3u);
+    EXPECT_EQ(t->GetState(6), MrcEvState::SKIP);
+    EXPECT_EQ(t->GetEntry(6).set, MrcEvEntry::ACTIVE);
+    EXPECT_EQ(t->GetActiveCount(1), 4u);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, DeniedOnlyByController)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(2, 4, 1, 0));
+    Recorder rec;
+    rec.Attach(t);
+    t->SetProbeCallback(Callback<void, uint32_t>([](uint32_t) { FAIL() << "probe of DENIED"; }));
+    t->Deny(1);
+    EXPECT_EQ(t->GetState(1), MrcEvState::DENIED);
+    EXPECT_EQ(t->GetActiveCount(0), 4u); // replaced from backup
+    EXPECT_EQ(t->GetBackupCount(0), 0u);
+    ASSERT_EQ(rec.changes.size(), 2u);
+    EXPECT_EQ(rec.changes[0].reason, MrcEvReason::CONTROLLER_DENY);
+    EXPECT_EQ(rec.changes[1].reason, MrcEvReason::PROMOTED);
+    // nothing else moves it
+    t->OnSack(1, MrcPathFeedback::NONE);
+    t->OnSack(1, MrcPathFeedback::ALWAYS_SKIP);
+    t->OnTimeout(1);
+    EXPECT_FALSE(t->OnProbeAnswer(1, MrcPathFeedback::NONE));
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    EXPECT_EQ(t->GetState(1), MrcEvState::DENIED);
+    std::vector<uint32_t> r = SelectN(t, 24);
+    EXPECT_EQ(std::count(r.begin(), r.end(), 1u), 0);
+    // deny a backup EV, deny an ASSUMED_BAD EV (its probes stop)
+    t->Deny(9); // plane 1 backup (value 256 + 128)
+    EXPECT_EQ(t->GetBackupCount(1), 0u);
+    // controller allows it back: GOOD, into the backup set (plane 0 is full)
+    t->Allow(1);
+    EXPECT_EQ(t->GetState(1), MrcEvState::GOOD);
+    EXPECT_EQ(t->GetEntry(1).set, MrcEvEntry::BACKUP);
+    EXPECT_EQ(rec.changes.back().reason, MrcEvReason::CONTROLLER_ALLOW);
+    t->Allow(2); // not denied: no effect
+    EXPECT_EQ(t->GetState(2), MrcEvState::GOOD);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, DenyStopsProbing)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(1, 4, 0, 0));
+    uint32_t probes = 0;
+    t->SetProbeCallback(Callback<void, uint32_t>([&](uint32_t) { ++probes; }));
+    t->OnTimeout(0);
+    Simulator::Schedule(MicroSeconds(100), [&]() { t->Deny(0); });
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    EXPECT_EQ(probes, 0u); // first probe is due at >= 500 us
+    EXPECT_EQ(t->GetState(0), MrcEvState::DENIED);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, PlaneDownRemovesExactlyThatPlane)
+{
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(4, 4, 0, 0));
+    Recorder rec;
+    rec.Attach(t);
+    t->SetRemotePortUp(1, false);
+    EXPECT_FALSE(t->IsPlaneUp(1));
+    std::vector<uint32_t> r = SelectN(t, 36); // 3 rounds of the 12 others
+    std::set<uint32_t> seen(r.begin(), r.end());
+    EXPECT_EQ(seen.size(), 12u);
+    for (uint32_t id : r)
+    {
+        ASSERT_NE(id, MrcEvTable::NO_EV);
+        EXPECT_NE(t->GetPlane(id), 1u);
+    }
+    for (uint32_t id = 0; id < 16; ++id)
+    {
+        EXPECT_EQ(std::count(r.begin(), r.end(), id), t->GetPlane(id) == 1 ? 0 : 3) << id;
+    }
+    // a loss on the down plane does not retire the EV (Q3)
+    t->OnTimeout(4);
+    EXPECT_EQ(t->GetState(4), MrcEvState::GOOD);
+    // local down too; remote up: still down; local up: back
+    t->SetLocalPortUp(1, false);
+    t->SetRemotePortUp(1, true);
+    EXPECT_FALSE(t->IsPlaneUp(1));
+    t->SetLocalPortUp(1, true);
+    EXPECT_TRUE(t->IsPlaneUp(1));
+    std::vector<uint32_t> r2 = SelectN(t, 16);
+    EXPECT_EQ(std::set<uint32_t>(r2.begin(), r2.end()).size(), 16u);
+    ASSERT_EQ(rec.planes.size(), 2u);
+    EXPECT_EQ(rec.planes[0], std::make_pair(1u, false));
+    EXPECT_EQ(rec.planes[1], std::make_pair(1u, true));
+    EXPECT_TRUE(rec.changes.empty()); // EV states untouched
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, RetireMidRoundKeepsRoundIntact)
+{
+    // removing EVs mid-round must not cost the unvisited EVs their turn
+    Ptr<MrcEvTable> t = MakeTable(StructuredSet(1, 8, 4, 0));
+    std::vector<uint32_t> first = SelectN(t, 3);
+    t->OnTimeout(first[1]); // visited
+    std::vector<uint32_t> rest = SelectN(t, 6);
+    // visited 3 + remaining 5 originals + 1 replacement appended to this round
+    std::set<uint32_t> round(first.begin(), first.end());
+    round.insert(rest.begin(), rest.end());
+    EXPECT_EQ(round.size(), 9u);
+    EXPECT_EQ(t->GetRounds(), 1u);
+    const uint32_t repl = t->FindByValue(128);
+    EXPECT_EQ(std::count(rest.begin(), rest.end(), repl), 1);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, InitFromSrv6Profile)
+{
+    Ptr<MrcEvProfile> prof = MakeProfile(16, 8);
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->Init(prof, 4, Srv6Paths(4, 8));
+    EXPECT_EQ(t->GetActiveCount(), 16u);
+    for (uint32_t p = 0; p < 4; ++p)
+    {
+        EXPECT_EQ(t->GetActiveCount(p), 4u);
+        EXPECT_EQ(t->GetBackupCount(p), 2u);
+    }
+    uint32_t id = t->Select(ALL);
+    ASSERT_NE(id, MrcEvTable::NO_EV);
+    EXPECT_TRUE(t->GetEntry(id).ev.hasCarrier);
+    EXPECT_EQ(MrcSrv6EvPlane(t->GetValue(id)), t->GetPlane(id));
+    EXPECT_EQ(t->GetEvMinActive(), 4u);
+}
