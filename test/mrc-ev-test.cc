@@ -14,6 +14,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
 #include <gtest/gtest.h>
 #include <set>
 #include <vector>
@@ -689,4 +690,137 @@ TEST(MrcEvTable, InitFromSrv6Profile)
     EXPECT_TRUE(t->GetEntry(id).ev.hasCarrier);
     EXPECT_EQ(MrcSrv6EvPlane(t->GetValue(id)), t->GetPlane(id));
     EXPECT_EQ(t->GetEvMinActive(), 4u);
+}
+
+TEST(MrcEvTable, RandomFeedbackKeepsInvariants)
+{
+    // 4 planes x 6 active + 3 backup; random feedback, controller actions, port flaps and
+    // probe answers for 20 ms of simulated time. After every step: sets and states agree,
+    // planes are refilled while they have backup, and Select only returns usable EVs.
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute("ProbeInterval", TimeValue(MicroSeconds(20)));
+    t->SetAttribute("ProbeTimeout", TimeValue(MicroSeconds(40)));
+    t->SetAttribute("ReviveSuccesses", UintegerValue(2));
+    t->AssignStreams(3);
+    t->Init(StructuredSet(4, 6, 3, 4));
+    Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+    u->SetStream(99);
+    t->SetProbeCallback(Callback<void, uint32_t>([&](uint32_t id) {
+        if (u->GetValue() < 0.7)
+        {
+            MrcPathFeedback m =
+                u->GetValue() < 0.8 ? MrcPathFeedback::NONE : MrcPathFeedback::SKIP_ONCE;
+            Simulator::Schedule(MicroSeconds(5), [&, id, m]() { t->OnProbeAnswer(id, m); });
+        }
+    }));
+    const uint32_t n = t->GetEvCount();
+    uint64_t selected = 0;
+    uint64_t checks = 0;
+    auto check = [&]() {
+        std::vector<uint32_t> act(4, 0);
+        std::vector<uint32_t> bak(4, 0);
+        for (uint32_t id = 0; id < n; ++id)
+        {
+            const MrcEvEntry& e = t->GetEntry(id);
+            switch (e.set)
+            {
+            case MrcEvEntry::ACTIVE:
+                ++act[e.ev.plane];
+                ASSERT_TRUE(e.state == MrcEvState::GOOD || e.state == MrcEvState::SKIP);
+                break;
+            case MrcEvEntry::BACKUP:
+                ++bak[e.ev.plane];
+                ASSERT_NE(e.state, MrcEvState::ASSUMED_BAD);
+                ASSERT_NE(e.state, MrcEvState::DENIED);
+                break;
+            case MrcEvEntry::RETIRED:
+                ASSERT_EQ(e.state, MrcEvState::ASSUMED_BAD);
+                break;
+            case MrcEvEntry::DENIED:
+                ASSERT_EQ(e.state, MrcEvState::DENIED);
+                break;
+            }
+        }
+        uint32_t total = 0;
+        for (uint32_t p = 0; p < 4; ++p)
+        {
+            ASSERT_EQ(act[p], t->GetActiveCount(p));
+            ASSERT_EQ(bak[p], t->GetBackupCount(p));
+            ASSERT_LE(act[p], 6u);
+            ASSERT_TRUE(act[p] == 6 || bak[p] == 0) << "plane " << p << " short with backup";
+            total += act[p];
+        }
+        ASSERT_EQ(total, t->GetActiveCount());
+        ++checks;
+    };
+    std::function<void()> step = [&]() {
+        const uint32_t id = u->GetInteger(0, n - 1);
+        const double r = u->GetValue();
+        if (r < 0.25)
+        {
+            t->OnSack(id, MrcPathFeedback::SKIP_ONCE);
+        }
+        else if (r < 0.35)
+        {
+            t->OnNack(id, MrcNackReason::TRIMMED);
+        }
+        else if (r < 0.40)
+        {
+            t->OnTimeout(id);
+        }
+        else if (r < 0.42)
+        {
+            t->OnSack(id, MrcPathFeedback::ALWAYS_SKIP);
+        }
+        else if (r < 0.43)
+        {
+            t->Deny(id);
+        }
+        else if (r < 0.46)
+        {
+            t->Allow(id);
+        }
+        else if (r < 0.47)
+        {
+            t->SetRemotePortUp(u->GetInteger(0, 3), u->GetValue() < 0.5);
+        }
+        check();
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            const uint32_t mask = u->GetInteger(0, 15);
+            const uint32_t excl = u->GetValue() < 0.3 ? u->GetInteger(0, n - 1) : MrcEvTable::NO_EV;
+            const uint32_t s = t->Select(mask, excl);
+            if (s != MrcEvTable::NO_EV)
+            {
+                const MrcEvEntry& e = t->GetEntry(s);
+                ASSERT_EQ(e.state, MrcEvState::GOOD);
+                ASSERT_EQ(e.set, MrcEvEntry::ACTIVE);
+                ASSERT_NE(s, excl);
+                ASSERT_TRUE((mask >> e.ev.plane) & 1);
+                ASSERT_TRUE(t->IsPlaneUp(e.ev.plane));
+                ++selected;
+            }
+        }
+        check();
+        if (Simulator::Now() < MilliSeconds(20))
+        {
+            Simulator::Schedule(MicroSeconds(1), step);
+        }
+    };
+    Simulator::Schedule(MicroSeconds(1), step);
+    Simulator::Stop(MilliSeconds(21));
+    Simulator::Run();
+    EXPECT_GT(checks, 30000u);
+    EXPECT_GT(selected, 10000u);
+    // the random walk exercised retirement and revival
+    uint32_t retired = 0;
+    uint32_t revived = 0;
+    for (uint32_t id = 0; id < n; ++id)
+    {
+        retired += t->GetEntry(id).retirements;
+        revived += t->GetEntry(id).probeAnswers;
+    }
+    EXPECT_GT(retired, 50u);
+    EXPECT_GT(revived, 50u);
+    Simulator::Destroy();
 }
