@@ -135,8 +135,10 @@ struct Recorder
 
     void Attach(Ptr<MrcEvTable> t)
     {
-        t->TraceConnectWithoutContext("EvState", MakeCallback(&Recorder::OnState, this));
-        t->TraceConnectWithoutContext("PlaneState", MakeCallback(&Recorder::OnPlane, this));
+        EXPECT_TRUE(
+            t->TraceConnectWithoutContext("EvState", MakeCallback(&Recorder::OnState, this)));
+        EXPECT_TRUE(
+            t->TraceConnectWithoutContext("PlaneState", MakeCallback(&Recorder::OnPlane, this)));
     }
 };
 
@@ -328,6 +330,16 @@ TEST(MrcEvTable, ShuffleCoversAllOncePerRound)
     EXPECT_NE(r1, all); // not in id order
     EXPECT_EQ(t->GetRounds(), 2u);
     EXPECT_EQ(t->GetEntry(r1[0]).sent, 2u);
+}
+
+TEST(MrcEvTable, SelectionDeterministicByStream)
+{
+    auto run = [](int64_t stream) {
+        Ptr<MrcEvTable> t = MakeTable(StructuredSet(4, 8, 0, 0), stream);
+        return SelectN(t, 96);
+    };
+    EXPECT_EQ(run(21), run(21));
+    EXPECT_NE(run(21), run(22));
 }
 
 TEST(MrcEvTable, NeverExcludedOrBlockedPort)
