@@ -562,9 +562,17 @@ MrcFailureInjector::GrayFailure(Ptr<MrcNetDevice> tx, double lossProbability, Ti
     });
     if (stop != Time::Max())
     {
-        At(stop, [self, tx, rx, previous]() {
+        At(stop, [self, tx, rx, model, previous]() {
             self->Log(MrcEventKind::GRAY_STOP, DirectionName(tx), "");
-            rx->SetAttribute("ReceiveErrorModel", *previous);
+            if (previous->Get<ErrorModel>())
+            {
+                rx->SetAttribute("ReceiveErrorModel", *previous);
+            }
+            else
+            {
+                // ns-3.37 cannot set a null pointer attribute: switch ours off instead.
+                model->Disable();
+            }
         });
     }
 }

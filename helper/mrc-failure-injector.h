@@ -183,10 +183,9 @@ class MrcFailureInjector : public Object
      * Lose each frame sent by tx (one direction of its link) with a fixed
      * probability, from start until stop, by a RateErrorModel in packet units
      * set as the ReceiveErrorModel of tx's peer (its previous error model is
-     * put back at stop). Records: gray_failure_start (detail "loss=p"),
-     * gray_failure_stop. Two gray failures of one direction must not overlap.
-     * \param tx the sending end of the direction
-     * \param lossProbability in [0, 1]
+     * put back at stop; if it had none, the injected model is disabled). Records:
+     * gray_failure_start (detail "loss=p"), gray_failure_stop. Two gray failures of one direction
+     * must not overlap. \param tx the sending end of the direction \param lossProbability in [0, 1]
      * \param start not before now
      * \param stop after start
      */

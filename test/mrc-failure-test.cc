@@ -503,15 +503,48 @@ TEST(MrcFailureInjector, GrayFailureDropsOneDirectionOnly)
     EXPECT_EQ(b->GetDropPackets(MrcDropReason::ERROR_MODEL), 20u);
     EXPECT_EQ(a->GetRxPackets(0), 35u);
     EXPECT_EQ(a->GetDropPackets(MrcDropReason::ERROR_MODEL), 0u);
-    // The receivers' error models are taken away again.
+    // The receivers had no error model before: the injected one is switched off.
     PointerValue em;
     b->GetAttribute("ReceiveErrorModel", em);
-    EXPECT_EQ(em.Get<ErrorModel>(), nullptr);
+    ASSERT_NE(em.Get<ErrorModel>(), nullptr);
+    EXPECT_FALSE(em.Get<ErrorModel>()->IsEnabled());
     EXPECT_EQ(Lines(fi->GetEventLog()),
               (std::vector<std::string>{"1000000 gray_failure_start a:0->b:0 loss=1",
                                         "1000000 gray_failure_start b:0->a:0 loss=0",
                                         "2000000 gray_failure_stop a:0->b:0 ",
                                         "2000000 gray_failure_stop b:0->a:0 "}));
+    Finish();
+}
+
+TEST(MrcFailureInjector, GrayFailurePutsThePreviousErrorModelBack)
+{
+    NodeContainer n;
+    n.Create(2);
+    MrcLinkHelper link;
+    NetDeviceContainer d = link.Install(n.Get(0), n.Get(1));
+    Ptr<MrcNetDevice> a = DynamicCast<MrcNetDevice>(d.Get(0));
+    Ptr<MrcNetDevice> b = DynamicCast<MrcNetDevice>(d.Get(1));
+    Ptr<ListErrorModel> own = CreateObject<ListErrorModel>();
+    b->SetAttribute("ReceiveErrorModel", PointerValue(own));
+    Ptr<MrcFailureInjector> fi = CreateObject<MrcFailureInjector>();
+    fi->GrayFailure(a, 1.0, MicroSeconds(10), MicroSeconds(20));
+    Ptr<ErrorModel> during;
+    Simulator::Schedule(MicroSeconds(15), [b, &during]() {
+        PointerValue em;
+        b->GetAttribute("ReceiveErrorModel", em);
+        during = em.Get<ErrorModel>();
+    });
+    Simulator::Schedule(MicroSeconds(15), &SendFrames, a, 3);
+    Simulator::Schedule(MicroSeconds(25), &SendFrames, a, 4);
+    Simulator::Run();
+    ASSERT_NE(during, nullptr);
+    EXPECT_NE(during, own);
+    EXPECT_NE(DynamicCast<RateErrorModel>(during), nullptr);
+    PointerValue after;
+    b->GetAttribute("ReceiveErrorModel", after);
+    EXPECT_EQ(after.Get<ErrorModel>(), own);
+    EXPECT_EQ(b->GetDropPackets(MrcDropReason::ERROR_MODEL), 3u);
+    EXPECT_EQ(b->GetRxPackets(0), 4u);
     Finish();
 }
 
