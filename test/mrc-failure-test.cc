@@ -548,6 +548,56 @@ TEST(MrcFailureInjector, GrayFailurePutsThePreviousErrorModelBack)
     Finish();
 }
 
+namespace
+{
+
+/// Send 200 frames through a 50 % gray failure with fixed streams; \return the lost frames'
+/// indices.
+std::vector<uint32_t>
+LossPattern(int64_t stream)
+{
+    NodeContainer n;
+    n.Create(2);
+    MrcLinkHelper link;
+    NetDeviceContainer d = link.Install(n.Get(0), n.Get(1));
+    Ptr<MrcNetDevice> a = DynamicCast<MrcNetDevice>(d.Get(0));
+    Ptr<MrcNetDevice> b = DynamicCast<MrcNetDevice>(d.Get(1));
+    Ptr<MrcFailureInjector> fi = CreateObject<MrcFailureInjector>();
+    fi->GrayFailure(a, 0.5, Seconds(0));
+    EXPECT_EQ(fi->AssignStreams(stream), 1);
+    std::vector<uint32_t> lost;
+    uint32_t seen = 0;
+    b->TraceConnectWithoutContext("PhyRxEnd",
+                                  MakeBoundCallback(
+                                      +[](uint32_t* k, Ptr<const Packet>) { ++*k; },
+                                      &seen));
+    b->TraceConnectWithoutContext("PhyRxDrop",
+                                  MakeBoundCallback(
+                                      +[](std::pair<uint32_t*, std::vector<uint32_t>*> s,
+                                          Ptr<const Packet>) { s.second->push_back((*s.first)++); },
+                                      std::make_pair(&seen, &lost)));
+    Simulator::Schedule(MicroSeconds(1), &SendFrames, a, 200);
+    Simulator::Run();
+    EXPECT_EQ(seen, 200u);
+    EXPECT_EQ(b->GetRxPackets(0) + lost.size(), 200u);
+    Finish();
+    return lost;
+}
+
+} // namespace
+
+TEST(MrcFailureInjector, GrayFailureWithFixedStreamsIsRepeatable)
+{
+    std::vector<uint32_t> first = LossPattern(7);
+    std::vector<uint32_t> again = LossPattern(7);
+    std::vector<uint32_t> other = LossPattern(8);
+    EXPECT_EQ(first, again);
+    EXPECT_NE(first, other);
+    // 200 draws at p = 0.5: far from all or nothing.
+    EXPECT_GT(first.size(), 50u);
+    EXPECT_LT(first.size(), 150u);
+}
+
 // ---------------------------------------------------------------- events.csv
 
 TEST(MrcFailureInjector, EventsCsvIsExactAndIdenticalTwice)
