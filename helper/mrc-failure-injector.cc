@@ -466,13 +466,18 @@ MrcFailureInjector::PlaneDown(const std::string& plane,
     NS_ABORT_MSG_IF(plane.empty(), "MrcFailureInjector::PlaneDown: empty plane label");
     NS_ABORT_MSG_IF(links.empty(),
                     "MrcFailureInjector::PlaneDown: plane \"" << plane << "\" has no links");
+    std::vector<Ptr<MrcChannel>> unique;
     for (const auto& link : links)
     {
         CheckLink("PlaneDown", link);
+        if (std::find(unique.begin(), unique.end(), link) == unique.end())
+        {
+            unique.push_back(link);
+        }
     }
     CheckTime("PlaneDown", at);
     Ptr<MrcFailureInjector> self(this);
-    At(at, [self, plane, links]() {
+    At(at, [self, plane, links = std::move(unique)]() {
         self->Log(MrcEventKind::PLANE_DOWN, plane, "links=" + std::to_string(links.size()));
         auto it = std::find_if(self->m_planes.begin(),
                                self->m_planes.end(),

@@ -414,7 +414,8 @@ TEST(MrcFailureInjector, OverlappingCausesKeepALinkDownUntilTheLast)
     fi->SwitchUp(f.t10, MilliSeconds(4));         // t00t10 stays down (link)
     fi->PlaneUp("p1", MilliSeconds(5));
     fi->LinkUp(f.t00t10, MilliSeconds(6));
-    fi->PlaneUp("p9", MilliSeconds(7)); // never down
+    fi->PlaneUp("p9", MilliSeconds(7));                         // never down
+    fi->PlaneDown("p2", {f.h0link, f.h0link}, MilliSeconds(8)); // listed twice, counted once
     std::vector<std::vector<bool>> states;
     auto sample = [&f, &states]() {
         states.push_back({f.t00t10->IsLinkUp(),
@@ -450,7 +451,10 @@ TEST(MrcFailureInjector, OverlappingCausesKeepALinkDownUntilTheLast)
                   "4000000 switch_up t1-0 links=2; still down: t0-0:0-t1-0:0 (link)",
                   "5000000 plane_up p1 links=2",
                   "6000000 link_up t0-0:0-t1-0:0 ",
-                  "7000000 plane_up p9 links=0; the plane was not down"}));
+                  "7000000 plane_up p9 links=0; the plane was not down",
+                  "8000000 plane_down p2 links=1"}));
+    EXPECT_FALSE(f.h0link->IsLinkUp());
+    EXPECT_EQ(fi->GetDownCauses(f.h0link), (std::vector<std::string>{"plane p2"}));
     Finish();
 }
 
