@@ -51,6 +51,8 @@ def build(bld):
         'helper/mrc-ecmp-route-manager.cc',
         # -- topology
         # -- failures
+        'helper/mrc-event-log.cc',
+        'helper/mrc-failure-injector.cc',
         # -- transport: core
         'model/mrc-congestion-ops.cc',
         # -- transport: RoCE
@@ -89,6 +91,7 @@ def build(bld):
         'test/mrc-ecmp-convergence-test.cc',
         # -- topology
         # -- failures
+        'test/mrc-failure-test.cc',
         # -- transport: core
         # -- transport: RoCE
         # -- transport: shared reliability
@@ -150,6 +153,8 @@ def build(bld):
         'helper/mrc-ecmp-route-manager.h',
         # -- topology
         # -- failures
+        'helper/mrc-event-log.h',
+        'helper/mrc-failure-injector.h',
         # -- transport: core
         'model/mrc-congestion-ops.h',
         # -- transport: RoCE
