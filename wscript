@@ -54,6 +54,8 @@ def build(bld):
         # -- transport: core
         'model/mrc-congestion-ops.cc',
         # -- transport: RoCE
+        'model/mrc-dcqcn.cc',
+        'model/mrc-dcqcn-np.cc',
         # -- transport: shared reliability
         # -- transport: MRC
         # -- results
@@ -89,6 +91,7 @@ def build(bld):
         # -- failures
         # -- transport: core
         # -- transport: RoCE
+        'test/mrc-dcqcn-test.cc',
         # -- transport: shared reliability
         # -- transport: MRC
         # -- results
@@ -150,6 +153,8 @@ def build(bld):
         # -- transport: core
         'model/mrc-congestion-ops.h',
         # -- transport: RoCE
+        'model/mrc-dcqcn.h',
+        'model/mrc-dcqcn-np.h',
         # -- transport: shared reliability
         # -- transport: MRC
         # -- results
