@@ -6,6 +6,7 @@
 // (MrcDcqcnNotificationPoint). Expected values are worked out by hand in the comments.
 
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -13,6 +14,7 @@
 #include "ns3/mrc-dcqcn.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -107,6 +109,33 @@ TEST(MrcDcqcn, DefaultsAndInit)
     EXPECT_FALSE(DynamicCast<MrcDcqcn>(f)->Started());
     f->Dispose();
     Finish(d);
+}
+
+// The attribute names the profile table uses through Config::SetDefault.
+TEST(MrcDcqcn, ConfigSetDefaultNames)
+{
+    Config::SetDefault("ns3::MrcDcqcn::FastRecoveryTimes", UintegerValue(5));
+    Config::SetDefault("ns3::MrcDcqcn::RateIncreaseInterval", TimeValue(MicroSeconds(55)));
+    Config::SetDefault("ns3::MrcDcqcn::HyperIncreaseForm", StringValue("Scaled"));
+    Config::SetDefault("ns3::MrcDcqcnNotificationPoint::CnpStyle", StringValue("Interval"));
+    Ptr<MrcDcqcn> d = CreateObject<MrcDcqcn>();
+    Ptr<MrcDcqcnNotificationPoint> np = CreateObject<MrcDcqcnNotificationPoint>();
+    // Back to the defaults before checking, so that a failure leaves no trace in other tests.
+    Config::SetDefault("ns3::MrcDcqcn::FastRecoveryTimes", UintegerValue(1));
+    Config::SetDefault("ns3::MrcDcqcn::RateIncreaseInterval", TimeValue(MicroSeconds(300)));
+    Config::SetDefault("ns3::MrcDcqcn::HyperIncreaseForm", StringValue("Once"));
+    Config::SetDefault("ns3::MrcDcqcnNotificationPoint::CnpStyle", StringValue("AckFlag"));
+    UintegerValue u;
+    d->GetAttribute("FastRecoveryTimes", u);
+    EXPECT_EQ(u.Get(), 5u);
+    TimeValue t;
+    d->GetAttribute("RateIncreaseInterval", t);
+    EXPECT_EQ(t.Get(), MicroSeconds(55));
+    StringValue form;
+    d->GetAttribute("HyperIncreaseForm", form);
+    EXPECT_EQ(form.Get(), "Scaled");
+    EXPECT_EQ(np->GetStyle(), MrcDcqcnNotificationPoint::INTERVAL);
+    EXPECT_EQ(CreateObject<MrcDcqcn>()->GetInstanceTypeId().GetName(), "ns3::MrcDcqcn");
 }
 
 TEST(MrcDcqcn, AlphaUpdate)
