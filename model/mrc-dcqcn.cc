@@ -106,6 +106,14 @@ MrcDcqcn::GetTypeId()
                           MakeEnumAccessor(&MrcDcqcn::m_haiForm),
 #endif
                           MakeEnumChecker(HAI_ONCE, "Once", HAI_SCALED, "Scaled"))
+            .AddAttribute("ParkIdleTimers",
+                          "Stop the alpha and decrease timers after a tick without a CNP and "
+                          "the increase timer at line rate, and catch up on the next CNP; the "
+                          "rates are the same as with timers that run forever (false, as the "
+                          "HPCC simulator). Default true (our choice: fewer events).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcDcqcn::m_parkIdleTimers),
+                          MakeBooleanChecker())
             .AddTraceSource("Rate",
                             "The current rate RC changed (old, new).",
                             MakeTraceSourceAccessor(&MrcDcqcn::m_rateTrace),
@@ -124,7 +132,8 @@ MrcDcqcn::MrcDcqcn()
       m_fastRecoveryTimes(1),
       m_clampTargetRate(false),
       m_rateOnFirstCnp(1.0),
-      m_haiForm(HAI_ONCE)
+      m_haiForm(HAI_ONCE),
+      m_parkIdleTimers(true)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -476,7 +485,7 @@ MrcDcqcn::AlphaTimer()
     bool hadCnp = m_alphaCnp;
     UpdateAlpha();
     ++m_alphaTicks;
-    if (hadCnp)
+    if (hadCnp || !m_parkIdleTimers)
     {
         m_alphaEvent = Simulator::Schedule(m_alphaInterval, &MrcDcqcn::AlphaTimer, this);
     }
@@ -511,7 +520,7 @@ MrcDcqcn::DecreaseTimer()
     DataRate before = m_state->rate;
     m_lastDecreaseTick = Simulator::Now();
     DecreaseTick(*m_state);
-    if (hadCnp)
+    if (hadCnp || !m_parkIdleTimers)
     {
         m_decreaseEvent = Simulator::Schedule(m_decreaseInterval, &MrcDcqcn::DecreaseTimer, this);
     }
@@ -556,7 +565,7 @@ MrcDcqcn::IncreaseTimer()
     m_increaseEvent = Simulator::Schedule(m_increaseInterval, &MrcDcqcn::IncreaseTimer, this);
     DataRate before = m_state->rate;
     IncreaseTick(*m_state);
-    if (m_state->rate == m_state->lineRate && m_targetRate == m_state->lineRate)
+    if (m_parkIdleTimers && m_state->rate == m_state->lineRate && m_targetRate == m_state->lineRate)
     {
         // Nothing changes any more until the next cut restarts the timer.
         m_increaseEvent.Cancel();

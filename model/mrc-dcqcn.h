@@ -44,7 +44,8 @@ namespace ns3
  * the alpha timer (the pure decay alpha (1-g)^n of the missed ticks is applied on the next
  * CNP or read), a decrease tick without a CNP stops the decrease timer (the next CNP
  * restarts it on the same time grid), and the increase timer stops once RC = RT = line rate.
- * The rates are the same as with timers that never stop.
+ * The rates are the same as with timers that never stop (attribute ParkIdleTimers = false,
+ * as the HPCC simulator).
  */
 class MrcDcqcn : public MrcCongestionOps
 {
@@ -173,6 +174,7 @@ class MrcDcqcn : public MrcCongestionOps
     bool m_clampTargetRate;       //!< RT = RC at every cut
     double m_rateOnFirstCnp;      //!< RC factor on the first CNP
     HyperIncreaseForm m_haiForm;  //!< hyper-increase form
+    bool m_parkIdleTimers;        //!< stop idle timers (same rates, fewer events)
 
     // algorithm state
     MrcCcState* m_state{nullptr}; //!< the QP's state (outlives this object)

@@ -17,8 +17,11 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <memory>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -524,4 +527,107 @@ TEST(MrcDcqcnNotificationPoint, AckFlagStyle)
     EXPECT_FALSE(np->IsCnpDeferred());
     np->Dispose();
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// What one controller did under a fixed CNP schedule.
+struct DcqcnRun
+{
+    std::vector<std::pair<int64_t, uint64_t>> rates; //!< (ns, new RC) from the Rate trace
+    std::vector<double> alpha;                       //!< Alpha() at the sample times
+    std::vector<uint32_t> stage;                     //!< Stage() at the sample times
+    int notified{0};                                 //!< notifyChanged calls
+    uint64_t events{0};                              //!< simulator events executed
+};
+
+/// Congestion episodes: CNPs every 2..9 us for 200 us, then 1..3 ms without; CNP times are
+/// 500 ns off the timer grids (first CNP at 0), so no CNP ties with a tick.
+DcqcnRun
+RunEpisodes(bool park, MrcDcqcn::HyperIncreaseForm form, uint64_t byteCounter)
+{
+    Ptr<MrcDcqcn> d = MakeDcqcn();
+    d->SetAttribute("ParkIdleTimers", BooleanValue(park));
+    d->SetAttribute("FastRecoveryTimes", UintegerValue(2));
+    d->SetAttribute("RateIncreaseInterval", TimeValue(MicroSeconds(50)));
+    d->SetAttribute("HyperIncreaseForm", EnumValue(form));
+    d->SetAttribute("ByteCounter", UintegerValue(byteCounter));
+    auto s = std::make_unique<MrcCcState>(MakeState());
+    DcqcnRun run;
+    s->notifyChanged = Callback<void>([&run]() { ++run.notified; });
+    d->Init(*s);
+    d->TraceConnectWithoutContext("Rate",
+                                  Callback<void, DataRate, DataRate>([&run](DataRate, DataRate n) {
+                                      run.rates.emplace_back(Simulator::Now().GetNanoSeconds(),
+                                                             n.GetBitRate());
+                                  }));
+    MrcCcState* sp = s.get();
+    uint32_t lcg = 12345;
+    auto next = [&lcg](uint32_t n) {
+        lcg = lcg * 1103515245u + 12345u;
+        return (lcg >> 16) % n;
+    };
+    Simulator::Schedule(Seconds(0), [d, sp]() { d->OnCnp(*sp); });
+    int64_t t = 0;
+    for (int episode = 0; episode < 6; ++episode)
+    {
+        int64_t end = t + 200000;
+        while (t < end)
+        {
+            t += 1000 * (2 + next(8));
+            Simulator::Schedule(NanoSeconds(t + 500), [d, sp]() { d->OnCnp(*sp); });
+        }
+        t += 1000000 * (1 + next(3));
+    }
+    // Bytes sent every 1.25 us, for the byte counter.
+    for (int64_t u = 250; u < t; u += 1250)
+    {
+        Simulator::Schedule(NanoSeconds(u), [d, sp]() { d->OnSent(*sp, 1000); });
+    }
+    for (int64_t u = 750; u < t; u += 10000)
+    {
+        Simulator::Schedule(NanoSeconds(u), [d, &run]() {
+            run.alpha.push_back(d->Alpha());
+            run.stage.push_back(d->Stage());
+        });
+    }
+    Simulator::Stop(NanoSeconds(t));
+    Simulator::Run();
+    run.events = Simulator::GetEventCount();
+    Finish(d);
+    return run;
+}
+
+void
+ExpectSameRun(const DcqcnRun& a, const DcqcnRun& b)
+{
+    // The schedule really exercises cuts, recovery to the line rate and alpha decay.
+    EXPECT_GT(a.rates.size(), 50u);
+    EXPECT_TRUE(std::any_of(a.rates.begin(), a.rates.end(), [](const auto& r) {
+        return r.second == 100 * G1;
+    }));
+    EXPECT_LT(*std::min_element(a.alpha.begin(), a.alpha.end()), 0.01);
+    EXPECT_GT(*std::max_element(a.alpha.begin(), a.alpha.end()), 0.5);
+    EXPECT_EQ(a.rates, b.rates);
+    EXPECT_EQ(a.stage, b.stage);
+    EXPECT_EQ(a.notified, b.notified);
+    ASSERT_EQ(a.alpha.size(), b.alpha.size());
+    for (size_t k = 0; k < a.alpha.size(); ++k)
+    {
+        EXPECT_NEAR(a.alpha[k], b.alpha[k], 1e-9 * std::max(a.alpha[k], 1e-300)) << k;
+    }
+}
+
+} // namespace
+
+// Parking idle timers changes nothing but the number of events.
+TEST(MrcDcqcn, ParkedTimersMatchFreeRunningTimers)
+{
+    DcqcnRun parked = RunEpisodes(true, MrcDcqcn::HAI_ONCE, 0);
+    DcqcnRun free = RunEpisodes(false, MrcDcqcn::HAI_ONCE, 0);
+    ExpectSameRun(parked, free);
+    EXPECT_LT(parked.events, free.events / 2);
+    ExpectSameRun(RunEpisodes(true, MrcDcqcn::HAI_SCALED, 20000),
+                  RunEpisodes(false, MrcDcqcn::HAI_SCALED, 20000));
 }
