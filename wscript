@@ -56,6 +56,8 @@ def build(bld):
         # -- transport: core
         'model/mrc-congestion-ops.cc',
         # -- transport: RoCE
+        'model/mrc-dcqcn.cc',
+        'model/mrc-dcqcn-np.cc',
         # -- transport: shared reliability
         # -- transport: MRC
         'model/mrc-ev-profile.cc',
@@ -94,6 +96,7 @@ def build(bld):
         'test/mrc-failure-test.cc',
         # -- transport: core
         # -- transport: RoCE
+        'test/mrc-dcqcn-test.cc',
         # -- transport: shared reliability
         # -- transport: MRC
         'test/mrc-ev-test.cc',
@@ -158,6 +161,8 @@ def build(bld):
         # -- transport: core
         'model/mrc-congestion-ops.h',
         # -- transport: RoCE
+        'model/mrc-dcqcn.h',
+        'model/mrc-dcqcn-np.h',
         # -- transport: shared reliability
         # -- transport: MRC
         'model/mrc-ev-profile.h',
