@@ -55,6 +55,9 @@ def build(bld):
         'model/mrc-congestion-ops.cc',
         # -- transport: RoCE
         # -- transport: shared reliability
+        'model/mrc-receive-bitmap.cc',
+        'model/mrc-sack-scoreboard.cc',
+        'model/mrc-sack-policy.cc',
         # -- transport: MRC
         # -- results
         # -- scenarios
@@ -90,6 +93,7 @@ def build(bld):
         # -- transport: core
         # -- transport: RoCE
         # -- transport: shared reliability
+        'test/mrc-sack-test.cc',
         # -- transport: MRC
         # -- results
         # -- scenarios
@@ -151,6 +155,9 @@ def build(bld):
         'model/mrc-congestion-ops.h',
         # -- transport: RoCE
         # -- transport: shared reliability
+        'model/mrc-receive-bitmap.h',
+        'model/mrc-sack-scoreboard.h',
+        'model/mrc-sack-policy.h',
         # -- transport: MRC
         # -- results
         # -- scenarios
