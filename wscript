@@ -59,6 +59,9 @@ def build(bld):
         'model/mrc-dcqcn.cc',
         'model/mrc-dcqcn-np.cc',
         # -- transport: shared reliability
+        'model/mrc-receive-bitmap.cc',
+        'model/mrc-sack-scoreboard.cc',
+        'model/mrc-sack-policy.cc',
         # -- transport: MRC
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
@@ -98,6 +101,7 @@ def build(bld):
         # -- transport: RoCE
         'test/mrc-dcqcn-test.cc',
         # -- transport: shared reliability
+        'test/mrc-sack-test.cc',
         # -- transport: MRC
         'test/mrc-ev-test.cc',
         # -- results
@@ -164,6 +168,9 @@ def build(bld):
         'model/mrc-dcqcn.h',
         'model/mrc-dcqcn-np.h',
         # -- transport: shared reliability
+        'model/mrc-receive-bitmap.h',
+        'model/mrc-sack-scoreboard.h',
+        'model/mrc-sack-policy.h',
         # -- transport: MRC
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
