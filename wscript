@@ -55,6 +55,7 @@ def build(bld):
         'model/mrc-congestion-ops.cc',
         # -- transport: RoCE
         # -- transport: shared reliability
+        'model/mrc-nscc.cc',
         # -- transport: MRC
         # -- results
         # -- scenarios
@@ -90,6 +91,7 @@ def build(bld):
         # -- transport: core
         # -- transport: RoCE
         # -- transport: shared reliability
+        'test/mrc-nscc-test.cc',
         # -- transport: MRC
         # -- results
         # -- scenarios
@@ -151,6 +153,7 @@ def build(bld):
         'model/mrc-congestion-ops.h',
         # -- transport: RoCE
         # -- transport: shared reliability
+        'model/mrc-nscc.h',
         # -- transport: MRC
         # -- results
         # -- scenarios
