@@ -772,3 +772,25 @@ TEST(MrcNscc, SendGatingAckRequestAndFork)
     EXPECT_EQ(fac.Create<MrcCongestionOps>()->GetName(), "nscc");
     Simulator::Destroy();
 }
+
+TEST(MrcNsccDeathTest, RejectsBadConfiguration)
+{
+    {
+        MrcCcState s = MakeState(Time(0));
+        Ptr<MrcNscc> n = MakeNscc();
+        EXPECT_DEATH(n->Init(s), "base RTT is .*0");
+    }
+    {
+        MrcCcState s = MakeState();
+        s.lineRate = DataRate(0);
+        Ptr<MrcNscc> n = MakeNscc();
+        EXPECT_DEATH(n->Init(s), "lineRate is 0 bps");
+    }
+    {
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc();
+        n->SetAttribute("ReferenceRtt", TimeValue(Time(0)));
+        EXPECT_DEATH(n->Init(s), "ReferenceRtt");
+    }
+    Simulator::Destroy();
+}
