@@ -50,6 +50,9 @@ def build(bld):
         'helper/mrc-switch-helper.cc',
         'helper/mrc-ecmp-route-manager.cc',
         # -- topology
+        'model/mrc-dual-forwarding.cc',
+        'helper/mrc-topology.cc',
+        'helper/mrc-topology-helper.cc',
         # -- failures
         # -- transport: core
         'model/mrc-congestion-ops.cc',
@@ -86,6 +89,7 @@ def build(bld):
         'test/mrc-switch-node-test.cc',
         'test/mrc-ecmp-convergence-test.cc',
         # -- topology
+        'test/mrc-topology-test.cc',
         # -- failures
         # -- transport: core
         # -- transport: RoCE
@@ -146,6 +150,9 @@ def build(bld):
         'helper/mrc-switch-helper.h',
         'helper/mrc-ecmp-route-manager.h',
         # -- topology
+        'model/mrc-dual-forwarding.h',
+        'helper/mrc-topology.h',
+        'helper/mrc-topology-helper.h',
         # -- failures
         # -- transport: core
         'model/mrc-congestion-ops.h',

@@ -266,6 +266,13 @@ class MrcTopology : public Object
     uint32_t GetSwitchId(uint32_t plane, MrcTier tier, uint32_t index) const;
     /// \param id switch id \return its uSID
     uint16_t GetUsid(uint32_t id) const;
+    /**
+     * \param id switch id
+     * \param plane set to its plane
+     * \param tier set to its tier
+     * \param index set to its index within plane and tier
+     */
+    void DescribeSwitch(uint32_t id, uint32_t& plane, MrcTier& tier, uint32_t& index) const;
     /// \param plane plane \param tier tier \param index index \return the switch's uSID
     uint16_t GetUsid(uint32_t plane, MrcTier tier, uint32_t index) const;
     /**
@@ -397,14 +404,6 @@ class MrcTopology : public Object
     friend class MrcTopologyHelper;
     struct Graph; //!< Boost.Graph view of the fabric (defined in the .cc)
 
-    /// Where a graph vertex sits.
-    struct Vertex
-    {
-        bool isSwitch;  //!< a switch (else a NIC port)
-        uint32_t id;    //!< switch id, or host index
-        uint32_t plane; //!< plane
-    };
-
     uint32_t AddLink(uint32_t plane,
                      MrcLinkTier tier,
                      Ptr<Node> a,
@@ -423,7 +422,9 @@ class MrcTopology : public Object
     NodeContainer m_hosts;                                     //!< hosts
     std::vector<Ptr<MrcSwitchNode>> m_switches;                //!< by switch id
     std::vector<uint16_t> m_usids;                             //!< by switch id
-    std::vector<Vertex> m_switchInfo;                          //!< by switch id: plane, tier as id
+    std::unordered_map<uint32_t, uint32_t> m_switchOfNode;     //!< node id -> switch id
+    std::unordered_map<uint32_t, uint32_t> m_hostOfNode;       //!< node id -> host index
+    std::vector<uint32_t> m_switchPlane;                       //!< by switch id
     std::vector<MrcTier> m_switchTier;                         //!< by switch id
     std::vector<uint32_t> m_switchIndex;  //!< by switch id: index in plane+tier
     std::vector<uint32_t> m_firstSwitch;  //!< per plane*3+tier: first id
