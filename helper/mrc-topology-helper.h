@@ -140,8 +140,8 @@ class MrcTopologyOptions
 
     std::string topology{"clos"};      //!< --topology: clos or fattree
     std::string planes{"1"};           //!< --planes
-    std::string hosts{"16"};           //!< --hosts (fattree: 0 = derived)
-    std::string hostsPerT0{"4"};       //!< --hostsPerT0 (fattree: 0 = k/2)
+    std::string hosts{""};             //!< --hosts (empty: 16 for clos, derived for fattree)
+    std::string hostsPerT0{""};        //!< --hostsPerT0 (empty: 4 for clos, k/2 for fattree)
     std::string t1PerPlane{"4"};       //!< --t1PerPlane
     std::string uplinksPerT0{"0"};     //!< --uplinksPerT0 (0 = t1PerPlane)
     std::string k{"4"};                //!< --k

@@ -236,7 +236,7 @@ MrcTopologyConfig::Validate() const
 /// Edge property: the link id.
 struct MrcTopologyEdge
 {
-    uint32_t link; //!< link id
+    uint32_t link{0}; //!< link id
 };
 
 /// The fabric as an undirected Boost graph: vertex per switch, then per NIC port.
