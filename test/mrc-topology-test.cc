@@ -17,9 +17,16 @@
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -162,6 +169,12 @@ TEST(MrcTopology, ParallelUplinksAndFatTrees)
     Ptr<MrcTopology> f8 = Build(FatTree(1, 8));
     ExpectCounts(f8, {128, 32, 32, 16, 80, 128, 128, 128});
     EXPECT_EQ(f8->GetPaths(0, 127, 0).size(), 16u);
+
+    // k = 16: the 1024-host fat-tree: 128 + 128 + 64 switches, 3 x 1024 links
+    Ptr<MrcTopology> f16 = Build(FatTree(1, 16));
+    ExpectCounts(f16, {1024, 128, 128, 64, 320, 1024, 1024, 1024});
+    EXPECT_EQ(f16->GetPaths(0, 1023, 0).size(), 64u);
+    EXPECT_EQ(f16->GetPaths(0, 8, 0).size(), 8u); // same pod (64 hosts per pod), other ToR
 
     // 2 planes, ToR oversubscribed 2:1 (4 hosts per ToR of a k = 4 tree)
     Ptr<MrcTopology> f2 = Build(FatTree(2, 4, 4));
@@ -601,4 +614,96 @@ TEST(MrcTopologyProbes, LinkFailureLosesExactlyItsPathsAndEcmpConverges)
     }
     EXPECT_EQ(t->GetRouteManager(0)->GetNRecomputations(), 2u);
     Simulator::Destroy();
+}
+
+// ---------------------------------------------------------------------------
+// The example program
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+/// \return the mrc-topology example binary, or "" when it cannot be found
+std::string
+TopologyBinary()
+{
+    const char* dir = std::getenv("MRC_EXAMPLES_DIR");
+    std::error_code ec;
+    fs::path bin =
+        (dir != nullptr && *dir != '\0')
+            ? fs::path(dir) / "mrc-topology"
+            : fs::read_symlink("/proc/self/exe", ec).parent_path() / "examples" / "mrc-topology";
+    return fs::exists(bin, ec) ? bin.string() : "";
+}
+
+/// Run a shell command; \return exit status and combined output
+std::pair<int, std::string>
+Shell(const std::string& command)
+{
+    std::string out;
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (pipe == nullptr)
+    {
+        return {-1, out};
+    }
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0)
+    {
+        out.append(buf, n);
+    }
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+} // namespace
+
+TEST(MrcTopologyExample, WritesTheShapeAndRejectsBadOptions)
+{
+    const std::string bin = TopologyBinary();
+    if (bin.empty())
+    {
+        GTEST_SKIP() << "mrc-topology not found (MRC_EXAMPLES_DIR unset, no examples/ beside "
+                        "the test binary)";
+    }
+    const fs::path dir =
+        fs::temp_directory_path() / ("mrc-topology-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    auto [rc, text] = Shell(bin +
+                            " --planes=3 --hosts=20 --hostsPerT0=5 --t1PerPlane=3 --src=0 "
+                            "--dst=19 --out=" +
+                            dir.string());
+    ASSERT_EQ(rc, 0) << text;
+    EXPECT_NE(text.find("switches per plane: T0 4, T1 3, T2 0; total 21"), std::string::npos)
+        << text;
+    std::ifstream in(dir / "topology.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string js = ss.str();
+    for (const char* expected : {"\"schema\": 1",
+                                 "\"planes\": 3",
+                                 "\"hosts\": 20",
+                                 "\"switchesPerPlane\": {\"t0\": 4, \"t1\": 3, \"t2\": 0}",
+                                 "\"links\": {\"total\": 96, \"host\": 60, \"t0t1\": 36",
+                                 // 4 hops: 4 x (340 + 14) ns serialization + 8 x 1 us
+                                 "\"baseRttNs\": 9416",
+                                 // min(20 x 100G, 4 x 3 x 100G) / 2 x 3 planes
+                                 "\"bisectionBps\": 1800000000000",
+                                 "\"plane\": 2, \"count\": 3",
+                                 "\"fcbb:bb00:3000:3402:3003:3804::\""})
+    {
+        EXPECT_NE(js.find(expected), std::string::npos) << expected << " not in " << js;
+    }
+    fs::remove_all(dir);
+
+    auto [rc2, t2] = Shell(bin + " --hosts=15");
+    EXPECT_EQ(rc2, 2);
+    EXPECT_NE(t2.find("hosts=15 is not a multiple of hostsPerT0=4"), std::string::npos) << t2;
+    auto [rc3, t3] = Shell(bin + " --topology=torus");
+    EXPECT_EQ(rc3, 2);
+    EXPECT_NE(t3.find("--topology='torus'"), std::string::npos) << t3;
+    auto [rc4, t4] = Shell(bin + " --dst=20");
+    EXPECT_EQ(rc4, 2);
+    EXPECT_NE(t4.find("--dst='20'"), std::string::npos) << t4;
 }
