@@ -268,7 +268,12 @@ TEST(MrcTopology, InvalidShapesAreNamed)
     MrcTopologyConfig f = FatTree(1, 4);
     f.hosts = 20;
     EXPECT_NE(msg(f).find("hosts=20 does not fill"), std::string::npos);
+}
+
+TEST(MrcTopologyDeathTest, BuildAbortsNamingTheShapeError)
+{
     EXPECT_DEATH(Build(Clos(1, 15, 4, 4)), "hosts=15 is not a multiple of hostsPerT0=4");
+    EXPECT_DEATH(Build(Clos(0, 16, 4, 4)), "planes=0");
 }
 
 TEST(MrcTopology, CommandLineOptions)
