@@ -470,6 +470,17 @@ MrcTopology::FindNicPort(const Ipv6Address& address, uint32_t& host, uint32_t& p
     return true;
 }
 
+int32_t
+MrcTopology::FindHost(Ptr<const Node> node) const
+{
+    if (!node)
+    {
+        return -1;
+    }
+    auto it = m_hostOfNode.find(node->GetId());
+    return it == m_hostOfNode.end() ? -1 : static_cast<int32_t>(it->second);
+}
+
 uint32_t
 MrcTopology::GetT0Of(uint32_t host) const
 {

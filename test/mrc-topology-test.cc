@@ -227,6 +227,8 @@ TEST(MrcTopology, AddressesNamesAndAccessors)
     EXPECT_EQ(index, 1u);
     EXPECT_EQ(t->FindSwitchId(t->GetSwitchById(id)), static_cast<int32_t>(id));
     EXPECT_EQ(t->FindSwitchId(t->GetHost(0)), -1);
+    EXPECT_EQ(t->FindHost(t->GetHost(13)), 13);
+    EXPECT_EQ(t->FindHost(t->GetSwitchById(id)), -1);
     // every switch forwards with the dual strategy; its uSID is its SRv6 identity
     Ptr<MrcDualForwarding> fwd =
         DynamicCast<MrcDualForwarding>(t->GetSwitchById(id)->GetForwarding());
