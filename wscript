@@ -65,6 +65,8 @@ def build(bld):
         # -- transport: MRC
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
+        # -- transport: UEC
+        'model/mrc-uec-path-selector.cc',
         # -- results
         # -- scenarios
     ]
@@ -104,6 +106,8 @@ def build(bld):
         'test/mrc-sack-test.cc',
         # -- transport: MRC
         'test/mrc-ev-test.cc',
+        # -- transport: UEC
+        'test/mrc-uec-path-test.cc',
         # -- results
         # -- scenarios
     ]
@@ -174,6 +178,8 @@ def build(bld):
         # -- transport: MRC
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
+        # -- transport: UEC
+        'model/mrc-uec-path-selector.h',
         # -- results
         # -- scenarios
     ]
