@@ -472,3 +472,24 @@ TEST(MrcUecPath, DeterministicByStream)
         EXPECT_NE(a, run(43)) << name;
     }
 }
+
+TEST(MrcUecPath, PathCountLimits)
+{
+    // P = 1: every oblivious EV is the connection's upper bits (all 16 bits of the first draw
+    // with nothing cleared; with P = 1 every packet ends a cycle, so r is redrawn each time:
+    // 2 + 3 draws); P = 65536: no upper bits, EV = i XOR r.
+    auto rv1 = Create<ScriptRv>(std::vector<uint32_t>{0x4321, 7, 7, 7, 7});
+    auto one = Make<MrcUecObliviousSpray>(1, rv1);
+    std::vector<uint16_t> same{0x4321, 0x4321, 0x4321};
+    EXPECT_EQ(Take(one, 3), same);
+    EXPECT_EQ(rv1->Used(), 5u);
+    auto rv2 = Create<ScriptRv>(std::vector<uint32_t>{0xFFFF, 0x8001});
+    auto all = Make<MrcUecObliviousSpray>(65536, rv2);
+    std::vector<uint16_t> seq{0x8001, 0x8000, 0x8003};
+    EXPECT_EQ(Take(all, 3), seq);
+    // Not a power of two: the setter aborts naming the value.
+    Ptr<MrcUecBitmapSelector> b = CreateObject<MrcUecBitmapSelector>();
+    EXPECT_DEATH(b->SetAttribute("PathCount", UintegerValue(48)), "PathCount 48");
+    Ptr<MrcUecReps> r = CreateObject<MrcUecReps>();
+    EXPECT_DEATH(r->SetAttribute("BufferSize", UintegerValue(0)), "");
+}
