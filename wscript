@@ -69,6 +69,8 @@ def build(bld):
         # -- transport: MRC
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
+        # -- transport: UEC
+        'model/mrc-uec-path-selector.cc',
         # -- results
         # -- scenarios
     ]
@@ -110,6 +112,8 @@ def build(bld):
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
         'test/mrc-ev-test.cc',
+        # -- transport: UEC
+        'test/mrc-uec-path-test.cc',
         # -- results
         # -- scenarios
     ]
@@ -184,6 +188,8 @@ def build(bld):
         # -- transport: MRC
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
+        # -- transport: UEC
+        'model/mrc-uec-path-selector.h',
         # -- results
         # -- scenarios
     ]
