@@ -57,6 +57,9 @@ def build(bld):
         # -- transport: shared reliability
         # -- transport: MRC
         # -- results
+        'helper/mrc-progress-reporter.cc',
+        'helper/mrc-results-writer.cc',
+        'helper/mrc-run-results.cc',
         # -- scenarios
     ]
 
@@ -92,6 +95,9 @@ def build(bld):
         # -- transport: shared reliability
         # -- transport: MRC
         # -- results
+        'helper/mrc-progress-reporter.h',
+        'helper/mrc-results-writer.h',
+        'helper/mrc-run-results.h',
         # -- scenarios
     ]
     module_test.uselib = 'GTEST'
@@ -153,6 +159,7 @@ def build(bld):
         # -- transport: shared reliability
         # -- transport: MRC
         # -- results
+        'test/mrc-results-test.cc',
         # -- scenarios
     ]
 
