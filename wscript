@@ -95,9 +95,7 @@ def build(bld):
         # -- transport: shared reliability
         # -- transport: MRC
         # -- results
-        'helper/mrc-progress-reporter.h',
-        'helper/mrc-results-writer.h',
-        'helper/mrc-run-results.h',
+        'test/mrc-results-test.cc',
         # -- scenarios
     ]
     module_test.uselib = 'GTEST'
@@ -159,7 +157,9 @@ def build(bld):
         # -- transport: shared reliability
         # -- transport: MRC
         # -- results
-        'test/mrc-results-test.cc',
+        'helper/mrc-progress-reporter.h',
+        'helper/mrc-results-writer.h',
+        'helper/mrc-run-results.h',
         # -- scenarios
     ]
 
