@@ -305,6 +305,10 @@ TEST(MrcResultsMath, SlowdownAndHpccAddresses)
     EXPECT_EQ(MrcHpccAddress(255), 0x0b00ff01U);
     EXPECT_EQ(MrcHpccAddress(256), 0x0b010001U);
     EXPECT_EQ(MrcHpccAddress(300), 0x0b012c01U);
+    EXPECT_GT(MrcPeakRssKb(), 0U);
+    EXPECT_EQ(MrcNs3VersionString(),
+              MRC_NS3_VERSION_MINOR == 99 ? std::string("3-dev")
+                                          : "3." + std::to_string(MRC_NS3_VERSION_MINOR));
 }
 
 TEST(MrcResultsMath, Summarize)
