@@ -97,6 +97,7 @@ def build(bld):
         # -- results
         'test/mrc-results-test.cc',
         # -- scenarios
+        'test/mrc-bench-reference-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
