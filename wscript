@@ -60,6 +60,7 @@ def build(bld):
         'helper/mrc-progress-reporter.cc',
         'helper/mrc-results-writer.cc',
         'helper/mrc-run-results.cc',
+        'helper/mrc-time-series-sampler.cc',
         # -- scenarios
     ]
 
@@ -161,6 +162,7 @@ def build(bld):
         'helper/mrc-progress-reporter.h',
         'helper/mrc-results-writer.h',
         'helper/mrc-run-results.h',
+        'helper/mrc-time-series-sampler.h',
         # -- scenarios
     ]
 
