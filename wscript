@@ -72,6 +72,10 @@ def build(bld):
         # -- transport: UEC
         'model/mrc-uec-path-selector.cc',
         # -- results
+        'helper/mrc-progress-reporter.cc',
+        'helper/mrc-results-writer.cc',
+        'helper/mrc-run-results.cc',
+        'helper/mrc-time-series-sampler.cc',
         # -- scenarios
     ]
 
@@ -115,7 +119,9 @@ def build(bld):
         # -- transport: UEC
         'test/mrc-uec-path-test.cc',
         # -- results
+        'test/mrc-results-test.cc',
         # -- scenarios
+        'test/mrc-bench-reference-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -191,6 +197,10 @@ def build(bld):
         # -- transport: UEC
         'model/mrc-uec-path-selector.h',
         # -- results
+        'helper/mrc-progress-reporter.h',
+        'helper/mrc-results-writer.h',
+        'helper/mrc-run-results.h',
+        'helper/mrc-time-series-sampler.h',
         # -- scenarios
     ]
 
