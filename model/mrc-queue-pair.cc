@@ -165,12 +165,15 @@ MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses, uint32_t 
         ObjectFactory f(m_ccTypeId.GetName());
         m_ccOps = f.Create<MrcCongestionOps>();
     }
-    NS_ABORT_MSG_UNLESS(m_pathTypeId.IsChildOf(MrcPathSelector::GetTypeId()),
-                        "MrcQueuePair: PathSelector " << m_pathTypeId.GetName()
-                                                      << " is not a subclass of "
-                                                         "ns3::MrcPathSelector");
-    ObjectFactory pf(m_pathTypeId.GetName());
-    m_pathSelector = pf.Create<MrcPathSelector>();
+    if (!m_pathSelector)
+    {
+        NS_ABORT_MSG_UNLESS(m_pathTypeId.IsChildOf(MrcPathSelector::GetTypeId()),
+                            "MrcQueuePair: PathSelector " << m_pathTypeId.GetName()
+                                                          << " is not a subclass of "
+                                                             "ns3::MrcPathSelector");
+        ObjectFactory pf(m_pathTypeId.GetName());
+        m_pathSelector = pf.Create<MrcPathSelector>();
+    }
     m_pathSelector->Init(m_qpn, m_remoteQpn, m_nic->GetNPorts());
 
     uint64_t bps = 0;
@@ -316,6 +319,14 @@ MrcQueuePair::SetCongestionOpsPrototype(Ptr<MrcCongestionOps> prototype)
                     "MrcQueuePair::SetCongestionOpsPrototype: QP " << m_qpn
                                                                    << " is already connected");
     m_ccPrototype = prototype;
+}
+
+void
+MrcQueuePair::SetPathSelector(Ptr<MrcPathSelector> selector)
+{
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+                    "MrcQueuePair::SetPathSelector: QP " << m_qpn << " is already connected");
+    m_pathSelector = selector;
 }
 
 bool

@@ -219,6 +219,14 @@ class MrcQueuePair : public Object
      */
     void SetCongestionOpsPrototype(Ptr<MrcCongestionOps> prototype);
 
+    /**
+     * Use this path selector (configured by the caller, e.g. with a fixed Port or an EV
+     * profile) instead of creating one from the PathSelector TypeId. Call before Connect;
+     * the object belongs to this QP afterwards (not shared).
+     * \param selector the path selector
+     */
+    void SetPathSelector(Ptr<MrcPathSelector> selector);
+
     // ---- called by the NIC ----
 
     /**

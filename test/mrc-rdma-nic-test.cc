@@ -291,3 +291,68 @@ TEST(MrcRdmaNic, RoundRobinBetweenQueuePairs)
     EXPECT_EQ(d.nicA->GetTxDataPackets(0), 200u);
     Simulator::Destroy();
 }
+
+/// A NIC with two ports (planes): each QP sends on the port its path selector chose, the
+/// two transfers run in parallel, and the responder answers on the arrival port.
+TEST(MrcRdmaNic, TwoPortsCarryQueuePairsInParallel)
+{
+    Ptr<Node> a = CreateObject<Node>();
+    Ptr<Node> b = CreateObject<Node>();
+    MrcLinkHelper link;
+    link.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    NetDeviceContainer p0 = link.Install(a, b);
+    NetDeviceContainer p1 = link.Install(a, b);
+    MrcRdmaHelper rdma; // QPs made by CreateQueuePair below keep the default Mtu 4096
+    auto dev = [](NetDeviceContainer& c, uint32_t i) {
+        return DynamicCast<MrcNetDevice>(c.Get(i));
+    };
+    Ptr<MrcRdmaNic> na = rdma.Install(
+        a,
+        {{dev(p0, 0), Ipv6Address("fd00::a0")}, {dev(p1, 0), Ipv6Address("fd01::a0")}});
+    Ptr<MrcRdmaNic> nb = rdma.Install(
+        b,
+        {{dev(p0, 1), Ipv6Address("fd00::b0")}, {dev(p1, 1), Ipv6Address("fd01::b0")}});
+    EXPECT_EQ(na->GetNPorts(), 2u);
+    Ptr<MrcMemoryRegion> region = nb->RegisterMemoryRegion(0, 200000);
+    std::vector<MrcWorkCompletion> done;
+    std::vector<Ptr<MrcQueuePair>> qps;
+    for (uint32_t port = 0; port < 2; ++port)
+    {
+        Ptr<MrcQueuePair> qa = na->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+        Ptr<MrcQueuePair> qb = nb->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+        Ptr<MrcFixedEntropyPathSelector> sel = CreateObject<MrcFixedEntropyPathSelector>();
+        sel->SetAttribute("Port", UintegerValue(port));
+        qa->SetPathSelector(sel);
+        MrcRdmaHelper::ConnectPair(qa, qb);
+        EXPECT_EQ(DynamicCast<MrcRoceQueuePair>(qa)->GetPort(), port);
+        EXPECT_EQ(qa->GetRemoteAddress(port), nb->GetAddress(port));
+        EXPECT_EQ(qa->GetCcState().lineRate, DataRate("100Gbps")); // one port's rate
+        qa->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
+            [&done](const MrcWorkCompletion& wc) { done.push_back(wc); }));
+        MrcWorkRequest wr;
+        wr.id = port;
+        wr.remoteAddress = port * 100000;
+        wr.rkey = region->GetRkey();
+        wr.length = 100000;
+        ASSERT_TRUE(qa->PostSend(wr));
+        qps.push_back(qa);
+    }
+    Simulator::Run();
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(na->GetTxDataPackets(0), 25u); // 100000 B in 4096-byte packets
+    EXPECT_EQ(na->GetTxDataPackets(1), 25u);
+    EXPECT_TRUE(region->IsExactlyOnce(0, 200000));
+    // In parallel: each finishes in about one port's time for 100 packets, not two.
+    const Time one = DataRate("100Gbps").CalculateBytesTxTime(24 * 4198 + 1696 + 102 + 16);
+    for (const auto& wc : done)
+    {
+        EXPECT_EQ(wc.status, MrcWcStatus::SUCCESS);
+        EXPECT_LT(wc.end, one + MicroSeconds(3));
+    }
+    // The ACKs came back on the port the data used.
+    EXPECT_EQ(dev(p0, 0)->GetRxPackets(7), qps[0]->GetCounters().acksReceived);
+    EXPECT_EQ(dev(p1, 0)->GetRxPackets(7), qps[1]->GetCounters().acksReceived);
+    EXPECT_EQ(qps[0]->GetCounters().acksReceived, 25u);
+    Simulator::Destroy();
+}
