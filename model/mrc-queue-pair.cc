@@ -452,6 +452,7 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     UdpHeader udp;
     udp.SetSourcePort(udpSrcPort);
     udp.SetDestinationPort(m_nic->GetBthUdpPort());
+    udp.ForcePayloadSize(static_cast<uint16_t>(udpLength)); // the length field counts the ICRC
     p->AddHeader(udp); // checksum 0: RoCEv2 does not use the UDP checksum
     Ipv6Header ip;
     ip.SetSource(src);

@@ -256,7 +256,12 @@ MrcRoceQueuePair::GetNextSendTime(uint32_t port) const
     }
     if (m_cc.cwnd != std::numeric_limits<uint64_t>::max())
     {
-        const MrcSendWqe& w = m_sendQueue[m_txIdx];
+        std::size_t i = m_txIdx;
+        while (m_sendQueue[i].EndSeq() <= m_sndNxt)
+        {
+            ++i; // m_sndNxt < m_nextWqeSeq: some request holds it
+        }
+        const MrcSendWqe& w = m_sendQueue[i];
         const uint64_t offset = (m_sndNxt - w.firstSeq) * m_mtu;
         const uint64_t len = std::min<uint64_t>(m_mtu, w.wr.length - offset);
         if (m_cc.inflight > 0 && uint64_t(m_cc.inflight) + len > m_cc.cwnd)

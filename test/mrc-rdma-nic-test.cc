@@ -6,7 +6,9 @@
 // arithmetic, queue-pair creation and demultiplexing, and the per-port scheduler on a
 // direct host-to-host link (no switch).
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-net-device.h"
@@ -354,5 +356,52 @@ TEST(MrcRdmaNic, TwoPortsCarryQueuePairsInParallel)
     EXPECT_EQ(dev(p0, 0)->GetRxPackets(7), qps[0]->GetCounters().acksReceived);
     EXPECT_EQ(dev(p1, 0)->GetRxPackets(7), qps[1]->GetCounters().acksReceived);
     EXPECT_EQ(qps[0]->GetCounters().acksReceived, 25u);
+    Simulator::Destroy();
+}
+
+/// The bytes of a RoCE Write-with-Immediate-Only packet as built by the QP, and its ICRC.
+TEST(MrcRdmaNic, WireBytesOfAWriteOnlyWithImmediate)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetNicAttribute("ComputeIcrc", BooleanValue(true));
+    DirectPair d = MakeDirectPair(rdma);
+    MrcRdmaHelper::Connection c = rdma.Connect(d.a, d.b, 4096);
+    ASSERT_EQ(c.requester->GetQpn(), 256u);
+    ASSERT_EQ(c.responder->GetQpn(), 256u);
+    std::vector<Ptr<Packet>> sent;
+    c.requester->TraceConnectWithoutContext(
+        "Tx",
+        Callback<void, Ptr<const Packet>>(
+            [&sent](Ptr<const Packet> p) { sent.push_back(p->Copy()); }));
+    MrcWorkRequest wr;
+    wr.id = 5;
+    wr.opcode = MrcWrOpcode::WRITE_WITH_IMM;
+    wr.remoteAddress = c.region->GetBase(); // 0x100000000
+    wr.rkey = c.region->GetRkey();          // 1
+    wr.length = 8;
+    wr.immediate = 0x12345678;
+    ASSERT_TRUE(c.requester->PostSend(wr));
+    Simulator::Run();
+    ASSERT_EQ(sent.size(), 1u);
+    // flow label of QPs 256/256: 256 x 256 = 0x10000; UDP port 0xC000 | (0 ^ 4) = 0xC004
+    const std::vector<uint8_t> expect = {
+        0x66, 0xa1, 0x00, 0x00, // version 6, DSCP 26 + ECT(0) = 0x6a, flow label 0x10000
+        0x00, 0x34, 0x11, 0x40, // payload 52 = UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + 8 + ICRC 4
+        0xfd, 0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0x01, // fd00::1
+        0xfd, 0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0x02, // fd00::2
+        0xc0, 0x04, 0x12, 0xb7, 0x00, 0x34, 0x00, 0x00, // UDP 0xc004 -> 4791, len 52
+        0x0b, 0x00, 0xff, 0xff, 0x00, 0x00, 0x01, 0x00, // BTH: Write Only Imm, QP 256
+        0x80, 0x00, 0x00, 0x00,                         // A, PSN 0
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, // RETH VA
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x08, // rkey 1, length 8
+        0x12, 0x34, 0x56, 0x78,                         // ImmDt
+        0,    0,    0,    0,    0,    0,    0,    0,    // payload
+    };
+    ASSERT_EQ(sent[0]->GetSize(), expect.size() + 4);
+    std::vector<uint8_t> got(sent[0]->GetSize());
+    sent[0]->CopyData(got.data(), got.size());
+    EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.begin() + expect.size()), expect);
+    EXPECT_TRUE(MrcIcrcTrailer::Verify(sent[0]));
+    EXPECT_EQ(c.responder->GetCounters().messagesReceived, 1u);
     Simulator::Destroy();
 }
