@@ -8,6 +8,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-memory-region.h"
@@ -18,10 +19,12 @@
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-roce-queue-pair.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <vector>
 
 using namespace ns3;
@@ -403,5 +406,146 @@ TEST(MrcRdmaNic, WireBytesOfAWriteOnlyWithImmediate)
     EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.begin() + expect.size()), expect);
     EXPECT_TRUE(MrcIcrcTrailer::Verify(sent[0]));
     EXPECT_EQ(c.responder->GetCounters().messagesReceived, 1u);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// Test controller: a fixed window and a fixed fraction of the line rate; raises the rate
+/// to the line rate from a timer (through notifyChanged).
+class TestCc : public MrcCongestionOps
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcTestCc").SetParent<MrcCongestionOps>().SetGroupName("Mrc");
+        return tid;
+    }
+
+    uint64_t window{std::numeric_limits<uint64_t>::max()};
+    double rateFraction{1.0};
+    Time raiseAt{Seconds(0)};
+    uint64_t sent{0};
+    uint64_t acked{0};
+
+    std::string GetName() const override
+    {
+        return "test";
+    }
+
+    void Init(MrcCcState& s) override
+    {
+        s.cwnd = window;
+        s.rate = DataRate(static_cast<uint64_t>(s.lineRate.GetBitRate() * rateFraction));
+        if (raiseAt > Seconds(0))
+        {
+            MrcCcState* st = &s;
+            Simulator::Schedule(raiseAt, [st]() {
+                st->rate = st->lineRate;
+                st->notifyChanged();
+            });
+        }
+    }
+
+    void OnSent(MrcCcState& s, uint32_t bytes) override
+    {
+        sent += bytes;
+        EXPECT_LE(uint64_t(s.inflight), std::max<uint64_t>(s.cwnd, bytes));
+    }
+
+    void OnAck(MrcCcState& /* s */, const MrcCcAck& ack) override
+    {
+        acked += ack.newlyAckedBytes;
+    }
+
+    Ptr<MrcCongestionOps> Fork() const override
+    {
+        Ptr<TestCc> c = CreateObject<TestCc>();
+        c->window = window;
+        c->rateFraction = rateFraction;
+        c->raiseAt = raiseAt;
+        return c;
+    }
+};
+
+/// Run one 100-packet Write (Mtu 1000, direct 100 Gb/s link) under a controller.
+Time
+RunUnder(Ptr<TestCc> proto, Ptr<MrcQueuePair>* requesterOut = nullptr)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair([] {
+        ObjectFactory f("ns3::MrcRoceQueuePair");
+        f.Set("Mtu", UintegerValue(1000));
+        return f;
+    }());
+    Ptr<MrcQueuePair> qb = d.nicB->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    qa->SetCongestionOpsPrototype(proto);
+    MrcRdmaHelper::ConnectPair(qa, qb);
+    Ptr<MrcMemoryRegion> mr = d.nicB->RegisterMemoryRegion(0, 100000);
+    Time end;
+    qa->SetCompletionCallback(
+        Callback<void, const MrcWorkCompletion&>([&end](const MrcWorkCompletion& wc) {
+            EXPECT_EQ(wc.status, MrcWcStatus::SUCCESS);
+            end = wc.end;
+        }));
+    MrcWorkRequest wr;
+    wr.rkey = mr->GetRkey();
+    wr.length = 100000;
+    EXPECT_TRUE(qa->PostSend(wr));
+    Simulator::Run();
+    EXPECT_TRUE(mr->IsExactlyOnce(0, 100000));
+    Ptr<TestCc> used = DynamicCast<TestCc>(qa->GetCongestionOps());
+    EXPECT_NE(used, proto); // a fork, not the prototype
+    EXPECT_EQ(used->sent, 100000u);
+    EXPECT_EQ(used->acked, 100000u);
+    if (requesterOut)
+    {
+        *requesterOut = qa;
+    }
+    return end;
+}
+
+} // namespace
+
+TEST(MrcQueuePair, PacingRateOfTheController)
+{
+    const Time wire = DataRate("100Gbps").CalculateBytesTxTime(100 * 1102 + 16);
+    Ptr<TestCc> full = CreateObject<TestCc>();
+    const Time tFull = RunUnder(full);
+    Simulator::Destroy();
+    EXPECT_LT(tFull, wire + MicroSeconds(3));
+    Ptr<TestCc> half = CreateObject<TestCc>();
+    half->rateFraction = 0.5;
+    const Time tHalf = RunUnder(half);
+    Simulator::Destroy();
+    // 99 gaps of two packet times, plus the last packet and the round trip.
+    EXPECT_GE(tHalf, wire * 2 - MicroSeconds(1));
+    EXPECT_LT(tHalf, wire * 2 + MicroSeconds(3));
+    // Half rate for 5 us, then the controller raises it from a timer (notifyChanged).
+    Ptr<TestCc> raise = CreateObject<TestCc>();
+    raise->rateFraction = 0.5;
+    raise->raiseAt = MicroSeconds(5);
+    const Time tRaise = RunUnder(raise);
+    Simulator::Destroy();
+    EXPECT_GT(tRaise, tFull + MicroSeconds(2));
+    EXPECT_LT(tRaise, tFull + MicroSeconds(3));
+}
+
+TEST(MrcQueuePair, WindowOfTheController)
+{
+    // A window of 4 packets on a 2 x 1 us + serialization round trip: about 4 packets per
+    // RTT instead of line rate, and never more than 4000 bytes in flight (TestCc::OnSent).
+    Ptr<TestCc> w = CreateObject<TestCc>();
+    w->window = 4000;
+    Ptr<MrcQueuePair> qa;
+    const Time t = RunUnder(w, &qa);
+    const Time wire = DataRate("100Gbps").CalculateBytesTxTime(100 * 1102 + 16);
+    EXPECT_GT(t, wire * 4);
+    EXPECT_EQ(qa->GetCcState().inflight, 0);
+    EXPECT_EQ(qa->GetCounters().retransmittedPackets, 0u);
     Simulator::Destroy();
 }
