@@ -45,8 +45,8 @@ MrcQueuePair::GetTypeId()
                             MakeTraceSourceAccessor(&MrcQueuePair::m_errorTrace),
                             "ns3::MrcQueuePair::ErrorTracedCallback")
             .AddTraceSource("Cc",
-                            "The congestion controller set a new rate or window: QPN, "
-                            "rate (bit/s), cwnd (bytes).",
+                            "The congestion controller set a new rate or window (fired at "
+                            "Connect and on every change): QPN, rate (bit/s), cwnd (bytes).",
                             MakeTraceSourceAccessor(&MrcQueuePair::m_ccTrace),
                             "ns3::MrcQueuePair::CcTracedCallback")
             .AddTraceSource("Tx",
@@ -102,7 +102,9 @@ MrcQueuePair::MrcQueuePair()
       m_state(MrcQpState::RESET),
       m_error(MrcQpError::NONE),
       m_nextWqeSeq(0),
-      m_nextWqeByte(0)
+      m_nextWqeByte(0),
+      m_tracedRate(0),
+      m_tracedCwnd(0)
 {
 }
 
@@ -428,7 +430,13 @@ MrcQueuePair::EnterError(MrcQpError error, const std::string& reason, MrcWcStatu
 void
 MrcQueuePair::TraceCc()
 {
-    m_ccTrace(m_qpn, m_cc.rate.GetBitRate(), m_cc.cwnd);
+    const uint64_t bps = m_cc.rate.GetBitRate();
+    if (bps != m_tracedRate || m_cc.cwnd != m_tracedCwnd)
+    {
+        m_tracedRate = bps;
+        m_tracedCwnd = m_cc.cwnd;
+        m_ccTrace(m_qpn, bps, m_cc.cwnd);
+    }
 }
 
 void

@@ -326,7 +326,8 @@ class MrcQueuePair : public Object
      */
     void EnterError(MrcQpError error, const std::string& reason, MrcWcStatus firstStatus);
 
-    /// Fire the Cc trace with the current rate and cwnd (call after the controller acted).
+    /// Fire the Cc trace if rate or cwnd changed since it last fired (call after the
+    /// controller acted).
     void TraceCc();
 
     /**
@@ -390,6 +391,8 @@ class MrcQueuePair : public Object
     uint64_t m_nextWqeSeq;    //!< sequence number of the next posted request's first packet
     uint64_t m_nextWqeByte;   //!< stream offset of the next posted request
     MrcQpCounters m_counters; //!< counters
+    uint64_t m_tracedRate;    //!< rate the Cc trace last reported
+    uint64_t m_tracedCwnd;    //!< cwnd the Cc trace last reported
 
     CompletionCallback m_completionCb; //!< user completion callback
     ReceiveCallback m_receiveCb;       //!< user receive callback

@@ -549,3 +549,30 @@ TEST(MrcQueuePair, WindowOfTheController)
     EXPECT_EQ(qa->GetCounters().retransmittedPackets, 0u);
     Simulator::Destroy();
 }
+
+TEST(MrcQueuePair, CcTraceFiresOnChangesOnly)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    Ptr<MrcQueuePair> qb = d.nicB->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    Ptr<TestCc> proto = CreateObject<TestCc>();
+    proto->rateFraction = 0.25;
+    proto->raiseAt = MicroSeconds(3);
+    qa->SetCongestionOpsPrototype(proto);
+    std::vector<uint64_t> rates;
+    qa->TraceConnectWithoutContext(
+        "Cc",
+        Callback<void, uint32_t, uint64_t, uint64_t>(
+            [&rates](uint32_t, uint64_t bps, uint64_t) { rates.push_back(bps); }));
+    MrcRdmaHelper::ConnectPair(qa, qb);
+    Ptr<MrcMemoryRegion> mr = d.nicB->RegisterMemoryRegion(0, 100000);
+    MrcWorkRequest wr;
+    wr.rkey = mr->GetRkey();
+    wr.length = 100000;
+    ASSERT_TRUE(qa->PostSend(wr));
+    Simulator::Run();
+    // At Connect (25 Gb/s) and when raised (100 Gb/s); ACKs change nothing.
+    EXPECT_EQ(rates, (std::vector<uint64_t>{25000000000ull, 100000000000ull}));
+    Simulator::Destroy();
+}
