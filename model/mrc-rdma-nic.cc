@@ -368,7 +368,7 @@ MrcRdmaNic::Serve(uint32_t port)
         ++pt.next;
         checked = 0;
     }
-    if (earliest != Time::Max() && (!pt.wake.IsRunning() || pt.wakeAt > earliest))
+    if (earliest != Time::Max() && (pt.wake.IsExpired() || pt.wakeAt > earliest))
     {
         pt.wake.Cancel();
         pt.wakeAt = earliest;

@@ -119,8 +119,13 @@ MrcRoceQueuePair::GetTypeId()
                           "How the notification point reports CE: Separate CNP packets at "
                           "most once per CnpInterval (default: DCQCN paper, real NICs), "
                           "or AckFlag, the BECN bit on ACKs (HPCC simulator).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<CnpMode>(CNP_SEPARATE),
+                          MakeEnumAccessor<CnpMode>(&MrcRoceQueuePair::m_cnpMode),
+#else
                           EnumValue(CNP_SEPARATE),
                           MakeEnumAccessor(&MrcRoceQueuePair::m_cnpMode),
+#endif
                           MakeEnumChecker(CNP_SEPARATE, "Separate", CNP_ACK_FLAG, "AckFlag"))
             .AddAttribute("CnpInterval",
                           "Separate mode: at most one CNP per this interval per QP; CE "
@@ -371,7 +376,7 @@ void
 MrcRoceQueuePair::RestartTimer()
 {
     m_timerDeadline = Simulator::Now() + m_ackTimeout;
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(m_ackTimeout, &MrcRoceQueuePair::Timeout, this);
     }
@@ -765,7 +770,7 @@ MrcRoceQueuePair::NotifyCe(uint32_t port)
     }
     m_cePending = true;
     m_cnpPort = port;
-    if (!m_cnpEvent.IsRunning())
+    if (m_cnpEvent.IsExpired())
     {
         m_cnpEvent = Simulator::Schedule(m_lastCnpTime + m_cnpInterval - now,
                                          &MrcRoceQueuePair::CnpIntervalEnd,

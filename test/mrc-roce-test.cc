@@ -10,7 +10,6 @@
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-ecmp-forwarding.h"
@@ -531,9 +530,9 @@ TEST(MrcProfiles, ApplySetsDefaults)
     UintegerValue mtu;
     qp->GetAttribute("Mtu", mtu);
     EXPECT_EQ(mtu.Get(), 1000u);
-    EnumValue mode;
+    StringValue mode;
     qp->GetAttribute("CnpMode", mode);
-    EXPECT_EQ(mode.Get(), MrcRoceQueuePair::CNP_ACK_FLAG);
+    EXPECT_EQ(mode.Get(), "AckFlag");
     Config::Reset();
 }
 
