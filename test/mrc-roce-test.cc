@@ -299,6 +299,13 @@ TEST(MrcRoce, Incast32To1WithPfcIsLosslessAndExactlyOnce)
     }
     EXPECT_EQ(retx, 0u);
     EXPECT_EQ(timeouts, 0u);
+    const MrcQpCounters sum = MrcRdmaHelper::SumCounters(s.hosts);
+    EXPECT_EQ(sum.messagesCompleted, n);
+    EXPECT_EQ(sum.messagesReceived, n);
+    EXPECT_EQ(sum.bytesPlaced, uint64_t(n) * bytes);
+    EXPECT_EQ(sum.dataPacketsSent, uint64_t(n) * 64);
+    EXPECT_EQ(sum.dataPacketsReceived, uint64_t(n) * 64);
+    EXPECT_EQ(sum.acksSent, sum.acksReceived);
     // Data drained at the receiver's line rate: 32 x 64 packets of 1102 bytes on the wire.
     Time lastEnd;
     for (const auto& wc : done.wc)
