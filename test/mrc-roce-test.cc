@@ -367,6 +367,35 @@ TEST(MrcRoce, OneLostPacketGoesBackN)
     Simulator::Destroy();
 }
 
+TEST(MrcRoce, LostLastPacketIsRecoveredByTheTimeout)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+    StarConfig cfg;
+    cfg.pfc = false;
+    Star s = MakeStar(rdma, cfg);
+    Ptr<DropNthData> em = CreateObject<DropNthData>();
+    em->n = 100; // the last packet: no later packet reveals the gap, so no NAK
+    s.dev[1]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    MrcRdmaHelper::Connection c = rdma.Connect(s.hosts.Get(0), s.hosts.Get(1), 100000);
+    Completions done;
+    c.requester->SetCompletionCallback(done.Cb());
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 100000)));
+    Simulator::Run();
+    ASSERT_EQ(done.wc.size(), 1u);
+    EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 100000));
+    const MrcQpCounters& tx = c.requester->GetCounters();
+    EXPECT_EQ(tx.timeouts, 1u);
+    EXPECT_EQ(tx.retransmittedPackets, 1u); // only the unacknowledged last packet
+    EXPECT_EQ(tx.naksReceived, 0u);
+    // The timer restarted with the ACK of packet 99 (about 10 us in), expired 1.048576 ms
+    // later; the retransmission and its ACK take a few microseconds more.
+    EXPECT_GT(done.wc[0].end, NanoSeconds(1048576));
+    EXPECT_LT(done.wc[0].end, NanoSeconds(1048576) + MicroSeconds(20));
+    Simulator::Destroy();
+}
+
 TEST(MrcRoce, DeadLinkEndsInQpErrorWithoutHanging)
 {
     MrcRdmaHelper rdma;
