@@ -71,8 +71,8 @@ MrcRdmaHelper::Install(Ptr<Node> host, Ptr<MrcNetDevice> device, Ipv6Address add
 void
 MrcRdmaHelper::ConnectPair(Ptr<MrcQueuePair> qa, Ptr<MrcQueuePair> qb)
 {
-    qa->Connect(qb->GetNic()->GetAddresses(), qb->GetQpn());
-    qb->Connect(qa->GetNic()->GetAddresses(), qa->GetQpn());
+    qa->Connect(qb->GetNic()->GetAddresses(), qb->GetQpn(), qb->GetInitialPsn());
+    qb->Connect(qa->GetNic()->GetAddresses(), qa->GetQpn(), qa->GetInitialPsn());
 }
 
 MrcRdmaHelper::Connection

@@ -92,11 +92,19 @@ MrcQueuePair::AddCommonAttributes(TypeId tid,
                       "congestion controller (MrcCcState::baseRtt). Default 0: unknown.",
                       TimeValue(Seconds(0)),
                       MakeTimeAccessor(&MrcQueuePair::m_baseRtt),
-                      MakeTimeChecker());
+                      MakeTimeChecker())
+        .AddAttribute("InitialPsn",
+                      "PSN of this QP's first packet (24 bits); the peer learns it at "
+                      "Connect. Default 0 (our choice; real NICs pick it at random).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcQueuePair::m_initialPsn),
+                      MakeUintegerChecker<uint32_t>(0, 0xffffff));
 }
 
 MrcQueuePair::MrcQueuePair()
     : m_mtu(4096),
+      m_initialPsn(0),
+      m_remoteInitialPsn(0),
       m_qpn(0),
       m_remoteQpn(0),
       m_state(MrcQpState::RESET),
@@ -132,13 +140,15 @@ MrcQueuePair::SetNic(Ptr<MrcRdmaNic> nic, uint32_t qpn)
 }
 
 void
-MrcQueuePair::Connect(Ipv6Address remoteAddress, uint32_t remoteQpn)
+MrcQueuePair::Connect(Ipv6Address remoteAddress, uint32_t remoteQpn, uint32_t remoteInitialPsn)
 {
-    Connect(std::vector<Ipv6Address>{remoteAddress}, remoteQpn);
+    Connect(std::vector<Ipv6Address>{remoteAddress}, remoteQpn, remoteInitialPsn);
 }
 
 void
-MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses, uint32_t remoteQpn)
+MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses,
+                      uint32_t remoteQpn,
+                      uint32_t remoteInitialPsn)
 {
     NS_LOG_FUNCTION(this << remoteQpn);
     NS_ABORT_MSG_IF(!m_nic, "MrcQueuePair::Connect: QP is not attached to a NIC");
@@ -151,8 +161,12 @@ MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses, uint32_t 
                                                          << " does not fit in 24 bits");
     NS_ABORT_MSG_IF(m_nic->GetNPorts() == 0,
                     "MrcQueuePair::Connect: the NIC of QP " << m_qpn << " has no ports");
+    NS_ABORT_MSG_IF(remoteInitialPsn > 0xffffff,
+                    "MrcQueuePair::Connect: remote initial PSN " << remoteInitialPsn
+                                                                 << " does not fit in 24 bits");
     m_remoteAddress = remoteAddresses;
     m_remoteQpn = remoteQpn;
+    m_remoteInitialPsn = remoteInitialPsn;
 
     if (m_ccPrototype)
     {
@@ -248,6 +262,18 @@ uint32_t
 MrcQueuePair::GetRemoteQpn() const
 {
     return m_remoteQpn;
+}
+
+uint32_t
+MrcQueuePair::GetInitialPsn() const
+{
+    return m_initialPsn;
+}
+
+uint32_t
+MrcQueuePair::GetRemoteInitialPsn() const
+{
+    return m_remoteInitialPsn;
 }
 
 Ptr<MrcRdmaNic>

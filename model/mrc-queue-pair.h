@@ -162,15 +162,19 @@ class MrcQueuePair : public Object
      * \param remoteAddresses the peer NIC's address on each plane (port index order); a
      *        single address is used for every port
      * \param remoteQpn the peer's queue pair number
+     * \param remoteInitialPsn the PSN of the peer's first packet (its InitialPsn)
      */
-    void Connect(const std::vector<Ipv6Address>& remoteAddresses, uint32_t remoteQpn);
+    void Connect(const std::vector<Ipv6Address>& remoteAddresses,
+                 uint32_t remoteQpn,
+                 uint32_t remoteInitialPsn = 0);
 
     /**
      * Connect with one peer address (single-plane NICs).
      * \param remoteAddress the peer's address
      * \param remoteQpn the peer's queue pair number
+     * \param remoteInitialPsn the PSN of the peer's first packet (its InitialPsn)
      */
-    void Connect(Ipv6Address remoteAddress, uint32_t remoteQpn);
+    void Connect(Ipv6Address remoteAddress, uint32_t remoteQpn, uint32_t remoteInitialPsn = 0);
 
     /**
      * Queue a send work request.
@@ -188,6 +192,10 @@ class MrcQueuePair : public Object
     uint32_t GetQpn() const;
     /// \return the peer's queue pair number
     uint32_t GetRemoteQpn() const;
+    /// \return the PSN of this QP's first packet (InitialPsn attribute)
+    uint32_t GetInitialPsn() const;
+    /// \return the PSN of the peer's first packet (given to Connect)
+    uint32_t GetRemoteInitialPsn() const;
     /// \return the NIC
     Ptr<MrcRdmaNic> GetNic() const;
     /// \param port a port index \return the peer's address used on that port
@@ -333,7 +341,7 @@ class MrcQueuePair : public Object
     /**
      * Add the attributes every transport has, each under the transport's own TypeId
      * (so a profile can set RoCE's without touching MRC's): Mtu, CongestionControl,
-     * PathSelector, BaseRtt.
+     * PathSelector, BaseRtt, InitialPsn.
      * \param tid the transport's TypeId under construction
      * \param defaultMtu default payload bytes per packet
      * \param defaultCc default congestion controller TypeId name
@@ -367,10 +375,12 @@ class MrcQueuePair : public Object
                       uint16_t udpSrcPort) const;
 
     // configuration (attributes)
-    uint32_t m_mtu;      //!< payload bytes per full packet (Mtu attribute)
-    TypeId m_ccTypeId;   //!< CongestionControl attribute
-    TypeId m_pathTypeId; //!< PathSelector attribute
-    Time m_baseRtt;      //!< BaseRtt attribute (given to the controller)
+    uint32_t m_mtu;              //!< payload bytes per full packet (Mtu attribute)
+    TypeId m_ccTypeId;           //!< CongestionControl attribute
+    TypeId m_pathTypeId;         //!< PathSelector attribute
+    Time m_baseRtt;              //!< BaseRtt attribute (given to the controller)
+    uint32_t m_initialPsn;       //!< InitialPsn attribute: wire PSN of sequence 0
+    uint32_t m_remoteInitialPsn; //!< the peer's InitialPsn
 
     // connection
     Ptr<MrcRdmaNic> m_nic;                    //!< the NIC

@@ -338,7 +338,7 @@ MrcRoceQueuePair::BuildNextPacket(uint32_t port)
     MrcBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(static_cast<uint32_t>(m_sndNxt & MrcBthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>((m_sndNxt + m_initialPsn) & MrcBthHeader::PSN_MASK));
     bth.SetAckReq(last);
     p->AddHeader(bth);
     AddIpUdpIcrc(p,
@@ -417,8 +417,8 @@ MrcRoceQueuePair::Timeout()
     {
         std::ostringstream why;
         why << "local ACK timeout: " << m_retries << " expiries without progress at PSN "
-            << (m_sndUna & MrcBthHeader::PSN_MASK) << " (RetryCount " << m_retryCount
-            << ", AckTimeout " << m_ackTimeout.As(Time::US) << ")";
+            << ((m_sndUna + m_initialPsn) & MrcBthHeader::PSN_MASK) << " (RetryCount "
+            << m_retryCount << ", AckTimeout " << m_ackTimeout.As(Time::US) << ")";
         EnterError(MrcQpError::RETRY_EXCEEDED, why.str(), MrcWcStatus::RETRY_EXCEEDED);
         return;
     }
@@ -474,7 +474,7 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
     const uint8_t* aeth = rx.headers + rx.extOffset;
     MrcAethHeader a;
     a.SetSyndrome(aeth[0]);
-    const uint64_t seq = Unwrap(rx.psn, m_sndUna);
+    const uint64_t seq = Unwrap((rx.psn - m_initialPsn) & MrcBthHeader::PSN_MASK, m_sndUna);
     if (a.IsAck())
     {
         ++m_counters.acksReceived;
@@ -609,7 +609,7 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
         NotifyCe(rx.port);
     }
     const bool ackReq = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
-    const uint64_t seq = Unwrap(rx.psn, m_ePsn);
+    const uint64_t seq = Unwrap((rx.psn - m_remoteInitialPsn) & MrcBthHeader::PSN_MASK, m_ePsn);
     if (seq > m_ePsn)
     {
         ++m_counters.outOfOrderPackets;
@@ -710,7 +710,7 @@ MrcRoceQueuePair::SendAck(uint32_t port)
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::RC_ACK);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(static_cast<uint32_t>((m_ePsn - 1) & MrcBthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>((m_ePsn - 1 + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
     if (m_pendingCnpFlag)
     {
         bth.SetBecn(true);
@@ -741,7 +741,7 @@ MrcRoceQueuePair::SendNak(uint32_t port, MrcAethHeader::NakCode code)
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::RC_ACK);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(static_cast<uint32_t>(m_ePsn & MrcBthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>((m_ePsn + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
     p->AddHeader(bth);
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),

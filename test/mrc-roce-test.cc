@@ -367,6 +367,49 @@ TEST(MrcRoce, OneLostPacketGoesBackN)
     Simulator::Destroy();
 }
 
+TEST(MrcRoce, PsnWrapAroundWithALoss)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+    rdma.SetQueuePairAttribute("InitialPsn", UintegerValue(0xffffc0)); // wraps at packet 65
+    StarConfig cfg;
+    cfg.pfc = false;
+    Star s = MakeStar(rdma, cfg);
+    Ptr<DropNthData> em = CreateObject<DropNthData>();
+    em->n = 70; // after the wrap
+    s.dev[1]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    MrcRdmaHelper::Connection c = rdma.Connect(s.hosts.Get(0), s.hosts.Get(1), 100000);
+    EXPECT_EQ(c.responder->GetRemoteInitialPsn(), 0xffffc0u);
+    std::vector<uint32_t> sentPsns;
+    c.requester->TraceConnectWithoutContext(
+        "Tx",
+        Callback<void, Ptr<const Packet>>(
+            [&sentPsns](Ptr<const Packet> p) { sentPsns.push_back(PsnOf(p)); }));
+    Completions done;
+    c.requester->SetCompletionCallback(done.Cb());
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 100000)));
+    Simulator::Run();
+    ASSERT_EQ(done.wc.size(), 1u);
+    EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 100000));
+    EXPECT_EQ(sentPsns.front(), 0xffffc0u);
+    EXPECT_EQ(sentPsns[64], 0u);
+    EXPECT_EQ(em->droppedPsn, 5u); // 0xffffc0 + 69 mod 2^24
+    uint32_t rewindTo = 0xffffffff;
+    for (std::size_t i = 1; i < sentPsns.size(); ++i)
+    {
+        if (sentPsns[i] != ((sentPsns[i - 1] + 1) & 0xffffff))
+        {
+            rewindTo = sentPsns[i];
+            break;
+        }
+    }
+    EXPECT_EQ(rewindTo, 5u);
+    EXPECT_EQ(c.responder->GetCounters().naksSent, 1u);
+    EXPECT_EQ(c.requester->GetCounters().timeouts, 0u);
+    Simulator::Destroy();
+}
+
 TEST(MrcRoce, LostLastPacketIsRecoveredByTheTimeout)
 {
     MrcRdmaHelper rdma;
