@@ -53,7 +53,8 @@ struct MrcRxPacket
     uint8_t bthByte8{0};       //!< BTH byte 8 (A, and MRC's RTX, TS)
     uint32_t destQp{0};        //!< BTH destination QP
     uint32_t psn{0};           //!< BTH PSN (24 bits)
-    uint32_t payloadBytes{0};  //!< bytes after the headers, without the 4-byte ICRC
+    uint32_t payloadBytes{0};  //!< bytes after the headers without the 4-byte ICRC (0 when
+                               //!< fewer than 4 follow: a packet trimmed to its headers)
     uint32_t extOffset{0};     //!< offset of the first extension header after the BTH
 
     /// \return the ECN codepoint of the outer IPv6 header

@@ -390,8 +390,7 @@ MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
     NS_ASSERT(port < m_ports.size());
     MrcPacketInfo info;
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort) ||
-        !info.hasBth || info.headerBytes > MAX_HEADER_BYTES ||
-        info.packetBytes < uint32_t(info.headerBytes) + MrcIcrcTrailer::SERIALIZED_SIZE)
+        !info.hasBth || info.headerBytes > MAX_HEADER_BYTES || info.packetBytes < info.headerBytes)
     {
         ++m_rxNotBth;
         m_rxDropTrace(p, "not-bth");
@@ -412,7 +411,10 @@ MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
     rx.bthByte8 = bth[8];
     rx.psn = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
     rx.extOffset = info.bthOffset + MrcBthHeader::SERIALIZED_SIZE;
-    rx.payloadBytes = info.packetBytes - info.headerBytes - MrcIcrcTrailer::SERIALIZED_SIZE;
+    // A packet trimmed to its headers carries no ICRC: its payload counts as 0.
+    const uint32_t rest = info.packetBytes - info.headerBytes;
+    rx.payloadBytes =
+        rest >= MrcIcrcTrailer::SERIALIZED_SIZE ? rest - MrcIcrcTrailer::SERIALIZED_SIZE : 0;
     auto it = m_qps.find(rx.destQp);
     if (it == m_qps.end())
     {
