@@ -28,6 +28,8 @@ namespace
 {
 /// Largest header stack the NIC copies out of an arriving packet.
 constexpr uint32_t MAX_HEADER_BYTES = 256;
+/// Packets one Serve call builds at most before it yields (see Serve).
+constexpr uint32_t MAX_PACKETS_PER_SERVE = 64;
 } // namespace
 
 TypeId
@@ -320,6 +322,7 @@ MrcRdmaNic::Serve(uint32_t port)
     const Time now = Simulator::Now();
     Time earliest = Time::Max();
     std::size_t checked = 0;
+    uint32_t built = 0;
     // Serve the ring round robin; a QP with nothing to send leaves it, a QP whose class
     // queue is full or whose pacing time lies ahead is skipped. Stop after a full pass
     // without a packet.
@@ -367,6 +370,13 @@ MrcRdmaNic::Serve(uint32_t port)
         }
         ++pt.next;
         checked = 0;
+        if (++built >= MAX_PACKETS_PER_SERVE)
+        {
+            // Only possible while the device drops what it gets (link down) and a QP is
+            // not paced: yield to other events, continue at the same time.
+            Kick(port);
+            return;
+        }
     }
     if (earliest != Time::Max() && (pt.wake.IsExpired() || pt.wakeAt > earliest))
     {
