@@ -481,7 +481,9 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         const bool becn = (rx.bthByte4 & MrcBthHeader::BECN_BIT) != 0;
         if (becn)
         {
-            HandleCnp();
+            // The CNP flag reaches the controller once, through OnAck (cnpFlag).
+            ++m_counters.cnpsReceived;
+            m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::ECN);
         }
         if (seq + 1 > m_maxSent)
         {
@@ -496,10 +498,9 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         {
             return;
         }
-        if (ack.newlyAckedBytes > 0)
+        if (ack.newlyAckedBytes > 0 && !becn)
         {
-            m_pathSelector->Feedback(m_path.ev,
-                                     becn ? MrcPathFeedback::ECN : MrcPathFeedback::GOOD);
+            m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::GOOD);
         }
         m_ccOps->OnAck(m_cc, ack);
         TraceCc();

@@ -12,6 +12,7 @@
 #include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-net-device.h"
@@ -174,6 +175,36 @@ class DropNthData : public ErrorModel
     {
     }
 };
+
+/// Controller that counts how congestion reaches it.
+class CountingCc : public MrcNoCongestionControl
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcTestCountingCc")
+                                .SetParent<MrcNoCongestionControl>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<CountingCc>();
+        return tid;
+    }
+
+    uint64_t cnps{0};
+    uint64_t flaggedAcks{0};
+
+    void OnCnp(MrcCcState& /* s */) override
+    {
+        ++cnps;
+    }
+
+    void OnAck(MrcCcState& /* s */, const MrcCcAck& ack) override
+    {
+        flaggedAcks += ack.cnpFlag ? 1 : 0;
+        EXPECT_EQ(ack.cnpFlag, ack.ecnEcho);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(CountingCc);
 
 } // namespace
 
@@ -538,6 +569,7 @@ TEST(MrcRoce, SeparateCnpsAtMostOncePerInterval)
 {
     MrcRdmaHelper rdma;
     rdma.SetQueuePairAttribute("CnpMode", StringValue("Separate"));
+    rdma.SetQueuePairAttribute("CongestionControl", TypeIdValue(CountingCc::GetTypeId()));
     rdma.SetQueuePairAttribute("CnpInterval", TimeValue(MicroSeconds(10)));
     Time first;
     Time last;
@@ -550,6 +582,10 @@ TEST(MrcRoce, SeparateCnpsAtMostOncePerInterval)
     const uint64_t bound = 2 + static_cast<uint64_t>((last - first).GetMicroSeconds() / 10);
     EXPECT_LE(rx.cnpsSent, bound);
     EXPECT_EQ(conns[0].requester->GetCounters().cnpsReceived, rx.cnpsSent);
+    Ptr<CountingCc> cc = DynamicCast<CountingCc>(conns[0].requester->GetCongestionOps());
+    ASSERT_TRUE(cc);
+    EXPECT_EQ(cc->cnps, rx.cnpsSent); // each CNP once, through OnCnp
+    EXPECT_EQ(cc->flaggedAcks, 0u);
     for (const auto& c : conns)
     {
         EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 500000));
@@ -561,6 +597,7 @@ TEST(MrcRoce, CnpFlagOnAcks)
 {
     MrcRdmaHelper rdma;
     rdma.SetQueuePairAttribute("CnpMode", StringValue("AckFlag"));
+    rdma.SetQueuePairAttribute("CongestionControl", TypeIdValue(CountingCc::GetTypeId()));
     Time first;
     Time last;
     auto conns = MarkedIncast(rdma, first, last);
@@ -570,6 +607,10 @@ TEST(MrcRoce, CnpFlagOnAcks)
     EXPECT_EQ(rx.cnpsSent, rx.ecnMarkedReceived);
     EXPECT_LE(rx.cnpsSent, rx.acksSent);
     EXPECT_EQ(conns[0].requester->GetCounters().cnpsReceived, rx.cnpsSent);
+    Ptr<CountingCc> cc = DynamicCast<CountingCc>(conns[0].requester->GetCongestionOps());
+    ASSERT_TRUE(cc);
+    EXPECT_EQ(cc->flaggedAcks, rx.cnpsSent); // each flag once, through OnAck
+    EXPECT_EQ(cc->cnps, 0u);
     Simulator::Destroy();
 }
 
