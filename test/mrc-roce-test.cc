@@ -718,6 +718,7 @@ TEST(MrcProfiles, RocePaperOverridesDcqcn)
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::RateIncreaseInterval"), "55us");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::ByteCounter"), "10000000");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::FastRecoveryTimes"), "5");
+    EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::HyperIncreaseForm"), "Scaled");
     EXPECT_EQ(ValueOf(s, "ns3::MrcEcnMarker::Kmin"), "400000"); // fabric as roce-hpcc
     const std::string json = MrcProfiles::ToJson("roce-paper");
     EXPECT_EQ(json.rfind("{\"name\": \"roce-paper\", \"settings\": [{\"path\": ", 0), 0u);
