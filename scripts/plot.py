@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Plots and tables from mrc-sim result folders (the files of design.md section 4).
 
@@ -36,6 +36,11 @@ KINDS = ("fct_cdf", "slowdown", "throughput", "utilization", "rate_fraction", "g
 DEFAULT_KINDS = ("fct_cdf", "slowdown", "throughput", "utilization")
 
 
+def _legend(ax):
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7)
+
+
 def _save(fig, path):
     fig.tight_layout()
     fig.savefig(path, dpi=90)
@@ -63,7 +68,7 @@ def fct_cdf(results, path):
     ax.set_ylabel("fraction of flows")
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    _legend(ax)
     return _save(fig, path)
 
 
@@ -118,7 +123,7 @@ def throughput(results, path):
     ax.set_xlabel("time (us)")
     ax.set_ylabel("Gb/s")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    _legend(ax)
     return _save(fig, path)
 
 
@@ -142,7 +147,7 @@ def utilization(results, path):
     a2.set_ylabel("utilization")
     for a in (a1, a2):
         a.grid(alpha=0.3, axis="y")
-        a.legend(fontsize=7)
+        _legend(a)
     return _save(fig, path)
 
 
@@ -158,7 +163,7 @@ def rate_fraction(results, path):
     ax.set_ylabel("ideal fct / fct (fraction of line rate)")
     ax.set_ylim(0, 1.05)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    _legend(ax)
     return _save(fig, path)
 
 

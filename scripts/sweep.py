@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Run mrc-sim over a parameter grid in parallel and combine the summaries.
 

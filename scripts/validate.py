@@ -1,9 +1,9 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """The validation suite: run the cases of validation/*.case, compare with the literature.
 
-    scripts/validate.py [--quick] [--case=ID] [--jobs=N] [--reuse] [--sim=PATH]
-                        [--cases=DIR] [--out=DIR] [--list]
+    scripts/validate.py [--quick] [--case=ID] [--jobs=N] [--reuse] [--no-plots]
+                        [--sim=PATH] [--cases=DIR] [--out=DIR] [--list]
 
 Each case names runs of mrc-sim, a metric computed from their result folders, and the
 expected value or relation with a tolerance (validation/README.md has the format). The
@@ -11,7 +11,8 @@ runner first asks mrc-sim which scenarios exist (--list) and probes every run wi
 own options and --simTime=1us, so a case that needs a scenario, transport or option
 that mrc-sim does not have yet is SKIPPED (when the case declares it in `requires`)
 instead of failing. Independent runs go in parallel (--jobs, default: all cores);
-identical runs (same arguments) are run once and shared between cases.
+identical runs (same arguments) are run once and shared between cases; --reuse keeps
+the result folder of an identical earlier run instead of running it again.
 
 Writes OUT/report.md (default results/validation/): a PASS/FAIL/SKIPPED table, then a
 section per case with its runs, details and PNG plots (OUT/plots/). Exit status 1 when
@@ -476,7 +477,7 @@ def execute(sim, run, folder, timeout, reuse):
                 return None
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
-    log = os.path.join(folder, "run.log")
+    log = folder + ".log"  # beside the folder: mrc-sim may replace the folder
     try:
         with open(log, "w") as lf:
             p = subprocess.run([sim] + run.args + ["--out=" + folder], stdout=lf, stderr=subprocess.STDOUT,
@@ -536,7 +537,7 @@ def availability(case, scenarios, list_error, probes):
     return None
 
 
-def evaluate(case, out, plotdir):
+def evaluate(case, plotdir):
     o = Outcome(case)
     byl = {r.label: r for r in case.runs}
     results = [mr.Result(byl[x].folder, x) for x in case.metric_runs]
@@ -547,7 +548,7 @@ def evaluate(case, out, plotdir):
         o.verdict = "PASS" if judge(case, o.measured, o.expected) else "FAIL"
     except (mr.ResultError, CaseError, KeyError, ValueError, ZeroDivisionError, TypeError) as e:
         o.verdict, o.note = "FAIL", "error computing %s: %s" % (case.metric, e)
-    if case.plots:
+    if case.plots and plotdir:
         try:
             import plot
             all_results = [mr.Result(r.folder, r.label) for r in case.runs]
@@ -604,11 +605,11 @@ def parse_args(argv):
     opts = {"quick": False, "case": None, "jobs": os.cpu_count() or 1, "reuse": False,
             "sim": os.path.join(ROOT, "build", "examples", "mrc-sim"),
             "cases": os.path.join(ROOT, "validation"),
-            "out": os.path.join(ROOT, "results", "validation"), "list": False}
+            "out": os.path.join(ROOT, "results", "validation"), "list": False, "no-plots": False}
     for a in argv:
         name, eq, val = a.partition("=")
         key = name[2:] if name.startswith("--") else None
-        if key in ("quick", "reuse", "list") and not eq:
+        if key in ("quick", "reuse", "list", "no-plots") and not eq:
             opts[key] = True
         elif key in ("case", "sim", "cases", "out") and eq and val:
             opts[key] = val
@@ -624,7 +625,7 @@ def parse_args(argv):
             sys.exit(0)
         else:
             fail_usage("unknown option '%s' (allowed: --quick, --case=ID, --jobs=N, --reuse, --sim=PATH, "
-                       "--cases=DIR, --out=DIR, --list)" % a)
+                       "--cases=DIR, --out=DIR, --list, --no-plots)" % a)
     return opts
 
 
@@ -694,7 +695,7 @@ def main(argv):
             oc = Outcome(c)
             oc.verdict, oc.note = "FAIL", "run %s: %s" % bad[0]
         else:
-            oc = evaluate(c, out, plotdir)
+            oc = evaluate(c, None if o["no-plots"] else plotdir)
         outcomes.append(oc)
     order = {c.id: i for i, c in enumerate(cases)}
     outcomes.sort(key=lambda x: order[x.case.id])
