@@ -128,22 +128,36 @@ def throughput(results, path):
 
 
 def utilization(results, path):
+    """Left: mean utilization of the links of each plane (grouped bars, one per folder).
+    Right: T0 -> T1 uplinks, as bars by name for one folder with up to 32 uplinks, else
+    as sorted curves (one per folder; the idle uplinks are the flat start)."""
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4))
-    for k, r in enumerate(results):
+    w = 0.8 / max(1, len(results))
+    planes_seen = set()
+    ups_all = [sorted((link for link in r.links if mr.is_uplink(link)), key=lambda x: (x["from"], x["to"]))
+               for r in results]
+    as_bars = len(results) == 1 and len(ups_all[0]) <= 32
+    for k, (r, ups) in enumerate(zip(results, ups_all)):
         per_plane = {}
         for link in r.links:
             p = mr.link_plane(link)
             if p is not None and link.get("utilization") is not None:
                 per_plane.setdefault(p, []).append(link["utilization"])
         planes = sorted(per_plane)
-        w = 0.8 / max(1, len(results))
-        a1.bar([p + k * w for p in planes], [sum(per_plane[p]) / len(per_plane[p]) for p in planes],
-               width=w, label=r.label)
-        ups = sorted((link for link in r.links if mr.is_uplink(link)), key=lambda x: (x["from"], x["to"]))
-        a2.bar([i + k * w for i in range(len(ups))], [u["utilization"] or 0 for u in ups], width=w, label=r.label)
+        planes_seen.update(planes)
+        a1.bar([p - 0.4 + w * (k + 0.5) for p in planes],
+               [sum(per_plane[p]) / len(per_plane[p]) for p in planes], width=w, label=r.label)
+        util = [u["utilization"] or 0 for u in ups]
+        if as_bars:
+            a2.bar(range(len(ups)), util, label=r.label)
+            a2.set_xticks(range(len(ups)))
+            a2.set_xticklabels(["%s>%s" % (u["from"], u["to"]) for u in ups], rotation=90, fontsize=6)
+        else:
+            a2.step(range(len(util)), sorted(util), where="mid", label=r.label)
+    a1.set_xticks(sorted(planes_seen))
     a1.set_xlabel("plane")
     a1.set_ylabel("mean link utilization")
-    a2.set_xlabel("T0 -> T1 uplink (sorted by name)")
+    a2.set_xlabel("T0 -> T1 uplink" + ("" if as_bars else " (sorted by utilization)"))
     a2.set_ylabel("utilization")
     for a in (a1, a2):
         a.grid(alpha=0.3, axis="y")

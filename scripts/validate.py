@@ -201,10 +201,11 @@ def m_pfc_pause_frames(results, p):
 
 
 def m_interrupted_flows(results, p):
-    """Flows that did not complete plus qp_error events."""
+    """Messages that did not complete (a QP in error leaves its message unfinished); when
+    every message completed, the qp_error events of events.csv."""
     unfinished = sum(1 for _, f in _flows(results, p.get("transport")) if f.get("end_ns") is None)
     errors = sum(1 for r in results for e in r.events if e["kind"] == "qp_error")
-    return unfinished + errors, "%d unfinished, %d qp_error events" % (unfinished, errors)
+    return (unfinished or errors), "%d unfinished, %d qp_error events" % (unfinished, errors)
 
 
 def _goodput(r, transport):
@@ -439,11 +440,14 @@ def load_cases(folder):
 # running mrc-sim
 
 def first_error_line(text):
+    """The line of mrc-sim's output that says what went wrong, without the list of allowed
+    options that may follow it."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    for ln in lines:
-        if "error" in ln.lower() or "not a scenario" in ln or "allowed" in ln:
-            return ln[:300]
-    return lines[-1][:300] if lines else "(no message)"
+    pick = next((ln for ln in lines if "error" in ln.lower() or "not a scenario" in ln or "allowed" in ln),
+                lines[-1] if lines else "(no message)")
+    if "(allowed: --" in pick:
+        pick = pick[:pick.index("(allowed: --")].rstrip()
+    return pick[:300]
 
 
 def list_scenarios(sim):
@@ -578,7 +582,8 @@ def write_report(path, outcomes, sim, quick):
         c = o.case
         lines.append("| %s | %s | %s | %s | %s | %s |" % (
             md(c.id), md(c.title), "-" if o.measured is None else fmt(o.measured),
-            md(c.expected_text(o.expected)), md(c.tol_text), o.verdict))
+            md(c.expected_text(o.expected)), md(c.tol_text),
+            o.verdict + (" (%s)" % md(o.note.split(" (mrc-sim:")[0]) if o.verdict == "SKIPPED" else "")))
     for o in outcomes:
         c = o.case
         lines += ["", "## %s: %s" % (c.id, c.title), "",

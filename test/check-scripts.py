@@ -142,7 +142,10 @@ class Metrics(Base):
         flows = flow("roce", 0, 0, 1, 1000, 0, 5000, 5000) + flow("roce", 1, 1, 0, 1000, 0, None, 5000)
         r = write_result(self.p("u"), flows, events="50,qp_error,host1,retry exceeded\n")
         self.assertEqual(validate.METRICS["min_flow_rate_fraction"]([r], {})[0], 0.0)
-        self.assertEqual(validate.METRICS["interrupted_flows"]([r], {})[0], 2)
+        self.assertEqual(validate.METRICS["interrupted_flows"]([r], {}), (1, "1 unfinished, 1 qp_error events"))
+        done = write_result(self.p("d"), flow("roce", 0, 0, 1, 1000, 0, 5000, 5000),
+                            events="50,qp_error,host1,x\n60,qp_error,host2,y\n")
+        self.assertEqual(validate.METRICS["interrupted_flows"]([done], {})[0], 2)
 
     def test_incast_victim_and_fairness(self):
         # incast to host 9 (3 flows: rates 8, 8, 4 Gb/s), victim 4 -> 5 at fraction 0.8
@@ -296,13 +299,14 @@ class EndToEnd(Base):
         self.assertEqual(len(rows), 6, report)
         self.assertIn("| a-pass | title of a-pass | 0.3333 | <= 0.5 | 0.1 | PASS |", rows)
         self.assertIn("| b-fail | title of b-fail | 0.3333 | >= 0.95 | 0 | FAIL |", rows)
-        self.assertIn("| c-skip-transport | title of c-skip-transport | - | >= 0.95 | 0 | SKIPPED |", rows)
-        self.assertIn("| d-skip-scenario | title of d-skip-scenario | - | = 0 | 0 | SKIPPED |", rows)
+        self.assertIn("| c-skip-transport | title of c-skip-transport | - | >= 0.95 | 0 | SKIPPED (not yet available: transport:mrc) |", rows)
+        self.assertIn("| d-skip-scenario | title of d-skip-scenario | - | = 0 | 0 | SKIPPED (not yet available: scenario 'failover') |", rows)
         self.assertIn("| e-undeclared | title of e-undeclared | - | = 0 | 0 | FAIL |", rows)
         self.assertIn("| f-crash | title of f-crash | - | = 0 | 0 | FAIL |", rows)
         self.assertIn("not yet available: transport:mrc", report)
         self.assertIn("not yet available: scenario 'failover'", report)
         self.assertIn("mrc-sim rejected the options: error: unknown option '--lossRate=0.01'", report)
+        self.assertNotIn("(allowed: --transport", report)
         self.assertIn("mrc-sim exited 134", report)
         self.assertIn("- **Claim:** claim of a-pass on two lines", report)
         for kind in ("rate_fraction", "fct_cdf", "throughput", "utilization", "goodput"):
