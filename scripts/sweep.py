@@ -12,7 +12,9 @@ OUT/sweep.csv has one row per point and transport: the point's folder, the param
 values, mrc-sim's exit code, and the fields of summary.json's transport entry (nested
 fields joined with '.', e.g. fctNs.p99). --dry-run prints the commands only.
 
-Exit status: 2 for a malformed grid or option (or when mrc-sim rejects an option), 1 when
+Before the sweep every point runs for 1 us of simulated time; when mrc-sim rejects an
+option or value of any point, nothing runs. Exit status: 2 for a malformed grid or option
+(or when mrc-sim rejects one), 1 when
 a point failed otherwise (a crash, no summary.json), 0 when every point ran (mrc-sim's
 exit 1, a message that did not complete, counts as ran).
 """
@@ -23,6 +25,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -113,6 +116,21 @@ def command(o, point, folder):
     return cmd + ["--out=" + folder]
 
 
+def probe_point(cmd, folder):
+    """Run the point's command for 1 us of simulated time: None, or mrc-sim's complaint
+    when it rejects an option (exit code 2)."""
+    os.makedirs(folder, exist_ok=True)
+    try:
+        p = subprocess.run(cmd[:-1] + ["--simTime=1us", "--out=" + folder], capture_output=True, text=True)
+    except OSError as e:
+        return "cannot run %s: %s" % (cmd[0], e)
+    if p.returncode != 2:
+        return None
+    lines = [ln.strip() for ln in (p.stderr + p.stdout).splitlines() if ln.strip()]
+    msg = next((ln for ln in lines if "error" in ln.lower()), lines[-1] if lines else "exit code 2")
+    return msg.split(" (allowed: --")[0]
+
+
 def run_point(cmd, folder):
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "run.log"), "w") as log:
@@ -180,8 +198,18 @@ def main(argv):
     if not os.access(o["sim"], os.X_OK):
         sys.stderr.write("sweep.py: %s is not built (./ns3-mrc build)\n" % o["sim"])
         return 1
-    print("sweep: %d point(s) on %d worker(s) into %s" % (len(points), o["jobs"], o["out"]), flush=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=o["jobs"]) as pool:
+        # First every point for 1 us, so a rejected option stops the sweep before it runs.
+        probe_dir = os.path.join(o["out"], ".probe")
+        complaints = list(pool.map(lambda i: probe_point(cmds[i], os.path.join(probe_dir, str(i))),
+                                   range(len(cmds))))
+        shutil.rmtree(probe_dir, ignore_errors=True)
+        rejected = [(point_dir(p), c) for p, c in zip(points, complaints) if c]
+        if rejected:
+            for name, c in rejected:
+                sys.stderr.write("sweep.py: point %s: mrc-sim: %s\n" % (name, c))
+            return 2
+        print("sweep: %d point(s) on %d worker(s) into %s" % (len(points), o["jobs"], o["out"]), flush=True)
         futs = [pool.submit(run_point, c, os.path.join(o["out"], point_dir(p))) for c, p in zip(cmds, points)]
         codes = []
         for p, f in zip(points, futs):

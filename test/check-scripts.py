@@ -430,9 +430,14 @@ class Sweep(Base):
             lines = f.read().splitlines()
         self.assertEqual(lines[0], "point,seed,exit_code,transport,goodputGbps,pfcPauseFrames")
         self.assertEqual(lines[1:], ["seed-%d,%d,0,roce,40.0,3" % (i, i) for i in (1, 2, 3)])
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        n = len(open(self.p("sim.log")).read().splitlines())
+        self.assertEqual(n, 6)  # 3 probes, 3 runs
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
             rc = sweep.main(["permutation", "--param=transport=roce,mrc", "--out=" + out, "--sim=" + sim])
         self.assertEqual(rc, 2)
+        self.assertIn("point transport-mrc: mrc-sim: error: invalid value 'mrc' for --transport", err.getvalue())
+        calls = open(self.p("sim.log")).read().splitlines()[n:]
+        self.assertTrue(calls and all("--simTime=1us" in c for c in calls), calls)  # nothing ran
 
 
 if __name__ == "__main__":
