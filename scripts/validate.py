@@ -339,7 +339,10 @@ class Case:
             if not re.match(r"^(scenario|transport|option):\S+$", item):
                 raise CaseError("%s: requires item %r (allowed: scenario:NAME, transport:NAME, option:NAME)"
                                 % (where, item))
-        self.timeout = float(get("case", "timeout", "1800"))
+        try:
+            self.timeout = float(get("case", "timeout", "1800"))
+        except ValueError:
+            raise CaseError("%s: timeout = %r (seconds, a number)" % (where, get("case", "timeout")))
         self.plots = [x for x in re.split(r"[\s,]+", get("case", "plots", "")) if x]
         self.runs = []
         for s in cp.sections():
@@ -550,8 +553,8 @@ def evaluate(case, plotdir):
         o.expected = case.expected_fn(results, case.params)[0] if case.expected_fn else (
             case.values[0] if case.relation != "between" else None)
         o.verdict = "PASS" if judge(case, o.measured, o.expected) else "FAIL"
-    except (mr.ResultError, CaseError, KeyError, ValueError, ZeroDivisionError, TypeError) as e:
-        o.verdict, o.note = "FAIL", "error computing %s: %s" % (case.metric, e)
+    except Exception as e:  # noqa: BLE001 -- a broken result fails its case, not the suite
+        o.verdict, o.note = "FAIL", "error computing %s: %s: %s" % (case.metric, type(e).__name__, e)
     if case.plots and plotdir:
         try:
             import plot
