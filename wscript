@@ -66,6 +66,7 @@ def build(bld):
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
         # -- results
+        # -- workloads
         # -- scenarios
     ]
 
@@ -105,6 +106,7 @@ def build(bld):
         # -- transport: MRC
         'test/mrc-ev-test.cc',
         # -- results
+        # -- workloads
         # -- scenarios
     ]
     module_test.uselib = 'GTEST'
@@ -175,6 +177,7 @@ def build(bld):
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
         # -- results
+        # -- workloads
         # -- scenarios
     ]
 
