@@ -67,6 +67,11 @@ def build(bld):
         'model/mrc-ev-table.cc',
         # -- results
         # -- workloads
+        'helper/mrc-input-error.cc',
+        'helper/mrc-flow-size-cdf.cc',
+        'helper/mrc-workload.cc',
+        'helper/mrc-hpcc-input.cc',
+        'helper/mrc-htsim-input.cc',
         # -- scenarios
     ]
 
@@ -107,6 +112,8 @@ def build(bld):
         'test/mrc-ev-test.cc',
         # -- results
         # -- workloads
+        'test/mrc-workload-test.cc',
+        'test/mrc-input-files-test.cc',
         # -- scenarios
     ]
     module_test.uselib = 'GTEST'
@@ -178,6 +185,11 @@ def build(bld):
         'model/mrc-ev-table.h',
         # -- results
         # -- workloads
+        'helper/mrc-input-error.h',
+        'helper/mrc-flow-size-cdf.h',
+        'helper/mrc-workload.h',
+        'helper/mrc-hpcc-input.h',
+        'helper/mrc-htsim-input.h',
         # -- scenarios
     ]
 
