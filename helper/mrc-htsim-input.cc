@@ -405,6 +405,7 @@ MrcHtsimInput::ParseTopology(std::istream& in, const std::string& name)
 {
     MrcLineReader r(in, name);
     MrcHtsimTopology topo;
+    topo.file = name;
     int current = -1;
     bool seen[3] = {false, false, false};
     bool setKey[3][10] = {};
@@ -451,6 +452,10 @@ MrcHtsimInput::ParseTopology(std::istream& in, const std::string& name)
                 r.Fail("Tiers 2 or 3", f[1]);
             }
             have = true;
+            if (key == "podsize")
+            {
+                topo.podSizeLine = r.Line();
+            }
             continue;
         }
         if (current < 0)
@@ -488,6 +493,7 @@ MrcHtsimInput::ParseTopology(std::istream& in, const std::string& name)
             }
             seen[k] = true;
             topo.tier[k].present = true;
+            topo.tier[k].line = r.Line();
             current = static_cast<int>(k);
             continue;
         }
@@ -578,6 +584,120 @@ MrcHtsimInput::ParseTopology(std::istream& in, const std::string& name)
         }
     }
     return topo;
+}
+
+MrcHtsimFatTreeShape
+MrcHtsimInput::Shape(const MrcHtsimTopology& topo)
+{
+    auto fail = [&topo](uint32_t line, const std::string& what, uint64_t got) {
+        throw MrcInputError(topo.file, line, what, std::to_string(got));
+    };
+    const uint32_t T = topo.tiers;
+    const auto& t = topo.tier;
+    for (uint32_t k = 0; k < T; ++k)
+    {
+        const std::string tier = "in tier " + std::to_string(k);
+        if (t[k].downlinkGbps == 0)
+        {
+            fail(t[k].line, "a positive Downlink_speed_Gbps " + tier, 0);
+        }
+        if (t[k].radixDown == 0)
+        {
+            fail(t[k].line, "a positive Radix_Down " + tier, 0);
+        }
+        if (k + 1 < T && t[k].radixUp == 0)
+        {
+            fail(t[k].line, "a positive Radix_Up " + tier, 0);
+        }
+    }
+    MrcHtsimFatTreeShape s;
+    if (topo.nodes % topo.podSize != 0)
+    {
+        fail(topo.podSizeLine,
+             "a Podsize that divides Nodes = " + std::to_string(topo.nodes),
+             topo.podSize);
+    }
+    s.pods = topo.nodes / topo.podSize;
+    if (t[0].bundle != 1)
+    {
+        fail(t[0].line, "Bundle 1 in tier 0 (hosts have one port)", t[0].bundle);
+    }
+    if (topo.podSize % t[0].radixDown != 0)
+    {
+        fail(t[0].line,
+             "a Radix_Down in tier 0 that divides Podsize = " + std::to_string(topo.podSize),
+             t[0].radixDown);
+    }
+    s.torsPerPod = topo.podSize / t[0].radixDown;
+    const uint64_t torNum = static_cast<uint64_t>(topo.nodes) * t[0].downlinkGbps;
+    const uint64_t torDen = t[1].downlinkGbps * t[0].oversubscribed;
+    if (torNum % torDen != 0)
+    {
+        fail(t[0].line,
+             "Nodes x Downlink_speed_Gbps(0) divisible by Downlink_speed_Gbps(1) x "
+             "Oversubscribed(0) = " +
+                 std::to_string(torDen),
+             torNum);
+    }
+    s.torUplinks = torNum / torDen;
+    if (t[0].radixDown / t[0].radixUp != t[0].oversubscribed)
+    {
+        fail(t[0].line,
+             "Radix_Down / Radix_Up in tier 0 equal to Oversubscribed = " +
+                 std::to_string(t[0].oversubscribed),
+             t[0].radixDown / t[0].radixUp);
+    }
+    const uint64_t aggDen = static_cast<uint64_t>(s.pods) * t[1].radixDown;
+    if (s.torUplinks % aggDen != 0)
+    {
+        fail(t[1].line,
+             "ToR uplinks divisible by pods x Radix_Down(1) = " + std::to_string(aggDen),
+             s.torUplinks);
+    }
+    s.aggsPerPod = static_cast<uint32_t>(s.torUplinks / aggDen);
+    if (static_cast<uint64_t>(s.aggsPerPod) * t[1].bundle != t[0].radixUp)
+    {
+        fail(t[1].line,
+             "Aggs per pod x Bundle(1) equal to Radix_Up(0) = " + std::to_string(t[0].radixUp),
+             static_cast<uint64_t>(s.aggsPerPod) * t[1].bundle);
+    }
+    if (T == 3)
+    {
+        const uint64_t num = s.torUplinks * t[1].downlinkGbps;
+        const uint64_t den = t[2].downlinkGbps * t[1].oversubscribed;
+        if (num % den != 0)
+        {
+            fail(t[1].line,
+                 "ToR uplinks x Downlink_speed_Gbps(1) divisible by Downlink_speed_Gbps(2) x "
+                 "Oversubscribed(1) = " +
+                     std::to_string(den),
+                 num);
+        }
+        s.aggUplinks = num / den;
+        if (s.aggUplinks % t[2].radixDown != 0)
+        {
+            fail(t[2].line,
+                 "Agg uplinks divisible by Radix_Down(2) = " + std::to_string(t[2].radixDown),
+                 s.aggUplinks);
+        }
+        s.cores = static_cast<uint32_t>(s.aggUplinks / t[2].radixDown);
+        if (s.cores % s.aggsPerPod != 0)
+        {
+            fail(t[2].line,
+                 "a core count that is a multiple of Aggs per pod = " +
+                     std::to_string(s.aggsPerPod),
+                 s.cores);
+        }
+        const uint64_t up = static_cast<uint64_t>(s.cores) * t[2].bundle / s.aggsPerPod;
+        if (up != t[1].radixUp)
+        {
+            fail(t[2].line,
+                 "cores x Bundle(2) / Aggs per pod equal to Radix_Up(1) = " +
+                     std::to_string(t[1].radixUp),
+                 up);
+        }
+    }
+    return s;
 }
 
 } // namespace ns3

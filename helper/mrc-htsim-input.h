@@ -117,6 +117,7 @@ struct MrcHtsimTier
     uint32_t bundle{1};            ///< Bundle: parallel links per switch pair
     uint64_t switchLatencyNs{0};   ///< Switch_Latency_ns
     uint64_t downlinkLatencyNs{0}; ///< Downlink_Latency_ns
+    uint32_t line{0};              ///< line of the "Tier k" line
 };
 
 /**
@@ -131,6 +132,28 @@ struct MrcHtsimTopology
     uint32_t tiers{0};                ///< Tiers
     uint32_t podSize{0};              ///< Podsize (hosts per pod)
     std::array<MrcHtsimTier, 3> tier; ///< tiers 0..2
+    std::string file;                 ///< the file name (for messages)
+    uint32_t podSizeLine{0};          ///< line of "Podsize"
+};
+
+/**
+ * \ingroup mrc
+ * The switch counts of the fat tree a .topo file describes, derived with
+ * htsim's rules (FatTreeTopologyCfg::set_custom_params):
+ * pods = Nodes / Podsize; ToRs per pod = Podsize / Radix_Down(0);
+ * ToR uplinks = Nodes x speed(0) / (speed(1) x Oversubscribed(0));
+ * Aggs per pod = ToR uplinks / (pods x Radix_Down(1)); with 3 tiers,
+ * Agg uplinks = ToR uplinks x speed(1) / (speed(2) x Oversubscribed(1)) and
+ * cores = Agg uplinks / Radix_Down(2).
+ */
+struct MrcHtsimFatTreeShape
+{
+    uint32_t pods{0};       ///< number of pods
+    uint32_t torsPerPod{0}; ///< ToR switches per pod
+    uint32_t aggsPerPod{0}; ///< aggregation switches per pod
+    uint32_t cores{0};      ///< core switches (0 with 2 tiers)
+    uint64_t torUplinks{0}; ///< ToR-to-Agg links in total
+    uint64_t aggUplinks{0}; ///< Agg-to-Core links in total (0 with 2 tiers)
 };
 
 /**
@@ -156,6 +179,18 @@ class MrcHtsimInput
      * \return the parsed topology
      */
     static MrcHtsimTopology ParseTopology(std::istream& in, const std::string& name);
+
+    /**
+     * Derive the switch counts, with htsim's consistency checks (every
+     * division exact; Radix_Down(0) / Radix_Up(0) == Oversubscribed(0) in
+     * integer division; Aggs per pod x Bundle(1) == Radix_Up(0); with 3
+     * tiers, cores a multiple of Aggs per pod and
+     * cores x Bundle(2) / Aggs per pod == Radix_Up(1); Bundle(0) == 1; every
+     * tier's Downlink_speed_Gbps and Radix_Down set, and Radix_Up below the
+     * top tier). Throws MrcInputError naming the "Tier k" (or Podsize) line.
+     * \param topo a parsed topology \return the counts
+     */
+    static MrcHtsimFatTreeShape Shape(const MrcHtsimTopology& topo);
 };
 
 } // namespace ns3

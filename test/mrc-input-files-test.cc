@@ -385,7 +385,7 @@ TEST(MrcInputFiles, HtsimTopologyParses)
                           "# the spine\n"
                           "tier 1\n"
                           "downlink_speed_gbps 400\n"
-                          "Radix_Down 8\n"
+                          "Radix_Down 4\n"
                           "Queue_Down 1000000\n"
                           "Downlink_Latency_ns 500\n");
     auto t = MrcHtsimInput::ParseTopology(in, "x.topo");
@@ -400,7 +400,15 @@ TEST(MrcInputFiles, HtsimTopologyParses)
     EXPECT_EQ(t.tier[0].oversubscribed, 2U);
     EXPECT_EQ(t.tier[0].bundle, 1U);
     EXPECT_TRUE(t.tier[1].present);
-    EXPECT_EQ(t.tier[1].radixDown, 8U);
+    EXPECT_EQ(t.tier[1].radixDown, 4U);
+    EXPECT_EQ(t.tier[1].line, 13U);
+    // 1 pod; 16/4 = 4 ToRs; 16 x 400 / (400 x 2) = 8 ToR uplinks; 8 / (1 x 4) = 2 Aggs.
+    auto s = MrcHtsimInput::Shape(t);
+    EXPECT_EQ(s.pods, 1U);
+    EXPECT_EQ(s.torsPerPod, 4U);
+    EXPECT_EQ(s.torUplinks, 8U);
+    EXPECT_EQ(s.aggsPerPod, 2U);
+    EXPECT_EQ(s.cores, 0U);
     EXPECT_EQ(t.tier[1].queueDown, 1000000U);
     EXPECT_FALSE(t.tier[2].present);
 }
@@ -429,4 +437,36 @@ TEST(MrcInputFiles, HtsimTopologyMalformed)
     EXPECT_EQ(HtTopoError(head + "Tier 0\nRadix_Down 4\n"),
               "x.topo:6: expected a 'Tier 1' block, got end of file");
     EXPECT_EQ(HtTopoError("Nodes 16\n"), "x.topo:2: expected a 'Tiers T' line, got end of file");
+}
+
+TEST(MrcInputFiles, HtsimFatTreeShape)
+{
+    // The k = 4 fat tree: 4 pods of 2 ToRs and 2 Aggs, 4 cores.
+    std::string k4 = "Nodes 16\nTiers 3\nPodsize 4\n"
+                     "Tier 0\nDownlink_speed_Gbps 100\nRadix_Down 2\nRadix_Up 2\n"
+                     "Tier 1\nDownlink_speed_Gbps 100\nRadix_Down 2\nRadix_Up 2\n"
+                     "Tier 2\nDownlink_speed_Gbps 100\nRadix_Down 4\n";
+    std::istringstream in(k4);
+    auto s = MrcHtsimInput::Shape(MrcHtsimInput::ParseTopology(in, "k4.topo"));
+    EXPECT_EQ(s.pods, 4U);
+    EXPECT_EQ(s.torsPerPod, 2U);
+    EXPECT_EQ(s.aggsPerPod, 2U);
+    EXPECT_EQ(s.torUplinks, 16U);
+    EXPECT_EQ(s.aggUplinks, 16U);
+    EXPECT_EQ(s.cores, 4U);
+    // Tier 1 down radix 8 leaves one Agg per pod for two ToR uplinks each (line 8 is "Tier 1").
+    std::string bad = k4;
+    bad.replace(bad.find("Tier 1\nDownlink_speed_Gbps 100\nRadix_Down 2"),
+                std::string("Tier 1\nDownlink_speed_Gbps 100\nRadix_Down 2").size(),
+                "Tier 1\nDownlink_speed_Gbps 100\nRadix_Down 4");
+    EXPECT_EQ(ErrorOf([&]() {
+                  std::istringstream b(bad);
+                  MrcHtsimInput::Shape(MrcHtsimInput::ParseTopology(b, "k4.topo"));
+              }),
+              "k4.topo:8: expected Aggs per pod x Bundle(1) equal to Radix_Up(0) = 2, got '1'");
+    std::istringstream pod("Nodes 16\nTiers 2\nPodsize 6\nTier 0\nDownlink_speed_Gbps 100\n"
+                           "Radix_Down 2\nRadix_Up 2\nTier 1\nDownlink_speed_Gbps 100\n"
+                           "Radix_Down 8\n");
+    EXPECT_EQ(ErrorOf([&]() { MrcHtsimInput::Shape(MrcHtsimInput::ParseTopology(pod, "p.topo")); }),
+              "p.topo:3: expected a Podsize that divides Nodes = 16, got '6'");
 }
