@@ -83,6 +83,12 @@ def build(bld):
         'helper/mrc-results-writer.cc',
         'helper/mrc-run-results.cc',
         'helper/mrc-time-series-sampler.cc',
+        # -- workloads
+        'helper/mrc-input-error.cc',
+        'helper/mrc-flow-size-cdf.cc',
+        'helper/mrc-workload.cc',
+        'helper/mrc-hpcc-input.cc',
+        'helper/mrc-htsim-input.cc',
         # -- scenarios
     ]
 
@@ -129,6 +135,9 @@ def build(bld):
         'test/mrc-uec-path-test.cc',
         # -- results
         'test/mrc-results-test.cc',
+        # -- workloads
+        'test/mrc-workload-test.cc',
+        'test/mrc-input-files-test.cc',
         # -- scenarios
         'test/mrc-bench-reference-test.cc',
     ]
@@ -218,6 +227,12 @@ def build(bld):
         'helper/mrc-results-writer.h',
         'helper/mrc-run-results.h',
         'helper/mrc-time-series-sampler.h',
+        # -- workloads
+        'helper/mrc-input-error.h',
+        'helper/mrc-flow-size-cdf.h',
+        'helper/mrc-workload.h',
+        'helper/mrc-hpcc-input.h',
+        'helper/mrc-htsim-input.h',
         # -- scenarios
     ]
 
