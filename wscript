@@ -52,8 +52,15 @@ def build(bld):
         # -- topology
         # -- failures
         # -- transport: core
+        'model/mrc-memory-region.cc',
+        'model/mrc-path-selector.cc',
+        'model/mrc-queue-pair.cc',
+        'model/mrc-rdma-nic.cc',
+        'helper/mrc-rdma-helper.cc',
         'model/mrc-congestion-ops.cc',
         # -- transport: RoCE
+        'model/mrc-roce-queue-pair.cc',
+        'helper/mrc-profiles.cc',
         # -- transport: shared reliability
         # -- transport: MRC
         'model/mrc-ev-profile.cc',
@@ -90,7 +97,9 @@ def build(bld):
         # -- topology
         # -- failures
         # -- transport: core
+        'test/mrc-rdma-nic-test.cc',
         # -- transport: RoCE
+        'test/mrc-roce-test.cc',
         # -- transport: shared reliability
         # -- transport: MRC
         'test/mrc-ev-test.cc',
@@ -151,8 +160,16 @@ def build(bld):
         # -- topology
         # -- failures
         # -- transport: core
+        'model/mrc-work-request.h',
+        'model/mrc-memory-region.h',
+        'model/mrc-path-selector.h',
+        'model/mrc-queue-pair.h',
+        'model/mrc-rdma-nic.h',
+        'helper/mrc-rdma-helper.h',
         'model/mrc-congestion-ops.h',
         # -- transport: RoCE
+        'model/mrc-roce-queue-pair.h',
+        'helper/mrc-profiles.h',
         # -- transport: shared reliability
         # -- transport: MRC
         'model/mrc-ev-profile.h',
