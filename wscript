@@ -62,6 +62,9 @@ def build(bld):
         'model/mrc-roce-queue-pair.cc',
         'helper/mrc-profiles.cc',
         # -- transport: shared reliability
+        'model/mrc-receive-bitmap.cc',
+        'model/mrc-sack-scoreboard.cc',
+        'model/mrc-sack-policy.cc',
         # -- transport: MRC
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
@@ -101,6 +104,7 @@ def build(bld):
         # -- transport: RoCE
         'test/mrc-roce-test.cc',
         # -- transport: shared reliability
+        'test/mrc-sack-test.cc',
         # -- transport: MRC
         'test/mrc-ev-test.cc',
         # -- results
@@ -171,6 +175,9 @@ def build(bld):
         'model/mrc-roce-queue-pair.h',
         'helper/mrc-profiles.h',
         # -- transport: shared reliability
+        'model/mrc-receive-bitmap.h',
+        'model/mrc-sack-scoreboard.h',
+        'model/mrc-sack-policy.h',
         # -- transport: MRC
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',

@@ -1,0 +1,473 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-sack-scoreboard.h"
+
+#include "mrc-seth-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcSackScoreboard");
+
+namespace
+{
+/// \param x a positive number \return the smallest power of two >= x
+uint32_t
+RoundUpPow2(uint32_t x)
+{
+    uint32_t p = 1;
+    while (p < x)
+    {
+        p <<= 1;
+    }
+    return p;
+}
+
+/// \param s a state \return true if it is in the retransmit queue
+bool
+IsQueued(MrcPsnState s)
+{
+    return s == MrcPsnState::LOST || s == MrcPsnState::RETX_PENDING;
+}
+
+/// Shift an offset hint down by count, floored at 0.
+void
+ShiftDown(uint32_t& h, uint32_t count)
+{
+    h = (h > count) ? h - count : 0;
+}
+} // namespace
+
+MrcSackScoreboard::MrcSackScoreboard(const Config& config, uint32_t initialPsn)
+    : m_config(config),
+      m_una(initialPsn & PSN_MASK)
+{
+    NS_ABORT_MSG_IF(config.capacityPsns == 0 || config.capacityPsns > (1u << 23),
+                    "MrcSackScoreboard capacity " << config.capacityPsns
+                                                  << " PSNs; allowed 1..8388608 (2^23)");
+    NS_ABORT_MSG_IF(config.timeRule && config.reorderTime.IsStrictlyNegative(),
+                    "MrcSackScoreboard reorder time " << config.reorderTime
+                                                      << " is negative; allowed >= 0");
+    uint32_t size = RoundUpPow2(config.capacityPsns);
+    m_ring.resize(size);
+    m_mask = size - 1;
+    m_update.acked.reserve(64);
+    m_update.lost.reserve(64);
+}
+
+MrcSackScoreboard::MrcSackScoreboard()
+    : MrcSackScoreboard(Config{})
+{
+}
+
+MrcPsnRecord&
+MrcSackScoreboard::At(uint32_t off)
+{
+    return m_ring[(m_head + off) & m_mask];
+}
+
+const MrcPsnRecord&
+MrcSackScoreboard::At(uint32_t off) const
+{
+    return m_ring[(m_head + off) & m_mask];
+}
+
+bool
+MrcSackScoreboard::OffsetOf(uint32_t psn, uint32_t& off) const
+{
+    off = (psn - m_una) & PSN_MASK;
+    return off < m_outstanding;
+}
+
+bool
+MrcSackScoreboard::HasRoom() const
+{
+    return m_outstanding < m_config.capacityPsns;
+}
+
+uint32_t
+MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now)
+{
+    NS_ABORT_MSG_IF(!HasRoom(),
+                    "MrcSackScoreboard full: " << m_outstanding << " PSNs outstanding, capacity "
+                                               << m_config.capacityPsns);
+    MrcPsnRecord& r = At(m_outstanding);
+    r.sendTime = now;
+    r.bytes = bytes;
+    r.ev = ev;
+    r.retxCount = 0;
+    r.state = MrcPsnState::SENT;
+    uint32_t psn = (m_una + m_outstanding) & PSN_MASK;
+    ++m_outstanding;
+    m_inflightBytes += bytes;
+    m_anySent = true;
+    return psn;
+}
+
+void
+MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now)
+{
+    uint32_t off;
+    NS_ABORT_MSG_IF(!OffsetOf(psn, off),
+                    "MrcSackScoreboard::OnRetransmit PSN " << psn << " not outstanding");
+    MrcPsnRecord& r = At(off);
+    NS_ABORT_MSG_IF(!IsQueued(r.state),
+                    "MrcSackScoreboard::OnRetransmit PSN " << psn << " is not queued (state "
+                                                           << static_cast<int>(r.state) << ")");
+    r.state = MrcPsnState::SENT;
+    r.sendTime = now;
+    r.ev = ev;
+    if (r.retxCount < std::numeric_limits<uint16_t>::max())
+    {
+        ++r.retxCount;
+    }
+    --m_retxQueued;
+    m_inflightBytes += r.bytes;
+}
+
+void
+MrcSackScoreboard::ClearUpdate()
+{
+    m_update.acked.clear();
+    m_update.lost.clear();
+    m_update.ackedBytes = 0;
+    m_update.ackedInflightBytes = 0;
+    m_update.lostBytes = 0;
+    m_update.cumAdvanced = 0;
+}
+
+void
+MrcSackScoreboard::AdvanceUna(uint32_t count)
+{
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        MrcPsnRecord& r = At(0);
+        if (r.state == MrcPsnState::SACKED)
+        {
+            --m_sackedCount;
+        }
+        else
+        {
+            if (r.state == MrcPsnState::SENT)
+            {
+                m_inflightBytes -= r.bytes;
+                m_update.ackedInflightBytes += r.bytes;
+            }
+            else
+            {
+                --m_retxQueued;
+            }
+            m_update.acked.push_back({m_una, r});
+            m_update.ackedBytes += r.bytes;
+            if (!m_anySackedSendTime || r.sendTime > m_latestSackedSendTime)
+            {
+                m_latestSackedSendTime = r.sendTime;
+                m_anySackedSendTime = true;
+            }
+        }
+        m_head = (m_head + 1) & m_mask;
+        m_una = (m_una + 1) & PSN_MASK;
+        --m_outstanding;
+    }
+    m_update.cumAdvanced += count;
+    ShiftDown(m_retxHint, count);
+    ShiftDown(m_countFrontier, count);
+    ShiftDown(m_highestSacked, count);
+}
+
+void
+MrcSackScoreboard::SackOffset(uint32_t off)
+{
+    MrcPsnRecord& r = At(off);
+    if (r.state == MrcPsnState::SACKED)
+    {
+        return;
+    }
+    if (r.state == MrcPsnState::SENT)
+    {
+        m_inflightBytes -= r.bytes;
+        m_update.ackedInflightBytes += r.bytes;
+    }
+    else
+    {
+        --m_retxQueued;
+    }
+    m_update.acked.push_back({(m_una + off) & PSN_MASK, r});
+    m_update.ackedBytes += r.bytes;
+    r.state = MrcPsnState::SACKED;
+    ++m_sackedCount;
+    m_highestSacked = std::max(m_highestSacked, off + 1);
+    if (!m_anySackedSendTime || r.sendTime > m_latestSackedSendTime)
+    {
+        m_latestSackedSendTime = r.sendTime;
+        m_anySackedSendTime = true;
+    }
+}
+
+void
+MrcSackScoreboard::MarkLost(uint32_t off)
+{
+    MrcPsnRecord& r = At(off);
+    m_update.lost.push_back({(m_una + off) & PSN_MASK, r});
+    m_update.lostBytes += r.bytes;
+    m_inflightBytes -= r.bytes;
+    r.state = MrcPsnState::LOST;
+    ++m_retxQueued;
+    m_retxHint = std::min(m_retxHint, off);
+}
+
+void
+MrcSackScoreboard::InferLosses()
+{
+    // Count rule: T = offset of the N-th highest SACKed PSN; every never-retransmitted
+    // PSN still in flight below T has at least N SACKed PSNs above it.
+    uint32_t n = m_config.reorderPsns;
+    if (n > 0 && m_sackedCount >= n)
+    {
+        uint32_t seen = 0;
+        uint32_t t = m_highestSacked;
+        while (t > 0)
+        {
+            --t;
+            if (At(t).state == MrcPsnState::SACKED && ++seen == n)
+            {
+                break;
+            }
+        }
+        for (uint32_t off = m_countFrontier; off < t; ++off)
+        {
+            MrcPsnRecord& r = At(off);
+            if (r.state == MrcPsnState::SENT && r.retxCount == 0)
+            {
+                MarkLost(off);
+            }
+        }
+        m_countFrontier = std::max(m_countFrontier, t);
+    }
+    // Time rule: lost if a PSN sent more than reorderTime later has been acknowledged.
+    if (m_config.timeRule && m_anySackedSendTime)
+    {
+        for (uint32_t off = 0; off < m_outstanding; ++off)
+        {
+            MrcPsnRecord& r = At(off);
+            if (r.state == MrcPsnState::SENT &&
+                m_latestSackedSendTime - r.sendTime > m_config.reorderTime)
+            {
+                MarkLost(off);
+            }
+        }
+    }
+    if (m_update.lost.size() > 1 && m_config.timeRule)
+    {
+        SortAscending(m_update.lost);
+    }
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::OnSack(uint32_t cackPsn, uint32_t basePsn, uint64_t bitmap)
+{
+    return Apply(cackPsn, basePsn, bitmap, false, 0);
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::OnSack(const MrcSethHeader& seth)
+{
+    return Apply(seth.GetCackPsn(),
+                 seth.GetSackBasePsn(),
+                 seth.GetSackBitmap(),
+                 true,
+                 seth.GetAckPsn());
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::Apply(uint32_t cackPsn,
+                         uint32_t basePsn,
+                         uint64_t bitmap,
+                         bool hasAckPsn,
+                         uint32_t ackPsn)
+{
+    ClearUpdate();
+    // cumulative part: PSNs una .. cack
+    int32_t d = MrcSethHeader::PsnDistance(m_una, (cackPsn + 1) & PSN_MASK);
+    if (d > 0)
+    {
+        if (static_cast<uint32_t>(d) > m_outstanding)
+        {
+            NS_LOG_WARN("SACK cack_psn " << cackPsn << " beyond the highest PSN sent; ignored");
+            return m_update;
+        }
+        AdvanceUna(static_cast<uint32_t>(d));
+    }
+    // selective part
+    uint32_t off;
+    while (bitmap != 0)
+    {
+        auto i = static_cast<uint32_t>(__builtin_ctzll(bitmap));
+        bitmap &= bitmap - 1;
+        if (OffsetOf((basePsn + i) & PSN_MASK, off))
+        {
+            SackOffset(off);
+        }
+    }
+    if (hasAckPsn && OffsetOf(ackPsn & PSN_MASK, off))
+    {
+        SackOffset(off);
+    }
+    if (m_update.acked.size() > 1 && hasAckPsn)
+    {
+        // the trigger may lie below the bitmap: keep acked ascending
+        SortAscending(m_update.acked);
+    }
+    InferLosses();
+    return m_update;
+}
+
+void
+MrcSackScoreboard::SortAscending(std::vector<MrcPsnEvent>& v) const
+{
+    uint32_t una = m_una;
+    auto key = [una](const MrcPsnEvent& e) {
+        // cumulatively acked PSNs are below una: they sort first (offset >= 2^23 wraps high,
+        // so shift by half the PSN space)
+        return (e.psn - una + (1u << 23)) & PSN_MASK;
+    };
+    if (!std::is_sorted(v.begin(), v.end(), [&key](const auto& a, const auto& b) {
+            return key(a) < key(b);
+        }))
+    {
+        std::sort(v.begin(), v.end(), [&key](const auto& a, const auto& b) {
+            return key(a) < key(b);
+        });
+    }
+}
+
+const MrcPsnRecord*
+MrcSackScoreboard::OnNack(uint32_t psn)
+{
+    uint32_t off;
+    if (!OffsetOf(psn & PSN_MASK, off))
+    {
+        return nullptr;
+    }
+    MrcPsnRecord& r = At(off);
+    if (r.state != MrcPsnState::SENT)
+    {
+        return nullptr;
+    }
+    r.state = MrcPsnState::RETX_PENDING;
+    m_inflightBytes -= r.bytes;
+    ++m_retxQueued;
+    m_retxHint = std::min(m_retxHint, off);
+    return &r;
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::OnTimeout(Time now, Time rto)
+{
+    ClearUpdate();
+    for (uint32_t off = 0; off < m_outstanding; ++off)
+    {
+        MrcPsnRecord& r = At(off);
+        if (r.state == MrcPsnState::SENT && r.sendTime + rto <= now)
+        {
+            MarkLost(off);
+        }
+    }
+    return m_update;
+}
+
+bool
+MrcSackScoreboard::NextRetransmit(uint32_t& psn)
+{
+    if (m_retxQueued == 0)
+    {
+        return false;
+    }
+    while (m_retxHint < m_outstanding && !IsQueued(At(m_retxHint).state))
+    {
+        ++m_retxHint;
+    }
+    NS_ASSERT(m_retxHint < m_outstanding);
+    psn = (m_una + m_retxHint) & PSN_MASK;
+    return true;
+}
+
+uint32_t
+MrcSackScoreboard::GetRetransmitQueueSize() const
+{
+    return m_retxQueued;
+}
+
+bool
+MrcSackScoreboard::GetOldestDeadline(Time rto, Time& deadline, uint32_t& psn) const
+{
+    for (uint32_t off = 0; off < m_outstanding; ++off)
+    {
+        const MrcPsnRecord& r = At(off);
+        if (r.state == MrcPsnState::SENT)
+        {
+            deadline = r.sendTime + rto;
+            psn = (m_una + off) & PSN_MASK;
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t
+MrcSackScoreboard::GetUna() const
+{
+    return m_una;
+}
+
+uint32_t
+MrcSackScoreboard::GetNextPsn() const
+{
+    return (m_una + m_outstanding) & PSN_MASK;
+}
+
+bool
+MrcSackScoreboard::GetHighestSentPsn(uint32_t& psn) const
+{
+    psn = (GetNextPsn() - 1) & PSN_MASK;
+    return m_anySent;
+}
+
+uint32_t
+MrcSackScoreboard::GetOutstandingPsns() const
+{
+    return m_outstanding;
+}
+
+uint64_t
+MrcSackScoreboard::GetBytesInFlight() const
+{
+    return m_inflightBytes;
+}
+
+uint32_t
+MrcSackScoreboard::GetCapacity() const
+{
+    return m_config.capacityPsns;
+}
+
+const MrcPsnRecord*
+MrcSackScoreboard::GetRecord(uint32_t psn) const
+{
+    uint32_t off;
+    if (!OffsetOf(psn & PSN_MASK, off))
+    {
+        return nullptr;
+    }
+    return &At(off);
+}
+
+} // namespace ns3

@@ -1,0 +1,259 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_SACK_SCOREBOARD_H
+#define MRC_SACK_SCOREBOARD_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup mrc
+ * Sender-side per-PSN state shared by the UEC RUD and MRC transports: what was sent,
+ * what SACKs and NACKs say about it, which holes are lost, what to retransmit next.
+ */
+
+namespace ns3
+{
+
+class MrcSethHeader;
+
+/**
+ * \ingroup mrc
+ * State of one sent PSN.
+ */
+enum class MrcPsnState : uint8_t
+{
+    SENT,         //!< in flight (counts in bytes in flight)
+    SACKED,       //!< selectively acknowledged, waiting for the cumulative point
+    LOST,         //!< declared lost (reorder guard or timeout); queued for retransmission
+    RETX_PENDING, //!< NACKed (trimmed, ...); queued for retransmission
+};
+
+/**
+ * \ingroup mrc
+ * The record of one sent PSN (24 bytes).
+ */
+struct MrcPsnRecord
+{
+    Time sendTime{0};                     //!< time of the latest (re)transmission
+    uint32_t bytes{0};                    //!< payload bytes
+    uint32_t ev{0};                       //!< EV / path id of the latest (re)transmission
+    uint16_t retxCount{0};                //!< retransmissions so far
+    MrcPsnState state{MrcPsnState::SENT}; //!< state
+};
+
+/**
+ * \ingroup mrc
+ * One PSN whose state a SACK or timeout changed, with its record as it was before.
+ */
+struct MrcPsnEvent
+{
+    uint32_t psn{0};     //!< the PSN
+    MrcPsnRecord record; //!< its record (state = the state before the change)
+};
+
+/**
+ * \ingroup mrc
+ * What one SACK (or timeout) changed. Owned by the scoreboard and reused: valid until
+ * the next call that returns it.
+ */
+struct MrcSackUpdate
+{
+    std::vector<MrcPsnEvent> acked; //!< newly acknowledged PSNs, ascending from the oldest
+    std::vector<MrcPsnEvent> lost;  //!< PSNs newly declared lost, ascending
+    uint64_t ackedBytes{0};         //!< sum of acked[].record.bytes
+    uint64_t ackedInflightBytes{0}; //!< of these, bytes that were in flight (state SENT)
+    uint64_t lostBytes{0};          //!< sum of lost[].record.bytes
+    uint32_t cumAdvanced{0};        //!< PSNs by which the oldest unacked PSN moved
+};
+
+/**
+ * \ingroup mrc
+ * Sender scoreboard: a ring of MrcPsnRecord indexed by the PSN's offset from the oldest
+ * unacknowledged PSN (una = cack_psn + 1). Capacity is fixed at construction (the
+ * largest number of PSNs outstanding: the responder window MPR x 128); nothing is
+ * allocated per packet.
+ *
+ * Loss inference (reorder guard), two rules, each configurable:
+ * - Count rule (RFC 6675 "DupThresh" style, as IRN and [NS3X]'s 3-packet floor): a PSN
+ *   still SENT and never retransmitted is LOST once at least reorderPsns PSNs above it
+ *   have been SACKed. Default 3 (mrc-protocol.md section 9 model default); 0 disables.
+ * - Time rule (RACK style, off by default): a PSN still SENT (retransmissions included)
+ *   is LOST once a PSN sent more than reorderTime after it has been SACKed. It is the
+ *   only SACK-based rule that can find a lost retransmission; otherwise the timeout does.
+ * Timeout: the caller runs one timer on GetOldestDeadline(rto) (the lowest PSN in
+ * flight, H's single timer) and calls OnTimeout(now, rto) when it fires; that declares
+ * every PSN in flight sent at or before now - rto LOST.
+ *
+ * Retransmission: LOST and RETX_PENDING PSNs form the retransmit queue, served lowest
+ * PSN first by NextRetransmit(); OnRetransmit() puts the PSN back in flight. A SACK for
+ * a queued PSN removes it from the queue (spurious loss).
+ */
+class MrcSackScoreboard
+{
+  public:
+    static constexpr uint32_t PSN_MASK = 0xffffff;      //!< PSNs are 24 bits
+    static constexpr uint32_t DEFAULT_CAPACITY = 1024;  //!< MPR 8 x 128
+    static constexpr uint32_t DEFAULT_REORDER_PSNS = 3; //!< count rule threshold
+
+    /// Construction parameters.
+    struct Config
+    {
+        uint32_t capacityPsns{DEFAULT_CAPACITY};    //!< most PSNs outstanding (1..2^23)
+        uint32_t reorderPsns{DEFAULT_REORDER_PSNS}; //!< count rule N; 0 = off
+        bool timeRule{false};                       //!< enable the RACK-style time rule
+        Time reorderTime{0};                        //!< its reorder window
+    };
+
+    /**
+     * \param config parameters (aborts on capacity 0 or above 2^23)
+     * \param initialPsn the first PSN to send (24 bits)
+     */
+    explicit MrcSackScoreboard(const Config& config, uint32_t initialPsn = 0);
+    /// Default configuration, first PSN 0.
+    MrcSackScoreboard();
+
+    /// \return true if another new PSN fits (outstanding < capacity)
+    bool HasRoom() const;
+    /**
+     * Record a first transmission. Its PSN is GetNextPsn(), which then advances.
+     * Aborts when full (check HasRoom()).
+     * \param bytes payload bytes
+     * \param ev the EV / path id used
+     * \param now the send time
+     * \return the PSN used
+     */
+    uint32_t OnSent(uint32_t bytes, uint32_t ev, Time now);
+    /**
+     * Record a retransmission of a queued PSN (state LOST or RETX_PENDING; aborts
+     * otherwise): back to SENT with the new EV and time, retxCount + 1.
+     * \param psn the PSN
+     * \param ev the (fresh) EV used
+     * \param now the send time
+     */
+    void OnRetransmit(uint32_t psn, uint32_t ev, Time now);
+
+    /**
+     * Apply a SACK: every PSN up to and including cackPsn is acknowledged, and bit i
+     * (1 << i) of bitmap acknowledges basePsn + i. PSNs outside [una, next) are ignored
+     * (stale SACK or corrupt field). Then the loss rules run.
+     * \param cackPsn SETH cack_psn
+     * \param basePsn the bitmap base (SETH cack_psn + sack_offset)
+     * \param bitmap SETH sack_bitmap
+     * \return what changed (reused storage)
+     */
+    const MrcSackUpdate& OnSack(uint32_t cackPsn, uint32_t basePsn, uint64_t bitmap);
+    /**
+     * OnSack with the fields of a SETH. The triggering PSN (ack_psn) also counts as
+     * SACKed when it lies in [una, next).
+     * \param seth a received SETH
+     * \return what changed
+     */
+    const MrcSackUpdate& OnSack(const MrcSethHeader& seth);
+    /**
+     * A NACK for psn: if it is in flight (SENT) it becomes RETX_PENDING and leaves the
+     * bytes in flight.
+     * \param psn the NACKed PSN
+     * \return its record (state now RETX_PENDING), or nullptr when the PSN is not in
+     *         flight (already acked, already queued, or unknown)
+     */
+    const MrcPsnRecord* OnNack(uint32_t psn);
+    /**
+     * The timer fired: declare LOST every PSN in flight sent at or before now - rto.
+     * \param now the current time
+     * \param rto the retransmission timeout
+     * \return what changed (only lost is filled)
+     */
+    const MrcSackUpdate& OnTimeout(Time now, Time rto);
+
+    /**
+     * \param psn [out] the lowest PSN queued for retransmission
+     * \return false when the retransmit queue is empty
+     */
+    bool NextRetransmit(uint32_t& psn);
+    /// \return the number of PSNs queued for retransmission
+    uint32_t GetRetransmitQueueSize() const;
+
+    /**
+     * \param rto the retransmission timeout
+     * \param deadline [out] send time of the lowest PSN in flight + rto
+     * \param psn [out] that PSN
+     * \return false when nothing is in flight (stop the timer)
+     */
+    bool GetOldestDeadline(Time rto, Time& deadline, uint32_t& psn) const;
+
+    /// \return the oldest unacknowledged PSN (una = peer's cack_psn + 1)
+    uint32_t GetUna() const;
+    /// \return the PSN the next OnSent will use
+    uint32_t GetNextPsn() const;
+    /// \return true and the highest PSN sent so far, false before the first send
+    bool GetHighestSentPsn(uint32_t& psn) const;
+    /// \return PSNs from una to next (any state)
+    uint32_t GetOutstandingPsns() const;
+    /// \return bytes of the PSNs in state SENT
+    uint64_t GetBytesInFlight() const;
+    /// \return the fixed capacity in PSNs
+    uint32_t GetCapacity() const;
+    /**
+     * \param psn a PSN
+     * \return its record, or nullptr when psn is not in [una, next)
+     */
+    const MrcPsnRecord* GetRecord(uint32_t psn) const;
+
+  private:
+    /// \param off offset from una \return the record
+    MrcPsnRecord& At(uint32_t off);
+    /// \param off offset from una \return the record
+    const MrcPsnRecord& At(uint32_t off) const;
+    /// \param psn a PSN \param off [out] its offset from una \return true if in [una, next)
+    bool OffsetOf(uint32_t psn, uint32_t& off) const;
+    /// Mark the PSN at offset off SACKed (if not already) and record it in m_update.
+    void SackOffset(uint32_t off);
+    /// Mark the record at off LOST and record it in m_update.
+    void MarkLost(uint32_t off);
+    /// Free records up to and including offset last; record acks in m_update.
+    void AdvanceUna(uint32_t count);
+    /// Run the count and time rules after a SACK.
+    void InferLosses();
+    /**
+     * The body of OnSack.
+     * \param cackPsn cack_psn \param basePsn bitmap base \param bitmap the bitmap
+     * \param hasAckPsn whether ackPsn is given \param ackPsn the triggering PSN
+     * \return m_update
+     */
+    const MrcSackUpdate& Apply(uint32_t cackPsn,
+                               uint32_t basePsn,
+                               uint64_t bitmap,
+                               bool hasAckPsn,
+                               uint32_t ackPsn);
+    /// Sort events by PSN in serial order around una (cumulatively acked ones first).
+    void SortAscending(std::vector<MrcPsnEvent>& v) const;
+    /// Reset m_update for a new call.
+    void ClearUpdate();
+
+    Config m_config;                  //!< parameters
+    std::vector<MrcPsnRecord> m_ring; //!< capacity rounded up to a power of two
+    uint32_t m_mask;                  //!< ring size - 1
+    uint32_t m_head{0};               //!< ring index of una
+    uint32_t m_una;                   //!< oldest unacked PSN
+    uint32_t m_outstanding{0};        //!< PSNs in [una, next)
+    uint64_t m_inflightBytes{0};      //!< bytes in state SENT
+    uint32_t m_sackedCount{0};        //!< records in state SACKED
+    uint32_t m_retxQueued{0};         //!< records in LOST or RETX_PENDING
+    uint32_t m_retxHint{0};           //!< no queued record below this offset
+    uint32_t m_countFrontier{0};      //!< count rule already applied below this offset
+    uint32_t m_highestSacked{0};      //!< offset + 1 of the highest SACKed PSN (0 = none)
+    Time m_latestSackedSendTime{0};   //!< newest send time among SACKed PSNs (time rule)
+    bool m_anySackedSendTime{false};  //!< m_latestSackedSendTime valid
+    bool m_anySent{false};            //!< OnSent was called at least once
+    MrcSackUpdate m_update;           //!< reused result
+};
+
+} // namespace ns3
+
+#endif /* MRC_SACK_SCOREBOARD_H */
