@@ -65,6 +65,7 @@ def build(bld):
         'model/mrc-receive-bitmap.cc',
         'model/mrc-sack-scoreboard.cc',
         'model/mrc-sack-policy.cc',
+        'model/mrc-nscc.cc',
         # -- transport: MRC
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
@@ -105,6 +106,7 @@ def build(bld):
         'test/mrc-roce-test.cc',
         # -- transport: shared reliability
         'test/mrc-sack-test.cc',
+        'test/mrc-nscc-test.cc',
         # -- transport: MRC
         'test/mrc-ev-test.cc',
         # -- results
@@ -178,6 +180,7 @@ def build(bld):
         'model/mrc-receive-bitmap.h',
         'model/mrc-sack-scoreboard.h',
         'model/mrc-sack-policy.h',
+        'model/mrc-nscc.h',
         # -- transport: MRC
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
