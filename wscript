@@ -50,6 +50,9 @@ def build(bld):
         'helper/mrc-switch-helper.cc',
         'helper/mrc-ecmp-route-manager.cc',
         # -- topology
+        'model/mrc-dual-forwarding.cc',
+        'helper/mrc-topology.cc',
+        'helper/mrc-topology-helper.cc',
         # -- failures
         # -- transport: core
         'model/mrc-memory-region.cc',
@@ -99,6 +102,7 @@ def build(bld):
         'test/mrc-switch-node-test.cc',
         'test/mrc-ecmp-convergence-test.cc',
         # -- topology
+        'test/mrc-topology-test.cc',
         # -- failures
         # -- transport: core
         'test/mrc-rdma-nic-test.cc',
@@ -164,6 +168,9 @@ def build(bld):
         'helper/mrc-switch-helper.h',
         'helper/mrc-ecmp-route-manager.h',
         # -- topology
+        'model/mrc-dual-forwarding.h',
+        'helper/mrc-topology.h',
+        'helper/mrc-topology-helper.h',
         # -- failures
         # -- transport: core
         'model/mrc-work-request.h',
