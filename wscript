@@ -70,6 +70,8 @@ def build(bld):
         'model/mrc-sack-policy.cc',
         'model/mrc-nscc.cc',
         # -- transport: MRC
+        'model/mrc-multipath-queue-pair.cc',
+        'helper/mrc-multipath-helper.cc',
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
         # -- results
@@ -112,6 +114,7 @@ def build(bld):
         'test/mrc-sack-test.cc',
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
+        'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',
         # -- results
         # -- scenarios
@@ -189,6 +192,8 @@ def build(bld):
         'model/mrc-sack-policy.h',
         'model/mrc-nscc.h',
         # -- transport: MRC
+        'model/mrc-multipath-queue-pair.h',
+        'helper/mrc-multipath-helper.h',
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
         # -- results

@@ -417,7 +417,7 @@ MrcRoceQueuePair::Timeout()
     m_txIdx = 0;
     m_cc.inflight = 0;
     m_ccOps->OnLoss(m_cc, static_cast<uint32_t>(std::min<uint64_t>(outstanding, UINT32_MAX)));
-    m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::TIMEOUT);
+    m_pathSelector->Feedback(m_path.ev, MrcPathSignal::TIMEOUT);
     TraceCc();
     RestartTimer();
     NotifyReady();
@@ -488,8 +488,7 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         }
         if (ack.newlyAckedBytes > 0)
         {
-            m_pathSelector->Feedback(m_path.ev,
-                                     becn ? MrcPathFeedback::ECN : MrcPathFeedback::GOOD);
+            m_pathSelector->Feedback(m_path.ev, becn ? MrcPathSignal::ECN : MrcPathSignal::GOOD);
         }
         m_ccOps->OnAck(m_cc, ack);
         TraceCc();
@@ -521,7 +520,7 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
                 m_cc.inflight = 0;
             }
             m_ccOps->OnNack(m_cc, m_mtu, MrcCcNackKind::OTHER);
-            m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::NACK);
+            m_pathSelector->Feedback(m_path.ev, MrcPathSignal::NACK);
             TraceCc();
             RestartTimer();
             NotifyReady();
@@ -551,7 +550,7 @@ MrcRoceQueuePair::HandleCnp()
 {
     ++m_counters.cnpsReceived;
     m_ccOps->OnCnp(m_cc);
-    m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::ECN);
+    m_pathSelector->Feedback(m_path.ev, MrcPathSignal::ECN);
     TraceCc();
 }
 
