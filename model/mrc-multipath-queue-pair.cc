@@ -7,6 +7,7 @@
 #include "mrc-bth-header.h"
 #include "mrc-cc-state-header.h"
 #include "mrc-entropy.h"
+#include "mrc-erth-header.h"
 #include "mrc-imm-dt-header.h"
 #include "mrc-memory-region.h"
 #include "mrc-meth-header.h"
@@ -186,6 +187,14 @@ MrcMultipathQueuePair::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&MrcMultipathQueuePair::m_tailProbeDelay),
                           MakeTimeChecker())
+            .AddAttribute("PortStatusUpdates",
+                          "When a local port goes down or up, send the peer QP a Port Status "
+                          "Update (ERTH, opcode 0xD8) with the reachable-port mask, on a "
+                          "working port; the peer takes the planes whose bit is clear out of "
+                          "use (protocol reference Q3). Default true.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_portStatusUpdates),
+                          MakeBooleanChecker())
             .AddAttribute("EvSrcPortHigh",
                           "EV split: false (default, protocol reference Q2) puts EV[15:0] in "
                           "the UDP source port and EV[31:16] in the flow label; true the "
@@ -213,6 +222,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_ecnCapable(true),
       m_alwaysSkipCeRun(8),
       m_srcPortHigh(false),
+      m_portStatusUpdates(true),
       m_una(0),
       m_sndNxt(0),
       m_peerMpr(8),
@@ -223,6 +233,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_nextProbeId(0),
       m_tailProbeId(0),
       m_tailProbeOutstanding(false),
+      m_portStatusId(0),
       m_evTableDisposed(false),
       m_rxBytes(0),
       m_nextMsnToReport(0)
@@ -657,6 +668,66 @@ MrcMultipathQueuePair::LocalLinkChanged(uint32_t port)
     const bool up = m_nic->GetDevice(port)->IsLinkUp();
     NS_LOG_LOGIC("QP " << m_qpn << ": local port " << port << (up ? " up" : " down"));
     m_evTable->SetLocalPortUp(port, up);
+    if (m_portStatusUpdates)
+    {
+        SendPortStatus();
+    }
+    NotifyReady();
+}
+
+void
+MrcMultipathQueuePair::SendPortStatus()
+{
+    MrcErthHeader erth;
+    erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+    uint32_t via = m_nic->GetNPorts();
+    for (uint32_t p = 0; p < m_nic->GetNPorts() && p < MrcErthHeader::MAX_PORT; ++p)
+    {
+        const bool up = m_nic->GetDevice(p)->IsLinkUp();
+        erth.SetPortReachable(p + 1, up);
+        if (up && via == m_nic->GetNPorts())
+        {
+            via = p;
+        }
+    }
+    if (via == m_nic->GetNPorts())
+    {
+        return; // no port left to tell the peer on
+    }
+    erth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(erth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_REQUEST);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(++m_portStatusId); // request id in PSN[15:0]; consumes no PSN
+    p->AddHeader(bth);
+    ++m_mpCounters.portStatusSent;
+    SendReverse(via, p, 0);
+}
+
+void
+MrcMultipathQueuePair::ReceivePortStatus(const MrcRxPacket& rx)
+{
+    const uint32_t off = rx.info->bthOffset + MrcBthHeader::SERIALIZED_SIZE;
+    if (rx.packet->GetSize() < off + MrcErthHeader::SIZE)
+    {
+        return;
+    }
+    uint8_t bytes[MrcErthHeader::SIZE];
+    Ptr<Packet> copy = rx.packet->CreateFragment(off, MrcErthHeader::SIZE);
+    copy->CopyData(bytes, MrcErthHeader::SIZE);
+    MrcErthHeader erth;
+    ReadHeader(erth, bytes, MrcErthHeader::SIZE);
+    if (erth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+    {
+        return;
+    }
+    ++m_mpCounters.portStatusReceived;
+    for (uint32_t p = 0; p < m_evTable->GetPlaneCount() && p < MrcErthHeader::MAX_PORT; ++p)
+    {
+        m_evTable->SetRemotePortUp(p, erth.IsPortReachable(p + 1));
+    }
     NotifyReady();
 }
 
@@ -1070,6 +1141,10 @@ MrcMultipathQueuePair::Receive(const MrcRxPacket& rx)
     else if (op == MrcOpcode::MRC_PROBE)
     {
         ReceiveProbe(rx);
+    }
+    else if (op == MrcOpcode::MRC_ENDPOINT_REQUEST)
+    {
+        ReceivePortStatus(rx);
     }
     else
     {

@@ -42,14 +42,16 @@ class MrcMemoryRegion;
  */
 struct MrcMultipathCounters
 {
-    uint64_t trimNacksSent{0};     //!< TRIMMED / TRIMMED_LASTHOP NACKs sent (responder)
-    uint64_t oorNacksSent{0};      //!< PSN_OOR_WINDOW NACKs sent (responder)
-    uint64_t trimNacksReceived{0}; //!< TRIMMED / TRIMMED_LASTHOP NACKs received (requester)
-    uint64_t inferredLosses{0};    //!< PSNs declared lost from SACK holes
-    uint64_t timedOutPsns{0};      //!< PSNs declared lost by the timeout
-    uint64_t probesSent{0};        //!< reliability probes sent (tail and EV probes)
-    uint64_t probesAnswered{0};    //!< probe answers (SACK pr = 1) received
-    uint64_t noEvStalls{0};        //!< BuildNextPacket found no usable EV on its port
+    uint64_t trimNacksSent{0};      //!< TRIMMED / TRIMMED_LASTHOP NACKs sent (responder)
+    uint64_t oorNacksSent{0};       //!< PSN_OOR_WINDOW NACKs sent (responder)
+    uint64_t trimNacksReceived{0};  //!< TRIMMED / TRIMMED_LASTHOP NACKs received (requester)
+    uint64_t inferredLosses{0};     //!< PSNs declared lost from SACK holes
+    uint64_t timedOutPsns{0};       //!< PSNs declared lost by the timeout
+    uint64_t probesSent{0};         //!< reliability probes sent (tail and EV probes)
+    uint64_t probesAnswered{0};     //!< probe answers (SACK pr = 1) received
+    uint64_t noEvStalls{0};         //!< BuildNextPacket found no usable EV on its port
+    uint64_t portStatusSent{0};     //!< Port Status Updates sent
+    uint64_t portStatusReceived{0}; //!< Port Status Updates received
 };
 
 /**
@@ -108,7 +110,10 @@ struct MrcMultipathCounters
  * answers goes to MrcEvTable::OnProbeAnswer.
  *
  * **Port state.** A NIC port's link going down or up takes its plane out of (into) use
- * in the EV table (SetLocalPortUp); SetRemotePortUp does the same for the peer's port.
+ * in the EV table (SetLocalPortUp) and, with PortStatusUpdates, sends the peer QP a Port
+ * Status Update (ERTH op 0, reachable-port mask) on a working port; the peer applies it
+ * with MrcEvTable::SetRemotePortUp. Simplification: the update goes to the peer QP, not
+ * to the reserved QPN 0x2 of the NIC, and is not answered or retried.
  */
 class MrcMultipathQueuePair : public MrcQueuePair
 {
@@ -221,6 +226,10 @@ class MrcMultipathQueuePair : public MrcQueuePair
     void ScheduleRetry();
     /// The link of a local port changed.
     void LocalLinkChanged(uint32_t port);
+    /// Tell the peer which local ports are up (Port Status Update).
+    void SendPortStatus();
+    /// A Port Status Update arrived.
+    void ReceivePortStatus(const MrcRxPacket& rx);
     /// Enter the error state with RETRY_EXCEEDED.
     void RetryExceeded(const std::string& why);
 
@@ -286,7 +295,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
     bool m_ecnCapable;          //!< EcnCapable
     uint32_t m_alwaysSkipCeRun; //!< AlwaysSkipCeRun
     Time m_tailProbeDelay;      //!< TailProbeDelay
-    bool m_srcPortHigh;         //!< EvSplitHigh
+    bool m_srcPortHigh;         //!< EvSrcPortHigh
+    bool m_portStatusUpdates;   //!< PortStatusUpdates
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
@@ -312,6 +322,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     bool m_tailProbeOutstanding;       //!< its answer has not come
     Time m_tailProbeSentAt;            //!< when it was sent
     Time m_lastActivity;               //!< last send or SACK (tail-probe clock)
+    uint16_t m_portStatusId;           //!< last Port Status Update request id
     MrcMultipathCounters m_mpCounters; //!< counters
     bool m_evTableDisposed;            //!< the EV table was stopped (error state)
 

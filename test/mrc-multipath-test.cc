@@ -108,6 +108,7 @@ struct EncapCounter
 {
     uint32_t data{0};
     uint32_t encapsulated{0};
+    uint32_t withTs{0};
 
     void Tx(Ptr<const Packet> p)
     {
@@ -116,6 +117,7 @@ struct EncapCounter
         {
             ++data;
             encapsulated += info.encapsulated ? 1 : 0;
+            withTs += (info.bthFlags & MRC_BTH_FLAG_TS) ? 1 : 0;
         }
     }
 };
@@ -161,6 +163,8 @@ TEST(MrcMultipath, SprayingUsesBothPlanes)
     {
         Ptr<MrcTopology> t = BuildFabric(4);
         MrcMultipathHelper mrc;
+        const bool ts = format == MrcEvProfile::SRV6; // TSETH in one of the two runs
+        mrc.SetQueuePairAttribute("Timestamps", BooleanValue(ts));
         MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20, format);
         EncapCounter enc;
         c.requester->TraceConnectWithoutContext("Tx", MakeCallback(&EncapCounter::Tx, &enc));
@@ -180,6 +184,7 @@ TEST(MrcMultipath, SprayingUsesBothPlanes)
         EXPECT_GE(p1, 96u) << p0 << " / " << p1;
         EXPECT_EQ(enc.data, 256u);
         EXPECT_EQ(enc.encapsulated, format == MrcEvProfile::SRV6 ? 256u : 0u);
+        EXPECT_EQ(enc.withTs, ts ? 256u : 0u);
         Ptr<MrcEvTable> evs = Mp(c.requester)->GetEvTable();
         // SRv6: one EV per path: 2 planes x 2 T1s
         if (format == MrcEvProfile::SRV6)
@@ -345,6 +350,41 @@ TEST(MrcMultipath, DeadPathEvRetiredTrafficContinues)
     }
     EXPECT_LT(evs->GetEntry(deadEv).sent, 20u);
     EXPECT_EQ(c.requester->GetState(), MrcQpState::RTS);
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, NicPortDownMovesTrafficToTheOtherPlane)
+{
+    Ptr<MrcTopology> t = BuildFabric(4);
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 8 << 20);
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 8 << 20;
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    // the requester's plane-1 port dies 20 us into the transfer
+    Ptr<MrcChannel> ch = t->GetLink(t->GetHostLink(0, 1)).channel;
+    Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetLinkUp, ch, false);
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    Ptr<MrcEvTable> mine = Mp(c.requester)->GetEvTable();
+    Ptr<MrcEvTable> peer = Mp(c.responder)->GetEvTable();
+    EXPECT_FALSE(mine->IsPlaneUp(1));
+    EXPECT_TRUE(mine->IsPlaneUp(0));
+    // the peer learnt it from the Port Status Update
+    EXPECT_EQ(Mp(c.requester)->GetMultipathCounters().portStatusSent, 1u);
+    EXPECT_EQ(Mp(c.responder)->GetMultipathCounters().portStatusReceived, 1u);
+    EXPECT_FALSE(peer->IsPlaneUp(1));
+    // plane-1 EVs were not blamed for the port: none is ASSUMED_BAD
+    EXPECT_EQ(mine->CountInState(MrcEvState::ASSUMED_BAD), 0u);
+    Ptr<MrcRdmaNic> nic = c.requester->GetNic();
+    const uint64_t p0 = nic->GetTxDataPackets(0);
+    const uint64_t p1 = nic->GetTxDataPackets(1);
+    EXPECT_GE(p0 + p1, 2048u);
+    EXPECT_GT(p0, 3 * p1) << p0 << " / " << p1; // plane 1 carried only the first 20 us
     Simulator::Destroy();
 }
 
