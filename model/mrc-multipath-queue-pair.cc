@@ -421,10 +421,25 @@ MrcMultipathQueuePair::FindWqe(uint64_t seq) const
     return static_cast<std::size_t>(std::distance(m_sendQueue.begin(), it) - 1);
 }
 
+uint64_t
+MrcMultipathQueuePair::GetSendWindow() const
+{
+    return std::min<uint64_t>(uint64_t(m_peerMpr) * MrcSethHeader::MPR_UNIT_PSNS,
+                              m_sb->GetCapacity());
+}
+
 bool
 MrcMultipathQueuePair::CanRetransmit() const
 {
-    return m_sb->GetRetransmitQueueSize() > 0 && m_cc.inflight < static_cast<int64_t>(m_cc.cwnd);
+    const uint64_t inflight = m_cc.inflight > 0 ? static_cast<uint64_t>(m_cc.inflight) : 0;
+    if (m_sb->GetRetransmitQueueSize() == 0 || inflight >= m_cc.cwnd)
+    {
+        return false;
+    }
+    // a retransmission obeys the peer's window too (else it is NACKed out of window again)
+    uint32_t psn;
+    m_sb->NextRetransmit(psn);
+    return Unwrap(psn, m_una) < m_una + GetSendWindow();
 }
 
 bool
@@ -434,9 +449,7 @@ MrcMultipathQueuePair::CanSendNew() const
     {
         return false;
     }
-    const uint64_t window =
-        std::min<uint64_t>(uint64_t(m_peerMpr) * MrcSethHeader::MPR_UNIT_PSNS, m_sb->GetCapacity());
-    if (m_sndNxt >= m_una + window || !m_sb->HasRoom())
+    if (m_sndNxt >= m_una + GetSendWindow() || !m_sb->HasRoom())
     {
         return false;
     }
@@ -450,7 +463,8 @@ MrcMultipathQueuePair::CanSendNew() const
     const uint32_t len =
         w.wr.length == 0 ? 0
                          : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
-    return m_cc.inflight + static_cast<int64_t>(len) <= static_cast<int64_t>(m_cc.cwnd);
+    const uint64_t inflight = m_cc.inflight > 0 ? static_cast<uint64_t>(m_cc.inflight) : 0;
+    return inflight + len <= m_cc.cwnd; // unsigned: an unlimited window is UINT64_MAX
 }
 
 Time
@@ -1081,8 +1095,10 @@ MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
         m_evTable->OnNack(evId, reason);
     }
     const MrcPsnRecord* r = m_sb->OnNack(psn);
+    bool wasRetransmission = false;
     if (r)
     {
+        wasRetransmission = r->retxCount > 0;
         const uint32_t bytes = r->bytes;
         const Time rtt = Simulator::Now() - r->sendTime;
         const MrcCcNackKind kind = reason == MrcNackReason::TRIMMED ? MrcCcNackKind::TRIMMED
@@ -1097,8 +1113,9 @@ MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
     {
         ++m_mpCounters.trimNacksReceived;
     }
-    else
+    else if (wasRetransmission)
     {
+        // another NACK for a packet already retried: it counts against the retry counter
         ++m_retries;
         if (m_expCount < EXP_COUNT_INFINITE && m_retries > m_linearCount + m_expCount)
         {

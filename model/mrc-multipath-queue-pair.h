@@ -96,8 +96,9 @@ struct MrcMultipathCounters
  * receiver's window fields; the EV table gets OnSack(m), OnNack(reason),
  * OnInferredLoss (when InferredLossMarksEvBad). Lost and NACKed PSNs are retransmitted
  * oldest first on a fresh EV (excluding the one they were lost on) before new data.
- * NACK UNEXP_EVENT is fatal; NACKs other than TRIMMED / TRIMMED_LASTHOP count against the
- * retry counter. A Write completes when all its PSNs are acknowledged.
+ * NACK UNEXP_EVENT is fatal; a NACK other than TRIMMED / TRIMMED_LASTHOP for a packet that
+ * was already retransmitted counts against the retry counter. Retransmissions obey the
+ * peer's window as new data does. A Write completes when all its PSNs are acknowledged.
  *
  * **Timeout.** One timer on the oldest PSN in flight: 1.024 us x 2^TimeoutExponent for
  * the first LinearCount expiries without progress, then doubling for ExpCount more;
@@ -178,6 +179,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
 
   private:
     // ---- requester ----
+    /// \return the PSNs the sender may have outstanding: min(peer MPR x 128, capacity)
+    uint64_t GetSendWindow() const;
     /// \return true if a retransmission could go now (window permitting)
     bool CanRetransmit() const;
     /// \return true if a new PSN could go now (every gate)

@@ -12,6 +12,7 @@
 #include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-entropy.h"
 #include "ns3/mrc-ev-table.h"
 #include "ns3/mrc-multipath-helper.h"
@@ -22,12 +23,14 @@
 #include "ns3/mrc-switch-node.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-topology.h"
+#include "ns3/object-factory.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <vector>
 
 using namespace ns3;
@@ -38,7 +41,11 @@ namespace
 /// A 2-plane Clos: `hosts` hosts, 2 per T0, 2 T1 per plane (2 paths per plane between
 /// hosts on different T0s).
 Ptr<MrcTopology>
-BuildFabric(uint32_t hosts, bool trimming = false, uint32_t trimThreshold = 125000)
+BuildFabric(uint32_t hosts,
+            bool trimming = false,
+            uint32_t trimThreshold = 125000,
+            uint64_t ecnKmin = 0,
+            Time linkDelay = MicroSeconds(1))
 {
     MrcTopologyConfig c;
     c.kind = MrcTopologyKind::CLOS;
@@ -46,6 +53,8 @@ BuildFabric(uint32_t hosts, bool trimming = false, uint32_t trimThreshold = 1250
     c.hosts = hosts;
     c.hostsPerT0 = 2;
     c.t1PerPlane = 2;
+    c.hostDelay = linkDelay;
+    c.fabricDelay = linkDelay;
     MrcTopologyHelper th(c);
     th.SetNames(false);
     if (trimming)
@@ -55,6 +64,15 @@ BuildFabric(uint32_t hosts, bool trimming = false, uint32_t trimThreshold = 1250
             th.GetSwitchHelper(t).SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
             th.GetSwitchHelper(t).SetTrimmerAttribute("TrimThreshold",
                                                       UintegerValue(trimThreshold));
+        }
+    }
+    if (ecnKmin > 0)
+    {
+        for (MrcTier t : {MrcTier::T0, MrcTier::T1})
+        {
+            th.GetSwitchHelper(t).SetEcnAttribute("Kmin", UintegerValue(ecnKmin));
+            th.GetSwitchHelper(t).SetEcnAttribute("Kmax", UintegerValue(ecnKmin + 1));
+            th.GetSwitchHelper(t).SetEcnAttribute("Pmax", DoubleValue(1.0));
         }
     }
     Ptr<MrcTopology> t = th.Build();
@@ -119,6 +137,42 @@ struct EncapCounter
             encapsulated += info.encapsulated ? 1 : 0;
             withTs += (info.bthFlags & MRC_BTH_FLAG_TS) ? 1 : 0;
         }
+    }
+};
+
+/// Drops the n-th received frame longer than 500 bytes (a data packet).
+class DropNthData : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcTestMultipathDropNth").SetParent<ErrorModel>().SetGroupName("Mrc");
+        return tid;
+    }
+
+    uint32_t n{0};    //!< which frame
+    uint32_t seen{0}; //!< data frames seen
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        return p->GetSize() > 500 && ++seen == n;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+/// Counts EV state changes by reason.
+struct EvReasons
+{
+    std::map<MrcEvReason, uint32_t> count;
+
+    void Change(uint32_t, uint32_t, uint32_t, MrcEvState, MrcEvState, MrcEvReason r)
+    {
+        ++count[r];
     }
 };
 
@@ -385,6 +439,87 @@ TEST(MrcMultipath, NicPortDownMovesTrafficToTheOtherPlane)
     const uint64_t p1 = nic->GetTxDataPackets(1);
     EXPECT_GE(p0 + p1, 2048u);
     EXPECT_GT(p0, 3 * p1) << p0 << " / " << p1; // plane 1 carried only the first 20 us
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, OutOfWindowIsNackedAndTheSenderLearnsMpr)
+{
+    // 10 us links: about 2 MB are in flight before the first SACK tells the window
+    Ptr<MrcTopology> t = BuildFabric(4, false, 125000, 0, MicroSeconds(10));
+    // the requester assumes a 16 x 128 PSN window and has no congestion control; the
+    // responder's window is 128 PSNs (Mpr 1)
+    ObjectFactory fa("ns3::MrcMultipathQueuePair");
+    fa.Set("CongestionControl", TypeIdValue(MrcNoCongestionControl::GetTypeId()));
+    fa.Set("Mpr", UintegerValue(16));
+    fa.Set("BaseRtt", TimeValue(MicroSeconds(10)));
+    ObjectFactory fb("ns3::MrcMultipathQueuePair");
+    fb.Set("Mpr", UintegerValue(1));
+    fb.Set("BaseRtt", TimeValue(MicroSeconds(10)));
+    Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(t->GetHost(0));
+    Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(t->GetHost(3));
+    MrcRdmaHelper::Connection c;
+    c.requester = na->CreateQueuePair(fa);
+    c.responder = nb->CreateQueuePair(fb);
+    MrcRdmaHelper::ConnectPair(c.requester, c.responder);
+    c.region = nb->RegisterMemoryRegion(0x100000000ULL, 4 << 20);
+    // one early packet is lost: the packets after it pile up above ePSN until, 128 PSNs
+    // above the hole, they fall out of the responder's window
+    Ptr<DropNthData> em = CreateObject<DropNthData>();
+    em->n = 5;
+    t->GetNicPort(3, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 4 << 20;
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    const uint64_t oor = Mp(c.responder)->GetMultipathCounters().oorNacksSent;
+    EXPECT_GT(oor, 0u);
+    EXPECT_EQ(c.requester->GetCounters().naksReceived, oor);
+    EXPECT_EQ(Mp(c.requester)->GetPeerMpr(), 1u);
+    EXPECT_EQ(c.requester->GetCounters().timeouts, 0u);
+    // the NACKed packets and the lost one were sent again (and no packet was lost for good)
+    EXPECT_GE(c.requester->GetCounters().retransmittedPackets, oor + 1);
+    EXPECT_EQ(c.responder->GetCounters().bytesPlaced, bytes);
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, EcnEchoSkipsAndAlwaysSkipRetiresEvs)
+{
+    // every queued packet is marked, at every hop (the last one too)
+    Ptr<MrcTopology> t = BuildFabric(4, false, 125000, 1);
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("AlwaysSkipCeRun", UintegerValue(2));
+    std::vector<MrcRdmaHelper::Connection> conns;
+    std::vector<Log> logs(2);
+    EvReasons reasons;
+    const uint32_t bytes = 4 << 20;
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        conns.push_back(mrc.Connect(t, s, 3, bytes, MrcEvProfile::STRUCTURED, (s + 1) << 28));
+        logs[s].Attach(conns.back());
+        Mp(conns.back().requester)
+            ->GetEvTable()
+            ->TraceConnectWithoutContext("EvState", MakeCallback(&EvReasons::Change, &reasons));
+        ASSERT_TRUE(conns.back().requester->PostSend(WriteTo(conns.back(), s, bytes)));
+    }
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    uint64_t marked = 0;
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        ASSERT_EQ(logs[s].wc.size(), 1u);
+        EXPECT_EQ(logs[s].wc[0].status, MrcWcStatus::SUCCESS);
+        EXPECT_TRUE(conns[s].region->IsExactlyOnce(conns[s].region->GetBase(), bytes));
+        marked += conns[s].responder->GetCounters().ecnMarkedReceived;
+    }
+    EXPECT_GT(marked, 0u);
+    EXPECT_GT(reasons.count[MrcEvReason::ECN_ECHO], 0u);    // m = SKIP_ONCE: GOOD -> SKIP
+    EXPECT_GT(reasons.count[MrcEvReason::ALWAYS_SKIP], 0u); // 2 CE in a row: ASSUMED_BAD
+    EXPECT_GT(reasons.count[MrcEvReason::SKIP_EXPIRED], 0u);
     Simulator::Destroy();
 }
 
