@@ -6,7 +6,10 @@
 // arithmetic, queue-pair creation and demultiplexing, and the per-port scheduler on a
 // direct host-to-host link (no switch).
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-net-device.h"
@@ -16,10 +19,12 @@
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-roce-queue-pair.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <vector>
 
 using namespace ns3;
@@ -289,5 +294,285 @@ TEST(MrcRdmaNic, RoundRobinBetweenQueuePairs)
     const Time wire = DataRate("100Gbps").CalculateBytesTxTime(200 * 1102 + 2 * 16);
     EXPECT_LT(done[1].end, wire + MicroSeconds(3));
     EXPECT_EQ(d.nicA->GetTxDataPackets(0), 200u);
+    Simulator::Destroy();
+}
+
+/// A NIC with two ports (planes): each QP sends on the port its path selector chose, the
+/// two transfers run in parallel, and the responder answers on the arrival port.
+TEST(MrcRdmaNic, TwoPortsCarryQueuePairsInParallel)
+{
+    Ptr<Node> a = CreateObject<Node>();
+    Ptr<Node> b = CreateObject<Node>();
+    MrcLinkHelper link;
+    link.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    NetDeviceContainer p0 = link.Install(a, b);
+    NetDeviceContainer p1 = link.Install(a, b);
+    MrcRdmaHelper rdma; // QPs made by CreateQueuePair below keep the default Mtu 4096
+    auto dev = [](NetDeviceContainer& c, uint32_t i) {
+        return DynamicCast<MrcNetDevice>(c.Get(i));
+    };
+    Ptr<MrcRdmaNic> na = rdma.Install(
+        a,
+        {{dev(p0, 0), Ipv6Address("fd00::a0")}, {dev(p1, 0), Ipv6Address("fd01::a0")}});
+    Ptr<MrcRdmaNic> nb = rdma.Install(
+        b,
+        {{dev(p0, 1), Ipv6Address("fd00::b0")}, {dev(p1, 1), Ipv6Address("fd01::b0")}});
+    EXPECT_EQ(na->GetNPorts(), 2u);
+    Ptr<MrcMemoryRegion> region = nb->RegisterMemoryRegion(0, 200000);
+    std::vector<MrcWorkCompletion> done;
+    std::vector<Ptr<MrcQueuePair>> qps;
+    for (uint32_t port = 0; port < 2; ++port)
+    {
+        Ptr<MrcQueuePair> qa = na->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+        Ptr<MrcQueuePair> qb = nb->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+        Ptr<MrcFixedEntropyPathSelector> sel = CreateObject<MrcFixedEntropyPathSelector>();
+        sel->SetAttribute("Port", UintegerValue(port));
+        qa->SetPathSelector(sel);
+        MrcRdmaHelper::ConnectPair(qa, qb);
+        EXPECT_EQ(DynamicCast<MrcRoceQueuePair>(qa)->GetPort(), port);
+        EXPECT_EQ(qa->GetRemoteAddress(port), nb->GetAddress(port));
+        EXPECT_EQ(qa->GetCcState().lineRate, DataRate("100Gbps")); // one port's rate
+        qa->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
+            [&done](const MrcWorkCompletion& wc) { done.push_back(wc); }));
+        MrcWorkRequest wr;
+        wr.id = port;
+        wr.remoteAddress = port * 100000;
+        wr.rkey = region->GetRkey();
+        wr.length = 100000;
+        ASSERT_TRUE(qa->PostSend(wr));
+        qps.push_back(qa);
+    }
+    Simulator::Run();
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(na->GetTxDataPackets(0), 25u); // 100000 B in 4096-byte packets
+    EXPECT_EQ(na->GetTxDataPackets(1), 25u);
+    EXPECT_TRUE(region->IsExactlyOnce(0, 200000));
+    // In parallel: each finishes in about one port's time for 100 packets, not two.
+    const Time one = DataRate("100Gbps").CalculateBytesTxTime(24 * 4198 + 1696 + 102 + 16);
+    for (const auto& wc : done)
+    {
+        EXPECT_EQ(wc.status, MrcWcStatus::SUCCESS);
+        EXPECT_LT(wc.end, one + MicroSeconds(3));
+    }
+    // The ACKs came back on the port the data used.
+    EXPECT_EQ(dev(p0, 0)->GetRxPackets(7), qps[0]->GetCounters().acksReceived);
+    EXPECT_EQ(dev(p1, 0)->GetRxPackets(7), qps[1]->GetCounters().acksReceived);
+    EXPECT_EQ(qps[0]->GetCounters().acksReceived, 25u);
+    Simulator::Destroy();
+}
+
+/// The bytes of a RoCE Write-with-Immediate-Only packet as built by the QP, and its ICRC.
+TEST(MrcRdmaNic, WireBytesOfAWriteOnlyWithImmediate)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetNicAttribute("ComputeIcrc", BooleanValue(true));
+    DirectPair d = MakeDirectPair(rdma);
+    MrcRdmaHelper::Connection c = rdma.Connect(d.a, d.b, 4096);
+    ASSERT_EQ(c.requester->GetQpn(), 256u);
+    ASSERT_EQ(c.responder->GetQpn(), 256u);
+    std::vector<Ptr<Packet>> sent;
+    c.requester->TraceConnectWithoutContext(
+        "Tx",
+        Callback<void, Ptr<const Packet>>(
+            [&sent](Ptr<const Packet> p) { sent.push_back(p->Copy()); }));
+    MrcWorkRequest wr;
+    wr.id = 5;
+    wr.opcode = MrcWrOpcode::WRITE_WITH_IMM;
+    wr.remoteAddress = c.region->GetBase(); // 0x100000000
+    wr.rkey = c.region->GetRkey();          // 1
+    wr.length = 8;
+    wr.immediate = 0x12345678;
+    ASSERT_TRUE(c.requester->PostSend(wr));
+    Simulator::Run();
+    ASSERT_EQ(sent.size(), 1u);
+    // flow label of QPs 256/256: 256 x 256 = 0x10000; UDP port 0xC000 | (0 ^ 4) = 0xC004
+    const std::vector<uint8_t> expect = {
+        0x66, 0xa1, 0x00, 0x00, // version 6, DSCP 26 + ECT(0) = 0x6a, flow label 0x10000
+        0x00, 0x34, 0x11, 0x40, // payload 52 = UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + 8 + ICRC 4
+        0xfd, 0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0x01, // fd00::1
+        0xfd, 0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0x02, // fd00::2
+        0xc0, 0x04, 0x12, 0xb7, 0x00, 0x34, 0x00, 0x00, // UDP 0xc004 -> 4791, len 52
+        0x0b, 0x00, 0xff, 0xff, 0x00, 0x00, 0x01, 0x00, // BTH: Write Only Imm, QP 256
+        0x80, 0x00, 0x00, 0x00,                         // A, PSN 0
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, // RETH VA
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x08, // rkey 1, length 8
+        0x12, 0x34, 0x56, 0x78,                         // ImmDt
+        0,    0,    0,    0,    0,    0,    0,    0,    // payload
+    };
+    ASSERT_EQ(sent[0]->GetSize(), expect.size() + 4);
+    std::vector<uint8_t> got(sent[0]->GetSize());
+    sent[0]->CopyData(got.data(), got.size());
+    EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.begin() + expect.size()), expect);
+    EXPECT_TRUE(MrcIcrcTrailer::Verify(sent[0]));
+    EXPECT_EQ(c.responder->GetCounters().messagesReceived, 1u);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// Test controller: a fixed window and a fixed fraction of the line rate; raises the rate
+/// to the line rate from a timer (through notifyChanged).
+class TestCc : public MrcCongestionOps
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcTestCc").SetParent<MrcCongestionOps>().SetGroupName("Mrc");
+        return tid;
+    }
+
+    uint64_t window{std::numeric_limits<uint64_t>::max()};
+    double rateFraction{1.0};
+    Time raiseAt{Seconds(0)};
+    uint64_t sent{0};
+    uint64_t acked{0};
+
+    std::string GetName() const override
+    {
+        return "test";
+    }
+
+    void Init(MrcCcState& s) override
+    {
+        s.cwnd = window;
+        s.rate = DataRate(static_cast<uint64_t>(s.lineRate.GetBitRate() * rateFraction));
+        if (raiseAt > Seconds(0))
+        {
+            MrcCcState* st = &s;
+            Simulator::Schedule(raiseAt, [st]() {
+                st->rate = st->lineRate;
+                st->notifyChanged();
+            });
+        }
+    }
+
+    void OnSent(MrcCcState& s, uint32_t bytes) override
+    {
+        sent += bytes;
+        EXPECT_LE(uint64_t(s.inflight), std::max<uint64_t>(s.cwnd, bytes));
+    }
+
+    void OnAck(MrcCcState& /* s */, const MrcCcAck& ack) override
+    {
+        acked += ack.newlyAckedBytes;
+    }
+
+    Ptr<MrcCongestionOps> Fork() const override
+    {
+        Ptr<TestCc> c = CreateObject<TestCc>();
+        c->window = window;
+        c->rateFraction = rateFraction;
+        c->raiseAt = raiseAt;
+        return c;
+    }
+};
+
+/// Run one 100-packet Write (Mtu 1000, direct 100 Gb/s link) under a controller.
+Time
+RunUnder(Ptr<TestCc> proto, Ptr<MrcQueuePair>* requesterOut = nullptr)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair([] {
+        ObjectFactory f("ns3::MrcRoceQueuePair");
+        f.Set("Mtu", UintegerValue(1000));
+        return f;
+    }());
+    Ptr<MrcQueuePair> qb = d.nicB->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    qa->SetCongestionOpsPrototype(proto);
+    MrcRdmaHelper::ConnectPair(qa, qb);
+    Ptr<MrcMemoryRegion> mr = d.nicB->RegisterMemoryRegion(0, 100000);
+    Time end;
+    qa->SetCompletionCallback(
+        Callback<void, const MrcWorkCompletion&>([&end](const MrcWorkCompletion& wc) {
+            EXPECT_EQ(wc.status, MrcWcStatus::SUCCESS);
+            end = wc.end;
+        }));
+    MrcWorkRequest wr;
+    wr.rkey = mr->GetRkey();
+    wr.length = 100000;
+    EXPECT_TRUE(qa->PostSend(wr));
+    Simulator::Run();
+    EXPECT_TRUE(mr->IsExactlyOnce(0, 100000));
+    Ptr<TestCc> used = DynamicCast<TestCc>(qa->GetCongestionOps());
+    EXPECT_NE(used, proto); // a fork, not the prototype
+    EXPECT_EQ(used->sent, 100000u);
+    EXPECT_EQ(used->acked, 100000u);
+    if (requesterOut)
+    {
+        *requesterOut = qa;
+    }
+    return end;
+}
+
+} // namespace
+
+TEST(MrcQueuePair, PacingRateOfTheController)
+{
+    const Time wire = DataRate("100Gbps").CalculateBytesTxTime(100 * 1102 + 16);
+    Ptr<TestCc> full = CreateObject<TestCc>();
+    const Time tFull = RunUnder(full);
+    Simulator::Destroy();
+    EXPECT_LT(tFull, wire + MicroSeconds(3));
+    Ptr<TestCc> half = CreateObject<TestCc>();
+    half->rateFraction = 0.5;
+    const Time tHalf = RunUnder(half);
+    Simulator::Destroy();
+    // 99 gaps of two packet times, plus the last packet and the round trip.
+    EXPECT_GE(tHalf, wire * 2 - MicroSeconds(1));
+    EXPECT_LT(tHalf, wire * 2 + MicroSeconds(3));
+    // Half rate for 5 us, then the controller raises it from a timer (notifyChanged).
+    Ptr<TestCc> raise = CreateObject<TestCc>();
+    raise->rateFraction = 0.5;
+    raise->raiseAt = MicroSeconds(5);
+    const Time tRaise = RunUnder(raise);
+    Simulator::Destroy();
+    EXPECT_GT(tRaise, tFull + MicroSeconds(2));
+    EXPECT_LT(tRaise, tFull + MicroSeconds(3));
+}
+
+TEST(MrcQueuePair, WindowOfTheController)
+{
+    // A window of 4 packets on a 2 x 1 us + serialization round trip: about 4 packets per
+    // RTT instead of line rate, and never more than 4000 bytes in flight (TestCc::OnSent).
+    Ptr<TestCc> w = CreateObject<TestCc>();
+    w->window = 4000;
+    Ptr<MrcQueuePair> qa;
+    const Time t = RunUnder(w, &qa);
+    const Time wire = DataRate("100Gbps").CalculateBytesTxTime(100 * 1102 + 16);
+    EXPECT_GT(t, wire * 4);
+    EXPECT_EQ(qa->GetCcState().inflight, 0);
+    EXPECT_EQ(qa->GetCounters().retransmittedPackets, 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcQueuePair, CcTraceFiresOnChangesOnly)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    Ptr<MrcQueuePair> qb = d.nicB->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    Ptr<TestCc> proto = CreateObject<TestCc>();
+    proto->rateFraction = 0.25;
+    proto->raiseAt = MicroSeconds(3);
+    qa->SetCongestionOpsPrototype(proto);
+    std::vector<uint64_t> rates;
+    qa->TraceConnectWithoutContext(
+        "Cc",
+        Callback<void, uint32_t, uint64_t, uint64_t>(
+            [&rates](uint32_t, uint64_t bps, uint64_t) { rates.push_back(bps); }));
+    MrcRdmaHelper::ConnectPair(qa, qb);
+    Ptr<MrcMemoryRegion> mr = d.nicB->RegisterMemoryRegion(0, 100000);
+    MrcWorkRequest wr;
+    wr.rkey = mr->GetRkey();
+    wr.length = 100000;
+    ASSERT_TRUE(qa->PostSend(wr));
+    Simulator::Run();
+    // At Connect (25 Gb/s) and when raised (100 Gb/s); ACKs change nothing.
+    EXPECT_EQ(rates, (std::vector<uint64_t>{25000000000ull, 100000000000ull}));
     Simulator::Destroy();
 }
