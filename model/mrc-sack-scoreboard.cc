@@ -283,7 +283,7 @@ MrcSackScoreboard::OnSack(const MrcSethHeader& seth)
     return Apply(seth.GetCackPsn(),
                  seth.GetSackBasePsn(),
                  seth.GetSackBitmap(),
-                 true,
+                 !seth.IsProbeResponse(),
                  seth.GetAckPsn());
 }
 
@@ -305,6 +305,10 @@ MrcSackScoreboard::Apply(uint32_t cackPsn,
             return m_update;
         }
         AdvanceUna(static_cast<uint32_t>(d));
+        if (m_inRecovery && MrcSethHeader::PsnDistance(m_recoveryPsn, m_una) >= 0)
+        {
+            m_inRecovery = false;
+        }
     }
     // selective part
     uint32_t off;
@@ -382,6 +386,33 @@ MrcSackScoreboard::OnTimeout(Time now, Time rto)
         }
     }
     return m_update;
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::StartRecovery(uint32_t limitPsns)
+{
+    ClearUpdate();
+    if (m_inRecovery || m_outstanding == 0)
+    {
+        return m_update;
+    }
+    m_inRecovery = true;
+    m_recoveryPsn = GetNextPsn();
+    uint32_t end = std::min(limitPsns, m_outstanding);
+    for (uint32_t off = 0; off < end; ++off)
+    {
+        if (At(off).state == MrcPsnState::SENT)
+        {
+            MarkLost(off);
+        }
+    }
+    return m_update;
+}
+
+bool
+MrcSackScoreboard::InRecovery() const
+{
+    return m_inRecovery;
 }
 
 bool

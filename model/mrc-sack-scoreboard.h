@@ -150,7 +150,7 @@ class MrcSackScoreboard
     const MrcSackUpdate& OnSack(uint32_t cackPsn, uint32_t basePsn, uint64_t bitmap);
     /**
      * OnSack with the fields of a SETH. The triggering PSN (ack_psn) also counts as
-     * SACKed when it lies in [una, next).
+     * SACKed when it lies in [una, next), unless pr is set (the field is a probe_id).
      * \param seth a received SETH
      * \return what changed
      */
@@ -170,6 +170,20 @@ class MrcSackScoreboard
      * \return what changed (only lost is filled)
      */
     const MrcSackUpdate& OnTimeout(Time now, Time rto);
+
+    /**
+     * UEC SLEEK recovery (htsim runSleek): when the caller decides to enter loss recovery
+     * (typically: the SACK's ooo_count reached max(min(1.5 cwnd, maxwnd), 5 MTU) / MTU
+     * packets), every PSN still in flight in [una, una + limitPsns) and below the
+     * recovery point is declared LOST, once per episode. The episode starts here with
+     * recovery point = GetNextPsn() and ends when una passes it; a call during an episode
+     * changes nothing.
+     * \param limitPsns how many PSNs from una may be queued (htsim: cwnd / MTU)
+     * \return what changed (only lost is filled; empty during an episode)
+     */
+    const MrcSackUpdate& StartRecovery(uint32_t limitPsns);
+    /// \return true while a StartRecovery episode is open (una has not passed its point)
+    bool InRecovery() const;
 
     /**
      * \param psn [out] the lowest PSN queued for retransmission
@@ -251,6 +265,8 @@ class MrcSackScoreboard
     Time m_latestSackedSendTime{0};   //!< newest send time among SACKed PSNs (time rule)
     bool m_anySackedSendTime{false};  //!< m_latestSackedSendTime valid
     bool m_anySent{false};            //!< OnSent was called at least once
+    bool m_inRecovery{false};         //!< a StartRecovery episode is open
+    uint32_t m_recoveryPsn{0};        //!< its recovery point (next PSN at the start)
     MrcSackUpdate m_update;           //!< reused result
 };
 

@@ -724,3 +724,42 @@ TEST(MrcSackScoreboard, SprayedDeliveryMatchesReferenceModel)
     EXPECT_EQ(sb.GetOutstandingPsns(), 0u);
     EXPECT_EQ(rb.GetExpectedPsn(), (first + 3000) & 0xffffff);
 }
+
+TEST(MrcSackScoreboard, SleekRecoveryOncePerEpisode)
+{
+    MrcSackScoreboard sb; // count rule N = 3 stays quiet below
+    SendN(sb, 10);
+    EXPECT_TRUE(sb.OnSack(0xffffff, 3, 0b11).lost.empty()); // 3, 4: holes 0, 1, 2
+    EXPECT_FALSE(sb.InRecovery());
+    const MrcSackUpdate& u = sb.StartRecovery(6); // [0, 6): SENT ones are 0, 1, 2, 5
+    EXPECT_EQ(Psns(u.lost), (std::vector<uint32_t>{0, 1, 2, 5}));
+    EXPECT_EQ(u.lostBytes, 4000u);
+    EXPECT_TRUE(sb.InRecovery());
+    EXPECT_EQ(sb.GetBytesInFlight(), 4000u);        // 6..9
+    EXPECT_TRUE(sb.StartRecovery(10).lost.empty()); // same episode
+    uint32_t psn;
+    while (sb.NextRetransmit(psn))
+    {
+        sb.OnRetransmit(psn, 1, MicroSeconds(20));
+    }
+    sb.OnSack(5, 6, 0);
+    EXPECT_TRUE(sb.InRecovery()); // una 6 < recovery point 10
+    sb.OnSack(9, 10, 0);
+    EXPECT_FALSE(sb.InRecovery());
+    EXPECT_TRUE(sb.StartRecovery(10).lost.empty()); // nothing outstanding: no episode
+    EXPECT_FALSE(sb.InRecovery());
+}
+
+TEST(MrcSackScoreboard, ProbeResponseOffsetIsNotAPsn)
+{
+    MrcSackScoreboard sb;
+    SendN(sb, 8);
+    MrcSethHeader seth;
+    seth.SetCackPsn(0xffffff);
+    seth.SetProbeResponse(true);
+    seth.SetProbeId(5); // same bits as ack_psn_offset: would read as ack_psn 4
+    seth.SetSackBasePsn(0);
+    seth.SetSackBitmap(0b10); // 1
+    EXPECT_EQ(Psns(sb.OnSack(seth).acked), std::vector<uint32_t>{1});
+    EXPECT_EQ(sb.GetRecord(4)->state, MrcPsnState::SENT);
+}
