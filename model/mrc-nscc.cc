@@ -273,7 +273,10 @@ MrcNscc::ComputeDerived(const MrcCcState& s, Time rtt)
 {
     m_bdp = BytesIn(BdpRate(s), rtt);
     const uint64_t refBdp = BytesIn(m_refRate, m_refRtt);
-    NS_ABORT_MSG_IF(refBdp == 0, "MrcNscc: ReferenceRate x ReferenceRtt must be at least one byte");
+    NS_ABORT_MSG_IF(refBdp == 0,
+                    "MrcNscc: ReferenceRate " << m_refRate << " x ReferenceRtt "
+                                              << m_refRtt.As(Time::NS)
+                                              << " is below one byte; both must be > 0");
     m_scalingA = static_cast<double>(m_bdp) / static_cast<double>(refBdp);
     if (!m_cfgTarget.IsZero())
     {
@@ -283,7 +286,8 @@ MrcNscc::ComputeDerived(const MrcCcState& s, Time rtt)
     {
         m_target = m_trimming ? rtt * 3 / 4 : rtt;
     }
-    NS_ABORT_MSG_IF(m_target.IsZero(), "MrcNscc: the target delay must be > 0");
+    NS_ABORT_MSG_IF(!m_target.IsStrictlyPositive(),
+                    "MrcNscc: target delay is " << m_target.As(Time::NS) << "; it must be > 0");
     m_scalingB =
         static_cast<double>(m_target.GetTimeStep()) / static_cast<double>(m_refRtt.GetTimeStep());
     const double mtu = s.mtu;
@@ -303,11 +307,14 @@ void
 MrcNscc::Init(MrcCcState& s)
 {
     NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(s.lineRate.GetBitRate() == 0, "MrcNscc: MrcCcState::lineRate must be > 0");
-    NS_ABORT_MSG_IF(s.mtu == 0, "MrcNscc: MrcCcState::mtu must be > 0");
+    NS_ABORT_MSG_IF(s.lineRate.GetBitRate() == 0,
+                    "MrcNscc: MrcCcState::lineRate is 0 bps; it must be > 0");
+    NS_ABORT_MSG_IF(s.mtu == 0, "MrcNscc: MrcCcState::mtu is 0; it must be > 0");
     m_configBaseRtt = m_cfgBaseRtt.IsZero() ? s.baseRtt : m_cfgBaseRtt;
-    NS_ABORT_MSG_IF(m_configBaseRtt.IsStrictlyPositive() == false,
-                    "MrcNscc: base RTT must be > 0 (attribute BaseRtt or MrcCcState::baseRtt)");
+    NS_ABORT_MSG_IF(!m_configBaseRtt.IsStrictlyPositive(),
+                    "MrcNscc: base RTT is " << m_configBaseRtt.As(Time::NS)
+                                            << "; set the attribute BaseRtt or "
+                                               "MrcCcState::baseRtt to a value > 0");
     ComputeDerived(s, m_configBaseRtt);
     m_baseRtt = m_configBaseRtt;
     m_savedCwnd = 0;

@@ -18,9 +18,12 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <vector>
 
 using namespace ns3;
@@ -770,5 +773,157 @@ TEST(MrcNscc, SendGatingAckRequestAndFork)
     ObjectFactory fac;
     fac.SetTypeId("ns3::MrcNscc");
     EXPECT_EQ(fac.Create<MrcCongestionOps>()->GetName(), "nscc");
+    Simulator::Destroy();
+}
+
+TEST(MrcNsccDeathTest, RejectsBadConfiguration)
+{
+    {
+        MrcCcState s = MakeState(Time(0));
+        Ptr<MrcNscc> n = MakeNscc();
+        EXPECT_DEATH(n->Init(s), "base RTT is .*0");
+    }
+    {
+        MrcCcState s = MakeState();
+        s.lineRate = DataRate(0);
+        Ptr<MrcNscc> n = MakeNscc();
+        EXPECT_DEATH(n->Init(s), "lineRate is 0 bps");
+    }
+    {
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc();
+        n->SetAttribute("ReferenceRtt", TimeValue(Time(0)));
+        EXPECT_DEATH(n->Init(s), "ReferenceRtt");
+    }
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// A tiny closed loop: senders with a 100 Gb/s NIC each, one 100 Gb/s bottleneck queue with
+/// a step ECN mark at KBytes, per-packet ACKs, base RTT 12 us. The queue pair part (inflight,
+/// gating) is done here as a real queue pair would.
+class NsccLoop
+{
+  public:
+    static constexpr uint32_t kPkt = 4096;
+    const Time ser = NanoSeconds(328); // 4096 B at 100 Gb/s
+    const Time base = MicroSeconds(12);
+    uint64_t kBytes = 30000;
+
+    struct Flow
+    {
+        MrcCcState s;
+        Ptr<MrcNscc> cc;
+        Time nicFree{0};
+        bool pending{false};
+        uint64_t ackedInWindow{0};
+        uint64_t minCwnd{UINT64_MAX};
+        uint64_t maxCwnd{0};
+    };
+
+    std::vector<Flow> flows;
+    Time lastDeparture{0};
+    Time windowStart{0};
+    Time maxQueueDelay{0};
+
+    void Start(size_t i, Time at)
+    {
+        Simulator::Schedule(at - Simulator::Now(), &NsccLoop::TrySend, this, i);
+    }
+
+    void TrySend(size_t i)
+    {
+        Flow& f = flows[i];
+        f.pending = false;
+        const Time now = Simulator::Now();
+        if (now < f.nicFree)
+        {
+            f.pending = true;
+            Simulator::Schedule(f.nicFree - now, &NsccLoop::TrySend, this, i);
+            return;
+        }
+        if (!MrcNscc::CanSend(f.s, kPkt))
+        {
+            return; // an ACK will call again
+        }
+        f.s.inflight += kPkt;
+        f.nicFree = now + ser;
+        const Time arrival = now + ser;
+        const Time qdelay = lastDeparture > arrival ? lastDeparture - arrival : Time(0);
+        const uint64_t backlog = qdelay.GetNanoSeconds() * 100 / 8; // bytes at 100 Gb/s
+        const bool ce = backlog > kBytes;
+        lastDeparture = std::max(arrival, lastDeparture) + ser;
+        if (now >= windowStart)
+        {
+            maxQueueDelay = std::max(maxQueueDelay, qdelay);
+        }
+        const Time ackAt = lastDeparture + (base - ser - ser);
+        Simulator::Schedule(ackAt - now, &NsccLoop::Acked, this, i, now, ce);
+        f.pending = true;
+        Simulator::Schedule(ser, &NsccLoop::TrySend, this, i);
+    }
+
+    void Acked(size_t i, Time sent, bool ce)
+    {
+        Flow& f = flows[i];
+        f.s.inflight -= kPkt;
+        MrcCcAck a;
+        a.newlyAckedBytes = kPkt;
+        a.ecnEcho = ce;
+        a.rttValid = true;
+        a.rttSample = Simulator::Now() - sent;
+        f.cc->OnAck(f.s, a);
+        if (Simulator::Now() >= windowStart)
+        {
+            f.ackedInWindow += kPkt;
+            f.minCwnd = std::min(f.minCwnd, f.s.cwnd);
+            f.maxCwnd = std::max(f.maxCwnd, f.s.cwnd);
+        }
+        if (!f.pending)
+        {
+            TrySend(i);
+        }
+    }
+};
+
+} // namespace
+
+TEST(MrcNscc, ClosedLoopTwoToOneIncast)
+{
+    // Two 100 Gb/s senders into one 100 Gb/s port: both start with cwnd = max_wnd =
+    // 225000 B, so 450000 B against a 150000 B BDP (about 24 us of queue). NSCC must bring
+    // the queue down and keep the port busy.
+    NsccLoop loop;
+    loop.windowStart = MicroSeconds(1000);
+    for (int i = 0; i < 2; ++i)
+    {
+        NsccLoop::Flow f;
+        f.s = MakeState();
+        f.cc = CreateObject<MrcNscc>();
+        f.cc->Init(f.s);
+        loop.flows.push_back(f);
+    }
+    loop.Start(0, Time(0));
+    loop.Start(1, MicroSeconds(100));
+    Simulator::Stop(MicroSeconds(2000));
+    Simulator::Run();
+    const uint64_t total = loop.flows[0].ackedInWindow + loop.flows[1].ackedInWindow;
+    // Measured over 1..2 ms (deterministic): 6238208 + 6250496 B acked, i.e. the port's
+    // full 4096 B per 328 ns = 12.488 MB; cwnd about 129-138 kB each (sum about BDP + 9 us of
+    // queue: ECN marks above 30 kB but only a delay above the 9 us target cuts, and eta
+    // probes upwards); worst queuing delay 9.65 us.
+    // Asserted with margins: >= 88 % utilisation, each flow 40-60 %, queue < 15 us, cwnd in
+    // [MTU, max_wnd].
+    EXPECT_GT(total, 11000000u);
+    EXPECT_GT(loop.flows[0].ackedInWindow, total * 4 / 10);
+    EXPECT_GT(loop.flows[1].ackedInWindow, total * 4 / 10);
+    EXPECT_LT(loop.maxQueueDelay, MicroSeconds(15));
+    for (const auto& f : loop.flows)
+    {
+        EXPECT_GE(f.minCwnd, 4096u);
+        EXPECT_LE(f.maxCwnd, 225000u);
+    }
     Simulator::Destroy();
 }
