@@ -16,10 +16,18 @@
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <set>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -163,6 +171,12 @@ TEST(MrcTopology, ParallelUplinksAndFatTrees)
     ExpectCounts(f8, {128, 32, 32, 16, 80, 128, 128, 128});
     EXPECT_EQ(f8->GetPaths(0, 127, 0).size(), 16u);
 
+    // k = 16: the 1024-host fat-tree: 128 + 128 + 64 switches, 3 x 1024 links
+    Ptr<MrcTopology> f16 = Build(FatTree(1, 16));
+    ExpectCounts(f16, {1024, 128, 128, 64, 320, 1024, 1024, 1024});
+    EXPECT_EQ(f16->GetPaths(0, 1023, 0).size(), 64u);
+    EXPECT_EQ(f16->GetPaths(0, 8, 0).size(), 8u); // same pod (64 hosts per pod), other ToR
+
     // 2 planes, ToR oversubscribed 2:1 (4 hosts per ToR of a k = 4 tree)
     Ptr<MrcTopology> f2 = Build(FatTree(2, 4, 4));
     ExpectCounts(f2, {32, 8, 8, 4, 40, 64, 32, 32});
@@ -213,6 +227,8 @@ TEST(MrcTopology, AddressesNamesAndAccessors)
     EXPECT_EQ(index, 1u);
     EXPECT_EQ(t->FindSwitchId(t->GetSwitchById(id)), static_cast<int32_t>(id));
     EXPECT_EQ(t->FindSwitchId(t->GetHost(0)), -1);
+    EXPECT_EQ(t->FindHost(t->GetHost(13)), 13);
+    EXPECT_EQ(t->FindHost(t->GetSwitchById(id)), -1);
     // every switch forwards with the dual strategy; its uSID is its SRv6 identity
     Ptr<MrcDualForwarding> fwd =
         DynamicCast<MrcDualForwarding>(t->GetSwitchById(id)->GetForwarding());
@@ -254,7 +270,12 @@ TEST(MrcTopology, InvalidShapesAreNamed)
     MrcTopologyConfig f = FatTree(1, 4);
     f.hosts = 20;
     EXPECT_NE(msg(f).find("hosts=20 does not fill"), std::string::npos);
+}
+
+TEST(MrcTopologyDeathTest, BuildAbortsNamingTheShapeError)
+{
     EXPECT_DEATH(Build(Clos(1, 15, 4, 4)), "hosts=15 is not a multiple of hostsPerT0=4");
+    EXPECT_DEATH(Build(Clos(0, 16, 4, 4)), "planes=0");
 }
 
 TEST(MrcTopology, CommandLineOptions)
@@ -320,6 +341,51 @@ TEST(MrcTopology, BaseRttAndBisection)
     // one T0: host links only
     EXPECT_EQ(Build(Clos(1, 4, 4, 1))->GetBisectionBandwidth(), 200000000000ULL);
     Simulator::Destroy();
+}
+
+TEST(MrcDualForwarding, SrvSixInsideTheLocatorBlockEcmpOutside)
+{
+    Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
+    fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(0x1000));
+    fwd->GetSrv6()->AddUsidRoute(0x1401, 2);
+    fwd->GetEcmp()->AddRoute(Ipv6Address("fd00:0:0:1::5"), 128, 1);
+    fwd->GetEcmp()->AddRoute(Ipv6Address("fd00:0:0:1::5"), 128, 3);
+
+    MrcPacketInfo info;
+    info.dst = Ipv6Address("fcbb:bb00:1000:1401:1003:1804::");
+    EXPECT_EQ(fwd->Route(info, 0), 2);
+    EXPECT_TRUE(info.rewriteDst);
+    EXPECT_EQ(info.dst, Ipv6Address("fcbb:bb00:1401:1003:1804::"));
+    // an SRv6 packet the static table cannot forward is dropped, never hashed
+    MrcPacketInfo unknown;
+    unknown.dst = Ipv6Address("fcbb:bb00:1000:1455::");
+    EXPECT_EQ(fwd->Route(unknown, 0), MrcForwarding::NO_ROUTE);
+    MrcPacketInfo foreign;
+    foreign.dst = Ipv6Address("fcbb:bb00:1001:1401::");
+    EXPECT_EQ(fwd->Route(foreign, 0), MrcForwarding::NO_ROUTE);
+    EXPECT_EQ(fwd->GetNoRouteCount(), 2u);
+
+    MrcPacketInfo ecmp;
+    ecmp.dst = Ipv6Address("fd00:0:0:1::5");
+    const int32_t first = fwd->Route(ecmp, 0);
+    EXPECT_TRUE(first == 1 || first == 3);
+    EXPECT_FALSE(ecmp.rewriteDst);
+    // port state reaches the ECMP engine
+    fwd->SetPortState(1, false);
+    EXPECT_FALSE(fwd->GetEcmp()->IsPortUp(1));
+    EXPECT_EQ(fwd->Route(ecmp, 0), 3);
+
+    // another locator block: the old carriers are ordinary addresses now (no ECMP route)
+    fwd->SetLocatorBlock(0xfc000000);
+    UintegerValue block;
+    fwd->GetSrv6()->GetAttribute("LocatorBlock", block);
+    EXPECT_EQ(block.Get(), 0xfc000000u);
+    MrcPacketInfo old;
+    old.dst = Ipv6Address("fcbb:bb00:1000:1401::");
+    EXPECT_EQ(fwd->Route(old, 0), MrcForwarding::NO_ROUTE);
+    MrcPacketInfo now;
+    now.dst = Ipv6Address("fc00:0:1000:1401::");
+    EXPECT_EQ(fwd->Route(now, 0), 2);
 }
 
 // ---------------------------------------------------------------------------
@@ -601,4 +667,96 @@ TEST(MrcTopologyProbes, LinkFailureLosesExactlyItsPathsAndEcmpConverges)
     }
     EXPECT_EQ(t->GetRouteManager(0)->GetNRecomputations(), 2u);
     Simulator::Destroy();
+}
+
+// ---------------------------------------------------------------------------
+// The example program
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+/// \return the mrc-topology example binary, or "" when it cannot be found
+std::string
+TopologyBinary()
+{
+    const char* dir = std::getenv("MRC_EXAMPLES_DIR");
+    std::error_code ec;
+    fs::path bin =
+        (dir != nullptr && *dir != '\0')
+            ? fs::path(dir) / "mrc-topology"
+            : fs::read_symlink("/proc/self/exe", ec).parent_path() / "examples" / "mrc-topology";
+    return fs::exists(bin, ec) ? bin.string() : "";
+}
+
+/// Run a shell command; \return exit status and combined output
+std::pair<int, std::string>
+Shell(const std::string& command)
+{
+    std::string out;
+    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+    if (pipe == nullptr)
+    {
+        return {-1, out};
+    }
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0)
+    {
+        out.append(buf, n);
+    }
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+} // namespace
+
+TEST(MrcTopologyExample, WritesTheShapeAndRejectsBadOptions)
+{
+    const std::string bin = TopologyBinary();
+    if (bin.empty())
+    {
+        GTEST_SKIP() << "mrc-topology not found (MRC_EXAMPLES_DIR unset, no examples/ beside "
+                        "the test binary)";
+    }
+    const fs::path dir =
+        fs::temp_directory_path() / ("mrc-topology-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    auto [rc, text] = Shell(bin +
+                            " --planes=3 --hosts=20 --hostsPerT0=5 --t1PerPlane=3 --src=0 "
+                            "--dst=19 --out=" +
+                            dir.string());
+    ASSERT_EQ(rc, 0) << text;
+    EXPECT_NE(text.find("switches per plane: T0 4, T1 3, T2 0; total 21"), std::string::npos)
+        << text;
+    std::ifstream in(dir / "topology.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string js = ss.str();
+    for (const char* expected : {"\"schema\": 1",
+                                 "\"planes\": 3",
+                                 "\"hosts\": 20",
+                                 "\"switchesPerPlane\": {\"t0\": 4, \"t1\": 3, \"t2\": 0}",
+                                 "\"links\": {\"total\": 96, \"host\": 60, \"t0t1\": 36",
+                                 // 4 hops: 4 x (340 + 14) ns serialization + 8 x 1 us
+                                 "\"baseRttNs\": 9416",
+                                 // min(20 x 100G, 4 x 3 x 100G) / 2 x 3 planes
+                                 "\"bisectionBps\": 1800000000000",
+                                 "\"plane\": 2, \"count\": 3",
+                                 "\"fcbb:bb00:3000:3402:3003:3804::\""})
+    {
+        EXPECT_NE(js.find(expected), std::string::npos) << expected << " not in " << js;
+    }
+    fs::remove_all(dir);
+
+    auto [rc2, t2] = Shell(bin + " --hosts=15");
+    EXPECT_EQ(rc2, 2);
+    EXPECT_NE(t2.find("hosts=15 is not a multiple of hostsPerT0=4"), std::string::npos) << t2;
+    auto [rc3, t3] = Shell(bin + " --topology=torus");
+    EXPECT_EQ(rc3, 2);
+    EXPECT_NE(t3.find("--topology='torus'"), std::string::npos) << t3;
+    auto [rc4, t4] = Shell(bin + " --dst=20");
+    EXPECT_EQ(rc4, 2);
+    EXPECT_NE(t4.find("--dst='20'"), std::string::npos) << t4;
 }
