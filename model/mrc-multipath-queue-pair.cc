@@ -11,6 +11,7 @@
 #include "mrc-imm-dt-header.h"
 #include "mrc-memory-region.h"
 #include "mrc-meth-header.h"
+#include "mrc-nscc.h"
 #include "mrc-opcodes.h"
 #include "mrc-peth-header.h"
 #include "mrc-rdma-nic.h"
@@ -22,6 +23,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/buffer.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -134,6 +136,25 @@ MrcMultipathQueuePair::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&MrcMultipathQueuePair::m_reorderPsns),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("SleekRecovery",
+                          "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
+                          "Q4 model default): enter recovery when ooo_count >= max(min("
+                          "LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x Mtu) / Mtu and "
+                          "declare lost every PSN in flight from una up to cwnd / Mtu, once "
+                          "per episode. Runs besides the ReorderPsns count rule.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_sleek),
+                          MakeBooleanChecker())
+            .AddAttribute("LossOooCwndFactor",
+                          "SLEEK threshold factor on cwnd. Default 1.5 (UEC htsim, Q4).",
+                          DoubleValue(1.5),
+                          MakeDoubleAccessor(&MrcMultipathQueuePair::m_lossOooCwndFactor),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("LossOooMinPkts",
+                          "SLEEK threshold floor in packets. Default 5 (UEC htsim, Q4).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_lossOooMinPkts),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("InferredLossMarksEvBad",
                           "An inferred (untrimmed) loss marks the EV that carried the packet "
                           "ASSUMED_BAD (protocol reference Q4 default).",
@@ -213,6 +234,9 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_linearCount(7),
       m_expCount(7),
       m_reorderPsns(3),
+      m_sleek(true),
+      m_lossOooCwndFactor(1.5),
+      m_lossOooMinPkts(5),
       m_lossMarksBad(true),
       m_dataDscp(MrcDscp::TRIMMABLE),
       m_retxDscp(MrcDscp::TRIMMABLE_RETX),
@@ -347,10 +371,10 @@ MrcMultipathQueuePair::DoConnect()
     MrcSackScoreboard::Config cfg;
     cfg.capacityPsns = uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS;
     cfg.reorderPsns = m_reorderPsns;
-    m_sb = std::make_unique<MrcSackScoreboard>(cfg, 0);
+    m_sb = std::make_unique<MrcSackScoreboard>(cfg, m_initialPsn & MrcBthHeader::PSN_MASK);
     m_peerMpr = m_mpr;
-    m_rxWin =
-        std::make_unique<MrcReceiveBitmap>(uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS, 0);
+    m_rxWin = std::make_unique<MrcReceiveBitmap>(uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS,
+                                                 m_remoteInitialPsn & MrcBthHeader::PSN_MASK);
     m_sackPolicy = CreateObject<MrcSackPolicy>();
     m_reverseEv.assign(nPorts, MrcEvTable::NO_EV);
     if (m_tailProbeDelay.IsZero())
@@ -422,6 +446,12 @@ MrcMultipathQueuePair::FindWqe(uint64_t seq) const
 }
 
 uint64_t
+MrcMultipathQueuePair::SeqOf(uint32_t psn) const
+{
+    return Unwrap((psn - m_initialPsn) & MrcBthHeader::PSN_MASK, m_una);
+}
+
+uint64_t
 MrcMultipathQueuePair::GetSendWindow() const
 {
     return std::min<uint64_t>(uint64_t(m_peerMpr) * MrcSethHeader::MPR_UNIT_PSNS,
@@ -439,7 +469,7 @@ MrcMultipathQueuePair::CanRetransmit() const
     // a retransmission obeys the peer's window too (else it is NACKed out of window again)
     uint32_t psn;
     m_sb->NextRetransmit(psn);
-    return Unwrap(psn, m_una) < m_una + GetSendWindow();
+    return SeqOf(psn) < m_una + GetSendWindow();
 }
 
 bool
@@ -529,7 +559,7 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
             ScheduleRetry();
             return tx;
         }
-        seq = Unwrap(psn, m_una);
+        seq = SeqOf(psn);
         retx = true;
         m_sb->OnRetransmit(psn, ev, now);
     }
@@ -559,7 +589,7 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
     if (!retx)
     {
         psn = m_sb->OnSent(len, ev, now);
-        NS_ASSERT(psn == (seq & MrcBthHeader::PSN_MASK));
+        NS_ASSERT(psn == ((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
         if (pktIdx == 0 && w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM)
         {
             ++m_wimmOutstanding;
@@ -666,7 +696,7 @@ MrcMultipathQueuePair::Encapsulate(Ptr<Packet> p,
 void
 MrcMultipathQueuePair::ScheduleRetry()
 {
-    if (!m_retry.IsRunning())
+    if (m_retry.IsExpired())
     {
         m_retry = Simulator::Schedule(MicroSeconds(1), &MrcMultipathQueuePair::NotifyReady, this);
     }
@@ -769,7 +799,7 @@ MrcMultipathQueuePair::ArmTimer()
         Simulator::Remove(m_timer);
         return;
     }
-    if (m_timer.IsRunning() && m_timerAt <= deadline)
+    if (!m_timer.IsExpired() && m_timerAt <= deadline)
     {
         return; // fires early and re-arms itself
     }
@@ -830,7 +860,7 @@ void
 MrcMultipathQueuePair::ArmTailProbe()
 {
     m_lastActivity = Simulator::Now();
-    if (m_tailProbeDelay.IsZero() || m_tailProbe.IsRunning())
+    if (m_tailProbeDelay.IsZero() || !m_tailProbe.IsExpired())
     {
         return;
     }
@@ -956,7 +986,7 @@ MrcMultipathQueuePair::HandleLosses(const MrcSackUpdate& upd, bool fromTimeout)
 bool
 MrcMultipathQueuePair::AfterAckProgress()
 {
-    const uint64_t una = Unwrap(m_sb->GetUna(), m_una);
+    const uint64_t una = SeqOf(m_sb->GetUna());
     const bool progress = una > m_una;
     m_una = std::max(m_una, una);
     if (m_sndNxt < m_una)
@@ -1046,12 +1076,39 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     }
     const bool anyAcked = !upd.acked.empty();
     HandleLosses(upd, false);
+    if (m_sleek && !pr)
+    {
+        // UEC SLEEK (protocol reference Q4): enter recovery when the receiver holds
+        // max(min(LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x MTU) / MTU packets
+        // out of order
+        const uint64_t mtu = std::max<uint32_t>(m_mtu, 1);
+        uint64_t maxWnd = uint64_t(m_sb->GetCapacity()) * mtu;
+        if (Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(m_ccOps))
+        {
+            maxWnd = nscc->GetMaxWnd();
+        }
+        const double cwnd = static_cast<double>(std::min<uint64_t>(m_cc.cwnd, maxWnd));
+        const uint64_t bytes = std::max<uint64_t>(
+            static_cast<uint64_t>(std::min(m_lossOooCwndFactor * cwnd, double(maxWnd))),
+            uint64_t(m_lossOooMinPkts) * mtu);
+        if (ccs.GetOooCount() >= bytes / mtu)
+        {
+            const uint32_t limit = static_cast<uint32_t>(
+                std::min<uint64_t>(std::max<uint64_t>(m_cc.cwnd / mtu, 1), m_sb->GetCapacity()));
+            HandleLosses(m_sb->StartRecovery(limit), false);
+        }
+    }
     // a tail probe's answer: what was sent before the probe and is still not SACKed is lost
+    // (only when one SACK block covers every outstanding PSN, so "not SACKed" means "not
+    // arrived")
     if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
     {
         m_tailProbeOutstanding = false;
-        const MrcSackUpdate& late = m_sb->OnTimeout(now, now - m_tailProbeSentAt);
-        HandleLosses(late, false);
+        if (m_sb->GetOutstandingPsns() <= MrcSethHeader::SACK_BITMAP_BITS)
+        {
+            const MrcSackUpdate& late = m_sb->OnTimeout(now, now - m_tailProbeSentAt);
+            HandleLosses(late, false);
+        }
     }
     m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
     if (anyAcked)
@@ -1257,10 +1314,6 @@ MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
         if (msg.received >= msg.length && key == m_nextMsnToReport)
         {
             DeliverMessages();
-        }
-        else if (msg.received >= msg.length)
-        {
-            // complete, but an earlier message is not: reported in MSN order later
         }
     }
     else

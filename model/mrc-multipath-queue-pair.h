@@ -91,11 +91,11 @@ struct MrcMultipathCounters
  * has arrived.
  *
  * **SACK / NACK processing.** MrcSackScoreboard frees PSNs and infers losses
- * (ReorderPsns); NSCC gets OnAck with the newly acknowledged bytes, the ECN echo (m !=
- * NONE), an RTT sample (the trigger's send time, or the reflected TSETH) and the
- * receiver's window fields; the EV table gets OnSack(m), OnNack(reason),
- * OnInferredLoss (when InferredLossMarksEvBad). Lost and NACKed PSNs are retransmitted
- * oldest first on a fresh EV (excluding the one they were lost on) before new data.
+ * (ReorderPsns count rule, and SLEEK recovery on the SACK's ooo_count when SleekRecovery); NSCC
+ * gets OnAck with the newly acknowledged bytes, the ECN echo (m != NONE), an RTT sample (the
+ * trigger's send time, or the reflected TSETH) and the receiver's window fields; the EV table gets
+ * OnSack(m), OnNack(reason), OnInferredLoss (when InferredLossMarksEvBad). Lost and NACKed PSNs are
+ * retransmitted oldest first on a fresh EV (excluding the one they were lost on) before new data.
  * NACK UNEXP_EVENT is fatal; a NACK other than TRIMMED / TRIMMED_LASTHOP for a packet that
  * was already retransmitted counts against the retry counter. Retransmissions obey the
  * peer's window as new data does. A Write completes when all its PSNs are acknowledged.
@@ -179,6 +179,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
 
   private:
     // ---- requester ----
+    /// \param psn a wire PSN this QP sent \return its unwrapped sequence number
+    uint64_t SeqOf(uint32_t psn) const;
     /// \return the PSNs the sender may have outstanding: min(peer MPR x 128, capacity)
     uint64_t GetSendWindow() const;
     /// \return true if a retransmission could go now (window permitting)
@@ -289,6 +291,9 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint32_t m_linearCount;     //!< LinearCount
     uint32_t m_expCount;        //!< ExpCount
     uint32_t m_reorderPsns;     //!< ReorderPsns
+    bool m_sleek;               //!< SleekRecovery
+    double m_lossOooCwndFactor; //!< LossOooCwndFactor
+    uint32_t m_lossOooMinPkts;  //!< LossOooMinPkts
     bool m_lossMarksBad;        //!< InferredLossMarksEvBad
     uint8_t m_dataDscp;         //!< DataDscp
     uint8_t m_retxDscp;         //!< RetxDscp

@@ -256,10 +256,12 @@ TEST(MrcMultipath, SprayingUsesBothPlanes)
     }
 }
 
-TEST(MrcMultipath, ExactlyOnceUnderRandomLoss)
+TEST(MrcMultipath, ExactlyOnceUnderRandomLossAcrossPsnWrap)
 {
     Ptr<MrcTopology> t = BuildFabric(4);
     MrcMultipathHelper mrc;
+    // PSNs start 256 below the 24-bit wrap: the transfer crosses it
+    mrc.SetQueuePairAttribute("InitialPsn", UintegerValue(0xffff00));
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20);
     // 2 % of the frames arriving at the receiver's two NIC ports are lost
     for (uint32_t p = 0; p < 2; ++p)
@@ -284,6 +286,7 @@ TEST(MrcMultipath, ExactlyOnceUnderRandomLoss)
     const MrcQpCounters& tx = c.requester->GetCounters();
     EXPECT_GT(tx.retransmittedPackets, 0u);
     EXPECT_EQ(tx.dataPacketsSent, 1024u + tx.retransmittedPackets);
+    EXPECT_EQ(c.responder->GetCounters().duplicatePackets, 0u); // no spurious retransmission
     Simulator::Destroy();
 }
 
@@ -368,7 +371,7 @@ TEST(MrcMultipath, WriteWithImmediateCompletesInMsnOrder)
     Simulator::Destroy();
 }
 
-TEST(MrcMultipath, DeadPathEvRetiredTrafficContinues)
+TEST(MrcMultipath, DeadPathEvRetiredTrafficContinuesProbesRevive)
 {
     Ptr<MrcTopology> t = BuildFabric(4);
     // plane 0: the link between host 0's T0 and T1 1 dies silently before the transfer
@@ -381,8 +384,12 @@ TEST(MrcMultipath, DeadPathEvRetiredTrafficContinues)
     log.Attach(c);
     const uint32_t bytes = 4 << 20;
     ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    EvReasons reasons;
+    Mp(c.requester)
+        ->GetEvTable()
+        ->TraceConnectWithoutContext("EvState", MakeCallback(&EvReasons::Change, &reasons));
     // ASSUMED_BAD EVs are probed forever: stop the clock
-    Simulator::Stop(MilliSeconds(5));
+    Simulator::Stop(MilliSeconds(2)); // first probe: 0.5-1.5 ms after the retirement
     Simulator::Run();
     ASSERT_EQ(log.wc.size(), 1u);
     EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
@@ -404,6 +411,15 @@ TEST(MrcMultipath, DeadPathEvRetiredTrafficContinues)
     }
     EXPECT_LT(evs->GetEntry(deadEv).sent, 20u);
     EXPECT_EQ(c.requester->GetState(), MrcQpState::RTS);
+    EXPECT_EQ(reasons.count[MrcEvReason::PROBE_REVIVED], 0u);
+    // the link is repaired: probes on the retired EV are answered and revive it (3 answers)
+    dead.channel->SetLinkUp(true);
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    EXPECT_EQ(reasons.count[MrcEvReason::PROBE_REVIVED], 1u);
+    EXPECT_EQ(evs->GetState(deadEv), MrcEvState::GOOD);
+    EXPECT_GE(evs->GetEntry(deadEv).probeAnswers, 3u);
+    EXPECT_EQ(evs->GetActiveCount(0), 2u); // back in plane 0's active set
     Simulator::Destroy();
 }
 
