@@ -309,6 +309,16 @@ MrcMultipathQueuePair::SetEvProfile(Ptr<MrcEvProfile> profile)
     m_profile = profile;
 }
 
+int64_t
+MrcMultipathQueuePair::AssignStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(!m_evTable || !m_profile,
+                    "MrcMultipathQueuePair::AssignStreams: QP " << m_qpn << " is not connected");
+    m_profile->AssignStreams(stream);
+    m_evTable->AssignStreams(stream + 1);
+    return 2;
+}
+
 Ptr<MrcEvTable>
 MrcMultipathQueuePair::GetEvTable() const
 {

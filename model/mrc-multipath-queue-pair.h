@@ -144,6 +144,15 @@ class MrcMultipathQueuePair : public MrcQueuePair
      */
     void SetEvProfile(Ptr<MrcEvProfile> profile);
 
+    /**
+     * Fix the random streams of the EV profile (EV generation) and the EV table (rotation
+     * shuffle, probe jitter). Call after Connect (the table exists then); the profile's
+     * stream applies to later generations only.
+     * \param stream first stream index
+     * \return the number of streams used (2)
+     */
+    int64_t AssignStreams(int64_t stream);
+
     /// \return the EV table (null before Connect)
     Ptr<MrcEvTable> GetEvTable() const;
     /// \return the MRC counters

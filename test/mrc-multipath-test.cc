@@ -183,6 +183,7 @@ TEST(MrcMultipath, OneWriteCompletesExactlyOnce)
     Ptr<MrcTopology> t = BuildFabric(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    EXPECT_EQ(Mp(c.requester)->AssignStreams(100), 2);
     Log log;
     log.Attach(c);
     const uint32_t bytes = 1 << 20;
