@@ -75,6 +75,11 @@ if(MRC_STANDALONE AND TARGET libmrc-test)
                                       ${CMAKE_CURRENT_SOURCE_DIR})
   set_tests_properties(check-scripts PROPERTIES TIMEOUT 120)
 
+  # doc/mrc.rst parses without docutils errors or warnings (python3-docutils).
+  add_test(NAME check-doc COMMAND ${MRC_DEBIAN_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-doc.py
+                                  ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(check-doc PROPERTIES TIMEOUT 60)
+
   # The in-tree build check is slow (it compiles part of ns-3). It runs only when
   # MRC_NS3_SOURCE names an ns-3 source tree (./ns3-mrc test --in-tree sets it),
   # and otherwise reports itself as skipped.

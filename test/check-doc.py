@@ -1,0 +1,34 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Parse doc/mrc.rst with docutils and fail on any error or warning (title levels,
+malformed tables, broken lists, leftover merge markers). Sphinx-only directives and
+roles (highlight, ns-3's substitutions) are ignored, since plain docutils lacks them."""
+import io
+import re
+import sys
+
+import docutils.core
+import docutils.utils
+
+root = sys.argv[1] if len(sys.argv) > 1 else "."
+path = root + "/doc/mrc.rst"
+src = open(path, encoding="utf-8").read()
+problems = []
+for n, line in enumerate(src.split("\n"), 1):
+    if re.match(r"^(<{7,}|>{7,}) ", line):
+        problems.append(f"{path}:{n}: merge conflict marker")
+src = src.replace(".. include:: replace.txt", "").replace(".. highlight:: cpp", "")
+src = re.sub(r"\|(ns3|ns-3)\|", "ns-3", src)
+err = io.StringIO()
+docutils.core.publish_doctree(
+    src,
+    source_path=path,
+    settings_overrides={"report_level": 2, "halt_level": 5, "warning_stream": err},
+)
+for line in err.getvalue().splitlines():
+    if re.match(r"^\S+:\d+: \((WARNING|ERROR|SEVERE)", line):
+        problems.append(line)
+for p in problems:
+    print(p)
+print(f"check-doc: {len(problems)} problem(s) in {path}")
+sys.exit(1 if problems else 0)
