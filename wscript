@@ -54,10 +54,17 @@ def build(bld):
         'helper/mrc-event-log.cc',
         'helper/mrc-failure-injector.cc',
         # -- transport: core
+        'model/mrc-memory-region.cc',
+        'model/mrc-path-selector.cc',
+        'model/mrc-queue-pair.cc',
+        'model/mrc-rdma-nic.cc',
+        'helper/mrc-rdma-helper.cc',
         'model/mrc-congestion-ops.cc',
         # -- transport: RoCE
         'model/mrc-dcqcn.cc',
         'model/mrc-dcqcn-np.cc',
+        'model/mrc-roce-queue-pair.cc',
+        'helper/mrc-profiles.cc',
         # -- transport: shared reliability
         'model/mrc-receive-bitmap.cc',
         'model/mrc-sack-scoreboard.cc',
@@ -98,8 +105,10 @@ def build(bld):
         # -- failures
         'test/mrc-failure-test.cc',
         # -- transport: core
+        'test/mrc-rdma-nic-test.cc',
         # -- transport: RoCE
         'test/mrc-dcqcn-test.cc',
+        'test/mrc-roce-test.cc',
         # -- transport: shared reliability
         'test/mrc-sack-test.cc',
         # -- transport: MRC
@@ -163,10 +172,18 @@ def build(bld):
         'helper/mrc-event-log.h',
         'helper/mrc-failure-injector.h',
         # -- transport: core
+        'model/mrc-work-request.h',
+        'model/mrc-memory-region.h',
+        'model/mrc-path-selector.h',
+        'model/mrc-queue-pair.h',
+        'model/mrc-rdma-nic.h',
+        'helper/mrc-rdma-helper.h',
         'model/mrc-congestion-ops.h',
         # -- transport: RoCE
         'model/mrc-dcqcn.h',
         'model/mrc-dcqcn-np.h',
+        'model/mrc-roce-queue-pair.h',
+        'helper/mrc-profiles.h',
         # -- transport: shared reliability
         'model/mrc-receive-bitmap.h',
         'model/mrc-sack-scoreboard.h',

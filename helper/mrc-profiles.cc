@@ -1,0 +1,290 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-profiles.h"
+
+#include "ns3/abort.h"
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/mrc-ecn-marker.h"
+#include "ns3/mrc-shared-buffer-mmu.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcProfiles");
+
+namespace
+{
+
+// ---------------------------------------------------------------------------------------
+// Attribute names of classes written in other parts of the module. ADJUST HERE when the
+// DCQCN reaction point (ns3::MrcDcqcn, model/mrc-dcqcn.h) names them differently; every
+// profile below refers to these constants only.
+// ---------------------------------------------------------------------------------------
+const char* const DCQCN_TYPE = "ns3::MrcDcqcn";
+const char* const DCQCN_G = "ns3::MrcDcqcn::G";                                 // g
+const char* const DCQCN_ALPHA_TIMER = "ns3::MrcDcqcn::AlphaUpdateInterval";     // K
+const char* const DCQCN_DECREASE_TIMER = "ns3::MrcDcqcn::RateDecreaseInterval"; // decrease
+const char* const DCQCN_INCREASE_TIMER = "ns3::MrcDcqcn::RateIncreaseInterval"; // T
+const char* const DCQCN_BYTE_COUNTER = "ns3::MrcDcqcn::ByteCounter";            // B (0: off)
+const char* const DCQCN_F = "ns3::MrcDcqcn::FastRecoveryTimes";                 // F
+const char* const DCQCN_RAI = "ns3::MrcDcqcn::RateAi";                          // R_AI
+const char* const DCQCN_RHAI = "ns3::MrcDcqcn::RateHai";                        // R_HAI
+const char* const DCQCN_MIN_RATE = "ns3::MrcDcqcn::MinRate";                    // MinRate
+const char* const DCQCN_CLAMP = "ns3::MrcDcqcn::ClampTargetRate";               // clamp
+const char* const DCQCN_FIRST_CNP = "ns3::MrcDcqcn::RateOnFirstCnp";            // factor
+
+/// Source tags (see doc/mrc.rst).
+const char* const P_RUN = "HPCC simulator run.py --cc dcqcn";
+const char* const P_PAPER = "HPCC simulator run.py --cc dcqcn_paper";
+
+std::string
+Bps(double bps)
+{
+    std::ostringstream os;
+    os << static_cast<uint64_t>(std::llround(bps)) << "bps";
+    return os.str();
+}
+
+std::string
+Num(uint64_t v)
+{
+    return std::to_string(v);
+}
+
+/// The fabric, transport and DCQCN settings shared by both RoCE profiles (HPCC values).
+std::vector<MrcProfileSetting>
+RoceHpcc(const MrcProfileContext& ctx)
+{
+    const double bps = static_cast<double>(ctx.hostRate.GetBitRate());
+    const double scale = bps / 25e9; // run.py scales by bw / 25G
+    uint64_t kmin = 0;
+    uint64_t kmax = 0;
+    MrcEcnMarker::HpccThresholds(ctx.hostRate, kmin, kmax);
+    const uint64_t buffer = static_cast<uint64_t>(std::llround(16.0 * 1024 * 1024 * bps / 50e9));
+    const uint64_t headroom = MrcSharedBufferMmu::ComputeHeadroom(ctx.hostRate, ctx.linkDelay);
+    const std::string run = P_RUN;
+    return {
+        {"ns3::MrcRoceQueuePair::CongestionControl", DCQCN_TYPE, run},
+        {"ns3::MrcRoceQueuePair::Mtu", "1000", run + ": 1000 B payload"},
+        {"ns3::MrcRoceQueuePair::AckInterval", "1", run + ": L2_ACK_INTERVAL 1 (every packet)"},
+        {"ns3::MrcRoceQueuePair::CnpMode", "AckFlag", "HPCC simulator: CNP flag on ACKs"},
+        {"ns3::MrcRoceQueuePair::NakInterval", "500us", "HPCC simulator attribute default"},
+        {"ns3::MrcRoceQueuePair::DataDscp", "26", "our choice: RoCE data DSCP (class 3)"},
+        {"ns3::MrcRoceQueuePair::AckDscp", "46", "HPCC simulator ACK_HIGH_PRIO 1"},
+        {DCQCN_G, "0.00390625", run + ": g = 1/256"},
+        {DCQCN_ALPHA_TIMER, "1us", run + ": alpha timer 1 us"},
+        {DCQCN_DECREASE_TIMER, "4us", run + ": rate decrease interval 4 us"},
+        {DCQCN_INCREASE_TIMER, "300us", run + ": rate increase timer 300 us"},
+        {DCQCN_BYTE_COUNTER, "0", "HPCC simulator has no byte counter (0 = off)"},
+        {DCQCN_F, "1", run + ": F = 1"},
+        {DCQCN_RAI, Bps(5e6 * scale), run + ": 5 Mb/s x rate / 25 Gb/s"},
+        {DCQCN_RHAI, Bps(50e6 * scale), run + ": 50 Mb/s x rate / 25 Gb/s"},
+        {DCQCN_MIN_RATE, "1000000000bps", run + ": min rate 1000 Mb/s"},
+        {DCQCN_CLAMP, "false", run + ": CLAMP_TARGET_RATE 0"},
+        {DCQCN_FIRST_CNP, "1", "HPCC simulator RateOnFirstCnp default 1.0"},
+        {"ns3::MrcEcnMarker::Kmin", Num(kmin), run + ": 100 KB x rate / 25 Gb/s"},
+        {"ns3::MrcEcnMarker::Kmax", Num(kmax), run + ": 400 KB x rate / 25 Gb/s"},
+        {"ns3::MrcEcnMarker::Pmax", "0.2", run + ": Pmax 0.2"},
+        {"ns3::MrcSwitchNode::EcnEnabled", "true", "DCQCN needs ECN marks"},
+        {"ns3::MrcSwitchNode::TrimmingEnabled", "false", "RoCE has no trimming"},
+        {"ns3::MrcSwitchNode::AutoHeadroom", "false", "use the MMU Headroom below"},
+        {"ns3::MrcSharedBufferMmu::BufferSize", Num(buffer), run + ": 16 MiB x rate / 50 Gb/s"},
+        {"ns3::MrcSharedBufferMmu::ReservePerQueue", "4096", "HPCC simulator: reserve 4 KB"},
+        {"ns3::MrcSharedBufferMmu::ResumeOffset", "3072", "HPCC simulator: resume offset 3 KB"},
+        {"ns3::MrcSharedBufferMmu::PfcAlpha", "0.125", "HPCC simulator: dynamic threshold 1/8"},
+        {"ns3::MrcSharedBufferMmu::Headroom",
+         Num(headroom),
+         "HPCC simulator: 3 x rate x link delay"},
+        {"ns3::MrcSharedBufferMmu::PfcPriorityMask", "8", "lossless class 3 (RoCE data)"},
+    };
+}
+
+/// roce-hpcc with the DCQCN paper's reaction-point and notification-point values.
+std::vector<MrcProfileSetting>
+RocePaper(const MrcProfileContext& ctx)
+{
+    std::vector<MrcProfileSetting> s = RoceHpcc(ctx);
+    const std::string paper = "DCQCN paper";
+    auto set = [&s](const std::string& path, const std::string& value, const std::string& src) {
+        for (auto& e : s)
+        {
+            if (e.path == path)
+            {
+                e.value = value;
+                e.source = src;
+                return;
+            }
+        }
+        s.push_back({path, value, src});
+    };
+    set("ns3::MrcRoceQueuePair::CnpMode", "Separate", paper + ": separate CNPs");
+    set("ns3::MrcRoceQueuePair::CnpInterval", "50us", paper + ": CNP interval N = 50 us");
+    set(DCQCN_ALPHA_TIMER, "55us", paper + ": alpha timer K = 55 us");
+    set(DCQCN_DECREASE_TIMER, "50us", std::string(P_PAPER) + ": decrease interval 50 us");
+    set(DCQCN_INCREASE_TIMER, "55us", paper + ": increase timer T = 55 us");
+    set(DCQCN_BYTE_COUNTER, "10000000", paper + ": byte counter B = 10 MB");
+    set(DCQCN_F, "5", paper + ": F = 5");
+    set(DCQCN_RAI, "40000000bps", paper + " [unverified]: R_AI 40 Mb/s");
+    return s;
+}
+
+struct Entry
+{
+    const char* name;
+    std::vector<MrcProfileSetting> (*make)(const MrcProfileContext&);
+};
+
+const std::vector<Entry>&
+Registry()
+{
+    static const std::vector<Entry> r = {{"roce-hpcc", &RoceHpcc}, {"roce-paper", &RocePaper}};
+    return r;
+}
+
+std::string
+ValidNames()
+{
+    std::string out;
+    for (const auto& n : MrcProfiles::GetNames())
+    {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out;
+}
+
+std::string
+JsonEscape(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+    {
+        if (c == '"' || c == '\\')
+        {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string>
+MrcProfiles::GetNames()
+{
+    std::vector<std::string> names;
+    for (const auto& e : Registry())
+    {
+        names.emplace_back(e.name);
+    }
+    return names; // the registry is kept sorted
+}
+
+bool
+MrcProfiles::Exists(const std::string& name)
+{
+    for (const auto& e : Registry())
+    {
+        if (name == e.name)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<MrcProfileSetting>
+MrcProfiles::GetSettings(const std::string& name, const MrcProfileContext& ctx)
+{
+    for (const auto& e : Registry())
+    {
+        if (name == e.name)
+        {
+            return e.make(ctx);
+        }
+    }
+    NS_FATAL_ERROR("unknown profile '" << name << "'; valid profiles: " << ValidNames());
+}
+
+std::string
+MrcProfiles::Check(const MrcProfileSetting& setting)
+{
+    const std::string::size_type pos = setting.path.rfind("::");
+    if (pos == std::string::npos || pos == 0)
+    {
+        return "setting '" + setting.path + "' is not of the form ns3::Class::Attribute";
+    }
+    const std::string cls = setting.path.substr(0, pos);
+    const std::string attr = setting.path.substr(pos + 2);
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(cls, &tid))
+    {
+        return "setting '" + setting.path + "': class " + cls + " is not registered";
+    }
+    for (uint32_t i = 0; i < tid.GetAttributeN(); ++i)
+    {
+        const TypeId::AttributeInformation info = tid.GetAttribute(i);
+        if (info.name == attr)
+        {
+            TypeId named;
+            if (info.checker->GetValueTypeName() == "TypeIdValue" &&
+                !TypeId::LookupByNameFailSafe(setting.value, &named))
+            {
+                return "setting '" + setting.path + "': value '" + setting.value + "': class " +
+                       setting.value + " is not registered";
+            }
+            if (!info.checker->CreateValidValue(StringValue(setting.value)))
+            {
+                return "setting '" + setting.path + "': value '" + setting.value +
+                       "' is not valid (" + info.checker->GetUnderlyingTypeInformation() + ")";
+            }
+            return "";
+        }
+    }
+    return "setting '" + setting.path + "': class " + cls + " has no attribute " + attr;
+}
+
+void
+MrcProfiles::Apply(const std::string& name, const MrcProfileContext& ctx)
+{
+    const std::vector<MrcProfileSetting> settings = GetSettings(name, ctx);
+    for (const auto& s : settings)
+    {
+        const std::string why = Check(s);
+        if (!why.empty())
+        {
+            NS_FATAL_ERROR("profile '" << name << "': " << why);
+        }
+    }
+    for (const auto& s : settings)
+    {
+        NS_LOG_INFO("profile " << name << ": " << s.path << " = " << s.value);
+        Config::SetDefault(s.path, StringValue(s.value));
+    }
+}
+
+std::string
+MrcProfiles::ToJson(const std::string& name, const MrcProfileContext& ctx)
+{
+    std::ostringstream os;
+    os << "{\"name\": \"" << JsonEscape(name) << "\", \"settings\": [";
+    bool first = true;
+    for (const auto& s : GetSettings(name, ctx))
+    {
+        os << (first ? "" : ", ") << "{\"path\": \"" << JsonEscape(s.path) << "\", \"value\": \""
+           << JsonEscape(s.value) << "\", \"source\": \"" << JsonEscape(s.source) << "\"}";
+        first = false;
+    }
+    os << "]}";
+    return os.str();
+}
+
+} // namespace ns3

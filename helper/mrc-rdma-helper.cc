@@ -1,0 +1,96 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-rdma-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcRdmaHelper");
+
+MrcRdmaHelper::MrcRdmaHelper()
+{
+    m_nic.SetTypeId("ns3::MrcRdmaNic");
+    m_qp.SetTypeId("ns3::MrcRoceQueuePair");
+}
+
+void
+MrcRdmaHelper::SetQueuePairType(const std::string& type)
+{
+    TypeId tid;
+    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(type, &tid) &&
+                            tid.IsChildOf(MrcQueuePair::GetTypeId()),
+                        "MrcRdmaHelper: queue-pair type '"
+                            << type << "' is not a registered subclass of ns3::MrcQueuePair");
+    m_qp.SetTypeId(tid);
+}
+
+void
+MrcRdmaHelper::SetQueuePairAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qp.Set(name, value);
+}
+
+void
+MrcRdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nic.Set(name, value);
+}
+
+Ptr<MrcRdmaNic>
+MrcRdmaHelper::Install(Ptr<Node> host,
+                       const std::vector<std::pair<Ptr<MrcNetDevice>, Ipv6Address>>& ports)
+{
+    NS_ABORT_MSG_IF(!host, "MrcRdmaHelper::Install: null node");
+    NS_ABORT_MSG_IF(host->GetObject<MrcRdmaNic>(),
+                    "MrcRdmaHelper::Install: node " << host->GetId() << " already has a NIC");
+    NS_ABORT_MSG_IF(ports.empty(), "MrcRdmaHelper::Install: no ports for node " << host->GetId());
+    Ptr<MrcRdmaNic> nic = m_nic.Create<MrcRdmaNic>();
+    for (const auto& [dev, addr] : ports)
+    {
+        NS_ABORT_MSG_IF(dev->GetNode() != host,
+                        "MrcRdmaHelper::Install: a device of node "
+                            << (dev->GetNode() ? int(dev->GetNode()->GetId()) : -1)
+                            << " given for node " << host->GetId());
+        nic->AddPort(dev, addr);
+    }
+    host->AggregateObject(nic);
+    return nic;
+}
+
+Ptr<MrcRdmaNic>
+MrcRdmaHelper::Install(Ptr<Node> host, Ptr<MrcNetDevice> device, Ipv6Address address)
+{
+    return Install(host, {{device, address}});
+}
+
+void
+MrcRdmaHelper::ConnectPair(Ptr<MrcQueuePair> qa, Ptr<MrcQueuePair> qb)
+{
+    qa->Connect(qb->GetNic()->GetAddresses(), qb->GetQpn());
+    qb->Connect(qa->GetNic()->GetAddresses(), qa->GetQpn());
+}
+
+MrcRdmaHelper::Connection
+MrcRdmaHelper::Connect(Ptr<Node> a, Ptr<Node> b, uint64_t regionBytes, uint64_t regionBase)
+{
+    Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(a);
+    Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(b);
+    NS_ABORT_MSG_IF(!na, "MrcRdmaHelper::Connect: node " << a->GetId() << " has no NIC");
+    NS_ABORT_MSG_IF(!nb, "MrcRdmaHelper::Connect: node " << b->GetId() << " has no NIC");
+    Connection c;
+    c.requester = na->CreateQueuePair(m_qp);
+    c.responder = nb->CreateQueuePair(m_qp);
+    ConnectPair(c.requester, c.responder);
+    if (regionBytes > 0)
+    {
+        c.region = nb->RegisterMemoryRegion(regionBase, regionBytes);
+    }
+    return c;
+}
+
+} // namespace ns3

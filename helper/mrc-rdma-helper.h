@@ -1,0 +1,124 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_RDMA_HELPER_H
+#define MRC_RDMA_HELPER_H
+
+#include "ns3/mrc-memory-region.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-rdma-nic.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup mrc
+ * Installs RDMA NICs on hosts and connects queue pairs between them.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * Installs MrcRdmaNic on host nodes and connects queue-pair pairs.
+ *
+ * \code
+ *   MrcRdmaHelper rdma;                          // RoCE RC by default
+ *   rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+ *   rdma.Install(hostA, devA, addrA);            // one port per plane
+ *   rdma.Install(hostB, devB, addrB);
+ *   MrcRdmaHelper::Connection c = rdma.Connect(hostA, hostB, 1 << 20);
+ *   MrcWorkRequest wr;
+ *   wr.id = 1; wr.remoteAddress = c.region->GetBase(); wr.rkey = c.region->GetRkey();
+ *   wr.length = 1 << 20;
+ *   c.requester->SetCompletionCallback(MakeCallback(&OnDone));
+ *   c.requester->PostSend(wr);
+ * \endcode
+ */
+class MrcRdmaHelper
+{
+  public:
+    /// Both ends of a connection and the region registered at the responder.
+    struct Connection
+    {
+        Ptr<MrcQueuePair> requester; //!< QP on the first host
+        Ptr<MrcQueuePair> responder; //!< QP on the second host
+        Ptr<MrcMemoryRegion> region; //!< region registered at the second host
+    };
+
+    MrcRdmaHelper();
+
+    /**
+     * Choose the transport of the queue pairs Connect creates.
+     * \param type a subclass of ns3::MrcQueuePair (default ns3::MrcRoceQueuePair)
+     */
+    void SetQueuePairType(const std::string& type);
+    /**
+     * Set an attribute of every queue pair created afterwards.
+     * \param name attribute of the transport
+     * \param value its value
+     */
+    void SetQueuePairAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * Set an attribute of every NIC installed afterwards.
+     * \param name attribute of ns3::MrcRdmaNic
+     * \param value its value
+     */
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * Install a NIC with one port per plane on a host (aggregated to the node). Aborts
+     * if the node already has a NIC.
+     * \param host the host node
+     * \param ports (device, address) per plane, plane order
+     * \return the NIC
+     */
+    Ptr<MrcRdmaNic> Install(Ptr<Node> host,
+                            const std::vector<std::pair<Ptr<MrcNetDevice>, Ipv6Address>>& ports);
+    /**
+     * Install a single-port NIC.
+     * \param host the host node
+     * \param device its device
+     * \param address the port's address
+     * \return the NIC
+     */
+    Ptr<MrcRdmaNic> Install(Ptr<Node> host, Ptr<MrcNetDevice> device, Ipv6Address address);
+
+    /**
+     * Create one queue pair on each host, connect them to each other, and register a
+     * memory region of `regionBytes` at the second host (base address `regionBase`).
+     * Both hosts must have a NIC.
+     * \param a the requester's host
+     * \param b the responder's host
+     * \param regionBytes size of the region registered at b (0: none)
+     * \param regionBase its base virtual address
+     * \return the two QPs and the region
+     */
+    Connection Connect(Ptr<Node> a,
+                       Ptr<Node> b,
+                       uint64_t regionBytes,
+                       uint64_t regionBase = 0x100000000ULL);
+
+    /**
+     * Connect two existing, unconnected queue pairs to each other.
+     * \param qa one QP
+     * \param qb the other QP
+     */
+    static void ConnectPair(Ptr<MrcQueuePair> qa, Ptr<MrcQueuePair> qb);
+
+  private:
+    ObjectFactory m_nic; //!< makes NICs
+    ObjectFactory m_qp;  //!< makes queue pairs
+};
+
+} // namespace ns3
+
+#endif /* MRC_RDMA_HELPER_H */

@@ -1,0 +1,105 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-path-selector.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcPathSelector");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcPathSelector);
+NS_OBJECT_ENSURE_REGISTERED(MrcFixedEntropyPathSelector);
+
+TypeId
+MrcPathSelector::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MrcPathSelector").SetParent<Object>().SetGroupName("Mrc");
+    return tid;
+}
+
+void
+MrcPathSelector::Feedback(uint32_t /* ev */, MrcPathFeedback /* kind */)
+{
+}
+
+TypeId
+MrcFixedEntropyPathSelector::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcFixedEntropyPathSelector")
+            .SetParent<MrcPathSelector>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcFixedEntropyPathSelector>()
+            .AddAttribute("Port",
+                          "NIC port of the connection; 4294967295 (default): flow label "
+                          "modulo the number of ports (our choice).",
+                          UintegerValue(NO_PORT),
+                          MakeUintegerAccessor(&MrcFixedEntropyPathSelector::m_portAttr),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Salt",
+                          "XORed into the 20-bit flow label before the UDP source port is "
+                          "derived; 0 (default) gives the Linux RoCEv2 values.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcFixedEntropyPathSelector::m_salt),
+                          MakeUintegerChecker<uint32_t>(0, 0xfffff));
+    return tid;
+}
+
+MrcFixedEntropyPathSelector::MrcFixedEntropyPathSelector()
+    : m_portAttr(NO_PORT),
+      m_salt(0)
+{
+}
+
+uint32_t
+MrcFixedEntropyPathSelector::FlowLabelOf(uint32_t localQpn, uint32_t remoteQpn)
+{
+    uint64_t v = static_cast<uint64_t>(localQpn) * remoteQpn;
+    v ^= v >> 20;
+    v ^= v >> 40;
+    return static_cast<uint32_t>(v & 0xfffff);
+}
+
+uint16_t
+MrcFixedEntropyPathSelector::UdpSourcePortOf(uint32_t flowLabel)
+{
+    uint32_t low = flowLabel & 0x3fff;
+    low ^= (flowLabel & 0xfc000) >> 14;
+    return static_cast<uint16_t>(low | 0xc000);
+}
+
+void
+MrcFixedEntropyPathSelector::Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts)
+{
+    NS_ABORT_MSG_IF(nPorts == 0, "MrcFixedEntropyPathSelector: the NIC has no ports");
+    NS_ABORT_MSG_IF(m_portAttr != NO_PORT && m_portAttr >= nPorts,
+                    "MrcFixedEntropyPathSelector: Port " << m_portAttr << " but the NIC has "
+                                                         << nPorts << " ports (0.." << nPorts - 1
+                                                         << ")");
+    const uint32_t label = FlowLabelOf(localQpn, remoteQpn) ^ m_salt;
+    m_path.flowLabel = label;
+    m_path.udpSrcPort = UdpSourcePortOf(label);
+    m_path.ev = label;
+    m_path.port = m_portAttr != NO_PORT ? m_portAttr : label % nPorts;
+    NS_LOG_FUNCTION(this << localQpn << remoteQpn << nPorts << m_path.port << m_path.udpSrcPort);
+}
+
+bool
+MrcFixedEntropyPathSelector::UsesPort(uint32_t port) const
+{
+    return port == m_path.port;
+}
+
+MrcPathChoice
+MrcFixedEntropyPathSelector::Select(uint32_t /* port */, bool /* retransmission */)
+{
+    return m_path;
+}
+
+} // namespace ns3

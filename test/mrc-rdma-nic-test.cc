@@ -1,0 +1,358 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// RDMA NIC core: memory-region placement records, the fixed-entropy path selector, PSN
+// arithmetic, queue-pair creation and demultiplexing, and the per-port scheduler on a
+// direct host-to-host link (no switch).
+
+#include "ns3/data-rate.h"
+#include "ns3/mrc-link-helper.h"
+#include "ns3/mrc-memory-region.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-path-selector.h"
+#include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-rdma-helper.h"
+#include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-roce-queue-pair.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <gtest/gtest.h>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Two hosts joined by one link, each with a NIC.
+struct DirectPair
+{
+    Ptr<Node> a;
+    Ptr<Node> b;
+    Ptr<MrcRdmaNic> nicA;
+    Ptr<MrcRdmaNic> nicB;
+    Ptr<MrcNetDevice> devA;
+    Ptr<MrcNetDevice> devB;
+};
+
+DirectPair
+MakeDirectPair(MrcRdmaHelper& rdma, DataRate rate = DataRate("100Gbps"))
+{
+    DirectPair d;
+    d.a = CreateObject<Node>();
+    d.b = CreateObject<Node>();
+    MrcLinkHelper link;
+    link.SetDeviceAttribute("DataRate", DataRateValue(rate));
+    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    NetDeviceContainer devs = link.Install(d.a, d.b);
+    d.devA = DynamicCast<MrcNetDevice>(devs.Get(0));
+    d.devB = DynamicCast<MrcNetDevice>(devs.Get(1));
+    d.nicA = rdma.Install(d.a, d.devA, Ipv6Address("fd00::1"));
+    d.nicB = rdma.Install(d.b, d.devB, Ipv6Address("fd00::2"));
+    return d;
+}
+
+} // namespace
+
+TEST(MrcMemoryRegion, InOrderPlacementIsOneInterval)
+{
+    Ptr<MrcMemoryRegion> mr = CreateObject<MrcMemoryRegion>();
+    mr->Configure(7, 1000, 10000);
+    EXPECT_EQ(mr->GetRkey(), 7u);
+    for (uint64_t off = 0; off < 10000; off += 1000)
+    {
+        EXPECT_TRUE(mr->Place(1000 + off, 1000));
+    }
+    EXPECT_EQ(mr->GetBytesPlaced(), 10000u);
+    EXPECT_EQ(mr->GetDuplicateBytes(), 0u);
+    EXPECT_EQ(mr->GetIntervalCount(), 1u);
+    EXPECT_EQ(mr->GetPlacements(), 10u);
+    EXPECT_TRUE(mr->IsExactlyOnce(1000, 10000));
+    EXPECT_FALSE(mr->IsExactlyOnce(1000, 9999));
+}
+
+TEST(MrcMemoryRegion, OutOfOrderDuplicatesAndBounds)
+{
+    Ptr<MrcMemoryRegion> mr = CreateObject<MrcMemoryRegion>();
+    mr->Configure(1, 0, 100);
+    EXPECT_TRUE(mr->Place(50, 10)); // [50,60)
+    EXPECT_TRUE(mr->Place(10, 10)); // [10,20)
+    EXPECT_EQ(mr->GetIntervalCount(), 2u);
+    EXPECT_FALSE(mr->IsCovered(10, 50));
+    EXPECT_TRUE(mr->Place(15, 40)); // [15,55): 5 + 5 bytes overlap
+    EXPECT_EQ(mr->GetIntervalCount(), 1u);
+    EXPECT_EQ(mr->GetDuplicateBytes(), 10u);
+    EXPECT_EQ(mr->GetBytesPlaced(), 50u); // [10,60)
+    EXPECT_TRUE(mr->IsCovered(10, 50));
+    EXPECT_FALSE(mr->IsExactlyOnce(10, 50)); // duplicates
+    EXPECT_FALSE(mr->Place(95, 6));          // beyond the end
+    EXPECT_FALSE(mr->Place(uint64_t(-1), 2));
+    EXPECT_TRUE(mr->Place(60, 0));
+    EXPECT_EQ(mr->GetBytesPlaced(), 50u);
+    mr->Clear();
+    EXPECT_EQ(mr->GetIntervalCount(), 0u);
+    EXPECT_TRUE(mr->Place(0, 100));
+    EXPECT_TRUE(mr->IsExactlyOnce(0, 100));
+}
+
+TEST(MrcMemoryRegion, AdjacentPlacementsMerge)
+{
+    Ptr<MrcMemoryRegion> mr = CreateObject<MrcMemoryRegion>();
+    mr->Configure(1, 0, 100);
+    EXPECT_TRUE(mr->Place(20, 10));
+    EXPECT_TRUE(mr->Place(40, 10));
+    EXPECT_TRUE(mr->Place(30, 10)); // fills the gap exactly
+    EXPECT_EQ(mr->GetIntervalCount(), 1u);
+    EXPECT_EQ(mr->GetDuplicateBytes(), 0u);
+    EXPECT_TRUE(mr->IsExactlyOnce(20, 30));
+}
+
+TEST(MrcPathSelector, LinuxFlowLabelAndUdpPort)
+{
+    // v = 256 * 257 = 65792 = 0x10100; v ^= v >> 20 (0); v ^= v >> 40 (0)
+    EXPECT_EQ(MrcFixedEntropyPathSelector::FlowLabelOf(256, 257), 0x10100u);
+    // low 14 bits 0x0100, bits 19..14 = 0x10100 >> 14 = 4: 0x0100 ^ 4 = 0x104, | 0xC000
+    EXPECT_EQ(MrcFixedEntropyPathSelector::UdpSourcePortOf(0x10100), 0xc104);
+    // v = 0xffffff * 0xfffffe = 0xfffffd000002; v >> 20 = 0xfffffd0, v ^= that:
+    // 0xfffff2ffffd2; v >> 40 = 0xff, v ^= that: 0xfffff2ffff2d; & 0xfffff = 0xfff2d
+    EXPECT_EQ(MrcFixedEntropyPathSelector::FlowLabelOf(0xffffff, 0xfffffe), 0xfff2du);
+    // 0xfff2d: low 0x3f2d, high (0xfc000 >> 14) = 0x3f: 0x3f2d ^ 0x3f = 0x3f12 | 0xc000
+    EXPECT_EQ(MrcFixedEntropyPathSelector::UdpSourcePortOf(0xfff2d), 0xff12);
+
+    Ptr<MrcFixedEntropyPathSelector> s = CreateObject<MrcFixedEntropyPathSelector>();
+    s->Init(256, 257, 4);
+    MrcPathChoice c = s->Select(MrcPathSelector::NO_PORT, false);
+    EXPECT_EQ(c.flowLabel, 0x10100u);
+    EXPECT_EQ(c.udpSrcPort, 0xc104);
+    EXPECT_EQ(c.port, 0x10100u % 4);
+    EXPECT_TRUE(s->UsesPort(0));
+    EXPECT_FALSE(s->UsesPort(1));
+    // Same answer for a retransmission: the path is fixed.
+    EXPECT_EQ(s->Select(2, true).udpSrcPort, 0xc104);
+
+    Ptr<MrcFixedEntropyPathSelector> t = CreateObject<MrcFixedEntropyPathSelector>();
+    t->SetAttribute("Port", UintegerValue(3));
+    t->SetAttribute("Salt", UintegerValue(0x00104));
+    t->Init(256, 257, 4);
+    c = t->Select(MrcPathSelector::NO_PORT, false);
+    EXPECT_EQ(c.port, 3u);
+    EXPECT_EQ(c.flowLabel, 0x10004u);
+    EXPECT_EQ(c.udpSrcPort, 0xc000); // 0x0004 ^ 4
+}
+
+TEST(MrcPathSelectorDeathTest, BadPortAborts)
+{
+    Ptr<MrcFixedEntropyPathSelector> s = CreateObject<MrcFixedEntropyPathSelector>();
+    s->SetAttribute("Port", UintegerValue(2));
+    EXPECT_DEATH(s->Init(1, 2, 2), "Port 2 but the NIC has 2 ports");
+}
+
+TEST(MrcQueuePair, PsnArithmetic)
+{
+    EXPECT_EQ(MrcQueuePair::PsnDiff(5, 3), 2);
+    EXPECT_EQ(MrcQueuePair::PsnDiff(3, 5), -2);
+    EXPECT_EQ(MrcQueuePair::PsnDiff(1, 0xffffff), 2);  // wraps forward
+    EXPECT_EQ(MrcQueuePair::PsnDiff(0xffffff, 1), -2); // wraps backward
+    EXPECT_EQ(MrcQueuePair::Unwrap(1, 0xffffff), 0x1000001u);
+    EXPECT_EQ(MrcQueuePair::Unwrap(0xfffffe, 0x1000001), 0xfffffeu);
+    EXPECT_EQ(MrcQueuePair::Unwrap(7, 5), 7u);
+    EXPECT_EQ(MrcQueuePair::Unwrap(0xfffff0, 3), 0u); // before the start: clamps to 0
+}
+
+TEST(MrcRdmaNic, CreatesQueuePairsAndRegions)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    EXPECT_EQ(MrcRdmaNic::GetNic(d.a), d.nicA);
+    EXPECT_EQ(d.nicA->GetNPorts(), 1u);
+    EXPECT_EQ(d.nicA->GetAddress(0), Ipv6Address("fd00::1"));
+    Ptr<MrcQueuePair> q1 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    Ptr<MrcQueuePair> q2 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    EXPECT_EQ(q1->GetQpn(), 256u);
+    EXPECT_EQ(q2->GetQpn(), 257u);
+    EXPECT_EQ(d.nicA->GetQueuePair(257), q2);
+    EXPECT_EQ(d.nicA->GetQueuePair(258), nullptr);
+    EXPECT_EQ(q1->GetState(), MrcQpState::RESET);
+    EXPECT_EQ(q1->GetCongestionOps(), nullptr);
+    Ptr<MrcMemoryRegion> r1 = d.nicB->RegisterMemoryRegion(0x1000, 4096);
+    Ptr<MrcMemoryRegion> r2 = d.nicB->RegisterMemoryRegion(0x9000, 4096);
+    EXPECT_EQ(r1->GetRkey(), 1u);
+    EXPECT_EQ(r2->GetRkey(), 2u);
+    EXPECT_EQ(d.nicB->GetMemoryRegion(2), r2);
+    EXPECT_EQ(d.nicB->GetMemoryRegion(3), nullptr);
+
+    // A QP refuses work before Connect.
+    MrcWorkRequest wr;
+    wr.length = 10;
+    EXPECT_FALSE(q1->PostSend(wr));
+    Simulator::Destroy();
+}
+
+TEST(MrcRdmaNicDeathTest, WrongTransportTypeAborts)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    EXPECT_DEATH(d.nicA->CreateQueuePair(MrcMemoryRegion::GetTypeId()),
+                 "ns3::MrcMemoryRegion is not a subclass of ns3::MrcQueuePair");
+    Simulator::Destroy();
+}
+
+TEST(MrcRdmaNic, ConnectSetsStrategiesAndState)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma, DataRate("25Gbps"));
+    MrcRdmaHelper::Connection c = rdma.Connect(d.a, d.b, 1 << 20);
+    EXPECT_EQ(c.requester->GetState(), MrcQpState::RTS);
+    EXPECT_EQ(c.responder->GetState(), MrcQpState::RTS);
+    EXPECT_EQ(c.requester->GetRemoteQpn(), c.responder->GetQpn());
+    EXPECT_EQ(c.responder->GetRemoteQpn(), c.requester->GetQpn());
+    EXPECT_EQ(c.requester->GetRemoteAddress(0), Ipv6Address("fd00::2"));
+    ASSERT_TRUE(c.requester->GetCongestionOps());
+    EXPECT_EQ(c.requester->GetCongestionOps()->GetName(), "none");
+    EXPECT_EQ(c.requester->GetCcState().lineRate, DataRate("25Gbps"));
+    EXPECT_EQ(c.requester->GetCcState().rate, DataRate("25Gbps"));
+    EXPECT_EQ(c.requester->GetCcState().mtu, 4096u);
+    ASSERT_TRUE(c.region);
+    EXPECT_EQ(c.region->GetLength(), 1u << 20);
+    EXPECT_EQ(d.nicB->GetMemoryRegion(c.region->GetRkey()), c.region);
+    Simulator::Destroy();
+}
+
+TEST(MrcRdmaNicDeathTest, SecondConnectAborts)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    MrcRdmaHelper::Connection c = rdma.Connect(d.a, d.b, 0);
+    EXPECT_FALSE(c.region);
+    EXPECT_DEATH(c.requester->Connect(Ipv6Address("fd00::2"), 5), "is already connected");
+    Simulator::Destroy();
+}
+
+TEST(MrcRdmaNic, UnknownQpIsCountedAndDropped)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    qa->Connect(Ipv6Address("fd00::2"), 4242); // no such QP at b
+    MrcWorkRequest wr;
+    wr.id = 9;
+    wr.length = 3000;
+    ASSERT_TRUE(qa->PostSend(wr));
+    Simulator::Stop(MicroSeconds(50));
+    Simulator::Run();
+    EXPECT_EQ(d.nicB->GetRxUnknownQp(), 1u);
+    EXPECT_EQ(d.nicB->GetRxNotBth(), 0u);
+    EXPECT_EQ(qa->GetCounters().dataPacketsSent, 1u);
+    EXPECT_EQ(qa->GetOutstandingRequests(), 1u);
+    Simulator::Destroy();
+}
+
+/// Two QPs on one port share it round robin: their messages finish within about one
+/// packet time of each other, and the wire never idles.
+TEST(MrcRdmaNic, RoundRobinBetweenQueuePairs)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+    DirectPair d = MakeDirectPair(rdma);
+    MrcRdmaHelper::Connection c1 = rdma.Connect(d.a, d.b, 100000);
+    MrcRdmaHelper::Connection c2 = rdma.Connect(d.a, d.b, 100000);
+    std::vector<MrcWorkCompletion> done;
+    auto record = [&done](const MrcWorkCompletion& wc) { done.push_back(wc); };
+    c1.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(record));
+    c2.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(record));
+    for (auto* c : {&c1, &c2})
+    {
+        MrcWorkRequest wr;
+        wr.id = c->requester->GetQpn();
+        wr.remoteAddress = c->region->GetBase();
+        wr.rkey = c->region->GetRkey();
+        wr.length = 100000;
+        ASSERT_TRUE(c->requester->PostSend(wr));
+    }
+    Simulator::Run();
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(done[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_EQ(done[1].status, MrcWcStatus::SUCCESS);
+    // One 1000-byte packet: 1000 + 12 BTH + 8 UDP + 40 IPv6 + 4 ICRC + 14 Ethernet
+    // + 24 wire overhead = 1102 bytes = 88.16 ns at 100 Gb/s.
+    const Time pkt = DataRate("100Gbps").CalculateBytesTxTime(1102);
+    const Time gap = done[1].end - done[0].end;
+    EXPECT_LE(gap, pkt * 2) << gap.As(Time::NS);
+    // 200 packets back to back (the first of each message has a 16-byte RETH), plus
+    // the link delay, plus the ACK's return.
+    EXPECT_EQ(c1.region->GetBytesPlaced(), 100000u);
+    EXPECT_TRUE(c1.region->IsExactlyOnce(c1.region->GetBase(), 100000));
+    EXPECT_TRUE(c2.region->IsExactlyOnce(c2.region->GetBase(), 100000));
+    const Time wire = DataRate("100Gbps").CalculateBytesTxTime(200 * 1102 + 2 * 16);
+    EXPECT_LT(done[1].end, wire + MicroSeconds(3));
+    EXPECT_EQ(d.nicA->GetTxDataPackets(0), 200u);
+    Simulator::Destroy();
+}
+
+/// A NIC with two ports (planes): each QP sends on the port its path selector chose, the
+/// two transfers run in parallel, and the responder answers on the arrival port.
+TEST(MrcRdmaNic, TwoPortsCarryQueuePairsInParallel)
+{
+    Ptr<Node> a = CreateObject<Node>();
+    Ptr<Node> b = CreateObject<Node>();
+    MrcLinkHelper link;
+    link.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    link.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    NetDeviceContainer p0 = link.Install(a, b);
+    NetDeviceContainer p1 = link.Install(a, b);
+    MrcRdmaHelper rdma; // QPs made by CreateQueuePair below keep the default Mtu 4096
+    auto dev = [](NetDeviceContainer& c, uint32_t i) {
+        return DynamicCast<MrcNetDevice>(c.Get(i));
+    };
+    Ptr<MrcRdmaNic> na = rdma.Install(
+        a,
+        {{dev(p0, 0), Ipv6Address("fd00::a0")}, {dev(p1, 0), Ipv6Address("fd01::a0")}});
+    Ptr<MrcRdmaNic> nb = rdma.Install(
+        b,
+        {{dev(p0, 1), Ipv6Address("fd00::b0")}, {dev(p1, 1), Ipv6Address("fd01::b0")}});
+    EXPECT_EQ(na->GetNPorts(), 2u);
+    Ptr<MrcMemoryRegion> region = nb->RegisterMemoryRegion(0, 200000);
+    std::vector<MrcWorkCompletion> done;
+    std::vector<Ptr<MrcQueuePair>> qps;
+    for (uint32_t port = 0; port < 2; ++port)
+    {
+        Ptr<MrcQueuePair> qa = na->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+        Ptr<MrcQueuePair> qb = nb->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+        Ptr<MrcFixedEntropyPathSelector> sel = CreateObject<MrcFixedEntropyPathSelector>();
+        sel->SetAttribute("Port", UintegerValue(port));
+        qa->SetPathSelector(sel);
+        MrcRdmaHelper::ConnectPair(qa, qb);
+        EXPECT_EQ(DynamicCast<MrcRoceQueuePair>(qa)->GetPort(), port);
+        EXPECT_EQ(qa->GetRemoteAddress(port), nb->GetAddress(port));
+        EXPECT_EQ(qa->GetCcState().lineRate, DataRate("100Gbps")); // one port's rate
+        qa->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
+            [&done](const MrcWorkCompletion& wc) { done.push_back(wc); }));
+        MrcWorkRequest wr;
+        wr.id = port;
+        wr.remoteAddress = port * 100000;
+        wr.rkey = region->GetRkey();
+        wr.length = 100000;
+        ASSERT_TRUE(qa->PostSend(wr));
+        qps.push_back(qa);
+    }
+    Simulator::Run();
+    ASSERT_EQ(done.size(), 2u);
+    EXPECT_EQ(na->GetTxDataPackets(0), 25u); // 100000 B in 4096-byte packets
+    EXPECT_EQ(na->GetTxDataPackets(1), 25u);
+    EXPECT_TRUE(region->IsExactlyOnce(0, 200000));
+    // In parallel: each finishes in about one port's time for 100 packets, not two.
+    const Time one = DataRate("100Gbps").CalculateBytesTxTime(24 * 4198 + 1696 + 102 + 16);
+    for (const auto& wc : done)
+    {
+        EXPECT_EQ(wc.status, MrcWcStatus::SUCCESS);
+        EXPECT_LT(wc.end, one + MicroSeconds(3));
+    }
+    // The ACKs came back on the port the data used.
+    EXPECT_EQ(dev(p0, 0)->GetRxPackets(7), qps[0]->GetCounters().acksReceived);
+    EXPECT_EQ(dev(p1, 0)->GetRxPackets(7), qps[1]->GetCounters().acksReceived);
+    EXPECT_EQ(qps[0]->GetCounters().acksReceived, 25u);
+    Simulator::Destroy();
+}
