@@ -73,6 +73,9 @@ def build(bld):
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
         # -- results
+        'helper/mrc-progress-reporter.cc',
+        'helper/mrc-results-writer.cc',
+        'helper/mrc-run-results.cc',
         # -- scenarios
     ]
 
@@ -114,6 +117,7 @@ def build(bld):
         # -- transport: MRC
         'test/mrc-ev-test.cc',
         # -- results
+        'test/mrc-results-test.cc',
         # -- scenarios
     ]
     module_test.uselib = 'GTEST'
@@ -192,6 +196,9 @@ def build(bld):
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
         # -- results
+        'helper/mrc-progress-reporter.h',
+        'helper/mrc-results-writer.h',
+        'helper/mrc-run-results.h',
         # -- scenarios
     ]
 

@@ -1,0 +1,335 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-run-results.h"
+
+#include "ns3/abort.h"
+#include "ns3/assert.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcRunResults");
+
+bool
+MrcFlowRecord::IsCompleted() const
+{
+    return endNs >= 0;
+}
+
+int64_t
+MrcFlowRecord::FctNs() const
+{
+    return IsCompleted() ? endNs - startNs : -1;
+}
+
+double
+MrcFlowRecord::Slowdown() const
+{
+    if (!IsCompleted() || idealFctNs <= 0)
+    {
+        return -1;
+    }
+    return static_cast<double>(FctNs()) / static_cast<double>(idealFctNs);
+}
+
+std::size_t
+MrcNearestRank(std::size_t n, uint32_t pct)
+{
+    NS_ABORT_MSG_IF(n == 0, "MrcNearestRank: no samples");
+    NS_ABORT_MSG_IF(pct > 100, "MrcNearestRank: percentile " << pct << " is not in 0..100");
+    // rank = ceil(pct * n / 100), in integers so that e.g. p99 of 100 samples is exact.
+    const uint64_t rank = (static_cast<uint64_t>(pct) * n + 99) / 100;
+    return rank == 0 ? 0 : static_cast<std::size_t>(rank - 1);
+}
+
+int64_t
+MrcPercentile(std::vector<int64_t> samples, uint32_t pct)
+{
+    const std::size_t k = MrcNearestRank(samples.size(), pct);
+    std::nth_element(samples.begin(), samples.begin() + k, samples.end());
+    return samples[k];
+}
+
+double
+MrcPercentile(std::vector<double> samples, uint32_t pct)
+{
+    const std::size_t k = MrcNearestRank(samples.size(), pct);
+    std::nth_element(samples.begin(), samples.begin() + k, samples.end());
+    return samples[k];
+}
+
+uint64_t
+MrcWireBytes(uint64_t bytes, uint32_t payloadPerPacket, uint32_t overheadPerPacket)
+{
+    NS_ABORT_MSG_IF(payloadPerPacket == 0, "MrcWireBytes: payload per packet must be > 0");
+    const uint64_t packets = bytes == 0 ? 1 : (bytes - 1) / payloadPerPacket + 1;
+    return bytes + packets * overheadPerPacket;
+}
+
+int64_t
+MrcIdealFctNs(uint64_t bytes,
+              uint32_t payloadPerPacket,
+              uint32_t overheadPerPacket,
+              int64_t baseRttNs,
+              uint64_t bottleneckBps)
+{
+    NS_ABORT_MSG_IF(bottleneckBps == 0, "MrcIdealFctNs: bottleneck rate must be > 0 bit/s");
+    NS_ABORT_MSG_IF(baseRttNs < 0, "MrcIdealFctNs: base RTT " << baseRttNs << " ns is negative");
+    const unsigned __int128 bits =
+        static_cast<unsigned __int128>(MrcWireBytes(bytes, payloadPerPacket, overheadPerPacket)) *
+        8U * 1000000000U;
+    return baseRttNs + static_cast<int64_t>(bits / bottleneckBps);
+}
+
+uint32_t
+MrcHpccAddress(uint32_t hostIndex)
+{
+    return 0x0b000001U + (hostIndex / 256) * 0x00010000U + (hostIndex % 256) * 0x00000100U;
+}
+
+std::string
+MrcNs3VersionString()
+{
+#if defined(MRC_NS3_VERSION_MINOR) && MRC_NS3_VERSION_MINOR != 99
+    return "3." + std::to_string(MRC_NS3_VERSION_MINOR);
+#else
+    return "3-dev";
+#endif
+}
+
+std::size_t
+MrcRunResults::FindTransport(const std::string& transport) const
+{
+    return std::find(m_transports.begin(), m_transports.end(), transport) - m_transports.begin();
+}
+
+std::size_t
+MrcRunResults::TransportIndex(const std::string& transport)
+{
+    const std::size_t i = FindTransport(transport);
+    if (i == m_transports.size())
+    {
+        NS_ABORT_MSG_IF(transport.empty(), "MrcRunResults: empty transport name");
+        for (char c : transport)
+        {
+            const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                            (c >= '0' && c <= '9') || c == '-' || c == '_';
+            NS_ABORT_MSG_IF(!ok,
+                            "MrcRunResults: transport name '"
+                                << transport << "' may use only letters, digits, '-' and '_'");
+        }
+        m_transports.push_back(transport);
+        m_counters.emplace_back();
+    }
+    return i;
+}
+
+void
+MrcRunResults::AddTransport(const std::string& transport)
+{
+    TransportIndex(transport);
+}
+
+const std::vector<std::string>&
+MrcRunResults::GetTransports() const
+{
+    return m_transports;
+}
+
+std::size_t
+MrcRunResults::AddFlow(MrcFlowRecord flow)
+{
+    TransportIndex(flow.transport);
+    if (flow.sip == 0)
+    {
+        flow.sip = MrcHpccAddress(flow.src);
+    }
+    if (flow.dip == 0)
+    {
+        flow.dip = MrcHpccAddress(flow.dst);
+    }
+    m_flows.push_back(std::move(flow));
+    return m_flows.size() - 1;
+}
+
+void
+MrcRunResults::CompleteFlow(std::size_t handle, int64_t endNs)
+{
+    NS_ABORT_MSG_IF(handle >= m_flows.size(),
+                    "MrcRunResults::CompleteFlow: no flow with handle " << handle);
+    MrcFlowRecord& f = m_flows[handle];
+    NS_ABORT_MSG_IF(endNs < f.startNs,
+                    "MrcRunResults::CompleteFlow: end " << endNs << " ns before start " << f.startNs
+                                                        << " ns");
+    f.endNs = endNs;
+}
+
+const std::vector<MrcFlowRecord>&
+MrcRunResults::GetFlows() const
+{
+    return m_flows;
+}
+
+void
+MrcRunResults::AddLink(const MrcLinkRecord& link)
+{
+    m_links.push_back(link);
+}
+
+const std::vector<MrcLinkRecord>&
+MrcRunResults::GetLinks() const
+{
+    return m_links;
+}
+
+uint32_t
+MrcRunResults::RegisterSeries(const std::string& transport,
+                              const std::string& entity,
+                              const std::string& metric)
+{
+    std::string key = transport;
+    key.push_back('\0');
+    key += entity;
+    key.push_back('\0');
+    key += metric;
+    auto it = m_seriesIndex.find(key);
+    if (it != m_seriesIndex.end())
+    {
+        return it->second;
+    }
+    if (!transport.empty())
+    {
+        TransportIndex(transport);
+    }
+    const auto id = static_cast<uint32_t>(m_series.size());
+    m_series.push_back({transport, entity, metric});
+    m_seriesIndex.emplace(std::move(key), id);
+    return id;
+}
+
+void
+MrcRunResults::AddSample(int64_t timeNs, uint32_t series, double value)
+{
+    NS_ASSERT_MSG(series < m_series.size(), "MrcRunResults::AddSample: unknown series " << series);
+    m_samples.push_back({timeNs, series, value});
+}
+
+void
+MrcRunResults::AddSample(int64_t timeNs,
+                         const std::string& transport,
+                         const std::string& entity,
+                         const std::string& metric,
+                         double value)
+{
+    AddSample(timeNs, RegisterSeries(transport, entity, metric), value);
+}
+
+void
+MrcRunResults::AddPfc(const MrcPfcRecord& entry)
+{
+    m_pfc.push_back(entry);
+}
+
+const std::vector<MrcPfcRecord>&
+MrcRunResults::GetPfcLog() const
+{
+    return m_pfc;
+}
+
+MrcTransportCounters&
+MrcRunResults::GetCounters(const std::string& transport)
+{
+    return m_counters[TransportIndex(transport)];
+}
+
+MrcRunInfo&
+MrcRunResults::GetInfo()
+{
+    return m_info;
+}
+
+const MrcRunInfo&
+MrcRunResults::GetInfo() const
+{
+    return m_info;
+}
+
+const std::vector<MrcRunResults::Sample>&
+MrcRunResults::GetSamples() const
+{
+    return m_samples;
+}
+
+const std::vector<MrcRunResults::Series>&
+MrcRunResults::GetSeries() const
+{
+    return m_series;
+}
+
+std::vector<MrcTransportSummary>
+MrcRunResults::Summarize() const
+{
+    std::vector<MrcTransportSummary> out(m_transports.size());
+    std::vector<std::vector<int64_t>> fcts(m_transports.size());
+    std::vector<std::vector<double>> slowdowns(m_transports.size());
+    std::vector<int64_t> firstStart(m_transports.size(), INT64_MAX);
+    std::vector<int64_t> lastEnd(m_transports.size(), INT64_MIN);
+    for (std::size_t t = 0; t < m_transports.size(); ++t)
+    {
+        out[t].transport = m_transports[t];
+        out[t].counters = m_counters[t];
+    }
+    for (const auto& f : m_flows)
+    {
+        const std::size_t t = FindTransport(f.transport);
+        MrcTransportSummary& s = out[t];
+        ++s.messages;
+        s.bytes += f.bytes;
+        if (!f.IsCompleted())
+        {
+            continue;
+        }
+        ++s.completed;
+        s.completedBytes += f.bytes;
+        fcts[t].push_back(f.FctNs());
+        if (f.idealFctNs > 0)
+        {
+            slowdowns[t].push_back(f.Slowdown());
+        }
+        firstStart[t] = std::min(firstStart[t], f.startNs);
+        lastEnd[t] = std::max(lastEnd[t], f.endNs);
+    }
+    for (std::size_t t = 0; t < out.size(); ++t)
+    {
+        MrcTransportSummary& s = out[t];
+        if (!fcts[t].empty())
+        {
+            std::sort(fcts[t].begin(), fcts[t].end());
+            const std::size_t n = fcts[t].size();
+            s.fctP50Ns = fcts[t][MrcNearestRank(n, 50)];
+            s.fctP90Ns = fcts[t][MrcNearestRank(n, 90)];
+            s.fctP99Ns = fcts[t][MrcNearestRank(n, 99)];
+            s.fctMaxNs = fcts[t].back();
+            if (lastEnd[t] > firstStart[t])
+            {
+                s.goodputGbps = static_cast<double>(s.completedBytes) * 8.0 /
+                                static_cast<double>(lastEnd[t] - firstStart[t]);
+            }
+        }
+        if (!slowdowns[t].empty())
+        {
+            std::sort(slowdowns[t].begin(), slowdowns[t].end());
+            const std::size_t n = slowdowns[t].size();
+            s.slowdownP50 = slowdowns[t][MrcNearestRank(n, 50)];
+            s.slowdownP99 = slowdowns[t][MrcNearestRank(n, 99)];
+        }
+    }
+    return out;
+}
+
+} // namespace ns3
