@@ -50,6 +50,9 @@ def build(bld):
         'helper/mrc-switch-helper.cc',
         'helper/mrc-ecmp-route-manager.cc',
         # -- topology
+        'model/mrc-dual-forwarding.cc',
+        'helper/mrc-topology.cc',
+        'helper/mrc-topology-helper.cc',
         # -- failures
         'helper/mrc-event-log.cc',
         'helper/mrc-failure-injector.cc',
@@ -105,6 +108,7 @@ def build(bld):
         'test/mrc-switch-node-test.cc',
         'test/mrc-ecmp-convergence-test.cc',
         # -- topology
+        'test/mrc-topology-test.cc',
         # -- failures
         'test/mrc-failure-test.cc',
         # -- transport: core
@@ -172,6 +176,9 @@ def build(bld):
         'helper/mrc-switch-helper.h',
         'helper/mrc-ecmp-route-manager.h',
         # -- topology
+        'model/mrc-dual-forwarding.h',
+        'helper/mrc-topology.h',
+        'helper/mrc-topology-helper.h',
         # -- failures
         'helper/mrc-event-log.h',
         'helper/mrc-failure-injector.h',

@@ -1,0 +1,437 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-topology-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/log.h"
+#include "ns3/mrc-dual-forwarding.h"
+#include "ns3/names.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+
+#include <regex>
+#include <sstream>
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcTopologyHelper");
+
+MrcTopologyHelper::MrcTopologyHelper()
+{
+    m_manager.SetTypeId("ns3::MrcEcmpRouteManager");
+}
+
+MrcTopologyHelper::MrcTopologyHelper(const MrcTopologyConfig& config)
+    : MrcTopologyHelper()
+{
+    m_config = config;
+}
+
+MrcTopologyConfig&
+MrcTopologyHelper::GetConfig()
+{
+    return m_config;
+}
+
+void
+MrcTopologyHelper::SetConfig(const MrcTopologyConfig& config)
+{
+    m_config = config;
+}
+
+MrcSwitchHelper&
+MrcTopologyHelper::GetSwitchHelper(MrcTier tier)
+{
+    return m_switch[static_cast<uint32_t>(tier)];
+}
+
+MrcLinkHelper&
+MrcTopologyHelper::GetLinkHelper(MrcLinkTier tier)
+{
+    return m_link[static_cast<uint32_t>(tier)];
+}
+
+void
+MrcTopologyHelper::SetRouteManagerAttribute(std::string name, const AttributeValue& value)
+{
+    m_manager.Set(name, value);
+}
+
+void
+MrcTopologyHelper::SetLocatorBlock(uint32_t block)
+{
+    m_locator = block;
+}
+
+void
+MrcTopologyHelper::SetEcmpSeed(uint64_t seed)
+{
+    m_seed = seed;
+}
+
+void
+MrcTopologyHelper::SetNames(bool names)
+{
+    m_names = names;
+}
+
+namespace
+{
+
+/// The dual forwarding of a switch built by the helper.
+Ptr<MrcDualForwarding>
+Dual(Ptr<MrcSwitchNode> sw)
+{
+    return StaticCast<MrcDualForwarding>(sw->GetForwarding());
+}
+
+} // namespace
+
+Ptr<MrcTopology>
+MrcTopologyHelper::Build()
+{
+    NS_LOG_FUNCTION(this);
+    const std::string err = m_config.Validate();
+    if (!err.empty())
+    {
+        NS_FATAL_ERROR("MrcTopologyHelper: invalid fabric: " << err);
+    }
+    const MrcTopologyConfig& c = m_config;
+    const bool fat = c.kind == MrcTopologyKind::FAT_TREE;
+    Ptr<MrcTopology> t = CreateObject<MrcTopology>();
+    t->m_config = c;
+    if (fat)
+    {
+        t->m_config.hosts = c.GetHosts();
+        t->m_config.hostsPerT0 = c.GetHostsPerT0();
+    }
+    t->m_locator = m_locator;
+    const uint32_t nHosts = c.GetHosts();
+    const uint32_t hpt = c.GetHostsPerT0();
+    const uint32_t nT[MRC_N_TIERS] = {c.GetT0PerPlane(), c.GetT1PerPlane(), c.GetT2PerPlane()};
+    const uint32_t half = c.k / 2;
+
+    // link rates and delays per tier
+    const DataRate rates[MRC_N_LINK_TIERS] = {c.hostRate, c.fabricRate, c.coreRate};
+    const Time delays[MRC_N_LINK_TIERS] = {c.hostDelay, c.fabricDelay, c.coreDelay};
+    for (uint32_t i = 0; i < MRC_N_LINK_TIERS; ++i)
+    {
+        m_link[i].SetDeviceAttribute("DataRate", DataRateValue(rates[i]));
+        m_link[i].SetChannelAttribute("Delay", TimeValue(delays[i]));
+    }
+
+    t->m_hosts.Create(nHosts);
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        t->m_hostOfNode[t->m_hosts.Get(h)->GetId()] = h;
+        if (m_names)
+        {
+            Names::Add("host" + std::to_string(h), t->m_hosts.Get(h));
+        }
+    }
+    t->m_hostLink.assign(std::size_t(nHosts) * c.planes, 0);
+
+    const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
+    for (uint32_t p = 0; p < c.planes; ++p)
+    {
+        // switches, tier by tier
+        for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
+        {
+            t->m_firstSwitch.push_back(static_cast<uint32_t>(t->m_switches.size()));
+            for (uint32_t i = 0; i < nT[tier]; ++i)
+            {
+                const uint32_t id = static_cast<uint32_t>(t->m_switches.size());
+                Ptr<MrcSwitchNode> sw = m_switch[tier].CreateSwitch();
+                const uint16_t usid = MrcMakeUsid(p, types[tier], i);
+                Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
+                fwd->SetLocatorBlock(m_locator);
+                fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(usid));
+                fwd->GetEcmp()->SetAttribute("Seed", UintegerValue(m_seed + id));
+                sw->SetForwarding(fwd);
+                t->m_switches.push_back(sw);
+                t->m_usids.push_back(usid);
+                t->m_switchPlane.push_back(p);
+                t->m_switchTier.push_back(static_cast<MrcTier>(tier));
+                t->m_switchIndex.push_back(i);
+                t->m_switchOfNode[sw->GetId()] = id;
+                if (m_names)
+                {
+                    Names::Add("p" + std::to_string(p) + "-t" + std::to_string(tier) + "-" +
+                                   std::to_string(i),
+                               sw);
+                }
+            }
+        }
+        auto swAt = [&](MrcTier tier, uint32_t i) {
+            return t->m_switches[t->m_firstSwitch[p * MRC_N_TIERS + uint32_t(tier)] + i];
+        };
+        auto usidOf = [&](MrcTier tier, uint32_t i) {
+            return MrcMakeUsid(p, types[uint32_t(tier)], i);
+        };
+        // switch-switch link; installs the static SRv6 entries when it is the first link
+        // between the two switches
+        auto join = [&](MrcLinkTier lt, MrcTier ta, uint32_t ia, MrcTier tb, uint32_t ib) {
+            Ptr<MrcSwitchNode> a = swAt(ta, ia);
+            Ptr<MrcSwitchNode> b = swAt(tb, ib);
+            const bool first = t->GetLinksBetween(a, b).empty();
+            auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(m_link[uint32_t(lt)], a, b);
+            t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
+            if (first)
+            {
+                Dual(a)->GetSrv6()->AddUsidRoute(usidOf(tb, ib), pa);
+                Dual(b)->GetSrv6()->AddUsidRoute(usidOf(ta, ia), pb);
+            }
+        };
+
+        // hosts: host h hangs off T0 h / hpt on downlink h % hpt, in every plane
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            Ptr<MrcSwitchNode> t0 = swAt(MrcTier::T0, h / hpt);
+            Ptr<Node> host = t->m_hosts.Get(h);
+            const uint32_t port =
+                MrcSwitchHelper::ConnectHost(m_link[uint32_t(MrcLinkTier::HOST)], t0, host);
+            Ptr<MrcNetDevice> nic =
+                DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
+            NS_ASSERT(host->GetNDevices() == p + 1);
+            t->m_hostLink[std::size_t(h) * c.planes + p] =
+                t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
+            Dual(t0)->GetSrv6()->AddLocalAdjacency(
+                MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, h % hpt),
+                port);
+        }
+
+        if (!fat)
+        {
+            // T0 uplink u goes to T1 u mod t1PerPlane
+            const uint32_t up = c.GetUplinksPerT0();
+            for (uint32_t j = 0; j < nT[0]; ++j)
+            {
+                for (uint32_t u = 0; u < up; ++u)
+                {
+                    join(MrcLinkTier::T0_T1, MrcTier::T0, j, MrcTier::T1, u % nT[1]);
+                }
+            }
+        }
+        else
+        {
+            // pod q: ToR q*half+i, aggregation q*half+j; core j*half+m joins aggregation j of
+            // every pod
+            for (uint32_t q = 0; q < c.k; ++q)
+            {
+                for (uint32_t i = 0; i < half; ++i)
+                {
+                    for (uint32_t j = 0; j < half; ++j)
+                    {
+                        join(MrcLinkTier::T0_T1,
+                             MrcTier::T0,
+                             q * half + i,
+                             MrcTier::T1,
+                             q * half + j);
+                    }
+                }
+            }
+            for (uint32_t q = 0; q < c.k; ++q)
+            {
+                for (uint32_t j = 0; j < half; ++j)
+                {
+                    for (uint32_t m = 0; m < half; ++m)
+                    {
+                        join(MrcLinkTier::T1_T2,
+                             MrcTier::T1,
+                             q * half + j,
+                             MrcTier::T2,
+                             j * half + m);
+                    }
+                }
+            }
+        }
+
+        // ECMP control plane of the plane
+        Ptr<MrcEcmpRouteManager> mgr = m_manager.Create<MrcEcmpRouteManager>();
+        for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
+        {
+            for (uint32_t i = 0; i < nT[tier]; ++i)
+            {
+                Ptr<MrcSwitchNode> sw = swAt(static_cast<MrcTier>(tier), i);
+                std::vector<Ptr<MrcNetDevice>> ports(sw->GetNPorts());
+                for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+                {
+                    ports[k] = sw->GetPort(k);
+                }
+                mgr->AddSwitch(sw, Dual(sw)->GetEcmp(), ports);
+            }
+        }
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            const MrcTopologyLink& l = t->m_links[t->m_hostLink[std::size_t(h) * c.planes + p]];
+            mgr->AddHost(t->GetAddress(h, p), l.devB);
+        }
+        mgr->ComputeAndInstall();
+        t->m_managers.push_back(mgr);
+    }
+    NS_LOG_INFO("built " << MrcTopologyKindName(c.kind) << ": " << c.planes << " planes, " << nHosts
+                         << " hosts, " << t->m_switches.size() << " switches, " << t->m_links.size()
+                         << " links");
+    return t;
+}
+
+// ---------------------------------------------------------------------------
+// MrcTopologyOptions
+
+void
+MrcTopologyOptions::Register(MrcCommandLine& cmd)
+{
+    cmd.AddValue("topology",
+                 "fabric shape: clos (2-tier, per plane) or fattree (3-tier k-ary)",
+                 topology);
+    cmd.AddValue("planes", "planes = NIC ports per host, 1..15", planes);
+    cmd.AddValue("hosts",
+                 "hosts (clos: a multiple of hostsPerT0, default 16; fattree: default and 0 = "
+                 "k*k/2*hostsPerT0)",
+                 hosts);
+    cmd.AddValue("hostsPerT0",
+                 "hosts (downlinks) per T0 (clos default 4; fattree: default and 0 = k/2)",
+                 hostsPerT0);
+    cmd.AddValue("t1PerPlane", "clos: T1 (spine) switches per plane", t1PerPlane);
+    cmd.AddValue("uplinksPerT0",
+                 "clos: uplinks per T0, a multiple of t1PerPlane (0 = t1PerPlane)",
+                 uplinksPerT0);
+    cmd.AddValue("k", "fattree: arity (even, 2..44)", k);
+    cmd.AddValue("hostRate", "NIC port - T0 link rate, e.g. 100Gbps", hostRate);
+    cmd.AddValue("fabricRate", "T0 - T1 link rate", fabricRate);
+    cmd.AddValue("coreRate", "fattree: T1 - T2 link rate (empty = fabricRate)", coreRate);
+    cmd.AddValue("linkDelay", "propagation delay of every link, e.g. 1us", linkDelay);
+    cmd.AddValue("hostLinkDelay", "NIC port - T0 delay (empty = linkDelay)", hostLinkDelay);
+    cmd.AddValue("coreLinkDelay", "fattree: T1 - T2 delay (empty = linkDelay)", coreLinkDelay);
+    cmd.AddValue("mtu", "RoCE MTU: payload bytes per packet (base RTT)", mtu);
+}
+
+namespace
+{
+
+bool
+ParseU32(const std::string& s, uint32_t& out)
+{
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return false;
+    }
+    out = static_cast<uint32_t>(std::stoul(s));
+    return true;
+}
+
+bool
+ParseRate(const std::string& s, DataRate& out)
+{
+    DataRateValue v;
+    if (!v.DeserializeFromString(s, MakeDataRateChecker()))
+    {
+        return false;
+    }
+    out = v.Get();
+    return true;
+}
+
+bool
+ParseTime(const std::string& s, Time& out)
+{
+    // checked first: Time's own parser aborts on what it cannot read
+    static const std::regex re("[0-9]+(\\.[0-9]+)?(s|ms|us|ns|ps|fs|min|h)");
+    if (!std::regex_match(s, re))
+    {
+        return false;
+    }
+    out = Time(s);
+    return true;
+}
+
+} // namespace
+
+std::string
+MrcTopologyOptions::TryToConfig(MrcTopologyConfig& c) const
+{
+    std::ostringstream e;
+    auto bad = [&e](const std::string& name, const std::string& value, const std::string& what) {
+        e << (e.tellp() > 0 ? "; " : "") << "--" << name << "='" << value << "' " << what;
+    };
+    if (topology == "clos")
+    {
+        c.kind = MrcTopologyKind::CLOS;
+    }
+    else if (topology == "fattree")
+    {
+        c.kind = MrcTopologyKind::FAT_TREE;
+    }
+    else
+    {
+        bad("topology", topology, "is not a topology (allowed: clos, fattree)");
+    }
+    const bool fat = c.kind == MrcTopologyKind::FAT_TREE;
+    const std::string hostsText = hosts.empty() ? (fat ? "0" : "16") : hosts;
+    const std::string hptText = hostsPerT0.empty() ? (fat ? "0" : "4") : hostsPerT0;
+    for (const auto& [name, text, field] :
+         {std::tuple<const char*, const std::string*, uint32_t*>{"planes", &planes, &c.planes},
+          {"hosts", &hostsText, &c.hosts},
+          {"hostsPerT0", &hptText, &c.hostsPerT0},
+          {"t1PerPlane", &t1PerPlane, &c.t1PerPlane},
+          {"uplinksPerT0", &uplinksPerT0, &c.uplinksPerT0},
+          {"k", &k, &c.k},
+          {"mtu", &mtu, &c.mtu}})
+    {
+        if (!ParseU32(*text, *field))
+        {
+            bad(name, *text, "is not a non-negative integer");
+        }
+    }
+    if (!ParseRate(hostRate, c.hostRate))
+    {
+        bad("hostRate", hostRate, "is not a data rate such as 100Gbps");
+    }
+    if (!ParseRate(fabricRate, c.fabricRate))
+    {
+        bad("fabricRate", fabricRate, "is not a data rate such as 100Gbps");
+    }
+    if (!ParseRate(coreRate.empty() ? fabricRate : coreRate, c.coreRate) && !coreRate.empty())
+    {
+        bad("coreRate", coreRate, "is not a data rate such as 100Gbps");
+    }
+    Time d;
+    if (!ParseTime(linkDelay, d))
+    {
+        bad("linkDelay", linkDelay, "is not a time such as 1us");
+    }
+    c.hostDelay = c.fabricDelay = c.coreDelay = d;
+    if (!hostLinkDelay.empty() && !ParseTime(hostLinkDelay, c.hostDelay))
+    {
+        bad("hostLinkDelay", hostLinkDelay, "is not a time such as 1us");
+    }
+    if (!coreLinkDelay.empty() && !ParseTime(coreLinkDelay, c.coreDelay))
+    {
+        bad("coreLinkDelay", coreLinkDelay, "is not a time such as 1us");
+    }
+    if (e.tellp() > 0)
+    {
+        return e.str();
+    }
+    const std::string v = c.Validate();
+    return v.empty() ? v : "invalid fabric: " + v;
+}
+
+MrcTopologyConfig
+MrcTopologyOptions::ToConfig() const
+{
+    MrcTopologyConfig c;
+    const std::string err = TryToConfig(c);
+    if (!err.empty())
+    {
+        MrcCommandLine::Fail(err);
+    }
+    return c;
+}
+
+} // namespace ns3

@@ -1,0 +1,159 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_TOPOLOGY_HELPER_H
+#define MRC_TOPOLOGY_HELPER_H
+
+#include "ns3/mrc-command-line.h"
+#include "ns3/mrc-link-helper.h"
+#include "ns3/mrc-switch-helper.h"
+#include "ns3/mrc-topology.h"
+#include "ns3/object-factory.h"
+
+#include <array>
+#include <string>
+
+/**
+ * \file
+ * \ingroup mrc
+ * Builds multi-plane 2-tier Clos and k-ary fat-tree fabrics (MrcTopology), and the
+ * shared command-line options that describe them.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * Builds a fabric from an MrcTopologyConfig.
+ *
+ * \code
+ *   MrcTopologyConfig c;
+ *   c.planes = 8; c.hosts = 1024; c.hostsPerT0 = 32; c.t1PerPlane = 16;
+ *   MrcTopologyHelper th(c);
+ *   th.GetSwitchHelper(MrcTier::T0).SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
+ *   th.SetRouteManagerAttribute("ConvergenceDelay", TimeValue(MilliSeconds(1)));
+ *   Ptr<MrcTopology> topo = th.Build();
+ *   Ptr<MrcNetDevice> nic = topo->GetNicPort(12, 3);
+ *   std::vector<MrcPath> paths = topo->GetAllPaths(0, 12);
+ * \endcode
+ *
+ * Build() creates, plane by plane: the switches of each tier with that tier's
+ * MrcSwitchHelper (whose forwarding is replaced by an MrcDualForwarding: SRv6 static
+ * table + ECMP with a per-switch Seed), the links of each tier with that tier's
+ * MrcLinkHelper (DataRate and Delay from the configuration), the hosts' NIC ports
+ * (host h's device p is its port on plane p), the SRv6 static tables (design of the
+ * protocol reference, Q7), and one MrcEcmpRouteManager per plane that installs /128
+ * ECMP routes to every NIC port of the plane. Nodes get ns-3 Names.
+ */
+class MrcTopologyHelper
+{
+  public:
+    MrcTopologyHelper();
+    /// \param config the shape
+    explicit MrcTopologyHelper(const MrcTopologyConfig& config);
+
+    /// \return the shape, to change before Build
+    MrcTopologyConfig& GetConfig();
+    /// \param config the shape
+    void SetConfig(const MrcTopologyConfig& config);
+
+    /**
+     * \param tier a tier
+     * \return the helper that creates that tier's switches (MMU, ECN, trimming, PFC
+     *         attributes); its forwarding choice is ignored
+     */
+    MrcSwitchHelper& GetSwitchHelper(MrcTier tier);
+    /**
+     * \param tier a link tier
+     * \return the helper that creates that tier's links (device and channel
+     *         attributes; DataRate and Delay are overridden by the configuration)
+     */
+    MrcLinkHelper& GetLinkHelper(MrcLinkTier tier);
+    /**
+     * \param name attribute of ns3::MrcEcmpRouteManager (e.g. ConvergenceDelay)
+     * \param value its value
+     */
+    void SetRouteManagerAttribute(std::string name, const AttributeValue& value);
+    /// \param block the uSID locator block (default MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK)
+    void SetLocatorBlock(uint32_t block);
+    /// \param seed added to every switch's ECMP Seed (switch id + seed; default 0)
+    void SetEcmpSeed(uint64_t seed);
+    /// \param names false: do not register ns-3 Names (default true)
+    void SetNames(bool names);
+
+    /**
+     * Build the fabric. Aborts (NS_FATAL_ERROR) with MrcTopologyConfig::Validate's
+     * message if the shape is invalid.
+     * \return the fabric
+     */
+    Ptr<MrcTopology> Build();
+
+  private:
+    MrcTopologyConfig m_config;                                //!< the shape
+    std::array<MrcSwitchHelper, MRC_N_TIERS> m_switch;         //!< per tier
+    std::array<MrcLinkHelper, MRC_N_LINK_TIERS> m_link;        //!< per link tier
+    ObjectFactory m_manager;                                   //!< route managers
+    uint32_t m_locator{MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK}; //!< locator block
+    uint64_t m_seed{0};                                        //!< ECMP seed offset
+    bool m_names{true};                                        //!< register Names
+};
+
+/**
+ * \ingroup mrc
+ * The topology options shared by mrc-sim and the examples (design.md section 4):
+ * --topology=clos|fattree, --planes, --hosts, --hostsPerT0, --t1PerPlane,
+ * --uplinksPerT0, --k, --hostRate, --fabricRate, --coreRate, --linkDelay,
+ * --hostLinkDelay, --coreLinkDelay, --mtu.
+ *
+ * \code
+ *   MrcCommandLine cmd;
+ *   MrcTopologyOptions topo;
+ *   topo.Register(cmd);
+ *   cmd.Parse(argc, argv);
+ *   MrcTopologyConfig config = topo.ToConfig(); // exits 2 naming a bad option
+ * \endcode
+ */
+class MrcTopologyOptions
+{
+  public:
+    /**
+     * Register the options on a command line; current member values are the defaults.
+     * \param cmd the command line
+     */
+    void Register(MrcCommandLine& cmd);
+
+    /**
+     * Convert and check the option values.
+     * \param config receives the shape
+     * \return "" or an "--option='value' ..." message naming what is wrong
+     */
+    std::string TryToConfig(MrcTopologyConfig& config) const;
+
+    /**
+     * As TryToConfig; on a problem prints the message and exits with
+     * MrcCommandLine::EXIT_USAGE (2).
+     * \return the shape
+     */
+    MrcTopologyConfig ToConfig() const;
+
+    std::string topology{"clos"};      //!< --topology: clos or fattree
+    std::string planes{"1"};           //!< --planes
+    std::string hosts{""};             //!< --hosts (empty: 16 for clos, derived for fattree)
+    std::string hostsPerT0{""};        //!< --hostsPerT0 (empty: 4 for clos, k/2 for fattree)
+    std::string t1PerPlane{"4"};       //!< --t1PerPlane
+    std::string uplinksPerT0{"0"};     //!< --uplinksPerT0 (0 = t1PerPlane)
+    std::string k{"4"};                //!< --k
+    std::string hostRate{"100Gbps"};   //!< --hostRate
+    std::string fabricRate{"100Gbps"}; //!< --fabricRate (T0-T1)
+    std::string coreRate{""};          //!< --coreRate (T1-T2; empty = fabricRate)
+    std::string linkDelay{"1us"};      //!< --linkDelay (every tier unless overridden)
+    std::string hostLinkDelay{""};     //!< --hostLinkDelay (empty = linkDelay)
+    std::string coreLinkDelay{""};     //!< --coreLinkDelay (empty = linkDelay)
+    std::string mtu{"4096"};           //!< --mtu
+};
+
+} // namespace ns3
+
+#endif /* MRC_TOPOLOGY_HELPER_H */
