@@ -272,6 +272,25 @@ MrcProfiles::Apply(const std::string& name, const MrcProfileContext& ctx)
 }
 
 std::string
+MrcProfiles::FindProfileArgument(int argc, char** argv)
+{
+    std::string name;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string a = argv[i];
+        if (a.rfind("--profile=", 0) == 0)
+        {
+            name = a.substr(10);
+        }
+        else if (a == "--profile" && i + 1 < argc)
+        {
+            name = argv[++i];
+        }
+    }
+    return name;
+}
+
+std::string
 MrcProfiles::ToJson(const std::string& name, const MrcProfileContext& ctx)
 {
     std::ostringstream os;

@@ -83,6 +83,22 @@ class MrcProfiles
     static void Apply(const std::string& name, const MrcProfileContext& ctx = {});
 
     /**
+     * Find `--profile=NAME` (or `--profile NAME`) among program arguments, so a program
+     * can apply the profile *before* CommandLine::Parse and let explicit
+     * `--ns3::Class::Attribute=value` options override it:
+     * \code
+     *   std::string p = MrcProfiles::FindProfileArgument(argc, argv);
+     *   if (!p.empty()) { MrcProfiles::Apply(p, ctx); }
+     *   cmd.AddValue("profile", "named parameter profile", profile); // for --PrintHelp
+     *   cmd.Parse(argc, argv);
+     * \endcode
+     * \param argc argument count
+     * \param argv arguments
+     * \return the last profile name given, or empty
+     */
+    static std::string FindProfileArgument(int argc, char** argv);
+
+    /**
      * \param setting a setting
      * \return empty if the setting can be applied, else why not (naming it)
      */

@@ -7,6 +7,7 @@
 // ending in a QP error, a rejected rkey, both CNP styles; and the named profiles.
 
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -501,6 +502,39 @@ TEST(MrcProfiles, Names)
     EXPECT_EQ(MrcProfiles::GetNames(), (std::vector<std::string>{"roce-hpcc", "roce-paper"}));
     EXPECT_TRUE(MrcProfiles::Exists("roce-hpcc"));
     EXPECT_FALSE(MrcProfiles::Exists("roce"));
+}
+
+TEST(MrcProfiles, FindProfileArgument)
+{
+    const char* a1[] = {"prog", "--senders=3", "--profile=roce-paper", "--x=1"};
+    EXPECT_EQ(MrcProfiles::FindProfileArgument(4, const_cast<char**>(a1)), "roce-paper");
+    const char* a2[] = {"prog", "--profile", "roce-hpcc"};
+    EXPECT_EQ(MrcProfiles::FindProfileArgument(3, const_cast<char**>(a2)), "roce-hpcc");
+    const char* a3[] = {"prog", "--profiles=x", "--profile"};
+    EXPECT_EQ(MrcProfiles::FindProfileArgument(3, const_cast<char**>(a3)), "");
+}
+
+TEST(MrcProfiles, ApplySetsDefaults)
+{
+    // A profile made only of settings this build knows: apply the roce-hpcc transport
+    // settings through the same path Apply uses.
+    for (const auto& s : MrcProfiles::GetSettings("roce-hpcc"))
+    {
+        if (s.path.rfind("ns3::MrcRoceQueuePair::", 0) == 0 &&
+            s.path.find("Congestion") == std::string::npos)
+        {
+            ASSERT_EQ(MrcProfiles::Check(s), "");
+            Config::SetDefault(s.path, StringValue(s.value));
+        }
+    }
+    Ptr<MrcRoceQueuePair> qp = CreateObject<MrcRoceQueuePair>();
+    UintegerValue mtu;
+    qp->GetAttribute("Mtu", mtu);
+    EXPECT_EQ(mtu.Get(), 1000u);
+    EnumValue mode;
+    qp->GetAttribute("CnpMode", mode);
+    EXPECT_EQ(mode.Get(), MrcRoceQueuePair::CNP_ACK_FLAG);
+    Config::Reset();
 }
 
 TEST(MrcProfilesDeathTest, UnknownProfileListsTheValidOnes)
