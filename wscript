@@ -80,6 +80,8 @@ def build(bld):
         'helper/mrc-results-writer.cc',
         'helper/mrc-run-results.cc',
         # -- scenarios
+        'helper/mrc-scenario.cc',
+        'helper/mrc-workload.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -123,6 +125,7 @@ def build(bld):
         # -- results
         'test/mrc-results-test.cc',
         # -- scenarios
+        'test/mrc-scenario-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -207,6 +210,8 @@ def build(bld):
         'helper/mrc-results-writer.h',
         'helper/mrc-run-results.h',
         # -- scenarios
+        'helper/mrc-scenario.h',
+        'helper/mrc-workload.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:
