@@ -71,6 +71,19 @@ Join(const std::vector<std::string>& v)
     return s;
 }
 
+/// MrcCommandLine::CheckChoice without its "error: " prefix (Fail adds it).
+std::string
+Choice(const std::string& name, const std::string& value, const std::vector<std::string>& allowed)
+{
+    std::string e = MrcCommandLine::CheckChoice(name, value, allowed);
+    const std::string prefix = "error: ";
+    if (e.rfind(prefix, 0) == 0)
+    {
+        e.erase(0, prefix.size());
+    }
+    return e;
+}
+
 std::string
 Bad(const std::string& name, const std::string& value, const std::string& what)
 {
@@ -241,7 +254,7 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
         return e;
     }
     const std::vector<std::string> transportsOk = MrcScenarios::GetTransports();
-    e = MrcCommandLine::CheckChoice("transport", transport, transportsOk);
+    e = Choice("transport", transport, transportsOk);
     if (!e.empty())
     {
         return e;
@@ -254,7 +267,7 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
         std::vector<std::string> list;
         while (std::getline(ss, item, ','))
         {
-            e = MrcCommandLine::CheckChoice("transports", item, transportsOk);
+            e = Choice("transports", item, transportsOk);
             if (!e.empty())
             {
                 return e;
@@ -274,7 +287,7 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     profiles.push_back("none");
     if (!profile.empty())
     {
-        e = MrcCommandLine::CheckChoice("profile", profile, profiles);
+        e = Choice("profile", profile, profiles);
         if (!e.empty())
         {
             return e;
