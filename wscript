@@ -72,16 +72,25 @@ def build(bld):
         'model/mrc-receive-bitmap.cc',
         'model/mrc-sack-scoreboard.cc',
         'model/mrc-sack-policy.cc',
+        'model/mrc-nscc.cc',
         # -- transport: MRC
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
+        # -- transport: UEC
+        'model/mrc-uec-path-selector.cc',
         # -- results
         'helper/mrc-progress-reporter.cc',
         'helper/mrc-results-writer.cc',
         'helper/mrc-run-results.cc',
+        'helper/mrc-time-series-sampler.cc',
+        # -- workloads
+        'helper/mrc-input-error.cc',
+        'helper/mrc-flow-size-cdf.cc',
+        'helper/mrc-workload.cc',
+        'helper/mrc-hpcc-input.cc',
+        'helper/mrc-htsim-input.cc',
         # -- scenarios
         'helper/mrc-scenario.cc',
-        'helper/mrc-workload.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -120,12 +129,19 @@ def build(bld):
         'test/mrc-roce-test.cc',
         # -- transport: shared reliability
         'test/mrc-sack-test.cc',
+        'test/mrc-nscc-test.cc',
         # -- transport: MRC
         'test/mrc-ev-test.cc',
+        # -- transport: UEC
+        'test/mrc-uec-path-test.cc',
         # -- results
         'test/mrc-results-test.cc',
+        # -- workloads
+        'test/mrc-workload-test.cc',
+        'test/mrc-input-files-test.cc',
         # -- scenarios
         'test/mrc-scenario-test.cc',
+        'test/mrc-bench-reference-test.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -202,16 +218,25 @@ def build(bld):
         'model/mrc-receive-bitmap.h',
         'model/mrc-sack-scoreboard.h',
         'model/mrc-sack-policy.h',
+        'model/mrc-nscc.h',
         # -- transport: MRC
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
+        # -- transport: UEC
+        'model/mrc-uec-path-selector.h',
         # -- results
         'helper/mrc-progress-reporter.h',
         'helper/mrc-results-writer.h',
         'helper/mrc-run-results.h',
+        'helper/mrc-time-series-sampler.h',
+        # -- workloads
+        'helper/mrc-input-error.h',
+        'helper/mrc-flow-size-cdf.h',
+        'helper/mrc-workload.h',
+        'helper/mrc-hpcc-input.h',
+        'helper/mrc-htsim-input.h',
         # -- scenarios
         'helper/mrc-scenario.h',
-        'helper/mrc-workload.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -64,6 +64,17 @@ if(MRC_STANDALONE AND TARGET libmrc-test)
   add_test(NAME clang-format COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test/check-format.sh ${CMAKE_CURRENT_SOURCE_DIR})
   set_tests_properties(build-lists clang-format PROPERTIES TIMEOUT 120)
 
+  # scripts/ (validate.py, plot.py, sweep.py) and the case files of validation/, on
+  # synthetic result folders with a fake mrc-sim: needs no simulation. Debian's python3
+  # (the one with python3-matplotlib), whichever python3 comes first in PATH.
+  find_program(MRC_DEBIAN_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+  if(NOT MRC_DEBIAN_PYTHON3)
+    set(MRC_DEBIAN_PYTHON3 ${Python3_EXECUTABLE})
+  endif()
+  add_test(NAME check-scripts COMMAND ${MRC_DEBIAN_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-scripts.py
+                                      ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(check-scripts PROPERTIES TIMEOUT 120)
+
   # The in-tree build check is slow (it compiles part of ns-3). It runs only when
   # MRC_NS3_SOURCE names an ns-3 source tree (./ns3-mrc test --in-tree sets it),
   # and otherwise reports itself as skipped.

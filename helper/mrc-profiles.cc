@@ -40,6 +40,7 @@ const char* const DCQCN_RHAI = "ns3::MrcDcqcn::RateHai";                        
 const char* const DCQCN_MIN_RATE = "ns3::MrcDcqcn::MinRate";                    // MinRate
 const char* const DCQCN_CLAMP = "ns3::MrcDcqcn::ClampTargetRate";               // clamp
 const char* const DCQCN_FIRST_CNP = "ns3::MrcDcqcn::RateOnFirstCnp";            // factor
+const char* const DCQCN_HAI_FORM = "ns3::MrcDcqcn::HyperIncreaseForm";          // Once | Scaled
 
 /// Source tags (see doc/mrc.rst).
 const char* const P_RUN = "HPCC simulator run.py --cc dcqcn";
@@ -90,6 +91,7 @@ RoceHpcc(const MrcProfileContext& ctx)
         {DCQCN_MIN_RATE, "1000000000bps", run + ": min rate 1000 Mb/s"},
         {DCQCN_CLAMP, "false", run + ": CLAMP_TARGET_RATE 0"},
         {DCQCN_FIRST_CNP, "1", "HPCC simulator RateOnFirstCnp default 1.0"},
+        {DCQCN_HAI_FORM, "Once", "HPCC simulator: RT += R_HAI once per hyper step"},
         {"ns3::MrcEcnMarker::Kmin", Num(kmin), run + ": 100 KB x rate / 25 Gb/s"},
         {"ns3::MrcEcnMarker::Kmax", Num(kmax), run + ": 400 KB x rate / 25 Gb/s"},
         {"ns3::MrcEcnMarker::Pmax", "0.2", run + ": Pmax 0.2"},
@@ -133,6 +135,7 @@ RocePaper(const MrcProfileContext& ctx)
     set(DCQCN_BYTE_COUNTER, "10000000", paper + ": byte counter B = 10 MB");
     set(DCQCN_F, "5", paper + ": F = 5");
     set(DCQCN_RAI, "40000000bps", paper + " [unverified]: R_AI 40 Mb/s");
+    set(DCQCN_HAI_FORM, "Scaled", paper + " and htsim: RT += i x R_HAI, i = min(T, BC) - F");
     return s;
 }
 

@@ -71,8 +71,8 @@ MrcRdmaHelper::Install(Ptr<Node> host, Ptr<MrcNetDevice> device, Ipv6Address add
 void
 MrcRdmaHelper::ConnectPair(Ptr<MrcQueuePair> qa, Ptr<MrcQueuePair> qb)
 {
-    qa->Connect(qb->GetNic()->GetAddresses(), qb->GetQpn());
-    qb->Connect(qa->GetNic()->GetAddresses(), qa->GetQpn());
+    qa->Connect(qb->GetNic()->GetAddresses(), qb->GetQpn(), qb->GetInitialPsn());
+    qb->Connect(qa->GetNic()->GetAddresses(), qa->GetQpn(), qa->GetInitialPsn());
 }
 
 MrcRdmaHelper::Connection
@@ -91,6 +91,43 @@ MrcRdmaHelper::Connect(Ptr<Node> a, Ptr<Node> b, uint64_t regionBytes, uint64_t 
         c.region = nb->RegisterMemoryRegion(regionBase, regionBytes);
     }
     return c;
+}
+
+MrcQpCounters
+MrcRdmaHelper::SumCounters(const NodeContainer& nodes)
+{
+    MrcQpCounters sum;
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        Ptr<MrcRdmaNic> nic = MrcRdmaNic::GetNic(nodes.Get(i));
+        if (!nic)
+        {
+            continue;
+        }
+        for (const auto& qp : nic->GetQueuePairs())
+        {
+            const MrcQpCounters& c = qp->GetCounters();
+            sum.dataPacketsSent += c.dataPacketsSent;
+            sum.dataBytesSent += c.dataBytesSent;
+            sum.retransmittedPackets += c.retransmittedPackets;
+            sum.retransmittedBytes += c.retransmittedBytes;
+            sum.timeouts += c.timeouts;
+            sum.acksSent += c.acksSent;
+            sum.acksReceived += c.acksReceived;
+            sum.naksSent += c.naksSent;
+            sum.naksReceived += c.naksReceived;
+            sum.cnpsSent += c.cnpsSent;
+            sum.cnpsReceived += c.cnpsReceived;
+            sum.ecnMarkedReceived += c.ecnMarkedReceived;
+            sum.dataPacketsReceived += c.dataPacketsReceived;
+            sum.duplicatePackets += c.duplicatePackets;
+            sum.outOfOrderPackets += c.outOfOrderPackets;
+            sum.bytesPlaced += c.bytesPlaced;
+            sum.messagesCompleted += c.messagesCompleted;
+            sum.messagesReceived += c.messagesReceived;
+        }
+    }
+    return sum;
 }
 
 } // namespace ns3

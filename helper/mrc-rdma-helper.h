@@ -9,6 +9,7 @@
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-rdma-nic.h"
+#include "ns3/node-container.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 
@@ -113,6 +114,14 @@ class MrcRdmaHelper
      * \param qb the other QP
      */
     static void ConnectPair(Ptr<MrcQueuePair> qa, Ptr<MrcQueuePair> qb);
+
+    /**
+     * Sum the counters of every queue pair of the NICs on some nodes (nodes without a NIC
+     * are skipped), e.g. for summary.json.
+     * \param nodes the nodes
+     * \return the field-by-field sum
+     */
+    static MrcQpCounters SumCounters(const NodeContainer& nodes);
 
   private:
     ObjectFactory m_nic; //!< makes NICs

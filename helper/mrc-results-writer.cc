@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -135,9 +136,18 @@ MrcResultsWriter::FormatFixed(double v, int decimals)
         return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
     }
     char buf[400];
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
     auto res = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::fixed, decimals);
     NS_ABORT_MSG_IF(res.ec != std::errc(), "MrcResultsWriter::FormatFixed: cannot format " << v);
     std::string s(buf, res.ptr);
+#else
+    // Compilers without floating-point to_chars (GCC < 11): printf, which
+    // follows LC_NUMERIC; ns-3 programs never change it from "C".
+    const int n = std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+    NS_ABORT_MSG_IF(n < 0 || n >= static_cast<int>(sizeof(buf)),
+                    "MrcResultsWriter::FormatFixed: cannot format " << v);
+    std::string s(buf, static_cast<std::size_t>(n));
+#endif
     if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos)
     {
         s.erase(0, 1); // no "-0.000000"

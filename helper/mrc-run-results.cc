@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <sys/resource.h>
 
 namespace ns3
 {
@@ -90,6 +91,17 @@ uint32_t
 MrcHpccAddress(uint32_t hostIndex)
 {
     return 0x0b000001U + (hostIndex / 256) * 0x00010000U + (hostIndex % 256) * 0x00000100U;
+}
+
+uint64_t
+MrcPeakRssKb()
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+    {
+        return 0;
+    }
+    return static_cast<uint64_t>(ru.ru_maxrss); // KiB on Linux
 }
 
 std::string

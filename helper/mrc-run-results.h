@@ -209,6 +209,9 @@ int64_t MrcIdealFctNs(uint64_t bytes,
  */
 uint32_t MrcHpccAddress(uint32_t hostIndex);
 
+/// \return the peak resident set size of this process so far, KiB (getrusage), for MrcRunInfo
+uint64_t MrcPeakRssKb();
+
 /// \return "3.<minor>" of the ns-3 the module was built against ("3-dev" in a development tree)
 std::string MrcNs3VersionString();
 

@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <sys/resource.h>
@@ -563,10 +564,7 @@ MrcScenarioRunner::Build()
     }
 
     // Workload.
-    std::vector<MrcFlowSpec> flows = c.pattern == "incast"
-                                         ? MrcWorkload::Incast(nHosts, c.senders, c.bytes, c.seed)
-                                         : MrcWorkload::Permutation(nHosts, c.bytes, c.seed);
-    m.msgs = MrcWorkload::Split(flows, c.qpsPerPair);
+    m.msgs = MakeMessages(c, nHosts);
 
     const std::string transport = c.transport;
     m.results.AddTransport(transport);
@@ -605,7 +603,7 @@ MrcScenarioRunner::Build()
         rec.sport = static_cast<uint16_t>(conn.requester->GetQpn());
         rec.dport = static_cast<uint16_t>(conn.responder->GetQpn());
         rec.bytes = f.bytes;
-        rec.startNs = f.startNs;
+        rec.startNs = f.start.GetNanoSeconds();
         rec.idealFctNs = MrcIdealFctNs(f.bytes,
                                        mtu,
                                        ROCE_DATA_OVERHEAD + 24,
@@ -635,7 +633,7 @@ MrcScenarioRunner::Build()
         wr.rkey = conn.region->GetRkey();
         wr.length = static_cast<uint32_t>(f.bytes);
         Ptr<MrcQueuePair> qp = conn.requester;
-        Simulator::Schedule(NanoSeconds(f.startNs), [qp, wr]() { qp->PostSend(wr); });
+        Simulator::Schedule(f.start, [qp, wr]() { qp->PostSend(wr); });
     }
 
     // Failures.
@@ -742,6 +740,84 @@ MrcScenarioRunner::Build()
         }
     }
     m.buildWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
+}
+
+std::vector<uint32_t>
+MrcScenarioRunner::Derangement(uint32_t hosts, uint64_t seed)
+{
+    NS_ABORT_MSG_IF(hosts < 2, "a permutation needs at least 2 hosts, got " << hosts);
+    std::mt19937_64 rng(seed);
+    std::vector<uint32_t> dst(hosts);
+    for (bool ok = false; !ok;)
+    {
+        for (uint32_t i = 0; i < hosts; ++i)
+        {
+            dst[i] = i;
+        }
+        for (uint32_t i = hosts - 1; i > 0; --i)
+        {
+            std::swap(dst[i], dst[rng() % (i + 1)]);
+        }
+        ok = true;
+        for (uint32_t i = 0; i < hosts; ++i)
+        {
+            ok = ok && dst[i] != i;
+        }
+    }
+    return dst;
+}
+
+std::vector<MrcFlowSpec>
+MrcScenarioRunner::MakeMessages(const MrcScenarioConfig& c, uint32_t hosts)
+{
+    std::vector<MrcFlowSpec> flows;
+    if (c.pattern == "incast")
+    {
+        NS_ABORT_MSG_IF(c.senders == 0 || c.senders >= hosts,
+                        "incast senders " << c.senders << " must be 1.." << hosts - 1);
+        const uint32_t receiver = hosts - 1;
+        std::mt19937_64 rng(c.seed);
+        std::vector<uint32_t> others(receiver);
+        for (uint32_t i = 0; i < receiver; ++i)
+        {
+            others[i] = i;
+        }
+        for (uint32_t i = receiver - 1; i > 0; --i)
+        {
+            std::swap(others[i], others[rng() % (i + 1)]);
+        }
+        others.resize(c.senders);
+        std::sort(others.begin(), others.end());
+        flows = MrcWorkloadGenerator::Incast(others, receiver, c.bytes, Time(0));
+    }
+    else
+    {
+        NS_ABORT_MSG_IF(c.pattern != "permutation",
+                        "unknown traffic pattern '" << c.pattern
+                                                    << "' (allowed: permutation, incast)");
+        const std::vector<uint32_t> dst = Derangement(hosts, c.seed);
+        for (uint32_t i = 0; i < hosts; ++i)
+        {
+            MrcFlowSpec f;
+            f.src = i;
+            f.dst = dst[i];
+            f.bytes = c.bytes;
+            flows.push_back(f);
+        }
+    }
+    const uint32_t parts = std::max<uint32_t>(c.qpsPerPair, 1);
+    std::vector<MrcFlowSpec> out;
+    out.reserve(flows.size() * parts);
+    for (const auto& f : flows)
+    {
+        for (uint32_t k = 0; k < parts; ++k)
+        {
+            MrcFlowSpec m = f;
+            m.bytes = f.bytes / parts + (k < f.bytes % parts ? 1 : 0);
+            out.push_back(m);
+        }
+    }
+    return out;
 }
 
 void

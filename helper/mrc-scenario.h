@@ -207,6 +207,29 @@ class MrcScenarioRunner
     /// \return CPU seconds of Simulator::Run
     double GetRunCpuSeconds() const;
 
+    /**
+     * A random permutation without fixed points, drawn as the stock ns-3 reference
+     * benchmark (examples/mrc-bench-reference.cc) draws it, so both run the same flows:
+     * std::mt19937_64 seeded with the seed, Fisher-Yates with rng() % (i + 1), redrawn
+     * until no host maps to itself (plain modulo draws: the same on every platform).
+     * \param hosts number of hosts (>= 2)
+     * \param seed the seed
+     * \return dst[i] for every host i
+     */
+    static std::vector<uint32_t> Derangement(uint32_t hosts, uint64_t seed);
+
+    /**
+     * The messages of a scenario: "permutation" (host i writes `bytes` to
+     * Derangement(hosts, seed)[i]) or "incast" (the last host receives from `senders`
+     * hosts: the first ones of a Fisher-Yates shuffle of the others, as above, in
+     * ascending order); every flow split into qpsPerPair messages of nearly equal size
+     * (the remainder to the first ones), each flow's parts consecutive. All start at 0.
+     * \param c the settings
+     * \param hosts number of hosts
+     * \return the messages, in flow-id order
+     */
+    static std::vector<MrcFlowSpec> MakeMessages(const MrcScenarioConfig& c, uint32_t hosts);
+
     /// Data frame bytes of a RoCE Write packet besides its payload (Ethernet 14, IPv6 40,
     /// UDP 8, BTH 12, ICRC 4), without RETH (carried once per message).
     static constexpr uint32_t ROCE_DATA_OVERHEAD = 78;

@@ -248,7 +248,8 @@ struct MrcTopology::Graph
                                     boost::undirectedS,
                                     boost::no_property,
                                     MrcTopologyEdge>;
-    G g; //!< the graph
+    G g;                                                        //!< the graph
+    std::unordered_map<uint32_t, std::vector<uint32_t>> distTo; //!< BFS hops to a switch
 };
 
 namespace
@@ -469,6 +470,17 @@ MrcTopology::FindNicPort(const Ipv6Address& address, uint32_t& host, uint32_t& p
     return true;
 }
 
+int32_t
+MrcTopology::FindHost(Ptr<const Node> node) const
+{
+    if (!node)
+    {
+        return -1;
+    }
+    auto it = m_hostOfNode.find(node->GetId());
+    return it == m_hostOfNode.end() ? -1 : static_cast<int32_t>(it->second);
+}
+
 uint32_t
 MrcTopology::GetT0Of(uint32_t host) const
 {
@@ -687,30 +699,41 @@ MrcTopology::GetPaths(uint32_t srcHost, uint32_t dstHost, uint32_t plane) const
     }
     const_cast<MrcTopology*>(this)->BuildGraph();
     const Graph::G& g = m_graph->g;
-    const uint32_t src = NicVertex(srcHost, plane);
-    const uint32_t dst = NicVertex(dstHost, plane);
-    const std::vector<uint32_t> dist = Distances(g, boost::num_vertices(g), dst);
-    if (dist[src] == std::numeric_limits<uint32_t>::max())
+    // A NIC port is a leaf of the graph: every path runs from the source's T0 to the
+    // destination's T0. BFS distances to a T0 are computed once and cached, so that a
+    // pair costs only its own paths.
+    const uint32_t srcLink = GetHostLink(srcHost, plane);
+    const uint32_t dstLink = GetHostLink(dstHost, plane);
+    const uint32_t srcT0 = m_switchOfNode.at(m_links[srcLink].nodeB->GetId());
+    const uint32_t dstT0 = m_switchOfNode.at(m_links[dstLink].nodeB->GetId());
+    auto cached = m_graph->distTo.find(dstT0);
+    if (cached == m_graph->distTo.end())
+    {
+        cached = m_graph->distTo.emplace(dstT0, Distances(g, boost::num_vertices(g), dstT0)).first;
+    }
+    const std::vector<uint32_t>& dist = cached->second;
+    if (dist[srcT0] == std::numeric_limits<uint32_t>::max())
     {
         return paths;
     }
     const uint16_t downlink = GetDownlinkUsid(plane, GetDownlinkOf(dstHost));
+    const uint32_t nSwitches = static_cast<uint32_t>(m_switches.size());
 
-    // Depth-first walk down the BFS distances: every shortest vertex sequence once
+    // Depth-first walk down the BFS distances: every shortest switch sequence once
     // (parallel links collapse to the lowest link id, the one the static tables use).
-    std::vector<uint32_t> vertices{src};
-    std::vector<uint32_t> links;
+    std::vector<uint32_t> switches{srcT0};
+    std::vector<uint32_t> links{srcLink};
     std::function<void(uint32_t)> walk = [&](uint32_t v) {
-        if (v == dst)
+        if (v == dstT0)
         {
             MrcPath p;
             p.plane = plane;
             p.srcHost = srcHost;
             p.dstHost = dstHost;
-            for (std::size_t i = 1; i + 1 < vertices.size(); ++i)
+            p.switches = switches;
+            for (uint32_t sw : switches)
             {
-                p.switches.push_back(vertices[i]);
-                p.usids.push_back(m_usids[vertices[i]]);
+                p.usids.push_back(m_usids[sw]);
             }
             p.usids.push_back(downlink);
             NS_ABORT_MSG_IF(p.usids.size() > MrcUsidCarrier::MAX_USIDS,
@@ -719,21 +742,18 @@ MrcTopology::GetPaths(uint32_t srcHost, uint32_t dstHost, uint32_t plane) const
             p.carrier =
                 MrcUsidCarrier(m_locator, p.usids.data(), static_cast<uint32_t>(p.usids.size()));
             p.links = links;
+            p.links.push_back(dstLink);
             paths.push_back(std::move(p));
             return;
         }
-        // next vertices one hop closer, lowest link per neighbour, by vertex number
-        std::vector<std::pair<uint32_t, uint32_t>> next; // (vertex, link)
+        // next switches one hop closer, lowest link per neighbour, by switch id
+        std::vector<std::pair<uint32_t, uint32_t>> next; // (switch, link)
         for (auto [ei, eend] = boost::out_edges(v, g); ei != eend; ++ei)
         {
             const uint32_t u = static_cast<uint32_t>(boost::target(*ei, g));
-            if (dist[u] + 1 != dist[v])
+            if (u >= nSwitches || dist[u] + 1 != dist[v])
             {
-                continue;
-            }
-            if (u >= m_switches.size() && u != dst)
-            {
-                continue; // another NIC port never forwards
+                continue; // a NIC port never forwards
             }
             const uint32_t l = g[*ei].link;
             auto it =
@@ -750,14 +770,14 @@ MrcTopology::GetPaths(uint32_t srcHost, uint32_t dstHost, uint32_t plane) const
         std::sort(next.begin(), next.end());
         for (const auto& [u, l] : next)
         {
-            vertices.push_back(u);
+            switches.push_back(u);
             links.push_back(l);
             walk(u);
-            vertices.pop_back();
+            switches.pop_back();
             links.pop_back();
         }
     };
-    walk(src);
+    walk(srcT0);
     return paths;
 }
 

@@ -237,6 +237,11 @@ class MrcTopology : public Object
      * \return false if no NIC port has the address
      */
     bool FindNicPort(const Ipv6Address& address, uint32_t& host, uint32_t& plane) const;
+    /**
+     * \param node a node
+     * \return its host index, or -1 if it is not a host of this fabric
+     */
+    int32_t FindHost(Ptr<const Node> node) const;
     /// \param host host index \return index (within its plane) of the T0 the host hangs off
     uint32_t GetT0Of(uint32_t host) const;
     /// \param host host index \return its downlink number on that T0 (0-based)

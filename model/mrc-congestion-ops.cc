@@ -42,6 +42,21 @@ MrcCongestionOps::OnNack(MrcCcState& /* s */, uint32_t /* bytes */, MrcCcNackKin
 }
 
 void
+MrcCongestionOps::OnNackWithRtt(MrcCcState& s,
+                                uint32_t bytes,
+                                MrcCcNackKind kind,
+                                Time /* rttSample */)
+{
+    OnNack(s, bytes, kind);
+}
+
+bool
+MrcCongestionOps::AckRequest(const MrcCcState& /* s */) const
+{
+    return false;
+}
+
+void
 MrcCongestionOps::OnLoss(MrcCcState& /* s */, uint32_t /* bytes */)
 {
 }

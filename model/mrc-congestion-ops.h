@@ -129,11 +129,30 @@ class MrcCongestionOps : public Object
     virtual void OnNack(MrcCcState& s, uint32_t bytes, MrcCcNackKind kind);
 
     /**
+     * A NACK for one packet arrived, with the RTT it measured (NACK arrival minus the
+     * packet's send time; no service time). The default ignores the sample and calls
+     * OnNack(s, bytes, kind); NSCC uses the sample to lower its base RTT.
+     * \param s the state
+     * \param bytes payload bytes of the NACKed packet
+     * \param kind why
+     * \param rttSample the measured RTT; zero when unknown
+     */
+    virtual void OnNackWithRtt(MrcCcState& s, uint32_t bytes, MrcCcNackKind kind, Time rttSample);
+
+    /**
      * A packet is deemed lost (retransmission timeout or loss inferred from SACKs).
      * \param s the state
      * \param bytes payload bytes of the lost packet
      */
     virtual void OnLoss(MrcCcState& s, uint32_t bytes);
+
+    /**
+     * Whether the packet just sent should carry the ack-request (AR / BTH A) flag. Called
+     * after the queue pair added the packet to s.inflight. The default never asks.
+     * \param s the state
+     * \return true to set the flag
+     */
+    virtual bool AckRequest(const MrcCcState& s) const;
 
     /// \return a fresh copy of this algorithm with the same attributes, for another QP
     virtual Ptr<MrcCongestionOps> Fork() const = 0;

@@ -45,8 +45,8 @@ MrcQueuePair::GetTypeId()
                             MakeTraceSourceAccessor(&MrcQueuePair::m_errorTrace),
                             "ns3::MrcQueuePair::ErrorTracedCallback")
             .AddTraceSource("Cc",
-                            "The congestion controller set a new rate or window: QPN, "
-                            "rate (bit/s), cwnd (bytes).",
+                            "The congestion controller set a new rate or window (fired at "
+                            "Connect and on every change): QPN, rate (bit/s), cwnd (bytes).",
                             MakeTraceSourceAccessor(&MrcQueuePair::m_ccTrace),
                             "ns3::MrcQueuePair::CcTracedCallback")
             .AddTraceSource("Tx",
@@ -92,17 +92,27 @@ MrcQueuePair::AddCommonAttributes(TypeId tid,
                       "congestion controller (MrcCcState::baseRtt). Default 0: unknown.",
                       TimeValue(Seconds(0)),
                       MakeTimeAccessor(&MrcQueuePair::m_baseRtt),
-                      MakeTimeChecker());
+                      MakeTimeChecker())
+        .AddAttribute("InitialPsn",
+                      "PSN of this QP's first packet (24 bits); the peer learns it at "
+                      "Connect. Default 0 (our choice; real NICs pick it at random).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcQueuePair::m_initialPsn),
+                      MakeUintegerChecker<uint32_t>(0, 0xffffff));
 }
 
 MrcQueuePair::MrcQueuePair()
     : m_mtu(4096),
+      m_initialPsn(0),
+      m_remoteInitialPsn(0),
       m_qpn(0),
       m_remoteQpn(0),
       m_state(MrcQpState::RESET),
       m_error(MrcQpError::NONE),
       m_nextWqeSeq(0),
-      m_nextWqeByte(0)
+      m_nextWqeByte(0),
+      m_tracedRate(0),
+      m_tracedCwnd(0)
 {
 }
 
@@ -130,13 +140,15 @@ MrcQueuePair::SetNic(Ptr<MrcRdmaNic> nic, uint32_t qpn)
 }
 
 void
-MrcQueuePair::Connect(Ipv6Address remoteAddress, uint32_t remoteQpn)
+MrcQueuePair::Connect(Ipv6Address remoteAddress, uint32_t remoteQpn, uint32_t remoteInitialPsn)
 {
-    Connect(std::vector<Ipv6Address>{remoteAddress}, remoteQpn);
+    Connect(std::vector<Ipv6Address>{remoteAddress}, remoteQpn, remoteInitialPsn);
 }
 
 void
-MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses, uint32_t remoteQpn)
+MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses,
+                      uint32_t remoteQpn,
+                      uint32_t remoteInitialPsn)
 {
     NS_LOG_FUNCTION(this << remoteQpn);
     NS_ABORT_MSG_IF(!m_nic, "MrcQueuePair::Connect: QP is not attached to a NIC");
@@ -149,8 +161,12 @@ MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses, uint32_t 
                                                          << " does not fit in 24 bits");
     NS_ABORT_MSG_IF(m_nic->GetNPorts() == 0,
                     "MrcQueuePair::Connect: the NIC of QP " << m_qpn << " has no ports");
+    NS_ABORT_MSG_IF(remoteInitialPsn > 0xffffff,
+                    "MrcQueuePair::Connect: remote initial PSN " << remoteInitialPsn
+                                                                 << " does not fit in 24 bits");
     m_remoteAddress = remoteAddresses;
     m_remoteQpn = remoteQpn;
+    m_remoteInitialPsn = remoteInitialPsn;
 
     if (m_ccPrototype)
     {
@@ -246,6 +262,18 @@ uint32_t
 MrcQueuePair::GetRemoteQpn() const
 {
     return m_remoteQpn;
+}
+
+uint32_t
+MrcQueuePair::GetInitialPsn() const
+{
+    return m_initialPsn;
+}
+
+uint32_t
+MrcQueuePair::GetRemoteInitialPsn() const
+{
+    return m_remoteInitialPsn;
 }
 
 Ptr<MrcRdmaNic>
@@ -428,7 +456,13 @@ MrcQueuePair::EnterError(MrcQpError error, const std::string& reason, MrcWcStatu
 void
 MrcQueuePair::TraceCc()
 {
-    m_ccTrace(m_qpn, m_cc.rate.GetBitRate(), m_cc.cwnd);
+    const uint64_t bps = m_cc.rate.GetBitRate();
+    if (bps != m_tracedRate || m_cc.cwnd != m_tracedCwnd)
+    {
+        m_tracedRate = bps;
+        m_tracedCwnd = m_cc.cwnd;
+        m_ccTrace(m_qpn, bps, m_cc.cwnd);
+    }
 }
 
 void
@@ -452,6 +486,7 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     UdpHeader udp;
     udp.SetSourcePort(udpSrcPort);
     udp.SetDestinationPort(m_nic->GetBthUdpPort());
+    udp.ForcePayloadSize(static_cast<uint16_t>(udpLength)); // the length field counts the ICRC
     p->AddHeader(udp); // checksum 0: RoCEv2 does not use the UDP checksum
     Ipv6Header ip;
     ip.SetSource(src);

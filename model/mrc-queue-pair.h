@@ -53,7 +53,8 @@ struct MrcRxPacket
     uint8_t bthByte8{0};       //!< BTH byte 8 (A, and MRC's RTX, TS)
     uint32_t destQp{0};        //!< BTH destination QP
     uint32_t psn{0};           //!< BTH PSN (24 bits)
-    uint32_t payloadBytes{0};  //!< bytes after the headers, without the 4-byte ICRC
+    uint32_t payloadBytes{0};  //!< bytes after the headers without the 4-byte ICRC (0 when
+                               //!< fewer than 4 follow: a packet trimmed to its headers)
     uint32_t extOffset{0};     //!< offset of the first extension header after the BTH
 
     /// \return the ECN codepoint of the outer IPv6 header
@@ -162,15 +163,19 @@ class MrcQueuePair : public Object
      * \param remoteAddresses the peer NIC's address on each plane (port index order); a
      *        single address is used for every port
      * \param remoteQpn the peer's queue pair number
+     * \param remoteInitialPsn the PSN of the peer's first packet (its InitialPsn)
      */
-    void Connect(const std::vector<Ipv6Address>& remoteAddresses, uint32_t remoteQpn);
+    void Connect(const std::vector<Ipv6Address>& remoteAddresses,
+                 uint32_t remoteQpn,
+                 uint32_t remoteInitialPsn = 0);
 
     /**
      * Connect with one peer address (single-plane NICs).
      * \param remoteAddress the peer's address
      * \param remoteQpn the peer's queue pair number
+     * \param remoteInitialPsn the PSN of the peer's first packet (its InitialPsn)
      */
-    void Connect(Ipv6Address remoteAddress, uint32_t remoteQpn);
+    void Connect(Ipv6Address remoteAddress, uint32_t remoteQpn, uint32_t remoteInitialPsn = 0);
 
     /**
      * Queue a send work request.
@@ -188,6 +193,10 @@ class MrcQueuePair : public Object
     uint32_t GetQpn() const;
     /// \return the peer's queue pair number
     uint32_t GetRemoteQpn() const;
+    /// \return the PSN of this QP's first packet (InitialPsn attribute)
+    uint32_t GetInitialPsn() const;
+    /// \return the PSN of the peer's first packet (given to Connect)
+    uint32_t GetRemoteInitialPsn() const;
     /// \return the NIC
     Ptr<MrcRdmaNic> GetNic() const;
     /// \param port a port index \return the peer's address used on that port
@@ -326,13 +335,14 @@ class MrcQueuePair : public Object
      */
     void EnterError(MrcQpError error, const std::string& reason, MrcWcStatus firstStatus);
 
-    /// Fire the Cc trace with the current rate and cwnd (call after the controller acted).
+    /// Fire the Cc trace if rate or cwnd changed since it last fired (call after the
+    /// controller acted).
     void TraceCc();
 
     /**
      * Add the attributes every transport has, each under the transport's own TypeId
      * (so a profile can set RoCE's without touching MRC's): Mtu, CongestionControl,
-     * PathSelector, BaseRtt.
+     * PathSelector, BaseRtt, InitialPsn.
      * \param tid the transport's TypeId under construction
      * \param defaultMtu default payload bytes per packet
      * \param defaultCc default congestion controller TypeId name
@@ -366,10 +376,12 @@ class MrcQueuePair : public Object
                       uint16_t udpSrcPort) const;
 
     // configuration (attributes)
-    uint32_t m_mtu;      //!< payload bytes per full packet (Mtu attribute)
-    TypeId m_ccTypeId;   //!< CongestionControl attribute
-    TypeId m_pathTypeId; //!< PathSelector attribute
-    Time m_baseRtt;      //!< BaseRtt attribute (given to the controller)
+    uint32_t m_mtu;              //!< payload bytes per full packet (Mtu attribute)
+    TypeId m_ccTypeId;           //!< CongestionControl attribute
+    TypeId m_pathTypeId;         //!< PathSelector attribute
+    Time m_baseRtt;              //!< BaseRtt attribute (given to the controller)
+    uint32_t m_initialPsn;       //!< InitialPsn attribute: wire PSN of sequence 0
+    uint32_t m_remoteInitialPsn; //!< the peer's InitialPsn
 
     // connection
     Ptr<MrcRdmaNic> m_nic;                    //!< the NIC
@@ -390,6 +402,8 @@ class MrcQueuePair : public Object
     uint64_t m_nextWqeSeq;    //!< sequence number of the next posted request's first packet
     uint64_t m_nextWqeByte;   //!< stream offset of the next posted request
     MrcQpCounters m_counters; //!< counters
+    uint64_t m_tracedRate;    //!< rate the Cc trace last reported
+    uint64_t m_tracedCwnd;    //!< cwnd the Cc trace last reported
 
     CompletionCallback m_completionCb; //!< user completion callback
     ReceiveCallback m_receiveCb;       //!< user receive callback

@@ -28,6 +28,8 @@ namespace
 {
 /// Largest header stack the NIC copies out of an arriving packet.
 constexpr uint32_t MAX_HEADER_BYTES = 256;
+/// Packets one Serve call builds at most before it yields (see Serve).
+constexpr uint32_t MAX_PACKETS_PER_SERVE = 64;
 } // namespace
 
 TypeId
@@ -320,6 +322,7 @@ MrcRdmaNic::Serve(uint32_t port)
     const Time now = Simulator::Now();
     Time earliest = Time::Max();
     std::size_t checked = 0;
+    uint32_t built = 0;
     // Serve the ring round robin; a QP with nothing to send leaves it, a QP whose class
     // queue is full or whose pacing time lies ahead is skipped. Stop after a full pass
     // without a packet.
@@ -367,8 +370,15 @@ MrcRdmaNic::Serve(uint32_t port)
         }
         ++pt.next;
         checked = 0;
+        if (++built >= MAX_PACKETS_PER_SERVE)
+        {
+            // Only possible while the device drops what it gets (link down) and a QP is
+            // not paced: yield to other events, continue at the same time.
+            Kick(port);
+            return;
+        }
     }
-    if (earliest != Time::Max() && (!pt.wake.IsRunning() || pt.wakeAt > earliest))
+    if (earliest != Time::Max() && (pt.wake.IsExpired() || pt.wakeAt > earliest))
     {
         pt.wake.Cancel();
         pt.wakeAt = earliest;
@@ -390,8 +400,7 @@ MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
     NS_ASSERT(port < m_ports.size());
     MrcPacketInfo info;
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort) ||
-        !info.hasBth || info.headerBytes > MAX_HEADER_BYTES ||
-        info.packetBytes < uint32_t(info.headerBytes) + MrcIcrcTrailer::SERIALIZED_SIZE)
+        !info.hasBth || info.headerBytes > MAX_HEADER_BYTES || info.packetBytes < info.headerBytes)
     {
         ++m_rxNotBth;
         m_rxDropTrace(p, "not-bth");
@@ -412,7 +421,10 @@ MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
     rx.bthByte8 = bth[8];
     rx.psn = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
     rx.extOffset = info.bthOffset + MrcBthHeader::SERIALIZED_SIZE;
-    rx.payloadBytes = info.packetBytes - info.headerBytes - MrcIcrcTrailer::SERIALIZED_SIZE;
+    // A packet trimmed to its headers carries no ICRC: its payload counts as 0.
+    const uint32_t rest = info.packetBytes - info.headerBytes;
+    rx.payloadBytes =
+        rest >= MrcIcrcTrailer::SERIALIZED_SIZE ? rest - MrcIcrcTrailer::SERIALIZED_SIZE : 0;
     auto it = m_qps.find(rx.destQp);
     if (it == m_qps.end())
     {

@@ -119,8 +119,13 @@ MrcRoceQueuePair::GetTypeId()
                           "How the notification point reports CE: Separate CNP packets at "
                           "most once per CnpInterval (default: DCQCN paper, real NICs), "
                           "or AckFlag, the BECN bit on ACKs (HPCC simulator).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<CnpMode>(CNP_SEPARATE),
+                          MakeEnumAccessor<CnpMode>(&MrcRoceQueuePair::m_cnpMode),
+#else
                           EnumValue(CNP_SEPARATE),
                           MakeEnumAccessor(&MrcRoceQueuePair::m_cnpMode),
+#endif
                           MakeEnumChecker(CNP_SEPARATE, "Separate", CNP_ACK_FLAG, "AckFlag"))
             .AddAttribute("CnpInterval",
                           "Separate mode: at most one CNP per this interval per QP; CE "
@@ -256,7 +261,12 @@ MrcRoceQueuePair::GetNextSendTime(uint32_t port) const
     }
     if (m_cc.cwnd != std::numeric_limits<uint64_t>::max())
     {
-        const MrcSendWqe& w = m_sendQueue[m_txIdx];
+        std::size_t i = m_txIdx;
+        while (m_sendQueue[i].EndSeq() <= m_sndNxt)
+        {
+            ++i; // m_sndNxt < m_nextWqeSeq: some request holds it
+        }
+        const MrcSendWqe& w = m_sendQueue[i];
         const uint64_t offset = (m_sndNxt - w.firstSeq) * m_mtu;
         const uint64_t len = std::min<uint64_t>(m_mtu, w.wr.length - offset);
         if (m_cc.inflight > 0 && uint64_t(m_cc.inflight) + len > m_cc.cwnd)
@@ -328,7 +338,7 @@ MrcRoceQueuePair::BuildNextPacket(uint32_t port)
     MrcBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(static_cast<uint32_t>(m_sndNxt & MrcBthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>((m_sndNxt + m_initialPsn) & MrcBthHeader::PSN_MASK));
     bth.SetAckReq(last);
     p->AddHeader(bth);
     AddIpUdpIcrc(p,
@@ -366,7 +376,7 @@ void
 MrcRoceQueuePair::RestartTimer()
 {
     m_timerDeadline = Simulator::Now() + m_ackTimeout;
-    if (!m_timer.IsRunning())
+    if (m_timer.IsExpired())
     {
         m_timer = Simulator::Schedule(m_ackTimeout, &MrcRoceQueuePair::Timeout, this);
     }
@@ -407,8 +417,8 @@ MrcRoceQueuePair::Timeout()
     {
         std::ostringstream why;
         why << "local ACK timeout: " << m_retries << " expiries without progress at PSN "
-            << (m_sndUna & MrcBthHeader::PSN_MASK) << " (RetryCount " << m_retryCount
-            << ", AckTimeout " << m_ackTimeout.As(Time::US) << ")";
+            << ((m_sndUna + m_initialPsn) & MrcBthHeader::PSN_MASK) << " (RetryCount "
+            << m_retryCount << ", AckTimeout " << m_ackTimeout.As(Time::US) << ")";
         EnterError(MrcQpError::RETRY_EXCEEDED, why.str(), MrcWcStatus::RETRY_EXCEEDED);
         return;
     }
@@ -464,14 +474,16 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
     const uint8_t* aeth = rx.headers + rx.extOffset;
     MrcAethHeader a;
     a.SetSyndrome(aeth[0]);
-    const uint64_t seq = Unwrap(rx.psn, m_sndUna);
+    const uint64_t seq = Unwrap((rx.psn - m_initialPsn) & MrcBthHeader::PSN_MASK, m_sndUna);
     if (a.IsAck())
     {
         ++m_counters.acksReceived;
         const bool becn = (rx.bthByte4 & MrcBthHeader::BECN_BIT) != 0;
         if (becn)
         {
-            HandleCnp();
+            // The CNP flag reaches the controller once, through OnAck (cnpFlag).
+            ++m_counters.cnpsReceived;
+            m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::ECN);
         }
         if (seq + 1 > m_maxSent)
         {
@@ -486,10 +498,9 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         {
             return;
         }
-        if (ack.newlyAckedBytes > 0)
+        if (ack.newlyAckedBytes > 0 && !becn)
         {
-            m_pathSelector->Feedback(m_path.ev,
-                                     becn ? MrcPathFeedback::ECN : MrcPathFeedback::GOOD);
+            m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::GOOD);
         }
         m_ccOps->OnAck(m_cc, ack);
         TraceCc();
@@ -599,7 +610,7 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
         NotifyCe(rx.port);
     }
     const bool ackReq = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
-    const uint64_t seq = Unwrap(rx.psn, m_ePsn);
+    const uint64_t seq = Unwrap((rx.psn - m_remoteInitialPsn) & MrcBthHeader::PSN_MASK, m_ePsn);
     if (seq > m_ePsn)
     {
         ++m_counters.outOfOrderPackets;
@@ -700,7 +711,7 @@ MrcRoceQueuePair::SendAck(uint32_t port)
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::RC_ACK);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(static_cast<uint32_t>((m_ePsn - 1) & MrcBthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>((m_ePsn - 1 + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
     if (m_pendingCnpFlag)
     {
         bth.SetBecn(true);
@@ -731,7 +742,7 @@ MrcRoceQueuePair::SendNak(uint32_t port, MrcAethHeader::NakCode code)
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::RC_ACK);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(static_cast<uint32_t>(m_ePsn & MrcBthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>((m_ePsn + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
     p->AddHeader(bth);
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
@@ -760,7 +771,7 @@ MrcRoceQueuePair::NotifyCe(uint32_t port)
     }
     m_cePending = true;
     m_cnpPort = port;
-    if (!m_cnpEvent.IsRunning())
+    if (m_cnpEvent.IsExpired())
     {
         m_cnpEvent = Simulator::Schedule(m_lastCnpTime + m_cnpInterval - now,
                                          &MrcRoceQueuePair::CnpIntervalEnd,

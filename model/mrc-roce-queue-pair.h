@@ -53,8 +53,8 @@ namespace ns3
  * per CnpInterval, a CE arriving inside the interval sending one CNP when it ends (DCQCN
  * paper / htsim form); AckFlag sets the BECN bit on the next ACK instead (the HPCC
  * simulator's form, which ACKs every packet with the roce-hpcc profile). The sender hands
- * a CNP, and an ACK with BECN, to its controller's OnCnp (an ACK with BECN also reaches
- * OnAck with cnpFlag set).
+ * a CNP to its controller's OnCnp, and an ACK with BECN to OnAck with cnpFlag (and ecnEcho)
+ * set, once: the controller treats the flag as a CNP (MrcDcqcn does).
  */
 class MrcRoceQueuePair : public MrcQueuePair
 {

@@ -6,7 +6,10 @@
 // arithmetic, queue-pair creation and demultiplexing, and the per-port scheduler on a
 // direct host-to-host link (no switch).
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-net-device.h"
@@ -16,10 +19,12 @@
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-roce-queue-pair.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <vector>
 
 using namespace ns3;
@@ -354,5 +359,220 @@ TEST(MrcRdmaNic, TwoPortsCarryQueuePairsInParallel)
     EXPECT_EQ(dev(p0, 0)->GetRxPackets(7), qps[0]->GetCounters().acksReceived);
     EXPECT_EQ(dev(p1, 0)->GetRxPackets(7), qps[1]->GetCounters().acksReceived);
     EXPECT_EQ(qps[0]->GetCounters().acksReceived, 25u);
+    Simulator::Destroy();
+}
+
+/// The bytes of a RoCE Write-with-Immediate-Only packet as built by the QP, and its ICRC.
+TEST(MrcRdmaNic, WireBytesOfAWriteOnlyWithImmediate)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetNicAttribute("ComputeIcrc", BooleanValue(true));
+    DirectPair d = MakeDirectPair(rdma);
+    MrcRdmaHelper::Connection c = rdma.Connect(d.a, d.b, 4096);
+    ASSERT_EQ(c.requester->GetQpn(), 256u);
+    ASSERT_EQ(c.responder->GetQpn(), 256u);
+    std::vector<Ptr<Packet>> sent;
+    c.requester->TraceConnectWithoutContext(
+        "Tx",
+        Callback<void, Ptr<const Packet>>(
+            [&sent](Ptr<const Packet> p) { sent.push_back(p->Copy()); }));
+    MrcWorkRequest wr;
+    wr.id = 5;
+    wr.opcode = MrcWrOpcode::WRITE_WITH_IMM;
+    wr.remoteAddress = c.region->GetBase(); // 0x100000000
+    wr.rkey = c.region->GetRkey();          // 1
+    wr.length = 8;
+    wr.immediate = 0x12345678;
+    ASSERT_TRUE(c.requester->PostSend(wr));
+    Simulator::Run();
+    ASSERT_EQ(sent.size(), 1u);
+    // flow label of QPs 256/256: 256 x 256 = 0x10000; UDP port 0xC000 | (0 ^ 4) = 0xC004
+    const std::vector<uint8_t> expect = {
+        0x66, 0xa1, 0x00, 0x00, // version 6, DSCP 26 + ECT(0) = 0x6a, flow label 0x10000
+        0x00, 0x34, 0x11, 0x40, // payload 52 = UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + 8 + ICRC 4
+        0xfd, 0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0x01, // fd00::1
+        0xfd, 0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0x02, // fd00::2
+        0xc0, 0x04, 0x12, 0xb7, 0x00, 0x34, 0x00, 0x00, // UDP 0xc004 -> 4791, len 52
+        0x0b, 0x00, 0xff, 0xff, 0x00, 0x00, 0x01, 0x00, // BTH: Write Only Imm, QP 256
+        0x80, 0x00, 0x00, 0x00,                         // A, PSN 0
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, // RETH VA
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x08, // rkey 1, length 8
+        0x12, 0x34, 0x56, 0x78,                         // ImmDt
+        0,    0,    0,    0,    0,    0,    0,    0,    // payload
+    };
+    ASSERT_EQ(sent[0]->GetSize(), expect.size() + 4);
+    std::vector<uint8_t> got(sent[0]->GetSize());
+    sent[0]->CopyData(got.data(), got.size());
+    EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.begin() + expect.size()), expect);
+    EXPECT_TRUE(MrcIcrcTrailer::Verify(sent[0]));
+    EXPECT_EQ(c.responder->GetCounters().messagesReceived, 1u);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// Test controller: a fixed window and a fixed fraction of the line rate; raises the rate
+/// to the line rate from a timer (through notifyChanged).
+class TestCc : public MrcCongestionOps
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcTestCc").SetParent<MrcCongestionOps>().SetGroupName("Mrc");
+        return tid;
+    }
+
+    uint64_t window{std::numeric_limits<uint64_t>::max()};
+    double rateFraction{1.0};
+    Time raiseAt{Seconds(0)};
+    uint64_t sent{0};
+    uint64_t acked{0};
+
+    std::string GetName() const override
+    {
+        return "test";
+    }
+
+    void Init(MrcCcState& s) override
+    {
+        s.cwnd = window;
+        s.rate = DataRate(static_cast<uint64_t>(s.lineRate.GetBitRate() * rateFraction));
+        if (raiseAt > Seconds(0))
+        {
+            MrcCcState* st = &s;
+            Simulator::Schedule(raiseAt, [st]() {
+                st->rate = st->lineRate;
+                st->notifyChanged();
+            });
+        }
+    }
+
+    void OnSent(MrcCcState& s, uint32_t bytes) override
+    {
+        sent += bytes;
+        EXPECT_LE(uint64_t(s.inflight), std::max<uint64_t>(s.cwnd, bytes));
+    }
+
+    void OnAck(MrcCcState& /* s */, const MrcCcAck& ack) override
+    {
+        acked += ack.newlyAckedBytes;
+    }
+
+    Ptr<MrcCongestionOps> Fork() const override
+    {
+        Ptr<TestCc> c = CreateObject<TestCc>();
+        c->window = window;
+        c->rateFraction = rateFraction;
+        c->raiseAt = raiseAt;
+        return c;
+    }
+};
+
+/// Run one 100-packet Write (Mtu 1000, direct 100 Gb/s link) under a controller.
+Time
+RunUnder(Ptr<TestCc> proto, Ptr<MrcQueuePair>* requesterOut = nullptr)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair([] {
+        ObjectFactory f("ns3::MrcRoceQueuePair");
+        f.Set("Mtu", UintegerValue(1000));
+        return f;
+    }());
+    Ptr<MrcQueuePair> qb = d.nicB->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    qa->SetCongestionOpsPrototype(proto);
+    MrcRdmaHelper::ConnectPair(qa, qb);
+    Ptr<MrcMemoryRegion> mr = d.nicB->RegisterMemoryRegion(0, 100000);
+    Time end;
+    qa->SetCompletionCallback(
+        Callback<void, const MrcWorkCompletion&>([&end](const MrcWorkCompletion& wc) {
+            EXPECT_EQ(wc.status, MrcWcStatus::SUCCESS);
+            end = wc.end;
+        }));
+    MrcWorkRequest wr;
+    wr.rkey = mr->GetRkey();
+    wr.length = 100000;
+    EXPECT_TRUE(qa->PostSend(wr));
+    Simulator::Run();
+    EXPECT_TRUE(mr->IsExactlyOnce(0, 100000));
+    Ptr<TestCc> used = DynamicCast<TestCc>(qa->GetCongestionOps());
+    EXPECT_NE(used, proto); // a fork, not the prototype
+    EXPECT_EQ(used->sent, 100000u);
+    EXPECT_EQ(used->acked, 100000u);
+    if (requesterOut)
+    {
+        *requesterOut = qa;
+    }
+    return end;
+}
+
+} // namespace
+
+TEST(MrcQueuePair, PacingRateOfTheController)
+{
+    const Time wire = DataRate("100Gbps").CalculateBytesTxTime(100 * 1102 + 16);
+    Ptr<TestCc> full = CreateObject<TestCc>();
+    const Time tFull = RunUnder(full);
+    Simulator::Destroy();
+    EXPECT_LT(tFull, wire + MicroSeconds(3));
+    Ptr<TestCc> half = CreateObject<TestCc>();
+    half->rateFraction = 0.5;
+    const Time tHalf = RunUnder(half);
+    Simulator::Destroy();
+    // 99 gaps of two packet times, plus the last packet and the round trip.
+    EXPECT_GE(tHalf, wire * 2 - MicroSeconds(1));
+    EXPECT_LT(tHalf, wire * 2 + MicroSeconds(3));
+    // Half rate for 5 us, then the controller raises it from a timer (notifyChanged).
+    Ptr<TestCc> raise = CreateObject<TestCc>();
+    raise->rateFraction = 0.5;
+    raise->raiseAt = MicroSeconds(5);
+    const Time tRaise = RunUnder(raise);
+    Simulator::Destroy();
+    EXPECT_GT(tRaise, tFull + MicroSeconds(2));
+    EXPECT_LT(tRaise, tFull + MicroSeconds(3));
+}
+
+TEST(MrcQueuePair, WindowOfTheController)
+{
+    // A window of 4 packets on a 2 x 1 us + serialization round trip: about 4 packets per
+    // RTT instead of line rate, and never more than 4000 bytes in flight (TestCc::OnSent).
+    Ptr<TestCc> w = CreateObject<TestCc>();
+    w->window = 4000;
+    Ptr<MrcQueuePair> qa;
+    const Time t = RunUnder(w, &qa);
+    const Time wire = DataRate("100Gbps").CalculateBytesTxTime(100 * 1102 + 16);
+    EXPECT_GT(t, wire * 4);
+    EXPECT_EQ(qa->GetCcState().inflight, 0);
+    EXPECT_EQ(qa->GetCounters().retransmittedPackets, 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcQueuePair, CcTraceFiresOnChangesOnly)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    Ptr<MrcQueuePair> qb = d.nicB->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    Ptr<TestCc> proto = CreateObject<TestCc>();
+    proto->rateFraction = 0.25;
+    proto->raiseAt = MicroSeconds(3);
+    qa->SetCongestionOpsPrototype(proto);
+    std::vector<uint64_t> rates;
+    qa->TraceConnectWithoutContext(
+        "Cc",
+        Callback<void, uint32_t, uint64_t, uint64_t>(
+            [&rates](uint32_t, uint64_t bps, uint64_t) { rates.push_back(bps); }));
+    MrcRdmaHelper::ConnectPair(qa, qb);
+    Ptr<MrcMemoryRegion> mr = d.nicB->RegisterMemoryRegion(0, 100000);
+    MrcWorkRequest wr;
+    wr.rkey = mr->GetRkey();
+    wr.length = 100000;
+    ASSERT_TRUE(qa->PostSend(wr));
+    Simulator::Run();
+    // At Connect (25 Gb/s) and when raised (100 Gb/s); ACKs change nothing.
+    EXPECT_EQ(rates, (std::vector<uint64_t>{25000000000ull, 100000000000ull}));
     Simulator::Destroy();
 }

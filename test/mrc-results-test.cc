@@ -11,6 +11,7 @@
 #include "ns3/mrc-progress-reporter.h"
 #include "ns3/mrc-results-writer.h"
 #include "ns3/mrc-run-results.h"
+#include "ns3/mrc-time-series-sampler.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
@@ -305,6 +306,10 @@ TEST(MrcResultsMath, SlowdownAndHpccAddresses)
     EXPECT_EQ(MrcHpccAddress(255), 0x0b00ff01U);
     EXPECT_EQ(MrcHpccAddress(256), 0x0b010001U);
     EXPECT_EQ(MrcHpccAddress(300), 0x0b012c01U);
+    EXPECT_GT(MrcPeakRssKb(), 0U);
+    EXPECT_EQ(MrcNs3VersionString(),
+              MRC_NS3_VERSION_MINOR == 99 ? std::string("3-dev")
+                                          : "3." + std::to_string(MRC_NS3_VERSION_MINOR));
 }
 
 TEST(MrcResultsMath, Summarize)
@@ -539,4 +544,36 @@ TEST(MrcProgressReporter, DisabledDoesNothing)
     EXPECT_EQ(rep->GetChecks(), 0U);
     EXPECT_EQ(os.str(), "");
     Simulator::Destroy();
+}
+
+TEST(MrcTimeSeriesSampler, LevelsAndRatesAtEveryInterval)
+{
+    MrcRunResults r;
+    uint64_t txBytes = 0;
+    double queue = 0;
+    Simulator::Schedule(NanoSeconds(500), [&]() {
+        txBytes += 1000;
+        queue = 7;
+    });
+    Simulator::Schedule(NanoSeconds(1500), [&]() { txBytes += 2500; });
+    Simulator::Schedule(NanoSeconds(2500), [&]() { queue = 3; });
+    Ptr<MrcTimeSeriesSampler> sampler = CreateObject<MrcTimeSeriesSampler>();
+    sampler->SetAttribute("Interval", TimeValue(MicroSeconds(1)));
+    sampler->SetResults(&r);
+    sampler->AddRate("roce", "h0", "tx_gbps", [&]() { return txBytes; });
+    sampler->AddLevel("", "t0-0:1", "queue_bytes", [&]() { return queue; });
+    sampler->Start(NanoSeconds(3500));
+    Simulator::Stop(MicroSeconds(10));
+    Simulator::Run();
+    sampler->Dispose();
+    Simulator::Destroy();
+    // 1000 B in the first microsecond = 8 Gb/s, 2500 B in the second = 20 Gb/s.
+    EXPECT_EQ(Text(&MrcResultsWriter::WriteTimeseriesCsv, r),
+              "time_ns,transport,entity,metric,value\n"
+              "1000,roce,h0,tx_gbps,8\n"
+              "1000,,t0-0:1,queue_bytes,7\n"
+              "2000,roce,h0,tx_gbps,20\n"
+              "2000,,t0-0:1,queue_bytes,7\n"
+              "3000,roce,h0,tx_gbps,0\n"
+              "3000,,t0-0:1,queue_bytes,3\n");
 }

@@ -10,9 +10,9 @@
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-net-device.h"
@@ -176,6 +176,36 @@ class DropNthData : public ErrorModel
     }
 };
 
+/// Controller that counts how congestion reaches it.
+class CountingCc : public MrcNoCongestionControl
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcTestCountingCc")
+                                .SetParent<MrcNoCongestionControl>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<CountingCc>();
+        return tid;
+    }
+
+    uint64_t cnps{0};
+    uint64_t flaggedAcks{0};
+
+    void OnCnp(MrcCcState& /* s */) override
+    {
+        ++cnps;
+    }
+
+    void OnAck(MrcCcState& /* s */, const MrcCcAck& ack) override
+    {
+        flaggedAcks += ack.cnpFlag ? 1 : 0;
+        EXPECT_EQ(ack.cnpFlag, ack.ecnEcho);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(CountingCc);
+
 } // namespace
 
 TEST(MrcRoce, SingleFlowReachesLineRate)
@@ -300,6 +330,13 @@ TEST(MrcRoce, Incast32To1WithPfcIsLosslessAndExactlyOnce)
     }
     EXPECT_EQ(retx, 0u);
     EXPECT_EQ(timeouts, 0u);
+    const MrcQpCounters sum = MrcRdmaHelper::SumCounters(s.hosts);
+    EXPECT_EQ(sum.messagesCompleted, n);
+    EXPECT_EQ(sum.messagesReceived, n);
+    EXPECT_EQ(sum.bytesPlaced, uint64_t(n) * bytes);
+    EXPECT_EQ(sum.dataPacketsSent, uint64_t(n) * 64);
+    EXPECT_EQ(sum.dataPacketsReceived, uint64_t(n) * 64);
+    EXPECT_EQ(sum.acksSent, sum.acksReceived);
     // Data drained at the receiver's line rate: 32 x 64 packets of 1102 bytes on the wire.
     Time lastEnd;
     for (const auto& wc : done.wc)
@@ -358,6 +395,78 @@ TEST(MrcRoce, OneLostPacketGoesBackN)
     // drop itself: retransmissions = packets sent from the dropped PSN before the rewind.
     EXPECT_EQ(rx.outOfOrderPackets + 1, tx.retransmittedPackets);
     EXPECT_EQ(rx.bytesPlaced, 100000u);
+    Simulator::Destroy();
+}
+
+TEST(MrcRoce, PsnWrapAroundWithALoss)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+    rdma.SetQueuePairAttribute("InitialPsn", UintegerValue(0xffffc0)); // wraps at packet 65
+    StarConfig cfg;
+    cfg.pfc = false;
+    Star s = MakeStar(rdma, cfg);
+    Ptr<DropNthData> em = CreateObject<DropNthData>();
+    em->n = 70; // after the wrap
+    s.dev[1]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    MrcRdmaHelper::Connection c = rdma.Connect(s.hosts.Get(0), s.hosts.Get(1), 100000);
+    EXPECT_EQ(c.responder->GetRemoteInitialPsn(), 0xffffc0u);
+    std::vector<uint32_t> sentPsns;
+    c.requester->TraceConnectWithoutContext(
+        "Tx",
+        Callback<void, Ptr<const Packet>>(
+            [&sentPsns](Ptr<const Packet> p) { sentPsns.push_back(PsnOf(p)); }));
+    Completions done;
+    c.requester->SetCompletionCallback(done.Cb());
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 100000)));
+    Simulator::Run();
+    ASSERT_EQ(done.wc.size(), 1u);
+    EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 100000));
+    EXPECT_EQ(sentPsns.front(), 0xffffc0u);
+    EXPECT_EQ(sentPsns[64], 0u);
+    EXPECT_EQ(em->droppedPsn, 5u); // 0xffffc0 + 69 mod 2^24
+    uint32_t rewindTo = 0xffffffff;
+    for (std::size_t i = 1; i < sentPsns.size(); ++i)
+    {
+        if (sentPsns[i] != ((sentPsns[i - 1] + 1) & 0xffffff))
+        {
+            rewindTo = sentPsns[i];
+            break;
+        }
+    }
+    EXPECT_EQ(rewindTo, 5u);
+    EXPECT_EQ(c.responder->GetCounters().naksSent, 1u);
+    EXPECT_EQ(c.requester->GetCounters().timeouts, 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcRoce, LostLastPacketIsRecoveredByTheTimeout)
+{
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("Mtu", UintegerValue(1000));
+    StarConfig cfg;
+    cfg.pfc = false;
+    Star s = MakeStar(rdma, cfg);
+    Ptr<DropNthData> em = CreateObject<DropNthData>();
+    em->n = 100; // the last packet: no later packet reveals the gap, so no NAK
+    s.dev[1]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    MrcRdmaHelper::Connection c = rdma.Connect(s.hosts.Get(0), s.hosts.Get(1), 100000);
+    Completions done;
+    c.requester->SetCompletionCallback(done.Cb());
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 100000)));
+    Simulator::Run();
+    ASSERT_EQ(done.wc.size(), 1u);
+    EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 100000));
+    const MrcQpCounters& tx = c.requester->GetCounters();
+    EXPECT_EQ(tx.timeouts, 1u);
+    EXPECT_EQ(tx.retransmittedPackets, 1u); // only the unacknowledged last packet
+    EXPECT_EQ(tx.naksReceived, 0u);
+    // The timer restarted with the ACK of packet 99 (about 10 us in), expired 1.048576 ms
+    // later; the retransmission and its ACK take a few microseconds more.
+    EXPECT_GT(done.wc[0].end, NanoSeconds(1048576));
+    EXPECT_LT(done.wc[0].end, NanoSeconds(1048576) + MicroSeconds(20));
     Simulator::Destroy();
 }
 
@@ -460,6 +569,7 @@ TEST(MrcRoce, SeparateCnpsAtMostOncePerInterval)
 {
     MrcRdmaHelper rdma;
     rdma.SetQueuePairAttribute("CnpMode", StringValue("Separate"));
+    rdma.SetQueuePairAttribute("CongestionControl", TypeIdValue(CountingCc::GetTypeId()));
     rdma.SetQueuePairAttribute("CnpInterval", TimeValue(MicroSeconds(10)));
     Time first;
     Time last;
@@ -472,6 +582,10 @@ TEST(MrcRoce, SeparateCnpsAtMostOncePerInterval)
     const uint64_t bound = 2 + static_cast<uint64_t>((last - first).GetMicroSeconds() / 10);
     EXPECT_LE(rx.cnpsSent, bound);
     EXPECT_EQ(conns[0].requester->GetCounters().cnpsReceived, rx.cnpsSent);
+    Ptr<CountingCc> cc = DynamicCast<CountingCc>(conns[0].requester->GetCongestionOps());
+    ASSERT_TRUE(cc);
+    EXPECT_EQ(cc->cnps, rx.cnpsSent); // each CNP once, through OnCnp
+    EXPECT_EQ(cc->flaggedAcks, 0u);
     for (const auto& c : conns)
     {
         EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 500000));
@@ -483,6 +597,7 @@ TEST(MrcRoce, CnpFlagOnAcks)
 {
     MrcRdmaHelper rdma;
     rdma.SetQueuePairAttribute("CnpMode", StringValue("AckFlag"));
+    rdma.SetQueuePairAttribute("CongestionControl", TypeIdValue(CountingCc::GetTypeId()));
     Time first;
     Time last;
     auto conns = MarkedIncast(rdma, first, last);
@@ -492,6 +607,10 @@ TEST(MrcRoce, CnpFlagOnAcks)
     EXPECT_EQ(rx.cnpsSent, rx.ecnMarkedReceived);
     EXPECT_LE(rx.cnpsSent, rx.acksSent);
     EXPECT_EQ(conns[0].requester->GetCounters().cnpsReceived, rx.cnpsSent);
+    Ptr<CountingCc> cc = DynamicCast<CountingCc>(conns[0].requester->GetCongestionOps());
+    ASSERT_TRUE(cc);
+    EXPECT_EQ(cc->flaggedAcks, rx.cnpsSent); // each flag once, through OnAck
+    EXPECT_EQ(cc->cnps, 0u);
     Simulator::Destroy();
 }
 
@@ -531,9 +650,9 @@ TEST(MrcProfiles, ApplySetsDefaults)
     UintegerValue mtu;
     qp->GetAttribute("Mtu", mtu);
     EXPECT_EQ(mtu.Get(), 1000u);
-    EnumValue mode;
+    StringValue mode;
     qp->GetAttribute("CnpMode", mode);
-    EXPECT_EQ(mode.Get(), MrcRoceQueuePair::CNP_ACK_FLAG);
+    EXPECT_EQ(mode.Get(), "AckFlag");
     Config::Reset();
 }
 
@@ -599,6 +718,7 @@ TEST(MrcProfiles, RocePaperOverridesDcqcn)
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::RateIncreaseInterval"), "55us");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::ByteCounter"), "10000000");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::FastRecoveryTimes"), "5");
+    EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::HyperIncreaseForm"), "Scaled");
     EXPECT_EQ(ValueOf(s, "ns3::MrcEcnMarker::Kmin"), "400000"); // fabric as roce-hpcc
     const std::string json = MrcProfiles::ToJson("roce-paper");
     EXPECT_EQ(json.rfind("{\"name\": \"roce-paper\", \"settings\": [{\"path\": ", 0), 0u);

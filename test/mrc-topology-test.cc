@@ -16,6 +16,7 @@
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -226,6 +227,8 @@ TEST(MrcTopology, AddressesNamesAndAccessors)
     EXPECT_EQ(index, 1u);
     EXPECT_EQ(t->FindSwitchId(t->GetSwitchById(id)), static_cast<int32_t>(id));
     EXPECT_EQ(t->FindSwitchId(t->GetHost(0)), -1);
+    EXPECT_EQ(t->FindHost(t->GetHost(13)), 13);
+    EXPECT_EQ(t->FindHost(t->GetSwitchById(id)), -1);
     // every switch forwards with the dual strategy; its uSID is its SRv6 identity
     Ptr<MrcDualForwarding> fwd =
         DynamicCast<MrcDualForwarding>(t->GetSwitchById(id)->GetForwarding());
@@ -267,7 +270,12 @@ TEST(MrcTopology, InvalidShapesAreNamed)
     MrcTopologyConfig f = FatTree(1, 4);
     f.hosts = 20;
     EXPECT_NE(msg(f).find("hosts=20 does not fill"), std::string::npos);
+}
+
+TEST(MrcTopologyDeathTest, BuildAbortsNamingTheShapeError)
+{
     EXPECT_DEATH(Build(Clos(1, 15, 4, 4)), "hosts=15 is not a multiple of hostsPerT0=4");
+    EXPECT_DEATH(Build(Clos(0, 16, 4, 4)), "planes=0");
 }
 
 TEST(MrcTopology, CommandLineOptions)
@@ -333,6 +341,51 @@ TEST(MrcTopology, BaseRttAndBisection)
     // one T0: host links only
     EXPECT_EQ(Build(Clos(1, 4, 4, 1))->GetBisectionBandwidth(), 200000000000ULL);
     Simulator::Destroy();
+}
+
+TEST(MrcDualForwarding, SrvSixInsideTheLocatorBlockEcmpOutside)
+{
+    Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
+    fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(0x1000));
+    fwd->GetSrv6()->AddUsidRoute(0x1401, 2);
+    fwd->GetEcmp()->AddRoute(Ipv6Address("fd00:0:0:1::5"), 128, 1);
+    fwd->GetEcmp()->AddRoute(Ipv6Address("fd00:0:0:1::5"), 128, 3);
+
+    MrcPacketInfo info;
+    info.dst = Ipv6Address("fcbb:bb00:1000:1401:1003:1804::");
+    EXPECT_EQ(fwd->Route(info, 0), 2);
+    EXPECT_TRUE(info.rewriteDst);
+    EXPECT_EQ(info.dst, Ipv6Address("fcbb:bb00:1401:1003:1804::"));
+    // an SRv6 packet the static table cannot forward is dropped, never hashed
+    MrcPacketInfo unknown;
+    unknown.dst = Ipv6Address("fcbb:bb00:1000:1455::");
+    EXPECT_EQ(fwd->Route(unknown, 0), MrcForwarding::NO_ROUTE);
+    MrcPacketInfo foreign;
+    foreign.dst = Ipv6Address("fcbb:bb00:1001:1401::");
+    EXPECT_EQ(fwd->Route(foreign, 0), MrcForwarding::NO_ROUTE);
+    EXPECT_EQ(fwd->GetNoRouteCount(), 2u);
+
+    MrcPacketInfo ecmp;
+    ecmp.dst = Ipv6Address("fd00:0:0:1::5");
+    const int32_t first = fwd->Route(ecmp, 0);
+    EXPECT_TRUE(first == 1 || first == 3);
+    EXPECT_FALSE(ecmp.rewriteDst);
+    // port state reaches the ECMP engine
+    fwd->SetPortState(1, false);
+    EXPECT_FALSE(fwd->GetEcmp()->IsPortUp(1));
+    EXPECT_EQ(fwd->Route(ecmp, 0), 3);
+
+    // another locator block: the old carriers are ordinary addresses now (no ECMP route)
+    fwd->SetLocatorBlock(0xfc000000);
+    UintegerValue block;
+    fwd->GetSrv6()->GetAttribute("LocatorBlock", block);
+    EXPECT_EQ(block.Get(), 0xfc000000u);
+    MrcPacketInfo old;
+    old.dst = Ipv6Address("fcbb:bb00:1000:1401::");
+    EXPECT_EQ(fwd->Route(old, 0), MrcForwarding::NO_ROUTE);
+    MrcPacketInfo now;
+    now.dst = Ipv6Address("fc00:0:1000:1401::");
+    EXPECT_EQ(fwd->Route(now, 0), 2);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,252 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-hpcc-input.h"
+
+#include "mrc-input-error.h"
+
+#include "ns3/log.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcHpccInput");
+
+namespace
+{
+
+std::string
+Ordinal(uint32_t i, uint32_t n, const char* what)
+{
+    std::ostringstream os;
+    os << what << " " << i << " of " << n;
+    return os.str();
+}
+
+} // namespace
+
+MrcHpccTopology
+MrcHpccInput::LoadTopology(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw MrcInputError(path, 0, "a readable file", "cannot open");
+    }
+    return ParseTopology(in, path);
+}
+
+MrcHpccTopology
+MrcHpccInput::ParseTopology(std::istream& in, const std::string& name)
+{
+    MrcLineReader r(in, name);
+    MrcHpccTopology topo;
+    const std::string header = "'N S L' (node, switch and link counts, S <= N)";
+    if (!r.Next())
+    {
+        r.FailEof(header);
+    }
+    uint32_t numSwitches = 0;
+    uint32_t numLinks = 0;
+    {
+        const auto& f = r.Fields();
+        if (f.size() != 3 || !MrcParse::U32(f[0], topo.numNodes) ||
+            !MrcParse::U32(f[1], numSwitches) || !MrcParse::U32(f[2], numLinks) ||
+            numSwitches > topo.numNodes)
+        {
+            r.Fail(header);
+        }
+    }
+    topo.isSwitch.assign(topo.numNodes, false);
+    if (numSwitches > 0)
+    {
+        std::ostringstream what;
+        what << numSwitches << " distinct switch ids below " << topo.numNodes;
+        if (!r.Next())
+        {
+            r.FailEof(what.str());
+        }
+        const auto& f = r.Fields();
+        if (f.size() != numSwitches)
+        {
+            r.Fail(what.str());
+        }
+        for (const auto& s : f)
+        {
+            uint32_t id;
+            if (!MrcParse::U32(s, id) || id >= topo.numNodes || topo.isSwitch[id])
+            {
+                r.Fail(what.str(), s);
+            }
+            topo.isSwitch[id] = true;
+            topo.switchIds.push_back(id);
+        }
+    }
+    for (uint32_t id = 0; id < topo.numNodes; ++id)
+    {
+        if (!topo.isSwitch[id])
+        {
+            topo.hosts.push_back(id);
+        }
+    }
+    for (uint32_t i = 1; i <= numLinks; ++i)
+    {
+        const std::string what = Ordinal(i, numLinks, "link") + " as 'src dst rate delay err'";
+        if (!r.Next())
+        {
+            r.FailEof(what);
+        }
+        const auto& f = r.Fields();
+        if (f.size() != 5)
+        {
+            r.Fail(what);
+        }
+        MrcHpccLink l;
+        l.line = r.Line();
+        std::ostringstream idWhat;
+        idWhat << "a node id below " << topo.numNodes;
+        if (!MrcParse::U32(f[0], l.a) || l.a >= topo.numNodes)
+        {
+            r.Fail(idWhat.str(), f[0]);
+        }
+        if (!MrcParse::U32(f[1], l.b) || l.b >= topo.numNodes)
+        {
+            r.Fail(idWhat.str(), f[1]);
+        }
+        if (l.a == l.b)
+        {
+            r.Fail("a link between two different nodes");
+        }
+        if (!MrcParse::Rate(f[2], l.rateBps) || l.rateBps == 0)
+        {
+            r.Fail("a positive rate such as '100Gbps'", f[2]);
+        }
+        int64_t ps;
+        if (!MrcParse::Delay(f[3], ps))
+        {
+            r.Fail("a delay such as '0.001ms' or '1000ns'", f[3]);
+        }
+        l.delay = PicoSeconds(ps);
+        if (!MrcParse::Double(f[4], l.errorRate) || l.errorRate < 0 || l.errorRate > 1)
+        {
+            r.Fail("an error rate in [0, 1]", f[4]);
+        }
+        topo.links.push_back(l);
+    }
+    return topo;
+}
+
+std::vector<MrcFlowSpec>
+MrcHpccInput::LoadFlows(const std::string& path, const MrcHpccFlowOptions& options)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw MrcInputError(path, 0, "a readable file", "cannot open");
+    }
+    return ParseFlows(in, path, options);
+}
+
+std::vector<MrcFlowSpec>
+MrcHpccInput::ParseFlows(std::istream& in,
+                         const std::string& name,
+                         const MrcHpccFlowOptions& options)
+{
+    MrcLineReader r(in, name);
+    const std::string header = "the number of flows";
+    if (!r.Next())
+    {
+        r.FailEof(header);
+    }
+    uint32_t count = 0;
+    if (r.Fields().size() != 1 || !MrcParse::U32(r.Fields()[0], count))
+    {
+        r.Fail(header);
+    }
+    std::vector<MrcFlowSpec> flows;
+    flows.reserve(options.ignoreCount ? 0 : count);
+    const std::string form =
+        "'src dst pg dport bytes start_s' (HPCC) or 'src dst pg bytes start_s' (ConWeave)";
+    while (true)
+    {
+        const uint32_t i = static_cast<uint32_t>(flows.size()) + 1;
+        bool more = r.Next();
+        if (!options.ignoreCount)
+        {
+            if (!more && i <= count)
+            {
+                r.FailEof(Ordinal(i, count, "flow") + " as " + form);
+            }
+            if (more && i > count)
+            {
+                std::ostringstream os;
+                os << "end of file after " << count << " flows (the count on line 1)";
+                r.Fail(os.str());
+            }
+        }
+        if (!more)
+        {
+            break;
+        }
+        const auto& f = r.Fields();
+        if (f.size() != 5 && f.size() != 6)
+        {
+            r.Fail(form);
+        }
+        const bool hpcc = f.size() == 6;
+        MrcFlowSpec flow;
+        uint32_t pg;
+        uint32_t dport = 0;
+        const std::string& bytesText = hpcc ? f[4] : f[3];
+        const std::string& startText = hpcc ? f[5] : f[4];
+        std::ostringstream idWhat;
+        idWhat << "a node id";
+        if (options.numNodes > 0)
+        {
+            idWhat << " below " << options.numNodes;
+        }
+        if (!MrcParse::U32(f[0], flow.src) ||
+            (options.numNodes > 0 && flow.src >= options.numNodes))
+        {
+            r.Fail("src: " + idWhat.str(), f[0]);
+        }
+        if (!MrcParse::U32(f[1], flow.dst) ||
+            (options.numNodes > 0 && flow.dst >= options.numNodes))
+        {
+            r.Fail("dst: " + idWhat.str(), f[1]);
+        }
+        if (flow.src == flow.dst)
+        {
+            r.Fail("a flow between two different nodes");
+        }
+        if (!MrcParse::U32(f[2], pg) || pg > 7)
+        {
+            r.Fail("pg: a priority group 0..7", f[2]);
+        }
+        if (hpcc && (!MrcParse::U32(f[3], dport) || dport > 65535))
+        {
+            r.Fail("dport: a port number 0..65535", f[3]);
+        }
+        if (!MrcParse::U64(bytesText, flow.bytes) || flow.bytes == 0)
+        {
+            r.Fail("bytes: a positive integer", bytesText);
+        }
+        int64_t ps;
+        if (!MrcParse::SecondsToPs(startText, ps))
+        {
+            r.Fail("start_s: a non-negative time in seconds", startText);
+        }
+        flow.start = PicoSeconds(ps);
+        flow.priorityGroup = static_cast<int32_t>(pg);
+        flow.dstPort = hpcc ? static_cast<int32_t>(dport) : -1;
+        flows.push_back(flow);
+    }
+    return flows;
+}
+
+} // namespace ns3

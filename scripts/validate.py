@@ -1,0 +1,721 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""The validation suite: run the cases of validation/*.case, compare with the literature.
+
+    scripts/validate.py [--quick] [--case=ID] [--jobs=N] [--reuse] [--no-plots]
+                        [--sim=PATH] [--cases=DIR] [--out=DIR] [--list]
+
+Each case names runs of mrc-sim, a metric computed from their result folders, and the
+expected value or relation with a tolerance (validation/README.md has the format). The
+runner first asks mrc-sim which scenarios exist (--list) and probes every run with its
+own options and --simTime=1us, so a case that needs a scenario, transport or option
+that mrc-sim does not have yet is SKIPPED (when the case declares it in `requires`)
+instead of failing. Independent runs go in parallel (--jobs, default: all cores);
+identical runs (same arguments) are run once and shared between cases; --reuse keeps
+the result folder of an identical earlier run instead of running it again.
+
+Writes OUT/report.md (default results/validation/): a PASS/FAIL/SKIPPED table, then a
+section per case with its runs, details and PNG plots (OUT/plots/). Exit status 1 when
+any case FAILs (an error counts as a FAIL), 0 otherwise, 2 for bad options or a
+malformed case file.
+"""
+
+import configparser
+import concurrent.futures
+import hashlib
+import math
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mrcresults as mr  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RELATIONS = (">=", "<=", "==", "within", "between")
+
+
+class CaseError(Exception):
+    """A malformed case file."""
+
+
+def fail_usage(msg):
+    sys.stderr.write("validate.py: %s\n" % msg)
+    sys.exit(2)
+
+
+# ---------------------------------------------------------------------------
+# metrics: f(results, params) -> (value, note). results: list of mr.Result in the
+# order of the metric's `runs`; params: the other keys of [metric] as text.
+
+def _flows(results, transport=None):
+    for r in results:
+        for f in r.flows:
+            if transport is None or f["transport"] == transport:
+                yield r, f
+
+
+def _main_receiver(flows):
+    """The most common destination (the incast receiver)."""
+    count = {}
+    for f in flows:
+        count[f["dst"]] = count.get(f["dst"], 0) + 1
+    if not count:
+        raise mr.ResultError("no flows")
+    return max(sorted(count), key=lambda d: count[d])
+
+
+def m_min_flow_rate_fraction(results, p):
+    """Smallest ideal_fct/fct over all flows of the runs (1 = line rate; unfinished = 0)."""
+    worst = None
+    n = 0
+    for r, f in _flows(results, p.get("transport")):
+        n += 1
+        v = mr.flow_rate_fraction(f)
+        if worst is None or v < worst[0]:
+            worst = (v, r.label, f["flow_id"])
+    if worst is None:
+        raise mr.ResultError("no flows")
+    return worst[0], "%d flows; slowest: flow %s of run %s" % (n, worst[2], worst[1])
+
+
+def m_victim_rate_fraction(results, p):
+    """Mean ideal_fct/fct of the flows that do not go to the incast receiver."""
+    vals = []
+    for r in results:
+        flows = [f for f in r.flows if p.get("transport") in (None, f["transport"])]
+        recv = _main_receiver(flows)
+        vals += [mr.flow_rate_fraction(f) for f in flows if f["dst"] != recv]
+    if not vals:
+        raise mr.ResultError("no victim flow (every flow goes to the incast receiver)")
+    return sum(vals) / len(vals), "%d victim flow(s)" % len(vals)
+
+
+def _incast_rates(results, p):
+    rates = []
+    for r in results:
+        flows = [f for f in r.flows if p.get("transport") in (None, f["transport"])]
+        recv = _main_receiver(flows)
+        for f in flows:
+            if f["dst"] == recv:
+                rates.append(f["bytes"] * 8.0 / f["fct_ns"] if f.get("fct_ns") else 0.0)
+    return rates
+
+
+def m_jain_fairness(results, p):
+    """Jain's index of the incast flows' mean rates (bytes*8/fct); 1 = equal."""
+    x = _incast_rates(results, p)
+    if not x or sum(x) == 0:
+        raise mr.ResultError("no completed incast flow")
+    return sum(x) ** 2 / (len(x) * sum(v * v for v in x)), "%d incast flows" % len(x)
+
+
+def m_fair_share_ratio(results, p):
+    """min/max of the incast flows' mean tx_gbps (timeseries) while all of them are active.
+
+    The window starts at converge_fraction (default 0.5) of the way from the last start
+    to the first end of these flows, so the first rate cuts are left out."""
+    frac = float(p.get("converge_fraction", 0.5))
+    worst = None
+    for r in results:
+        flows = [f for f in r.flows if p.get("transport") in (None, f["transport"])]
+        recv = _main_receiver(flows)
+        inc = [f for f in flows if f["dst"] == recv]
+        t0 = max(f["start_ns"] for f in inc)
+        ends = [f["end_ns"] for f in inc if f.get("end_ns") is not None]
+        t1 = min(ends) if ends else r.summary["run"].get("simulatedTimeNs", 0)
+        lo = t0 + frac * (t1 - t0)
+        means = []
+        for f in inc:
+            ent = "flow%d" % f["flow_id"]
+            v = [row["value"] for row in r.timeseries
+                 if row["entity"] == ent and row["metric"] == "tx_gbps" and lo <= row["time_ns"] <= t1]
+            if not v:
+                raise mr.ResultError("%s: no tx_gbps samples of %s in [%d, %d] ns" % (r.label, ent, lo, t1))
+            means.append(sum(v) / len(v))
+        ratio = min(means) / max(means) if max(means) > 0 else 0.0
+        if worst is None or ratio < worst[0]:
+            worst = (ratio, r.label, means, lo, t1)
+    return worst[0], "run %s: mean Gb/s %s over [%.0f, %.0f] us" % (
+        worst[1], ", ".join("%.2f" % m for m in worst[2]), worst[3] / 1e3, worst[4] / 1e3)
+
+
+def _idle_uplinks(r):
+    ups = [link for link in r.links if mr.is_uplink(link)]
+    if not ups:
+        raise mr.ResultError("%s: links.csv has no T0 -> T1 link" % r.label)
+    sizes = [f["bytes"] for f in r.flows]
+    # A link that carries only acknowledgements is idle for data: below half a message.
+    thresh = 0.5 * min(sizes) if sizes else 1
+    return ups, [link for link in ups if link["bytes"] < thresh]
+
+
+def m_idle_uplink_fraction(results, p):
+    """Fraction of T0 -> T1 links that carried less than half of the smallest message."""
+    total = idle = 0
+    for r in results:
+        ups, idl = _idle_uplinks(r)
+        total += len(ups)
+        idle += len(idl)
+    return idle / total, "%d of %d uplinks idle" % (idle, total)
+
+
+def m_ecmp_idle_theory(results, p):
+    """Expected idle-uplink fraction for uniform hashing: mean over T0s of (1-1/n)^m.
+
+    n = uplinks of the T0, m = flows from its hosts to hosts under another T0 (the
+    general form of (1-1/n)^n, which tends to 1/e). Needs one plane."""
+    vals = []
+    for r in results:
+        t0_of = mr.host_t0_map(r.links)
+        if any(len(v) != 1 for v in t0_of.values()):
+            raise mr.ResultError("%s: ecmp_idle_theory needs a one-plane fabric" % r.label)
+        ups = [link for link in r.links if mr.is_uplink(link)]
+        n_up = {}
+        for link in ups:
+            n_up[link["from"]] = n_up.get(link["from"], 0) + 1
+        m = {t: 0 for t in n_up}
+        for f in r.flows:
+            a, b = t0_of.get(f["src"], [None])[0], t0_of.get(f["dst"], [None])[0]
+            if a is None or b is None:
+                raise mr.ResultError("%s: flow %s: host not in links.csv" % (r.label, f["flow_id"]))
+            if a != b:
+                m[a] = m.get(a, 0) + 1
+        for t, n in n_up.items():
+            vals += [(1.0 - 1.0 / n) ** m[t]] * n
+    return sum(vals) / len(vals), "(1-1/n)^n -> 1/e = %.4f" % math.exp(-1)
+
+
+def m_fabric_drops(results, p):
+    """Packets dropped on fabric links (links.csv drops column), all runs."""
+    d = sum(link["drops"] or 0 for r in results for link in r.links)
+    return d, "%d links" % sum(len(r.links) for r in results)
+
+
+def m_pfc_pause_frames(results, p):
+    """PFC pause frames of all transports (summary.json)."""
+    return sum(t.get("pfcPauseFrames", 0) for r in results for t in r.transports().values()), ""
+
+
+def m_interrupted_flows(results, p):
+    """Messages that did not complete (a QP in error leaves its message unfinished); when
+    every message completed, the qp_error events of events.csv."""
+    unfinished = sum(1 for _, f in _flows(results, p.get("transport")) if f.get("end_ns") is None)
+    errors = sum(1 for r in results for e in r.events if e["kind"] == "qp_error")
+    return (unfinished or errors), "%d unfinished, %d qp_error events" % (unfinished, errors)
+
+
+def _goodput(r, transport):
+    g = r.transport_summary(transport).get("goodputGbps")
+    if g is None:
+        raise mr.ResultError("%s: no goodput" % r.label)
+    return float(g)
+
+
+def m_goodput_ratio(results, p):
+    """goodput of the first run / goodput of the second (summary.json goodputGbps)."""
+    if len(results) != 2:
+        raise CaseError("goodput_ratio needs runs = A, B")
+    a, b = (_goodput(r, p.get("transport")) for r in results)
+    return (a / b if b > 0 else float("inf")), "%s %.2f Gb/s, %s %.2f Gb/s" % (
+        results[0].label, a, results[1].label, b)
+
+
+def m_min_goodput_ratio(results, p):
+    """Smallest goodput(A)/goodput(B) over consecutive run pairs (A1, B1, A2, B2, ...)."""
+    if len(results) % 2 or not results:
+        raise CaseError("min_goodput_ratio needs runs in pairs A1, B1, A2, B2, ...")
+    ratios = []
+    for a, b in zip(results[0::2], results[1::2]):
+        ga, gb = _goodput(a, p.get("transport")), _goodput(b, p.get("transport"))
+        ratios.append((ga / gb if gb > 0 else float("inf"), "%s/%s %.3f" % (a.label, b.label, ga / gb if gb else 0)))
+    return min(ratios)[0], "; ".join(t for _, t in ratios)
+
+
+def _throughput_around_failure(r, p):
+    series = mr.aggregate_series(r.timeseries, p.get("series_metric", "rx_gbps"), "host")
+    fail = r.first_failure_ns()
+    if fail is None:
+        raise mr.ResultError("%s: events.csv has no failure" % r.label)
+    if not series:
+        raise mr.ResultError("%s: timeseries.csv has no host rx_gbps" % r.label)
+    return series, fail
+
+
+def m_throughput_ratio_after_failure(results, p):
+    """Mean aggregate host rx_gbps in [fail+settle, fail+settle+window) / in [fail-window, fail)."""
+    w = float(p.get("window_us", 100)) * 1e3
+    settle = float(p.get("settle_us", 50)) * 1e3
+    vals = []
+    for r in results:
+        series, fail = _throughput_around_failure(r, p)
+        before = [v for t, v in series if fail - w <= t < fail]
+        after = [v for t, v in series if fail + settle <= t < fail + settle + w]
+        if not before or not after:
+            raise mr.ResultError("%s: no samples in the windows around the failure at %d ns" % (r.label, fail))
+        vals.append((sum(after) / len(after)) / (sum(before) / len(before)))
+    return min(vals), "per run: " + ", ".join("%.3f" % v for v in vals)
+
+
+def m_dip_duration_us(results, p):
+    """Time from the failure until aggregate host rx_gbps is back at >= level (0.9) x its
+    mean over the window (100 us) before the failure, for hold (3) samples in a row."""
+    w = float(p.get("window_us", 100)) * 1e3
+    level = float(p.get("level", 0.9))
+    hold = int(p.get("hold", 3))
+    worst = 0.0
+    for r in results:
+        series, fail = _throughput_around_failure(r, p)
+        before = [v for t, v in series if fail - w <= t < fail]
+        if not before:
+            raise mr.ResultError("%s: no samples before the failure" % r.label)
+        target = level * sum(before) / len(before)
+        after = [(t, v) for t, v in series if t >= fail]
+        back = None
+        for i in range(len(after) - hold + 1):
+            if all(v >= target for _, v in after[i:i + hold]):
+                back = after[i][0]
+                break
+        d = float("inf") if back is None else (back - fail) / 1e3
+        worst = max(worst, d)
+    return worst, "level %.0f%% of the pre-failure mean" % (level * 100)
+
+
+METRICS = {name[2:]: fn for name, fn in globals().items() if name.startswith("m_") and callable(fn)}
+
+
+# ---------------------------------------------------------------------------
+# case files
+
+class Run:
+    def __init__(self, label, args):
+        self.label = label
+        self.args = args
+        self.key = hashlib.sha1("\0".join(args).encode()).hexdigest()[:10]
+        self.folder = None
+
+    @property
+    def scenario(self):
+        return self.args[0] if self.args and not self.args[0].startswith("-") else "permutation"
+
+
+class Case:
+    def __init__(self, path):
+        self.path = path
+        cp = configparser.ConfigParser(interpolation=None)
+        cp.optionxform = str
+        try:
+            with open(path) as f:
+                cp.read_file(f)
+        except (OSError, configparser.Error) as e:
+            raise CaseError("%s: %s" % (path, e))
+        self.cp = cp
+        where = os.path.basename(path)
+
+        def get(section, key, default=None):
+            if cp.has_option(section, key):
+                return cp.get(section, key).strip()
+            if default is None:
+                raise CaseError("%s: [%s] needs '%s'" % (where, section, key))
+            return default
+
+        for s in ("case", "metric", "expect"):
+            if not cp.has_section(s):
+                raise CaseError("%s: no [%s] section" % (where, s))
+        self.id = get("case", "id")
+        self.title = get("case", "title")
+        self.claim = " ".join(get("case", "claim").split())
+        self.source = " ".join(get("case", "source").split())
+        self.scaling = " ".join(get("case", "scaling").split())
+        q = get("case", "quick", "no").lower()
+        if q not in ("yes", "no", "true", "false", "1", "0"):
+            raise CaseError("%s: quick = %r (allowed: yes, no)" % (where, q))
+        self.quick = q in ("yes", "true", "1")
+        self.requires = [x for x in re.split(r"[\s,]+", get("case", "requires", "")) if x]
+        for item in self.requires:
+            if not re.match(r"^(scenario|transport|option):\S+$", item):
+                raise CaseError("%s: requires item %r (allowed: scenario:NAME, transport:NAME, option:NAME)"
+                                % (where, item))
+        try:
+            self.timeout = float(get("case", "timeout", "1800"))
+        except ValueError:
+            raise CaseError("%s: timeout = %r (seconds, a number)" % (where, get("case", "timeout")))
+        self.plots = [x for x in re.split(r"[\s,]+", get("case", "plots", "")) if x]
+        self.runs = []
+        for s in cp.sections():
+            if s.startswith("run "):
+                label = s[4:].strip()
+                try:
+                    args = shlex.split(get(s, "args"))
+                except ValueError as e:
+                    raise CaseError("%s: [%s] args: %s" % (where, s, e))
+                if any(a.startswith("--out=") or a == "--out" for a in args):
+                    raise CaseError("%s: [%s] sets --out (the runner chooses the folder)" % (where, s))
+                self.runs.append(Run(label, args))
+            elif s not in ("case", "metric", "expect"):
+                raise CaseError("%s: unknown section [%s]" % (where, s))
+        if not self.runs:
+            raise CaseError("%s: no [run LABEL] section" % where)
+        labels = [r.label for r in self.runs]
+        if len(set(labels)) != len(labels):
+            raise CaseError("%s: two runs with the same label" % where)
+        self.metric = get("metric", "name")
+        if self.metric not in METRICS:
+            raise CaseError("%s: unknown metric %r (allowed: %s)" % (where, self.metric, ", ".join(sorted(METRICS))))
+        self.metric_runs = [x for x in re.split(r"[\s,]+", get("metric", "runs", " ".join(labels))) if x]
+        for x in self.metric_runs:
+            if x not in labels:
+                raise CaseError("%s: [metric] runs names %r, not a run label" % (where, x))
+        self.params = {k: v.strip() for k, v in cp.items("metric") if k not in ("name", "runs")}
+        self.relation = get("expect", "relation")
+        if self.relation not in RELATIONS:
+            raise CaseError("%s: relation %r (allowed: %s)" % (where, self.relation, ", ".join(RELATIONS)))
+        self.value_text = get("expect", "value")
+        self.tol_text = get("expect", "tolerance", "0")
+        try:
+            self.expected_fn = None
+            if self.value_text.startswith("@"):
+                if self.relation == "between" or self.value_text[1:] not in METRICS:
+                    raise ValueError("@%s is not a metric (or relation is between)" % self.value_text[1:])
+                self.expected_fn = METRICS[self.value_text[1:]]
+                self.values = None
+            else:
+                self.values = [float(x) for x in self.value_text.split(",")]
+                if len(self.values) != (2 if self.relation == "between" else 1):
+                    raise ValueError("relation %s takes %s value(s)" % (self.relation, 2 if self.relation == "between" else 1))
+            self.tol_rel = self.tol_text.endswith("%")
+            self.tol = float(self.tol_text.rstrip("%")) / (100.0 if self.tol_rel else 1.0)
+            if self.tol < 0:
+                raise ValueError("negative tolerance")
+        except ValueError as e:
+            raise CaseError("%s: [expect]: %s" % (where, e))
+
+    def expected_text(self, expected=None):
+        if self.relation == "between":
+            return "between %g and %g" % tuple(self.values)
+        v = expected if expected is not None else (self.values[0] if self.values else None)
+        ref = " (%s)" % self.value_text[1:] if self.expected_fn else ""
+        sym = {"within": "≈", "==": "="}.get(self.relation, self.relation)
+        return "%s %s%s" % (sym, "?" if v is None else fmt(v), ref)
+
+
+def fmt(v):
+    if isinstance(v, float):
+        if math.isinf(v):
+            return "inf"
+        return "%.4g" % v
+    return str(v)
+
+
+def judge(case, measured, expected):
+    """PASS or FAIL of a measured value against the case's relation."""
+    if case.relation == "between":
+        lo, hi = case.values
+        tl = case.tol * abs(lo) if case.tol_rel else case.tol
+        th = case.tol * abs(hi) if case.tol_rel else case.tol
+        return lo - tl <= measured <= hi + th
+    t = case.tol * abs(expected) if case.tol_rel else case.tol
+    if case.relation == ">=":
+        return measured >= expected - t
+    if case.relation == "<=":
+        return measured <= expected + t
+    return abs(measured - expected) <= t  # within, ==
+
+
+def load_cases(folder):
+    if not os.path.isdir(folder):
+        fail_usage("no case folder %s" % folder)
+    cases = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".case"):
+            cases.append(Case(os.path.join(folder, name)))
+    ids = [c.id for c in cases]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise CaseError("case id used twice: %s" % ", ".join(dup))
+    return cases
+
+
+# ---------------------------------------------------------------------------
+# running mrc-sim
+
+def first_error_line(text):
+    """The line of mrc-sim's output that says what went wrong, without the list of allowed
+    options that may follow it."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    pick = next((ln for ln in lines if "error" in ln.lower() or "not a scenario" in ln or "allowed" in ln),
+                lines[-1] if lines else "(no message)")
+    if "(allowed: --" in pick:
+        pick = pick[:pick.index("(allowed: --")].rstrip()
+    return pick[:300]
+
+
+def list_scenarios(sim):
+    try:
+        p = subprocess.run([sim, "--list"], capture_output=True, text=True, timeout=120)
+    except OSError as e:
+        return None, "cannot run %s: %s" % (sim, e)
+    if p.returncode != 0:
+        return None, "%s --list exited %d: %s" % (sim, p.returncode, first_error_line(p.stderr + p.stdout))
+    return {ln.split()[0] for ln in p.stdout.splitlines() if ln.strip()}, None
+
+
+def probe(sim, run, folder):
+    """Run with the run's options for 1 us: (returncode, message)."""
+    os.makedirs(folder, exist_ok=True)
+    try:
+        p = subprocess.run([sim] + run.args + ["--simTime=1us", "--out=" + folder],
+                           capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return -1, str(e)
+    return p.returncode, first_error_line(p.stderr + p.stdout)
+
+
+def execute(sim, run, folder, timeout, reuse):
+    """Run mrc-sim into folder: None on success (exit 0 or 1 with summary.json), else a message."""
+    argfile = os.path.join(folder, "validate-args.txt")
+    want = shlex.join(run.args) + "\n"
+    if reuse and os.path.exists(os.path.join(folder, "summary.json")) and os.path.exists(argfile):
+        with open(argfile) as f:
+            if f.read() == want:
+                return None
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    log = folder + ".log"  # beside the folder: mrc-sim may replace the folder
+    try:
+        with open(log, "w") as lf:
+            p = subprocess.run([sim] + run.args + ["--out=" + folder], stdout=lf, stderr=subprocess.STDOUT,
+                               timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timed out after %g s (log: %s)" % (timeout, log)
+    except OSError as e:
+        return "cannot run %s: %s" % (sim, e)
+    with open(log) as f:
+        text = f.read()
+    if p.returncode not in (0, 1):
+        return "mrc-sim exited %d: %s (log: %s)" % (p.returncode, first_error_line(text), log)
+    if not os.path.exists(os.path.join(folder, "summary.json")):
+        return "mrc-sim wrote no summary.json (log: %s)" % log
+    with open(argfile, "w") as f:
+        f.write(want)
+    return None
+
+
+def requirement_matches(item, message):
+    kind, name = item.split(":", 1)
+    low = message.lower()
+    if kind == "transport":
+        return "transport" in low and name.lower() in low
+    return name.lower() in low
+
+
+class Outcome:
+    def __init__(self, case):
+        self.case = case
+        self.verdict = None
+        self.measured = None
+        self.expected = None
+        self.note = ""
+        self.plots = []
+
+
+def availability(case, scenarios, list_error, probes):
+    """None when the case can run, else (verdict, reason)."""
+    if list_error:
+        return list_error
+    for run in case.runs:
+        if run.scenario not in scenarios:
+            if "scenario:" + run.scenario in case.requires:
+                return "SKIPPED", "not yet available: scenario '%s'" % run.scenario
+            return "FAIL", "run %s: mrc-sim has no scenario '%s'" % (run.label, run.scenario)
+    for run in case.runs:
+        rc, msg = probes[run.key]
+        if rc in (0, 1):
+            continue
+        if rc == 2:
+            for item in case.requires:
+                if requirement_matches(item, msg):
+                    return "SKIPPED", "not yet available: %s (mrc-sim: %s)" % (item, msg)
+            return "FAIL", "run %s: mrc-sim rejected the options: %s" % (run.label, msg)
+        return "FAIL", "run %s: probe exited %d: %s" % (run.label, rc, msg)
+    return None
+
+
+def evaluate(case, plotdir):
+    o = Outcome(case)
+    byl = {r.label: r for r in case.runs}
+    results = [mr.Result(byl[x].folder, x) for x in case.metric_runs]
+    try:
+        o.measured, o.note = METRICS[case.metric](results, case.params)
+        o.expected = case.expected_fn(results, case.params)[0] if case.expected_fn else (
+            case.values[0] if case.relation != "between" else None)
+        o.verdict = "PASS" if judge(case, o.measured, o.expected) else "FAIL"
+    except Exception as e:  # noqa: BLE001 -- a broken result fails its case, not the suite
+        o.verdict, o.note = "FAIL", "error computing %s: %s: %s" % (case.metric, type(e).__name__, e)
+    if case.plots and plotdir:
+        try:
+            import plot
+            all_results = [mr.Result(r.folder, r.label) for r in case.runs]
+            o.plots = plot.case_plots(case.plots, all_results, plotdir, case.id)
+        except Exception as e:  # a plot problem must not hide the verdict
+            o.note += "; plots failed: %s" % e
+    return o
+
+
+# ---------------------------------------------------------------------------
+# report
+
+def md(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def write_report(path, outcomes, sim, quick):
+    rel = os.path.dirname(path)
+    n = {v: sum(1 for o in outcomes if o.verdict == v) for v in ("PASS", "FAIL", "SKIPPED")}
+    lines = ["# ns3-mrc validation report", "",
+             "Simulator: `%s`; set: %s; %d PASS, %d FAIL, %d SKIPPED." % (
+                 os.path.relpath(sim, ROOT) if sim.startswith(ROOT) else sim,
+                 "quick" if quick else "all", n["PASS"], n["FAIL"], n["SKIPPED"]), "",
+             "| Case | Claim | Measured | Expected | Tolerance | Verdict |",
+             "|---|---|---|---|---|---|"]
+    for o in outcomes:
+        c = o.case
+        lines.append("| %s | %s | %s | %s | %s | %s |" % (
+            md(c.id), md(c.title), "-" if o.measured is None else fmt(o.measured),
+            md(c.expected_text(o.expected)), md(c.tol_text),
+            o.verdict + (" (%s)" % md(o.note.split(" (mrc-sim:")[0]) if o.verdict == "SKIPPED" else "")))
+    for o in outcomes:
+        c = o.case
+        lines += ["", "## %s: %s" % (c.id, c.title), "",
+                  "- **Verdict:** %s%s" % (o.verdict, (" — " + md(o.note)) if o.note else ""),
+                  "- **Claim:** %s" % c.claim, "- **Source:** %s" % c.source,
+                  "- **Scaling:** %s" % c.scaling,
+                  "- **Metric:** `%s` over runs %s%s" % (c.metric, ", ".join(c.metric_runs),
+                                                       (" (" + ", ".join("%s=%s" % kv for kv in sorted(c.params.items())) + ")") if c.params else ""),
+                  "- **Expected:** %s, tolerance %s; measured %s" % (
+                      c.expected_text(o.expected), c.tol_text, "-" if o.measured is None else fmt(o.measured)),
+                  "- **Runs:**"]
+        for r in c.runs:
+            lines.append("  - `%s`: `mrc-sim %s`" % (r.label, shlex.join(r.args)))
+        for p in o.plots:
+            lines += ["", "![%s](%s)" % (os.path.basename(p), os.path.relpath(p, rel))]
+    os.makedirs(rel, exist_ok=True)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+# ---------------------------------------------------------------------------
+
+def parse_args(argv):
+    opts = {"quick": False, "case": None, "jobs": os.cpu_count() or 1, "reuse": False,
+            "sim": os.path.join(ROOT, "build", "examples", "mrc-sim"),
+            "cases": os.path.join(ROOT, "validation"),
+            "out": os.path.join(ROOT, "results", "validation"), "list": False, "no-plots": False}
+    for a in argv:
+        name, eq, val = a.partition("=")
+        key = name[2:] if name.startswith("--") else None
+        if key in ("quick", "reuse", "list", "no-plots") and not eq:
+            opts[key] = True
+        elif key in ("case", "sim", "cases", "out") and eq and val:
+            opts[key] = val
+        elif key == "jobs" and eq:
+            try:
+                opts["jobs"] = int(val)
+                if opts["jobs"] < 1:
+                    raise ValueError
+            except ValueError:
+                fail_usage("--jobs=%r: a positive integer" % val)
+        elif a in ("-h", "--help"):
+            print(__doc__.strip())
+            sys.exit(0)
+        else:
+            fail_usage("unknown option '%s' (allowed: --quick, --case=ID, --jobs=N, --reuse, --sim=PATH, "
+                       "--cases=DIR, --out=DIR, --list, --no-plots)" % a)
+    return opts
+
+
+def main(argv):
+    o = parse_args(argv)
+    try:
+        cases = load_cases(o["cases"])
+    except CaseError as e:
+        fail_usage(str(e))
+    if o["list"]:
+        for c in cases:
+            print("%-34s %-5s %s" % (c.id, "quick" if c.quick else "", c.title))
+        return 0
+    if o["case"]:
+        cases = [c for c in cases if c.id == o["case"]]
+        if not cases:
+            fail_usage("--case=%s: no such case (see --list)" % o["case"])
+    elif o["quick"]:
+        cases = [c for c in cases if c.quick]
+    out, sim = os.path.abspath(o["out"]), os.path.abspath(o["sim"])
+    rundir, plotdir = os.path.join(out, "runs"), os.path.join(out, "plots")
+    os.makedirs(plotdir, exist_ok=True)
+
+    if not os.access(sim, os.X_OK):
+        scenarios, list_error = set(), ("SKIPPED", "not yet available: %s is not built" % sim)
+    else:
+        scenarios, err = list_scenarios(sim)
+        list_error = ("FAIL", err) if err else None
+    folders = {}  # identical arguments share one folder, named after the first label
+    for c in cases:
+        for r in c.runs:
+            r.folder = folders.setdefault(
+                r.key, os.path.join(rundir, "%s-%s" % (re.sub(r"[^A-Za-z0-9_.-]", "_", r.label), r.key)))
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=o["jobs"])
+    probes = {}
+    if not list_error:
+        wanted = {r.key: r for c in cases for r in c.runs if r.scenario in scenarios}
+        futs = {k: pool.submit(probe, sim, r, os.path.join(out, "probes", k)) for k, r in wanted.items()}
+        probes = {k: f.result() for k, f in futs.items()}
+        shutil.rmtree(os.path.join(out, "probes"), ignore_errors=True)
+
+    outcomes, todo = [], []
+    for c in cases:
+        why = availability(c, scenarios, list_error, probes)
+        if why:
+            oc = Outcome(c)
+            oc.verdict, oc.note = why
+            outcomes.append(oc)
+        else:
+            todo.append(c)
+    needed = {}
+    for c in todo:
+        for r in c.runs:
+            t = max(c.timeout, needed[r.key][1]) if r.key in needed else c.timeout
+            needed[r.key] = (r, t)
+    print("validate: %d case(s), %d to run (%d mrc-sim runs on %d workers)" % (
+        len(cases), len(todo), len(needed), o["jobs"]), flush=True)
+    futs = {k: pool.submit(execute, sim, r, r.folder, t, o["reuse"]) for k, (r, t) in needed.items()}
+    errors = {}
+    for k, f in futs.items():
+        errors[k] = f.result()
+        print("  run %-28s %s" % (needed[k][0].label, errors[k] or "done"), flush=True)
+    pool.shutdown()
+    for c in todo:
+        bad = [(r.label, errors[r.key]) for r in c.runs if errors.get(r.key)]
+        if bad:
+            oc = Outcome(c)
+            oc.verdict, oc.note = "FAIL", "run %s: %s" % bad[0]
+        else:
+            oc = evaluate(c, None if o["no-plots"] else plotdir)
+        outcomes.append(oc)
+    order = {c.id: i for i, c in enumerate(cases)}
+    outcomes.sort(key=lambda x: order[x.case.id])
+    report = os.path.join(out, "report.md")
+    write_report(report, outcomes, sim, o["quick"] and not o["case"])
+    for oc in outcomes:
+        print("%-8s %-34s %s" % (oc.verdict, oc.case.id,
+                                 ("measured %s, expected %s" % (fmt(oc.measured), oc.case.expected_text(oc.expected)))
+                                 if oc.measured is not None else oc.note))
+    print("report: %s" % report)
+    return 1 if any(oc.verdict == "FAIL" for oc in outcomes) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,444 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""CTest check of scripts/ (validate.py, plot.py, sweep.py, mrcresults.py) and of the case
+files in validation/, on synthetic result folders in a temporary folder. A fake mrc-sim
+(a small Python program written here) stands in for the real one, so the check needs
+neither a build nor a simulation.
+
+    test/check-scripts.py REPO_ROOT
+"""
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
+SCRIPTS = os.path.join(ROOT, "scripts")
+sys.path.insert(0, SCRIPTS)
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+import mrcresults as mr  # noqa: E402
+import plot  # noqa: E402
+import sweep  # noqa: E402
+import validate  # noqa: E402
+
+FLOW_HDR = "transport,flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n"
+LINK_HDR = ("from,from_port,to,to_port,rate_bps,packets,bytes,utilization,drops,trims,ecn_marks,"
+            "pauses_sent,pauses_received,paused_ns\n")
+
+
+def flow(t, fid, src, dst, size, start, fct, ideal):
+    end = "" if fct is None else str(start + fct)
+    sd = "" if fct is None else "%.6f" % (fct / ideal)
+    return "%s,%d,%d,%d,%d,%d,%s,%s,%d,%s\n" % (t, fid, src, dst, size, start, end,
+                                                "" if fct is None else fct, ideal, sd)
+
+
+def link(a, b, nbytes, util=0.5, drops=0):
+    return "%s,0,%s,1,100000000000,%d,%d,%.6f,%d,0,0,0,0,0\n" % (a, b, nbytes // 1000, nbytes, util, drops)
+
+
+def write_result(folder, flows="", links="", ts="", events="", transports=None, options=None, sim_ns=1000000):
+    os.makedirs(folder, exist_ok=True)
+    summary = {"schema": 1, "run": {"scenario": "x", "seed": 1, "options": options or {},
+                                    "simulatedTimeNs": sim_ns},
+               "transports": transports if transports is not None else {"roce": {"goodputGbps": 50.0}}}
+    files = {"summary.json": json.dumps(summary), "flows.csv": FLOW_HDR + flows, "links.csv": LINK_HDR + links,
+             "timeseries.csv": "time_ns,transport,entity,metric,value\n" + ts,
+             "events.csv": "time_ns,kind,where,detail\n" + events, "fct.txt": "", "pfc.txt": ""}
+    for name, text in files.items():
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+    return mr.Result(folder)
+
+
+def permutation_result(folder):
+    """Three roce flows at rate fractions 1, 1/2, 1/3 (ideal 100 us)."""
+    flows = (flow("roce", 0, 0, 1, 1000000, 0, 100000, 100000) + flow("roce", 1, 1, 2, 1000000, 0, 200000, 100000)
+             + flow("roce", 2, 2, 0, 1000000, 0, 300000, 100000))
+    links = (link("host0", "p0-t0-0", 1000000) + link("p0-t0-0", "p0-t1-0", 2000000)
+             + link("p0-t0-0", "p0-t1-1", 1000, util=0.0))
+    return write_result(folder, flows, links, transports={"roce": {"goodputGbps": 40.0, "pfcPauseFrames": 3}})
+
+
+# The fake mrc-sim: --list names two scenarios; --transport=mrc and unknown options are
+# rejected with exit 2 like mrc-sim's; otherwise the template folder FAKE_TEMPLATE is
+# copied into --out, and the arguments are appended to FAKE_LOG.
+FAKE_SIM = '#!' + sys.executable + r'''
+import os, shutil, sys
+args = sys.argv[1:]
+if "--list" in args:
+    print("permutation   every host writes --bytes to a distinct random host")
+    print("incast        --senders hosts write --bytes each to the last host")
+    sys.exit(0)
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write(" ".join(args) + "\n")
+out = None
+for a in args[1:] if args and not args[0].startswith("-") else args:
+    name, _, val = a[2:].partition("=")
+    if name == "transport" and val != "roce":
+        sys.stderr.write("error: invalid value '%s' for --transport (allowed: roce)\n" % val)
+        sys.exit(2)
+    if name not in ("transport", "seed", "bytes", "out", "simTime", "crash", "sampleInterval"):
+        sys.stderr.write("error: unknown option '%s' (allowed: --transport, --seed, ...)\n" % a)
+        sys.exit(2)
+    if name == "out":
+        out = val
+if "--crash=1" in args and "--simTime=1us" not in args:
+    sys.exit(134)
+if os.path.isdir(out):
+    shutil.rmtree(out)
+shutil.copytree(os.environ["FAKE_TEMPLATE"], out)
+sys.exit(0)
+'''
+
+
+def case_text(cid, runs, metric, relation, value, tol="0", requires="", quick="yes", plots="", extra=""):
+    body = textwrap.dedent("""\
+        [case]
+        id = %s
+        title = title of %s
+        claim = claim of %s
+            on two lines
+        source = [P1] Fig. 0
+        scaling = none
+        quick = %s
+        requires = %s
+        plots = %s
+        """) % (cid, cid, cid, quick, requires, plots)
+    for label, args in runs:
+        body += "\n[run %s]\nargs = %s\n" % (label, args)
+    body += "\n[metric]\nname = %s\n%s\n[expect]\nrelation = %s\nvalue = %s\ntolerance = %s\n" % (
+        metric, extra, relation, value, tol)
+    return body
+
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mrc-check-scripts-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def p(self, *parts):
+        return os.path.join(self.tmp, *parts)
+
+
+class Metrics(Base):
+    def test_rate_fractions(self):
+        r = permutation_result(self.p("perm"))
+        v, note = validate.METRICS["min_flow_rate_fraction"]([r], {})
+        self.assertAlmostEqual(v, 1 / 3, places=12)
+        self.assertIn("flow 2", note)
+
+    def test_unfinished_flow_counts_zero_and_interrupted(self):
+        flows = flow("roce", 0, 0, 1, 1000, 0, 5000, 5000) + flow("roce", 1, 1, 0, 1000, 0, None, 5000)
+        r = write_result(self.p("u"), flows, events="50,qp_error,host1,retry exceeded\n")
+        self.assertEqual(validate.METRICS["min_flow_rate_fraction"]([r], {})[0], 0.0)
+        self.assertEqual(validate.METRICS["interrupted_flows"]([r], {}), (1, "1 unfinished, 1 qp_error events"))
+        done = write_result(self.p("d"), flow("roce", 0, 0, 1, 1000, 0, 5000, 5000),
+                            events="50,qp_error,host1,x\n60,qp_error,host2,y\n")
+        self.assertEqual(validate.METRICS["interrupted_flows"]([done], {})[0], 2)
+
+    def test_incast_victim_and_fairness(self):
+        # incast to host 9 (3 flows: rates 8, 8, 4 Gb/s), victim 4 -> 5 at fraction 0.8
+        flows = (flow("roce", 0, 1, 9, 1000, 0, 1000, 500) + flow("roce", 1, 2, 9, 1000, 0, 1000, 500)
+                 + flow("roce", 2, 3, 9, 1000, 0, 2000, 500) + flow("roce", 3, 4, 5, 1000, 0, 1000, 800))
+        r = write_result(self.p("inc"), flows)
+        self.assertAlmostEqual(validate.METRICS["victim_rate_fraction"]([r], {})[0], 0.8)
+        j = (8 + 8 + 4) ** 2 / (3 * (64 + 64 + 16))
+        self.assertAlmostEqual(validate.METRICS["jain_fairness"]([r], {})[0], j)
+
+    def test_fair_share_ratio_window(self):
+        flows = flow("roce", 0, 1, 9, 1000, 0, 1000, 500) + flow("roce", 1, 2, 9, 1000, 0, 2000, 500)
+        ts = ""
+        for t in range(0, 1001, 100):
+            ts += "%d,roce,flow0,tx_gbps,%d\n%d,roce,flow1,tx_gbps,%d\n" % (t, 90 if t < 500 else 60, t, 10 if t < 500 else 40)
+        r = write_result(self.p("fs"), flows, ts=ts)
+        # window [500, 1000]: means 60 and 40
+        self.assertAlmostEqual(validate.METRICS["fair_share_ratio"]([r], {"converge_fraction": "0.5"})[0], 40 / 60)
+
+    def test_ecmp_idle(self):
+        # 2 T0 x 2 uplinks; hosts 0,1 under t0-0, hosts 2,3 under t0-1. Flows 0->2, 1->3 leave
+        # t0-0 (m=2); 2->0 leaves t0-1 (m=1); 3->2 stays (intra-T0).
+        links = "".join(link("host%d" % h, "p0-t0-%d" % (h // 2), 10) for h in range(4))
+        links += (link("p0-t0-0", "p0-t1-0", 2000) + link("p0-t0-0", "p0-t1-1", 100)
+                  + link("p0-t0-1", "p0-t1-0", 1000) + link("p0-t0-1", "p0-t1-1", 0)
+                  + link("p0-t1-0", "p0-t0-1", 5000))
+        flows = (flow("roce", 0, 0, 2, 1000, 0, 10, 10) + flow("roce", 1, 1, 3, 1000, 0, 10, 10)
+                 + flow("roce", 2, 2, 0, 1000, 0, 10, 10) + flow("roce", 3, 3, 2, 1000, 0, 10, 10))
+        r = write_result(self.p("ecmp"), flows, links)
+        v, note = validate.METRICS["idle_uplink_fraction"]([r], {})
+        self.assertEqual(v, 0.5)  # 100 and 0 bytes are below half a message (500 B)
+        self.assertEqual(note, "2 of 4 uplinks idle")
+        self.assertAlmostEqual(validate.METRICS["ecmp_idle_theory"]([r], {})[0], (0.25 * 2 + 0.5 * 2) / 4)
+
+    def test_counters_and_goodput(self):
+        a = permutation_result(self.p("a"))
+        b = write_result(self.p("b"), links=link("p0-t0-0", "p0-t1-0", 10, drops=4) + link("x", "y", 1, drops=3),
+                         transports={"mrc": {"goodputGbps": 80.0, "pfcPauseFrames": 0}})
+        self.assertEqual(validate.METRICS["fabric_drops"]([a, b], {})[0], 7)
+        self.assertEqual(validate.METRICS["pfc_pause_frames"]([a, b], {})[0], 3)
+        self.assertEqual(validate.METRICS["goodput_ratio"]([b, a], {})[0], 2.0)
+        self.assertEqual(validate.METRICS["min_goodput_ratio"]([b, a, a, b], {})[0], 0.5)
+
+    def test_failure_metrics(self):
+        ts = ""
+        levels = {0: 100, 100: 100, 200: 100, 300: 20, 400: 50, 500: 95, 600: 92, 700: 91, 800: 75, 900: 75}
+        for t, v in levels.items():
+            ts += "%d,,host0,rx_gbps,%g\n%d,,host1,rx_gbps,%g\n" % (t * 1000, v / 2, t * 1000, v / 2)
+        ev = "250000,link_down,p0-t0-0-p0-t1-0,\n"
+        r = write_result(self.p("f"), ts=ts, events=ev)
+        # pre-failure window [150, 250) us: 100 Gb/s; back at >= 90 at 500 us for 3 samples
+        self.assertEqual(validate.METRICS["dip_duration_us"]([r], {"window_us": "100"})[0], 250.0)
+        # after window [800, 900) us + settle 550: samples 800 -> 75
+        v = validate.METRICS["throughput_ratio_after_failure"]([r], {"window_us": "100", "settle_us": "550"})[0]
+        self.assertAlmostEqual(v, 0.75)
+        none = write_result(self.p("nf"), ts=ts)
+        with self.assertRaises(mr.ResultError):
+            validate.METRICS["dip_duration_us"]([none], {})
+
+
+class Judge(Base):
+    def case(self, relation, value, tol):
+        path = self.p("%s.case" % len(os.listdir(self.tmp)))
+        with open(path, "w") as f:
+            f.write(case_text("c", [("a", "permutation")], "fabric_drops", relation, value, tol))
+        return validate.Case(path)
+
+    def test_relations(self):
+        c = self.case(">=", "0.95", "0.05")
+        self.assertTrue(validate.judge(c, 0.9, 0.95))
+        self.assertFalse(validate.judge(c, 0.8999, 0.95))
+        c = self.case("<=", "0.5", "10%")
+        self.assertTrue(validate.judge(c, 0.55, 0.5))
+        self.assertFalse(validate.judge(c, 0.5501, 0.5))
+        c = self.case("within", "0.75", "0.05")
+        self.assertTrue(validate.judge(c, 0.71, 0.75))
+        self.assertFalse(validate.judge(c, 0.69, 0.75))
+        c = self.case("between", "1, 2", "0.1")
+        self.assertEqual(c.expected_text(), "between 1 and 2")
+        self.assertTrue(validate.judge(c, 2.1, None))
+        self.assertFalse(validate.judge(c, 0.89, None))
+        c = self.case("==", "0", "0")
+        self.assertTrue(validate.judge(c, 0, 0))
+        self.assertFalse(validate.judge(c, 1, 0))
+
+    def test_malformed(self):
+        for args in [("~", "1", "0"), ("between", "1", "0"), (">=", "x", "0"), (">=", "@nometric", "0"),
+                     (">=", "1", "-1")]:
+            with self.assertRaises(validate.CaseError):
+                self.case(*args)
+        path = self.p("bad.case")
+        with open(path, "w") as f:
+            f.write(case_text("c", [("a", "permutation --out=x")], "fabric_drops", "==", "0"))
+        with self.assertRaises(validate.CaseError):
+            validate.Case(path)
+        with open(path, "w") as f:
+            f.write(case_text("c", [("a", "permutation")], "no_such_metric", "==", "0"))
+        with self.assertRaises(validate.CaseError):
+            validate.Case(path)
+
+    def test_repository_cases_parse(self):
+        cases = validate.load_cases(os.path.join(ROOT, "validation"))
+        self.assertGreaterEqual(len(cases), 7)
+        for c in cases:
+            self.assertTrue(c.claim and c.source and c.scaling, c.id)
+            for k in c.plots:
+                self.assertIn(k, plot.PLOTTERS, c.id)
+            self.assertTrue(c.id.split("-")[0][:2].isdigit(), c.id)
+
+
+class EndToEnd(Base):
+    def setUp(self):
+        super().setUp()
+        self.sim = self.p("fake-mrc-sim")
+        with open(self.sim, "w") as f:
+            f.write(FAKE_SIM)
+        os.chmod(self.sim, 0o755)
+        permutation_result(self.p("template"))
+        os.environ["FAKE_TEMPLATE"] = self.p("template")
+        os.environ["FAKE_LOG"] = self.p("sim.log")
+        os.makedirs(self.p("cases"))
+        cases = {
+            "a": case_text("a-pass", [("r1", "permutation --seed=1"), ("r2", "permutation --seed=2")],
+                           "min_flow_rate_fraction", "<=", "0.5", "0.1", plots="rate_fraction fct_cdf throughput utilization goodput"),
+            "b": case_text("b-fail", [("r1", "permutation --seed=1")], "min_flow_rate_fraction", ">=", "0.95",
+                           quick="no"),
+            "c": case_text("c-skip-transport", [("m", "permutation --transport=mrc")], "min_flow_rate_fraction",
+                           ">=", "0.95", requires="transport:mrc"),
+            "d": case_text("d-skip-scenario", [("f", "failover --seed=1")], "fabric_drops", "==", "0",
+                           requires="scenario:failover"),
+            "e": case_text("e-undeclared", [("x", "permutation --lossRate=0.01")], "fabric_drops", "==", "0"),
+            "f": case_text("f-crash", [("c", "permutation --crash=1")], "fabric_drops", "==", "0", quick="no"),
+        }
+        for k, text in cases.items():
+            with open(self.p("cases", k + ".case"), "w") as f:
+                f.write(text)
+
+    def validate(self, *extra):
+        out = self.p("out")
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "validate.py"), "--sim=" + self.sim,
+                            "--cases=" + self.p("cases"), "--out=" + out, "--jobs=2"] + list(extra),
+                           capture_output=True, text=True, timeout=120)
+        report = os.path.join(out, "report.md")
+        text = open(report).read() if os.path.exists(report) else ""
+        return p.returncode, text, p.stdout + p.stderr
+
+    def test_all_cases(self):
+        rc, report, log = self.validate()
+        self.assertEqual(rc, 1, log)
+        rows = [ln for ln in report.splitlines() if ln.startswith("| ") and not ln.startswith("| Case")]
+        self.assertEqual(len(rows), 6, report)
+        self.assertIn("| a-pass | title of a-pass | 0.3333 | <= 0.5 | 0.1 | PASS |", rows)
+        self.assertIn("| b-fail | title of b-fail | 0.3333 | >= 0.95 | 0 | FAIL |", rows)
+        self.assertIn("| c-skip-transport | title of c-skip-transport | - | >= 0.95 | 0 | SKIPPED (not yet available: transport:mrc) |", rows)
+        self.assertIn("| d-skip-scenario | title of d-skip-scenario | - | = 0 | 0 | SKIPPED (not yet available: scenario 'failover') |", rows)
+        self.assertIn("| e-undeclared | title of e-undeclared | - | = 0 | 0 | FAIL |", rows)
+        self.assertIn("| f-crash | title of f-crash | - | = 0 | 0 | FAIL |", rows)
+        self.assertIn("not yet available: transport:mrc", report)
+        self.assertIn("not yet available: scenario 'failover'", report)
+        self.assertIn("mrc-sim rejected the options: error: unknown option '--lossRate=0.01'", report)
+        self.assertNotIn("(allowed: --transport", report)
+        self.assertIn("mrc-sim exited 134", report)
+        self.assertIn("- **Claim:** claim of a-pass on two lines", report)
+        for kind in ("rate_fraction", "fct_cdf", "throughput", "utilization", "goodput"):
+            png = self.p("out", "plots", "a-pass-%s.png" % kind)
+            self.assertGreater(os.path.getsize(png), 1000, png)
+            self.assertIn("](plots/a-pass-%s.png)" % kind, report)
+        # permutation --seed=1 is shared by a-pass and b-fail: three real runs (seed 1, seed 2,
+        # crash), and a probe with --simTime=1us for each of the 5 distinct runs
+        # of an existing scenario.
+        with open(self.p("sim.log")) as f:
+            calls = f.read().splitlines()
+        real = [c for c in calls if "--simTime=1us" not in c]
+        self.assertEqual(len(real), 3, calls)
+        self.assertEqual(len(calls) - len(real), 5, calls)
+
+    def test_quick_and_single(self):
+        rc, report, log = self.validate("--quick", "--no-plots")
+        self.assertEqual(rc, 1, log)  # e-undeclared is quick and fails
+        self.assertNotIn("b-fail", report)
+        self.assertNotIn("f-crash", report)
+        rc, report, log = self.validate("--case=a-pass", "--no-plots")
+        self.assertEqual(rc, 0, log)
+        self.assertIn("1 PASS, 0 FAIL, 0 SKIPPED", report)
+        rc, report, log = self.validate("--case=c-skip-transport")
+        self.assertEqual(rc, 0, log)
+
+    def test_reuse(self):
+        self.validate("--case=a-pass", "--no-plots")
+        n = len(open(self.p("sim.log")).read().splitlines())
+        rc, report, log = self.validate("--case=a-pass", "--reuse", "--no-plots")
+        calls = open(self.p("sim.log")).read().splitlines()[n:]
+        self.assertEqual(rc, 0, log)
+        self.assertTrue(all("--simTime=1us" in c for c in calls), calls)
+
+    def test_no_simulator_skips_everything(self):
+        self.sim = self.p("not-built")
+        rc, report, log = self.validate()
+        self.assertEqual(rc, 0, log)
+        self.assertIn("0 PASS, 0 FAIL, 6 SKIPPED", report)
+        self.assertIn("is not built", report)
+
+    def test_bad_options(self):
+        for extra in (["--bogus"], ["--case=nope"], ["--jobs=0"]):
+            rc, _, log = self.validate(*extra)
+            self.assertEqual(rc, 2, log)
+        with open(self.p("cases", "z.case"), "w") as f:
+            f.write("[case]\nid = z\n")
+        rc, _, log = self.validate()
+        self.assertEqual(rc, 2, log)
+        self.assertIn("z.case: no [metric] section", log)
+
+
+class Plot(Base):
+    def test_slowdown_table(self):
+        # 40 flows, sizes 1..40 KB, slowdown = 1 + size index / 100; 20 bins of 2 flows
+        flows = []
+        for i in range(40):
+            flows.append({"flow_id": 39 - i, "bytes": (i + 1) * 1000, "slowdown": 1 + i / 100.0})
+        flows.append({"flow_id": 99, "bytes": 5, "slowdown": None})  # unfinished: left out
+        rows = plot.slowdown_table(flows, 20)
+        self.assertEqual(len(rows), 20)
+        def rounded(rows):
+            return [tuple(round(x, 9) for x in r) for r in rows]
+        self.assertEqual(rounded(rows[:1] + rows[19:]), [(2000, 2, 1.01, 1.01, 1.01), (40000, 2, 1.39, 1.39, 1.39)])
+        rows = plot.slowdown_table(flows, 1)
+        self.assertEqual(rounded(rows), [(40000, 40, 1.2, 1.38, 1.39)])
+        md = plot.slowdown_markdown(rows, "x")
+        self.assertIn("| 40000 | 40 | 1.200 | 1.380 | 1.390 |", md)
+
+    def test_cli(self):
+        permutation_result(self.p("r1"))
+        out = self.p("png")
+        with contextlib.redirect_stdout(io.StringIO()) as s:
+            rc = plot.main([self.p("r1") + "=perm", "--out=" + out])
+        self.assertEqual(rc, 0)
+        for name in ("fct_cdf.png", "throughput.png", "utilization.png", "slowdown-perm.md"):
+            self.assertGreater(os.path.getsize(os.path.join(out, name)), 100, name)
+        self.assertIn("| 1000000 | 1 | 3.000 | 3.000 | 3.000 |", s.getvalue())
+        with contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(plot.main([self.p("r1"), "--kinds=nope"]), 2)
+            self.assertEqual(plot.main([self.p("r1"), "--frobnicate"]), 2)
+            self.assertEqual(plot.main([self.p("missing")]), 2)
+            self.assertEqual(plot.main([]), 2)
+
+
+class Sweep(Base):
+    def test_grid(self):
+        o = sweep.parse_args(["incast", "--param=senders=2,4,8", "--param=seed=1,2", "--hosts=16", "--out=x"])
+        pts = sweep.grid(o["params"])
+        self.assertEqual(len(pts), 6)
+        self.assertEqual(pts[0], [("senders", "2"), ("seed", "1")])
+        self.assertEqual(pts[5], [("senders", "8"), ("seed", "2")])
+        self.assertEqual(sweep.point_dir(pts[1]), "senders-2_seed-2")
+        self.assertEqual(sweep.command(o, pts[1], "d")[1:],
+                         ["incast", "--hosts=16", "--senders=2", "--seed=2", "--out=d"])
+        self.assertEqual(sweep.parse_param("ns3::MrcDcqcn::G=0.1,0.2"), ("ns3::MrcDcqcn::G", ["0.1", "0.2"]))
+
+    def test_malformed(self):
+        bad = [[], ["--param=senders"], ["--param==1,2"], ["--param=seed=1,,2"], ["--param=seed=1,1"],
+               ["--param=seed=1", "--param=seed=2"], ["--param=seed=1", "--seed=3"], ["--param=out=a,b"],
+               ["--param=seed=1", "--verbose"], ["--param=seed=1", "--jobs=0"], ["--param=seed=1", "x", "y"],
+               ["--param"]]
+        for argv in bad:
+            with contextlib.redirect_stderr(io.StringIO()) as err:
+                self.assertEqual(sweep.main(argv), 2, argv)
+            self.assertTrue(err.getvalue().startswith("sweep.py: "), argv)
+
+    def test_run(self):
+        sim = self.p("fake-mrc-sim")
+        with open(sim, "w") as f:
+            f.write(FAKE_SIM)
+        os.chmod(sim, 0o755)
+        permutation_result(self.p("template"))
+        os.environ["FAKE_TEMPLATE"] = self.p("template")
+        os.environ["FAKE_LOG"] = self.p("sim.log")
+        out = self.p("sw")
+        with contextlib.redirect_stdout(io.StringIO()):
+            rc = sweep.main(["permutation", "--param=seed=1,2,3", "--bytes=5", "--out=" + out, "--sim=" + sim])
+        self.assertEqual(rc, 0)
+        with open(os.path.join(out, "sweep.csv")) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[0], "point,seed,exit_code,transport,goodputGbps,pfcPauseFrames")
+        self.assertEqual(lines[1:], ["seed-%d,%d,0,roce,40.0,3" % (i, i) for i in (1, 2, 3)])
+        n = len(open(self.p("sim.log")).read().splitlines())
+        self.assertEqual(n, 6)  # 3 probes, 3 runs
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = sweep.main(["permutation", "--param=transport=roce,mrc", "--out=" + out, "--sim=" + sim])
+        self.assertEqual(rc, 2)
+        self.assertIn("point transport-mrc: mrc-sim: error: invalid value 'mrc' for --transport", err.getvalue())
+        calls = open(self.p("sim.log")).read().splitlines()[n:]
+        self.assertTrue(calls and all("--simTime=1us" in c for c in calls), calls)  # nothing ran
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"] if "-v" in sys.argv else [sys.argv[0]])
