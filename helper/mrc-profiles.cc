@@ -24,9 +24,8 @@ namespace
 {
 
 // ---------------------------------------------------------------------------------------
-// Attribute names of classes written in other parts of the module. ADJUST HERE when the
-// DCQCN reaction point (ns3::MrcDcqcn, model/mrc-dcqcn.h) names them differently; every
-// profile below refers to these constants only.
+// Attribute names of the DCQCN classes (reaction point ns3::MrcDcqcn, model/mrc-dcqcn.h;
+// notification point below); every profile below refers to these constants only.
 // ---------------------------------------------------------------------------------------
 const char* const DCQCN_TYPE = "ns3::MrcDcqcn";
 const char* const DCQCN_G = "ns3::MrcDcqcn::G";                                 // g
@@ -41,6 +40,10 @@ const char* const DCQCN_MIN_RATE = "ns3::MrcDcqcn::MinRate";                    
 const char* const DCQCN_CLAMP = "ns3::MrcDcqcn::ClampTargetRate";               // clamp
 const char* const DCQCN_FIRST_CNP = "ns3::MrcDcqcn::RateOnFirstCnp";            // factor
 const char* const DCQCN_HAI_FORM = "ns3::MrcDcqcn::HyperIncreaseForm";          // Once | Scaled
+// The notification point (ns3::MrcDcqcnNotificationPoint, model/mrc-dcqcn-np.h), one per
+// RoCE queue pair.
+const char* const NP_STYLE = "ns3::MrcDcqcnNotificationPoint::CnpStyle";       // AckFlag | Interval
+const char* const NP_INTERVAL = "ns3::MrcDcqcnNotificationPoint::CnpInterval"; // N
 
 /// Source tags (see doc/mrc.rst).
 const char* const P_RUN = "HPCC simulator run.py --cc dcqcn";
@@ -76,7 +79,7 @@ RoceHpcc(const MrcProfileContext& ctx)
         {"ns3::MrcRoceQueuePair::CongestionControl", DCQCN_TYPE, run},
         {"ns3::MrcRoceQueuePair::Mtu", "1000", run + ": 1000 B payload"},
         {"ns3::MrcRoceQueuePair::AckInterval", "1", run + ": L2_ACK_INTERVAL 1 (every packet)"},
-        {"ns3::MrcRoceQueuePair::CnpMode", "AckFlag", "HPCC simulator: CNP flag on ACKs"},
+        {NP_STYLE, "AckFlag", "HPCC simulator: CNP flag on ACKs"},
         {"ns3::MrcRoceQueuePair::NakInterval", "500us", "HPCC simulator attribute default"},
         {"ns3::MrcRoceQueuePair::DataDscp", "26", "our choice: RoCE data DSCP (class 3)"},
         {"ns3::MrcRoceQueuePair::AckDscp", "46", "HPCC simulator ACK_HIGH_PRIO 1"},
@@ -127,8 +130,8 @@ RocePaper(const MrcProfileContext& ctx)
         }
         s.push_back({path, value, src});
     };
-    set("ns3::MrcRoceQueuePair::CnpMode", "Separate", paper + ": separate CNPs");
-    set("ns3::MrcRoceQueuePair::CnpInterval", "50us", paper + ": CNP interval N = 50 us");
+    set(NP_STYLE, "Interval", paper + ": separate CNPs");
+    set(NP_INTERVAL, "50us", paper + ": CNP interval N = 50 us");
     set(DCQCN_ALPHA_TIMER, "55us", paper + ": alpha timer K = 55 us");
     set(DCQCN_DECREASE_TIMER, "50us", std::string(P_PAPER) + ": decrease interval 50 us");
     set(DCQCN_INCREASE_TIMER, "55us", paper + ": increase timer T = 55 us");

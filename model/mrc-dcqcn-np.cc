@@ -70,6 +70,13 @@ MrcDcqcnNotificationPoint::SetSendCnpCallback(Callback<void> cb)
     m_sendCnp = cb;
 }
 
+void
+MrcDcqcnNotificationPoint::CancelDeferred()
+{
+    Simulator::Remove(m_deferred);
+    m_pending = 0;
+}
+
 bool
 MrcDcqcnNotificationPoint::OnDataArrival(bool ce)
 {

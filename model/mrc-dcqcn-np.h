@@ -71,6 +71,13 @@ class MrcDcqcnNotificationPoint : public Object
      */
     void SetSendCnpCallback(Callback<void> cb);
 
+    /**
+     * Drop a scheduled deferred CNP and the CE packets waiting for it (the receiving QP
+     * stopped, e.g. entered the error state). The event is removed, so no event of this
+     * object remains.
+     */
+    void CancelDeferred();
+
     /// \return the configured style
     CnpStyle GetStyle() const;
     /// \return CE data packets seen

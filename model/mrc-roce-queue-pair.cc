@@ -15,7 +15,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -114,26 +113,7 @@ MrcRoceQueuePair::GetTypeId()
                           "Not-ECT.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&MrcRoceQueuePair::m_ecnCapable),
-                          MakeBooleanChecker())
-            .AddAttribute("CnpMode",
-                          "How the notification point reports CE: Separate CNP packets at "
-                          "most once per CnpInterval (default: DCQCN paper, real NICs), "
-                          "or AckFlag, the BECN bit on ACKs (HPCC simulator).",
-#if MRC_NS3_VERSION_MINOR >= 41
-                          EnumValue<CnpMode>(CNP_SEPARATE),
-                          MakeEnumAccessor<CnpMode>(&MrcRoceQueuePair::m_cnpMode),
-#else
-                          EnumValue(CNP_SEPARATE),
-                          MakeEnumAccessor(&MrcRoceQueuePair::m_cnpMode),
-#endif
-                          MakeEnumChecker(CNP_SEPARATE, "Separate", CNP_ACK_FLAG, "AckFlag"))
-            .AddAttribute("CnpInterval",
-                          "Separate mode: at most one CNP per this interval per QP; CE "
-                          "inside the interval sends one CNP when it ends. Default 50 us "
-                          "(DCQCN paper N; htsim).",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&MrcRoceQueuePair::m_cnpInterval),
-                          MakeTimeChecker());
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -146,8 +126,6 @@ MrcRoceQueuePair::MrcRoceQueuePair()
       m_ackDscp(MrcDscp::CONTROL),
       m_cnpDscp(MrcDscp::ROCE_CNP),
       m_ecnCapable(true),
-      m_cnpMode(CNP_SEPARATE),
-      m_cnpInterval(MicroSeconds(50)),
       m_sndUna(0),
       m_sndNxt(0),
       m_maxSent(0),
@@ -162,10 +140,12 @@ MrcRoceQueuePair::MrcRoceQueuePair()
       m_lastNakPsn(0),
       m_nakSent(false),
       m_pendingCnpFlag(false),
-      m_cnpEver(false),
-      m_cePending(false),
       m_cnpPort(0)
 {
+    // Created here so that it takes the ns3::MrcDcqcnNotificationPoint defaults in force
+    // when this QP is created.
+    m_np = CreateObject<MrcDcqcnNotificationPoint>();
+    m_np->SetSendCnpCallback(MakeCallback(&MrcRoceQueuePair::SendDeferredCnp, this));
 }
 
 MrcRoceQueuePair::~MrcRoceQueuePair() = default;
@@ -174,7 +154,11 @@ void
 MrcRoceQueuePair::DoDispose()
 {
     m_timer.Cancel();
-    m_cnpEvent.Cancel();
+    if (m_np)
+    {
+        m_np->Dispose();
+        m_np = nullptr;
+    }
     m_rxRegion = nullptr;
     MrcQueuePair::DoDispose();
 }
@@ -198,13 +182,19 @@ void
 MrcRoceQueuePair::DoEnterError()
 {
     StopTimer();
-    Simulator::Remove(m_cnpEvent);
+    m_np->CancelDeferred();
 }
 
 uint32_t
 MrcRoceQueuePair::GetPort() const
 {
     return m_path.port;
+}
+
+Ptr<MrcDcqcnNotificationPoint>
+MrcRoceQueuePair::GetNotificationPoint() const
+{
+    return m_np;
 }
 
 uint64_t
@@ -604,10 +594,22 @@ void
 MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
 {
     ++m_counters.dataPacketsReceived;
-    if (rx.GetEcn() == MrcEcn::CE)
+    const bool ce = rx.GetEcn() == MrcEcn::CE;
+    if (ce)
     {
         ++m_counters.ecnMarkedReceived;
-        NotifyCe(rx.port);
+        m_cnpPort = rx.port;
+    }
+    if (m_np->OnDataArrival(ce))
+    {
+        if (m_np->GetStyle() == MrcDcqcnNotificationPoint::ACK_FLAG)
+        {
+            m_pendingCnpFlag = true; // carried by the next ACK
+        }
+        else
+        {
+            SendCnp(rx.port);
+        }
     }
     const bool ackReq = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
     const uint64_t seq = Unwrap((rx.psn - m_remoteInitialPsn) & MrcBthHeader::PSN_MASK, m_ePsn);
@@ -756,35 +758,10 @@ MrcRoceQueuePair::SendNak(uint32_t port, MrcAethHeader::NakCode code)
 }
 
 void
-MrcRoceQueuePair::NotifyCe(uint32_t port)
+MrcRoceQueuePair::SendDeferredCnp()
 {
-    if (m_cnpMode == CNP_ACK_FLAG)
+    if (m_state == MrcQpState::RTS)
     {
-        m_pendingCnpFlag = true;
-        return;
-    }
-    const Time now = Simulator::Now();
-    if (!m_cnpEver || now - m_lastCnpTime >= m_cnpInterval)
-    {
-        SendCnp(port);
-        return;
-    }
-    m_cePending = true;
-    m_cnpPort = port;
-    if (m_cnpEvent.IsExpired())
-    {
-        m_cnpEvent = Simulator::Schedule(m_lastCnpTime + m_cnpInterval - now,
-                                         &MrcRoceQueuePair::CnpIntervalEnd,
-                                         this);
-    }
-}
-
-void
-MrcRoceQueuePair::CnpIntervalEnd()
-{
-    if (m_cePending && m_state == MrcQpState::RTS)
-    {
-        m_cePending = false;
         SendCnp(m_cnpPort);
     }
 }
@@ -803,8 +780,6 @@ MrcRoceQueuePair::SendCnp(uint32_t port)
                  m_path.flowLabel,
                  m_path.udpSrcPort);
     ++m_counters.cnpsSent;
-    m_cnpEver = true;
-    m_lastCnpTime = Simulator::Now();
     SendControl(port, p, m_cnpDscp);
 }
 

@@ -6,6 +6,7 @@
 #define MRC_ROCE_QUEUE_PAIR_H
 
 #include "mrc-aeth-header.h"
+#include "mrc-dcqcn-np.h"
 #include "mrc-memory-region.h"
 #include "mrc-queue-pair.h"
 
@@ -17,7 +18,7 @@
  * \file
  * \ingroup mrc
  * RoCEv2 Reliable Connection queue pair: go-back-N, ACK coalescing, local ACK timeout,
- * DCQCN notification point (CNPs).
+ * CNPs (through a DCQCN notification point).
  */
 
 namespace ns3
@@ -48,24 +49,20 @@ namespace ns3
  * (if it asks for an ACK). A Write naming an unknown rkey or a range outside the region
  * is answered with a remote-access-error NAK.
  *
- * **DCQCN notification point.** A data packet that arrives with CE is reported to the
- * sender by CnpMode: Separate sends a CNP (opcode 0x81, to the sender's QP) at most once
- * per CnpInterval, a CE arriving inside the interval sending one CNP when it ends (DCQCN
- * paper / htsim form); AckFlag sets the BECN bit on the next ACK instead (the HPCC
- * simulator's form, which ACKs every packet with the roce-hpcc profile). The sender hands
- * a CNP to its controller's OnCnp, and an ACK with BECN to OnAck with cnpFlag (and ecnEcho)
- * set, once: the controller treats the flag as a CNP (MrcDcqcn does).
+ * **DCQCN notification point.** Each QP owns one MrcDcqcnNotificationPoint, created with
+ * the attribute defaults of ns3::MrcDcqcnNotificationPoint (set its CnpStyle and CnpInterval
+ * with Config::SetDefault before the QP is created, or per QP through
+ * GetNotificationPoint()). Every data packet is handed to it; when it answers true for a
+ * CE packet the QP sends a CNP at once (opcode 0x81, to the sender's QP; Interval style),
+ * or sets the BECN bit on the next ACK (AckFlag style, the HPCC simulator's form, which
+ * ACKs every packet with the roce-hpcc profile). A deferred CNP (Interval style) leaves on
+ * the port of the last CE packet. The sender hands a CNP to its controller's OnCnp, and
+ * an ACK with BECN to OnAck with cnpFlag (and ecnEcho) set, once: the controller treats
+ * the flag as a CNP (MrcDcqcn does).
  */
 class MrcRoceQueuePair : public MrcQueuePair
 {
   public:
-    /// How the notification point reports CE.
-    enum CnpMode
-    {
-        CNP_SEPARATE = 0, ///< separate CNP packets, at most one per CnpInterval
-        CNP_ACK_FLAG = 1, ///< BECN bit on ACKs (HPCC simulator)
-    };
-
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -88,6 +85,8 @@ class MrcRoceQueuePair : public MrcQueuePair
     uint64_t GetExpectedPsn() const;
     /// \return the port this QP sends on
     uint32_t GetPort() const;
+    /// \return this QP's DCQCN notification point (never null before Dispose)
+    Ptr<MrcDcqcnNotificationPoint> GetNotificationPoint() const;
 
   protected:
     void DoDispose() override;
@@ -121,12 +120,10 @@ class MrcRoceQueuePair : public MrcQueuePair
     void SendAck(uint32_t port);
     /// Send a NAK naming the expected PSN.
     void SendNak(uint32_t port, MrcAethHeader::NakCode code);
-    /// Report CE on a data packet (notification point).
-    void NotifyCe(uint32_t port);
     /// Send a CNP now.
     void SendCnp(uint32_t port);
-    /// The CNP interval ended with CE seen inside it.
-    void CnpIntervalEnd();
+    /// The notification point asks for its deferred CNP.
+    void SendDeferredCnp();
 
     // attributes
     uint32_t m_ackInterval; //!< AckInterval
@@ -137,8 +134,6 @@ class MrcRoceQueuePair : public MrcQueuePair
     uint8_t m_ackDscp;      //!< AckDscp
     uint8_t m_cnpDscp;      //!< CnpDscp
     bool m_ecnCapable;      //!< EcnCapable
-    CnpMode m_cnpMode;      //!< CnpMode
-    Time m_cnpInterval;     //!< CnpInterval
 
     // requester state
     MrcPathChoice m_path; //!< the fixed path
@@ -152,22 +147,19 @@ class MrcRoceQueuePair : public MrcQueuePair
     uint32_t m_retries;   //!< timer expiries since the last progress
 
     // responder state
-    uint64_t m_ePsn;                 //!< expected sequence
-    uint32_t m_msn;                  //!< messages completed (24 bits on the wire)
-    bool m_inMessage;                //!< a message is being received
-    Ptr<MrcMemoryRegion> m_rxRegion; //!< its region
-    MrcRecvCompletion m_rxMsg;       //!< its description so far
-    uint64_t m_rxNextAddr;           //!< where its next byte goes
-    uint32_t m_sinceAck;             //!< packets accepted since the last ACK
-    Time m_lastNakTime;              //!< last sequence NAK
-    uint64_t m_lastNakPsn;           //!< expected PSN the last NAK named
-    bool m_nakSent;                  //!< a NAK was ever sent
-    bool m_pendingCnpFlag;           //!< CE seen since the last ACK (AckFlag mode)
-    Time m_lastCnpTime;              //!< last CNP sent
-    bool m_cnpEver;                  //!< a CNP was ever sent
-    bool m_cePending;                //!< CE seen inside the current CNP interval
-    EventId m_cnpEvent;              //!< end of the CNP interval
-    uint32_t m_cnpPort;              //!< port for the deferred CNP
+    uint64_t m_ePsn;                     //!< expected sequence
+    uint32_t m_msn;                      //!< messages completed (24 bits on the wire)
+    bool m_inMessage;                    //!< a message is being received
+    Ptr<MrcMemoryRegion> m_rxRegion;     //!< its region
+    MrcRecvCompletion m_rxMsg;           //!< its description so far
+    uint64_t m_rxNextAddr;               //!< where its next byte goes
+    uint32_t m_sinceAck;                 //!< packets accepted since the last ACK
+    Time m_lastNakTime;                  //!< last sequence NAK
+    uint64_t m_lastNakPsn;               //!< expected PSN the last NAK named
+    bool m_nakSent;                      //!< a NAK was ever sent
+    bool m_pendingCnpFlag;               //!< CE to report on the next ACK (AckFlag style)
+    uint32_t m_cnpPort;                  //!< port for a deferred CNP (last CE packet's)
+    Ptr<MrcDcqcnNotificationPoint> m_np; //!< DCQCN notification point
 };
 
 } // namespace ns3

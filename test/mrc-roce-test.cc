@@ -13,7 +13,10 @@
 #include "ns3/error-model.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-dcqcn-np.h"
+#include "ns3/mrc-dcqcn.h"
 #include "ns3/mrc-ecmp-forwarding.h"
+#include "ns3/mrc-ecn-marker.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-profiles.h"
@@ -563,14 +566,25 @@ MarkedIncast(MrcRdmaHelper& rdma, Time& firstArrival, Time& lastArrival)
     return conns;
 }
 
+/// Restores every attribute default when the test ends (also when an ASSERT returns early).
+struct ResetDefaultsAtEnd
+{
+    ~ResetDefaultsAtEnd()
+    {
+        Config::Reset();
+    }
+};
+
 } // namespace
 
 TEST(MrcRoce, SeparateCnpsAtMostOncePerInterval)
 {
+    ResetDefaultsAtEnd reset;
+    // The QPs' notification points take these defaults when the QPs are created.
+    Config::SetDefault("ns3::MrcDcqcnNotificationPoint::CnpStyle", StringValue("Interval"));
+    Config::SetDefault("ns3::MrcDcqcnNotificationPoint::CnpInterval", TimeValue(MicroSeconds(10)));
     MrcRdmaHelper rdma;
-    rdma.SetQueuePairAttribute("CnpMode", StringValue("Separate"));
     rdma.SetQueuePairAttribute("CongestionControl", TypeIdValue(CountingCc::GetTypeId()));
-    rdma.SetQueuePairAttribute("CnpInterval", TimeValue(MicroSeconds(10)));
     Time first;
     Time last;
     auto conns = MarkedIncast(rdma, first, last);
@@ -595,8 +609,9 @@ TEST(MrcRoce, SeparateCnpsAtMostOncePerInterval)
 
 TEST(MrcRoce, CnpFlagOnAcks)
 {
+    ResetDefaultsAtEnd reset;
+    Config::SetDefault("ns3::MrcDcqcnNotificationPoint::CnpStyle", StringValue("AckFlag"));
     MrcRdmaHelper rdma;
-    rdma.SetQueuePairAttribute("CnpMode", StringValue("AckFlag"));
     rdma.SetQueuePairAttribute("CongestionControl", TypeIdValue(CountingCc::GetTypeId()));
     Time first;
     Time last;
@@ -635,11 +650,12 @@ TEST(MrcProfiles, FindProfileArgument)
 
 TEST(MrcProfiles, ApplySetsDefaults)
 {
-    // A profile made only of settings this build knows: apply the roce-hpcc transport
-    // settings through the same path Apply uses.
+    // Apply the roce-hpcc transport settings (QP and notification point) through the same
+    // path Apply uses.
     for (const auto& s : MrcProfiles::GetSettings("roce-hpcc"))
     {
-        if (s.path.rfind("ns3::MrcRoceQueuePair::", 0) == 0 &&
+        if ((s.path.rfind("ns3::MrcRoceQueuePair::", 0) == 0 ||
+             s.path.rfind("ns3::MrcDcqcnNotificationPoint::", 0) == 0) &&
             s.path.find("Congestion") == std::string::npos)
         {
             ASSERT_EQ(MrcProfiles::Check(s), "");
@@ -651,7 +667,7 @@ TEST(MrcProfiles, ApplySetsDefaults)
     qp->GetAttribute("Mtu", mtu);
     EXPECT_EQ(mtu.Get(), 1000u);
     StringValue mode;
-    qp->GetAttribute("CnpMode", mode);
+    qp->GetNotificationPoint()->GetAttribute("CnpStyle", mode);
     EXPECT_EQ(mode.Get(), "AckFlag");
     Config::Reset();
 }
@@ -687,7 +703,7 @@ TEST(MrcProfiles, RoceHpccValuesScaleWithRate)
     auto s = MrcProfiles::GetSettings("roce-hpcc"); // 100 Gb/s, 1 us
     EXPECT_EQ(ValueOf(s, "ns3::MrcRoceQueuePair::CongestionControl"), "ns3::MrcDcqcn");
     EXPECT_EQ(ValueOf(s, "ns3::MrcRoceQueuePair::Mtu"), "1000");
-    EXPECT_EQ(ValueOf(s, "ns3::MrcRoceQueuePair::CnpMode"), "AckFlag");
+    EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcnNotificationPoint::CnpStyle"), "AckFlag");
     EXPECT_EQ(ValueOf(s, "ns3::MrcEcnMarker::Kmin"), "400000");
     EXPECT_EQ(ValueOf(s, "ns3::MrcEcnMarker::Kmax"), "1600000");
     EXPECT_EQ(ValueOf(s, "ns3::MrcEcnMarker::Pmax"), "0.2");
@@ -712,8 +728,8 @@ TEST(MrcProfiles, RoceHpccValuesScaleWithRate)
 TEST(MrcProfiles, RocePaperOverridesDcqcn)
 {
     auto s = MrcProfiles::GetSettings("roce-paper");
-    EXPECT_EQ(ValueOf(s, "ns3::MrcRoceQueuePair::CnpMode"), "Separate");
-    EXPECT_EQ(ValueOf(s, "ns3::MrcRoceQueuePair::CnpInterval"), "50us");
+    EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcnNotificationPoint::CnpStyle"), "Interval");
+    EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcnNotificationPoint::CnpInterval"), "50us");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::AlphaUpdateInterval"), "55us");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::RateIncreaseInterval"), "55us");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::ByteCounter"), "10000000");
@@ -734,9 +750,9 @@ TEST(MrcProfiles, CheckNamesTheBadSetting)
               "attribute NoSuch");
     EXPECT_EQ(MrcProfiles::Check({"ns3::MrcNoSuchClass::G", "1", ""}),
               "setting 'ns3::MrcNoSuchClass::G': class ns3::MrcNoSuchClass is not registered");
-    EXPECT_EQ(MrcProfiles::Check({"ns3::MrcRoceQueuePair::CnpMode", "Sometimes", ""})
-                  .rfind("setting 'ns3::MrcRoceQueuePair::CnpMode': value 'Sometimes' is not "
-                         "valid",
+    EXPECT_EQ(MrcProfiles::Check({"ns3::MrcDcqcnNotificationPoint::CnpStyle", "Sometimes", ""})
+                  .rfind("setting 'ns3::MrcDcqcnNotificationPoint::CnpStyle': value 'Sometimes' is "
+                         "not valid",
                          0),
               0u);
     // Every setting of every profile whose class exists in this build passes the check
@@ -751,5 +767,87 @@ TEST(MrcProfiles, CheckNamesTheBadSetting)
                 EXPECT_EQ(why, "") << name;
             }
         }
+    }
+}
+
+namespace
+{
+
+/// \return attribute `name` of `obj` in its string form
+std::string
+AttributeString(Ptr<Object> obj, const std::string& name)
+{
+    StringValue v;
+    obj->GetAttribute(name, v);
+    return v.Get();
+}
+
+} // namespace
+
+// Each profile applies (every class, attribute and value is known now that ns3::MrcDcqcn
+// and ns3::MrcDcqcnNotificationPoint are part of the build), and objects created afterwards
+// carry its values.
+TEST(MrcProfiles, ApplyEachProfile)
+{
+    struct Expected
+    {
+        std::string name;
+        std::string style;    // CnpStyle
+        std::string rateAi;   // 100 Gb/s context
+        std::string alphaInt; // AlphaUpdateInterval
+    };
+
+    const std::vector<Expected> cases = {
+        {"roce-hpcc", "AckFlag", "20000000bps", "1us"},    // 5 Mb/s x 100/25
+        {"roce-paper", "Interval", "40000000bps", "55us"}, // paper value
+    };
+    for (const auto& c : cases)
+    {
+        SCOPED_TRACE(c.name);
+        ResetDefaultsAtEnd reset;
+        for (const auto& s : MrcProfiles::GetSettings(c.name))
+        {
+            ASSERT_EQ(MrcProfiles::Check(s), "");
+        }
+        MrcProfiles::Apply(c.name);
+
+        Ptr<MrcDcqcn> dcqcn = CreateObject<MrcDcqcn>();
+        DoubleValue g;
+        dcqcn->GetAttribute("G", g);
+        EXPECT_DOUBLE_EQ(g.Get(), 1.0 / 256);
+        DataRateValue minRate;
+        dcqcn->GetAttribute("MinRate", minRate);
+        EXPECT_EQ(minRate.Get().GetBitRate(), 1000000000u);
+        DataRateValue rateAi;
+        dcqcn->GetAttribute("RateAi", rateAi);
+        EXPECT_EQ(rateAi.Get(), DataRate(c.rateAi));
+        TimeValue alphaInt;
+        dcqcn->GetAttribute("AlphaUpdateInterval", alphaInt);
+        EXPECT_EQ(alphaInt.Get(), Time(c.alphaInt));
+
+        Ptr<MrcEcnMarker> ecn = CreateObject<MrcEcnMarker>();
+        UintegerValue kmin;
+        ecn->GetAttribute("Kmin", kmin);
+        EXPECT_EQ(kmin.Get(), 400000u); // 100 KB x 100/25
+
+        Ptr<MrcDcqcnNotificationPoint> np = CreateObject<MrcDcqcnNotificationPoint>();
+        EXPECT_EQ(AttributeString(np, "CnpStyle"), c.style);
+        TimeValue interval;
+        np->GetAttribute("CnpInterval", interval);
+        EXPECT_EQ(interval.Get(), MicroSeconds(50)); // roce-paper: N; roce-hpcc: default
+
+        // A queue pair made now uses DCQCN, 1000 B packets and a notification point with
+        // the profile's style.
+        Ptr<MrcRoceQueuePair> qp = CreateObject<MrcRoceQueuePair>();
+        TypeIdValue cc;
+        qp->GetAttribute("CongestionControl", cc);
+        EXPECT_EQ(cc.Get(), MrcDcqcn::GetTypeId());
+        UintegerValue mtu;
+        qp->GetAttribute("Mtu", mtu);
+        EXPECT_EQ(mtu.Get(), 1000u);
+        EXPECT_EQ(qp->GetNotificationPoint()->GetStyle(),
+                  c.style == "Interval" ? MrcDcqcnNotificationPoint::INTERVAL
+                                        : MrcDcqcnNotificationPoint::ACK_FLAG);
+        qp->Dispose();
     }
 }
