@@ -7,6 +7,7 @@
 #include "mrc-profiles.h"
 #include "mrc-results-writer.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -530,6 +531,11 @@ MrcScenarioRunner::Build()
     }
     m.results.GetInfo().profile = c.profile;
     Config::SetDefault("ns3::MrcRoceQueuePair::Mtu", UintegerValue(c.topology.mtu));
+    if (c.pcap)
+    {
+        // Captures are for Wireshark, which checks the ICRC.
+        Config::SetDefault("ns3::MrcRdmaNic::ComputeIcrc", BooleanValue(true));
+    }
     for (const auto& o : c.attributeOverrides)
     {
         Config::SetDefault(o.first, StringValue(o.second));
