@@ -373,3 +373,29 @@ TEST(MrcScenario, PcapWritesOneFilePerPort)
     Names::Clear();
     Config::Reset();
 }
+
+TEST(MrcScenario, CutHostLinkEndsInQpErrorEvent)
+{
+    // One sender whose host link is cut at 2 us for good: the RoCE requester retries
+    // RetryCount (7) times and enters the error state; events.csv records both.
+    MrcScenarioConfig c = Small("incast", "100000", "1");
+    const uint32_t s = MrcScenarioRunner::MakeMessages(c, 16)[0].src;
+    c.failLink = "host" + std::to_string(s) + ":p0-t0-" + std::to_string(s / 4);
+    c.failAt = MicroSeconds(2);
+    MrcScenarioRunner r(c);
+    const std::string dir = RunAndWrite(c, r);
+    const auto ev = Lines(ReadFile(dir + "/events.csv"));
+    ASSERT_EQ(ev.size(), 3u);
+    EXPECT_EQ(ev[1].rfind("2000,link_down,", 0), 0u) << ev[1];
+    EXPECT_NE(ev[2].find(",qp_error,host" + std::to_string(s) + ":qp256,\"retry-exceeded: "),
+              std::string::npos)
+        << ev[2];
+    const std::vector<MrcTransportSummary> sum = r.GetResults().Summarize();
+    EXPECT_EQ(sum[0].messages, 1u);
+    EXPECT_EQ(sum[0].completed, 0u);
+    EXPECT_EQ(sum[0].counters.timeouts, 8u); // RetryCount 7 retries + the final expiry
+    const auto flows = Lines(ReadFile(dir + "/flows.csv"));
+    ASSERT_EQ(flows.size(), 2u);
+    EXPECT_NE(flows[1].find(",100000,0,,,"), std::string::npos) << flows[1]; // no end, no FCT
+    Cleanup(dir);
+}
