@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -466,6 +467,7 @@ struct MrcScenarioRunner::Impl
     std::vector<uint64_t> flowTxPrev;
     std::vector<uint32_t> flowTxSeries;
     std::vector<uint32_t> flowRateSeries;
+    std::vector<int64_t> flowCwndSeries; //!< -1 until the flow reports a finite window
 
     struct QueuePort
     {
@@ -718,6 +720,7 @@ MrcScenarioRunner::Build()
             m.flowRateSeries.push_back(m.results.RegisterSeries(transport, name, "rate_gbps"));
         }
         m.flowTxPrev.assign(m.msgs.size(), 0);
+        m.flowCwndSeries.assign(m.msgs.size(), -1);
         for (uint32_t s = 0; s < m.topo->GetNSwitches(); ++s)
         {
             Ptr<MrcSwitchNode> sw = m.topo->GetSwitchById(s);
@@ -879,9 +882,20 @@ MrcScenarioRunner::Impl::Sample()
         const uint64_t b = requesters[i]->GetCounters().dataBytesSent;
         results.AddSample(now, flowTxSeries[i], (b - flowTxPrev[i]) * toGbps);
         flowTxPrev[i] = b;
-        results.AddSample(now,
-                          flowRateSeries[i],
-                          requesters[i]->GetCcState().rate.GetBitRate() / 1e9);
+        const MrcCcState& cc = requesters[i]->GetCcState();
+        results.AddSample(now, flowRateSeries[i], cc.rate.GetBitRate() / 1e9);
+        if (cc.cwnd != std::numeric_limits<uint64_t>::max())
+        {
+            // Window-based controllers only (DCQCN is rate-based: no window).
+            if (flowCwndSeries[i] < 0)
+            {
+                flowCwndSeries[i] =
+                    results.RegisterSeries(cfg.transport, "flow" + std::to_string(i), "cwnd_bytes");
+            }
+            results.AddSample(now,
+                              static_cast<uint32_t>(flowCwndSeries[i]),
+                              static_cast<double>(cc.cwnd));
+        }
     }
     for (auto& q : queues)
     {
