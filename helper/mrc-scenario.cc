@@ -666,7 +666,7 @@ MrcScenarioRunner::Build()
         }
         m.injector = CreateObject<MrcFailureInjector>();
         m.injector->SetEventLog(m.log);
-        if (c.repairAt.IsStrictlyPositive())
+        if (c.repairAt > Time(0))
         {
             m.injector->FailLinks(c.failLink, c.failAt, c.repairAt);
         }
@@ -703,7 +703,7 @@ MrcScenarioRunner::Build()
     }
 
     // Time series.
-    if (c.sampleInterval.IsStrictlyPositive())
+    if (c.sampleInterval > Time(0))
     {
         for (uint32_t h = 0; h < nHosts; ++h)
         {
