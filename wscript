@@ -74,6 +74,8 @@ def build(bld):
         'model/mrc-sack-policy.cc',
         'model/mrc-nscc.cc',
         # -- transport: MRC
+        'model/mrc-multipath-queue-pair.cc',
+        'helper/mrc-multipath-helper.cc',
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
         # -- transport: UEC
@@ -131,6 +133,7 @@ def build(bld):
         'test/mrc-sack-test.cc',
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
+        'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',
         # -- transport: UEC
         'test/mrc-uec-path-test.cc',
@@ -220,6 +223,8 @@ def build(bld):
         'model/mrc-sack-policy.h',
         'model/mrc-nscc.h',
         # -- transport: MRC
+        'model/mrc-multipath-queue-pair.h',
+        'helper/mrc-multipath-helper.h',
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
         # -- transport: UEC

@@ -24,7 +24,7 @@ MrcPathSelector::GetTypeId()
 }
 
 void
-MrcPathSelector::Feedback(uint32_t /* ev */, MrcPathFeedback /* kind */)
+MrcPathSelector::Feedback(uint32_t /* ev */, MrcPathSignal /* kind */)
 {
 }
 

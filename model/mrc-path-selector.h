@@ -33,7 +33,7 @@ struct MrcPathChoice
 };
 
 /// Feedback a transport gives a path selector about one path (entropy value).
-enum class MrcPathFeedback : uint8_t
+enum class MrcPathSignal : uint8_t
 {
     GOOD = 0,    ///< acknowledged without congestion
     ECN = 1,     ///< acknowledged with CE (or CNP)
@@ -85,7 +85,7 @@ class MrcPathSelector : public Object
      * \param ev the entropy value the feedback is about
      * \param kind what happened
      */
-    virtual void Feedback(uint32_t ev, MrcPathFeedback kind);
+    virtual void Feedback(uint32_t ev, MrcPathSignal kind);
 
     /// "no particular port"
     static constexpr uint32_t NO_PORT = 0xffffffff;

@@ -417,7 +417,7 @@ MrcRoceQueuePair::Timeout()
     m_txIdx = 0;
     m_cc.inflight = 0;
     m_ccOps->OnLoss(m_cc, static_cast<uint32_t>(std::min<uint64_t>(outstanding, UINT32_MAX)));
-    m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::TIMEOUT);
+    m_pathSelector->Feedback(m_path.ev, MrcPathSignal::TIMEOUT);
     TraceCc();
     RestartTimer();
     NotifyReady();
@@ -473,7 +473,7 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         {
             // The CNP flag reaches the controller once, through OnAck (cnpFlag).
             ++m_counters.cnpsReceived;
-            m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::ECN);
+            m_pathSelector->Feedback(m_path.ev, MrcPathSignal::ECN);
         }
         if (seq + 1 > m_maxSent)
         {
@@ -490,7 +490,7 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         }
         if (ack.newlyAckedBytes > 0 && !becn)
         {
-            m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::GOOD);
+            m_pathSelector->Feedback(m_path.ev, MrcPathSignal::GOOD);
         }
         m_ccOps->OnAck(m_cc, ack);
         TraceCc();
@@ -522,7 +522,7 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
                 m_cc.inflight = 0;
             }
             m_ccOps->OnNack(m_cc, m_mtu, MrcCcNackKind::OTHER);
-            m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::NACK);
+            m_pathSelector->Feedback(m_path.ev, MrcPathSignal::NACK);
             TraceCc();
             RestartTimer();
             NotifyReady();
@@ -552,7 +552,7 @@ MrcRoceQueuePair::HandleCnp()
 {
     ++m_counters.cnpsReceived;
     m_ccOps->OnCnp(m_cc);
-    m_pathSelector->Feedback(m_path.ev, MrcPathFeedback::ECN);
+    m_pathSelector->Feedback(m_path.ev, MrcPathSignal::ECN);
     TraceCc();
 }
 

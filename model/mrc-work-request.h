@@ -53,6 +53,7 @@ enum class MrcWcStatus : uint8_t
     REMOTE_ACCESS_ERROR = 2, ///< the responder rejected the rkey or the address range
     FLUSHED = 3,             ///< not executed: the QP entered the error state first
     REMOTE_OP_ERROR = 4,     ///< the responder reported another error
+    LOCAL_OP_ERROR = 5,      ///< the request itself was invalid for the transport
 };
 
 /// \param s a status \return its name ("success", "retry-exceeded", ...)
@@ -71,6 +72,8 @@ MrcWcStatusName(MrcWcStatus s)
         return "flushed";
     case MrcWcStatus::REMOTE_OP_ERROR:
         return "remote-op-error";
+    case MrcWcStatus::LOCAL_OP_ERROR:
+        return "local-op-error";
     }
     return "unknown";
 }
@@ -126,11 +129,12 @@ enum class MrcQpState : uint8_t
 /// Why a queue pair entered the error state.
 enum class MrcQpError : uint8_t
 {
-    NONE = 0,                ///< not in error
-    RETRY_EXCEEDED = 1,      ///< retransmission timer expired more often than the retry count
-    REMOTE_ACCESS_ERROR = 2, ///< peer NAKed a Write (rkey or bounds)
-    LOCAL_ACCESS_ERROR = 3,  ///< (responder) an arriving Write named an unknown rkey or range
-    REMOTE_OP_ERROR = 4,     ///< peer NAKed with another error
+    NONE = 0,                  ///< not in error
+    RETRY_EXCEEDED = 1,        ///< retransmission timer expired more often than the retry count
+    REMOTE_ACCESS_ERROR = 2,   ///< peer NAKed a Write (rkey or bounds)
+    LOCAL_ACCESS_ERROR = 3,    ///< (responder) an arriving Write named an unknown rkey or range
+    REMOTE_OP_ERROR = 4,       ///< peer NAKed with another error
+    UNSUPPORTED_OPERATION = 5, ///< a request named an operation the transport lacks (MRC)
 };
 
 /// \param e an error \return its name ("none", "retry-exceeded", ...)
@@ -149,6 +153,8 @@ MrcQpErrorName(MrcQpError e)
         return "local-access-error";
     case MrcQpError::REMOTE_OP_ERROR:
         return "remote-op-error";
+    case MrcQpError::UNSUPPORTED_OPERATION:
+        return "unsupported-operation";
     }
     return "unknown";
 }

@@ -1,0 +1,592 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// MRC queue pair (MrcMultipathQueuePair) on small 2-plane Clos fabrics built by the
+// topology helper: one Write placed exactly once, spraying over both planes (structured
+// and SRv6), random loss, a trimming incast without timeouts, Write-with-Immediate
+// completions in MSN order, a dead path whose EV is retired, retries exhausted on a dead
+// receiver, and a rejected operation.
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/error-model.h"
+#include "ns3/mrc-channel.h"
+#include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-entropy.h"
+#include "ns3/mrc-ev-table.h"
+#include "ns3/mrc-multipath-helper.h"
+#include "ns3/mrc-multipath-queue-pair.h"
+#include "ns3/mrc-packet-info.h"
+#include "ns3/mrc-rdma-helper.h"
+#include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-switch-node.h"
+#include "ns3/mrc-topology-helper.h"
+#include "ns3/mrc-topology.h"
+#include "ns3/object-factory.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A 2-plane Clos: `hosts` hosts, 2 per T0, 2 T1 per plane (2 paths per plane between
+/// hosts on different T0s).
+Ptr<MrcTopology>
+BuildFabric(uint32_t hosts,
+            bool trimming = false,
+            uint32_t trimThreshold = 125000,
+            uint64_t ecnKmin = 0,
+            Time linkDelay = MicroSeconds(1))
+{
+    MrcTopologyConfig c;
+    c.kind = MrcTopologyKind::CLOS;
+    c.planes = 2;
+    c.hosts = hosts;
+    c.hostsPerT0 = 2;
+    c.t1PerPlane = 2;
+    c.hostDelay = linkDelay;
+    c.fabricDelay = linkDelay;
+    MrcTopologyHelper th(c);
+    th.SetNames(false);
+    if (trimming)
+    {
+        for (MrcTier t : {MrcTier::T0, MrcTier::T1})
+        {
+            th.GetSwitchHelper(t).SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
+            th.GetSwitchHelper(t).SetTrimmerAttribute("TrimThreshold",
+                                                      UintegerValue(trimThreshold));
+        }
+    }
+    if (ecnKmin > 0)
+    {
+        for (MrcTier t : {MrcTier::T0, MrcTier::T1})
+        {
+            th.GetSwitchHelper(t).SetEcnAttribute("Kmin", UintegerValue(ecnKmin));
+            th.GetSwitchHelper(t).SetEcnAttribute("Kmax", UintegerValue(ecnKmin + 1));
+            th.GetSwitchHelper(t).SetEcnAttribute("Pmax", DoubleValue(1.0));
+        }
+    }
+    Ptr<MrcTopology> t = th.Build();
+    MrcRdmaHelper rdma;
+    MrcMultipathHelper::InstallNics(rdma, t);
+    return t;
+}
+
+MrcWorkRequest
+WriteTo(const MrcRdmaHelper::Connection& c, uint64_t id, uint32_t length, uint64_t offset = 0)
+{
+    MrcWorkRequest wr;
+    wr.id = id;
+    wr.remoteAddress = c.region->GetBase() + offset;
+    wr.rkey = c.region->GetRkey();
+    wr.length = length;
+    return wr;
+}
+
+/// Collects completions of both kinds.
+struct Log
+{
+    std::vector<MrcWorkCompletion> wc;
+    std::vector<MrcRecvCompletion> rc;
+
+    void Wc(const MrcWorkCompletion& c)
+    {
+        wc.push_back(c);
+    }
+
+    void Rc(const MrcRecvCompletion& c)
+    {
+        rc.push_back(c);
+    }
+
+    void Attach(const MrcRdmaHelper::Connection& c)
+    {
+        c.requester->SetCompletionCallback(MakeCallback(&Log::Wc, this));
+        c.responder->SetReceiveCallback(MakeCallback(&Log::Rc, this));
+    }
+};
+
+Ptr<MrcMultipathQueuePair>
+Mp(Ptr<MrcQueuePair> qp)
+{
+    return DynamicCast<MrcMultipathQueuePair>(qp);
+}
+
+/// Counts data packets that carry an outer (SRv6) IPv6 header.
+struct EncapCounter
+{
+    uint32_t data{0};
+    uint32_t encapsulated{0};
+    uint32_t withTs{0};
+
+    void Tx(Ptr<const Packet> p)
+    {
+        MrcPacketInfo info;
+        if (MrcParsePacket(p, info) && info.hasBth && MrcOpcode::IsWrite(info.opcode))
+        {
+            ++data;
+            encapsulated += info.encapsulated ? 1 : 0;
+            withTs += (info.bthFlags & MRC_BTH_FLAG_TS) ? 1 : 0;
+        }
+    }
+};
+
+/// Drops the n-th received frame longer than 500 bytes (a data packet).
+class DropNthData : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcTestMultipathDropNth").SetParent<ErrorModel>().SetGroupName("Mrc");
+        return tid;
+    }
+
+    uint32_t n{0};    //!< which frame
+    uint32_t seen{0}; //!< data frames seen
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        return p->GetSize() > 500 && ++seen == n;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+/// Counts EV state changes by reason.
+struct EvReasons
+{
+    std::map<MrcEvReason, uint32_t> count;
+
+    void Change(uint32_t, uint32_t, uint32_t, MrcEvState, MrcEvState, MrcEvReason r)
+    {
+        ++count[r];
+    }
+};
+
+} // namespace
+
+TEST(MrcMultipath, OneWriteCompletesExactlyOnce)
+{
+    Ptr<MrcTopology> t = BuildFabric(4);
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    EXPECT_EQ(Mp(c.requester)->AssignStreams(100), 2);
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 1 << 20;
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 7, bytes)));
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_EQ(log.wc[0].wrId, 7u);
+    EXPECT_EQ(log.wc[0].bytes, bytes);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    EXPECT_EQ(c.region->GetBytesPlaced(), bytes);
+    EXPECT_EQ(c.region->GetDuplicateBytes(), 0u);
+    const MrcQpCounters& tx = c.requester->GetCounters();
+    const MrcQpCounters& rx = c.responder->GetCounters();
+    EXPECT_EQ(tx.dataPacketsSent, 256u); // 1 MiB / 4096
+    EXPECT_EQ(tx.retransmittedPackets, 0u);
+    EXPECT_EQ(tx.timeouts, 0u);
+    EXPECT_EQ(rx.bytesPlaced, bytes);
+    EXPECT_EQ(rx.dataPacketsReceived, 256u);
+    ASSERT_EQ(log.rc.size(), 1u); // MessageReceived of a plain Write
+    EXPECT_EQ(log.rc[0].bytes, bytes);
+    EXPECT_EQ(log.rc[0].address, c.region->GetBase());
+    EXPECT_FALSE(log.rc[0].hasImmediate);
+    EXPECT_EQ(Mp(c.requester)->GetOutstandingPsns(), 0u);
+    EXPECT_EQ(c.requester->GetState(), MrcQpState::RTS);
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, SprayingUsesBothPlanes)
+{
+    for (MrcEvProfile::Format format : {MrcEvProfile::STRUCTURED, MrcEvProfile::SRV6})
+    {
+        Ptr<MrcTopology> t = BuildFabric(4);
+        MrcMultipathHelper mrc;
+        const bool ts = format == MrcEvProfile::SRV6; // TSETH in one of the two runs
+        mrc.SetQueuePairAttribute("Timestamps", BooleanValue(ts));
+        MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20, format);
+        EncapCounter enc;
+        c.requester->TraceConnectWithoutContext("Tx", MakeCallback(&EncapCounter::Tx, &enc));
+        Log log;
+        log.Attach(c);
+        ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 1 << 20)));
+        Simulator::Run();
+        ASSERT_EQ(log.wc.size(), 1u);
+        EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+        EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 1 << 20));
+        Ptr<MrcRdmaNic> nic = c.requester->GetNic();
+        const uint64_t p0 = nic->GetTxDataPackets(0);
+        const uint64_t p1 = nic->GetTxDataPackets(1);
+        EXPECT_EQ(p0 + p1, 256u);
+        // both 100G ports serve the QP round robin: the split is close to even
+        EXPECT_GE(p0, 96u) << p0 << " / " << p1;
+        EXPECT_GE(p1, 96u) << p0 << " / " << p1;
+        EXPECT_EQ(enc.data, 256u);
+        EXPECT_EQ(enc.encapsulated, format == MrcEvProfile::SRV6 ? 256u : 0u);
+        EXPECT_EQ(enc.withTs, ts ? 256u : 0u);
+        Ptr<MrcEvTable> evs = Mp(c.requester)->GetEvTable();
+        // SRv6: one EV per path: 2 planes x 2 T1s
+        if (format == MrcEvProfile::SRV6)
+        {
+            EXPECT_EQ(evs->GetActiveCount(), 4u);
+        }
+        else
+        {
+            EXPECT_EQ(evs->GetActiveCount(), 128u);
+        }
+        EXPECT_EQ(evs->GetActiveCount(0), evs->GetActiveCount(1));
+        // both planes at full speed: well under the time of one 100G port (83.9 us)
+        EXPECT_LT((log.wc[0].end - log.wc[0].start).GetMicroSeconds(), 75);
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcMultipath, ExactlyOnceUnderRandomLossAcrossPsnWrap)
+{
+    Ptr<MrcTopology> t = BuildFabric(4);
+    MrcMultipathHelper mrc;
+    // PSNs start 256 below the 24-bit wrap: the transfer crosses it
+    mrc.SetQueuePairAttribute("InitialPsn", UintegerValue(0xffff00));
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20);
+    // 2 % of the frames arriving at the receiver's two NIC ports are lost
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+        em->SetAttribute("ErrorRate", DoubleValue(0.02));
+        em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        em->AssignStreams(10 + p);
+        t->GetNicPort(3, p)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 4 << 20;
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    Simulator::Stop(MilliSeconds(50));
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    EXPECT_EQ(c.region->GetDuplicateBytes(), 0u);
+    EXPECT_EQ(c.responder->GetCounters().bytesPlaced, bytes);
+    const MrcQpCounters& tx = c.requester->GetCounters();
+    EXPECT_GT(tx.retransmittedPackets, 0u);
+    EXPECT_EQ(tx.dataPacketsSent, 1024u + tx.retransmittedPackets);
+    EXPECT_EQ(c.responder->GetCounters().duplicatePackets, 0u); // no spurious retransmission
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, TrimmingIncastWithoutTimeouts)
+{
+    // hosts 0, 1 (T0 0) and 2 (T0 1) write to host 3 (T0 1): 3:1 on host 3's downlinks
+    Ptr<MrcTopology> t = BuildFabric(4, true, 40000);
+    MrcMultipathHelper mrc;
+    std::vector<MrcRdmaHelper::Connection> conns;
+    std::vector<Log> logs(3);
+    const uint32_t bytes = 2 << 20;
+    for (uint32_t s = 0; s < 3; ++s)
+    {
+        conns.push_back(mrc.Connect(t, s, 3, bytes, MrcEvProfile::STRUCTURED, (s + 1) << 28));
+        logs[s].Attach(conns.back());
+        ASSERT_TRUE(conns.back().requester->PostSend(WriteTo(conns.back(), s, bytes)));
+    }
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    uint64_t trims = 0;
+    uint64_t timeouts = 0;
+    for (uint32_t s = 0; s < 3; ++s)
+    {
+        ASSERT_EQ(logs[s].wc.size(), 1u) << "sender " << s;
+        EXPECT_EQ(logs[s].wc[0].status, MrcWcStatus::SUCCESS);
+        EXPECT_TRUE(conns[s].region->IsExactlyOnce(conns[s].region->GetBase(), bytes));
+        trims += Mp(conns[s].requester)->GetMultipathCounters().trimNacksReceived;
+        timeouts += conns[s].requester->GetCounters().timeouts;
+        EXPECT_EQ(conns[s].responder->GetCounters().bytesPlaced, bytes);
+    }
+    EXPECT_GT(trims, 0u);
+    EXPECT_EQ(timeouts, 0u);
+    uint64_t drops = 0; // switches trimmed instead of dropping
+    for (uint32_t i = 0; i < t->GetNSwitches(); ++i)
+    {
+        drops += t->GetSwitchById(i)->GetTotalDropPackets();
+    }
+    EXPECT_EQ(drops, 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, WriteWithImmediateCompletesInMsnOrder)
+{
+    Ptr<MrcTopology> t = BuildFabric(4);
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("MaxWimm", UintegerValue(2));
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    Log log;
+    log.Attach(c);
+    const std::vector<uint32_t> sizes = {300000, 4096, 1, 65536, 0, 12345};
+    uint64_t offset = 0;
+    for (uint32_t i = 0; i < sizes.size(); ++i)
+    {
+        MrcWorkRequest wr = WriteTo(c, i, sizes[i], offset);
+        wr.opcode = MrcWrOpcode::WRITE_WITH_IMM;
+        wr.immediate = 1000 + i;
+        ASSERT_TRUE(c.requester->PostSend(wr));
+        offset += sizes[i];
+    }
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), sizes.size());
+    ASSERT_EQ(log.rc.size(), sizes.size());
+    offset = 0;
+    for (uint32_t i = 0; i < sizes.size(); ++i)
+    {
+        EXPECT_EQ(log.wc[i].wrId, i);
+        EXPECT_EQ(log.wc[i].status, MrcWcStatus::SUCCESS);
+        EXPECT_TRUE(log.rc[i].hasImmediate);
+        EXPECT_EQ(log.rc[i].immediate, 1000 + i);
+        EXPECT_EQ(log.rc[i].bytes, sizes[i]);
+        if (sizes[i] > 0)
+        {
+            EXPECT_EQ(log.rc[i].address, c.region->GetBase() + offset);
+        }
+        if (i > 0)
+        {
+            EXPECT_GE(log.rc[i].end, log.rc[i - 1].end);
+        }
+        offset += sizes[i];
+    }
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), offset));
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, DeadPathEvRetiredTrafficContinuesProbesRevive)
+{
+    Ptr<MrcTopology> t = BuildFabric(4);
+    // plane 0: the link between host 0's T0 and T1 1 dies silently before the transfer
+    const MrcTopologyLink& dead =
+        t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
+    dead.channel->SetLinkUp(false);
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20, MrcEvProfile::SRV6);
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 4 << 20;
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    EvReasons reasons;
+    Mp(c.requester)
+        ->GetEvTable()
+        ->TraceConnectWithoutContext("EvState", MakeCallback(&EvReasons::Change, &reasons));
+    // ASSUMED_BAD EVs are probed forever: stop the clock
+    Simulator::Stop(MilliSeconds(2)); // first probe: 0.5-1.5 ms after the retirement
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    Ptr<MrcEvTable> evs = Mp(c.requester)->GetEvTable();
+    const uint32_t deadEv = evs->FindByValue(MrcSrv6EvMake(0, 1));
+    ASSERT_NE(deadEv, MrcEvTable::NO_EV);
+    EXPECT_EQ(evs->GetState(deadEv), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(evs->CountInState(MrcEvState::ASSUMED_BAD), 1u);
+    EXPECT_GT(evs->GetEntry(deadEv).probesSent, 0u);
+    EXPECT_EQ(evs->GetEntry(deadEv).probeAnswers, 0u);
+    // the three live EVs carried the rest; plane 0's other EV took plane 0's share
+    for (uint32_t v : {MrcSrv6EvMake(0, 0), MrcSrv6EvMake(1, 0), MrcSrv6EvMake(1, 1)})
+    {
+        const uint32_t id = evs->FindByValue(v);
+        ASSERT_NE(id, MrcEvTable::NO_EV);
+        EXPECT_EQ(evs->GetState(id), MrcEvState::GOOD);
+        EXPECT_GT(evs->GetEntry(id).sent, 100u);
+    }
+    EXPECT_LT(evs->GetEntry(deadEv).sent, 20u);
+    EXPECT_EQ(c.requester->GetState(), MrcQpState::RTS);
+    EXPECT_EQ(reasons.count[MrcEvReason::PROBE_REVIVED], 0u);
+    // the link is repaired: probes on the retired EV are answered and revive it (3 answers)
+    dead.channel->SetLinkUp(true);
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    EXPECT_EQ(reasons.count[MrcEvReason::PROBE_REVIVED], 1u);
+    EXPECT_EQ(evs->GetState(deadEv), MrcEvState::GOOD);
+    EXPECT_GE(evs->GetEntry(deadEv).probeAnswers, 3u);
+    EXPECT_EQ(evs->GetActiveCount(0), 2u); // back in plane 0's active set
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, NicPortDownMovesTrafficToTheOtherPlane)
+{
+    Ptr<MrcTopology> t = BuildFabric(4);
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 8 << 20);
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 8 << 20;
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    // the requester's plane-1 port dies 20 us into the transfer
+    Ptr<MrcChannel> ch = t->GetLink(t->GetHostLink(0, 1)).channel;
+    Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetLinkUp, ch, false);
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    Ptr<MrcEvTable> mine = Mp(c.requester)->GetEvTable();
+    Ptr<MrcEvTable> peer = Mp(c.responder)->GetEvTable();
+    EXPECT_FALSE(mine->IsPlaneUp(1));
+    EXPECT_TRUE(mine->IsPlaneUp(0));
+    // the peer learnt it from the Port Status Update
+    EXPECT_EQ(Mp(c.requester)->GetMultipathCounters().portStatusSent, 1u);
+    EXPECT_EQ(Mp(c.responder)->GetMultipathCounters().portStatusReceived, 1u);
+    EXPECT_FALSE(peer->IsPlaneUp(1));
+    // plane-1 EVs were not blamed for the port: none is ASSUMED_BAD
+    EXPECT_EQ(mine->CountInState(MrcEvState::ASSUMED_BAD), 0u);
+    Ptr<MrcRdmaNic> nic = c.requester->GetNic();
+    const uint64_t p0 = nic->GetTxDataPackets(0);
+    const uint64_t p1 = nic->GetTxDataPackets(1);
+    EXPECT_GE(p0 + p1, 2048u);
+    EXPECT_GT(p0, 3 * p1) << p0 << " / " << p1; // plane 1 carried only the first 20 us
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, OutOfWindowIsNackedAndTheSenderLearnsMpr)
+{
+    // 10 us links: about 2 MB are in flight before the first SACK tells the window
+    Ptr<MrcTopology> t = BuildFabric(4, false, 125000, 0, MicroSeconds(10));
+    // the requester assumes a 16 x 128 PSN window and has no congestion control; the
+    // responder's window is 128 PSNs (Mpr 1)
+    ObjectFactory fa("ns3::MrcMultipathQueuePair");
+    fa.Set("CongestionControl", TypeIdValue(MrcNoCongestionControl::GetTypeId()));
+    fa.Set("Mpr", UintegerValue(16));
+    fa.Set("BaseRtt", TimeValue(MicroSeconds(10)));
+    ObjectFactory fb("ns3::MrcMultipathQueuePair");
+    fb.Set("Mpr", UintegerValue(1));
+    fb.Set("BaseRtt", TimeValue(MicroSeconds(10)));
+    Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(t->GetHost(0));
+    Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(t->GetHost(3));
+    MrcRdmaHelper::Connection c;
+    c.requester = na->CreateQueuePair(fa);
+    c.responder = nb->CreateQueuePair(fb);
+    MrcRdmaHelper::ConnectPair(c.requester, c.responder);
+    c.region = nb->RegisterMemoryRegion(0x100000000ULL, 4 << 20);
+    // one early packet is lost: the packets after it pile up above ePSN until, 128 PSNs
+    // above the hole, they fall out of the responder's window
+    Ptr<DropNthData> em = CreateObject<DropNthData>();
+    em->n = 5;
+    t->GetNicPort(3, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 4 << 20;
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    const uint64_t oor = Mp(c.responder)->GetMultipathCounters().oorNacksSent;
+    EXPECT_GT(oor, 0u);
+    EXPECT_EQ(c.requester->GetCounters().naksReceived, oor);
+    EXPECT_EQ(Mp(c.requester)->GetPeerMpr(), 1u);
+    EXPECT_EQ(c.requester->GetCounters().timeouts, 0u);
+    // the NACKed packets and the lost one were sent again (and no packet was lost for good)
+    EXPECT_GE(c.requester->GetCounters().retransmittedPackets, oor + 1);
+    EXPECT_EQ(c.responder->GetCounters().bytesPlaced, bytes);
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, EcnEchoSkipsAndAlwaysSkipRetiresEvs)
+{
+    // every queued packet is marked, at every hop (the last one too)
+    Ptr<MrcTopology> t = BuildFabric(4, false, 125000, 1);
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("AlwaysSkipCeRun", UintegerValue(2));
+    std::vector<MrcRdmaHelper::Connection> conns;
+    std::vector<Log> logs(2);
+    EvReasons reasons;
+    const uint32_t bytes = 4 << 20;
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        conns.push_back(mrc.Connect(t, s, 3, bytes, MrcEvProfile::STRUCTURED, (s + 1) << 28));
+        logs[s].Attach(conns.back());
+        Mp(conns.back().requester)
+            ->GetEvTable()
+            ->TraceConnectWithoutContext("EvState", MakeCallback(&EvReasons::Change, &reasons));
+        ASSERT_TRUE(conns.back().requester->PostSend(WriteTo(conns.back(), s, bytes)));
+    }
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    uint64_t marked = 0;
+    for (uint32_t s = 0; s < 2; ++s)
+    {
+        ASSERT_EQ(logs[s].wc.size(), 1u);
+        EXPECT_EQ(logs[s].wc[0].status, MrcWcStatus::SUCCESS);
+        EXPECT_TRUE(conns[s].region->IsExactlyOnce(conns[s].region->GetBase(), bytes));
+        marked += conns[s].responder->GetCounters().ecnMarkedReceived;
+    }
+    EXPECT_GT(marked, 0u);
+    EXPECT_GT(reasons.count[MrcEvReason::ECN_ECHO], 0u);    // m = SKIP_ONCE: GOOD -> SKIP
+    EXPECT_GT(reasons.count[MrcEvReason::ALWAYS_SKIP], 0u); // 2 CE in a row: ASSUMED_BAD
+    EXPECT_GT(reasons.count[MrcEvReason::SKIP_EXPIRED], 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, RetriesExhaustedOnDeadReceiverEndInError)
+{
+    Ptr<MrcTopology> t = BuildFabric(4);
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        t->GetLink(t->GetHostLink(3, p)).channel->SetLinkUp(false);
+    }
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("TimeoutExponent", UintegerValue(5)); // 32.768 us
+    mrc.SetQueuePairAttribute("LinearCount", UintegerValue(2));
+    mrc.SetQueuePairAttribute("ExpCount", UintegerValue(3));
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    Log log;
+    log.Attach(c);
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 1 << 20)));
+    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 2, 4096)));
+    Simulator::Run(); // must end by itself: no hang
+    ASSERT_EQ(log.wc.size(), 2u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::RETRY_EXCEEDED);
+    EXPECT_EQ(log.wc[1].status, MrcWcStatus::FLUSHED);
+    EXPECT_EQ(c.requester->GetState(), MrcQpState::ERROR);
+    EXPECT_EQ(c.requester->GetError(), MrcQpError::RETRY_EXCEEDED);
+    EXPECT_NE(c.requester->GetErrorReason().find("retry counter exceeded"), std::string::npos);
+    // 2 linear + 3 exponential retries, then the sixth expiry gives up
+    EXPECT_EQ(c.requester->GetCounters().timeouts, 6u);
+    // 32.768 us x (1 + 1 + 2 + 4 + 8 + 16) after the first send at the earliest
+    EXPECT_GE(log.wc[0].end, NanoSeconds(32768 * 32));
+    EXPECT_EQ(c.region->GetBytesPlaced(), 0u);
+    EXPECT_FALSE(c.requester->PostSend(WriteTo(c, 3, 10)));
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, UnsupportedOperationIsRejected)
+{
+    Ptr<MrcTopology> t = BuildFabric(4);
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    Log log;
+    log.Attach(c);
+    MrcWorkRequest wr = WriteTo(c, 9, 100);
+    wr.opcode = static_cast<MrcWrOpcode>(4); // e.g. an RDMA Read: not in MRC
+    c.requester->PostSend(wr);
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::LOCAL_OP_ERROR);
+    EXPECT_EQ(c.requester->GetError(), MrcQpError::UNSUPPORTED_OPERATION);
+    EXPECT_NE(c.requester->GetErrorReason().find("only RDMA Write"), std::string::npos);
+    Simulator::Run();
+    EXPECT_EQ(c.requester->GetCounters().dataPacketsSent, 0u);
+    Simulator::Destroy();
+}
