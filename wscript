@@ -92,6 +92,7 @@ def build(bld):
         'helper/mrc-hpcc-input.cc',
         'helper/mrc-htsim-input.cc',
         # -- scenarios
+        'helper/mrc-scenario.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -142,6 +143,7 @@ def build(bld):
         'test/mrc-workload-test.cc',
         'test/mrc-input-files-test.cc',
         # -- scenarios
+        'test/mrc-scenario-test.cc',
         'test/mrc-bench-reference-test.cc',
     ]
     module_test.uselib = 'GTEST'
@@ -239,6 +241,7 @@ def build(bld):
         'helper/mrc-hpcc-input.h',
         'helper/mrc-htsim-input.h',
         # -- scenarios
+        'helper/mrc-scenario.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -306,9 +306,13 @@ MrcRdmaNic::WakeUp(uint32_t port)
 }
 
 void
-MrcRdmaNic::DequeueHook(uint32_t port, Ptr<Packet> /* frame */, uint8_t /* cls */)
+MrcRdmaNic::DequeueHook(uint32_t port, Ptr<Packet> /* frame */, uint8_t cls)
 {
-    if (!m_ports[port].ring.empty())
+    // Only a QP that found this class full waits for a dequeue; paced QPs have the wake
+    // timer, QPs with new work call NotifyReady. So other dequeues (e.g. of ACKs) need no
+    // Serve event.
+    Port& pt = m_ports[port];
+    if (!pt.ring.empty() && (pt.blockedClasses & (1u << cls)))
     {
         Kick(port);
     }
@@ -319,6 +323,7 @@ MrcRdmaNic::Serve(uint32_t port)
 {
     Port& pt = m_ports[port];
     pt.kickPending = false;
+    pt.blockedClasses = 0;
     const Time now = Simulator::Now();
     Time earliest = Time::Max();
     std::size_t checked = 0;
@@ -350,6 +355,7 @@ MrcRdmaNic::Serve(uint32_t port)
         if (pt.dev->GetQueueBytes(cls) >= m_txThreshold)
         {
             // This QP's class is full (or paused by PFC): the dequeue hook calls again.
+            pt.blockedClasses |= static_cast<uint8_t>(1u << cls);
             ++pt.next;
             ++checked;
             continue;
