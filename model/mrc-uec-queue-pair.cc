@@ -80,8 +80,8 @@ MrcUecQueuePair::GetTypeId()
                           MakeTimeAccessor(&MrcUecQueuePair::m_minRto),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("MaxRtoRetries",
-                          "RTO expiries in a row without progress that are retried; one more "
-                          "puts the QP in the error state. Default 5 (UET PDS "
+                          "A PSN that times out after this many retransmissions puts the QP "
+                          "in the error state (retry-exceeded). Default 5 (UET PDS "
                           "Max_RTO_Retx_Cnt).",
                           UintegerValue(5),
                           MakeUintegerAccessor(&MrcUecQueuePair::m_maxRtoRetries),
@@ -153,7 +153,6 @@ MrcUecQueuePair::MrcUecQueuePair()
       m_msnBase(0),
       m_lastRcvdUnits(0),
       m_timerAt(Time::Max()),
-      m_rtoRetries(0),
       m_rcvdBytes(0),
       m_nextMsn(0)
 {
@@ -456,14 +455,17 @@ MrcUecQueuePair::OnTimer()
     if (!upd.lost.empty())
     {
         ++m_counters.timeouts;
-        if (++m_rtoRetries > m_maxRtoRetries)
+        for (const MrcPsnEvent& e : upd.lost)
         {
-            std::ostringstream why;
-            why << "retransmission timeout: " << m_rtoRetries
-                << " expiries without progress at PSN " << m_sb->GetUna() << " (MaxRtoRetries "
-                << m_maxRtoRetries << ", MinRto " << m_minRto.As(Time::US) << ")";
-            EnterError(MrcQpError::RETRY_EXCEEDED, why.str(), MrcWcStatus::RETRY_EXCEEDED);
-            return;
+            if (e.record.retxCount >= m_maxRtoRetries)
+            {
+                std::ostringstream why;
+                why << "retransmission timeout: PSN " << e.psn << " timed out after "
+                    << e.record.retxCount << " retransmissions (MaxRtoRetries " << m_maxRtoRetries
+                    << ", MinRto " << m_minRto.As(Time::US) << ")";
+                EnterError(MrcQpError::RETRY_EXCEEDED, why.str(), MrcWcStatus::RETRY_EXCEEDED);
+                return;
+            }
         }
         HandleLosses(upd, true);
         TraceCc();
@@ -507,7 +509,6 @@ MrcUecQueuePair::AdvanceUna()
         return false;
     }
     m_una = una;
-    m_rtoRetries = 0;
     while (!m_sendQueue.empty() && m_sendQueue.front().EndSeq() <= m_una)
     {
         m_txIdx = m_txIdx > 0 ? m_txIdx - 1 : 0;

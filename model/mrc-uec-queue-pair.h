@@ -66,8 +66,8 @@ struct MrcUecCounters
  * with the scoreboard's reorder rule (NSCC OnLoss, EV feedback TIMEOUT) and feeds NSCC
  * with the rcvd_bytes advance, the ECN echo and an RTT sample of the triggering PSN.
  * One RTO timer runs on the oldest PSN in flight (MinRto after its send); its expiry
- * declares lost every PSN sent MinRto ago or earlier. MaxRtoRetries expiries in a row
- * without progress put the QP in the error state.
+ * declares lost every PSN sent MinRto ago or earlier. A PSN that times out after
+ * MaxRtoRetries retransmissions puts the QP in the error state.
  *
  * **Responder.** A NEW PSN (MrcReceiveBitmap) is placed once at its RETH address in the
  * memory region; duplicates are not placed; PSNs beyond the window are dropped. A trimmed
@@ -187,7 +187,6 @@ class MrcUecQueuePair : public MrcQueuePair
     Time m_nextAvail;                        //!< pacing
     EventId m_timer;                         //!< RTO event
     Time m_timerAt;                          //!< when it fires (Time::Max(): stopped)
-    uint32_t m_rtoRetries;                   //!< RTO expiries since progress
 
     // responder
     std::unique_ptr<MrcReceiveBitmap> m_rxWin; //!< receive window

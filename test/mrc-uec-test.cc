@@ -100,6 +100,12 @@ Build(Fabric& f,
     }
 }
 
+Ptr<MrcUecQueuePair>
+Uec(Ptr<MrcQueuePair> qp)
+{
+    return DynamicCast<MrcUecQueuePair>(qp);
+}
+
 /// Connect src -> dst and post one Write of `bytes` (with Immediate when imm).
 void
 Flow(Fabric& f, uint32_t src, uint32_t dst, uint32_t bytes, bool imm = false, uint64_t id = 0)
@@ -115,13 +121,9 @@ Flow(Fabric& f, uint32_t src, uint32_t dst, uint32_t bytes, bool imm = false, ui
     wr.length = bytes;
     wr.immediate = 0xabcd0000u + static_cast<uint32_t>(id);
     ASSERT_TRUE(c.requester->PostSend(wr));
+    // fixed EV stream per flow: results do not depend on what ran before
+    Uec(c.requester)->GetEntropySelector()->AssignStreams(1000 + 2 * f.conns.size());
     f.conns.push_back(c);
-}
-
-Ptr<MrcUecQueuePair>
-Uec(Ptr<MrcQueuePair> qp)
-{
-    return DynamicCast<MrcUecQueuePair>(qp);
 }
 
 /// Every connection completed once, successfully, every byte placed exactly once.
@@ -160,6 +162,29 @@ UplinkDataBytes(const Fabric& f, uint32_t t0 = ~0u)
         const uint8_t c1 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE);
         const uint8_t c2 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE_RETX);
         out.push_back(l.devA->GetTxBytes(c1) + (c2 != c1 ? l.devA->GetTxBytes(c2) : 0));
+    }
+    return out;
+}
+
+/// Data bytes each spine receives from the leaves.
+std::vector<uint64_t>
+SpineDataBytes(const Fabric& f)
+{
+    std::vector<uint64_t> out(f.topo->GetNSwitchesPerPlane(MrcTier::T1), 0);
+    for (uint32_t id = 0; id < f.topo->GetNLinks(); ++id)
+    {
+        const MrcTopologyLink& l = f.topo->GetLink(id);
+        if (l.tier != MrcLinkTier::T0_T1)
+        {
+            continue;
+        }
+        uint32_t plane = 0;
+        uint32_t index = 0;
+        MrcTier tier = MrcTier::T1;
+        f.topo->DescribeSwitch(f.topo->FindSwitchId(l.nodeB), plane, tier, index);
+        const uint8_t c1 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE);
+        const uint8_t c2 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE_RETX);
+        out[index] += l.devA->GetTxBytes(c1) + (c2 != c1 ? l.devA->GetTxBytes(c2) : 0);
     }
     return out;
 }
@@ -310,6 +335,31 @@ TEST(MrcUec, RandomLossExactlyOnce)
     Simulator::Destroy();
 }
 
+TEST(MrcUec, DeadPathEndsInRetryExceeded)
+{
+    Fabric f;
+    Build(f, Clos(8, 4, 4), false, "ns3::MrcUecMixedSelector", CLOS_RTT);
+    Flow(f, 0, 4, 64 * 1024);
+    Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+    em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+    em->SetRate(1.0); // the receiver's NIC hears nothing
+    f.topo->GetNicPort(4, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    Simulator::Run(); // ends: the QP stops its timer in the error state
+    ASSERT_EQ(f.wc.size(), 1u);
+    EXPECT_EQ(f.wc[0].status, MrcWcStatus::RETRY_EXCEEDED);
+    Ptr<MrcUecQueuePair> qp = Uec(f.conns[0].requester);
+    EXPECT_EQ(qp->GetState(), MrcQpState::ERROR);
+    EXPECT_EQ(qp->GetError(), MrcQpError::RETRY_EXCEEDED);
+    // MaxRtoRetries 5: PSN 0 is sent at t ~ 0 and retransmitted at each of its expiries,
+    // 100, 200, .., 500 us; its sixth expiry, at ~600 us, gives up. Each of the 16 PSNs
+    // of the window has its own expiries (one timer on the oldest PSN in flight).
+    EXPECT_GE(qp->GetCounters().timeouts, 6u);
+    EXPECT_GE(qp->GetCounters().retransmittedPackets, 5u);
+    EXPECT_GE(f.wc[0].end, MicroSeconds(600));
+    EXPECT_LT(f.wc[0].end, MicroSeconds(700));
+    Simulator::Destroy();
+}
+
 TEST(MrcUec, TrimmingIncastHasNoTimeouts)
 {
     Fabric f;
@@ -346,7 +396,7 @@ TEST(MrcUec, TrimmingIncastHasNoTimeouts)
 
 TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
 {
-    // 16 hosts, 4 leaves, 4 spines; host h writes 2 MB to h + 4 (every flow leaves its
+    // 16 hosts, 4 leaves, 4 spines; host h writes 4 MB to h + 4 (every flow leaves its
     // leaf, each leaf sends 4 flows over its 4 uplinks).
     struct Run
     {
@@ -363,7 +413,7 @@ TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
         Config::SetDefault("ns3::MrcUecPathSelector::PathCount", UintegerValue(r.paths));
         Fabric f;
         Build(f, Clos(16, 4, 4), true, r.selector, CLOS_RTT);
-        const uint32_t bytes = 2 * 1024 * 1024;
+        const uint32_t bytes = 4 * 1024 * 1024;
         for (uint32_t h = 0; h < 16; ++h)
         {
             Flow(f, h, (h + 4) % 16, bytes, false, h);
@@ -379,7 +429,9 @@ TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
         {
             std::cout << ' ' << b;
         }
-        std::cout << "; max deviation from the mean " << r.dev * 100 << "%\n";
+        const std::vector<uint64_t> spine = SpineDataBytes(f);
+        std::cout << "; max deviation from the mean " << r.dev * 100 << "% per uplink, "
+                  << MaxDeviation(spine) * 100 << "% per spine\n";
         Simulator::Destroy();
         Config::Reset();
     }
