@@ -95,11 +95,20 @@ MrcUecQueuePair::GetTypeId()
                           MakeUintegerChecker<uint32_t>(64, MrcReceiveBitmap::MAX_WINDOW))
             .AddAttribute("ReorderPsns",
                           "Scoreboard count rule: a PSN is inferred lost once this many later "
-                          "PSNs were SACKed; 0 turns it off. Default 3 (our choice, "
-                          "MrcSackScoreboard default).",
-                          UintegerValue(MrcSackScoreboard::DEFAULT_REORDER_PSNS),
+                          "PSNs were SACKed; 0 turns it off. Default 0 (off): the UEC reference "
+                          "simulator infers no loss from SACKs (SLEEK off) and relies on trim "
+                          "NACKs and the RTO; with spraying a small count misreads reordering "
+                          "as loss (see doc/mrc.rst).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&MrcUecQueuePair::m_reorderPsns),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ReorderTime",
+                          "Scoreboard time rule (RACK style): a PSN is inferred lost once a PSN "
+                          "sent more than this after it was SACKed; 0 turns it off. Default 0 "
+                          "(off).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&MrcUecQueuePair::m_reorderTime),
+                          MakeTimeChecker())
             .AddAttribute("DataDscp",
                           "DSCP of first transmissions. Default 4 (MrcDscp::TRIMMABLE).",
                           UintegerValue(MrcDscp::TRIMMABLE),
@@ -139,7 +148,7 @@ MrcUecQueuePair::MrcUecQueuePair()
     : m_minRto(MicroSeconds(100)),
       m_maxRtoRetries(5),
       m_windowPsns(MrcReceiveBitmap::DEFAULT_WINDOW),
-      m_reorderPsns(MrcSackScoreboard::DEFAULT_REORDER_PSNS),
+      m_reorderPsns(0),
       m_dataDscp(MrcDscp::TRIMMABLE),
       m_retxDscp(MrcDscp::TRIMMABLE_RETX),
       m_controlDscp(MrcDscp::CONTROL),
@@ -215,6 +224,8 @@ MrcUecQueuePair::DoConnect()
     MrcSackScoreboard::Config sc;
     sc.capacityPsns = m_windowPsns;
     sc.reorderPsns = m_reorderPsns;
+    sc.timeRule = m_reorderTime.IsStrictlyPositive();
+    sc.reorderTime = m_reorderTime;
     m_sb = std::make_unique<MrcSackScoreboard>(sc, m_initialPsn & PSN_MASK);
     m_rxWin = std::make_unique<MrcReceiveBitmap>(m_windowPsns, m_remoteInitialPsn & PSN_MASK);
     m_sackPolicy = CreateObject<MrcSackPolicy>();

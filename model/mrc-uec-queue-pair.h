@@ -63,7 +63,8 @@ struct MrcUecCounters
  * UEC's nominal packet size, payload + 40 B, the unit the receiver counts in rcvd_bytes.
  * A trim NACK queues its PSN for retransmission at once (NSCC OnNackWithRtt; EV feedback
  * NACK, or for a last-hop trim ECN/GOOD by its CE echo); a SACK frees PSNs, infers losses
- * with the scoreboard's reorder rule (NSCC OnLoss, EV feedback TIMEOUT) and feeds NSCC
+ * with the scoreboard's reorder rules when they are on (ReorderPsns, ReorderTime; off by
+ * default as in htsim) (NSCC OnLoss, EV feedback TIMEOUT) and feeds NSCC
  * with the rcvd_bytes advance, the ECN echo and an RTT sample of the triggering PSN.
  * One RTO timer runs on the oldest PSN in flight (MinRto after its send); its expiry
  * declares lost every PSN sent MinRto ago or earlier. A PSN that times out after
@@ -166,6 +167,7 @@ class MrcUecQueuePair : public MrcQueuePair
     uint32_t m_maxRtoRetries; //!< MaxRtoRetries
     uint32_t m_windowPsns;    //!< WindowPsns
     uint32_t m_reorderPsns;   //!< ReorderPsns
+    Time m_reorderTime;       //!< ReorderTime
     uint8_t m_dataDscp;       //!< DataDscp
     uint8_t m_retxDscp;       //!< RetxDscp
     uint8_t m_controlDscp;    //!< ControlDscp
