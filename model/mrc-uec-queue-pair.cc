@@ -70,7 +70,7 @@ MrcUecQueuePair::GetTypeId()
                           "TypeId of the per-packet EV strategy (a subclass of "
                           "ns3::MrcUecPathSelector). Default ns3::MrcUecMixedSelector, the UEC "
                           "reference simulator's default load balancer.",
-                          TypeIdValue(TypeId::LookupByName(MrcUecPathSelector::DEFAULT_TYPE)),
+                          TypeIdValue(MrcUecMixedSelector::GetTypeId()),
                           MakeTypeIdAccessor(&MrcUecQueuePair::m_evTypeId),
                           MakeTypeIdChecker())
             .AddAttribute("MinRto",

@@ -480,8 +480,55 @@ TEST(MrcUec, FatTreePermutationExactlyOnce)
     Simulator::Destroy();
 }
 
+TEST(MrcUec, TwoPlaneFabricExactlyOnce)
+{
+    // Two planes (two NIC ports per host): the QP sends on the port its PathSelector picks.
+    Fabric f;
+    MrcTopologyConfig c = Clos(8, 4, 2);
+    c.planes = 2;
+    MrcTopologyHelper th(c);
+    th.SetNames(false);
+    for (MrcTier tier : {MrcTier::T0, MrcTier::T1})
+    {
+        th.GetSwitchHelper(tier).SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
+    }
+    f.topo = th.Build();
+    f.rdma.SetQueuePairType("ns3::MrcUecQueuePair");
+    f.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(CLOS_RTT));
+    for (uint32_t h = 0; h < f.topo->GetNHosts(); ++h)
+    {
+        std::vector<std::pair<Ptr<MrcNetDevice>, Ipv6Address>> ports;
+        for (uint32_t p = 0; p < 2; ++p)
+        {
+            ports.emplace_back(f.topo->GetNicPort(h, p), f.topo->GetAddress(h, p));
+        }
+        f.rdma.Install(f.topo->GetHost(h), ports);
+    }
+    const uint32_t bytes = 512 * 1024;
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        Flow(f, h, (h + 4) % 8, bytes, false, h);
+    }
+    Simulator::Run();
+    ExpectAllExactlyOnce(f, bytes);
+    Simulator::Destroy();
+}
+
 TEST(MrcUec, ProfileUecHtsim)
 {
+    {
+        // defaults without a profile
+        Ptr<MrcUecQueuePair> d = CreateObject<MrcUecQueuePair>();
+        TypeIdValue ev;
+        d->GetAttribute("EntropySelector", ev);
+        EXPECT_EQ(ev.Get().GetName(), "ns3::MrcUecMixedSelector");
+        TypeIdValue cc;
+        d->GetAttribute("CongestionControl", cc);
+        EXPECT_EQ(cc.Get().GetName(), "ns3::MrcNscc");
+        UintegerValue reorder;
+        d->GetAttribute("ReorderPsns", reorder);
+        EXPECT_EQ(reorder.Get(), 0u);
+    }
     const std::vector<MrcProfileSetting> s = MrcProfiles::GetSettings("uec-htsim");
     ASSERT_FALSE(s.empty());
     for (const auto& e : s)
