@@ -514,6 +514,40 @@ TEST(MrcUec, TwoPlaneFabricExactlyOnce)
     Simulator::Destroy();
 }
 
+TEST(MrcUec, ProfileUecHtsimIncast)
+{
+    // The profile alone configures switches and QPs (no explicit switch settings).
+    MrcProfiles::Apply("uec-htsim");
+    Fabric f;
+    MrcTopologyHelper th(Clos(16, 4, 4));
+    th.SetNames(false);
+    f.topo = th.Build();
+    f.rdma.SetQueuePairType("ns3::MrcUecQueuePair");
+    for (uint32_t h = 0; h < f.topo->GetNHosts(); ++h)
+    {
+        f.rdma.Install(f.topo->GetHost(h), f.topo->GetNicPort(h, 0), f.topo->GetAddress(h, 0));
+    }
+    const uint32_t bytes = 256 * 1024;
+    for (uint32_t s = 1; s <= 8; ++s)
+    {
+        Flow(f, s + 3, 0, bytes, false, s);
+    }
+    Simulator::Run();
+    ExpectAllExactlyOnce(f, bytes);
+    uint64_t timeouts = 0;
+    for (const auto& c : f.conns)
+    {
+        timeouts += c.requester->GetCounters().timeouts;
+    }
+    std::cout << "[ uec      ] uec-htsim incast 8->1: trims " << FabricTrims(f) << ", timeouts "
+              << timeouts << ", drops " << FabricDrops(f) << '\n';
+    EXPECT_GT(FabricTrims(f), 0u);
+    EXPECT_EQ(timeouts, 0u);
+    EXPECT_EQ(FabricDrops(f), 0u);
+    Simulator::Destroy();
+    Config::Reset();
+}
+
 TEST(MrcUec, ProfileUecHtsim)
 {
     {
