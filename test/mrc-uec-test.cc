@@ -21,6 +21,7 @@
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/mrc-uec-path-selector.h"
 #include "ns3/mrc-uec-queue-pair.h"
+#include "ns3/mrc-uec-wire.h"
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -233,6 +234,39 @@ const Time CLOS_RTT = MicroSeconds(10);    // 4 links x 2 x 1 us + serialization
 const Time FATTREE_RTT = MicroSeconds(14); // 6 links x 2 x 1 us + serialization
 
 } // namespace
+
+TEST(MrcUec, AckCcWireFields)
+{
+    // PSNs 0, 1, 2 and 5 arrived: cack_psn 2, one PSN held above ePSN 3.
+    MrcReceiveBitmap win(1024, 0);
+    for (uint32_t psn : {0u, 1u, 2u, 5u})
+    {
+        win.OnArrival(psn);
+    }
+    Ptr<Packet> p = MrcUecMakeAck(win, 5, 0x123456, 0xbeef, true, 10000);
+    ASSERT_EQ(p->GetSize(), 12u + 28u + 8u); // BTH, SETH, CC_STATE
+    uint8_t b[48];
+    p->CopyData(b, sizeof(b));
+    EXPECT_EQ(b[0], 0xdc); // MRC_SACK
+    EXPECT_EQ(b[5], 0x12);
+    EXPECT_EQ(b[6], 0x34);
+    EXPECT_EQ(b[7], 0x56);
+    EXPECT_EQ(b[9], 0);
+    EXPECT_EQ(b[10], 0);
+    EXPECT_EQ(b[11], 2); // BTH PSN = cack_psn
+    MrcUecAckFields a;
+    MrcUecReadAck(b + 12, a);
+    EXPECT_EQ(a.cackPsn, 2u);
+    EXPECT_EQ(a.ackPsn, 5u);
+    EXPECT_EQ(a.sackBase, 3u);            // max(ePSN 3, 5 - 63)
+    EXPECT_EQ(a.sackBitmap, uint64_t(4)); // PSN 5 = base + 2
+    EXPECT_EQ(a.ev, 0xbeef);
+    EXPECT_TRUE(a.ecn);
+    EXPECT_EQ(a.rcvdUnits, 39u); // floor(10000 / 256)
+    EXPECT_EQ(a.oooCount, 1u);
+    EXPECT_EQ(a.rcvCwndPend, 0u);
+    EXPECT_FALSE(a.restoreCwnd);
+}
 
 TEST(MrcUec, OneWriteWithImmediateExactlyOnce)
 {
