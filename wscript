@@ -79,6 +79,8 @@ def build(bld):
         'model/mrc-ev-profile.cc',
         'model/mrc-ev-table.cc',
         # -- transport: UEC
+        'model/mrc-uec-queue-pair.cc',
+        'model/mrc-uec-wire.cc',
         'model/mrc-uec-path-selector.cc',
         # -- results
         'helper/mrc-progress-reporter.cc',
@@ -136,6 +138,7 @@ def build(bld):
         'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',
         # -- transport: UEC
+        'test/mrc-uec-test.cc',
         'test/mrc-uec-path-test.cc',
         # -- results
         'test/mrc-results-test.cc',
@@ -228,6 +231,8 @@ def build(bld):
         'model/mrc-ev-profile.h',
         'model/mrc-ev-table.h',
         # -- transport: UEC
+        'model/mrc-uec-queue-pair.h',
+        'model/mrc-uec-wire.h',
         'model/mrc-uec-path-selector.h',
         # -- results
         'helper/mrc-progress-reporter.h',

@@ -142,6 +142,51 @@ RocePaper(const MrcProfileContext& ctx)
     return s;
 }
 
+/// UEC reference simulator (htsim main_uec.cpp / uec.cpp) defaults: MTU 4096, SACK every
+/// 16 KB, min RTO 100 us, trimming on, queues of about one BDP, ECN 20/80 % of the BDP, NSCC.
+std::vector<MrcProfileSetting>
+UecHtsim(const MrcProfileContext& ctx)
+{
+    const std::string h = "UEC reference simulator (htsim)";
+    // htsim's network RTT: twice the diameter (3-tier: 6 links each way) of propagation
+    // plus the serialization of an MTU packet and an ACK at each of the 6 hops.
+    const uint32_t frame = 4096 + 40 + 80; // payload + nominal header + our wire headers
+    const Time rtt = ctx.linkDelay * 12 + ctx.hostRate.CalculateBytesTxTime(frame) * 6 +
+                     ctx.hostRate.CalculateBytesTxTime(64) * 6;
+    const uint64_t bdp = static_cast<uint64_t>(
+        std::llround(static_cast<double>(ctx.hostRate.GetBitRate()) * rtt.GetSeconds() / 8));
+    std::ostringstream rttStr;
+    rttStr << rtt.GetNanoSeconds() << "ns";
+    return {
+        {"ns3::MrcUecQueuePair::Mtu", "4096", h + ": MTU 4096"},
+        {"ns3::MrcUecQueuePair::CongestionControl", "ns3::MrcNscc", h + ": NSCC"},
+        {"ns3::MrcUecQueuePair::EntropySelector",
+         "ns3::MrcUecMixedSelector",
+         h + ": mixed load balancing"},
+        {"ns3::MrcUecQueuePair::MinRto", "100us", h + ": min_rto 100 us"},
+        {"ns3::MrcUecQueuePair::ReorderPsns",
+         "0",
+         h + ": no loss inference from SACKs (SLEEK off)"},
+        {"ns3::MrcUecQueuePair::BaseRtt",
+         rttStr.str(),
+         h + ": 2 x 3-tier diameter x link delay + MTU and ACK serialization per hop"},
+        {"ns3::MrcNscc::Trimming", "true", h + ": target delay 0.75 x base RTT with trimming"},
+        {"ns3::MrcSackPolicy::TriggerBytes", "16384", h + ": -sack_threshold 16384"},
+        {"ns3::MrcSwitchNode::TrimmingEnabled", "true", h + ": trimming on"},
+        {"ns3::MrcSwitchNode::EcnEnabled", "true", h + ": ECN on"},
+        {"ns3::MrcSharedBufferMmu::PfcPriorityMask", "0", h + ": no PFC"},
+        {"ns3::MrcTrimmer::TrimThreshold", Num(bdp), h + ": data queue 1 BDP with trimming"},
+        {"ns3::MrcTrimmer::HeaderQueueLimit", Num(2 * bdp), h + ": header queue 2 x data queue"},
+        {"ns3::MrcTrimmer::TrimSize",
+         "0",
+         "our choice: exactly the headers (htsim keeps 64 B, less than our headers)"},
+        {"ns3::MrcEcnMarker::Kmin", Num(bdp / 5), h + ": Kmin 20 % of BDP"},
+        {"ns3::MrcEcnMarker::Kmax", Num(bdp * 4 / 5), h + ": Kmax 80 % of BDP"},
+        {"ns3::MrcEcnMarker::Pmax", "1", h + ": marking probability up to 1"},
+        {"ns3::MrcEcnMarker::MarkAt", "Dequeue", h + ": ECN at dequeue"},
+    };
+}
+
 struct Entry
 {
     const char* name;
@@ -151,7 +196,9 @@ struct Entry
 const std::vector<Entry>&
 Registry()
 {
-    static const std::vector<Entry> r = {{"roce-hpcc", &RoceHpcc}, {"roce-paper", &RocePaper}};
+    static const std::vector<Entry> r = {{"roce-hpcc", &RoceHpcc},
+                                         {"roce-paper", &RocePaper},
+                                         {"uec-htsim", &UecHtsim}};
     return r;
 }
 

@@ -633,7 +633,8 @@ TEST(MrcRoce, CnpFlagOnAcks)
 
 TEST(MrcProfiles, Names)
 {
-    EXPECT_EQ(MrcProfiles::GetNames(), (std::vector<std::string>{"roce-hpcc", "roce-paper"}));
+    EXPECT_EQ(MrcProfiles::GetNames(),
+              (std::vector<std::string>{"roce-hpcc", "roce-paper", "uec-htsim"}));
     EXPECT_TRUE(MrcProfiles::Exists("roce-hpcc"));
     EXPECT_FALSE(MrcProfiles::Exists("roce"));
 }

@@ -1,0 +1,69 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-uec-wire.h"
+
+#include "mrc-bth-header.h"
+#include "mrc-cc-state-header.h"
+#include "mrc-opcodes.h"
+#include "mrc-receive-bitmap.h"
+#include "mrc-seth-header.h"
+
+#include "ns3/buffer.h"
+
+namespace ns3
+{
+
+Ptr<Packet>
+MrcUecMakeAck(const MrcReceiveBitmap& win,
+              uint32_t triggerPsn,
+              uint32_t destQp,
+              uint16_t ev,
+              bool ecn,
+              uint64_t rcvdBytes)
+{
+    MrcSethHeader seth;
+    win.FillSeth(seth, triggerPsn);
+    seth.SetEntropy(ev);
+    seth.SetPathFeedback(ecn ? MrcPathFeedback::SKIP_ONCE : MrcPathFeedback::NONE);
+    seth.SetCcType(MrcSethHeader::CC_TYPE_NSCC);
+    MrcCcStateHeader cc;
+    win.FillCcState(cc);
+    cc.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(rcvdBytes));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(cc);
+    p->AddHeader(seth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_SACK);
+    bth.SetDestQp(destQp);
+    bth.SetPsn(win.GetCumulativePsn());
+    p->AddHeader(bth);
+    return p;
+}
+
+void
+MrcUecReadAck(const uint8_t* ext, MrcUecAckFields& out)
+{
+    constexpr uint32_t n = MrcSethHeader::SIZE + MrcCcStateHeader::SIZE;
+    Buffer b;
+    b.AddAtStart(n);
+    b.Begin().Write(ext, n);
+    MrcSethHeader seth;
+    Buffer::Iterator it = b.Begin();
+    it.Next(seth.Deserialize(it));
+    MrcCcStateHeader cc;
+    cc.Deserialize(it);
+    out.cackPsn = seth.GetCackPsn();
+    out.ackPsn = seth.GetAckPsn();
+    out.sackBase = seth.GetSackBasePsn();
+    out.sackBitmap = seth.GetSackBitmap();
+    out.ev = static_cast<uint16_t>(seth.GetEntropy());
+    out.ecn = seth.GetPathFeedback() != MrcPathFeedback::NONE;
+    out.rcvdUnits = cc.GetRcvdBytesUnits();
+    out.oooCount = cc.GetOooCount();
+    out.rcvCwndPend = cc.GetRcvCwndPen();
+    out.restoreCwnd = cc.GetRestoreCwnd();
+}
+
+} // namespace ns3

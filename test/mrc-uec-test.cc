@@ -1,0 +1,626 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// UEC RUD queue pair over fabrics built by the topology helper: one Write exactly once,
+// spraying over the spines, random loss, a trimming incast without timeouts, oblivious
+// spraying against single-path ECMP on a leaf/spine permutation, a 3-tier fat-tree
+// permutation, and the uec-htsim profile.
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/error-model.h"
+#include "ns3/mrc-memory-region.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-nscc.h"
+#include "ns3/mrc-profiles.h"
+#include "ns3/mrc-rdma-helper.h"
+#include "ns3/mrc-switch-node.h"
+#include "ns3/mrc-topology-helper.h"
+#include "ns3/mrc-traffic-class.h"
+#include "ns3/mrc-uec-path-selector.h"
+#include "ns3/mrc-uec-queue-pair.h"
+#include "ns3/mrc-uec-wire.h"
+#include "ns3/pointer.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A fabric from the topology helper with a UEC NIC on every host.
+struct Fabric
+{
+    Ptr<MrcTopology> topo;
+    MrcRdmaHelper rdma;
+    std::vector<MrcRdmaHelper::Connection> conns;
+    std::vector<MrcWorkCompletion> wc;
+    std::vector<MrcRecvCompletion> rc;
+
+    void OnWc(const MrcWorkCompletion& c)
+    {
+        wc.push_back(c);
+    }
+
+    void OnRc(const MrcRecvCompletion& c)
+    {
+        rc.push_back(c);
+    }
+};
+
+/// Leaf/spine (Clos) shape.
+MrcTopologyConfig
+Clos(uint32_t hosts, uint32_t hostsPerT0, uint32_t spines)
+{
+    MrcTopologyConfig c;
+    c.kind = MrcTopologyKind::CLOS;
+    c.hosts = hosts;
+    c.hostsPerT0 = hostsPerT0;
+    c.t1PerPlane = spines;
+    return c;
+}
+
+/// Build the fabric: trimming on or off, PFC off, ECN 20/80 KB, UEC QPs.
+void
+Build(Fabric& f,
+      const MrcTopologyConfig& cfg,
+      bool trimming,
+      const std::string& selector,
+      Time baseRtt)
+{
+    MrcTopologyHelper th(cfg);
+    th.SetNames(false);
+    for (MrcTier tier : {MrcTier::T0, MrcTier::T1, MrcTier::T2})
+    {
+        MrcSwitchHelper& sh = th.GetSwitchHelper(tier);
+        sh.SetSwitchAttribute("TrimmingEnabled", BooleanValue(trimming));
+        sh.SetMmuAttribute("PfcPriorityMask", UintegerValue(0));
+        sh.SetEcnAttribute("Kmin", UintegerValue(20000));
+        sh.SetEcnAttribute("Kmax", UintegerValue(80000));
+        sh.SetEcnAttribute("Pmax", DoubleValue(1.0));
+    }
+    f.topo = th.Build();
+    f.rdma.SetQueuePairType("ns3::MrcUecQueuePair");
+    f.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(baseRtt));
+    f.rdma.SetQueuePairAttribute("EntropySelector", TypeIdValue(TypeId::LookupByName(selector)));
+    for (uint32_t h = 0; h < f.topo->GetNHosts(); ++h)
+    {
+        f.rdma.Install(f.topo->GetHost(h), f.topo->GetNicPort(h, 0), f.topo->GetAddress(h, 0));
+    }
+}
+
+Ptr<MrcUecQueuePair>
+Uec(Ptr<MrcQueuePair> qp)
+{
+    return DynamicCast<MrcUecQueuePair>(qp);
+}
+
+/// Connect src -> dst and post one Write of `bytes` (with Immediate when imm).
+void
+Flow(Fabric& f, uint32_t src, uint32_t dst, uint32_t bytes, bool imm = false, uint64_t id = 0)
+{
+    MrcRdmaHelper::Connection c = f.rdma.Connect(f.topo->GetHost(src), f.topo->GetHost(dst), bytes);
+    c.requester->SetCompletionCallback(MakeCallback(&Fabric::OnWc, &f));
+    c.responder->SetReceiveCallback(MakeCallback(&Fabric::OnRc, &f));
+    MrcWorkRequest wr;
+    wr.id = id;
+    wr.opcode = imm ? MrcWrOpcode::WRITE_WITH_IMM : MrcWrOpcode::WRITE;
+    wr.remoteAddress = c.region->GetBase();
+    wr.rkey = c.region->GetRkey();
+    wr.length = bytes;
+    wr.immediate = 0xabcd0000u + static_cast<uint32_t>(id);
+    ASSERT_TRUE(c.requester->PostSend(wr));
+    // fixed EV stream per flow: results do not depend on what ran before
+    Uec(c.requester)->GetEntropySelector()->AssignStreams(1000 + 2 * f.conns.size());
+    f.conns.push_back(c);
+}
+
+/// Every connection completed once, successfully, every byte placed exactly once.
+void
+ExpectAllExactlyOnce(const Fabric& f, uint32_t bytes)
+{
+    ASSERT_EQ(f.wc.size(), f.conns.size());
+    for (const auto& c : f.wc)
+    {
+        EXPECT_EQ(c.status, MrcWcStatus::SUCCESS);
+    }
+    for (const auto& c : f.conns)
+    {
+        EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+        EXPECT_EQ(c.region->GetBytesPlaced(), bytes);
+        EXPECT_EQ(c.region->GetDuplicateBytes(), 0u);
+        EXPECT_EQ(c.responder->GetCounters().bytesPlaced, bytes);
+        EXPECT_EQ(c.responder->GetCounters().messagesReceived, 1u);
+        EXPECT_EQ(c.requester->GetState(), MrcQpState::RTS);
+    }
+}
+
+/// Data bytes leaving each T0 uplink (T0 -> T1), in link order.
+std::vector<uint64_t>
+UplinkDataBytes(const Fabric& f, uint32_t t0 = ~0u)
+{
+    std::vector<uint64_t> out;
+    for (uint32_t id = 0; id < f.topo->GetNLinks(); ++id)
+    {
+        const MrcTopologyLink& l = f.topo->GetLink(id);
+        if (l.tier != MrcLinkTier::T0_T1 ||
+            (t0 != ~0u && l.nodeA != f.topo->GetSwitch(0, MrcTier::T0, t0)))
+        {
+            continue;
+        }
+        const uint8_t c1 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE);
+        const uint8_t c2 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE_RETX);
+        out.push_back(l.devA->GetTxBytes(c1) + (c2 != c1 ? l.devA->GetTxBytes(c2) : 0));
+    }
+    return out;
+}
+
+/// Data bytes each spine receives from the leaves.
+std::vector<uint64_t>
+SpineDataBytes(const Fabric& f)
+{
+    std::vector<uint64_t> out(f.topo->GetNSwitchesPerPlane(MrcTier::T1), 0);
+    for (uint32_t id = 0; id < f.topo->GetNLinks(); ++id)
+    {
+        const MrcTopologyLink& l = f.topo->GetLink(id);
+        if (l.tier != MrcLinkTier::T0_T1)
+        {
+            continue;
+        }
+        uint32_t plane = 0;
+        uint32_t index = 0;
+        MrcTier tier = MrcTier::T1;
+        f.topo->DescribeSwitch(f.topo->FindSwitchId(l.nodeB), plane, tier, index);
+        const uint8_t c1 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE);
+        const uint8_t c2 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE_RETX);
+        out[index] += l.devA->GetTxBytes(c1) + (c2 != c1 ? l.devA->GetTxBytes(c2) : 0);
+    }
+    return out;
+}
+
+/// \return the largest |x - mean| / mean
+double
+MaxDeviation(const std::vector<uint64_t>& v)
+{
+    double mean = 0;
+    for (uint64_t x : v)
+    {
+        mean += static_cast<double>(x);
+    }
+    mean /= static_cast<double>(v.size());
+    double dev = 0;
+    for (uint64_t x : v)
+    {
+        dev = std::max(dev, std::fabs(static_cast<double>(x) - mean) / mean);
+    }
+    return dev;
+}
+
+uint64_t
+FabricDrops(const Fabric& f)
+{
+    uint64_t d = 0;
+    for (uint32_t id = 0; id < f.topo->GetNSwitches(); ++id)
+    {
+        d += f.topo->GetSwitchById(id)->GetTotalDropPackets();
+    }
+    return d;
+}
+
+uint64_t
+FabricTrims(const Fabric& f)
+{
+    uint64_t d = 0;
+    for (uint32_t id = 0; id < f.topo->GetNSwitches(); ++id)
+    {
+        d += f.topo->GetSwitchById(id)->GetTrimmedPackets();
+    }
+    return d;
+}
+
+const Time CLOS_RTT = MicroSeconds(10);    // 4 links x 2 x 1 us + serialization
+const Time FATTREE_RTT = MicroSeconds(14); // 6 links x 2 x 1 us + serialization
+
+} // namespace
+
+TEST(MrcUec, AckCcWireFields)
+{
+    // PSNs 0, 1, 2 and 5 arrived: cack_psn 2, one PSN held above ePSN 3.
+    MrcReceiveBitmap win(1024, 0);
+    for (uint32_t psn : {0u, 1u, 2u, 5u})
+    {
+        win.OnArrival(psn);
+    }
+    Ptr<Packet> p = MrcUecMakeAck(win, 5, 0x123456, 0xbeef, true, 10000);
+    ASSERT_EQ(p->GetSize(), 12u + 28u + 8u); // BTH, SETH, CC_STATE
+    uint8_t b[48];
+    p->CopyData(b, sizeof(b));
+    EXPECT_EQ(b[0], 0xdc); // MRC_SACK
+    EXPECT_EQ(b[5], 0x12);
+    EXPECT_EQ(b[6], 0x34);
+    EXPECT_EQ(b[7], 0x56);
+    EXPECT_EQ(b[9], 0);
+    EXPECT_EQ(b[10], 0);
+    EXPECT_EQ(b[11], 2); // BTH PSN = cack_psn
+    MrcUecAckFields a;
+    MrcUecReadAck(b + 12, a);
+    EXPECT_EQ(a.cackPsn, 2u);
+    EXPECT_EQ(a.ackPsn, 5u);
+    EXPECT_EQ(a.sackBase, 3u);            // max(ePSN 3, 5 - 63)
+    EXPECT_EQ(a.sackBitmap, uint64_t(4)); // PSN 5 = base + 2
+    EXPECT_EQ(a.ev, 0xbeef);
+    EXPECT_TRUE(a.ecn);
+    EXPECT_EQ(a.rcvdUnits, 39u); // floor(10000 / 256)
+    EXPECT_EQ(a.oooCount, 1u);
+    EXPECT_EQ(a.rcvCwndPend, 0u);
+    EXPECT_FALSE(a.restoreCwnd);
+}
+
+TEST(MrcUec, OneWriteWithImmediateExactlyOnce)
+{
+    Fabric f;
+    Build(f, Clos(8, 4, 4), true, "ns3::MrcUecMixedSelector", CLOS_RTT);
+    const uint32_t bytes = 1 << 20;
+    Flow(f, 0, 4, bytes, true, 7);
+    Simulator::Run();
+    ExpectAllExactlyOnce(f, bytes);
+    ASSERT_EQ(f.rc.size(), 1u);
+    EXPECT_TRUE(f.rc[0].hasImmediate);
+    EXPECT_EQ(f.rc[0].immediate, 0xabcd0007u);
+    EXPECT_EQ(f.rc[0].bytes, bytes);
+    EXPECT_EQ(f.rc[0].address, f.conns[0].region->GetBase());
+    const MrcQpCounters& tx = f.conns[0].requester->GetCounters();
+    const MrcQpCounters& rx = f.conns[0].responder->GetCounters();
+    EXPECT_EQ(tx.dataPacketsSent, 256u); // 1 MiB / 4096
+    EXPECT_EQ(tx.retransmittedPackets, 0u);
+    EXPECT_EQ(tx.timeouts, 0u);
+    EXPECT_EQ(rx.dataPacketsReceived, 256u);
+    EXPECT_EQ(rx.duplicatePackets, 0u);
+    EXPECT_EQ(tx.acksReceived, rx.acksSent);
+    // SACK coalescing at 16 KB: at least 256 / 4 ACKs, far fewer than one per packet
+    // (immediate ACKs for the first packet, first holes, ECN and AR add some).
+    EXPECT_GE(rx.acksSent, 64u);
+    EXPECT_LT(rx.acksSent, 200u);
+    EXPECT_EQ(Uec(f.conns[0].requester)->GetOutstandingPsns(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcUec, SprayingUsesEverySpine)
+{
+    for (const std::string sel : {"ns3::MrcUecObliviousSpray", "ns3::MrcUecSinglePath"})
+    {
+        Fabric f;
+        Build(f, Clos(8, 4, 4), true, sel, CLOS_RTT);
+        const uint32_t bytes = 1 << 20;
+        Flow(f, 0, 4, bytes);
+        Simulator::Run();
+        ExpectAllExactlyOnce(f, bytes);
+        const std::vector<uint64_t> up = UplinkDataBytes(f, 0);
+        ASSERT_EQ(up.size(), 4u);
+        uint32_t used = 0;
+        uint64_t total = 0;
+        std::cout << "[ uec      ] " << sel << " leaf-0 uplink data bytes:";
+        for (uint64_t b : up)
+        {
+            std::cout << ' ' << b;
+            used += b > 0 ? 1 : 0;
+            total += b;
+        }
+        std::cout << '\n';
+        EXPECT_GE(total, uint64_t(bytes));
+        if (sel == "ns3::MrcUecSinglePath")
+        {
+            EXPECT_EQ(used, 1u);
+        }
+        else
+        {
+            EXPECT_EQ(used, 4u);
+            for (uint64_t b : up)
+            {
+                EXPECT_GT(b, total / 10); // every spine carries a real share
+            }
+        }
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcUec, RandomLossExactlyOnce)
+{
+    // ReorderPsns 3: losses are inferred from SACKs; 0 (default): only the RTO finds them.
+    for (uint32_t reorder : {3u, 0u})
+    {
+        Fabric f;
+        Build(f, Clos(8, 4, 4), false, "ns3::MrcUecMixedSelector", CLOS_RTT);
+        f.rdma.SetQueuePairAttribute("ReorderPsns", UintegerValue(reorder));
+        const uint32_t bytes = 1 << 20;
+        Flow(f, 0, 4, bytes);
+        // 2% of the packets reaching the receiver's NIC (data) and the sender's NIC (ACKs).
+        int64_t stream = 100;
+        for (uint32_t h : {0u, 4u})
+        {
+            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+            em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            em->SetRate(0.02);
+            em->AssignStreams(stream++);
+            f.topo->GetNicPort(h, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        }
+        Simulator::Run();
+        ExpectAllExactlyOnce(f, bytes);
+        Ptr<MrcUecQueuePair> qp = Uec(f.conns[0].requester);
+        const MrcQpCounters& tx = qp->GetCounters();
+        const MrcQpCounters& rx = f.conns[0].responder->GetCounters();
+        const MrcUecCounters& u = qp->GetUecCounters();
+        std::cout << "[ uec      ] loss, ReorderPsns " << reorder << ": retransmitted "
+                  << tx.retransmittedPackets << ", inferred " << u.inferredLosses << ", timed out "
+                  << u.timedOutPsns << ", duplicates " << rx.duplicatePackets << '\n';
+        EXPECT_GT(tx.retransmittedPackets, 0u);
+        if (reorder > 0)
+        {
+            EXPECT_GT(u.inferredLosses, 0u);
+        }
+        else
+        {
+            EXPECT_EQ(u.inferredLosses, 0u);
+            EXPECT_GT(u.timedOutPsns, 0u);
+            EXPECT_EQ(tx.retransmittedPackets, u.timedOutPsns);
+        }
+        EXPECT_EQ(tx.dataPacketsSent, 256u + tx.retransmittedPackets);
+        // every packet that reached the receiver was either new or a counted duplicate
+        EXPECT_EQ(rx.dataPacketsReceived, 256u + rx.duplicatePackets);
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcUec, DeadPathEndsInRetryExceeded)
+{
+    Fabric f;
+    Build(f, Clos(8, 4, 4), false, "ns3::MrcUecMixedSelector", CLOS_RTT);
+    Flow(f, 0, 4, 64 * 1024);
+    Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+    em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+    em->SetRate(1.0); // the receiver's NIC hears nothing
+    f.topo->GetNicPort(4, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    Simulator::Run(); // ends: the QP stops its timer in the error state
+    ASSERT_EQ(f.wc.size(), 1u);
+    EXPECT_EQ(f.wc[0].status, MrcWcStatus::RETRY_EXCEEDED);
+    Ptr<MrcUecQueuePair> qp = Uec(f.conns[0].requester);
+    EXPECT_EQ(qp->GetState(), MrcQpState::ERROR);
+    EXPECT_EQ(qp->GetError(), MrcQpError::RETRY_EXCEEDED);
+    // MaxRtoRetries 5: PSN 0 is sent at t ~ 0 and retransmitted at each of its expiries,
+    // 100, 200, .., 500 us; its sixth expiry, at ~600 us, gives up. Each of the 16 PSNs
+    // of the window has its own expiries (one timer on the oldest PSN in flight).
+    EXPECT_GE(qp->GetCounters().timeouts, 6u);
+    EXPECT_GE(qp->GetCounters().retransmittedPackets, 5u);
+    EXPECT_GE(f.wc[0].end, MicroSeconds(600));
+    EXPECT_LT(f.wc[0].end, MicroSeconds(700));
+    Simulator::Destroy();
+}
+
+TEST(MrcUec, TrimmingIncastHasNoTimeouts)
+{
+    Fabric f;
+    Build(f, Clos(16, 4, 4), true, "ns3::MrcUecMixedSelector", CLOS_RTT);
+    const uint32_t bytes = 256 * 1024;
+    for (uint32_t s = 1; s <= 8; ++s)
+    {
+        Flow(f, s + 3, 0, bytes, false, s); // hosts 4..11, on three other leaves
+    }
+    Simulator::Run();
+    ExpectAllExactlyOnce(f, bytes);
+    uint64_t timeouts = 0;
+    uint64_t nacks = 0;
+    uint64_t retx = 0;
+    uint64_t lastHop = 0;
+    for (const auto& c : f.conns)
+    {
+        timeouts += c.requester->GetCounters().timeouts;
+        retx += c.requester->GetCounters().retransmittedPackets;
+        nacks += Uec(c.requester)->GetUecCounters().trimNacksReceived;
+        lastHop += Uec(c.responder)->GetUecCounters().lastHopNacksSent;
+    }
+    std::cout << "[ uec      ] incast 8->1: trims " << FabricTrims(f) << ", NACKs " << nacks
+              << " (last hop " << lastHop << "), retransmitted " << retx << ", timeouts "
+              << timeouts << ", fabric drops " << FabricDrops(f) << '\n';
+    EXPECT_EQ(timeouts, 0u);
+    EXPECT_GT(FabricTrims(f), 0u);
+    EXPECT_EQ(nacks, FabricTrims(f)); // every trimmed header came back as a NACK
+    EXPECT_GT(lastHop, 0u);           // the incast point is the receiver's downlink
+    EXPECT_GE(retx, nacks);
+    EXPECT_EQ(FabricDrops(f), 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
+{
+    // 16 hosts, 4 leaves, 4 spines; host h writes 4 MB to h + 4 (every flow leaves its
+    // leaf, each leaf sends 4 flows over its 4 uplinks).
+    struct Run
+    {
+        const char* selector;
+        uint32_t paths;
+        double dev;
+    };
+
+    std::vector<Run> runs = {{"ns3::MrcUecObliviousSpray", 65536, 0},
+                             {"ns3::MrcUecObliviousSpray", 64, 0},
+                             {"ns3::MrcUecSinglePath", 64, 0}};
+    for (Run& r : runs)
+    {
+        Config::SetDefault("ns3::MrcUecPathSelector::PathCount", UintegerValue(r.paths));
+        Fabric f;
+        Build(f, Clos(16, 4, 4), true, r.selector, CLOS_RTT);
+        const uint32_t bytes = 4 * 1024 * 1024;
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            Flow(f, h, (h + 4) % 16, bytes, false, h);
+        }
+        Simulator::Run();
+        ExpectAllExactlyOnce(f, bytes);
+        const std::vector<uint64_t> up = UplinkDataBytes(f);
+        ASSERT_EQ(up.size(), 16u);
+        r.dev = MaxDeviation(up);
+        std::cout << "[ uec      ] permutation, " << r.selector << " P=" << r.paths
+                  << ": uplink data bytes";
+        for (uint64_t b : up)
+        {
+            std::cout << ' ' << b;
+        }
+        const std::vector<uint64_t> spine = SpineDataBytes(f);
+        std::cout << "; max deviation from the mean " << r.dev * 100 << "% per uplink, "
+                  << MaxDeviation(spine) * 100 << "% per spine\n";
+        Simulator::Destroy();
+        Config::Reset();
+    }
+    EXPECT_LT(runs[0].dev, 0.10); // per-packet fresh EVs: within +-10 %
+    EXPECT_GT(runs[2].dev, 0.10); // single-path ECMP: not
+}
+
+TEST(MrcUec, FatTreePermutationExactlyOnce)
+{
+    Fabric f;
+    MrcTopologyConfig c;
+    c.kind = MrcTopologyKind::FAT_TREE;
+    c.k = 4;
+    c.hosts = 0;
+    c.hostsPerT0 = 0; // k/2: not oversubscribed
+    Build(f, c, true, "ns3::MrcUecMixedSelector", FATTREE_RTT);
+    const uint32_t n = f.topo->GetNHosts();
+    ASSERT_EQ(n, 16u);
+    const uint32_t bytes = 256 * 1024;
+    for (uint32_t h = 0; h < n; ++h)
+    {
+        Flow(f, h, (h + n / 2) % n, bytes, false, h); // every flow crosses the core
+    }
+    Simulator::Run();
+    ExpectAllExactlyOnce(f, bytes);
+    uint64_t timeouts = 0;
+    for (const auto& conn : f.conns)
+    {
+        timeouts += conn.requester->GetCounters().timeouts;
+    }
+    EXPECT_EQ(timeouts, 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcUec, TwoPlaneFabricExactlyOnce)
+{
+    // Two planes (two NIC ports per host): the QP sends on the port its PathSelector picks.
+    Fabric f;
+    MrcTopologyConfig c = Clos(8, 4, 2);
+    c.planes = 2;
+    MrcTopologyHelper th(c);
+    th.SetNames(false);
+    for (MrcTier tier : {MrcTier::T0, MrcTier::T1})
+    {
+        th.GetSwitchHelper(tier).SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
+    }
+    f.topo = th.Build();
+    f.rdma.SetQueuePairType("ns3::MrcUecQueuePair");
+    f.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(CLOS_RTT));
+    for (uint32_t h = 0; h < f.topo->GetNHosts(); ++h)
+    {
+        std::vector<std::pair<Ptr<MrcNetDevice>, Ipv6Address>> ports;
+        for (uint32_t p = 0; p < 2; ++p)
+        {
+            ports.emplace_back(f.topo->GetNicPort(h, p), f.topo->GetAddress(h, p));
+        }
+        f.rdma.Install(f.topo->GetHost(h), ports);
+    }
+    const uint32_t bytes = 512 * 1024;
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        Flow(f, h, (h + 4) % 8, bytes, false, h);
+    }
+    Simulator::Run();
+    ExpectAllExactlyOnce(f, bytes);
+    Simulator::Destroy();
+}
+
+TEST(MrcUec, ProfileUecHtsimIncast)
+{
+    // The profile alone configures switches and QPs (no explicit switch settings).
+    MrcProfiles::Apply("uec-htsim");
+    Fabric f;
+    MrcTopologyHelper th(Clos(16, 4, 4));
+    th.SetNames(false);
+    f.topo = th.Build();
+    f.rdma.SetQueuePairType("ns3::MrcUecQueuePair");
+    for (uint32_t h = 0; h < f.topo->GetNHosts(); ++h)
+    {
+        f.rdma.Install(f.topo->GetHost(h), f.topo->GetNicPort(h, 0), f.topo->GetAddress(h, 0));
+    }
+    const uint32_t bytes = 256 * 1024;
+    for (uint32_t s = 1; s <= 8; ++s)
+    {
+        Flow(f, s + 3, 0, bytes, false, s);
+    }
+    Simulator::Run();
+    ExpectAllExactlyOnce(f, bytes);
+    uint64_t timeouts = 0;
+    for (const auto& c : f.conns)
+    {
+        timeouts += c.requester->GetCounters().timeouts;
+    }
+    std::cout << "[ uec      ] uec-htsim incast 8->1: trims " << FabricTrims(f) << ", timeouts "
+              << timeouts << ", drops " << FabricDrops(f) << '\n';
+    EXPECT_GT(FabricTrims(f), 0u);
+    EXPECT_EQ(timeouts, 0u);
+    EXPECT_EQ(FabricDrops(f), 0u);
+    Simulator::Destroy();
+    Config::Reset();
+}
+
+TEST(MrcUec, ProfileUecHtsim)
+{
+    {
+        // defaults without a profile
+        Ptr<MrcUecQueuePair> d = CreateObject<MrcUecQueuePair>();
+        TypeIdValue ev;
+        d->GetAttribute("EntropySelector", ev);
+        EXPECT_EQ(ev.Get().GetName(), "ns3::MrcUecMixedSelector");
+        TypeIdValue cc;
+        d->GetAttribute("CongestionControl", cc);
+        EXPECT_EQ(cc.Get().GetName(), "ns3::MrcNscc");
+        UintegerValue reorder;
+        d->GetAttribute("ReorderPsns", reorder);
+        EXPECT_EQ(reorder.Get(), 0u);
+    }
+    const std::vector<MrcProfileSetting> s = MrcProfiles::GetSettings("uec-htsim");
+    ASSERT_FALSE(s.empty());
+    for (const auto& e : s)
+    {
+        EXPECT_EQ(MrcProfiles::Check(e), "") << e.path;
+    }
+    MrcProfiles::Apply("uec-htsim");
+    Ptr<MrcUecQueuePair> qp = CreateObject<MrcUecQueuePair>();
+    UintegerValue mtu;
+    qp->GetAttribute("Mtu", mtu);
+    EXPECT_EQ(mtu.Get(), 4096u);
+    TimeValue rto;
+    qp->GetAttribute("MinRto", rto);
+    EXPECT_EQ(rto.Get(), MicroSeconds(100));
+    TypeIdValue cc;
+    qp->GetAttribute("CongestionControl", cc);
+    EXPECT_EQ(cc.Get().GetName(), "ns3::MrcNscc");
+    Ptr<MrcSwitchNode> sw = CreateObject<MrcSwitchNode>();
+    BooleanValue trim;
+    sw->GetAttribute("TrimmingEnabled", trim);
+    EXPECT_TRUE(trim.Get());
+    Ptr<MrcSackPolicy> sp = CreateObject<MrcSackPolicy>();
+    UintegerValue trigger;
+    sp->GetAttribute("TriggerBytes", trigger);
+    EXPECT_EQ(trigger.Get(), 16384u);
+    Config::Reset();
+}
