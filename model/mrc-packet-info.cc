@@ -101,7 +101,9 @@ MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags)
 bool
 MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
 {
-    out = MrcPacketInfo();
+    // Copy-assign a default instance: no Ipv6Address constructor/destructor calls.
+    static const MrcPacketInfo EMPTY;
+    out = EMPTY;
     const uint32_t size = p->GetSize();
     out.packetBytes = size;
     if (size < MRC_IPV6_HEADER_BYTES)
