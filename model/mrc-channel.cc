@@ -171,12 +171,13 @@ MrcChannel::SetLinkUp(bool up)
 }
 
 void
-MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime)
+MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool exclusive)
 {
     NS_LOG_FUNCTION(this << src << frame << txTime);
     std::size_t from = IndexOf(src);
-    // The receiver gets its own copy: the sender's traces may still hold the frame.
-    Ptr<Packet> copy = frame->Copy();
+    // The receiver gets its own copy (the sender's traces may still hold the frame),
+    // unless the sender handed over the only reference.
+    Ptr<Packet> copy = exclusive ? std::move(frame) : frame->Copy();
     if (!m_up || m_nDevices < 2)
     {
         Lose(from, copy);

@@ -94,8 +94,11 @@ class MrcChannel : public Channel
      * \param src the sending device
      * \param frame the frame (Ethernet header included, no FCS)
      * \param txTime the frame's serialization time
+     * \param exclusive true if the caller holds the only reference to the frame
+     *        and gives it up: the peer then receives this packet object itself
+     *        instead of a copy (nobody else can tell the difference)
      */
-    void Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime);
+    void Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool exclusive = false);
 
     /// \return the number of frames lost on the wire (both directions)
     uint64_t GetLostPackets() const;

@@ -20,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 namespace ns3
@@ -115,6 +116,30 @@ SplitCommas(const std::string& s)
     }
     return items;
 }
+
+/**
+ * The end-of-serialization event of one device, scheduled again for every frame:
+ * saves allocating and freeing an event per frame. At most one is pending per
+ * device (the wire carries one frame at a time).
+ */
+class MrcTxCompleteEvent : public EventImpl
+{
+  public:
+    /// \param callback what to run at the end of the serialization
+    explicit MrcTxCompleteEvent(std::function<void()> callback)
+        : m_callback(std::move(callback))
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_callback();
+    }
+
+  private:
+    std::function<void()> m_callback; //!< the device's TransmitComplete
+};
 
 /// Bytes of an Ethernet header without preamble and FCS: destination, source, type.
 constexpr uint32_t ETH_HEADER_BYTES = 14;
@@ -360,6 +385,8 @@ MrcNetDevice::MrcNetDevice()
     m_rxBytes.fill(0);
     m_dropPackets.fill(0);
     m_dropBytes.fill(0);
+    std::fill(std::begin(m_macBytes), std::end(m_macBytes), 0);
+    m_txCompleteEvent = Create<MrcTxCompleteEvent>([this]() { TransmitComplete(); });
 }
 
 MrcNetDevice::~MrcNetDevice()
@@ -381,6 +408,7 @@ MrcNetDevice::DoDispose()
         q.bytes = 0;
     }
     m_pfcQueue.clear();
+    m_txFrame = nullptr;
     m_owner = nullptr;
     m_ownerRx = false;
     m_ownerDequeue = false;
@@ -653,12 +681,20 @@ MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
     {
         m_macTxTrace(packet);
     }
-    Ptr<MrcNetDevice> peer = GetPeer();
-    return Enqueue(packet,
-                   m_address,
-                   peer ? peer->GetMacAddress() : Mac48Address::GetBroadcast(),
-                   etherType,
-                   cls);
+    NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
+                    "MrcNetDevice: a " << packet->GetSize() << "-byte packet exceeds the Mtu of "
+                                       << m_mtu << " bytes");
+    // Both MACs come from cached bytes: no Mac48Address conversions per packet.
+    static const uint8_t BROADCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    const MrcNetDevice* peer = m_channel ? PeekPointer(m_channel->GetPeer(this)) : nullptr;
+    const uint8_t* dst = peer ? peer->m_macBytes : BROADCAST;
+    MrcRawEthernetHeader eth;
+    std::copy(dst, dst + 6, eth.bytes);
+    std::copy(m_macBytes, m_macBytes + 6, eth.bytes + 6);
+    eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
+    eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
+    packet->AddHeader(eth);
+    return EnqueueFrame(packet, cls);
 }
 
 bool
@@ -672,6 +708,12 @@ MrcNetDevice::Enqueue(Ptr<Packet> packet,
                     "MrcNetDevice: a " << packet->GetSize() << "-byte packet exceeds the Mtu of "
                                        << m_mtu << " bytes");
     AddEthernetHeader(packet, src, dst, type);
+    return EnqueueFrame(packet, cls);
+}
+
+bool
+MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls)
+{
     if (!m_linkUp)
     {
         m_macTxDropTrace(packet);
@@ -770,7 +812,7 @@ MrcNetDevice::TryTransmit()
                 m_pfcTxTrace(c, next.quanta[c]);
             }
         }
-        StartTransmission(next.frame);
+        StartTransmission(std::move(next.frame));
         return;
     }
     uint8_t cls = SelectClass();
@@ -800,7 +842,7 @@ MrcNetDevice::TryTransmit()
     }
     ++m_txPackets[cls];
     m_txBytes[cls] += frame->GetSize();
-    StartTransmission(frame);
+    StartTransmission(std::move(frame));
 }
 
 bool
@@ -940,17 +982,31 @@ MrcNetDevice::StartTransmission(Ptr<Packet> frame)
     {
         m_promiscSnifferTrace(frame);
     }
-    m_channel->Transmit(this, frame, txTime);
-    Simulator::Schedule(txTime, &MrcNetDevice::TransmitComplete, this, frame);
+    // Keep the frame for the PhyTxEnd trace only if that trace is connected. If no
+    // one else holds a reference either (a trace sink may have kept one), the peer
+    // gets this packet object instead of a copy.
+    if (!m_phyTxEndTrace.IsEmpty())
+    {
+        m_txFrame = frame;
+        m_channel->Transmit(this, frame, txTime, false);
+    }
+    else
+    {
+        const bool exclusive = frame->GetReferenceCount() == 1;
+        m_channel->Transmit(this, std::move(frame), txTime, exclusive);
+    }
+    Simulator::Schedule(txTime, m_txCompleteEvent);
 }
 
 void
-MrcNetDevice::TransmitComplete(Ptr<Packet> frame)
+MrcNetDevice::TransmitComplete()
 {
-    NS_LOG_FUNCTION(this << frame);
+    NS_LOG_FUNCTION(this);
     m_txBusy = false;
-    if (!m_phyTxEndTrace.IsEmpty())
+    if (m_txFrame)
     {
+        Ptr<Packet> frame = std::move(m_txFrame);
+        m_txFrame = nullptr;
         m_phyTxEndTrace(frame);
     }
     TryTransmit();
@@ -1357,6 +1413,7 @@ void
 MrcNetDevice::SetAddress(Address address)
 {
     m_address = Mac48Address::ConvertFrom(address);
+    m_address.CopyTo(m_macBytes);
 }
 
 Address

@@ -8,6 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -405,6 +406,8 @@ class MrcNetDevice : public NetDevice
                  Mac48Address dst,
                  uint16_t type,
                  uint8_t cls);
+    /// Queue a frame (Ethernet header added) on a class, or drop it.
+    bool EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls);
     /// Start the next frame if the wire is free.
     void TryTransmit();
     /// \return the class to serve next, or NO_CLASS
@@ -415,8 +418,8 @@ class MrcNetDevice : public NetDevice
     bool IsEligible(uint8_t cls) const;
     /// Put a frame on the wire.
     void StartTransmission(Ptr<Packet> frame);
-    /// The frame on the wire has been serialized.
-    void TransmitComplete(Ptr<Packet> frame);
+    /// The frame on the wire has been serialized (m_txFrame: the frame, if kept).
+    void TransmitComplete();
     /// Add the 14-byte Ethernet header to a packet.
     static void AddEthernetHeader(const Ptr<Packet>& packet,
                                   const Mac48Address& src,
@@ -457,6 +460,7 @@ class MrcNetDevice : public NetDevice
     Ptr<Node> m_node;                    //!< owning node
     Ptr<MrcChannel> m_channel;           //!< attached channel
     Mac48Address m_address;              //!< MAC address
+    uint8_t m_macBytes[6];               //!< m_address as bytes
     uint32_t m_ifIndex;                  //!< interface index
     uint16_t m_mtu;                      //!< largest packet without Ethernet header
     DataRate m_rate;                     //!< line rate
@@ -484,6 +488,8 @@ class MrcNetDevice : public NetDevice
     std::array<ClassQueue, 8> m_queues;   //!< one FIFO per class
     std::deque<PfcPending> m_pfcQueue;    //!< PFC frames, ahead of data
     bool m_txBusy;                        //!< a frame is being serialized
+    Ptr<Packet> m_txFrame;                //!< the frame being serialized, if kept
+    Ptr<EventImpl> m_txCompleteEvent;     //!< reusable end-of-serialization event
     Time m_lastTxEnd;                     //!< end of the latest serialization
     uint64_t m_txCarry;                   //!< sub-step remainder of back-to-back frames
     bool m_linkUp;                        //!< link state as this device knows it

@@ -401,7 +401,10 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     Port& in = m_ports[inPort];
     ++in.rxPackets;
 
-    MrcPacketInfo info;
+    // One parse result reused for every packet (its Ipv6Address members make a fresh
+    // one cost constructor and destructor calls). Frames arrive through simulator
+    // events only, so this function is never re-entered while it uses it.
+    MrcPacketInfo& info = m_info;
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort))
     {
         Drop(p, inPort, inPort, MrcSwitchDropReason::PARSE_ERROR);

@@ -287,6 +287,7 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     ObjectFactory m_markerFactory;   //!< makes per-port ECN markers
     std::vector<Port> m_ports;       //!< ports by index
     bool m_setupDone{false};         //!< FinishSetup ran
+    MrcPacketInfo m_info;            //!< parse result of the packet being switched
     std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> m_dropBytes{}; //!< dropped bytes
 
     // traces
