@@ -812,7 +812,7 @@ MrcNetDevice::TryTransmit()
                 m_pfcTxTrace(c, next.quanta[c]);
             }
         }
-        StartTransmission(std::move(next.frame));
+        StartTransmission(next.frame);
         return;
     }
     uint8_t cls = SelectClass();
@@ -821,7 +821,8 @@ MrcNetDevice::TryTransmit()
         return;
     }
     ClassQueue& q = m_queues[cls];
-    Ptr<Packet> frame = std::move(q.frames.front());
+    // After the pop this local is the queue's only reference to the frame.
+    Ptr<Packet> frame = q.frames.front();
     q.frames.pop_front();
     q.bytes -= frame->GetSize();
     if (m_dwrr && q.frames.empty())
@@ -842,7 +843,7 @@ MrcNetDevice::TryTransmit()
     }
     ++m_txPackets[cls];
     m_txBytes[cls] += frame->GetSize();
-    StartTransmission(std::move(frame));
+    StartTransmission(frame);
 }
 
 bool
@@ -941,7 +942,7 @@ MrcNetDevice::GetPauseDuration(uint16_t quanta) const
 }
 
 void
-MrcNetDevice::StartTransmission(Ptr<Packet> frame)
+MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
 {
     NS_LOG_FUNCTION(this << frame);
     // Back-to-back frames keep the sub-step remainder so that a busy period ends
@@ -982,9 +983,10 @@ MrcNetDevice::StartTransmission(Ptr<Packet> frame)
     {
         m_promiscSnifferTrace(frame);
     }
-    // Keep the frame for the PhyTxEnd trace only if that trace is connected. If no
-    // one else holds a reference either (a trace sink may have kept one), the peer
-    // gets this packet object instead of a copy.
+    // Keep the frame for the PhyTxEnd trace only if that trace is connected. The
+    // caller's reference (TryTransmit's local, taken off the queue) is the only one
+    // unless a trace sink or hook kept the frame: then the peer may receive this
+    // packet object itself instead of a copy, since no one else can see it.
     if (!m_phyTxEndTrace.IsEmpty())
     {
         m_txFrame = frame;
@@ -992,8 +994,7 @@ MrcNetDevice::StartTransmission(Ptr<Packet> frame)
     }
     else
     {
-        const bool exclusive = frame->GetReferenceCount() == 1;
-        m_channel->Transmit(this, std::move(frame), txTime, exclusive);
+        m_channel->Transmit(this, frame, txTime, frame->GetReferenceCount() == 1);
     }
     Simulator::Schedule(txTime, m_txCompleteEvent);
 }
@@ -1005,7 +1006,7 @@ MrcNetDevice::TransmitComplete()
     m_txBusy = false;
     if (m_txFrame)
     {
-        Ptr<Packet> frame = std::move(m_txFrame);
+        Ptr<Packet> frame = m_txFrame;
         m_txFrame = nullptr;
         m_phyTxEndTrace(frame);
     }
@@ -1239,7 +1240,7 @@ MrcNetDevice::ApplyLinkState(bool up)
         {
             while (!q.frames.empty())
             {
-                Ptr<Packet> frame = std::move(q.frames.front());
+                Ptr<Packet> frame = q.frames.front();
                 q.frames.pop_front();
                 q.bytes -= frame->GetSize();
                 CountDrop(frame, MrcDropReason::LINK_DOWN);

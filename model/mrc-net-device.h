@@ -417,7 +417,8 @@ class MrcNetDevice : public NetDevice
     /// \return true if the class has frames and is not paused
     bool IsEligible(uint8_t cls) const;
     /// Put a frame on the wire.
-    void StartTransmission(Ptr<Packet> frame);
+    /// \param frame the frame; the caller's reference may be the only one
+    void StartTransmission(const Ptr<Packet>& frame);
     /// The frame on the wire has been serialized (m_txFrame: the frame, if kept).
     void TransmitComplete();
     /// Add the 14-byte Ethernet header to a packet.

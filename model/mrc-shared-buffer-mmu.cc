@@ -179,17 +179,12 @@ MrcSharedBufferMmu::Index(uint32_t port, uint8_t prio) const
 }
 
 void
-MrcSharedBufferMmu::CheckIndex(uint32_t port, uint8_t prio, const char* what) const
+MrcSharedBufferMmu::AbortIndex(uint32_t port, uint8_t prio, const char* what) const
 {
-    if (__builtin_expect(port < m_nPorts && prio < N_PRIO, 1))
-    {
-        return; // the per-packet case: keep the abort's message building out of line
-    }
-    NS_ABORT_MSG_IF(port >= m_nPorts || prio >= N_PRIO,
-                    "MrcSharedBufferMmu::" << what << ": (port " << port << ", priority "
-                                           << unsigned(prio) << ") is out of range: ports 0.."
-                                           << int64_t(m_nPorts) - 1 << ", priorities 0.."
-                                           << N_PRIO - 1 << " (call ConfigurePorts first)");
+    NS_ABORT_MSG("MrcSharedBufferMmu::" << what << ": (port " << port << ", priority "
+                                        << unsigned(prio) << ") is out of range: ports 0.."
+                                        << int64_t(m_nPorts) - 1 << ", priorities 0.." << N_PRIO - 1
+                                        << " (call ConfigurePorts first)");
 }
 
 void

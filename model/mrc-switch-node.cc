@@ -541,13 +541,8 @@ MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls
 void
 MrcSwitchNode::MarkFrame(Ptr<Packet> frame)
 {
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    Ipv6Header ip;
-    frame->RemoveHeader(ip);
-    MrcMarkCe(ip);
-    frame->AddHeader(ip);
-    frame->AddHeader(eth);
+    // The IPv6 header follows the 14-byte Ethernet header; rewrite its ECN in place.
+    MrcMarkCeInPlace(frame, 14);
 }
 
 void
