@@ -6,6 +6,7 @@
 #define MRC_CHANNEL_H
 
 #include "ns3/channel.h"
+#include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -124,11 +125,10 @@ class MrcChannel : public Channel
   private:
     /**
      * Deliver the oldest frame travelling away from device `from`, unless the
-     * link went down since it was sent (epoch changed).
+     * event belongs to a frame lost when the link went down (m_stale).
      * \param from index of the sending device
-     * \param epoch the direction's epoch when the frame was sent
      */
-    void Deliver(std::size_t from, uint64_t epoch);
+    void Deliver(std::size_t from);
 
     /// Count a lost frame and tell its sender.
     void Lose(std::size_t from, Ptr<Packet> frame);
@@ -141,7 +141,8 @@ class MrcChannel : public Channel
     Time m_delay;                      //!< propagation delay
     bool m_up;                         //!< physical link state
     std::deque<Ptr<Packet>> m_wire[2]; //!< frames on the wire, by sender index
-    uint64_t m_epoch[2];               //!< link-down count, by sender index
+    uint64_t m_stale[2];               //!< pending deliveries of lost frames, by sender
+    Ptr<EventImpl> m_deliverEvent[2];  //!< reusable delivery event, by sender index
     uint64_t m_lostPackets[2];         //!< frames lost, by sender index
     uint64_t m_lostBytes[2];           //!< bytes lost, by sender index
 
