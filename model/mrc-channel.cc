@@ -222,8 +222,8 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
         Lose(from, copy);
         return;
     }
-    Ptr<MrcNetDevice> dst = m_devices[1 - from];
-    uint32_t context = dst->GetNode() ? dst->GetNode()->GetId() : Simulator::GetContext();
+    const Node* node = PeekPointer(m_devices[1 - from]->GetNode());
+    const uint32_t context = node ? node->GetId() : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
     m_deliverEvent[from]->Ref();
     Simulator::ScheduleWithContext(context, txTime + m_delay, PeekPointer(m_deliverEvent[from]));

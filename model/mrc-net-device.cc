@@ -996,7 +996,11 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     {
         m_channel->Transmit(this, frame, txTime, frame->GetReferenceCount() == 1);
     }
-    Simulator::Schedule(txTime, m_txCompleteEvent);
+    // Same as Simulator::Schedule (current context, next event uid) without building
+    // the EventId nobody needs; the simulator takes one reference and drops it after
+    // the run.
+    m_txCompleteEvent->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
