@@ -12,12 +12,44 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
+#include <functional>
+
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("MrcChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
+
+namespace
+{
+
+/**
+ * The delivery event of one direction, scheduled again for every frame (several
+ * may be pending at once, one per frame on the wire): saves allocating and
+ * freeing an event per frame. Frames leave the wire in order, so the event needs
+ * no argument.
+ */
+class MrcDeliverEvent : public EventImpl
+{
+  public:
+    /// \param callback what to run when a frame's last bit arrives
+    explicit MrcDeliverEvent(std::function<void()> callback)
+        : m_callback(std::move(callback))
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_callback();
+    }
+
+  private:
+    std::function<void()> m_callback; //!< the channel's Deliver for one direction
+};
+
+} // namespace
 
 TypeId
 MrcChannel::GetTypeId()
@@ -47,11 +79,15 @@ MrcChannel::MrcChannel()
     : m_nDevices(0),
       m_delay(MicroSeconds(1)),
       m_up(true),
-      m_epoch{0, 0},
+      m_stale{0, 0},
       m_lostPackets{0, 0},
       m_lostBytes{0, 0}
 {
     NS_LOG_FUNCTION(this);
+    for (std::size_t from = 0; from < 2; ++from)
+    {
+        m_deliverEvent[from] = Create<MrcDeliverEvent>([this, from]() { Deliver(from); });
+    }
 }
 
 MrcChannel::~MrcChannel()
@@ -154,7 +190,10 @@ MrcChannel::SetLinkUp(bool up)
         {
             // Arrival events already scheduled for these frames find a newer
             // epoch and do nothing.
-            ++m_epoch[from];
+            // Every frame on the wire has one pending delivery event: those events
+            // fire before any of a frame sent later (a device starts its next frame
+            // only after the current one's serialization), and are ignored.
+            m_stale[from] += m_wire[from].size();
             std::deque<Ptr<Packet>> lost;
             lost.swap(m_wire[from]);
             for (auto& f : lost)
@@ -171,33 +210,32 @@ MrcChannel::SetLinkUp(bool up)
 }
 
 void
-MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime)
+MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool exclusive)
 {
     NS_LOG_FUNCTION(this << src << frame << txTime);
     std::size_t from = IndexOf(src);
-    // The receiver gets its own copy: the sender's traces may still hold the frame.
-    Ptr<Packet> copy = frame->Copy();
+    // The receiver gets its own copy (the sender's traces may still hold the frame),
+    // unless the sender handed over the only reference.
+    Ptr<Packet> copy = exclusive ? std::move(frame) : frame->Copy();
     if (!m_up || m_nDevices < 2)
     {
         Lose(from, copy);
         return;
     }
-    Ptr<MrcNetDevice> dst = m_devices[1 - from];
-    uint32_t context = dst->GetNode() ? dst->GetNode()->GetId() : Simulator::GetContext();
-    Simulator::ScheduleWithContext(context,
-                                   txTime + m_delay,
-                                   &MrcChannel::Deliver,
-                                   this,
-                                   from,
-                                   m_epoch[from]);
+    const Node* node = PeekPointer(m_devices[1 - from]->GetNode());
+    const uint32_t context = node ? node->GetId() : Simulator::GetContext();
+    // The simulator takes one reference per pending event and drops it after the run.
+    m_deliverEvent[from]->Ref();
+    Simulator::ScheduleWithContext(context, txTime + m_delay, PeekPointer(m_deliverEvent[from]));
     m_wire[from].push_back(copy);
 }
 
 void
-MrcChannel::Deliver(std::size_t from, uint64_t epoch)
+MrcChannel::Deliver(std::size_t from)
 {
-    if (epoch != m_epoch[from])
+    if (m_stale[from] > 0)
     {
+        --m_stale[from];
         return; // lost when the link went down
     }
     NS_ASSERT(!m_wire[from].empty());

@@ -6,6 +6,7 @@
 #define MRC_CHANNEL_H
 
 #include "ns3/channel.h"
+#include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -94,8 +95,11 @@ class MrcChannel : public Channel
      * \param src the sending device
      * \param frame the frame (Ethernet header included, no FCS)
      * \param txTime the frame's serialization time
+     * \param exclusive true if the caller holds the only reference to the frame
+     *        and gives it up: the peer then receives this packet object itself
+     *        instead of a copy (nobody else can tell the difference)
      */
-    void Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime);
+    void Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool exclusive = false);
 
     /// \return the number of frames lost on the wire (both directions)
     uint64_t GetLostPackets() const;
@@ -121,11 +125,10 @@ class MrcChannel : public Channel
   private:
     /**
      * Deliver the oldest frame travelling away from device `from`, unless the
-     * link went down since it was sent (epoch changed).
+     * event belongs to a frame lost when the link went down (m_stale).
      * \param from index of the sending device
-     * \param epoch the direction's epoch when the frame was sent
      */
-    void Deliver(std::size_t from, uint64_t epoch);
+    void Deliver(std::size_t from);
 
     /// Count a lost frame and tell its sender.
     void Lose(std::size_t from, Ptr<Packet> frame);
@@ -138,7 +141,8 @@ class MrcChannel : public Channel
     Time m_delay;                      //!< propagation delay
     bool m_up;                         //!< physical link state
     std::deque<Ptr<Packet>> m_wire[2]; //!< frames on the wire, by sender index
-    uint64_t m_epoch[2];               //!< link-down count, by sender index
+    uint64_t m_stale[2];               //!< pending deliveries of lost frames, by sender
+    Ptr<EventImpl> m_deliverEvent[2];  //!< reusable delivery event, by sender index
     uint64_t m_lostPackets[2];         //!< frames lost, by sender index
     uint64_t m_lostBytes[2];           //!< bytes lost, by sender index
 

@@ -292,8 +292,13 @@ MrcEcmpForwarding::IsPortUp(uint32_t port) const
 uint64_t
 MrcEcmpForwarding::Hash(const MrcPacketInfo& info) const
 {
+    return HashWithDst(info, ToKey(info.dst));
+}
+
+uint64_t
+MrcEcmpForwarding::HashWithDst(const MrcPacketInfo& info, const Key& d) const
+{
     const Key s = ToKey(info.src);
-    const Key d = ToKey(info.dst);
     uint64_t h = Mix64(m_seed);
     h = Absorb(h, s.hi);
     h = Absorb(h, s.lo);
@@ -321,7 +326,7 @@ MrcEcmpForwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
         {
             return NO_ROUTE;
         }
-        const uint64_t h = Hash(info);
+        const uint64_t h = HashWithDst(info, d);
         const uint32_t first = g.ports[h % g.ports.size()];
         if (g.live.size() == g.ports.size() || IsPortUp(first))
         {

@@ -137,6 +137,8 @@ class MrcEcmpForwarding : public MrcForwarding
 
     static Key ToKey(const Ipv6Address& a);
     static Key MaskOf(uint8_t length);
+    /// Hash() with the destination key already computed.
+    uint64_t HashWithDst(const MrcPacketInfo& info, const Key& d) const;
     LengthTable& TableFor(uint8_t length);
     Group* Find(Ipv6Address prefix, uint8_t prefixLength);
     void UpdateLive(Group& g) const;

@@ -4,6 +4,7 @@
 
 #include "mrc-ecn-marker.h"
 
+#include "mrc-packet-info.h"
 #include "mrc-traffic-class.h"
 
 #include "ns3/abort.h"
@@ -207,26 +208,8 @@ MrcEcnMarker::MarkPacket(Ptr<Packet> p, uint32_t classIndex)
     {
         return false;
     }
-    // Byte 0: version | TC[7:4]; byte 1: TC[3:0] | flow label. ECN = TC[1:0].
-    uint8_t first[2];
-    if (p->CopyData(first, 2) < 2)
-    {
-        return false;
-    }
-    const MrcEcn ecn = MrcEcnOf(static_cast<uint8_t>((first[1] >> 4) & 0x3));
-    if (!MrcIsEcnCapable(ecn))
-    {
-        return false;
-    }
-    if (ecn == MrcEcn::CE)
-    {
-        return true;
-    }
-    Ipv6Header ip;
-    p->RemoveHeader(ip);
-    MrcMarkCe(ip);
-    p->AddHeader(ip);
-    return true;
+    // ECN-capable: set CE by rewriting the traffic class bytes in place.
+    return MrcMarkCeInPlace(p, 0);
 }
 
 bool

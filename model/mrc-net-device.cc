@@ -9,7 +9,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
@@ -21,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 namespace ns3
@@ -116,6 +116,84 @@ SplitCommas(const std::string& s)
     }
     return items;
 }
+
+/**
+ * The end-of-serialization event of one device, scheduled again for every frame:
+ * saves allocating and freeing an event per frame. At most one is pending per
+ * device (the wire carries one frame at a time).
+ */
+class MrcTxCompleteEvent : public EventImpl
+{
+  public:
+    /// \param callback what to run at the end of the serialization
+    explicit MrcTxCompleteEvent(std::function<void()> callback)
+        : m_callback(std::move(callback))
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_callback();
+    }
+
+  private:
+    std::function<void()> m_callback; //!< the device's TransmitComplete
+};
+
+/// Bytes of an Ethernet header without preamble and FCS: destination, source, type.
+constexpr uint32_t ETH_HEADER_BYTES = 14;
+
+/**
+ * The 14 Ethernet header bytes as one raw header: written with a single buffer
+ * write (ns-3's EthernetHeader goes through Mac48Address conversions per field).
+ * The bytes are the same as EthernetHeader's without preamble.
+ */
+class MrcRawEthernetHeader : public Header
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcRawEthernetHeader")
+                                .SetParent<Header>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<MrcRawEthernetHeader>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return ETH_HEADER_BYTES;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(bytes, ETH_HEADER_BYTES);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        start.Read(bytes, ETH_HEADER_BYTES);
+        return ETH_HEADER_BYTES;
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        Mac48Address dst;
+        Mac48Address src;
+        dst.CopyFrom(bytes);
+        src.CopyFrom(bytes + 6);
+        os << "length/type=0x" << std::hex << ((bytes[12] << 8) | bytes[13]) << std::dec
+           << ", source=" << src << ", destination=" << dst;
+    }
+
+    uint8_t bytes[ETH_HEADER_BYTES]{}; //!< destination, source, EtherType
+};
 
 } // namespace
 
@@ -275,6 +353,7 @@ MrcNetDevice::GetTypeId()
 MrcNetDevice::MrcNetDevice()
     : m_ifIndex(0),
       m_mtu(9000),
+      m_bps(100000000000ULL),
       m_wireOverhead(24),
       m_unmappedDscpClass(0),
       m_nonIpClass(0),
@@ -289,7 +368,11 @@ MrcNetDevice::MrcNetDevice()
       m_drrCurrent(0),
       m_drrCharged(false),
       m_pfcTxFrames(0),
-      m_pfcRxFrames(0)
+      m_pfcRxFrames(0),
+      m_owner(nullptr),
+      m_ownerPort(0),
+      m_ownerRx(false),
+      m_ownerDequeue(false)
 {
     NS_LOG_FUNCTION(this);
     m_dscpClass.fill(NO_CLASS);
@@ -302,11 +385,8 @@ MrcNetDevice::MrcNetDevice()
     m_rxBytes.fill(0);
     m_dropPackets.fill(0);
     m_dropBytes.fill(0);
-    for (auto& q : m_queues)
-    {
-        q = CreateObject<DropTailQueue<Packet>>();
-        q->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, m_queueLimit));
-    }
+    std::fill(std::begin(m_macBytes), std::end(m_macBytes), 0);
+    m_txCompleteEvent = Create<MrcTxCompleteEvent>([this]() { TransmitComplete(); });
 }
 
 MrcNetDevice::~MrcNetDevice()
@@ -324,9 +404,14 @@ MrcNetDevice::DoDispose()
     }
     for (auto& q : m_queues)
     {
-        q = nullptr;
+        q.frames.clear();
+        q.bytes = 0;
     }
     m_pfcQueue.clear();
+    m_txFrame = nullptr;
+    m_owner = nullptr;
+    m_ownerRx = false;
+    m_ownerDequeue = false;
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
@@ -371,6 +456,7 @@ MrcNetDevice::SetDataRate(DataRate rate)
 {
     NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "MrcNetDevice DataRate must be above 0 bps");
     m_rate = rate;
+    m_bps = rate.GetBitRate();
     m_txCarry = 0;
 }
 
@@ -511,11 +597,9 @@ MrcNetDevice::SetQueueLimit(uint32_t bytes)
 {
     for (std::size_t c = 0; c < N_CLASSES; ++c)
     {
-        NS_ABORT_MSG_IF(m_queues[c]->GetNBytes() > bytes,
-                        "MrcNetDevice QueueLimit " << bytes << " is below the "
-                                                   << m_queues[c]->GetNBytes()
+        NS_ABORT_MSG_IF(m_queues[c].bytes > bytes,
+                        "MrcNetDevice QueueLimit " << bytes << " is below the " << m_queues[c].bytes
                                                    << " bytes now queued on class " << c);
-        m_queues[c]->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, bytes));
     }
     m_queueLimit = bytes;
 }
@@ -559,7 +643,10 @@ bool
 MrcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
     NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
-    m_macTxTrace(packet);
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(packet);
+    }
     return Enqueue(packet,
                    m_address,
                    Mac48Address::ConvertFrom(dest),
@@ -574,7 +661,10 @@ MrcNetDevice::SendFrom(Ptr<Packet> packet,
                        uint16_t protocolNumber)
 {
     NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
-    m_macTxTrace(packet);
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(packet);
+    }
     return Enqueue(packet,
                    Mac48Address::ConvertFrom(source),
                    Mac48Address::ConvertFrom(dest),
@@ -587,13 +677,24 @@ MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::SendToClass");
-    m_macTxTrace(packet);
-    Ptr<MrcNetDevice> peer = GetPeer();
-    return Enqueue(packet,
-                   m_address,
-                   peer ? peer->GetMacAddress() : Mac48Address::GetBroadcast(),
-                   etherType,
-                   cls);
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(packet);
+    }
+    NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
+                    "MrcNetDevice: a " << packet->GetSize() << "-byte packet exceeds the Mtu of "
+                                       << m_mtu << " bytes");
+    // Both MACs come from cached bytes: no Mac48Address conversions per packet.
+    static const uint8_t BROADCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    const MrcNetDevice* peer = m_channel ? PeekPointer(m_channel->GetPeer(this)) : nullptr;
+    const uint8_t* dst = peer ? peer->m_macBytes : BROADCAST;
+    MrcRawEthernetHeader eth;
+    std::copy(dst, dst + 6, eth.bytes);
+    std::copy(m_macBytes, m_macBytes + 6, eth.bytes + 6);
+    eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
+    eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
+    packet->AddHeader(eth);
+    return EnqueueFrame(packet, cls);
 }
 
 bool
@@ -606,29 +707,49 @@ MrcNetDevice::Enqueue(Ptr<Packet> packet,
     NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
                     "MrcNetDevice: a " << packet->GetSize() << "-byte packet exceeds the Mtu of "
                                        << m_mtu << " bytes");
-    EthernetHeader eth;
-    eth.SetSource(src);
-    eth.SetDestination(dst);
-    eth.SetLengthType(type);
-    packet->AddHeader(eth);
+    AddEthernetHeader(packet, src, dst, type);
+    return EnqueueFrame(packet, cls);
+}
+
+bool
+MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls)
+{
     if (!m_linkUp)
     {
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::LINK_DOWN);
         return false;
     }
-    Ptr<Queue<Packet>> q = m_queues[cls];
-    if (q->GetNBytes() + packet->GetSize() > m_queueLimit)
+    ClassQueue& q = m_queues[cls];
+    const uint32_t size = packet->GetSize();
+    if (static_cast<uint64_t>(q.bytes) + size > m_queueLimit)
     {
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::QUEUE_FULL);
         return false;
     }
-    bool ok = q->Enqueue(packet);
-    NS_ASSERT(ok);
-    m_enqueueTrace(packet, cls);
+    q.frames.push_back(packet);
+    q.bytes += size;
+    if (!m_enqueueTrace.IsEmpty())
+    {
+        m_enqueueTrace(packet, cls);
+    }
     TryTransmit();
-    return ok;
+    return true;
+}
+
+void
+MrcNetDevice::AddEthernetHeader(const Ptr<Packet>& packet,
+                                const Mac48Address& src,
+                                const Mac48Address& dst,
+                                uint16_t type)
+{
+    MrcRawEthernetHeader eth;
+    dst.CopyTo(eth.bytes);
+    src.CopyTo(eth.bytes + 6);
+    eth.bytes[12] = static_cast<uint8_t>(type >> 8);
+    eth.bytes[13] = static_cast<uint8_t>(type & 0xff);
+    packet->AddHeader(eth);
 }
 
 void
@@ -699,13 +820,24 @@ MrcNetDevice::TryTransmit()
     {
         return;
     }
-    Ptr<Packet> frame = m_queues[cls]->Dequeue();
-    if (m_dwrr && m_queues[cls]->IsEmpty())
+    ClassQueue& q = m_queues[cls];
+    // After the pop this local is the queue's only reference to the frame.
+    Ptr<Packet> frame = q.frames.front();
+    q.frames.pop_front();
+    q.bytes -= frame->GetSize();
+    if (m_dwrr && q.frames.empty())
     {
         m_deficit[cls] = 0;
     }
-    m_dequeueTrace(frame, cls);
-    if (!m_dequeueHook.IsNull())
+    if (!m_dequeueTrace.IsEmpty())
+    {
+        m_dequeueTrace(frame, cls);
+    }
+    if (m_ownerDequeue)
+    {
+        m_owner->PortDequeued(m_ownerPort, frame, cls);
+    }
+    else if (!m_dequeueHook.IsNull())
     {
         m_dequeueHook(frame, cls);
     }
@@ -717,7 +849,7 @@ MrcNetDevice::TryTransmit()
 bool
 MrcNetDevice::IsEligible(uint8_t cls) const
 {
-    return !m_paused[cls] && !m_queues[cls]->IsEmpty();
+    return !m_paused[cls] && !m_queues[cls].frames.empty();
 }
 
 uint8_t
@@ -770,14 +902,14 @@ MrcNetDevice::SelectDwrr()
                 m_deficit[c] += static_cast<uint64_t>(m_weights[c]) * m_quantum;
                 m_drrCharged = true;
             }
-            uint32_t head = m_queues[c]->Peek()->GetSize();
+            uint32_t head = m_queues[c].frames.front()->GetSize();
             if (head <= m_deficit[c])
             {
                 m_deficit[c] -= head;
                 return c;
             }
         }
-        else if (m_queues[c]->IsEmpty())
+        else if (m_queues[c].frames.empty())
         {
             m_deficit[c] = 0;
         }
@@ -810,7 +942,7 @@ MrcNetDevice::GetPauseDuration(uint16_t quanta) const
 }
 
 void
-MrcNetDevice::StartTransmission(Ptr<Packet> frame)
+MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
 {
     NS_LOG_FUNCTION(this << frame);
     // Back-to-back frames keep the sub-step remainder so that a busy period ends
@@ -820,26 +952,68 @@ MrcNetDevice::StartTransmission(Ptr<Packet> frame)
     {
         m_txCarry = 0;
     }
-    uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead);
-    uint64_t bps = m_rate.GetBitRate();
-    unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * StepsPerSecond() + m_txCarry;
-    Time txTime = TimeStep(static_cast<uint64_t>(scaled / bps));
-    m_txCarry = static_cast<uint64_t>(scaled % bps);
+    const uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead);
+    const uint64_t bps = m_bps;
+    const uint64_t steps = StepsPerSecond();
+    Time txTime;
+    if (bits <= (UINT64_MAX - m_txCarry) / steps)
+    {
+        // The common case fits in 64 bits: same quotient and remainder, no 128-bit division.
+        const uint64_t scaled = bits * steps + m_txCarry;
+        txTime = TimeStep(scaled / bps);
+        m_txCarry = scaled % bps;
+    }
+    else
+    {
+        unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * steps + m_txCarry;
+        txTime = TimeStep(static_cast<uint64_t>(scaled / bps));
+        m_txCarry = static_cast<uint64_t>(scaled % bps);
+    }
     m_lastTxEnd = now + txTime;
     m_txBusy = true;
-    m_phyTxBeginTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    m_channel->Transmit(this, frame, txTime);
-    Simulator::Schedule(txTime, &MrcNetDevice::TransmitComplete, this, frame);
+    if (!m_phyTxBeginTrace.IsEmpty())
+    {
+        m_phyTxBeginTrace(frame);
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (!m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
+    // Keep the frame for the PhyTxEnd trace only if that trace is connected. The
+    // caller's reference (TryTransmit's local, taken off the queue) is the only one
+    // unless a trace sink or hook kept the frame: then the peer may receive this
+    // packet object itself instead of a copy, since no one else can see it.
+    if (!m_phyTxEndTrace.IsEmpty())
+    {
+        m_txFrame = frame;
+        m_channel->Transmit(this, frame, txTime, false);
+    }
+    else
+    {
+        m_channel->Transmit(this, frame, txTime, frame->GetReferenceCount() == 1);
+    }
+    // Same as Simulator::Schedule (current context, next event uid) without building
+    // the EventId nobody needs; the simulator takes one reference and drops it after
+    // the run.
+    m_txCompleteEvent->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
-MrcNetDevice::TransmitComplete(Ptr<Packet> frame)
+MrcNetDevice::TransmitComplete()
 {
-    NS_LOG_FUNCTION(this << frame);
+    NS_LOG_FUNCTION(this);
     m_txBusy = false;
-    m_phyTxEndTrace(frame);
+    if (m_txFrame)
+    {
+        Ptr<Packet> frame = m_txFrame;
+        m_txFrame = nullptr;
+        m_phyTxEndTrace(frame);
+    }
     TryTransmit();
 }
 
@@ -855,13 +1029,26 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
         CountDrop(frame, MrcDropReason::ERROR_MODEL);
         return;
     }
-    m_phyRxEndTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
-    uint32_t frameBytes = frame->GetSize();
-    EthernetHeader eth;
-    frame->RemoveHeader(eth);
-    uint16_t type = eth.GetLengthType();
+    if (!m_phyRxEndTrace.IsEmpty())
+    {
+        m_phyRxEndTrace(frame);
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (!m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
+    const uint32_t frameBytes = frame->GetSize();
+    // The Ethernet header and the first two IPv6 bytes (traffic class), read at once.
+    uint8_t head[ETH_HEADER_BYTES + 2];
+    const uint32_t got = frame->CopyData(head, sizeof(head));
+    NS_ABORT_MSG_IF(got < ETH_HEADER_BYTES,
+                    "MrcNetDevice: a " << frameBytes << "-byte frame has no Ethernet header");
+    frame->RemoveAtStart(ETH_HEADER_BYTES);
+    const uint16_t type = static_cast<uint16_t>((head[12] << 8) | head[13]);
     if (type == MrcPfcFrame::ETHER_TYPE)
     {
         MrcPfcFrame pfc;
@@ -882,11 +1069,44 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
         }
         return;
     }
-    uint8_t cls = ClassOf(frame, type);
+    uint8_t cls;
+    if (type != ETHER_TYPE_IPV6)
+    {
+        cls = m_nonIpClass;
+    }
+    else if (got < ETH_HEADER_BYTES + 2)
+    {
+        cls = m_unmappedDscpClass;
+    }
+    else
+    {
+        // IPv6: version (4 bits) | traffic class (8 bits) | flow label (20 bits).
+        const uint8_t* ip = head + ETH_HEADER_BYTES;
+        const uint8_t dscp = static_cast<uint8_t>((((ip[0] & 0x0f) << 4) | (ip[1] >> 4)) >> 2);
+        const uint8_t mapped = m_dscpClass[dscp];
+        cls = mapped == NO_CLASS ? m_unmappedDscpClass : mapped;
+    }
     ++m_rxPackets[cls];
     m_rxBytes[cls] += frameBytes;
-    m_macRxTrace(frame);
-    Deliver(frame, eth.GetSource(), eth.GetDestination(), type, cls);
+    if (!m_macRxTrace.IsEmpty())
+    {
+        m_macRxTrace(frame);
+    }
+    if (m_ownerRx)
+    {
+        m_owner->PortReceive(m_ownerPort, frame, type, cls);
+        return;
+    }
+    if (!m_classRxCallback.IsNull())
+    {
+        m_classRxCallback(this, frame, type, cls);
+        return;
+    }
+    Mac48Address dst;
+    Mac48Address src;
+    dst.CopyFrom(head);
+    src.CopyFrom(head + 6);
+    Deliver(frame, src, dst, type, cls);
 }
 
 void
@@ -1022,9 +1242,12 @@ MrcNetDevice::ApplyLinkState(bool up)
     {
         for (auto& q : m_queues)
         {
-            while (!q->IsEmpty())
+            while (!q.frames.empty())
             {
-                CountDrop(q->Dequeue(), MrcDropReason::LINK_DOWN);
+                Ptr<Packet> frame = q.frames.front();
+                q.frames.pop_front();
+                q.bytes -= frame->GetSize();
+                CountDrop(frame, MrcDropReason::LINK_DOWN);
             }
         }
         m_deficit.fill(0);
@@ -1075,26 +1298,37 @@ void
 MrcNetDevice::SetDequeueHook(DequeueHook hook)
 {
     m_dequeueHook = hook;
+    m_ownerDequeue = false;
 }
 
 void
 MrcNetDevice::SetClassReceiveCallback(ClassReceiveCallback cb)
 {
     m_classRxCallback = cb;
+    m_ownerRx = false;
+}
+
+void
+MrcNetDevice::SetPortOwner(MrcPortOwner* owner, uint32_t port)
+{
+    m_owner = owner;
+    m_ownerPort = port;
+    m_ownerRx = owner != nullptr;
+    m_ownerDequeue = owner != nullptr;
 }
 
 uint32_t
 MrcNetDevice::GetQueueBytes(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetQueueBytes");
-    return m_queues[cls]->GetNBytes();
+    return m_queues[cls].bytes;
 }
 
 uint32_t
 MrcNetDevice::GetQueuePackets(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetQueuePackets");
-    return m_queues[cls]->GetNPackets();
+    return static_cast<uint32_t>(m_queues[cls].frames.size());
 }
 
 uint64_t
@@ -1103,16 +1337,9 @@ MrcNetDevice::GetTotalQueueBytes() const
     uint64_t total = 0;
     for (const auto& q : m_queues)
     {
-        total += q->GetNBytes();
+        total += q.bytes;
     }
     return total;
-}
-
-Ptr<Queue<Packet>>
-MrcNetDevice::GetQueue(uint8_t cls) const
-{
-    CheckClass(cls, "MrcNetDevice::GetQueue");
-    return m_queues[cls];
 }
 
 uint64_t
@@ -1191,6 +1418,7 @@ void
 MrcNetDevice::SetAddress(Address address)
 {
     m_address = Mac48Address::ConvertFrom(address);
+    m_address.CopyTo(m_macBytes);
 }
 
 Address

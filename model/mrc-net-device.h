@@ -8,6 +8,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -63,6 +64,40 @@ std::string MrcDropReasonName(MrcDropReason reason);
  * \return the stream, after writing MrcDropReasonName(reason)
  */
 std::ostream& operator<<(std::ostream& os, MrcDropReason reason);
+
+class MrcNetDevice;
+
+/**
+ * \ingroup mrc
+ * Direct owner of a device's class receive path and dequeue hook (a switch): the
+ * device calls these virtual functions instead of going through ns-3 Callbacks,
+ * which saves their argument copies on every frame. Set with
+ * MrcNetDevice::SetPortOwner; SetClassReceiveCallback and SetDequeueHook take the
+ * respective role back.
+ */
+class MrcPortOwner
+{
+  public:
+    virtual ~MrcPortOwner() = default;
+    /**
+     * A data frame arrived (as the class receive callback).
+     * \param port the port number given to SetPortOwner
+     * \param packet the packet without Ethernet header
+     * \param etherType its EtherType
+     * \param cls its class by the device's map
+     */
+    virtual void PortReceive(uint32_t port,
+                             const Ptr<Packet>& packet,
+                             uint16_t etherType,
+                             uint8_t cls) = 0;
+    /**
+     * A frame leaves its class queue for the wire (as the dequeue hook).
+     * \param port the port number given to SetPortOwner
+     * \param frame the frame, Ethernet header included (may be changed in place)
+     * \param cls its class
+     */
+    virtual void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls) = 0;
+};
 
 /**
  * \ingroup mrc
@@ -189,8 +224,18 @@ class MrcNetDevice : public NetDevice
     /// \param hook called for every data frame as it leaves its class queue
     void SetDequeueHook(DequeueHook hook);
 
-    /// \param cb the class receive callback (a null callback switches it off)
+    /// \param cb the class receive callback (a null callback switches it off); takes
+    ///        the receive role from a port owner
     void SetClassReceiveCallback(ClassReceiveCallback cb);
+
+    /**
+     * Hand the class receive path and the dequeue hook to an owner (fast path of
+     * SetClassReceiveCallback + SetDequeueHook). The owner must outlive its use
+     * (clear it with a null owner or the two setters).
+     * \param owner the owner, or null
+     * \param port the number passed back to the owner
+     */
+    void SetPortOwner(MrcPortOwner* owner, uint32_t port);
 
     // ---- classification ----
 
@@ -248,12 +293,6 @@ class MrcNetDevice : public NetDevice
     uint32_t GetQueuePackets(uint8_t cls) const;
     /// \return bytes queued on all classes
     uint64_t GetTotalQueueBytes() const;
-    /**
-     * \param cls the class, 0..7
-     * \return the class queue (for inspection; do not enqueue or dequeue)
-     */
-    Ptr<Queue<Packet>> GetQueue(uint8_t cls) const;
-
     /**
      * \param cls the class, 0..7
      * \return true if the peer's PFC currently pauses the class
@@ -367,6 +406,8 @@ class MrcNetDevice : public NetDevice
                  Mac48Address dst,
                  uint16_t type,
                  uint8_t cls);
+    /// Queue a frame (Ethernet header added) on a class, or drop it.
+    bool EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls);
     /// Start the next frame if the wire is free.
     void TryTransmit();
     /// \return the class to serve next, or NO_CLASS
@@ -376,9 +417,15 @@ class MrcNetDevice : public NetDevice
     /// \return true if the class has frames and is not paused
     bool IsEligible(uint8_t cls) const;
     /// Put a frame on the wire.
-    void StartTransmission(Ptr<Packet> frame);
-    /// The frame on the wire has been serialized.
-    void TransmitComplete(Ptr<Packet> frame);
+    /// \param frame the frame; the caller's reference may be the only one
+    void StartTransmission(const Ptr<Packet>& frame);
+    /// The frame on the wire has been serialized (m_txFrame: the frame, if kept).
+    void TransmitComplete();
+    /// Add the 14-byte Ethernet header to a packet.
+    static void AddEthernetHeader(const Ptr<Packet>& packet,
+                                  const Mac48Address& src,
+                                  const Mac48Address& dst,
+                                  uint16_t type);
     /// Apply a received PFC frame's quanta to one class.
     void ApplyPause(uint8_t cls, uint16_t quanta);
     /// End the pause of a class.
@@ -414,9 +461,11 @@ class MrcNetDevice : public NetDevice
     Ptr<Node> m_node;                    //!< owning node
     Ptr<MrcChannel> m_channel;           //!< attached channel
     Mac48Address m_address;              //!< MAC address
+    uint8_t m_macBytes[6];               //!< m_address as bytes
     uint32_t m_ifIndex;                  //!< interface index
     uint16_t m_mtu;                      //!< largest packet without Ethernet header
     DataRate m_rate;                     //!< line rate
+    uint64_t m_bps;                      //!< line rate in bit/s
     uint32_t m_wireOverhead;             //!< timed bytes not in the packet
     std::array<uint8_t, 64> m_dscpClass; //!< class per DSCP (NO_CLASS: unmapped)
     uint8_t m_unmappedDscpClass;         //!< class of unmapped DSCPs
@@ -430,20 +479,29 @@ class MrcNetDevice : public NetDevice
     Time m_linkUpDetectDelay;            //!< delay to notice an up link
 
     // state
-    std::array<Ptr<Queue<Packet>>, 8> m_queues; //!< one FIFO per class
-    std::deque<PfcPending> m_pfcQueue;          //!< PFC frames, ahead of data
-    bool m_txBusy;                              //!< a frame is being serialized
-    Time m_lastTxEnd;                           //!< end of the latest serialization
-    uint64_t m_txCarry;                         //!< sub-step remainder of back-to-back frames
-    bool m_linkUp;                              //!< link state as this device knows it
-    uint64_t m_detectGeneration;                //!< channel state changes seen
-    std::array<bool, 8> m_paused;               //!< class paused by PFC
-    std::array<Time, 8> m_pauseStart;           //!< when the current pause began
-    std::array<Time, 8> m_pausedTotal;          //!< finished pauses' total
-    std::array<EventId, 8> m_resumeEvent;       //!< pause expiry
-    uint8_t m_drrCurrent;                       //!< DWRR round-robin pointer
-    bool m_drrCharged;                          //!< current class got its quantum this visit
-    std::array<uint64_t, 8> m_deficit;          //!< DWRR deficit counters
+    /// One class FIFO: frames and their total size.
+    struct ClassQueue
+    {
+        std::deque<Ptr<Packet>> frames; //!< frames, head first
+        uint32_t bytes{0};              //!< bytes of the frames
+    };
+
+    std::array<ClassQueue, 8> m_queues;   //!< one FIFO per class
+    std::deque<PfcPending> m_pfcQueue;    //!< PFC frames, ahead of data
+    bool m_txBusy;                        //!< a frame is being serialized
+    Ptr<Packet> m_txFrame;                //!< the frame being serialized, if kept
+    Ptr<EventImpl> m_txCompleteEvent;     //!< reusable end-of-serialization event
+    Time m_lastTxEnd;                     //!< end of the latest serialization
+    uint64_t m_txCarry;                   //!< sub-step remainder of back-to-back frames
+    bool m_linkUp;                        //!< link state as this device knows it
+    uint64_t m_detectGeneration;          //!< channel state changes seen
+    std::array<bool, 8> m_paused;         //!< class paused by PFC
+    std::array<Time, 8> m_pauseStart;     //!< when the current pause began
+    std::array<Time, 8> m_pausedTotal;    //!< finished pauses' total
+    std::array<EventId, 8> m_resumeEvent; //!< pause expiry
+    uint8_t m_drrCurrent;                 //!< DWRR round-robin pointer
+    bool m_drrCharged;                    //!< current class got its quantum this visit
+    std::array<uint64_t, 8> m_deficit;    //!< DWRR deficit counters
 
     // counters
     std::array<uint64_t, 8> m_txPackets;                       //!< per class
@@ -456,6 +514,10 @@ class MrcNetDevice : public NetDevice
     uint64_t m_pfcRxFrames;                                    //!< PFC frames received
 
     // owner callbacks
+    MrcPortOwner* m_owner;                               //!< fast-path owner, or null
+    uint32_t m_ownerPort;                                //!< port number for the owner
+    bool m_ownerRx;                                      //!< owner has the receive role
+    bool m_ownerDequeue;                                 //!< owner has the dequeue role
     DequeueHook m_dequeueHook;                           //!< dequeue hook
     ClassReceiveCallback m_classRxCallback;              //!< fast receive path
     NetDevice::ReceiveCallback m_rxCallback;             //!< standard receive

@@ -4,6 +4,8 @@
 
 #include "mrc-packet-info.h"
 
+#include "ns3/abort.h"
+#include "ns3/header.h"
 #include "ns3/ipv6-header.h"
 #include "ns3/log.h"
 
@@ -46,6 +48,60 @@ ReadIpv6(const uint8_t* b,
     nextHeader = b[6];
     src.Set(const_cast<uint8_t*>(b + 8));
     dst.Set(const_cast<uint8_t*>(b + 24));
+}
+
+/// Up to MAX_BYTES leading bytes of a packet as one header, to rewrite bytes in
+/// place with one buffer write (instead of parsing and re-serializing a header).
+class MrcRawPrefixHeader : public Header
+{
+  public:
+    static constexpr uint32_t MAX_BYTES = 64; //!< largest prefix
+
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcRawPrefixHeader")
+                                .SetParent<Header>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<MrcRawPrefixHeader>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return size;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(bytes, size);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        start.Read(bytes, size);
+        return size;
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << size << " raw bytes";
+    }
+
+    uint8_t bytes[MAX_BYTES]{}; //!< the bytes
+    uint32_t size{0};           //!< how many are used
+};
+
+/// Replace the first `raw.size` bytes of p (which must have them) by raw.bytes.
+void
+ReplacePrefix(const Ptr<Packet>& p, const MrcRawPrefixHeader& raw)
+{
+    p->RemoveAtStart(raw.size);
+    p->AddHeader(raw);
 }
 
 bool
@@ -101,7 +157,9 @@ MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags)
 bool
 MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
 {
-    out = MrcPacketInfo();
+    // Copy-assign a default instance: no Ipv6Address constructor/destructor calls.
+    static const MrcPacketInfo EMPTY;
+    out = EMPTY;
     const uint32_t size = p->GetSize();
     out.packetBytes = size;
     if (size < MRC_IPV6_HEADER_BYTES)
@@ -225,10 +283,42 @@ MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
 void
 MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info)
 {
-    Ipv6Header ip;
-    p->RemoveHeader(ip);
-    ip.SetDestination(info.dst);
-    p->AddHeader(ip);
+    // Rewrite the 16 address bytes in place (same bytes as remove / SetDestination /
+    // add of an Ipv6Header).
+    MrcRawPrefixHeader raw;
+    raw.size = MRC_IPV6_HEADER_BYTES;
+    const uint32_t got = p->CopyData(raw.bytes, raw.size);
+    NS_ABORT_MSG_IF(got < raw.size,
+                    "MrcWriteDestination: a " << got << "-byte packet has no IPv6 header");
+    info.dst.GetBytes(raw.bytes + 24);
+    ReplacePrefix(p, raw);
+}
+
+bool
+MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset)
+{
+    NS_ABORT_MSG_IF(ipOffset + 2 > MrcRawPrefixHeader::MAX_BYTES,
+                    "MrcMarkCeInPlace: IPv6 offset " << ipOffset << " is out of range: allowed 0.."
+                                                     << MrcRawPrefixHeader::MAX_BYTES - 2);
+    MrcRawPrefixHeader raw;
+    raw.size = ipOffset + 2;
+    if (p->CopyData(raw.bytes, raw.size) < raw.size)
+    {
+        return false;
+    }
+    // Byte 0: version | TC[7:4]; byte 1: TC[3:0] | flow label[19:16]; ECN = TC[1:0].
+    uint8_t& second = raw.bytes[ipOffset + 1];
+    const auto ecn = static_cast<MrcEcn>((second >> 4) & 0x3);
+    if (!MrcIsEcnCapable(ecn))
+    {
+        return false;
+    }
+    if (ecn != MrcEcn::CE)
+    {
+        second = static_cast<uint8_t>(second | 0x30);
+        ReplacePrefix(p, raw);
+    }
+    return true;
 }
 
 } // namespace ns3

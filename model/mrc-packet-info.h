@@ -177,6 +177,19 @@ bool MrcParsePacket(Ptr<const Packet> p,
  */
 void MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info);
 
+/**
+ * \ingroup mrc
+ * Set the ECN field of an IPv6 header inside a packet to CE (RFC 3168) if it is
+ * ECN-capable, rewriting only the bytes up to the traffic class in place (the
+ * same bytes as removing, marking and re-adding an Ipv6Header).
+ * \param p the packet
+ * \param ipOffset offset of the IPv6 header (0: the packet starts with it; 14:
+ *        after an Ethernet header)
+ * \return true if the header is ECN-capable (it is now CE), false if it is
+ *         Not-ECT or the packet is too short
+ */
+bool MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset);
+
 } // namespace ns3
 
 #endif /* MRC_PACKET_INFO_H */

@@ -179,13 +179,12 @@ MrcSharedBufferMmu::Index(uint32_t port, uint8_t prio) const
 }
 
 void
-MrcSharedBufferMmu::CheckIndex(uint32_t port, uint8_t prio, const char* what) const
+MrcSharedBufferMmu::AbortIndex(uint32_t port, uint8_t prio, const char* what) const
 {
-    NS_ABORT_MSG_IF(port >= m_nPorts || prio >= N_PRIO,
-                    "MrcSharedBufferMmu::" << what << ": (port " << port << ", priority "
-                                           << unsigned(prio) << ") is out of range: ports 0.."
-                                           << int64_t(m_nPorts) - 1 << ", priorities 0.."
-                                           << N_PRIO - 1 << " (call ConfigurePorts first)");
+    NS_ABORT_MSG("MrcSharedBufferMmu::" << what << ": (port " << port << ", priority "
+                                        << unsigned(prio) << ") is out of range: ports 0.."
+                                        << int64_t(m_nPorts) - 1 << ", priorities 0.." << N_PRIO - 1
+                                        << " (call ConfigurePorts first)");
 }
 
 void

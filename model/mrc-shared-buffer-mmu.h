@@ -262,7 +262,17 @@ class MrcSharedBufferMmu : public Object
     };
 
     std::size_t Index(uint32_t port, uint8_t prio) const;
-    void CheckIndex(uint32_t port, uint8_t prio, const char* what) const;
+
+    void CheckIndex(uint32_t port, uint8_t prio, const char* what) const
+    {
+        if (port >= m_nPorts || prio >= N_PRIO)
+        {
+            AbortIndex(port, prio, what);
+        }
+    }
+
+    /// Abort naming an out-of-range (port, priority) (CheckIndex's cold path).
+    [[noreturn]] void AbortIndex(uint32_t port, uint8_t prio, const char* what) const;
     uint64_t SharedOf(const Ingress& q) const;
     uint64_t FreeShared() const;
     void Recompute();

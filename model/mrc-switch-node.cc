@@ -173,6 +173,7 @@ MrcSwitchNode::DoDispose()
         }
         if (port.dev)
         {
+            port.dev->SetPortOwner(nullptr, 0);
             port.dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
             port.dev->SetDequeueHook(MrcNetDevice::DequeueHook());
         }
@@ -235,12 +236,10 @@ MrcSwitchNode::AddPort(Ptr<MrcNetDevice> dev, bool facesHost)
     port.dev = dev;
     port.facesHost = facesHost;
     port.marker = MakeMarker();
-    dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback(
-        [this, index](Ptr<MrcNetDevice>, Ptr<Packet> p, uint16_t type, uint8_t cls) {
-            Receive(index, p, type, cls);
-        }));
-    dev->SetDequeueHook(MrcNetDevice::DequeueHook(
-        [this, index](Ptr<Packet> frame, uint8_t cls) { Dequeued(index, frame, cls); }));
+    // Class receive path and dequeue hook, through the device's direct owner interface.
+    dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
+    dev->SetDequeueHook(MrcNetDevice::DequeueHook());
+    dev->SetPortOwner(this, index);
     dev->AddLinkChangeCallback(Callback<void>([this, index]() { LinkChanged(index); }));
     return index;
 }
@@ -390,7 +389,10 @@ MrcSwitchNode::Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, Mr
 }
 
 void
-MrcSwitchNode::Receive(uint32_t inPort, Ptr<Packet> p, uint16_t etherType, uint8_t inPrio)
+MrcSwitchNode::PortReceive(uint32_t inPort,
+                           const Ptr<Packet>& p,
+                           uint16_t etherType,
+                           uint8_t inPrio)
 {
     if (!m_setupDone)
     {
@@ -399,7 +401,10 @@ MrcSwitchNode::Receive(uint32_t inPort, Ptr<Packet> p, uint16_t etherType, uint8
     Port& in = m_ports[inPort];
     ++in.rxPackets;
 
-    MrcPacketInfo info;
+    // One parse result reused for every packet (its Ipv6Address members make a fresh
+    // one cost constructor and destructor calls). Frames arrive through simulator
+    // events only, so this function is never re-entered while it uses it.
+    MrcPacketInfo& info = m_info;
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort))
     {
         Drop(p, inPort, inPort, MrcSwitchDropReason::PARSE_ERROR);
@@ -483,7 +488,10 @@ MrcSwitchNode::Receive(uint32_t inPort, Ptr<Packet> p, uint16_t etherType, uint8
     }
 
     out.queued[outPrio].push_back(Record{inPort, bytes, inPrio, ecnCapable});
-    m_forwardTrace(send, inPort, outPort, outPrio);
+    if (!m_forwardTrace.IsEmpty())
+    {
+        m_forwardTrace(send, inPort, outPort, outPrio);
+    }
     const bool linkUp = out.dev->IsLinkUp();
     if (!out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio))
     {
@@ -500,7 +508,7 @@ MrcSwitchNode::Receive(uint32_t inPort, Ptr<Packet> p, uint16_t etherType, uint8
 }
 
 void
-MrcSwitchNode::Dequeued(uint32_t port, Ptr<Packet> frame, uint8_t cls)
+MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls)
 {
     Port& out = m_ports[port];
     std::deque<Record>& q = out.queued[cls];
@@ -533,13 +541,8 @@ MrcSwitchNode::Dequeued(uint32_t port, Ptr<Packet> frame, uint8_t cls)
 void
 MrcSwitchNode::MarkFrame(Ptr<Packet> frame)
 {
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    Ipv6Header ip;
-    frame->RemoveHeader(ip);
-    MrcMarkCe(ip);
-    frame->AddHeader(ip);
-    frame->AddHeader(eth);
+    // The IPv6 header follows the 14-byte Ethernet header; rewrite its ECN in place.
+    MrcMarkCeInPlace(frame, 14);
 }
 
 void

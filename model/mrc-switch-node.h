@@ -80,7 +80,7 @@ std::string MrcSwitchDropReasonName(MrcSwitchDropReason reason);
  * packet at the latest) sizes the MMU and sets each port's PFC headroom. Ports cannot
  * be added afterwards.
  */
-class MrcSwitchNode : public Node
+class MrcSwitchNode : public Node, public MrcPortOwner
 {
   public:
     /// PFC pause quanta the switch sends (the largest the frame can carry).
@@ -255,8 +255,11 @@ class MrcSwitchNode : public Node
         uint64_t resumes{0};                                            //!< RESUME frames sent
     };
 
-    void Receive(uint32_t inPort, Ptr<Packet> p, uint16_t etherType, uint8_t inPrio);
-    void Dequeued(uint32_t port, Ptr<Packet> frame, uint8_t cls);
+    void PortReceive(uint32_t inPort,
+                     const Ptr<Packet>& p,
+                     uint16_t etherType,
+                     uint8_t inPrio) override;
+    void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls) override;
     void LinkChanged(uint32_t port);
     void Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r);
     void CheckPause(uint32_t inPort, uint8_t prio);
@@ -284,6 +287,7 @@ class MrcSwitchNode : public Node
     ObjectFactory m_markerFactory;   //!< makes per-port ECN markers
     std::vector<Port> m_ports;       //!< ports by index
     bool m_setupDone{false};         //!< FinishSetup ran
+    MrcPacketInfo m_info;            //!< parse result of the packet being switched
     std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> m_dropBytes{}; //!< dropped bytes
 
     // traces
