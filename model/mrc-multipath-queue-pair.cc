@@ -6,6 +6,7 @@
 
 #include "mrc-bth-header.h"
 #include "mrc-cc-state-header.h"
+#include "mrc-controller.h"
 #include "mrc-entropy.h"
 #include "mrc-erth-header.h"
 #include "mrc-imm-dt-header.h"
@@ -103,6 +104,27 @@ MrcMultipathQueuePair::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&MrcMultipathQueuePair::m_mpr),
                           MakeUintegerChecker<uint8_t>(1, 255))
+            .AddAttribute("PeerMpr",
+                          "The peer's receive window (units of 128 PSNs) assumed at RTS "
+                          "before its first SACK (OCP RTS attribute mpr). 0 = use Mpr "
+                          "(default; the behaviour before the lifecycle existed).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_cfgPeerMpr),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("DynamicMpr",
+                          "Take the peer's window from the mpr field of every SACK (OCP RTR "
+                          "dynamic MPR). false keeps the RTS value. Default true.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_dynamicMpr),
+                          MakeBooleanChecker())
+            .AddAttribute("MaxWimmDest",
+                          "Write-with-Immediate messages this QP accepts outstanding as a "
+                          "responder (OCP RTR attribute max_wimm_dest). Recorded for the "
+                          "controller; not enforced (the model has no receive queue). 0 = "
+                          "no limit (default).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimmDest),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("MaxWimm",
                           "Most Write-with-Immediate requests outstanding (started, not "
                           "acknowledged); a new one waits. 0 = no limit. Default 64 (not "
@@ -247,6 +269,9 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_alwaysSkipCeRun(8),
       m_srcPortHigh(false),
       m_portStatusUpdates(true),
+      m_cfgPeerMpr(0),
+      m_dynamicMpr(true),
+      m_maxWimmDest(0),
       m_una(0),
       m_sndNxt(0),
       m_peerMpr(8),
@@ -343,6 +368,24 @@ MrcMultipathQueuePair::GetPeerMpr() const
     return m_peerMpr;
 }
 
+uint32_t
+MrcMultipathQueuePair::GetMaxWimmDest() const
+{
+    return m_maxWimmDest;
+}
+
+void
+MrcMultipathQueuePair::DoModifyToRts()
+{
+    // RTS attributes: the sender's initial PSN and the peer window it assumes. Nothing
+    // has been sent yet, so the scoreboard is simply rebuilt.
+    m_peerMpr = m_cfgPeerMpr > 0 ? m_cfgPeerMpr : m_mpr;
+    MrcSackScoreboard::Config cfg;
+    cfg.capacityPsns = uint32_t(std::max(m_mpr, m_peerMpr)) * MrcReceiveBitmap::MPR_UNIT_PSNS;
+    cfg.reorderPsns = m_reorderPsns;
+    m_sb = std::make_unique<MrcSackScoreboard>(cfg, m_initialPsn & MrcBthHeader::PSN_MASK);
+}
+
 Time
 MrcMultipathQueuePair::GetCurrentTimeout() const
 {
@@ -400,6 +443,11 @@ MrcMultipathQueuePair::DoConnect()
         {
             m_evTable->SetLocalPortUp(p, false);
         }
+    }
+    // A controller aggregated to the NIC follows this QP's EV events from now on.
+    if (Ptr<MrcController> ctl = m_nic->GetObject<MrcController>())
+    {
+        ctl->AttachQp(this);
     }
 }
 
@@ -571,6 +619,10 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
         }
         seq = SeqOf(psn);
         retx = true;
+        if (m_sb->GetRecord(psn)->state == MrcPsnState::RETX_PENDING)
+        {
+            ++m_mpCounters.nackRetransmits;
+        }
         m_sb->OnRetransmit(psn, ev, now);
     }
     else if (CanSendNew())
@@ -715,7 +767,7 @@ MrcMultipathQueuePair::ScheduleRetry()
 void
 MrcMultipathQueuePair::LocalLinkChanged(uint32_t port)
 {
-    if (!m_evTable || m_state != MrcQpState::RTS)
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
     {
         return;
     }
@@ -1048,7 +1100,7 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     {
         m_evTable->OnSack(evId, m);
     }
-    if (seth.GetMpr() > 0)
+    if (m_dynamicMpr && seth.GetMpr() > 0)
     {
         m_peerMpr = seth.GetMpr();
     }
@@ -1205,7 +1257,7 @@ void
 MrcMultipathQueuePair::Receive(const MrcRxPacket& rx)
 {
     m_rxTrace(rx.packet);
-    if (m_state != MrcQpState::RTS)
+    if (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR)
     {
         return;
     }

@@ -45,6 +45,7 @@ struct MrcMultipathCounters
     uint64_t trimNacksSent{0};      //!< TRIMMED / TRIMMED_LASTHOP NACKs sent (responder)
     uint64_t oorNacksSent{0};       //!< PSN_OOR_WINDOW NACKs sent (responder)
     uint64_t trimNacksReceived{0};  //!< TRIMMED / TRIMMED_LASTHOP NACKs received (requester)
+    uint64_t nackRetransmits{0};    //!< retransmissions of PSNs a NACK queued (fast retransmits)
     uint64_t inferredLosses{0};     //!< PSNs declared lost from SACK holes
     uint64_t timedOutPsns{0};       //!< PSNs declared lost by the timeout
     uint64_t probesSent{0};         //!< reliability probes sent (tail and EV probes)
@@ -163,6 +164,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint8_t GetPeerMpr() const;
     /// \return the current timeout (grows while retries without progress go on)
     Time GetCurrentTimeout() const;
+    /// \return the MaxWimmDest attribute (RTR max_wimm_dest; recorded, not enforced)
+    uint32_t GetMaxWimmDest() const;
 
     /**
      * The peer's port of a plane went down or up (Port Status Update, Q3).
@@ -185,6 +188,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     void DoConnect() override;
     void DoPostSend(MrcSendWqe& wqe) override;
     void DoEnterError() override;
+    void DoModifyToRts() override;
 
   private:
     // ---- requester ----
@@ -314,6 +318,9 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Time m_tailProbeDelay;      //!< TailProbeDelay
     bool m_srcPortHigh;         //!< EvSrcPortHigh
     bool m_portStatusUpdates;   //!< PortStatusUpdates
+    uint8_t m_cfgPeerMpr;       //!< PeerMpr (0: Mpr)
+    bool m_dynamicMpr;          //!< DynamicMpr
+    uint32_t m_maxWimmDest;     //!< MaxWimmDest (recorded)
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
