@@ -326,6 +326,13 @@ TEST(MrcMultipathProof, ThousandRandomWritesExactlyOnceUnderLossSprayAndTrim)
     }
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, total);
     Mp(c.requester)->AssignStreams(50);
+    // two background senders into the same host make the switches trim
+    for (uint32_t h = 1; h <= 2; ++h)
+    {
+        MrcRdmaHelper::Connection bg =
+            mrc.Connect(t, h, 3, 8 << 20, MrcEvProfile::STRUCTURED, uint64_t(h) << 40);
+        ASSERT_TRUE(bg.requester->PostSend(WriteReq(bg.region, 100 + h, 8 << 20, 0)));
+    }
     for (uint32_t p = 0; p < 2; ++p) // 1 % of the frames reaching the receiver are lost
     {
         Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
@@ -366,6 +373,8 @@ TEST(MrcMultipathProof, ThousandRandomWritesExactlyOnceUnderLossSprayAndTrim)
     const MrcQpCounters& tx = c.requester->GetCounters();
     EXPECT_GT(tx.retransmittedPackets, 0u);                      // the loss was real
     EXPECT_GT(c.responder->GetCounters().outOfOrderPackets, 0u); // and so was the reordering
+    EXPECT_GT(Mp(c.requester)->GetMultipathCounters().trimNacksReceived, 0u); // and trimming
+    EXPECT_GT(Trims(t), 0u);
     Simulator::Destroy();
 }
 
