@@ -331,6 +331,10 @@ MrcController::ModifyPort(uint32_t port, bool enable)
                     "MrcController::ModifyPort: port " << port << " does not exist");
     Ptr<MrcChannel> ch = DynamicCast<MrcChannel>(m_nic->GetDevice(port)->GetChannel());
     NS_ABORT_MSG_IF(!ch, "MrcController::ModifyPort: port " << port << " has no MrcChannel");
+    if (m_portDisabled.size() < m_nic->GetNPorts())
+    {
+        m_portDisabled.resize(m_nic->GetNPorts(), false); // ports added after Install
+    }
     m_portDisabled[port] = !enable;
     ch->SetLinkUp(enable);
 }

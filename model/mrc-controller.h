@@ -47,9 +47,9 @@ struct MrcQpInitAttr
     uint32_t evProfileId{MRC_CTL_NO_PROFILE}; //!< AddEvProfile id (none: QP's own)
     uint32_t ccProfileId{MRC_CTL_NO_PROFILE}; //!< AddCcProfile id (none: QP's attribute)
     std::vector<MrcEvCandidate> evCandidates; //!< paths the EV set is generated from
-    uint32_t numQpsPerPeer{1};                //!< hint (recorded only)
-    uint32_t numSendPeers{1};                 //!< hint (recorded only)
-    uint32_t numRemoteRecvPeers{1};           //!< hint (recorded only)
+    uint32_t numQpsPerPeer{1};                //!< hint (accepted, unused)
+    uint32_t numSendPeers{1};                 //!< hint (accepted, unused)
+    uint32_t numRemoteRecvPeers{1};           //!< hint (accepted, unused)
 };
 
 /**

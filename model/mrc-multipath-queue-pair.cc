@@ -119,9 +119,10 @@ MrcMultipathQueuePair::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("MaxWimmDest",
                           "Write-with-Immediate messages this QP accepts outstanding as a "
-                          "responder (OCP RTR attribute max_wimm_dest). Recorded for the "
-                          "controller; not enforced (the model has no receive queue). 0 = "
-                          "no limit (default).",
+                          "responder (OCP RTR attribute max_wimm_dest): the last packet of "
+                          "one whose RQMSN is MaxWimmDest or more ahead of the last one "
+                          "reported is refused with NACK UNEXP_EVENT (an error; MRC has no "
+                          "RNR). 0 = no limit (default).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimmDest),
                           MakeUintegerChecker<uint32_t>())
@@ -285,7 +286,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_portStatusId(0),
       m_evTableDisposed(false),
       m_rxBytes(0),
-      m_nextMsnToReport(0)
+      m_nextMsnToReport(0),
+      m_wimmReported(0)
 {
 }
 
@@ -1331,6 +1333,19 @@ MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
     {
         ++m_counters.ecnMarkedReceived;
     }
+    if (m_maxWimmDest > 0 && MrcOpcode::HasImmediate(rx.opcode))
+    {
+        // max_wimm_dest: a Write-with-Immediate more than MaxWimmDest ahead of the last one
+        // reported is an error (no RNR in MRC); RQMSN is the first METH field
+        const auto ahead =
+            static_cast<int16_t>(ReadU16(rx.headers + rx.extOffset) - m_wimmReported);
+        if (ahead >= static_cast<int32_t>(m_maxWimmDest))
+        {
+            ++m_mpCounters.wimmDestExceeded;
+            SendNack(rx.port, rx.psn, ev, MrcNackReason::UNEXP_EVENT, tsEcho);
+            return;
+        }
+    }
     const MrcRxResult res = m_rxWin->OnArrival(rx.psn);
     if (res.kind == MrcRxArrival::OUT_OF_WINDOW)
     {
@@ -1431,6 +1446,10 @@ MrcMultipathQueuePair::DeliverMessages()
         rc.end = msg.last;
         m_rxMessages.erase(it);
         ++m_nextMsnToReport;
+        if (rc.hasImmediate)
+        {
+            ++m_wimmReported;
+        }
         ReportReceived(rc);
     }
 }

@@ -46,6 +46,7 @@ struct MrcMultipathCounters
     uint64_t oorNacksSent{0};       //!< PSN_OOR_WINDOW NACKs sent (responder)
     uint64_t trimNacksReceived{0};  //!< TRIMMED / TRIMMED_LASTHOP NACKs received (requester)
     uint64_t nackRetransmits{0};    //!< retransmissions of PSNs a NACK queued (fast retransmits)
+    uint64_t wimmDestExceeded{0};   //!< Write-with-Imm refused: beyond MaxWimmDest (responder)
     uint64_t inferredLosses{0};     //!< PSNs declared lost from SACK holes
     uint64_t timedOutPsns{0};       //!< PSNs declared lost by the timeout
     uint64_t probesSent{0};         //!< reliability probes sent (tail and EV probes)
@@ -164,7 +165,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint8_t GetPeerMpr() const;
     /// \return the current timeout (grows while retries without progress go on)
     Time GetCurrentTimeout() const;
-    /// \return the MaxWimmDest attribute (RTR max_wimm_dest; recorded, not enforced)
+    /// \return the MaxWimmDest attribute (RTR max_wimm_dest)
     uint32_t GetMaxWimmDest() const;
 
     /**
@@ -320,7 +321,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     bool m_portStatusUpdates;   //!< PortStatusUpdates
     uint8_t m_cfgPeerMpr;       //!< PeerMpr (0: Mpr)
     bool m_dynamicMpr;          //!< DynamicMpr
-    uint32_t m_maxWimmDest;     //!< MaxWimmDest (recorded)
+    uint32_t m_maxWimmDest;     //!< MaxWimmDest
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
@@ -355,6 +356,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Ptr<MrcSackPolicy> m_sackPolicy;                //!< SACK policy
     uint64_t m_rxBytes;                             //!< new payload bytes received (rcvd_bytes)
     uint64_t m_nextMsnToReport;                     //!< next MSN (unwrapped) to report
+    uint16_t m_wimmReported;                        //!< Write-with-Imm messages reported
     std::map<uint64_t, RxMessage> m_rxMessages;     //!< messages by unwrapped MSN
     std::unordered_map<uint32_t, uint32_t> m_ceRun; //!< per echoed EV: CE arrivals in a row
     std::vector<uint32_t> m_reverseEv;              //!< per plane: last reverse EV id used

@@ -698,3 +698,46 @@ TEST(MrcMultipathProof, PortAdminDownMovesTrafficToTheOtherPlane)
     EXPECT_TRUE(Mp(c.requester)->GetEvTable()->IsPlaneUp(1));
     Simulator::Destroy();
 }
+
+TEST(MrcMultipathProof, MaxWimmDestExceededIsAnError)
+{
+    // a large Write-with-Immediate, then small ones whose last packets overtake it: with
+    // MaxWimm 2 at the requester and MaxWimmDest 2 at the responder all complete; with
+    // MaxWimm 8 the third is 2 ahead of the last reported one and is refused
+    for (uint32_t maxWimm : {2u, 8u})
+    {
+        Ptr<MrcTopology> t = Fabric(4);
+        MrcMultipathHelper mrc;
+        mrc.SetQueuePairAttribute("MaxWimm", UintegerValue(maxWimm));
+        mrc.SetQueuePairAttribute("MaxWimmDest", UintegerValue(2));
+        MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+        Log log;
+        log.Attach(c.requester, c.responder);
+        const std::vector<uint32_t> sizes = {300000, 1, 1, 1, 1};
+        uint64_t offset = 0;
+        for (uint32_t i = 0; i < sizes.size(); ++i)
+        {
+            MrcWorkRequest wr = WriteReq(c.region, i, sizes[i], offset);
+            wr.opcode = MrcWrOpcode::WRITE_WITH_IMM;
+            ASSERT_TRUE(c.requester->PostSend(wr));
+            offset += sizes[i];
+        }
+        Simulator::Stop(MilliSeconds(5));
+        Simulator::Run();
+        const uint64_t refused = Mp(c.responder)->GetMultipathCounters().wimmDestExceeded;
+        if (maxWimm == 2)
+        {
+            EXPECT_EQ(refused, 0u);
+            ASSERT_EQ(log.rc.size(), sizes.size());
+            EXPECT_EQ(c.requester->GetState(), MrcQpState::RTS);
+        }
+        else
+        {
+            EXPECT_GT(refused, 0u);
+            EXPECT_EQ(c.requester->GetState(), MrcQpState::ERROR);
+            EXPECT_EQ(c.requester->GetError(), MrcQpError::REMOTE_OP_ERROR);
+            EXPECT_LT(log.rc.size(), sizes.size());
+        }
+        Simulator::Destroy();
+    }
+}
