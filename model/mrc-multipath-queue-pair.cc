@@ -322,7 +322,7 @@ MrcMultipathQueuePair::TimeoutFromExponent(uint32_t exponent)
 void
 MrcMultipathQueuePair::SetEvCandidates(const std::vector<MrcEvCandidate>& candidates)
 {
-    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET && m_state != MrcQpState::INIT,
                     "MrcMultipathQueuePair::SetEvCandidates: QP " << m_qpn
                                                                   << " is already connected");
     m_candidates = candidates;
@@ -331,7 +331,7 @@ MrcMultipathQueuePair::SetEvCandidates(const std::vector<MrcEvCandidate>& candid
 void
 MrcMultipathQueuePair::SetEvProfile(Ptr<MrcEvProfile> profile)
 {
-    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET && m_state != MrcQpState::INIT,
                     "MrcMultipathQueuePair::SetEvProfile: QP " << m_qpn << " is already connected");
     m_profile = profile;
 }

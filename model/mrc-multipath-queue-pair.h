@@ -117,6 +117,12 @@ struct MrcMultipathCounters
  * Status Update (ERTH op 0, reachable-port mask) on a working port; the peer applies it
  * with MrcEvTable::SetRemotePortUp. Simplification: the update goes to the peer QP, not
  * to the reserved QPN 0x2 of the NIC, and is not answered or retried.
+ *
+ * **Lifecycle.** Connect() or the steps ModifyToInit / ModifyToRtr / ModifyToRts (see
+ * MrcController for the OCP attributes of each step). The EV table, receive window and
+ * SACK policy are built at RTR, when arrivals start being processed; RTS applies
+ * InitialPsn and PeerMpr to the sender scoreboard. SetEvCandidates and SetEvProfile are
+ * allowed in RESET and INIT.
  */
 class MrcMultipathQueuePair : public MrcQueuePair
 {
@@ -133,7 +139,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     /**
      * Candidate paths from which Connect generates the EV set (MrcEvProfile::Generate).
      * Without candidates a structured set of random 16-bit values per plane is drawn.
-     * Call before Connect.
+     * Call before Connect (in RESET or INIT).
      * \param candidates per-plane candidates (SRv6 ones carry a uSID carrier)
      */
     void SetEvCandidates(const std::vector<MrcEvCandidate>& candidates);
