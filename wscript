@@ -74,6 +74,7 @@ def build(bld):
         'model/mrc-sack-policy.cc',
         'model/mrc-nscc.cc',
         # -- transport: MRC
+        'model/mrc-controller.cc',
         'model/mrc-multipath-queue-pair.cc',
         'helper/mrc-multipath-helper.cc',
         'model/mrc-ev-profile.cc',
@@ -135,6 +136,7 @@ def build(bld):
         'test/mrc-sack-test.cc',
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
+        'test/mrc-multipath-proof-test.cc',
         'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',
         # -- transport: UEC
@@ -226,6 +228,7 @@ def build(bld):
         'model/mrc-sack-policy.h',
         'model/mrc-nscc.h',
         # -- transport: MRC
+        'model/mrc-controller.h',
         'model/mrc-multipath-queue-pair.h',
         'helper/mrc-multipath-helper.h',
         'model/mrc-ev-profile.h',

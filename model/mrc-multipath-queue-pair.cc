@@ -6,6 +6,7 @@
 
 #include "mrc-bth-header.h"
 #include "mrc-cc-state-header.h"
+#include "mrc-controller.h"
 #include "mrc-entropy.h"
 #include "mrc-erth-header.h"
 #include "mrc-imm-dt-header.h"
@@ -103,6 +104,28 @@ MrcMultipathQueuePair::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&MrcMultipathQueuePair::m_mpr),
                           MakeUintegerChecker<uint8_t>(1, 255))
+            .AddAttribute("PeerMpr",
+                          "The peer's receive window (units of 128 PSNs) assumed at RTS "
+                          "before its first SACK (OCP RTS attribute mpr). 0 = use Mpr "
+                          "(default; the behaviour before the lifecycle existed).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_cfgPeerMpr),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("DynamicMpr",
+                          "Take the peer's window from the mpr field of every SACK (OCP RTR "
+                          "dynamic MPR). false keeps the RTS value. Default true.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_dynamicMpr),
+                          MakeBooleanChecker())
+            .AddAttribute("MaxWimmDest",
+                          "Write-with-Immediate messages this QP accepts outstanding as a "
+                          "responder (OCP RTR attribute max_wimm_dest): the last packet of "
+                          "one whose RQMSN is MaxWimmDest or more ahead of the last one "
+                          "reported is refused with NACK UNEXP_EVENT (an error; MRC has no "
+                          "RNR). 0 = no limit (default).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimmDest),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("MaxWimm",
                           "Most Write-with-Immediate requests outstanding (started, not "
                           "acknowledged); a new one waits. 0 = no limit. Default 64 (not "
@@ -247,6 +270,9 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_alwaysSkipCeRun(8),
       m_srcPortHigh(false),
       m_portStatusUpdates(true),
+      m_cfgPeerMpr(0),
+      m_dynamicMpr(true),
+      m_maxWimmDest(0),
       m_una(0),
       m_sndNxt(0),
       m_peerMpr(8),
@@ -260,7 +286,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_portStatusId(0),
       m_evTableDisposed(false),
       m_rxBytes(0),
-      m_nextMsnToReport(0)
+      m_nextMsnToReport(0),
+      m_wimmReported(0)
 {
 }
 
@@ -295,7 +322,7 @@ MrcMultipathQueuePair::TimeoutFromExponent(uint32_t exponent)
 void
 MrcMultipathQueuePair::SetEvCandidates(const std::vector<MrcEvCandidate>& candidates)
 {
-    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET && m_state != MrcQpState::INIT,
                     "MrcMultipathQueuePair::SetEvCandidates: QP " << m_qpn
                                                                   << " is already connected");
     m_candidates = candidates;
@@ -304,7 +331,7 @@ MrcMultipathQueuePair::SetEvCandidates(const std::vector<MrcEvCandidate>& candid
 void
 MrcMultipathQueuePair::SetEvProfile(Ptr<MrcEvProfile> profile)
 {
-    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET && m_state != MrcQpState::INIT,
                     "MrcMultipathQueuePair::SetEvProfile: QP " << m_qpn << " is already connected");
     m_profile = profile;
 }
@@ -341,6 +368,24 @@ uint8_t
 MrcMultipathQueuePair::GetPeerMpr() const
 {
     return m_peerMpr;
+}
+
+uint32_t
+MrcMultipathQueuePair::GetMaxWimmDest() const
+{
+    return m_maxWimmDest;
+}
+
+void
+MrcMultipathQueuePair::DoModifyToRts()
+{
+    // RTS attributes: the sender's initial PSN and the peer window it assumes. Nothing
+    // has been sent yet, so the scoreboard is simply rebuilt.
+    m_peerMpr = m_cfgPeerMpr > 0 ? m_cfgPeerMpr : m_mpr;
+    MrcSackScoreboard::Config cfg;
+    cfg.capacityPsns = uint32_t(std::max(m_mpr, m_peerMpr)) * MrcReceiveBitmap::MPR_UNIT_PSNS;
+    cfg.reorderPsns = m_reorderPsns;
+    m_sb = std::make_unique<MrcSackScoreboard>(cfg, m_initialPsn & MrcBthHeader::PSN_MASK);
 }
 
 Time
@@ -400,6 +445,11 @@ MrcMultipathQueuePair::DoConnect()
         {
             m_evTable->SetLocalPortUp(p, false);
         }
+    }
+    // A controller aggregated to the NIC follows this QP's EV events from now on.
+    if (Ptr<MrcController> ctl = m_nic->GetObject<MrcController>())
+    {
+        ctl->AttachQp(this);
     }
 }
 
@@ -571,6 +621,10 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
         }
         seq = SeqOf(psn);
         retx = true;
+        if (m_sb->GetRecord(psn)->state == MrcPsnState::RETX_PENDING)
+        {
+            ++m_mpCounters.nackRetransmits;
+        }
         m_sb->OnRetransmit(psn, ev, now);
     }
     else if (CanSendNew())
@@ -715,7 +769,7 @@ MrcMultipathQueuePair::ScheduleRetry()
 void
 MrcMultipathQueuePair::LocalLinkChanged(uint32_t port)
 {
-    if (!m_evTable || m_state != MrcQpState::RTS)
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
     {
         return;
     }
@@ -1048,7 +1102,7 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     {
         m_evTable->OnSack(evId, m);
     }
-    if (seth.GetMpr() > 0)
+    if (m_dynamicMpr && seth.GetMpr() > 0)
     {
         m_peerMpr = seth.GetMpr();
     }
@@ -1205,7 +1259,7 @@ void
 MrcMultipathQueuePair::Receive(const MrcRxPacket& rx)
 {
     m_rxTrace(rx.packet);
-    if (m_state != MrcQpState::RTS)
+    if (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR)
     {
         return;
     }
@@ -1278,6 +1332,19 @@ MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
     if (ce)
     {
         ++m_counters.ecnMarkedReceived;
+    }
+    if (m_maxWimmDest > 0 && MrcOpcode::HasImmediate(rx.opcode))
+    {
+        // max_wimm_dest: a Write-with-Immediate more than MaxWimmDest ahead of the last one
+        // reported is an error (no RNR in MRC); RQMSN is the first METH field
+        const auto ahead =
+            static_cast<int16_t>(ReadU16(rx.headers + rx.extOffset) - m_wimmReported);
+        if (ahead >= static_cast<int32_t>(m_maxWimmDest))
+        {
+            ++m_mpCounters.wimmDestExceeded;
+            SendNack(rx.port, rx.psn, ev, MrcNackReason::UNEXP_EVENT, tsEcho);
+            return;
+        }
     }
     const MrcRxResult res = m_rxWin->OnArrival(rx.psn);
     if (res.kind == MrcRxArrival::OUT_OF_WINDOW)
@@ -1379,6 +1446,10 @@ MrcMultipathQueuePair::DeliverMessages()
         rc.end = msg.last;
         m_rxMessages.erase(it);
         ++m_nextMsnToReport;
+        if (rc.hasImmediate)
+        {
+            ++m_wimmReported;
+        }
         ReportReceived(rc);
     }
 }

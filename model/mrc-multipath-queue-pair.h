@@ -45,6 +45,8 @@ struct MrcMultipathCounters
     uint64_t trimNacksSent{0};      //!< TRIMMED / TRIMMED_LASTHOP NACKs sent (responder)
     uint64_t oorNacksSent{0};       //!< PSN_OOR_WINDOW NACKs sent (responder)
     uint64_t trimNacksReceived{0};  //!< TRIMMED / TRIMMED_LASTHOP NACKs received (requester)
+    uint64_t nackRetransmits{0};    //!< retransmissions of PSNs a NACK queued (fast retransmits)
+    uint64_t wimmDestExceeded{0};   //!< Write-with-Imm refused: beyond MaxWimmDest (responder)
     uint64_t inferredLosses{0};     //!< PSNs declared lost from SACK holes
     uint64_t timedOutPsns{0};       //!< PSNs declared lost by the timeout
     uint64_t probesSent{0};         //!< reliability probes sent (tail and EV probes)
@@ -115,6 +117,12 @@ struct MrcMultipathCounters
  * Status Update (ERTH op 0, reachable-port mask) on a working port; the peer applies it
  * with MrcEvTable::SetRemotePortUp. Simplification: the update goes to the peer QP, not
  * to the reserved QPN 0x2 of the NIC, and is not answered or retried.
+ *
+ * **Lifecycle.** Connect() or the steps ModifyToInit / ModifyToRtr / ModifyToRts (see
+ * MrcController for the OCP attributes of each step). The EV table, receive window and
+ * SACK policy are built at RTR, when arrivals start being processed; RTS applies
+ * InitialPsn and PeerMpr to the sender scoreboard. SetEvCandidates and SetEvProfile are
+ * allowed in RESET and INIT.
  */
 class MrcMultipathQueuePair : public MrcQueuePair
 {
@@ -131,7 +139,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     /**
      * Candidate paths from which Connect generates the EV set (MrcEvProfile::Generate).
      * Without candidates a structured set of random 16-bit values per plane is drawn.
-     * Call before Connect.
+     * Call before Connect (in RESET or INIT).
      * \param candidates per-plane candidates (SRv6 ones carry a uSID carrier)
      */
     void SetEvCandidates(const std::vector<MrcEvCandidate>& candidates);
@@ -163,6 +171,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint8_t GetPeerMpr() const;
     /// \return the current timeout (grows while retries without progress go on)
     Time GetCurrentTimeout() const;
+    /// \return the MaxWimmDest attribute (RTR max_wimm_dest)
+    uint32_t GetMaxWimmDest() const;
 
     /**
      * The peer's port of a plane went down or up (Port Status Update, Q3).
@@ -185,6 +195,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     void DoConnect() override;
     void DoPostSend(MrcSendWqe& wqe) override;
     void DoEnterError() override;
+    void DoModifyToRts() override;
 
   private:
     // ---- requester ----
@@ -314,6 +325,9 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Time m_tailProbeDelay;      //!< TailProbeDelay
     bool m_srcPortHigh;         //!< EvSrcPortHigh
     bool m_portStatusUpdates;   //!< PortStatusUpdates
+    uint8_t m_cfgPeerMpr;       //!< PeerMpr (0: Mpr)
+    bool m_dynamicMpr;          //!< DynamicMpr
+    uint32_t m_maxWimmDest;     //!< MaxWimmDest
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
@@ -348,6 +362,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Ptr<MrcSackPolicy> m_sackPolicy;                //!< SACK policy
     uint64_t m_rxBytes;                             //!< new payload bytes received (rcvd_bytes)
     uint64_t m_nextMsnToReport;                     //!< next MSN (unwrapped) to report
+    uint16_t m_wimmReported;                        //!< Write-with-Imm messages reported
     std::map<uint64_t, RxMessage> m_rxMessages;     //!< messages by unwrapped MSN
     std::unordered_map<uint32_t, uint32_t> m_ceRun; //!< per echoed EV: CE arrivals in a row
     std::vector<uint32_t> m_reverseEv;              //!< per plane: last reverse EV id used

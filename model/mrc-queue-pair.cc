@@ -17,6 +17,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -56,7 +57,12 @@ MrcQueuePair::GetTypeId()
             .AddTraceSource("Rx",
                             "A packet for this QP arrived.",
                             MakeTraceSourceAccessor(&MrcQueuePair::m_rxTrace),
-                            "ns3::Packet::TracedCallback");
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("StateChanged",
+                            "The lifecycle state changed (RESET, INIT, RTR, RTS, ERROR): QPN, "
+                            "old state, new state.",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_stateTrace),
+                            "ns3::MrcQueuePair::StateTracedCallback");
     return tid;
 }
 
@@ -152,8 +158,67 @@ MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses,
 {
     NS_LOG_FUNCTION(this << remoteQpn);
     NS_ABORT_MSG_IF(!m_nic, "MrcQueuePair::Connect: QP is not attached to a NIC");
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET && m_state != MrcQpState::INIT,
+                    "MrcQueuePair::Connect: QP " << m_qpn << " is already connected (state "
+                                                 << m_state << ")");
+    if (m_state == MrcQpState::RESET)
+    {
+        ModifyToInit();
+    }
+    ModifyToRtr(remoteAddresses, remoteQpn, remoteInitialPsn);
+    ModifyToRts();
+}
+
+void
+MrcQueuePair::SetState(MrcQpState to)
+{
+    if (to == m_state)
+    {
+        return;
+    }
+    const MrcQpState from = m_state;
+    m_state = to;
+    m_stateTrace(m_qpn, from, to);
+}
+
+void
+MrcQueuePair::ModifyToInit()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!m_nic, "MrcQueuePair::ModifyToInit: QP is not attached to a NIC");
     NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
-                    "MrcQueuePair::Connect: QP " << m_qpn << " is already connected");
+                    "MrcQueuePair::ModifyToInit: QP " << m_qpn << " is in state " << m_state
+                                                      << "; INIT is reached only from RESET");
+    SetState(MrcQpState::INIT);
+}
+
+void
+MrcQueuePair::ModifyToRts()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RTR,
+                    "MrcQueuePair::ModifyToRts: QP " << m_qpn << " is in state " << m_state
+                                                     << "; RTS is reached only from RTR");
+    DoModifyToRts();
+    SetState(MrcQpState::RTS);
+    NotifyReady();
+}
+
+void
+MrcQueuePair::DoModifyToRts()
+{
+}
+
+void
+MrcQueuePair::ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
+                          uint32_t remoteQpn,
+                          uint32_t remoteInitialPsn)
+{
+    NS_LOG_FUNCTION(this << remoteQpn);
+    NS_ABORT_MSG_IF(!m_nic, "MrcQueuePair::ModifyToRtr: QP is not attached to a NIC");
+    NS_ABORT_MSG_IF(m_state != MrcQpState::INIT,
+                    "MrcQueuePair::ModifyToRtr: QP " << m_qpn << " is in state " << m_state
+                                                     << "; RTR is reached only from INIT");
     NS_ABORT_MSG_IF(remoteAddresses.empty(),
                     "MrcQueuePair::Connect: QP " << m_qpn << ": no remote address");
     NS_ABORT_MSG_IF(remoteQpn > 0xffffff,
@@ -207,7 +272,7 @@ MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses,
     m_cc.rate = m_cc.lineRate;
     m_cc.notifyChanged = MakeCallback(&MrcQueuePair::CcChanged, this);
     m_ccOps->Init(m_cc);
-    m_state = MrcQpState::RTS;
+    SetState(MrcQpState::RTR);
     DoConnect();
     TraceCc();
 }
@@ -218,9 +283,16 @@ MrcQueuePair::PostSend(const MrcWorkRequest& wr)
     NS_LOG_FUNCTION(this << wr.id << wr.length);
     if (m_state != MrcQpState::RTS)
     {
-        NS_LOG_LOGIC("QP " << m_qpn << " not in RTS: work request " << wr.id << " refused");
+        std::ostringstream why;
+        why << "QP " << m_qpn << " is in state " << m_state << ": PostSend needs RTS"
+            << (m_state == MrcQpState::ERROR ? " (the QP failed: " + m_errorReason + ")"
+                                             : std::string(" (call Connect or ModifyToRts)"))
+            << "; work request " << wr.id << " refused";
+        m_postSendError = why.str();
+        NS_LOG_LOGIC(m_postSendError);
         return false;
     }
+    m_postSendError.clear();
     MrcSendWqe wqe;
     wqe.wr = wr;
     wqe.posted = Simulator::Now();
@@ -290,6 +362,12 @@ MrcQueuePair::GetRemoteAddress(uint32_t port) const
         return Ipv6Address::GetAny();
     }
     return port < m_remoteAddress.size() ? m_remoteAddress[port] : m_remoteAddress[0];
+}
+
+const std::string&
+MrcQueuePair::GetPostSendError() const
+{
+    return m_postSendError;
 }
 
 MrcQpState
@@ -440,9 +518,9 @@ MrcQueuePair::EnterError(MrcQpError error, const std::string& reason, MrcWcStatu
         return;
     }
     NS_LOG_FUNCTION(this << m_qpn << error << reason);
-    m_state = MrcQpState::ERROR;
     m_error = error;
     m_errorReason = reason;
+    SetState(MrcQpState::ERROR);
     DoEnterError();
     m_errorTrace(m_qpn, error, reason);
     bool first = true;

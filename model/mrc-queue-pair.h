@@ -145,6 +145,8 @@ class MrcQueuePair : public Object
     typedef void (*ErrorTracedCallback)(uint32_t qpn, MrcQpError error, const std::string& reason);
     /// Signature of the Rate trace: QPN, new pacing rate in bit/s, new window in bytes.
     typedef void (*CcTracedCallback)(uint32_t qpn, uint64_t rateBps, uint64_t cwnd);
+    /// Signature of the StateChanged trace: QPN, old state, new state.
+    typedef void (*StateTracedCallback)(uint32_t qpn, MrcQpState from, MrcQpState to);
 
     /**
      * \brief Get the type ID.
@@ -158,8 +160,9 @@ class MrcQueuePair : public Object
     // ---- user API ----
 
     /**
-     * Connect to the peer queue pair and enter RTS. Creates the congestion controller
-     * and path selector. Aborts if already connected or not attached to a NIC.
+     * Connect to the peer queue pair and enter RTS: ModifyToInit (when in RESET),
+     * ModifyToRtr, ModifyToRts in one call. Creates the congestion controller and path
+     * selector. Aborts if already past INIT or not attached to a NIC.
      * \param remoteAddresses the peer NIC's address on each plane (port index order); a
      *        single address is used for every port
      * \param remoteQpn the peer's queue pair number
@@ -178,11 +181,39 @@ class MrcQueuePair : public Object
     void Connect(Ipv6Address remoteAddress, uint32_t remoteQpn, uint32_t remoteInitialPsn = 0);
 
     /**
+     * Lifecycle step RESET -> INIT: the QP is configured (strategies, profiles) but has no
+     * peer; it neither sends nor receives. Aborts in any other state.
+     */
+    void ModifyToInit();
+
+    /**
+     * Lifecycle step INIT -> RTR: the peer becomes known, the congestion controller and
+     * path selector are created and the transport sets up its sequence state
+     * (DoConnect). Arriving packets are processed from now on; PostSend still refuses.
+     * Aborts in any other state or on a bad argument (see Connect).
+     * \param remoteAddresses the peer NIC's address per plane (one for all ports allowed)
+     * \param remoteQpn the peer's queue pair number
+     * \param remoteInitialPsn the PSN of the peer's first packet
+     */
+    void ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
+                     uint32_t remoteQpn,
+                     uint32_t remoteInitialPsn = 0);
+
+    /**
+     * Lifecycle step RTR -> RTS: the QP may send (DoModifyToRts, then PostSend accepts
+     * requests). Aborts in any other state.
+     */
+    void ModifyToRts();
+
+    /**
      * Queue a send work request.
      * \param wr the request
-     * \return false (nothing queued) if the QP is not in RTS
+     * \return false (nothing queued) if the QP is not in RTS; GetPostSendError() says why
      */
     bool PostSend(const MrcWorkRequest& wr);
+
+    /// \return why the last refused PostSend was refused (empty after an accepted one)
+    const std::string& GetPostSendError() const;
 
     /// \param cb called for every finished send work request (may be null)
     void SetCompletionCallback(CompletionCallback cb);
@@ -300,6 +331,13 @@ class MrcQueuePair : public Object
     virtual void DoPostSend(MrcSendWqe& wqe);
     /// Transport hook: the QP just entered the error state. Default: nothing.
     virtual void DoEnterError();
+    /// Transport hook: the QP is about to enter RTS (RTR -> RTS). Default: nothing.
+    virtual void DoModifyToRts();
+    /**
+     * Change m_state and fire the StateChanged trace (no-op if unchanged).
+     * \param to the new state
+     */
+    void SetState(MrcQpState to);
     /// \param wr a request \return packets it takes on this transport (default: by Mtu)
     virtual uint32_t PacketsFor(const MrcWorkRequest& wr) const;
 
@@ -391,6 +429,7 @@ class MrcQueuePair : public Object
     MrcQpState m_state;                       //!< state
     MrcQpError m_error;                       //!< error
     std::string m_errorReason;                //!< error detail
+    std::string m_postSendError;              //!< why the last PostSend was refused
 
     // strategies and state
     MrcCcState m_cc;                     //!< CC state (owned here)
@@ -414,6 +453,7 @@ class MrcQueuePair : public Object
     TracedCallback<uint32_t, uint64_t, uint64_t> m_ccTrace;                //!< Cc
     TracedCallback<Ptr<const Packet>> m_txTrace;                           //!< Tx
     TracedCallback<Ptr<const Packet>> m_rxTrace;                           //!< Rx
+    TracedCallback<uint32_t, MrcQpState, MrcQpState> m_stateTrace;         //!< StateChanged
 
   private:
     /// The controller changed rate or cwnd outside an event (timer).

@@ -118,13 +118,47 @@ struct MrcRecvCompletion
     Time end;                 //!< arrival of its last packet
 };
 
-/// Life-cycle state of a queue pair (a subset of the verbs states).
+/**
+ * Life-cycle state of a queue pair (a subset of the verbs states). Connect() walks
+ * RESET -> INIT -> RTR -> RTS in one call; MrcQueuePair::ModifyToInit, ModifyToRtr and
+ * ModifyToRts take the steps one at a time. The numeric values of RESET, RTS and ERROR
+ * predate INIT and RTR and are kept.
+ */
 enum class MrcQpState : uint8_t
 {
     RESET = 0, ///< created, not connected
     RTS = 1,   ///< connected: ready to send and receive
     ERROR = 2, ///< failed; outstanding work requests were completed with an error status
+    INIT = 3,  ///< initialised (profiles chosen), peer not known yet: no traffic
+    RTR = 4,   ///< ready to receive: the peer is known, arrivals are processed, no sends
 };
+
+/// \param s a state \return its name ("RESET", "INIT", "RTR", "RTS", "ERROR")
+inline std::string
+MrcQpStateName(MrcQpState s)
+{
+    switch (s)
+    {
+    case MrcQpState::RESET:
+        return "RESET";
+    case MrcQpState::INIT:
+        return "INIT";
+    case MrcQpState::RTR:
+        return "RTR";
+    case MrcQpState::RTS:
+        return "RTS";
+    case MrcQpState::ERROR:
+        return "ERROR";
+    }
+    return "unknown";
+}
+
+/// \param os stream \param s state \return os after writing MrcQpStateName(s)
+inline std::ostream&
+operator<<(std::ostream& os, MrcQpState s)
+{
+    return os << MrcQpStateName(s);
+}
 
 /// Why a queue pair entered the error state.
 enum class MrcQpError : uint8_t
