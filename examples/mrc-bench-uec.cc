@@ -141,6 +141,7 @@ main(int argc, char* argv[])
     th.SetNames(false);
     Ptr<MrcTopology> topo = th.Build();
     const uint32_t n = topo->GetNHosts();
+    const uint64_t topoRss = PeakRssKib();
 
     MrcRdmaHelper rdma;
     rdma.SetQueuePairType("ns3::MrcUecQueuePair");
@@ -148,6 +149,7 @@ main(int argc, char* argv[])
     {
         rdma.Install(topo->GetHost(h), topo->GetNicPort(h, 0), topo->GetAddress(h, 0));
     }
+    const uint64_t nicRss = PeakRssKib();
 
     std::vector<uint32_t> hosts(n);
     for (uint32_t h = 0; h < n; ++h)
@@ -246,7 +248,8 @@ main(int argc, char* argv[])
               << topo->GetNSwitches() << " switches, " << topo->GetNLinks() << " links; "
               << flows.size() << " Writes of " << bytes << " B\n"
               << "setup: " << setupWall << " s wall, " << setupCpu << " s CPU, peak RSS "
-              << setupRss / 1024.0 << " MiB\n"
+              << setupRss / 1024.0 << " MiB (after the topology " << topoRss / 1024.0
+              << ", after the NICs " << nicRss / 1024.0 << ")\n"
               << "run:   " << runWall << " s wall, " << runCpu << " s CPU, " << simNs / 1e3
               << " us simulated\n"
               << "total: " << totalWall << " s wall, " << totalCpu << " s CPU, peak RSS "
@@ -270,6 +273,7 @@ main(int argc, char* argv[])
        << ", \"packetHops\": " << hops << ", \"setupWallSeconds\": " << setupWall
        << ", \"runWallSeconds\": " << runWall << ", \"runCpuSeconds\": " << runCpu
        << ", \"totalWallSeconds\": " << totalWall << ", \"totalCpuSeconds\": " << totalCpu
+       << ", \"topologyRssKb\": " << topoRss << ", \"setupRssKb\": " << setupRss
        << ", \"peakRssKb\": " << rss << ", \"hopsPerWallSecond\": " << hops / runWall
        << ", \"eventsPerWallSecond\": " << events / runWall
        << ", \"hopsPerCpuSecond\": " << hops / runCpu
