@@ -61,8 +61,6 @@ MrcSackScoreboard::MrcSackScoreboard(const Config& config, uint32_t initialPsn)
     // and a responder-only QP for none (records hold a Time, which ns-3 also tracks in a
     // set until Simulator::Run, so preallocating a full window per QP was expensive).
     m_mask = 0;
-    m_update.acked.reserve(64);
-    m_update.lost.reserve(64);
 }
 
 MrcSackScoreboard::MrcSackScoreboard()
@@ -76,6 +74,12 @@ MrcSackScoreboard::Grow()
     const uint32_t limit = RoundUpPow2(m_config.capacityPsns);
     const uint32_t old = static_cast<uint32_t>(m_ring.size());
     const uint32_t size = old == 0 ? std::min(limit, INITIAL_RING) : std::min(limit, 2 * old);
+    if (old == 0)
+    {
+        // the update's storage is reused for every SACK: reserved once, with the first send
+        m_update.acked.reserve(64);
+        m_update.lost.reserve(64);
+    }
     std::vector<MrcPsnRecord> ring(size);
     for (uint32_t off = 0; off < old; ++off)
     {
