@@ -56,16 +56,38 @@ MrcSackScoreboard::MrcSackScoreboard(const Config& config, uint32_t initialPsn)
     NS_ABORT_MSG_IF(config.timeRule && config.reorderTime.IsStrictlyNegative(),
                     "MrcSackScoreboard reorder time " << config.reorderTime
                                                       << " is negative; allowed >= 0");
-    uint32_t size = RoundUpPow2(config.capacityPsns);
-    m_ring.resize(size);
-    m_mask = size - 1;
-    m_update.acked.reserve(64);
-    m_update.lost.reserve(64);
+    // The ring starts empty and grows by doubling as PSNs go out (Grow), up to the capacity
+    // rounded up to a power of two: a connection pays for the PSNs it really has in flight,
+    // and a responder-only QP for none (records hold a Time, which ns-3 also tracks in a
+    // set until Simulator::Run, so preallocating a full window per QP was expensive).
+    m_mask = 0;
 }
 
 MrcSackScoreboard::MrcSackScoreboard()
     : MrcSackScoreboard(Config{})
 {
+}
+
+void
+MrcSackScoreboard::Grow()
+{
+    const uint32_t limit = RoundUpPow2(m_config.capacityPsns);
+    const uint32_t old = static_cast<uint32_t>(m_ring.size());
+    const uint32_t size = old == 0 ? std::min(limit, INITIAL_RING) : std::min(limit, 2 * old);
+    if (old == 0)
+    {
+        // the update's storage is reused for every SACK: reserved once, with the first send
+        m_update.acked.reserve(64);
+        m_update.lost.reserve(64);
+    }
+    std::vector<MrcPsnRecord> ring(size);
+    for (uint32_t off = 0; off < old; ++off)
+    {
+        ring[off] = At(off); // live records keep their order, una at index 0
+    }
+    m_ring.swap(ring);
+    m_head = 0;
+    m_mask = size - 1;
 }
 
 MrcPsnRecord&
@@ -99,6 +121,10 @@ MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now)
     NS_ABORT_MSG_IF(!HasRoom(),
                     "MrcSackScoreboard full: " << m_outstanding << " PSNs outstanding, capacity "
                                                << m_config.capacityPsns);
+    if (m_outstanding == m_ring.size())
+    {
+        Grow();
+    }
     MrcPsnRecord& r = At(m_outstanding);
     r.sendTime = now;
     r.bytes = bytes;

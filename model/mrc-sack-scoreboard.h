@@ -76,8 +76,9 @@ struct MrcSackUpdate
  * \ingroup mrc
  * Sender scoreboard: a ring of MrcPsnRecord indexed by the PSN's offset from the oldest
  * unacknowledged PSN (una = cack_psn + 1). Capacity is fixed at construction (the
- * largest number of PSNs outstanding: the responder window MPR x 128); nothing is
- * allocated per packet.
+ * largest number of PSNs outstanding: the responder window MPR x 128). The ring starts
+ * empty and doubles (from 64 records) when the PSNs outstanding fill it, up to the capacity;
+ * nothing is allocated per packet after that.
  *
  * Loss inference (reorder guard), two rules, each configurable:
  * - Count rule (RFC 6675 "DupThresh" style, as IRN and [NS3X]'s 3-packet floor): a PSN
@@ -220,6 +221,10 @@ class MrcSackScoreboard
     const MrcPsnRecord* GetRecord(uint32_t psn) const;
 
   private:
+    /// Double the ring (first: INITIAL_RING records), keeping the live records in order.
+    void Grow();
+    /// Records of the first ring.
+    static constexpr uint32_t INITIAL_RING = 64;
     /// \param off offset from una \return the record
     MrcPsnRecord& At(uint32_t off);
     /// \param off offset from una \return the record
@@ -251,7 +256,7 @@ class MrcSackScoreboard
     void ClearUpdate();
 
     Config m_config;                  //!< parameters
-    std::vector<MrcPsnRecord> m_ring; //!< capacity rounded up to a power of two
+    std::vector<MrcPsnRecord> m_ring; //!< grows by doubling to the capacity rounded up to 2^n
     uint32_t m_mask;                  //!< ring size - 1
     uint32_t m_head{0};               //!< ring index of una
     uint32_t m_una;                   //!< oldest unacked PSN

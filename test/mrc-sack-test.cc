@@ -304,6 +304,52 @@ TEST(MrcSackScoreboard, CapacityBoundsOutstanding)
     EXPECT_EQ(sb.GetBytesInFlight(), 106u + 107 + 108 + 109 + 110);
 }
 
+TEST(MrcSackScoreboard, RingGrowsWithWrappedHeadKeepsRecords)
+{
+    // The ring starts at 64 records and doubles when full: grow it while una sits in the
+    // middle of the ring (the live records wrap its end), then check every record.
+    MrcSackScoreboard::Config c;
+    c.capacityPsns = 1000; // ring limit 1024
+    MrcSackScoreboard sb(c, 0);
+    for (uint32_t i = 0; i < 60; ++i)
+    {
+        EXPECT_EQ(sb.OnSent(1000 + i, i, MicroSeconds(i)), i);
+    }
+    sb.OnSack(39, 40, 0);               // PSNs 0..39 acknowledged: una 40, ring index 40
+    for (uint32_t i = 60; i < 300; ++i) // 260 outstanding: grows 64 -> 128 -> 256 -> 512
+    {
+        EXPECT_EQ(sb.OnSent(1000 + i, i, MicroSeconds(i)), i);
+    }
+    EXPECT_EQ(sb.GetOutstandingPsns(), 260u);
+    uint64_t bytes = 0;
+    for (uint32_t i = 40; i < 300; ++i)
+    {
+        const MrcPsnRecord* r = sb.GetRecord(i);
+        ASSERT_NE(r, nullptr) << i;
+        EXPECT_EQ(r->bytes, 1000 + i);
+        EXPECT_EQ(r->ev, i);
+        EXPECT_EQ(r->sendTime, MicroSeconds(i));
+        bytes += 1000 + i;
+    }
+    EXPECT_EQ(sb.GetRecord(39), nullptr);
+    EXPECT_EQ(sb.GetRecord(300), nullptr);
+    EXPECT_EQ(sb.GetBytesInFlight(), bytes);
+    // a SACK over the grown ring: PSN 100 selectively, then cumulative to 99
+    const MrcSackUpdate& u = sb.OnSack(99, 100, 1);
+    EXPECT_EQ(u.acked.size(), 61u); // 40..99 cumulatively, 100 selectively
+    EXPECT_EQ(sb.GetUna(), 100u);
+    EXPECT_EQ(sb.GetRecord(100)->state, MrcPsnState::SACKED);
+    // up to the capacity, not beyond
+    for (uint32_t i = 300; i < 1100; ++i)
+    {
+        EXPECT_EQ(sb.OnSent(1000 + i, i, MicroSeconds(i)), i);
+    }
+    EXPECT_FALSE(sb.HasRoom());
+    EXPECT_EQ(sb.GetOutstandingPsns(), 1000u);
+    EXPECT_EQ(sb.GetRecord(1099)->bytes, 2099u);
+    EXPECT_EQ(sb.GetRecord(101)->bytes, 1101u);
+}
+
 TEST(MrcSackScoreboard, LossExactlyAtReorderThreshold)
 {
     MrcSackScoreboard sb; // N = 3
