@@ -234,6 +234,9 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  "link rates (the same NIC bandwidth as mrc on all planes)",
                  sameFabric);
     cmd.AddValue("evFormat", "mrc entropy values: srv6 (topology paths) or structured", evFormat);
+    cmd.AddValue("evMinPerPlane",
+                 "srv6: a plane with fewer paths than this gets replica EVs up to it",
+                 evMinPerPlane);
     cmd.AddValue("lossRate", "random packet loss probability (0: none)", lossRate);
     cmd.AddValue("lossAt",
                  "where --lossRate drops: path (once per path, at the receiving host's NIC "
@@ -292,6 +295,7 @@ MrcScenarioOptions::ToMap() const
             {"transports", transports},
             {"sameFabric", sameFabric},
             {"evFormat", evFormat},
+            {"evMinPerPlane", evMinPerPlane},
             {"lossRate", lossRate},
             {"lossAt", lossAt},
             {"duration", duration},
@@ -374,6 +378,11 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
         return e;
     }
     c.evFormat = evFormat;
+    if (!ParseU64(evMinPerPlane, v) || v == 0 || v > 256)
+    {
+        return Bad("evMinPerPlane", evMinPerPlane, "must be an integer 1..256");
+    }
+    c.evMinPerPlane = static_cast<uint32_t>(v);
     {
         char* end = nullptr;
         c.lossRate = std::strtod(lossRate.c_str(), &end);
@@ -680,6 +689,9 @@ struct MrcScenarioRunner::Impl
 
     void Sample();
     void AddMessage(const MrcFlowSpec& f);
+    /// SRv6 EV candidates of a host pair: the topology's paths, replicated up to evPerQp
+    std::vector<MrcEvCandidate> Srv6Candidates(uint32_t src, uint32_t dst) const;
+    uint32_t evPerQp{0}; //!< EvCount + BackupCount of the EV profile
     void OnEvState(const std::string& where,
                    uint32_t evId,
                    uint32_t value,
@@ -796,6 +808,17 @@ MrcScenarioRunner::Build()
     {
         m.mrcQpFactory.SetTypeId("ns3::MrcMultipathQueuePair");
         m.mrcBaseRtt = m.topo->GetBaseRtt(c.topology.mtu);
+        // The EV profile's current defaults, read without creating one (a new object's
+        // random variable would shift the automatic stream numbers of everything after it).
+        const TypeId tid = MrcEvProfile::GetTypeId();
+        uint32_t evs = 0;
+        for (const char* a : {"EvCount", "BackupCount"})
+        {
+            TypeId::AttributeInformation info;
+            NS_ABORT_UNLESS(tid.LookupAttributeByName(a, &info));
+            evs += std::stoul(info.initialValue->SerializeToString(info.checker));
+        }
+        m.evPerQp = evs;
     }
     m.res->AddTransport(c.transport);
     if (c.sampleInterval > Time(0))
@@ -982,8 +1005,8 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
         const bool srv6 = c.evFormat == "srv6";
         if (srv6)
         {
-            ab = MrcMultipathHelper::GetSrv6Candidates(topo, f.src, f.dst);
-            ba = MrcMultipathHelper::GetSrv6Candidates(topo, f.dst, f.src);
+            ab = Srv6Candidates(f.src, f.dst);
+            ba = Srv6Candidates(f.dst, f.src);
         }
         Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
         Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
@@ -1108,6 +1131,43 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     Ptr<MrcQueuePair> qp = conn.requester;
     const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
     Simulator::Schedule(delay, [qp, wr]() { qp->PostSend(wr); });
+}
+
+std::vector<MrcEvCandidate>
+MrcScenarioRunner::Impl::Srv6Candidates(uint32_t src, uint32_t dst) const
+{
+    std::vector<MrcEvCandidate> paths = MrcMultipathHelper::GetSrv6Candidates(topo, src, dst);
+    const uint32_t planes = topo->GetNPlanes();
+    const uint32_t want =
+        std::min((evPerQp + planes - 1) / planes, std::max<uint32_t>(cfg.evMinPerPlane, 1));
+    std::vector<uint32_t> perPlane(planes, 0);
+    for (const auto& c : paths)
+    {
+        ++perPlane[c.plane];
+    }
+    // Our choice: a plane with fewer paths than its share of the EVs (EvCount + BackupCount)
+    // gives each path several EVs, told apart by a replica number in bits 16-23 of the EV
+    // value (the SRv6 EV's plane and uplink bits stay; switches route by the carrier).
+    std::vector<MrcEvCandidate> out = paths;
+    for (uint32_t r = 1; r < 256; ++r)
+    {
+        bool added = false;
+        for (const auto& c : paths)
+        {
+            if (perPlane[c.plane] * r < want)
+            {
+                MrcEvCandidate copy = c;
+                copy.value |= r << 16;
+                out.push_back(copy);
+                added = true;
+            }
+        }
+        if (!added)
+        {
+            break;
+        }
+    }
+    return out;
 }
 
 void

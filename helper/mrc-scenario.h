@@ -49,27 +49,28 @@ struct MrcScenarioConfig
     std::string profile{"roce-hpcc"}; //!< parameter profile ("none": attribute defaults)
     /// transports run one after another (--transports; empty: just `transport`)
     std::vector<std::string> transports;
-    bool sameFabric{true};            //!< false: RoCE on one plane at planes x the rates (compare)
-    bool mtuAuto{true};               //!< --mtu not given: 1000 B for roce, 4096 B for mrc
-    std::string evFormat{"srv6"};     //!< MRC EVs: "srv6" (topology paths) or "structured"
-    double lossRate{0};               //!< random loss probability (--lossRate)
-    std::string lossAt{"path"};       //!< "path" (once per path, host NIC ingress) or "links"
-    Time duration{MicroSeconds(500)}; //!< flows: arrival window
-    double load{0.5};                 //!< flows: offered load per host
-    std::string cdf{"websearch"};     //!< flows: flow-size distribution name
-    uint32_t chunks{1};               //!< allreduce: chunks per segment
-    uint32_t maxEvEvents{10000};      //!< ev_state records kept in events.csv (per transport)
-    bool tagFabricSeries{false};      //!< label host/queue series with the transport (several)
-    uint64_t bytes{1000000};          //!< bytes per sender (split over qpsPerPair)
-    uint32_t senders{8};              //!< incast senders
-    uint32_t qpsPerPair{1};           //!< queue pairs (messages) per sender-receiver pair
-    std::string failLink;             //!< links to cut ("a:b,c:d"; empty: none)
-    Time failAt{MicroSeconds(100)};   //!< when they are cut
-    Time repairAt{0};                 //!< when they are repaired (0: never)
-    uint64_t seed{1};                 //!< run seed
-    Time simTime{Seconds(1)};         //!< simulated-time limit
-    bool pcap{false};                 //!< write one pcap file per port into pcapDir
-    std::string pcapDir;              //!< folder of the pcap files (the output folder)
+    bool sameFabric{true};        //!< false: RoCE on one plane at planes x the rates (compare)
+    bool mtuAuto{true};           //!< --mtu not given: 1000 B for roce, 4096 B for mrc
+    std::string evFormat{"srv6"}; //!< MRC EVs: "srv6" (topology paths) or "structured"
+    uint32_t evMinPerPlane{256};  //!< srv6: a plane with fewer paths gets replica EVs up to this
+    double lossRate{0};           //!< random loss probability (--lossRate)
+    std::string lossAt{"path"};   //!< "path" (once per path, host NIC ingress) or "links"
+    Time duration{MicroSeconds(500)};      //!< flows: arrival window
+    double load{0.5};                      //!< flows: offered load per host
+    std::string cdf{"websearch"};          //!< flows: flow-size distribution name
+    uint32_t chunks{1};                    //!< allreduce: chunks per segment
+    uint32_t maxEvEvents{10000};           //!< ev_state records kept in events.csv (per transport)
+    bool tagFabricSeries{false};           //!< label host/queue series with the transport (several)
+    uint64_t bytes{1000000};               //!< bytes per sender (split over qpsPerPair)
+    uint32_t senders{8};                   //!< incast senders
+    uint32_t qpsPerPair{1};                //!< queue pairs (messages) per sender-receiver pair
+    std::string failLink;                  //!< links to cut ("a:b,c:d"; empty: none)
+    Time failAt{MicroSeconds(100)};        //!< when they are cut
+    Time repairAt{0};                      //!< when they are repaired (0: never)
+    uint64_t seed{1};                      //!< run seed
+    Time simTime{Seconds(1)};              //!< simulated-time limit
+    bool pcap{false};                      //!< write one pcap file per port into pcapDir
+    std::string pcapDir;                   //!< folder of the pcap files (the output folder)
     Time sampleInterval{MicroSeconds(10)}; //!< time-series sampling period (0: no samples)
     bool progress{true};                   //!< progress lines on stderr
     /// Option values recorded in summary.json (name -> value as given)
@@ -117,6 +118,7 @@ class MrcScenarioOptions
     std::string transports{""};          //!< --transports (comma-separated, run in turn)
     std::string sameFabric{"1"};         //!< --sameFabric
     std::string evFormat{"srv6"};        //!< --evFormat
+    std::string evMinPerPlane{"256"};    //!< --evMinPerPlane
     std::string lossRate{"0"};           //!< --lossRate
     std::string lossAt{"path"};          //!< --lossAt
     std::string duration{"500us"};       //!< --duration (flows)
