@@ -683,8 +683,9 @@ struct MrcScenarioRunner::Impl
     Time mrcBaseRtt;            //!< the fabric's base RTT for the MRC MTU
     int64_t nextStream{0};
     std::map<std::pair<uint32_t, uint32_t>, std::pair<int64_t, uint64_t>> pathCache;
-    uint64_t evRecorded{0}; //!< ev_state records written
-    uint64_t evChanges{0};  //!< EV health changes seen
+    Ptr<MrcEventLog> sharedLog; //!< events of several runs (tagged with the transport)
+    uint64_t evRecorded{0};     //!< ev_state records written
+    uint64_t evChanges{0};      //!< EV health changes seen
     std::vector<MrcRingCollective> collectives;
 
     void Sample();
@@ -1434,6 +1435,20 @@ MrcScenarioRunner::Run()
     }
     m.events = Simulator::GetEventCount() - (m.progress ? m.progress->GetChecks() : 0);
     m.Collect();
+    if (m.sharedLog)
+    {
+        // Several transports: say which run each record belongs to.
+        const bool tag = m.cfg.transports.size() > 1;
+        for (const MrcEventRecord& e : m.log->GetRecords())
+        {
+            const std::string t = "transport=" + m.cfg.transport;
+            m.sharedLog->Record(e.time,
+                                e.kind,
+                                e.where,
+                                tag ? (e.detail.empty() ? t : e.detail + " " + t) : e.detail);
+        }
+        m.log = m.sharedLog;
+    }
 }
 
 void
@@ -1558,10 +1573,7 @@ MrcScenarioRunner::SetSharedResults(MrcRunResults* results, Ptr<MrcEventLog> log
 {
     NS_ABORT_MSG_IF(m_impl->built, "SetSharedResults must come before Build");
     m_impl->res = results ? results : &m_impl->results;
-    if (log)
-    {
-        m_impl->log = log;
-    }
+    m_impl->sharedLog = log;
 }
 
 const MrcRunResults&
