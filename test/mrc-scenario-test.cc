@@ -679,3 +679,55 @@ TEST(MrcScenario, CompareRunsBothTransportsIntoOneFolder)
     Names::Clear();
     Config::Reset();
 }
+
+TEST(MrcScenario, SeveralTransportsTagTheirEvents)
+{
+    // A link cut at 3 us: RoCE QPs hashed onto it fail after their retries (exit code 1),
+    // MRC completes; every record says which run it comes from.
+    const std::string dir = TempDir();
+    std::vector<std::string> args = {"mrc-sim",
+                                     "compare",
+                                     "--hosts=8",
+                                     "--planes=2",
+                                     "--bytes=100000",
+                                     "--sampleInterval=0s",
+                                     "--failLink=p0-t0-0:p0-t1-0",
+                                     "--failAt=3us",
+                                     "--ns3::MrcProgressReporter::Enabled=false",
+                                     "--out=" + dir};
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    testing::internal::CaptureStdout();
+    const int rc = MrcSimMain(static_cast<int>(argv.size()), argv.data());
+    testing::internal::GetCapturedStdout();
+    EXPECT_EQ(rc, 1);
+    const std::string ev = ReadFile(dir + "/events.csv");
+    EXPECT_EQ(CountKind(ev, "link_down"), 2u);
+    std::size_t roceErrors = 0;
+    for (const auto& l : Lines(ev))
+    {
+        if (l.find(",link_down,") != std::string::npos ||
+            l.find(",qp_error,") != std::string::npos || l.find(",ev_state,") != std::string::npos)
+        {
+            const bool roce = l.find("transport=roce") != std::string::npos;
+            const bool mrc = l.find("transport=mrc") != std::string::npos;
+            EXPECT_TRUE(roce != mrc) << l;
+            EXPECT_FALSE(l.find(",ev_state,") != std::string::npos && roce) << l;
+            roceErrors += l.find(",qp_error,") != std::string::npos && roce ? 1 : 0;
+            EXPECT_FALSE(l.find(",qp_error,") != std::string::npos && mrc) << l;
+        }
+    }
+    EXPECT_GE(roceErrors, 1u);
+    std::size_t mrcDone = 0;
+    for (const auto& f : Lines(ReadFile(dir + "/flows.csv")))
+    {
+        mrcDone += f.rfind("mrc,", 0) == 0 && f.find(",,") == std::string::npos ? 1 : 0;
+    }
+    EXPECT_EQ(mrcDone, 8u);
+    std::filesystem::remove_all(dir);
+    Names::Clear();
+    Config::Reset();
+}
