@@ -12,6 +12,7 @@
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -187,6 +188,41 @@ UecHtsim(const MrcProfileContext& ctx)
     };
 }
 
+/// MRC (mrc-protocol.md; design.md section 5): 4096 B MTU, EVs split over the planes,
+/// NSCC, trimming, SACK/NACK, PFC off. Values not published are marked "our choice".
+std::vector<MrcProfileSetting>
+Mrc(const MrcProfileContext& ctx)
+{
+    const double bps = static_cast<double>(ctx.hostRate.GetBitRate());
+    // Our choice: the BDP of a host pair across the T1 tier, 4 links each way at the
+    // profile's link delay (8 x delay of propagation), at the host rate.
+    const double bdp = bps / 8.0 * 8.0 * ctx.linkDelay.GetSeconds();
+    const uint64_t kmin = static_cast<uint64_t>(std::llround(0.2 * bdp));
+    const uint64_t kmax = std::max<uint64_t>(kmin + 1, std::llround(0.8 * bdp));
+    const uint64_t buffer = static_cast<uint64_t>(std::llround(16.0 * 1024 * 1024 * bps / 50e9));
+    const std::string proto = "mrc-protocol.md";
+    return {
+        {"ns3::MrcMultipathQueuePair::Mtu", "4096", proto + ": 4096 B path MTU"},
+        {"ns3::MrcMultipathQueuePair::CongestionControl", "ns3::MrcNscc", proto + ": NSCC"},
+        {"ns3::MrcEvProfile::EvCount",
+         "128",
+         proto + " sec. 2: 128-256 EVs per QP, split equally over the planes (low end)"},
+        {"ns3::MrcNscc::Trimming", "true", "the fabric trims (target delay 0.75 x base RTT)"},
+        {"ns3::MrcSwitchNode::TrimmingEnabled", "true", proto + ": packet trimming on"},
+        {"ns3::MrcSwitchNode::EcnEnabled", "true", proto + ": ECN for NSCC"},
+        {"ns3::MrcSwitchNode::NoEcnToHost", "true", proto + ": no ECN on the last hop"},
+        {"ns3::MrcEcnMarker::Kmin",
+         Num(kmin),
+         "our choice: 20 % of the BDP (rate x 8 link delays), as htsim's UEC queues"},
+        {"ns3::MrcEcnMarker::Kmax", Num(kmax), "our choice: 80 % of the BDP, as htsim"},
+        {"ns3::MrcEcnMarker::Pmax", "1", "htsim: marking probability 0 -> 1"},
+        {"ns3::MrcSharedBufferMmu::PfcPriorityMask", "0", proto + ": PFC off (all lossy)"},
+        {"ns3::MrcSharedBufferMmu::BufferSize",
+         Num(buffer),
+         "our choice: the roce-hpcc buffer (16 MiB x rate / 50 Gb/s), same switches"},
+    };
+}
+
 struct Entry
 {
     const char* name;
@@ -196,7 +232,8 @@ struct Entry
 const std::vector<Entry>&
 Registry()
 {
-    static const std::vector<Entry> r = {{"roce-hpcc", &RoceHpcc},
+    static const std::vector<Entry> r = {{"mrc", &Mrc},
+                                         {"roce-hpcc", &RoceHpcc},
                                          {"roce-paper", &RocePaper},
                                          {"uec-htsim", &UecHtsim}};
     return r;

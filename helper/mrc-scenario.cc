@@ -12,10 +12,15 @@
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-ev-profile.h"
 #include "ns3/mrc-link-helper.h"
+#include "ns3/mrc-multipath-helper.h"
+#include "ns3/mrc-multipath-queue-pair.h"
+#include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-roce-queue-pair.h"
 #include "ns3/mrc-switch-node.h"
 #include "ns3/names.h"
+#include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -86,6 +91,43 @@ Choice(const std::string& name, const std::string& value, const std::vector<std:
         e.erase(0, prefix.size());
     }
     return e;
+}
+
+/// A flow-size CDF: a file path, or NAME of data/cdf/NAME.txt looked up from the current
+/// folder and the executable's folder upwards.
+std::string
+FindCdfFile(const std::string& name)
+{
+    namespace fs = std::filesystem;
+    if (name.find('/') != std::string::npos || fs::exists(name))
+    {
+        return name;
+    }
+    std::vector<fs::path> starts{fs::current_path()};
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+    {
+        starts.push_back(exe.parent_path());
+    }
+    for (fs::path d : starts)
+    {
+        for (int up = 0; up < 6 && !d.empty(); ++up, d = d.parent_path())
+        {
+            const fs::path f = d / "data" / "cdf" / (name + ".txt");
+            if (fs::exists(f))
+            {
+                return f.string();
+            }
+            if (d == d.parent_path())
+            {
+                break;
+            }
+        }
+    }
+    NS_FATAL_ERROR("--cdf='" << name << "': no data/cdf/" << name
+                             << ".txt found (allowed: websearch, fb-hadoop, alistorage2019, "
+                                "google-rpc2008, or a file path)");
 }
 
 std::string
@@ -172,7 +214,9 @@ DevDrops(Ptr<MrcNetDevice> d)
 
 MrcScenarioOptions::MrcScenarioOptions()
 {
-    topo.mtu = "1000"; // the roce-hpcc payload size (HPCC simulator run.py)
+    // Empty: the transport's payload size, 1000 B for roce (HPCC simulator run.py) and
+    // 4096 B for mrc (the mrc profile).
+    topo.mtu = "";
 }
 
 void
@@ -182,9 +226,30 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     topo.Register(cmd);
     cmd.AddValue("transport", "transport: " + Join(MrcScenarios::GetTransports()), transport);
     cmd.AddValue("transports",
-                 "comma-separated transports to compare (alias of --transport while roce is "
-                 "the only one)",
+                 "comma-separated transports run one after another on fresh fabrics with the "
+                 "same seed and workload (overrides --transport)",
                  transports);
+    cmd.AddValue("sameFabric",
+                 "1: every transport on the fabric given; 0: roce on one plane at planes x the "
+                 "link rates (the same NIC bandwidth as mrc on all planes)",
+                 sameFabric);
+    cmd.AddValue("evFormat", "mrc entropy values: srv6 (topology paths) or structured", evFormat);
+    cmd.AddValue("evMinPerPlane",
+                 "srv6: a plane with fewer paths than this gets replica EVs up to it",
+                 evMinPerPlane);
+    cmd.AddValue("lossRate", "random packet loss probability (0: none)", lossRate);
+    cmd.AddValue("lossAt",
+                 "where --lossRate drops: path (once per path, at the receiving host's NIC "
+                 "port) or links (every device of every link)",
+                 lossAt);
+    cmd.AddValue("duration", "flows: window of Poisson arrivals", duration);
+    cmd.AddValue("load", "flows: offered load per host, 0..1", load);
+    cmd.AddValue("cdf",
+                 "flows: flow-size distribution (data/cdf/NAME.txt: websearch, fb-hadoop, "
+                 "alistorage2019, google-rpc2008) or a file path",
+                 cdf);
+    cmd.AddValue("chunks", "allreduce: chunks per segment (pipelining)", chunks);
+    cmd.AddValue("maxEvEvents", "ev_state records kept in events.csv per transport", maxEvEvents);
     cmd.AddValue("profile",
                  "parameter profile: " + Join(MrcProfiles::GetNames()) +
                      " or none (empty: roce-hpcc for roce)",
@@ -228,6 +293,16 @@ MrcScenarioOptions::ToMap() const
             {"mtu", topo.mtu},
             {"transport", transport},
             {"transports", transports},
+            {"sameFabric", sameFabric},
+            {"evFormat", evFormat},
+            {"evMinPerPlane", evMinPerPlane},
+            {"lossRate", lossRate},
+            {"lossAt", lossAt},
+            {"duration", duration},
+            {"load", load},
+            {"cdf", cdf},
+            {"chunks", chunks},
+            {"maxEvEvents", maxEvEvents},
             {"profile", profile},
             {"bytes", bytes},
             {"senders", senders},
@@ -252,7 +327,14 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     }
     c.scenario = scenario;
     c.pattern = pattern;
-    std::string e = topo.TryToConfig(c.topology);
+    uint64_t v = 0;
+    MrcTopologyOptions t = topo;
+    c.mtuAuto = t.mtu.empty();
+    if (c.mtuAuto)
+    {
+        t.mtu = "1000"; // replaced per transport in Build
+    }
+    std::string e = t.TryToConfig(c.topology);
     if (!e.empty())
     {
         return e;
@@ -278,15 +360,63 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
             }
             list.push_back(item);
         }
-        if (list.size() != 1)
+        if (list.empty())
         {
-            return Bad("transports",
-                       transports,
-                       "must name exactly one transport for now (allowed: " + Join(transportsOk) +
-                           ")");
+            return Bad("transports", transports, "names no transport");
         }
         c.transport = list[0];
+        c.transports = list;
     }
+    if (sameFabric != "0" && sameFabric != "1")
+    {
+        return Bad("sameFabric", sameFabric, "must be 0 or 1");
+    }
+    c.sameFabric = sameFabric == "1";
+    e = Choice("evFormat", evFormat, {"srv6", "structured"});
+    if (!e.empty())
+    {
+        return e;
+    }
+    c.evFormat = evFormat;
+    if (!ParseU64(evMinPerPlane, v) || v == 0 || v > 256)
+    {
+        return Bad("evMinPerPlane", evMinPerPlane, "must be an integer 1..256");
+    }
+    c.evMinPerPlane = static_cast<uint32_t>(v);
+    {
+        char* end = nullptr;
+        c.lossRate = std::strtod(lossRate.c_str(), &end);
+        if (lossRate.empty() || *end != '\0' || !(c.lossRate >= 0 && c.lossRate <= 1))
+        {
+            return Bad("lossRate", lossRate, "must be a probability 0..1");
+        }
+        c.load = std::strtod(load.c_str(), &end);
+        if (load.empty() || *end != '\0' || !(c.load > 0 && c.load <= 1))
+        {
+            return Bad("load", load, "must be a number in (0, 1]");
+        }
+    }
+    e = Choice("lossAt", lossAt, {"path", "links"});
+    if (!e.empty())
+    {
+        return e;
+    }
+    c.lossAt = lossAt;
+    if (!ParseTime(duration, c.duration) || c.duration.IsZero())
+    {
+        return Bad("duration", duration, "must be a positive time with a unit, e.g. 500us");
+    }
+    c.cdf = cdf;
+    if (!ParseU64(chunks, v) || v == 0 || v > 1024)
+    {
+        return Bad("chunks", chunks, "must be an integer 1..1024");
+    }
+    c.chunks = static_cast<uint32_t>(v);
+    if (!ParseU64(maxEvEvents, v) || v > 0xffffffffULL)
+    {
+        return Bad("maxEvEvents", maxEvEvents, "must be a non-negative integer");
+    }
+    c.maxEvEvents = static_cast<uint32_t>(v);
     std::vector<std::string> profiles = MrcProfiles::GetNames();
     profiles.push_back("none");
     if (!profile.empty())
@@ -297,14 +427,15 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
             return e;
         }
     }
-    c.profile = profile.empty() ? "roce-hpcc" : profile;
+    // Empty: the transport's own profile (chosen per transport in MrcSimMain).
+    c.profile = profile.empty() ? (c.transport == "mrc" ? "mrc" : "roce-hpcc") : profile;
     if (!ParseU64(bytes, c.bytes) || c.bytes > 0xffffffffULL)
     {
         return Bad("bytes", bytes, "must be an integer 0..4294967295 (one RDMA Write)");
     }
-    uint64_t v = 0;
     const uint32_t hosts = c.topology.GetHosts();
-    if (!ParseU64(senders, v) || v == 0 || v >= hosts)
+    const bool incastLike = pattern == "incast" || pattern == "incast-victim";
+    if (!ParseU64(senders, v) || v == 0 || (incastLike && v >= hosts))
     {
         return Bad("senders",
                    senders,
@@ -392,6 +523,62 @@ MrcScenarios::GetAll()
              o.bytes = "2000000";
              o.sampleInterval = "0";
          }},
+        {"compare",
+         "roce then mrc, same seed and permutation, same NIC bandwidth: mrc on 4 planes x "
+         "100 Gb/s, roce on one 400 Gb/s plane (--sameFabric=1: both on the 4 planes)",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "permutation";
+             o.transports = "roce,mrc";
+             o.sameFabric = "0";
+             o.topo.planes = "4";
+         }},
+        {"incast-victim",
+         "--senders (7) write --bytes (4 MB) to the last host; a victim flow from another rack "
+         "into the receiver's rack shares the bottleneck T0 (summary.json options.victimFlow)",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "incast-victim";
+             o.senders = "7";
+             o.bytes = "4000000";
+         }},
+        {"alltoall",
+         "every host writes --bytes (1 MB) to every other host, all at once",
+         [](MrcScenarioOptions& o) { o.pattern = "alltoall"; }},
+        {"loss",
+         "permutation of 8 hosts x 8 MB with --lossRate=0.01 random loss, roce then mrc",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "permutation";
+             o.transports = "roce,mrc";
+             o.topo.hosts = "8";
+             o.bytes = "8000000";
+             o.lossRate = "0.01";
+             o.simTime = "100ms";
+         }},
+        {"failover",
+         "link p0-t0-0:p0-t1-0 fails at 150 us under a 20 MB permutation (8 hosts, 4 planes, "
+         "2 T1 each), roce then mrc: mrc dips, roce QPs on the link stall",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "permutation";
+             o.transports = "roce,mrc";
+             o.topo.planes = "4";
+             o.topo.hosts = "8";
+             o.topo.t1PerPlane = "2";
+             o.bytes = "20000000";
+             o.failLink = "p0-t0-0:p0-t1-0";
+             o.failAt = "150us";
+             o.simTime = "50ms";
+         }},
+        {"allreduce",
+         "one ring all-reduce of --bytes (16 MB) over all hosts in --chunks (4) chunks per "
+         "segment; completion time in summary.json (options.allreduceCompletionNs)",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "allreduce";
+             o.bytes = "16000000";
+             o.chunks = "4";
+         }},
+        {"flows",
+         "Poisson arrivals for --duration (500 us) at --load (0.5) per host, sizes from --cdf "
+         "(websearch)",
+         [](MrcScenarioOptions& o) { o.pattern = "flows"; }},
     };
     return all;
 }
@@ -423,7 +610,7 @@ MrcScenarios::GetNames()
 std::vector<std::string>
 MrcScenarios::GetTransports()
 {
-    return {"roce"};
+    return {"roce", "mrc"};
 }
 
 void
@@ -457,6 +644,7 @@ struct MrcScenarioRunner::Impl
     std::vector<bool> ended;
     std::size_t nEnded{0};
     MrcRunResults results;
+    MrcRunResults* res{&results}; //!< where results go (own, or shared by several runs)
 
     // time series
     std::vector<Ptr<MrcNetDevice>> hostDevs; //!< per host, plane order (hosts*planes)
@@ -473,6 +661,7 @@ struct MrcScenarioRunner::Impl
     {
         Ptr<MrcNetDevice> dev;
         std::string name;
+        std::string tag; //!< transport of the series ("" with one transport)
         int64_t series{-1};
         bool lastNonZero{false};
     };
@@ -487,7 +676,30 @@ struct MrcScenarioRunner::Impl
     double runWall{0};
     double runCpu{0};
 
+    // transport
+    bool mrc{false};
+    MrcRdmaHelper rdma;
+    ObjectFactory mrcQpFactory; //!< makes MRC queue pairs
+    Time mrcBaseRtt;            //!< the fabric's base RTT for the MRC MTU
+    int64_t nextStream{0};
+    std::map<std::pair<uint32_t, uint32_t>, std::pair<int64_t, uint64_t>> pathCache;
+    Ptr<MrcEventLog> sharedLog; //!< events of several runs (tagged with the transport)
+    uint64_t evRecorded{0};     //!< ev_state records written
+    uint64_t evChanges{0};      //!< EV health changes seen
+    std::vector<MrcRingCollective> collectives;
+
     void Sample();
+    void AddMessage(const MrcFlowSpec& f);
+    /// SRv6 EV candidates of a host pair: the topology's paths, replicated up to evPerQp
+    std::vector<MrcEvCandidate> Srv6Candidates(uint32_t src, uint32_t dst) const;
+    uint32_t evPerQp{0}; //!< EvCount + BackupCount of the EV profile
+    void OnEvState(const std::string& where,
+                   uint32_t evId,
+                   uint32_t value,
+                   uint32_t plane,
+                   MrcEvState from,
+                   MrcEvState to,
+                   MrcEvReason reason);
     void OnComplete(std::size_t i, const MrcWorkCompletion& wc);
     void Collect();
 };
@@ -511,15 +723,29 @@ MrcScenarioRunner::Build()
     }
     m.built = true;
     const auto t0 = Impl::Clock::now();
-    const MrcScenarioConfig& c = m.cfg;
-    NS_ABORT_MSG_IF(c.transport != "roce",
-                    "transport '" << c.transport << "' is not available (allowed: roce)");
+    MrcScenarioConfig& c = m.cfg;
+    NS_ABORT_MSG_IF(c.transport != "roce" && c.transport != "mrc",
+                    "transport '" << c.transport << "' is not available (allowed: roce, mrc)");
+    const bool mrc = c.transport == "mrc";
+    if (c.mtuAuto)
+    {
+        c.topology.mtu = mrc ? 4096 : 1000;
+    }
+    c.options["mtu"] = std::to_string(c.topology.mtu);
 
     Names::Clear();
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(c.seed);
 
-    // Profile, then --mtu, then explicit attribute defaults (so they win).
+    // The transport's fabric settings (an MRC fabric is lossy and trims; RoCE's are the
+    // attribute defaults plus its profile), then the profile, --mtu and explicit
+    // attribute defaults (so they win).
+    if (mrc)
+    {
+        Config::SetDefault("ns3::MrcSwitchNode::TrimmingEnabled", BooleanValue(true));
+        Config::SetDefault("ns3::MrcSwitchNode::NoEcnToHost", BooleanValue(true));
+        Config::SetDefault("ns3::MrcSharedBufferMmu::PfcPriorityMask", UintegerValue(0));
+    }
     MrcProfileContext ctx;
     ctx.hostRate = c.topology.hostRate;
     ctx.linkDelay = c.topology.hostDelay;
@@ -528,11 +754,22 @@ MrcScenarioRunner::Build()
         MrcProfiles::Apply(c.profile, ctx);
         for (const auto& s : MrcProfiles::GetSettings(c.profile, ctx))
         {
-            m.results.GetInfo().profileSettings[s.path] = s.value;
+            m.res->GetInfo().profileSettings[s.path] = s.value;
         }
     }
-    m.results.GetInfo().profile = c.profile;
-    Config::SetDefault("ns3::MrcRoceQueuePair::Mtu", UintegerValue(c.topology.mtu));
+    {
+        std::string& pr = m.res->GetInfo().profile;
+        if (pr.empty())
+        {
+            pr = c.profile;
+        }
+        else if (("," + pr + ",").find("," + c.profile + ",") == std::string::npos)
+        {
+            pr += "," + c.profile;
+        }
+    }
+    Config::SetDefault(mrc ? "ns3::MrcMultipathQueuePair::Mtu" : "ns3::MrcRoceQueuePair::Mtu",
+                       UintegerValue(c.topology.mtu));
     if (c.pcap)
     {
         // Captures are for Wireshark, which checks the ICRC.
@@ -559,89 +796,103 @@ MrcScenarioRunner::Build()
         }
     }
 
-    MrcRdmaHelper rdma;
     for (uint32_t h = 0; h < nHosts; ++h)
     {
-        std::vector<std::pair<Ptr<MrcNetDevice>, Ipv6Address>> ports;
         for (uint32_t p = 0; p < nPlanes; ++p)
         {
-            ports.emplace_back(m.topo->GetNicPort(h, p), m.topo->GetAddress(h, p));
             m.hostDevs.push_back(m.topo->GetNicPort(h, p));
         }
-        rdma.Install(m.topo->GetHost(h), ports);
+    }
+    MrcMultipathHelper::InstallNics(m.rdma, m.topo); // one port per plane on every host
+    m.mrc = mrc;
+    if (mrc)
+    {
+        m.mrcQpFactory.SetTypeId("ns3::MrcMultipathQueuePair");
+        m.mrcBaseRtt = m.topo->GetBaseRtt(c.topology.mtu);
+        // The EV profile's current defaults, read without creating one (a new object's
+        // random variable would shift the automatic stream numbers of everything after it).
+        const TypeId tid = MrcEvProfile::GetTypeId();
+        uint32_t evs = 0;
+        for (const char* a : {"EvCount", "BackupCount"})
+        {
+            TypeId::AttributeInformation info;
+            NS_ABORT_UNLESS(tid.LookupAttributeByName(a, &info));
+            evs += std::stoul(info.initialValue->SerializeToString(info.checker));
+        }
+        m.evPerQp = evs;
+    }
+    m.res->AddTransport(c.transport);
+    if (c.sampleInterval > Time(0))
+    {
+        const std::string fabricTag = c.tagFabricSeries ? c.transport : "";
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            const std::string name = "host" + std::to_string(h);
+            m.hostTxSeries.push_back(m.res->RegisterSeries(fabricTag, name, "tx_gbps"));
+            m.hostRxSeries.push_back(m.res->RegisterSeries(fabricTag, name, "rx_gbps"));
+        }
+        m.hostTxPrev.assign(nHosts, 0);
+        m.hostRxPrev.assign(nHosts, 0);
+    }
+
+    // Random loss.
+    if (c.lossRate > 0)
+    {
+        NetDeviceContainer devs;
+        if (c.lossAt == "path")
+        {
+            // Every packet enters exactly one host NIC port on its way: drop there.
+            for (uint32_t h = 0; h < nHosts; ++h)
+            {
+                for (uint32_t p = 0; p < nPlanes; ++p)
+                {
+                    devs.Add(m.topo->GetNicPort(h, p));
+                }
+            }
+        }
+        else
+        {
+            for (uint32_t l = 0; l < m.topo->GetNLinks(); ++l)
+            {
+                devs.Add(m.topo->GetLink(l).devA);
+                devs.Add(m.topo->GetLink(l).devB);
+            }
+        }
+        stream += MrcInstallRandomLoss(devs, c.lossRate, stream);
     }
 
     // Workload.
-    m.msgs = MakeMessages(c, nHosts);
-
-    const std::string transport = c.transport;
-    m.results.AddTransport(transport);
-    const uint32_t mtu = c.topology.mtu;
-    std::map<std::pair<uint32_t, uint32_t>, std::pair<int64_t, uint64_t>> pathCache;
+    m.nextStream = stream + 100000;
+    if (c.pattern == "allreduce")
+    {
+        // One ring all-reduce over all hosts in index order, started at 0.
+        std::vector<uint32_t> ring(nHosts);
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            ring[h] = h;
+        }
+        NS_ABORT_MSG_IF(c.bytes < uint64_t{nHosts} * c.chunks,
+                        "allreduce: --bytes=" << c.bytes << " must be at least hosts x chunks = "
+                                              << uint64_t{nHosts} * c.chunks);
+        m.collectives.emplace_back(0, MrcRingCollective::ALL_REDUCE, ring, c.bytes, c.chunks);
+        for (const MrcFlowSpec& f : m.collectives[0].Start(Time(0)))
+        {
+            m.AddMessage(f);
+        }
+    }
+    else
+    {
+        for (const MrcFlowSpec& f : MakeMessages(c, nHosts))
+        {
+            m.AddMessage(f);
+        }
+    }
     for (std::size_t i = 0; i < m.msgs.size(); ++i)
     {
-        const MrcFlowSpec& f = m.msgs[i];
-        MrcRdmaHelper::Connection conn = rdma.Connect(m.topo->GetHost(f.src),
-                                                      m.topo->GetHost(f.dst),
-                                                      std::max<uint64_t>(f.bytes, 1));
-        m.conns.push_back(conn);
-        m.requesters.push_back(conn.requester);
-        auto key = std::make_pair(f.src, f.dst);
-        auto it = pathCache.find(key);
-        if (it == pathCache.end())
+        if (m.msgs[i].kind == MrcFlowKind::VICTIM)
         {
-            const std::vector<MrcPath> paths = m.topo->GetPaths(f.src, f.dst, 0);
-            NS_ABORT_MSG_IF(paths.empty(), "no path from host " << f.src << " to " << f.dst);
-            const int64_t rtt =
-                m.topo->GetPathRtt(paths[0], mtu, ROCE_DATA_OVERHEAD + 16, ROCE_ACK_BYTES)
-                    .GetNanoSeconds();
-            uint64_t bottleneck = UINT64_MAX;
-            for (uint32_t l : paths[0].links)
-            {
-                bottleneck =
-                    std::min(bottleneck, m.topo->GetLink(l).devA->GetDataRate().GetBitRate());
-            }
-            it = pathCache.emplace(key, std::make_pair(rtt, bottleneck)).first;
+            c.options["victimFlow"] = std::to_string(i);
         }
-        MrcFlowRecord rec;
-        rec.transport = transport;
-        rec.flowId = i;
-        rec.src = f.src;
-        rec.dst = f.dst;
-        rec.sport = static_cast<uint16_t>(conn.requester->GetQpn());
-        rec.dport = static_cast<uint16_t>(conn.responder->GetQpn());
-        rec.bytes = f.bytes;
-        rec.startNs = f.start.GetNanoSeconds();
-        rec.idealFctNs = MrcIdealFctNs(f.bytes,
-                                       mtu,
-                                       ROCE_DATA_OVERHEAD + 24,
-                                       it->second.first,
-                                       it->second.second);
-        m.handles.push_back(m.results.AddFlow(rec));
-        m.ended.push_back(false);
-
-        Impl* self = &m;
-        conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
-            [self, i](const MrcWorkCompletion& wc) { self->OnComplete(i, wc); }));
-        auto onError = [self](const std::string& where) {
-            return Callback<void, uint32_t, MrcQpError, const std::string&>(
-                [self, where](uint32_t qpn, MrcQpError e, const std::string& reason) {
-                    self->log->RecordNow(MrcEventKind::QP_ERROR,
-                                         where + ":qp" + std::to_string(qpn),
-                                         MrcQpErrorName(e) + ": " + reason);
-                });
-        };
-        conn.requester->TraceConnectWithoutContext("Error",
-                                                   onError("host" + std::to_string(f.src)));
-        conn.responder->TraceConnectWithoutContext("Error",
-                                                   onError("host" + std::to_string(f.dst)));
-        MrcWorkRequest wr;
-        wr.id = i;
-        wr.remoteAddress = conn.region->GetBase();
-        wr.rkey = conn.region->GetRkey();
-        wr.length = static_cast<uint32_t>(f.bytes);
-        Ptr<MrcQueuePair> qp = conn.requester;
-        Simulator::Schedule(f.start, [qp, wr]() { qp->PostSend(wr); });
     }
 
     // Failures.
@@ -687,7 +938,7 @@ MrcScenarioRunner::Build()
             const uint32_t nodeId = node->GetId();
             const uint32_t type = m.topo->FindSwitchId(node) >= 0 ? 1 : 0;
             const uint32_t ifIndex = dev->GetIfIndex();
-            MrcRunResults* results = &m.results;
+            MrcRunResults* results = m.res;
             dev->TraceConnectWithoutContext(
                 "PauseState",
                 Callback<void, uint8_t, bool>([results, nodeId, type, ifIndex](uint8_t, bool p) {
@@ -705,22 +956,6 @@ MrcScenarioRunner::Build()
     // Time series.
     if (c.sampleInterval > Time(0))
     {
-        for (uint32_t h = 0; h < nHosts; ++h)
-        {
-            const std::string name = "host" + std::to_string(h);
-            m.hostTxSeries.push_back(m.results.RegisterSeries("", name, "tx_gbps"));
-            m.hostRxSeries.push_back(m.results.RegisterSeries("", name, "rx_gbps"));
-        }
-        m.hostTxPrev.assign(nHosts, 0);
-        m.hostRxPrev.assign(nHosts, 0);
-        for (std::size_t i = 0; i < m.msgs.size(); ++i)
-        {
-            const std::string name = "flow" + std::to_string(i);
-            m.flowTxSeries.push_back(m.results.RegisterSeries(transport, name, "tx_gbps"));
-            m.flowRateSeries.push_back(m.results.RegisterSeries(transport, name, "rate_gbps"));
-        }
-        m.flowTxPrev.assign(m.msgs.size(), 0);
-        m.flowCwndSeries.assign(m.msgs.size(), -1);
         for (uint32_t s = 0; s < m.topo->GetNSwitches(); ++s)
         {
             Ptr<MrcSwitchNode> sw = m.topo->GetSwitchById(s);
@@ -728,7 +963,8 @@ MrcScenarioRunner::Build()
             {
                 m.queues.push_back(
                     Impl::QueuePort{sw->GetPort(p),
-                                    MrcFailureInjector::NodeName(sw) + ":" + std::to_string(p)});
+                                    MrcFailureInjector::NodeName(sw) + ":" + std::to_string(p),
+                                    c.tagFabricSeries ? c.transport : ""});
             }
         }
         m.sampleEvent = Simulator::Schedule(c.sampleInterval, &Impl::Sample, &m);
@@ -749,6 +985,218 @@ MrcScenarioRunner::Build()
         }
     }
     m.buildWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
+}
+
+void
+MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
+{
+    const MrcScenarioConfig& c = cfg;
+    const std::size_t i = msgs.size();
+    msgs.push_back(f);
+    const uint32_t mtu = c.topology.mtu;
+    const uint64_t regionBytes = std::max<uint64_t>(f.bytes, 1);
+    MrcRdmaHelper::Connection conn;
+    if (mrc)
+    {
+        // As MrcMultipathHelper::Connect, with the EV profiles' random streams fixed
+        // before the EV sets are drawn (the helper fixes none: automatic stream numbers
+        // depend on everything created before in the process).
+        std::vector<MrcEvCandidate> ab;
+        std::vector<MrcEvCandidate> ba;
+        const bool srv6 = c.evFormat == "srv6";
+        if (srv6)
+        {
+            ab = Srv6Candidates(f.src, f.dst);
+            ba = Srv6Candidates(f.dst, f.src);
+        }
+        Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
+        Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
+        conn.requester = na->CreateQueuePair(mrcQpFactory);
+        conn.responder = nb->CreateQueuePair(mrcQpFactory);
+        for (auto [q, cands] :
+             {std::make_pair(conn.requester, &ab), std::make_pair(conn.responder, &ba)})
+        {
+            Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(q);
+            Ptr<MrcEvProfile> profile = CreateObject<MrcEvProfile>();
+            profile->SetFormat(srv6 ? MrcEvProfile::SRV6 : MrcEvProfile::STRUCTURED);
+            nextStream += profile->AssignStreams(nextStream);
+            mq->SetEvProfile(profile);
+            mq->SetEvCandidates(*cands);
+            mq->SetAttribute("BaseRtt", TimeValue(mrcBaseRtt));
+        }
+        MrcRdmaHelper::ConnectPair(conn.requester, conn.responder);
+        conn.region = nb->RegisterMemoryRegion(0x100000000ULL, regionBytes);
+        for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
+        {
+            Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(q);
+            nextStream += mq->AssignStreams(nextStream);
+        }
+        if (c.maxEvEvents > 0)
+        {
+            const std::string where =
+                "host" + std::to_string(f.src) + ":qp" + std::to_string(conn.requester->GetQpn());
+            Impl* self = this;
+            DynamicCast<MrcMultipathQueuePair>(conn.requester)
+                ->GetEvTable()
+                ->TraceConnectWithoutContext(
+                    "EvState",
+                    Callback<void,
+                             uint32_t,
+                             uint32_t,
+                             uint32_t,
+                             MrcEvState,
+                             MrcEvState,
+                             MrcEvReason>([self, where](uint32_t id,
+                                                        uint32_t value,
+                                                        uint32_t plane,
+                                                        MrcEvState from,
+                                                        MrcEvState to,
+                                                        MrcEvReason reason) {
+                        self->OnEvState(where, id, value, plane, from, to, reason);
+                    }));
+        }
+    }
+    else
+    {
+        conn = rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
+    }
+    conns.push_back(conn);
+    requesters.push_back(conn.requester);
+    const uint32_t overhead =
+        mrc ? (c.evFormat == "srv6" ? MrcTopology::MRC_DATA_FRAME_OVERHEAD
+                                    : MrcTopology::MRC_DATA_FRAME_OVERHEAD - 40)
+            : ROCE_DATA_OVERHEAD + 16;
+    auto key = std::make_pair(f.src, f.dst);
+    auto it = pathCache.find(key);
+    if (it == pathCache.end())
+    {
+        const std::vector<MrcPath> paths = topo->GetPaths(f.src, f.dst, 0);
+        NS_ABORT_MSG_IF(paths.empty(), "no path from host " << f.src << " to " << f.dst);
+        const int64_t rtt =
+            topo->GetPathRtt(paths[0],
+                             mtu,
+                             overhead,
+                             mrc ? MrcTopology::MRC_SACK_FRAME_BYTES : ROCE_ACK_BYTES)
+                .GetNanoSeconds();
+        uint64_t bottleneck = UINT64_MAX;
+        for (uint32_t l : paths[0].links)
+        {
+            bottleneck = std::min(bottleneck, topo->GetLink(l).devA->GetDataRate().GetBitRate());
+        }
+        if (mrc)
+        {
+            bottleneck *= topo->GetNPlanes(); // MRC sprays over every plane
+        }
+        it = pathCache.emplace(key, std::make_pair(rtt, bottleneck)).first;
+    }
+    MrcFlowRecord rec;
+    rec.transport = c.transport;
+    rec.flowId = i;
+    rec.src = f.src;
+    rec.dst = f.dst;
+    rec.sport = static_cast<uint16_t>(conn.requester->GetQpn());
+    rec.dport = static_cast<uint16_t>(conn.responder->GetQpn());
+    rec.bytes = f.bytes;
+    rec.startNs = f.start.GetNanoSeconds();
+    rec.idealFctNs =
+        MrcIdealFctNs(f.bytes, mtu, overhead + (mrc ? 0 : 8), it->second.first, it->second.second);
+    handles.push_back(res->AddFlow(rec));
+    ended.push_back(false);
+    if (c.sampleInterval > Time(0))
+    {
+        const std::string name = "flow" + std::to_string(i);
+        flowTxSeries.push_back(res->RegisterSeries(c.transport, name, "tx_gbps"));
+        flowRateSeries.push_back(res->RegisterSeries(c.transport, name, "rate_gbps"));
+        flowTxPrev.push_back(0);
+        flowCwndSeries.push_back(-1);
+    }
+
+    Impl* self = this;
+    conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
+        [self, i](const MrcWorkCompletion& wc) { self->OnComplete(i, wc); }));
+    auto onError = [self](const std::string& where) {
+        return Callback<void, uint32_t, MrcQpError, const std::string&>(
+            [self, where](uint32_t qpn, MrcQpError e, const std::string& reason) {
+                self->log->RecordNow(MrcEventKind::QP_ERROR,
+                                     where + ":qp" + std::to_string(qpn),
+                                     MrcQpErrorName(e) + ": " + reason);
+            });
+    };
+    conn.requester->TraceConnectWithoutContext("Error", onError("host" + std::to_string(f.src)));
+    conn.responder->TraceConnectWithoutContext("Error", onError("host" + std::to_string(f.dst)));
+    MrcWorkRequest wr;
+    wr.id = i;
+    wr.remoteAddress = conn.region->GetBase();
+    wr.rkey = conn.region->GetRkey();
+    wr.length = static_cast<uint32_t>(f.bytes);
+    Ptr<MrcQueuePair> qp = conn.requester;
+    const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
+    Simulator::Schedule(delay, [qp, wr]() { qp->PostSend(wr); });
+}
+
+std::vector<MrcEvCandidate>
+MrcScenarioRunner::Impl::Srv6Candidates(uint32_t src, uint32_t dst) const
+{
+    std::vector<MrcEvCandidate> paths = MrcMultipathHelper::GetSrv6Candidates(topo, src, dst);
+    const uint32_t planes = topo->GetNPlanes();
+    const uint32_t want =
+        std::min((evPerQp + planes - 1) / planes, std::max<uint32_t>(cfg.evMinPerPlane, 1));
+    std::vector<uint32_t> perPlane(planes, 0);
+    for (const auto& c : paths)
+    {
+        ++perPlane[c.plane];
+    }
+    // Our choice: a plane with fewer paths than its share of the EVs (EvCount + BackupCount)
+    // gives each path several EVs, told apart by a replica number in bits 16-23 of the EV
+    // value (the SRv6 EV's plane and uplink bits stay; switches route by the carrier).
+    std::vector<MrcEvCandidate> out = paths;
+    for (uint32_t r = 1; r < 256; ++r)
+    {
+        bool added = false;
+        for (const auto& c : paths)
+        {
+            if (perPlane[c.plane] * r < want)
+            {
+                MrcEvCandidate copy = c;
+                copy.value |= r << 16;
+                out.push_back(copy);
+                added = true;
+            }
+        }
+        if (!added)
+        {
+            break;
+        }
+    }
+    return out;
+}
+
+void
+MrcScenarioRunner::Impl::OnEvState(const std::string& where,
+                                   uint32_t evId,
+                                   uint32_t value,
+                                   uint32_t plane,
+                                   MrcEvState from,
+                                   MrcEvState to,
+                                   MrcEvReason reason)
+{
+    // Congestion skips (ECN echoes and their expiry) happen all the time under load: only
+    // health changes are recorded, at most maxEvEvents of them.
+    if (reason == MrcEvReason::ECN_ECHO || reason == MrcEvReason::SKIP_EXPIRED ||
+        reason == MrcEvReason::ALWAYS_SKIP)
+    {
+        return;
+    }
+    ++evChanges;
+    if (evRecorded >= cfg.maxEvEvents)
+    {
+        return;
+    }
+    ++evRecorded;
+    std::ostringstream d;
+    d << "ev " << evId << " value 0x" << std::hex << value << std::dec << " plane " << plane << " "
+      << MrcEvStateName(from) << "->" << MrcEvStateName(to) << " " << MrcEvReasonName(reason);
+    log->RecordNow(MrcEventKind::EV_STATE, where, d.str());
 }
 
 std::vector<uint32_t>
@@ -780,7 +1228,24 @@ std::vector<MrcFlowSpec>
 MrcScenarioRunner::MakeMessages(const MrcScenarioConfig& c, uint32_t hosts)
 {
     std::vector<MrcFlowSpec> flows;
-    if (c.pattern == "incast")
+    std::vector<uint32_t> all(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        all[h] = h;
+    }
+    if (c.pattern == "alltoall")
+    {
+        flows = MrcWorkloadGenerator::AllToAll(all, c.bytes, Time(0));
+    }
+    else if (c.pattern == "flows")
+    {
+        const MrcFlowSizeCdf cdf = MrcFlowSizeCdf::LoadFile(FindCdfFile(c.cdf));
+        Ptr<MrcWorkloadGenerator> gen = CreateObject<MrcWorkloadGenerator>();
+        gen->AssignStreams(500);
+        flows =
+            gen->Poisson(all, cdf, c.load, c.topology.hostRate.GetBitRate(), Time(0), c.duration);
+    }
+    else if (c.pattern == "incast" || c.pattern == "incast-victim")
     {
         NS_ABORT_MSG_IF(c.senders == 0 || c.senders >= hosts,
                         "incast senders " << c.senders << " must be 1.." << hosts - 1);
@@ -798,12 +1263,24 @@ MrcScenarioRunner::MakeMessages(const MrcScenarioConfig& c, uint32_t hosts)
         others.resize(c.senders);
         std::sort(others.begin(), others.end());
         flows = MrcWorkloadGenerator::Incast(others, receiver, c.bytes, Time(0));
+        if (c.pattern == "incast-victim")
+        {
+            const uint32_t hpt = c.topology.GetHostsPerT0();
+            std::vector<uint32_t> rack;
+            for (uint32_t h = receiver - receiver % hpt; h < hosts && rack.size() < hpt; ++h)
+            {
+                rack.push_back(h);
+            }
+            flows.push_back(
+                MrcWorkloadGenerator::ChooseVictim(others, receiver, rack, all, c.bytes, Time(0)));
+        }
     }
     else
     {
         NS_ABORT_MSG_IF(c.pattern != "permutation",
-                        "unknown traffic pattern '" << c.pattern
-                                                    << "' (allowed: permutation, incast)");
+                        "unknown traffic pattern '"
+                            << c.pattern
+                            << "' (allowed: permutation, incast, incast-victim, alltoall, flows)");
         const std::vector<uint32_t> dst = Derangement(hosts, c.seed);
         for (uint32_t i = 0; i < hosts; ++i)
         {
@@ -840,7 +1317,21 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
     ++nEnded;
     if (wc.status == MrcWcStatus::SUCCESS)
     {
-        results.CompleteFlow(handles[i], wc.end.GetNanoSeconds());
+        res->CompleteFlow(handles[i], wc.end.GetNanoSeconds());
+        if (msgs[i].kind == MrcFlowKind::COLLECTIVE)
+        {
+            MrcRingCollective& rc = collectives.at(msgs[i].collective);
+            const MrcFlowSpec done = msgs[i]; // AddMessage may reallocate msgs
+            for (const MrcFlowSpec& f : rc.OnFlowComplete(done, Simulator::Now()))
+            {
+                AddMessage(f);
+            }
+            if (rc.IsComplete())
+            {
+                cfg.options["allreduceCompletionNs"] =
+                    std::to_string(rc.GetDuration().GetNanoSeconds());
+            }
+        }
     }
     if (nEnded == msgs.size())
     {
@@ -868,8 +1359,8 @@ MrcScenarioRunner::Impl::Sample()
             tx += DevTxBytes(hostDevs[h * planes + p]);
             rx += DevRxBytes(hostDevs[h * planes + p]);
         }
-        results.AddSample(now, hostTxSeries[h], (tx - hostTxPrev[h]) * toGbps);
-        results.AddSample(now, hostRxSeries[h], (rx - hostRxPrev[h]) * toGbps);
+        res->AddSample(now, hostTxSeries[h], (tx - hostTxPrev[h]) * toGbps);
+        res->AddSample(now, hostRxSeries[h], (rx - hostRxPrev[h]) * toGbps);
         hostTxPrev[h] = tx;
         hostRxPrev[h] = rx;
     }
@@ -880,21 +1371,21 @@ MrcScenarioRunner::Impl::Sample()
             continue;
         }
         const uint64_t b = requesters[i]->GetCounters().dataBytesSent;
-        results.AddSample(now, flowTxSeries[i], (b - flowTxPrev[i]) * toGbps);
+        res->AddSample(now, flowTxSeries[i], (b - flowTxPrev[i]) * toGbps);
         flowTxPrev[i] = b;
         const MrcCcState& cc = requesters[i]->GetCcState();
-        results.AddSample(now, flowRateSeries[i], cc.rate.GetBitRate() / 1e9);
+        res->AddSample(now, flowRateSeries[i], cc.rate.GetBitRate() / 1e9);
         if (cc.cwnd != std::numeric_limits<uint64_t>::max())
         {
             // Window-based controllers only (DCQCN is rate-based: no window).
             if (flowCwndSeries[i] < 0)
             {
                 flowCwndSeries[i] =
-                    results.RegisterSeries(cfg.transport, "flow" + std::to_string(i), "cwnd_bytes");
+                    res->RegisterSeries(cfg.transport, "flow" + std::to_string(i), "cwnd_bytes");
             }
-            results.AddSample(now,
-                              static_cast<uint32_t>(flowCwndSeries[i]),
-                              static_cast<double>(cc.cwnd));
+            res->AddSample(now,
+                           static_cast<uint32_t>(flowCwndSeries[i]),
+                           static_cast<double>(cc.cwnd));
         }
     }
     for (auto& q : queues)
@@ -904,9 +1395,9 @@ MrcScenarioRunner::Impl::Sample()
         {
             if (q.series < 0)
             {
-                q.series = results.RegisterSeries("", q.name, "queue_bytes");
+                q.series = res->RegisterSeries(q.tag, q.name, "queue_bytes");
             }
-            results.AddSample(now, static_cast<uint32_t>(q.series), static_cast<double>(bytes));
+            res->AddSample(now, static_cast<uint32_t>(q.series), static_cast<double>(bytes));
         }
         q.lastNonZero = bytes > 0;
     }
@@ -944,12 +1435,29 @@ MrcScenarioRunner::Run()
     }
     m.events = Simulator::GetEventCount() - (m.progress ? m.progress->GetChecks() : 0);
     m.Collect();
+    if (m.sharedLog)
+    {
+        // Several transports: say which run each record belongs to.
+        const bool tag = m.cfg.transports.size() > 1;
+        for (const MrcEventRecord& e : m.log->GetRecords())
+        {
+            const std::string t = "transport=" + m.cfg.transport;
+            m.sharedLog->Record(e.time,
+                                e.kind,
+                                e.where,
+                                tag ? (e.detail.empty() ? t : e.detail + " " + t) : e.detail);
+        }
+        m.log = m.sharedLog;
+    }
 }
 
 void
 MrcScenarioRunner::Impl::Collect()
 {
-    MrcTransportCounters& tc = results.GetCounters(cfg.transport);
+    MrcTransportCounters& tc = res->GetCounters(cfg.transport);
+    uint64_t mpTrimNacks = 0;
+    uint64_t mpProbes = 0;
+    uint64_t mpInferred = 0;
     for (std::size_t i = 0; i < conns.size(); ++i)
     {
         const MrcQpCounters& q = conns[i].requester->GetCounters();
@@ -957,6 +1465,13 @@ MrcScenarioRunner::Impl::Collect()
         tc.timeouts += q.timeouts;
         tc.nacks += q.naksReceived;
         tc.cnps += q.cnpsReceived;
+        if (mrc)
+        {
+            Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(conns[i].requester);
+            mpTrimNacks += mq->GetMultipathCounters().trimNacksReceived;
+            mpProbes += mq->GetMultipathCounters().probesSent;
+            mpInferred += mq->GetMultipathCounters().inferredLosses;
+        }
         const Ptr<MrcMemoryRegion> r = conns[i].region;
         if (msgs[i].bytes == 0 || r->IsExactlyOnce(r->GetBase(), msgs[i].bytes))
         {
@@ -1016,24 +1531,55 @@ MrcScenarioRunner::Impl::Collect()
             }
             tc.pfcPausedNs += r.pausedNs;
             hops += r.packets;
-            results.AddLink(r);
+            res->AddLink(r);
         }
     }
-    MrcRunInfo& info = results.GetInfo();
+    MrcRunInfo& info = res->GetInfo();
     info.scenario = cfg.scenario;
     info.seed = cfg.seed;
-    info.options = cfg.options;
+    // Several transports in one results: keep the first one's options, add per-transport
+    // figures under "<transport>." names.
+    const bool first = info.options.empty();
+    const std::string pre = cfg.transports.size() > 1 ? cfg.transport + "." : "";
+    if (first)
+    {
+        info.options = cfg.options;
+    }
+    for (const char* k : {"victimFlow", "allreduceCompletionNs", "mtu"})
+    {
+        auto it = cfg.options.find(k);
+        if (it != cfg.options.end())
+        {
+            info.options[pre + k] = it->second;
+        }
+    }
+    if (mrc)
+    {
+        // MRC's own counters (summary.json "options" has room for named figures).
+        info.options[pre + "mrcTrimNacksReceived"] = std::to_string(mpTrimNacks);
+        info.options[pre + "mrcInferredLosses"] = std::to_string(mpInferred);
+        info.options[pre + "mrcProbesSent"] = std::to_string(mpProbes);
+        info.options[pre + "mrcEvHealthChanges"] = std::to_string(evChanges);
+    }
     info.ns3Version = MrcNs3VersionString();
-    info.simulatedTimeNs = Simulator::Now().GetNanoSeconds();
-    info.eventsExecuted = events;
-    info.wallClockSeconds = buildWall + runWall;
+    info.simulatedTimeNs = std::max(info.simulatedTimeNs, Simulator::Now().GetNanoSeconds());
+    info.eventsExecuted += events;
+    info.wallClockSeconds += buildWall + runWall;
     info.peakRssKb = PeakRssKb();
+}
+
+void
+MrcScenarioRunner::SetSharedResults(MrcRunResults* results, Ptr<MrcEventLog> log)
+{
+    NS_ABORT_MSG_IF(m_impl->built, "SetSharedResults must come before Build");
+    m_impl->res = results ? results : &m_impl->results;
+    m_impl->sharedLog = log;
 }
 
 const MrcRunResults&
 MrcScenarioRunner::GetResults() const
 {
-    return m_impl->results;
+    return *m_impl->res;
 }
 
 Ptr<MrcEventLog>
@@ -1065,7 +1611,7 @@ MrcScenarioRunner::Write(const std::string& dir) const
 {
     Ptr<MrcEventLog> log = m_impl->log;
     std::vector<std::string> files =
-        MrcResultsWriter::WriteAll(m_impl->results, dir, [log](const std::string& d) {
+        MrcResultsWriter::WriteAll(*m_impl->res, dir, [log](const std::string& d) {
             log->WriteCsv(d + "/events.csv");
         });
     files.push_back("events.csv");
@@ -1148,6 +1694,18 @@ MrcSimMain(int argc, char* argv[])
               "), print the summary table and write the result files.");
     o.Register(cmd);
     cmd.Parse(static_cast<int>(args.size()), args.data());
+    bool transportGiven = false;
+    bool transportsGiven = false;
+    for (std::size_t i = 1; i < args.size(); ++i)
+    {
+        const std::string a = args[i];
+        transportGiven = transportGiven || a.rfind("--transport=", 0) == 0;
+        transportsGiven = transportsGiven || a.rfind("--transports=", 0) == 0;
+    }
+    if (transportGiven && !transportsGiven)
+    {
+        o.transports = ""; // --transport=X replaces the scenario's transport list
+    }
     MrcScenarioConfig c = o.ToConfig();
     for (std::size_t i = 1; i < args.size(); ++i)
     {
@@ -1171,21 +1729,76 @@ MrcSimMain(int argc, char* argv[])
         std::filesystem::create_directories(out, ec);
     }
 
-    MrcScenarioRunner runner(c);
-    runner.Run();
-    runner.Write(out);
-    std::cout << "scenario " << scenario << " (" << c.transport << ", profile " << c.profile << ", "
-              << runner.GetTopology()->GetNHosts() << " hosts, seed " << c.seed << "): simulated "
-              << Simulator::Now().GetMicroSeconds() << " us in "
-              << MrcResultsWriter::FormatFixed(runner.GetBuildWallSeconds() +
-                                                   runner.GetRunWallSeconds(),
-                                               2)
-              << " s\n";
-    MrcResultsWriter::PrintTable(runner.GetResults(), std::cout);
+    const std::vector<std::string> list =
+        c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports;
+    MrcRunResults shared;
+    Ptr<MrcEventLog> log = CreateObject<MrcEventLog>();
+    std::unique_ptr<MrcScenarioRunner> runner;
+    double buildWall = 0;
+    double runWall = 0;
+    double runCpu = 0;
+    uint64_t hops = 0;
+    uint64_t events = 0;
+    uint64_t messages = 0;
+    uint32_t hosts = 0;
+    for (std::size_t k = 0; k < list.size(); ++k)
+    {
+        if (k > 0)
+        {
+            // A fresh fabric: no object, attribute default or name of the previous run.
+            runner.reset();
+            Simulator::Destroy();
+            Config::Reset();
+            GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+        }
+        MrcScenarioConfig ct = c;
+        ct.transport = list[k];
+        ct.transports = list;
+        ct.options["transport"] = list[k];
+        ct.profile = o.profile.empty() ? (list[k] == "mrc" ? "mrc" : "roce-hpcc") : o.profile;
+        ct.tagFabricSeries = list.size() > 1;
+        if (!c.sameFabric && list[k] != "mrc" && c.topology.planes > 1)
+        {
+            // The same NIC bandwidth on one plane.
+            const uint64_t p = c.topology.planes;
+            ct.topology.planes = 1;
+            ct.topology.hostRate = DataRate(c.topology.hostRate.GetBitRate() * p);
+            ct.topology.fabricRate = DataRate(c.topology.fabricRate.GetBitRate() * p);
+            ct.topology.coreRate = DataRate(c.topology.coreRate.GetBitRate() * p);
+        }
+        runner = std::make_unique<MrcScenarioRunner>(ct);
+        runner->SetSharedResults(&shared, log);
+        runner->Run();
+        buildWall += runner->GetBuildWallSeconds();
+        runWall += runner->GetRunWallSeconds();
+        runCpu += runner->GetRunCpuSeconds();
+        hops += runner->GetPacketHops();
+        events += runner->GetEvents();
+        messages += runner->GetMessages().size();
+        hosts = runner->GetTopology()->GetNHosts();
+        std::cout << "scenario " << scenario << " (" << ct.transport << ", profile " << ct.profile
+                  << ", " << hosts << " hosts, " << ct.topology.planes << " plane(s), seed "
+                  << c.seed << "): simulated " << Simulator::Now().GetMicroSeconds() << " us in "
+                  << MrcResultsWriter::FormatFixed(runner->GetBuildWallSeconds() +
+                                                       runner->GetRunWallSeconds(),
+                                                   2)
+                  << " s\n";
+    }
+    runner->Write(out);
+    MrcResultsWriter::PrintTable(shared, std::cout);
+    for (const auto& [key, value] : shared.GetInfo().options)
+    {
+        if (key.find("mrc") != std::string::npos ||
+            key.find("allreduceCompletionNs") != std::string::npos ||
+            key.find("victimFlow") != std::string::npos)
+        {
+            std::cout << key << " " << value << "\n";
+        }
+    }
     std::cout << "files: " << out << "\n";
 
     bool allDone = true;
-    for (const auto& f : runner.GetResults().GetFlows())
+    for (const auto& f : shared.GetFlows())
     {
         allDone = allDone && f.IsCompleted();
     }
@@ -1198,27 +1811,23 @@ MrcSimMain(int argc, char* argv[])
         {
             MrcCommandLine::Fail("--benchJson='" + o.benchJson + "': cannot write the file");
         }
-        const double run = runner.GetRunWallSeconds();
-        const double cpu = runner.GetRunCpuSeconds();
+        const double run = runWall;
+        const double cpu = runCpu;
         js << "{\"scenario\": " << MrcResultsWriter::JsonString(scenario)
-           << ", \"hosts\": " << runner.GetTopology()->GetNHosts()
-           << ", \"messages\": " << runner.GetMessages().size()
+           << ", \"hosts\": " << hosts << ", \"messages\": " << messages
            << ", \"allCompleted\": " << (allDone ? "true" : "false")
            << ", \"simulatedNs\": " << Simulator::Now().GetNanoSeconds()
-           << ", \"eventsExecuted\": " << runner.GetEvents()
-           << ", \"packetHops\": " << runner.GetPacketHops() << ", \"setupWallSeconds\": "
-           << MrcResultsWriter::FormatFixed(runner.GetBuildWallSeconds(), 3)
+           << ", \"eventsExecuted\": " << events << ", \"packetHops\": " << hops
+           << ", \"setupWallSeconds\": " << MrcResultsWriter::FormatFixed(buildWall, 3)
            << ", \"runWallSeconds\": " << MrcResultsWriter::FormatFixed(run, 3)
            << ", \"runCpuSeconds\": " << MrcResultsWriter::FormatFixed(cpu, 3)
            << ", \"totalWallSeconds\": " << MrcResultsWriter::FormatFixed(wall, 3)
-           << ", \"peakRssKb\": " << PeakRssKb() << ", \"hopsPerWallSecond\": "
-           << MrcResultsWriter::FormatFixed(runner.GetPacketHops() / run, 0)
-           << ", \"eventsPerWallSecond\": "
-           << MrcResultsWriter::FormatFixed(runner.GetEvents() / run, 0)
-           << ", \"hopsPerCpuSecond\": "
-           << MrcResultsWriter::FormatFixed(runner.GetPacketHops() / cpu, 0)
-           << ", \"eventsPerCpuSecond\": "
-           << MrcResultsWriter::FormatFixed(runner.GetEvents() / cpu, 0) << "}\n";
+           << ", \"peakRssKb\": " << PeakRssKb()
+           << ", \"hopsPerWallSecond\": " << MrcResultsWriter::FormatFixed(hops / run, 0)
+           << ", \"eventsPerWallSecond\": " << MrcResultsWriter::FormatFixed(events / run, 0)
+           << ", \"hopsPerCpuSecond\": " << MrcResultsWriter::FormatFixed(hops / cpu, 0)
+           << ", \"eventsPerCpuSecond\": " << MrcResultsWriter::FormatFixed(events / cpu, 0)
+           << "}\n";
     }
     Simulator::Destroy();
     return allDone ? 0 : 1;

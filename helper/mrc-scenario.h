@@ -41,11 +41,26 @@ namespace ns3
  */
 struct MrcScenarioConfig
 {
-    std::string scenario{"permutation"};   //!< scenario name (recorded in summary.json)
-    std::string pattern{"permutation"};    //!< traffic: "permutation" or "incast"
-    MrcTopologyConfig topology;            //!< the fabric
-    std::string transport{"roce"};         //!< the transport (only "roce" for now)
-    std::string profile{"roce-hpcc"};      //!< parameter profile ("none": attribute defaults)
+    std::string scenario{"permutation"}; //!< scenario name (recorded in summary.json)
+    /// traffic: permutation, incast, incast-victim, alltoall, allreduce, flows
+    std::string pattern{"permutation"};
+    MrcTopologyConfig topology;       //!< the fabric
+    std::string transport{"roce"};    //!< the transport: "roce" or "mrc"
+    std::string profile{"roce-hpcc"}; //!< parameter profile ("none": attribute defaults)
+    /// transports run one after another (--transports; empty: just `transport`)
+    std::vector<std::string> transports;
+    bool sameFabric{true};        //!< false: RoCE on one plane at planes x the rates (compare)
+    bool mtuAuto{true};           //!< --mtu not given: 1000 B for roce, 4096 B for mrc
+    std::string evFormat{"srv6"}; //!< MRC EVs: "srv6" (topology paths) or "structured"
+    uint32_t evMinPerPlane{256};  //!< srv6: a plane with fewer paths gets replica EVs up to this
+    double lossRate{0};           //!< random loss probability (--lossRate)
+    std::string lossAt{"path"};   //!< "path" (once per path, host NIC ingress) or "links"
+    Time duration{MicroSeconds(500)};      //!< flows: arrival window
+    double load{0.5};                      //!< flows: offered load per host
+    std::string cdf{"websearch"};          //!< flows: flow-size distribution name
+    uint32_t chunks{1};                    //!< allreduce: chunks per segment
+    uint32_t maxEvEvents{10000};           //!< ev_state records kept in events.csv (per transport)
+    bool tagFabricSeries{false};           //!< label host/queue series with the transport (several)
     uint64_t bytes{1000000};               //!< bytes per sender (split over qpsPerPair)
     uint32_t senders{8};                   //!< incast senders
     uint32_t qpsPerPair{1};                //!< queue pairs (messages) per sender-receiver pair
@@ -100,7 +115,17 @@ class MrcScenarioOptions
     std::string scenario{"permutation"}; //!< --scenario
     std::string pattern{"permutation"};  //!< set by the scenario preset (no option)
     std::string transport{"roce"};       //!< --transport
-    std::string transports{""};          //!< --transports (alias; only roce for now)
+    std::string transports{""};          //!< --transports (comma-separated, run in turn)
+    std::string sameFabric{"1"};         //!< --sameFabric
+    std::string evFormat{"srv6"};        //!< --evFormat
+    std::string evMinPerPlane{"256"};    //!< --evMinPerPlane
+    std::string lossRate{"0"};           //!< --lossRate
+    std::string lossAt{"path"};          //!< --lossAt
+    std::string duration{"500us"};       //!< --duration (flows)
+    std::string load{"0.5"};             //!< --load (flows)
+    std::string cdf{"websearch"};        //!< --cdf (flows)
+    std::string chunks{"1"};             //!< --chunks (allreduce)
+    std::string maxEvEvents{"10000"};    //!< --maxEvEvents
     std::string profile{""};             //!< --profile (empty: the transport's default)
     std::string bytes{"1000000"};        //!< --bytes
     std::string senders{"8"};            //!< --senders
@@ -176,6 +201,14 @@ class MrcScenarioRunner
     void Build();
     /// Run it and collect the results (once).
     void Run();
+
+    /**
+     * Put the results and events into shared objects (several transports run one after
+     * another into the same files). Call before Build.
+     * \param results where flows, links, series and counters go (null: this runner's own)
+     * \param log the event log (null: keep this runner's own)
+     */
+    void SetSharedResults(MrcRunResults* results, Ptr<MrcEventLog> log);
 
     /// \return the results (complete after Run)
     const MrcRunResults& GetResults() const;

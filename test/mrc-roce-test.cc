@@ -634,7 +634,7 @@ TEST(MrcRoce, CnpFlagOnAcks)
 TEST(MrcProfiles, Names)
 {
     EXPECT_EQ(MrcProfiles::GetNames(),
-              (std::vector<std::string>{"roce-hpcc", "roce-paper", "uec-htsim"}));
+              (std::vector<std::string>{"mrc", "roce-hpcc", "roce-paper", "uec-htsim"}));
     EXPECT_TRUE(MrcProfiles::Exists("roce-hpcc"));
     EXPECT_FALSE(MrcProfiles::Exists("roce"));
 }
@@ -676,8 +676,8 @@ TEST(MrcProfiles, ApplySetsDefaults)
 TEST(MrcProfilesDeathTest, UnknownProfileListsTheValidOnes)
 {
     EXPECT_DEATH(MrcProfiles::GetSettings("roce"),
-                 "unknown profile 'roce'; valid profiles: roce-hpcc, roce-paper");
-    EXPECT_DEATH(MrcProfiles::Apply("hpcc"), "valid profiles: roce-hpcc, roce-paper");
+                 "unknown profile 'roce'; valid profiles: mrc, roce-hpcc, roce-paper");
+    EXPECT_DEATH(MrcProfiles::Apply("hpcc"), "valid profiles: mrc, roce-hpcc, roce-paper");
 }
 
 namespace
