@@ -19,6 +19,8 @@
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-roce-queue-pair.h"
 #include "ns3/mrc-switch-node.h"
+#include "ns3/mrc-uec-path-selector.h"
+#include "ns3/mrc-uec-queue-pair.h"
 #include "ns3/names.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
@@ -215,7 +217,7 @@ DevDrops(Ptr<MrcNetDevice> d)
 MrcScenarioOptions::MrcScenarioOptions()
 {
     // Empty: the transport's payload size, 1000 B for roce (HPCC simulator run.py) and
-    // 4096 B for mrc (the mrc profile).
+    // 4096 B for mrc (the mrc profile) and uec (uec-htsim, htsim main_uec.cpp).
     topo.mtu = "";
 }
 
@@ -230,8 +232,8 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  "same seed and workload (overrides --transport)",
                  transports);
     cmd.AddValue("sameFabric",
-                 "1: every transport on the fabric given; 0: roce on one plane at planes x the "
-                 "link rates (the same NIC bandwidth as mrc on all planes)",
+                 "1: every transport on the fabric given; 0: roce and uec on one plane at "
+                 "planes x the link rates (the same NIC bandwidth as mrc on all planes)",
                  sameFabric);
     cmd.AddValue("evFormat", "mrc entropy values: srv6 (topology paths) or structured", evFormat);
     cmd.AddValue("evMinPerPlane",
@@ -428,7 +430,7 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
         }
     }
     // Empty: the transport's own profile (chosen per transport in MrcSimMain).
-    c.profile = profile.empty() ? (c.transport == "mrc" ? "mrc" : "roce-hpcc") : profile;
+    c.profile = profile.empty() ? MrcScenarios::DefaultProfile(c.transport) : profile;
     if (!ParseU64(bytes, c.bytes) || c.bytes > 0xffffffffULL)
     {
         return Bad("bytes", bytes, "must be an integer 0..4294967295 (one RDMA Write)");
@@ -523,12 +525,26 @@ MrcScenarios::GetAll()
              o.bytes = "2000000";
              o.sampleInterval = "0";
          }},
-        {"compare",
-         "roce then mrc, same seed and permutation, same NIC bandwidth: mrc on 4 planes x "
-         "100 Gb/s, roce on one 400 Gb/s plane (--sameFabric=1: both on the 4 planes)",
+        {"perm128-mrc",
+         "the perm128 shape on 4 planes (128 hosts, 8 T0 x 16 and 8 T1 per plane, 100 Gb/s, "
+         "1 us), 128 x 2 MB permutation, MRC (profile mrc)",
          [](MrcScenarioOptions& o) {
              o.pattern = "permutation";
-             o.transports = "roce,mrc";
+             o.transport = "mrc";
+             o.topo.planes = "4";
+             o.topo.hosts = "128";
+             o.topo.hostsPerT0 = "16";
+             o.topo.t1PerPlane = "8";
+             o.bytes = "2000000";
+             o.sampleInterval = "0";
+         }},
+        {"compare",
+         "roce, uec, then mrc, same seed and permutation, same NIC bandwidth: mrc on 4 "
+         "planes x 100 Gb/s, roce and uec on one 400 Gb/s plane (--sameFabric=1: all on the "
+         "4 planes)",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "permutation";
+             o.transports = "roce,uec,mrc";
              o.sameFabric = "0";
              o.topo.planes = "4";
          }},
@@ -544,10 +560,10 @@ MrcScenarios::GetAll()
          "every host writes --bytes (1 MB) to every other host, all at once",
          [](MrcScenarioOptions& o) { o.pattern = "alltoall"; }},
         {"loss",
-         "permutation of 8 hosts x 8 MB with --lossRate=0.01 random loss, roce then mrc",
+         "permutation of 8 hosts x 8 MB with --lossRate=0.01 random loss, roce, uec, then mrc",
          [](MrcScenarioOptions& o) {
              o.pattern = "permutation";
-             o.transports = "roce,mrc";
+             o.transports = "roce,uec,mrc";
              o.topo.hosts = "8";
              o.bytes = "8000000";
              o.lossRate = "0.01";
@@ -555,10 +571,10 @@ MrcScenarios::GetAll()
          }},
         {"failover",
          "link p0-t0-0:p0-t1-0 fails at 150 us under a 20 MB permutation (8 hosts, 4 planes, "
-         "2 T1 each), roce then mrc: mrc dips, roce QPs on the link stall",
+         "2 T1 each), roce, uec, then mrc: mrc dips, roce QPs on the link stall",
          [](MrcScenarioOptions& o) {
              o.pattern = "permutation";
-             o.transports = "roce,mrc";
+             o.transports = "roce,uec,mrc";
              o.topo.planes = "4";
              o.topo.hosts = "8";
              o.topo.t1PerPlane = "2";
@@ -610,7 +626,17 @@ MrcScenarios::GetNames()
 std::vector<std::string>
 MrcScenarios::GetTransports()
 {
-    return {"roce", "mrc"};
+    return {"roce", "uec", "mrc"};
+}
+
+std::string
+MrcScenarios::DefaultProfile(const std::string& transport)
+{
+    if (transport == "mrc")
+    {
+        return "mrc";
+    }
+    return transport == "uec" ? "uec-htsim" : "roce-hpcc";
 }
 
 void
@@ -678,6 +704,7 @@ struct MrcScenarioRunner::Impl
 
     // transport
     bool mrc{false};
+    bool uec{false}; //!< UEC RUD queue pairs (ns3::MrcUecQueuePair)
     MrcRdmaHelper rdma;
     ObjectFactory mrcQpFactory; //!< makes MRC queue pairs
     Time mrcBaseRtt;            //!< the fabric's base RTT for the MRC MTU
@@ -724,12 +751,13 @@ MrcScenarioRunner::Build()
     m.built = true;
     const auto t0 = Impl::Clock::now();
     MrcScenarioConfig& c = m.cfg;
-    NS_ABORT_MSG_IF(c.transport != "roce" && c.transport != "mrc",
-                    "transport '" << c.transport << "' is not available (allowed: roce, mrc)");
+    NS_ABORT_MSG_IF(c.transport != "roce" && c.transport != "mrc" && c.transport != "uec",
+                    "transport '" << c.transport << "' is not available (allowed: roce, uec, mrc)");
     const bool mrc = c.transport == "mrc";
+    const bool uec = c.transport == "uec";
     if (c.mtuAuto)
     {
-        c.topology.mtu = mrc ? 4096 : 1000;
+        c.topology.mtu = mrc || uec ? 4096 : 1000;
     }
     c.options["mtu"] = std::to_string(c.topology.mtu);
 
@@ -744,6 +772,14 @@ MrcScenarioRunner::Build()
     {
         Config::SetDefault("ns3::MrcSwitchNode::TrimmingEnabled", BooleanValue(true));
         Config::SetDefault("ns3::MrcSwitchNode::NoEcnToHost", BooleanValue(true));
+        Config::SetDefault("ns3::MrcSharedBufferMmu::PfcPriorityMask", UintegerValue(0));
+    }
+    if (uec)
+    {
+        // A UEC fabric: lossy (no PFC), trimming, ECN marking up to the receiver (NSCC
+        // reads the ECN echo); the uec-htsim profile sets the same and its thresholds.
+        Config::SetDefault("ns3::MrcSwitchNode::TrimmingEnabled", BooleanValue(true));
+        Config::SetDefault("ns3::MrcSwitchNode::EcnEnabled", BooleanValue(true));
         Config::SetDefault("ns3::MrcSharedBufferMmu::PfcPriorityMask", UintegerValue(0));
     }
     MrcProfileContext ctx;
@@ -768,7 +804,9 @@ MrcScenarioRunner::Build()
             pr += "," + c.profile;
         }
     }
-    Config::SetDefault(mrc ? "ns3::MrcMultipathQueuePair::Mtu" : "ns3::MrcRoceQueuePair::Mtu",
+    Config::SetDefault(mrc   ? "ns3::MrcMultipathQueuePair::Mtu"
+                       : uec ? "ns3::MrcUecQueuePair::Mtu"
+                             : "ns3::MrcRoceQueuePair::Mtu",
                        UintegerValue(c.topology.mtu));
     if (c.pcap)
     {
@@ -820,6 +858,24 @@ MrcScenarioRunner::Build()
             evs += std::stoul(info.initialValue->SerializeToString(info.checker));
         }
         m.evPerQp = evs;
+    }
+    m.uec = uec;
+    if (uec)
+    {
+        // One NIC port per QP: the path selector's (ns3::MrcFixedEntropyPathSelector: the
+        // RoCEv2 flow label of the QPN pair modulo the planes); per-packet spraying over
+        // ECMP within that plane by the EV in the UDP source port. BaseRtt: the fabric's
+        // unloaded RTT for the MTU, unless --ns3::MrcUecQueuePair::BaseRtt is given.
+        m.rdma.SetQueuePairType("ns3::MrcUecQueuePair");
+        bool rttGiven = false;
+        for (const auto& o : c.attributeOverrides)
+        {
+            rttGiven = rttGiven || o.first == "ns3::MrcUecQueuePair::BaseRtt";
+        }
+        if (!rttGiven)
+        {
+            m.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(m.topo->GetBaseRtt(c.topology.mtu)));
+        }
     }
     m.res->AddTransport(c.transport);
     if (c.sampleInterval > Time(0))
@@ -1059,13 +1115,23 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     else
     {
         conn = rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
+        if (uec)
+        {
+            // Fixed streams for the per-packet EV choice (as the MRC EV profiles above).
+            for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
+            {
+                nextStream += DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(
+                    nextStream);
+            }
+        }
     }
     conns.push_back(conn);
     requesters.push_back(conn.requester);
     const uint32_t overhead =
-        mrc ? (c.evFormat == "srv6" ? MrcTopology::MRC_DATA_FRAME_OVERHEAD
-                                    : MrcTopology::MRC_DATA_FRAME_OVERHEAD - 40)
-            : ROCE_DATA_OVERHEAD + 16;
+        mrc   ? (c.evFormat == "srv6" ? MrcTopology::MRC_DATA_FRAME_OVERHEAD
+                                      : MrcTopology::MRC_DATA_FRAME_OVERHEAD - 40)
+        : uec ? MrcTopology::MRC_DATA_FRAME_OVERHEAD - 40 // no SRv6, RETH on every packet
+              : ROCE_DATA_OVERHEAD + 16;
     auto key = std::make_pair(f.src, f.dst);
     auto it = pathCache.find(key);
     if (it == pathCache.end())
@@ -1076,7 +1142,7 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
             topo->GetPathRtt(paths[0],
                              mtu,
                              overhead,
-                             mrc ? MrcTopology::MRC_SACK_FRAME_BYTES : ROCE_ACK_BYTES)
+                             mrc || uec ? MrcTopology::MRC_SACK_FRAME_BYTES : ROCE_ACK_BYTES)
                 .GetNanoSeconds();
         uint64_t bottleneck = UINT64_MAX;
         for (uint32_t l : paths[0].links)
@@ -1098,8 +1164,11 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     rec.dport = static_cast<uint16_t>(conn.responder->GetQpn());
     rec.bytes = f.bytes;
     rec.startNs = f.start.GetNanoSeconds();
-    rec.idealFctNs =
-        MrcIdealFctNs(f.bytes, mtu, overhead + (mrc ? 0 : 8), it->second.first, it->second.second);
+    rec.idealFctNs = MrcIdealFctNs(f.bytes,
+                                   mtu,
+                                   overhead + (mrc || uec ? 0 : 8),
+                                   it->second.first,
+                                   it->second.second);
     handles.push_back(res->AddFlow(rec));
     ended.push_back(false);
     if (c.sampleInterval > Time(0))
@@ -1458,6 +1527,7 @@ MrcScenarioRunner::Impl::Collect()
     uint64_t mpTrimNacks = 0;
     uint64_t mpProbes = 0;
     uint64_t mpInferred = 0;
+    MrcUecCounters uc;
     for (std::size_t i = 0; i < conns.size(); ++i)
     {
         const MrcQpCounters& q = conns[i].requester->GetCounters();
@@ -1471,6 +1541,18 @@ MrcScenarioRunner::Impl::Collect()
             mpTrimNacks += mq->GetMultipathCounters().trimNacksReceived;
             mpProbes += mq->GetMultipathCounters().probesSent;
             mpInferred += mq->GetMultipathCounters().inferredLosses;
+        }
+        if (uec)
+        {
+            const MrcUecCounters& u =
+                DynamicCast<MrcUecQueuePair>(conns[i].requester)->GetUecCounters();
+            const MrcUecCounters& r =
+                DynamicCast<MrcUecQueuePair>(conns[i].responder)->GetUecCounters();
+            uc.trimNacksReceived += u.trimNacksReceived;
+            uc.inferredLosses += u.inferredLosses;
+            uc.timedOutPsns += u.timedOutPsns;
+            uc.lastHopNacksSent += r.lastHopNacksSent;
+            uc.oorDrops += r.oorDrops;
         }
         const Ptr<MrcMemoryRegion> r = conns[i].region;
         if (msgs[i].bytes == 0 || r->IsExactlyOnce(r->GetBase(), msgs[i].bytes))
@@ -1560,6 +1642,16 @@ MrcScenarioRunner::Impl::Collect()
         info.options[pre + "mrcInferredLosses"] = std::to_string(mpInferred);
         info.options[pre + "mrcProbesSent"] = std::to_string(mpProbes);
         info.options[pre + "mrcEvHealthChanges"] = std::to_string(evChanges);
+    }
+    if (uec)
+    {
+        // UEC's own counters (requester side, except the responder's last-hop NACKs and
+        // out-of-window drops).
+        info.options[pre + "uecTrimNacksReceived"] = std::to_string(uc.trimNacksReceived);
+        info.options[pre + "uecLastHopNacksSent"] = std::to_string(uc.lastHopNacksSent);
+        info.options[pre + "uecInferredLosses"] = std::to_string(uc.inferredLosses);
+        info.options[pre + "uecTimedOutPsns"] = std::to_string(uc.timedOutPsns);
+        info.options[pre + "uecOutOfWindowDrops"] = std::to_string(uc.oorDrops);
     }
     info.ns3Version = MrcNs3VersionString();
     info.simulatedTimeNs = std::max(info.simulatedTimeNs, Simulator::Now().GetNanoSeconds());
@@ -1755,7 +1847,7 @@ MrcSimMain(int argc, char* argv[])
         ct.transport = list[k];
         ct.transports = list;
         ct.options["transport"] = list[k];
-        ct.profile = o.profile.empty() ? (list[k] == "mrc" ? "mrc" : "roce-hpcc") : o.profile;
+        ct.profile = o.profile.empty() ? MrcScenarios::DefaultProfile(list[k]) : o.profile;
         ct.tagFabricSeries = list.size() > 1;
         if (!c.sameFabric && list[k] != "mrc" && c.topology.planes > 1)
         {
@@ -1788,7 +1880,7 @@ MrcSimMain(int argc, char* argv[])
     MrcResultsWriter::PrintTable(shared, std::cout);
     for (const auto& [key, value] : shared.GetInfo().options)
     {
-        if (key.find("mrc") != std::string::npos ||
+        if (key.find("mrc") != std::string::npos || key.find("uec") != std::string::npos ||
             key.find("allreduceCompletionNs") != std::string::npos ||
             key.find("victimFlow") != std::string::npos)
         {

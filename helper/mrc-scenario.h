@@ -45,12 +45,12 @@ struct MrcScenarioConfig
     /// traffic: permutation, incast, incast-victim, alltoall, allreduce, flows
     std::string pattern{"permutation"};
     MrcTopologyConfig topology;       //!< the fabric
-    std::string transport{"roce"};    //!< the transport: "roce" or "mrc"
+    std::string transport{"roce"};    //!< the transport: "roce", "uec" or "mrc"
     std::string profile{"roce-hpcc"}; //!< parameter profile ("none": attribute defaults)
     /// transports run one after another (--transports; empty: just `transport`)
     std::vector<std::string> transports;
     bool sameFabric{true};        //!< false: RoCE on one plane at planes x the rates (compare)
-    bool mtuAuto{true};           //!< --mtu not given: 1000 B for roce, 4096 B for mrc
+    bool mtuAuto{true};           //!< --mtu not given: 1000 B for roce, 4096 B for uec, mrc
     std::string evFormat{"srv6"}; //!< MRC EVs: "srv6" (topology paths) or "structured"
     uint32_t evMinPerPlane{256};  //!< srv6: a plane with fewer paths gets replica EVs up to this
     double lossRate{0};           //!< random loss probability (--lossRate)
@@ -168,6 +168,11 @@ class MrcScenarios
     static std::vector<std::string> GetNames();
     /// \return the transports mrc-sim accepts
     static std::vector<std::string> GetTransports();
+    /**
+     * \param transport a transport of GetTransports()
+     * \return its default profile: roce-hpcc (roce), uec-htsim (uec), mrc (mrc)
+     */
+    static std::string DefaultProfile(const std::string& transport);
     /// \param os where to print "name  description" lines
     static void PrintList(std::ostream& os);
 };

@@ -257,12 +257,12 @@ TEST(MrcScenarioDeathTest, BadOptionValuesExitWith2NamingThem)
     EXPECT_EXIT(Main({"mrc-sim", "incast", "--senders=16"}),
                 ::testing::ExitedWithCode(2),
                 "--senders='16' must be an integer 1..15");
-    EXPECT_EXIT(Main({"mrc-sim", "--transport=uec"}),
+    EXPECT_EXIT(Main({"mrc-sim", "--transport=tcp"}),
                 ::testing::ExitedWithCode(2),
-                "uec.*transport.*roce");
-    EXPECT_EXIT(Main({"mrc-sim", "--transports=roce,uec"}),
+                "tcp.*transport.*roce, uec, mrc");
+    EXPECT_EXIT(Main({"mrc-sim", "--transports=roce,tcp"}),
                 ::testing::ExitedWithCode(2),
-                "uec.*transports.*roce");
+                "tcp.*transports.*roce");
     EXPECT_EXIT(Main({"mrc-sim", "--evFormat=x"}), ::testing::ExitedWithCode(2), "evFormat");
     EXPECT_EXIT(Main({"mrc-sim", "--lossRate=2"}), ::testing::ExitedWithCode(2), "lossRate");
     EXPECT_EXIT(Main({"mrc-sim", "--sameFabric=2"}), ::testing::ExitedWithCode(2), "sameFabric");
@@ -581,7 +581,7 @@ TEST(MrcScenario, AllToAllMrcEveryOrderedPair)
 
 TEST(MrcScenario, LossRateRetransmitsAndStillDeliversExactlyOnce)
 {
-    for (const std::string t : {"roce", "mrc"})
+    for (const std::string t : {"roce", "uec", "mrc"})
     {
         SCOPED_TRACE(t);
         MrcScenarioConfig c = SmallWith("permutation", t, "200000");
@@ -645,7 +645,7 @@ TEST(MrcScenario, PoissonFlowsFromTheWebsearchCdf)
     Cleanup(dir);
 }
 
-TEST(MrcScenario, CompareRunsBothTransportsIntoOneFolder)
+TEST(MrcScenario, CompareRunsThreeTransportsIntoOneFolder)
 {
     const std::string dir = TempDir();
     std::vector<std::string> args = {"mrc-sim",
@@ -665,14 +665,20 @@ TEST(MrcScenario, CompareRunsBothTransportsIntoOneFolder)
     const std::string out = testing::internal::GetCapturedStdout();
     EXPECT_EQ(rc, 0) << out;
     const auto flows = Lines(ReadFile(dir + "/flows.csv"));
-    ASSERT_EQ(flows.size(), 1u + 8 + 8);
+    // roce, uec, mrc in turn (the default --transports), 8 completed rows each.
+    ASSERT_EQ(flows.size(), 1u + 8 + 8 + 8);
     for (std::size_t i = 1; i < flows.size(); ++i)
     {
-        EXPECT_EQ(flows[i].rfind(i <= 8 ? "roce," : "mrc,", 0), 0u) << flows[i];
+        EXPECT_EQ(flows[i].rfind(i <= 8 ? "roce," : i <= 16 ? "uec," : "mrc,", 0), 0u) << flows[i];
+        EXPECT_EQ(flows[i].find(",,"), std::string::npos) << flows[i]; // completed
     }
-    // roce ran on one plane at 2 x 100 Gb/s (--sameFabric=0), mrc on two planes.
+    // roce and uec ran on one plane at 2 x 100 Gb/s (--sameFabric=0), mrc on two planes.
     EXPECT_NE(out.find("(roce, profile roce-hpcc, 8 hosts, 1 plane(s)"), std::string::npos) << out;
+    EXPECT_NE(out.find("(uec, profile uec-htsim, 8 hosts, 1 plane(s)"), std::string::npos) << out;
     EXPECT_NE(out.find("(mrc, profile mrc, 8 hosts, 2 plane(s)"), std::string::npos) << out;
+    const std::string summary = ReadFile(dir + "/summary.json");
+    EXPECT_NE(summary.find("uec.uecTrimNacksReceived"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("mrc.mrcTrimNacksReceived"), std::string::npos) << summary;
     const std::string links = ReadFile(dir + "/links.csv");
     EXPECT_NE(links.find("200000000000"), std::string::npos); // the 200 Gb/s roce links
     std::filesystem::remove_all(dir);
@@ -691,6 +697,7 @@ TEST(MrcScenario, SeveralTransportsTagTheirEvents)
                                      "--planes=2",
                                      "--bytes=100000",
                                      "--sampleInterval=0s",
+                                     "--transports=roce,mrc",
                                      "--failLink=p0-t0-0:p0-t1-0",
                                      "--failAt=3us",
                                      "--ns3::MrcProgressReporter::Enabled=false",
@@ -730,4 +737,68 @@ TEST(MrcScenario, SeveralTransportsTagTheirEvents)
     std::filesystem::remove_all(dir);
     Names::Clear();
     Config::Reset();
+}
+
+TEST(MrcScenario, UecPermutationAndIncastExactlyOnce)
+{
+    for (const std::string scenario : {"permutation", "incast"})
+    {
+        SCOPED_TRACE(scenario);
+        MrcScenarioConfig c = SmallWith(scenario, "uec", "200000");
+        MrcScenarioRunner r(c);
+        const std::string dir = RunAndWrite(c, r);
+        CheckAllExactlyOnce(r);
+        ASSERT_EQ(r.GetMessages().size(), scenario == "incast" ? 8u : 16u);
+        const MrcTransportSummary s = r.GetResults().Summarize()[0];
+        EXPECT_EQ(s.transport, "uec");
+        EXPECT_EQ(s.counters.pfcPauseFrames, 0u); // PFC off on a UEC fabric
+        EXPECT_EQ(s.counters.drops, 0u);          // trimming instead of drops
+        const std::string summary = ReadFile(dir + "/summary.json");
+        EXPECT_NE(summary.find("\"profile\": \"uec-htsim\""), std::string::npos);
+        EXPECT_NE(summary.find("\"mtu\": \"4096\""), std::string::npos);
+        EXPECT_NE(summary.find("uecTrimNacksReceived"), std::string::npos);
+        const auto flows = Lines(ReadFile(dir + "/flows.csv"));
+        EXPECT_EQ(flows[1].rfind("uec,0,", 0), 0u) << flows[1];
+        if (scenario == "incast")
+        {
+            // 8 x 200 KB into one 100 Gb/s port: the receiver's T0 trims, and every
+            // trimmed header came back to its sender as a NACK.
+            EXPECT_GT(s.counters.trims, 0u);
+            EXPECT_EQ(s.counters.nacks, s.counters.trims);
+            EXPECT_GE(s.counters.retransmissions, s.counters.trims);
+        }
+        Cleanup(dir);
+    }
+}
+
+TEST(MrcScenario, UecOnAFatTreeAndOnTwoPlanes)
+{
+    {
+        // k = 4 fat-tree: 16 hosts, 3 tiers.
+        MrcScenarioOptions o;
+        o.scenario = "permutation";
+        MrcScenarios::Find("permutation")->preset(o);
+        o.transport = "uec";
+        o.topo.topology = "fattree";
+        o.topo.k = "4";
+        o.bytes = "100000";
+        o.sampleInterval = "0";
+        MrcScenarioConfig c = o.ToConfig();
+        c.progress = false;
+        MrcScenarioRunner r(c);
+        const std::string dir = RunAndWrite(c, r);
+        EXPECT_EQ(r.GetTopology()->GetNHosts(), 16u);
+        CheckAllExactlyOnce(r);
+        Cleanup(dir);
+    }
+    {
+        // Two planes: each QP uses one NIC port (plane), so every data packet of a flow
+        // crosses one plane only; all flows still complete exactly once.
+        MrcScenarioConfig c = SmallWith("permutation", "uec", "100000");
+        c.topology.planes = 2;
+        MrcScenarioRunner r(c);
+        const std::string dir = RunAndWrite(c, r);
+        CheckAllExactlyOnce(r);
+        Cleanup(dir);
+    }
 }
