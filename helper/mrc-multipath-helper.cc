@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-entropy.h"
 #include "ns3/mrc-multipath-queue-pair.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/nstime.h"
@@ -57,10 +58,18 @@ MrcMultipathHelper::InstallNics(MrcRdmaHelper& rdma, Ptr<MrcTopology> topo)
 std::vector<MrcEvCandidate>
 MrcMultipathHelper::GetSrv6Candidates(Ptr<MrcTopology> topo, uint32_t src, uint32_t dst)
 {
+    // The EV value of an SRv6 path is (plane + 1) << 12 | k, with k the path's number within
+    // its plane in the topology's enumeration order. In a Clos that number is the T1 index
+    // (path k crosses T1 k), so the value equals MrcEvCandidate::FromCarrier's; in a 3-tier
+    // fat-tree several paths share their aggregation switch, and only the path number keeps
+    // the values distinct.
     std::vector<MrcEvCandidate> out;
+    std::vector<uint32_t> perPlane(topo->GetNPlanes(), 0);
     for (const MrcPath& path : topo->GetAllPaths(src, dst))
     {
-        out.push_back(MrcEvCandidate::FromCarrier(path.plane, path.carrier));
+        MrcEvCandidate c = MrcEvCandidate::FromCarrier(path.plane, path.carrier);
+        c.value = MrcSrv6EvMake(path.plane, perPlane[path.plane]++);
+        out.push_back(c);
     }
     return out;
 }

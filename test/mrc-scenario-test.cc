@@ -11,6 +11,7 @@
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/mrc-ecn-marker.h"
+#include "ns3/mrc-multipath-helper.h"
 #include "ns3/mrc-scenario.h"
 #include "ns3/names.h"
 #include "ns3/simulator.h"
@@ -22,6 +23,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -801,4 +803,37 @@ TEST(MrcScenario, UecOnAFatTreeAndOnTwoPlanes)
         CheckAllExactlyOnce(r);
         Cleanup(dir);
     }
+}
+
+TEST(MrcScenario, MrcSrv6OnAFatTree)
+{
+    // k = 4 fat-tree, SRv6 EVs: 4 paths per plane between pods share their aggregation
+    // switch, so the EV values must come from the path number, not the T1 index (this
+    // aborted with "EV value 0x1000 appears twice" before).
+    MrcScenarioOptions o;
+    o.scenario = "permutation";
+    MrcScenarios::Find("permutation")->preset(o);
+    o.transport = "mrc";
+    o.topo.topology = "fattree";
+    o.topo.k = "4";
+    o.bytes = "100000";
+    o.sampleInterval = "0";
+    MrcScenarioConfig c = o.ToConfig();
+    c.progress = false;
+    MrcScenarioRunner r(c);
+    const std::string dir = RunAndWrite(c, r);
+    EXPECT_EQ(r.GetTopology()->GetNHosts(), 16u);
+    CheckAllExactlyOnce(r);
+    Cleanup(dir);
+    // Between hosts of different pods there are (k/2)^2 = 4 paths per plane, with four
+    // distinct EV values.
+    std::vector<MrcEvCandidate> cands =
+        MrcMultipathHelper::GetSrv6Candidates(r.GetTopology(), 0, 15);
+    ASSERT_EQ(cands.size(), 4u);
+    std::set<uint32_t> values;
+    for (const auto& cand : cands)
+    {
+        values.insert(cand.value);
+    }
+    EXPECT_EQ(values.size(), 4u);
 }
