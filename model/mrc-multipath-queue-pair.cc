@@ -159,6 +159,32 @@ MrcMultipathQueuePair::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&MrcMultipathQueuePair::m_reorderPsns),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "LossRule",
+                "Which rule infers loss from SACK holes. Count: a PSN is lost once ReorderPsns "
+                "later PSNs are SACKed, plus SLEEK when SleekRecovery. Time (RACK style): a PSN "
+                "in flight is lost once a PSN sent more than ReorderTime after it is SACKed. "
+                "Plane: the count rule counting only later PSNs sent on the same plane, plus "
+                "the time rule when ReorderTime > 0; no SLEEK. Default Count (protocol "
+                "reference sec. 9 and Q4); Plane avoids misreading the reordering between "
+                "planes as loss but finds a dead path a few packets later.",
+#if MRC_NS3_VERSION_MINOR >= 41
+                EnumValue<LossRule>(LOSS_COUNT),
+                MakeEnumAccessor<LossRule>(&MrcMultipathQueuePair::m_lossRule),
+#else
+                EnumValue(LOSS_COUNT),
+                MakeEnumAccessor(&MrcMultipathQueuePair::m_lossRule),
+#endif
+                MakeEnumChecker(LOSS_COUNT, "Count", LOSS_TIME, "Time", LOSS_PLANE, "Plane"))
+            .AddAttribute("ReorderTime",
+                          "Reorder window of the time rule. LossRule Time: 0 (default) = "
+                          "BaseRtt (our choice), and with both 0 the Count rule is used. "
+                          "LossRule Plane: 0 (default) = no time rule (our choice: the guard "
+                          "must exceed the queueing skew between planes; protocol reference "
+                          "sec. 9 suggests RTT + about 1 BDP).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_reorderTime),
+                          MakeTimeChecker())
             .AddAttribute("SleekRecovery",
                           "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
                           "Q4 model default): enter recovery when ooo_count >= max(min("
@@ -257,6 +283,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_linearCount(7),
       m_expCount(7),
       m_reorderPsns(3),
+      m_lossRule(LOSS_COUNT),
+      m_reorderTime(0),
       m_sleek(true),
       m_lossOooCwndFactor(1.5),
       m_lossOooMinPkts(5),
@@ -376,6 +404,37 @@ MrcMultipathQueuePair::GetMaxWimmDest() const
     return m_maxWimmDest;
 }
 
+bool
+MrcMultipathQueuePair::UsesTimeRule() const
+{
+    if (m_lossRule == LOSS_PLANE)
+    {
+        return m_reorderTime.IsStrictlyPositive();
+    }
+    return m_lossRule == LOSS_TIME &&
+           (m_reorderTime.IsStrictlyPositive() || m_baseRtt.IsStrictlyPositive());
+}
+
+void
+MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
+{
+    if (m_lossRule == LOSS_PLANE)
+    {
+        cfg.reorderPsns = m_reorderPsns;
+        cfg.groupedCount = true;
+    }
+    if (UsesTimeRule())
+    {
+        cfg.reorderPsns = m_lossRule == LOSS_PLANE ? m_reorderPsns : 0;
+        cfg.timeRule = true;
+        cfg.reorderTime = m_reorderTime.IsStrictlyPositive() ? m_reorderTime : m_baseRtt;
+    }
+    else if (m_lossRule != LOSS_PLANE)
+    {
+        cfg.reorderPsns = m_reorderPsns;
+    }
+}
+
 void
 MrcMultipathQueuePair::DoModifyToRts()
 {
@@ -384,7 +443,7 @@ MrcMultipathQueuePair::DoModifyToRts()
     m_peerMpr = m_cfgPeerMpr > 0 ? m_cfgPeerMpr : m_mpr;
     MrcSackScoreboard::Config cfg;
     cfg.capacityPsns = uint32_t(std::max(m_mpr, m_peerMpr)) * MrcReceiveBitmap::MPR_UNIT_PSNS;
-    cfg.reorderPsns = m_reorderPsns;
+    ConfigureLossRule(cfg);
     m_sb = std::make_unique<MrcSackScoreboard>(cfg, m_initialPsn & MrcBthHeader::PSN_MASK);
 }
 
@@ -425,7 +484,7 @@ MrcMultipathQueuePair::DoConnect()
 
     MrcSackScoreboard::Config cfg;
     cfg.capacityPsns = uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS;
-    cfg.reorderPsns = m_reorderPsns;
+    ConfigureLossRule(cfg);
     m_sb = std::make_unique<MrcSackScoreboard>(cfg, m_initialPsn & MrcBthHeader::PSN_MASK);
     m_peerMpr = m_mpr;
     m_rxWin = std::make_unique<MrcReceiveBitmap>(uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS,
@@ -625,7 +684,7 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
         {
             ++m_mpCounters.nackRetransmits;
         }
-        m_sb->OnRetransmit(psn, ev, now);
+        m_sb->OnRetransmit(psn, ev, now, static_cast<uint8_t>(port));
     }
     else if (CanSendNew())
     {
@@ -652,7 +711,7 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
                          : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
     if (!retx)
     {
-        psn = m_sb->OnSent(len, ev, now);
+        psn = m_sb->OnSent(len, ev, now, static_cast<uint8_t>(port));
         NS_ASSERT(psn == ((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
         if (pktIdx == 0 && w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM)
         {
@@ -1140,7 +1199,7 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     }
     const bool anyAcked = !upd.acked.empty();
     HandleLosses(upd, false);
-    if (m_sleek && !pr)
+    if (m_sleek && !pr && m_lossRule == LOSS_COUNT)
     {
         // UEC SLEEK (protocol reference Q4): enter recovery when the receiver holds
         // max(min(LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x MTU) / MTU packets

@@ -93,7 +93,8 @@ struct MrcMultipathCounters
  * has arrived.
  *
  * **SACK / NACK processing.** MrcSackScoreboard frees PSNs and infers losses
- * (ReorderPsns count rule, and SLEEK recovery on the SACK's ooo_count when SleekRecovery); NSCC
+ * (LossRule Count: ReorderPsns count rule, and SLEEK recovery on the SACK's ooo_count when
+ * SleekRecovery; LossRule Plane: the count rule within the plane; LossRule Time); NSCC
  * gets OnAck with the newly acknowledged bytes, the ECN echo (m != NONE), an RTT sample (the
  * trigger's send time, or the reflected TSETH) and the receiver's window fields; the EV table gets
  * OnSack(m), OnNack(reason), OnInferredLoss (when InferredLossMarksEvBad). Lost and NACKed PSNs are
@@ -127,6 +128,14 @@ struct MrcMultipathCounters
 class MrcMultipathQueuePair : public MrcQueuePair
 {
   public:
+    /// Which rule infers loss from SACK holes (attribute LossRule).
+    enum LossRule : uint8_t
+    {
+        LOSS_COUNT, //!< ReorderPsns count rule, plus SLEEK when SleekRecovery
+        LOSS_TIME,  //!< RACK-style time rule with ReorderTime (no count rule, no SLEEK)
+        LOSS_PLANE, //!< ReorderPsns counted within the plane (+ time rule if ReorderTime > 0)
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -196,6 +205,12 @@ class MrcMultipathQueuePair : public MrcQueuePair
     void DoPostSend(MrcSendWqe& wqe) override;
     void DoEnterError() override;
     void DoModifyToRts() override;
+    /// \return true when the time rule is in force (LossRule Time or Plane, and ReorderTime
+    /// or BaseRtt set)
+    bool UsesTimeRule() const;
+    /// Set the scoreboard's loss rules from LossRule, ReorderPsns and ReorderTime.
+    /// \param cfg [in,out] the scoreboard configuration
+    void ConfigureLossRule(MrcSackScoreboard::Config& cfg) const;
 
   private:
     // ---- requester ----
@@ -311,6 +326,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint32_t m_linearCount;     //!< LinearCount
     uint32_t m_expCount;        //!< ExpCount
     uint32_t m_reorderPsns;     //!< ReorderPsns
+    LossRule m_lossRule;        //!< LossRule
+    Time m_reorderTime;         //!< ReorderTime (0 = BaseRtt)
     bool m_sleek;               //!< SleekRecovery
     double m_lossOooCwndFactor; //!< LossOooCwndFactor
     uint32_t m_lossOooMinPkts;  //!< LossOooMinPkts

@@ -116,7 +116,7 @@ MrcSackScoreboard::HasRoom() const
 }
 
 uint32_t
-MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now)
+MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group)
 {
     NS_ABORT_MSG_IF(!HasRoom(),
                     "MrcSackScoreboard full: " << m_outstanding << " PSNs outstanding, capacity "
@@ -129,6 +129,10 @@ MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now)
     r.sendTime = now;
     r.bytes = bytes;
     r.ev = ev;
+    NS_ABORT_MSG_IF(group >= MAX_GROUPS,
+                    "MrcSackScoreboard group " << unsigned(group) << " not below " << MAX_GROUPS);
+    r.group = group;
+    m_groupsUsed |= 1u << group;
     r.retxCount = 0;
     r.state = MrcPsnState::SENT;
     uint32_t psn = (m_una + m_outstanding) & PSN_MASK;
@@ -139,7 +143,7 @@ MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now)
 }
 
 void
-MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now)
+MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t group)
 {
     uint32_t off;
     NS_ABORT_MSG_IF(!OffsetOf(psn, off),
@@ -151,12 +155,17 @@ MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now)
     r.state = MrcPsnState::SENT;
     r.sendTime = now;
     r.ev = ev;
+    NS_ABORT_MSG_IF(group >= MAX_GROUPS,
+                    "MrcSackScoreboard group " << unsigned(group) << " not below " << MAX_GROUPS);
+    r.group = group;
+    m_groupsUsed |= 1u << group;
     if (r.retxCount < std::numeric_limits<uint16_t>::max())
     {
         ++r.retxCount;
     }
     --m_retxQueued;
     m_inflightBytes += r.bytes;
+    m_retxTop = std::max(m_retxTop, off + 1);
 }
 
 void
@@ -207,6 +216,11 @@ MrcSackScoreboard::AdvanceUna(uint32_t count)
     ShiftDown(m_retxHint, count);
     ShiftDown(m_countFrontier, count);
     ShiftDown(m_highestSacked, count);
+    ShiftDown(m_retxTop, count);
+    for (uint32_t& f : m_groupFrontier)
+    {
+        ShiftDown(f, count);
+    }
 }
 
 void
@@ -256,7 +270,11 @@ MrcSackScoreboard::InferLosses()
     // Count rule: T = offset of the N-th highest SACKed PSN; every never-retransmitted
     // PSN still in flight below T has at least N SACKed PSNs above it.
     uint32_t n = m_config.reorderPsns;
-    if (n > 0 && m_sackedCount >= n)
+    if (m_config.groupedCount)
+    {
+        InferGroupedLosses();
+    }
+    else if (n > 0 && m_sackedCount >= n)
     {
         uint32_t seen = 0;
         uint32_t t = m_highestSacked;
@@ -281,19 +299,77 @@ MrcSackScoreboard::InferLosses()
     // Time rule: lost if a PSN sent more than reorderTime later has been acknowledged.
     if (m_config.timeRule && m_anySackedSendTime)
     {
+        // First transmissions are sent in PSN order, so above the highest retransmitted
+        // record the send times only grow: the scan stops at the first one too recent.
+        const Time cut = m_latestSackedSendTime - m_config.reorderTime;
         for (uint32_t off = 0; off < m_outstanding; ++off)
         {
             MrcPsnRecord& r = At(off);
-            if (r.state == MrcPsnState::SENT &&
-                m_latestSackedSendTime - r.sendTime > m_config.reorderTime)
+            if (r.sendTime < cut)
+            {
+                if (r.state == MrcPsnState::SENT)
+                {
+                    MarkLost(off);
+                }
+            }
+            else if (off >= m_retxTop)
+            {
+                break;
+            }
+        }
+    }
+    if (m_update.lost.size() > 1 && (m_config.timeRule || m_config.groupedCount))
+    {
+        SortAscending(m_update.lost);
+    }
+}
+
+void
+MrcSackScoreboard::InferGroupedLosses()
+{
+    // Per group g: T_g = offset of the N-th highest SACKed PSN of g; every never-
+    // retransmitted PSN of g still in flight below T_g has N SACKed PSNs of g above it.
+    const uint32_t n = m_config.reorderPsns;
+    if (n == 0 || m_sackedCount < n || m_groupsUsed == 0)
+    {
+        return;
+    }
+    uint32_t seen[MAX_GROUPS] = {};
+    uint32_t thr[MAX_GROUPS] = {};
+    uint32_t low = m_highestSacked;
+    for (uint32_t g = 0; g < MAX_GROUPS; ++g)
+    {
+        if (m_groupsUsed & (1u << g))
+        {
+            low = std::min(low, m_groupFrontier[g]);
+        }
+    }
+    uint32_t pending = m_groupsUsed;
+    for (uint32_t t = m_highestSacked; t > low && pending != 0;)
+    {
+        --t;
+        const MrcPsnRecord& r = At(t);
+        if (r.state == MrcPsnState::SACKED && seen[r.group] < n && ++seen[r.group] == n)
+        {
+            thr[r.group] = t;
+            pending &= ~(1u << r.group);
+        }
+    }
+    for (uint32_t g = 0; g < MAX_GROUPS; ++g)
+    {
+        if (thr[g] <= m_groupFrontier[g])
+        {
+            continue;
+        }
+        for (uint32_t off = m_groupFrontier[g]; off < thr[g]; ++off)
+        {
+            MrcPsnRecord& r = At(off);
+            if (r.group == g && r.state == MrcPsnState::SENT && r.retxCount == 0)
             {
                 MarkLost(off);
             }
         }
-    }
-    if (m_update.lost.size() > 1 && m_config.timeRule)
-    {
-        SortAscending(m_update.lost);
+        m_groupFrontier[g] = thr[g];
     }
 }
 

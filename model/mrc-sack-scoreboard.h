@@ -45,6 +45,7 @@ struct MrcPsnRecord
     uint32_t ev{0};                       //!< EV / path id of the latest (re)transmission
     uint16_t retxCount{0};                //!< retransmissions so far
     MrcPsnState state{MrcPsnState::SENT}; //!< state
+    uint8_t group{0}; //!< caller's group of the latest transmission (MRC: the plane)
 };
 
 /**
@@ -87,6 +88,9 @@ struct MrcSackUpdate
  * - Time rule (RACK style, off by default): a PSN still SENT (retransmissions included)
  *   is LOST once a PSN sent more than reorderTime after it has been SACKed. It is the
  *   only SACK-based rule that can find a lost retransmission; otherwise the timeout does.
+ * - Grouped count rule (Config::groupedCount): the count rule, counting only SACKed PSNs
+ *   of the same group (the caller's label at send time; MRC: the plane), so that
+ *   reordering between groups is not read as loss.
  * Timeout: the caller runs one timer on GetOldestDeadline(rto) (the lowest PSN in
  * flight, H's single timer) and calls OnTimeout(now, rto) when it fires; that declares
  * every PSN in flight sent at or before now - rto LOST.
@@ -101,6 +105,7 @@ class MrcSackScoreboard
     static constexpr uint32_t PSN_MASK = 0xffffff;      //!< PSNs are 24 bits
     static constexpr uint32_t DEFAULT_CAPACITY = 1024;  //!< MPR 8 x 128
     static constexpr uint32_t DEFAULT_REORDER_PSNS = 3; //!< count rule threshold
+    static constexpr uint32_t MAX_GROUPS = 16;          //!< groups of the grouped count rule
 
     /// Construction parameters.
     struct Config
@@ -108,7 +113,8 @@ class MrcSackScoreboard
         uint32_t capacityPsns{DEFAULT_CAPACITY};    //!< most PSNs outstanding (1..2^23)
         uint32_t reorderPsns{DEFAULT_REORDER_PSNS}; //!< count rule N; 0 = off
         bool timeRule{false};                       //!< enable the RACK-style time rule
-        Time reorderTime{0};                        //!< its reorder window
+        bool groupedCount{false}; //!< count rule counts only SACKed PSNs of the same group
+        Time reorderTime{0};      //!< its reorder window
     };
 
     /**
@@ -127,17 +133,20 @@ class MrcSackScoreboard
      * \param bytes payload bytes
      * \param ev the EV / path id used
      * \param now the send time
+     * \param group the caller's group (MRC: the plane; < MAX_GROUPS) for the grouped
+     *        count rule
      * \return the PSN used
      */
-    uint32_t OnSent(uint32_t bytes, uint32_t ev, Time now);
+    uint32_t OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group = 0);
     /**
      * Record a retransmission of a queued PSN (state LOST or RETX_PENDING; aborts
      * otherwise): back to SENT with the new EV and time, retxCount + 1.
      * \param psn the PSN
      * \param ev the (fresh) EV used
      * \param now the send time
+     * \param group the caller's group (< MAX_GROUPS)
      */
-    void OnRetransmit(uint32_t psn, uint32_t ev, Time now);
+    void OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t group = 0);
 
     /**
      * Apply a SACK: every PSN up to and including cackPsn is acknowledged, and bit i
@@ -239,6 +248,8 @@ class MrcSackScoreboard
     void AdvanceUna(uint32_t count);
     /// Run the count and time rules after a SACK.
     void InferLosses();
+    /// The grouped count rule (Config::groupedCount).
+    void InferGroupedLosses();
     /**
      * The body of OnSack.
      * \param cackPsn cack_psn \param basePsn bitmap base \param bitmap the bitmap
@@ -255,24 +266,27 @@ class MrcSackScoreboard
     /// Reset m_update for a new call.
     void ClearUpdate();
 
-    Config m_config;                  //!< parameters
-    std::vector<MrcPsnRecord> m_ring; //!< grows by doubling to the capacity rounded up to 2^n
-    uint32_t m_mask;                  //!< ring size - 1
-    uint32_t m_head{0};               //!< ring index of una
-    uint32_t m_una;                   //!< oldest unacked PSN
-    uint32_t m_outstanding{0};        //!< PSNs in [una, next)
-    uint64_t m_inflightBytes{0};      //!< bytes in state SENT
-    uint32_t m_sackedCount{0};        //!< records in state SACKED
-    uint32_t m_retxQueued{0};         //!< records in LOST or RETX_PENDING
-    uint32_t m_retxHint{0};           //!< no queued record below this offset
-    uint32_t m_countFrontier{0};      //!< count rule already applied below this offset
-    uint32_t m_highestSacked{0};      //!< offset + 1 of the highest SACKed PSN (0 = none)
-    Time m_latestSackedSendTime{0};   //!< newest send time among SACKed PSNs (time rule)
-    bool m_anySackedSendTime{false};  //!< m_latestSackedSendTime valid
-    bool m_anySent{false};            //!< OnSent was called at least once
-    bool m_inRecovery{false};         //!< a StartRecovery episode is open
-    uint32_t m_recoveryPsn{0};        //!< its recovery point (next PSN at the start)
-    MrcSackUpdate m_update;           //!< reused result
+    Config m_config;                        //!< parameters
+    std::vector<MrcPsnRecord> m_ring;       //!< grows by doubling to the capacity rounded up to 2^n
+    uint32_t m_mask;                        //!< ring size - 1
+    uint32_t m_head{0};                     //!< ring index of una
+    uint32_t m_una;                         //!< oldest unacked PSN
+    uint32_t m_outstanding{0};              //!< PSNs in [una, next)
+    uint64_t m_inflightBytes{0};            //!< bytes in state SENT
+    uint32_t m_sackedCount{0};              //!< records in state SACKED
+    uint32_t m_retxQueued{0};               //!< records in LOST or RETX_PENDING
+    uint32_t m_retxHint{0};                 //!< no queued record below this offset
+    uint32_t m_countFrontier{0};            //!< count rule already applied below this offset
+    uint32_t m_highestSacked{0};            //!< offset + 1 of the highest SACKed PSN (0 = none)
+    uint32_t m_groupFrontier[MAX_GROUPS]{}; //!< grouped count rule applied below, per group
+    uint32_t m_groupsUsed{0};               //!< bit g: group g was used by a transmission
+    uint32_t m_retxTop{0};                  //!< no retransmitted record at or above this offset
+    Time m_latestSackedSendTime{0};         //!< newest send time among SACKed PSNs (time rule)
+    bool m_anySackedSendTime{false};        //!< m_latestSackedSendTime valid
+    bool m_anySent{false};                  //!< OnSent was called at least once
+    bool m_inRecovery{false};               //!< a StartRecovery episode is open
+    uint32_t m_recoveryPsn{0};              //!< its recovery point (next PSN at the start)
+    MrcSackUpdate m_update;                 //!< reused result
 };
 
 } // namespace ns3

@@ -30,8 +30,10 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <iostream>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -378,19 +380,32 @@ TEST(MrcMultipathProof, ThousandRandomWritesExactlyOnceUnderLossSprayAndTrim)
     Simulator::Destroy();
 }
 
-TEST(MrcMultipathProof, TrimIncastTrimsEqualNacksEqualFastRetransmits)
+/// Counters of one trim incast run.
+struct IncastResult
 {
-    // hosts 0, 1, 2 write to host 3: 3:1 on host 3's downlinks, trimming at 40 kB
+    uint64_t trims{0};         //!< switch trims
+    uint64_t nacksSent{0};     //!< TRIMMED NACKs sent by the responders
+    uint64_t nacksReceived{0}; //!< received by the requesters
+    uint64_t fastRetx{0};      //!< retransmissions caused by a NACK
+    uint64_t retx{0};          //!< all retransmissions
+    uint64_t timeouts{0};      //!< requester timeouts
+    uint64_t dups{0};          //!< duplicate arrivals at the responders
+    uint64_t inferred{0};      //!< PSNs declared lost from SACK holes
+    Time fct{0};               //!< completion of the last of the three Writes
+};
+
+/**
+ * Hosts 0, 1, 2 write 2 MiB each to host 3 (3:1 on host 3's downlinks, trimming at
+ * 40 kB, STRUCTURED EVs sprayed over both planes).
+ * \param lossRule the QP LossRule ("Count", "Time" or "Plane")
+ * \return the counters
+ */
+IncastResult
+RunTrimIncast(const std::string& lossRule)
+{
     Ptr<MrcTopology> t = Fabric(4, true, 40000);
     MrcMultipathHelper mrc;
-    // Trimming signals every congestion loss with a NACK, so SACK-hole inference is off
-    // here: with the defaults (ReorderPsns 3, SleekRecovery on) the reordering between the
-    // two planes' downlink queues exceeds both thresholds, about 80 PSNs are declared lost
-    // spuriously, and a few trimmed PSNs are queued by that inference before their NACK
-    // arrives (then fast retransmits < trims). Probes and the timeout still cover silent
-    // loss.
-    mrc.SetQueuePairAttribute("ReorderPsns", UintegerValue(0));
-    mrc.SetQueuePairAttribute("SleekRecovery", BooleanValue(false));
+    mrc.SetQueuePairAttribute("LossRule", StringValue(lossRule));
     std::vector<MrcRdmaHelper::Connection> conns;
     std::vector<Log> logs(3);
     const uint32_t bytes = 2 << 20;
@@ -398,43 +413,58 @@ TEST(MrcMultipathProof, TrimIncastTrimsEqualNacksEqualFastRetransmits)
     {
         conns.push_back(mrc.Connect(t, s, 3, bytes, MrcEvProfile::STRUCTURED, (s + 1) << 28));
         logs[s].Attach(conns.back().requester, conns.back().responder);
-        ASSERT_TRUE(conns.back().requester->PostSend(WriteReq(conns.back().region, s, bytes, 0)));
+        EXPECT_TRUE(conns.back().requester->PostSend(WriteReq(conns.back().region, s, bytes, 0)));
     }
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();
-    uint64_t nacksSent = 0;
-    uint64_t nacksReceived = 0;
-    uint64_t fastRetx = 0;
-    uint64_t timeouts = 0;
-    uint64_t retx = 0;
+    IncastResult r;
     for (uint32_t s = 0; s < 3; ++s)
     {
-        ASSERT_EQ(logs[s].wc.size(), 1u);
-        EXPECT_EQ(logs[s].wc[0].status, MrcWcStatus::SUCCESS);
+        EXPECT_EQ(logs[s].wc.size(), 1u);
+        if (!logs[s].wc.empty())
+        {
+            EXPECT_EQ(logs[s].wc[0].status, MrcWcStatus::SUCCESS);
+            r.fct = std::max(r.fct, logs[s].wc[0].end);
+        }
         EXPECT_TRUE(conns[s].region->IsExactlyOnce(conns[s].region->GetBase(), bytes));
-        nacksSent += Mp(conns[s].responder)->GetMultipathCounters().trimNacksSent;
-        nacksReceived += Mp(conns[s].requester)->GetMultipathCounters().trimNacksReceived;
-        fastRetx += Mp(conns[s].requester)->GetMultipathCounters().nackRetransmits;
-        timeouts += conns[s].requester->GetCounters().timeouts;
-        retx += conns[s].requester->GetCounters().retransmittedPackets;
+        r.nacksSent += Mp(conns[s].responder)->GetMultipathCounters().trimNacksSent;
+        r.nacksReceived += Mp(conns[s].requester)->GetMultipathCounters().trimNacksReceived;
+        r.fastRetx += Mp(conns[s].requester)->GetMultipathCounters().nackRetransmits;
+        r.timeouts += conns[s].requester->GetCounters().timeouts;
+        r.retx += conns[s].requester->GetCounters().retransmittedPackets;
+        r.dups += conns[s].responder->GetCounters().duplicatePackets;
+        r.inferred += Mp(conns[s].requester)->GetMultipathCounters().inferredLosses;
     }
-    const uint64_t trims = Trims(t);
-    EXPECT_GT(trims, 0u);
-    EXPECT_EQ(timeouts, 0u);
-    EXPECT_EQ(nacksSent, trims);
-    EXPECT_EQ(nacksReceived, trims);
-    EXPECT_EQ(fastRetx, trims);
-    EXPECT_EQ(retx, fastRetx); // no other loss: every retransmission was a NACK's
-    uint64_t dups = 0;
-    uint64_t inferred = 0;
-    for (uint32_t s = 0; s < 3; ++s)
-    {
-        dups += conns[s].responder->GetCounters().duplicatePackets;
-        inferred += Mp(conns[s].requester)->GetMultipathCounters().inferredLosses;
-    }
-    EXPECT_EQ(dups, 0u); // no spurious retransmission
-    EXPECT_EQ(inferred, 0u);
+    r.trims = Trims(t);
+    std::cout << "trim incast LossRule " << lossRule << ": trims " << r.trims << " nacks "
+              << r.nacksReceived << " fastRetx " << r.fastRetx << " retx " << r.retx << " inferred "
+              << r.inferred << " dups " << r.dups << " timeouts " << r.timeouts << " fct "
+              << r.fct.As(Time::US) << std::endl;
     Simulator::Destroy();
+    return r;
+}
+
+TEST(MrcMultipathProof, TrimIncastTrimsEqualNacksEqualFastRetransmits)
+{
+    // LossRule Plane: the reordering between the two planes' downlink queues is
+    // not read as loss, so every retransmission is a trimmed PSN's, NACKed
+    const IncastResult r = RunTrimIncast("Plane");
+    EXPECT_GT(r.trims, 0u);
+    EXPECT_EQ(r.timeouts, 0u);
+    EXPECT_EQ(r.nacksSent, r.trims);
+    EXPECT_EQ(r.nacksReceived, r.trims);
+    EXPECT_EQ(r.retx, r.trims); // only the trimmed PSNs were sent again
+    EXPECT_EQ(r.dups, 0u);      // no spurious retransmission
+    // within a plane the reordering can still reach 3 PSNs now and then (0 or 1 in runs),
+    // e.g. a trimmed PSN queued by the count rule just before its NACK arrives
+    EXPECT_LE(r.inferred, 2u);
+    EXPECT_GE(r.fastRetx + 2, r.trims);
+    // LossRule Count (the default: ReorderPsns 3 and SLEEK): the same reordering exceeds 3 PSNs, so
+    // PSNs that were only late are declared lost and some arrive twice
+    const IncastResult c = RunTrimIncast("Count");
+    EXPECT_GT(c.inferred, 0u);
+    EXPECT_GT(c.dups, 0u);
+    EXPECT_GT(c.retx, c.fastRetx);
 }
 
 TEST(MrcMultipathProof, WriteWithImmediateInMsnOrderUnderHeavyReordering)

@@ -389,6 +389,35 @@ TEST(MrcSackScoreboard, ReorderThresholdCountsSackedNotDistance)
     EXPECT_EQ(sb.GetRecord(6)->state, MrcPsnState::SENT);
 }
 
+TEST(MrcSackScoreboard, GroupedCountRuleCountsOnlyTheSameGroup)
+{
+    MrcSackScoreboard::Config c;
+    c.reorderPsns = 2;
+    c.groupedCount = true;
+    MrcSackScoreboard sb(c, 0);
+    for (uint32_t i = 0; i < 10; ++i) // even PSNs in group 0, odd ones in group 1
+    {
+        sb.OnSent(1000, i, MicroSeconds(i), static_cast<uint8_t>(i % 2));
+    }
+    EXPECT_EQ(sb.GetRecord(3)->group, 1u);
+    // 1, 3, 5 SACKed (group 1): 0, 2, 4 have three SACKed PSNs above them, but none of
+    // their own group: not lost (the plain rule with N = 2 would declare 0 and 2 lost)
+    EXPECT_TRUE(sb.OnSack(0xffffff, 1, 0b10101).lost.empty());
+    // 6 SACKed: one PSN of group 0 above 0, 2, 4: not yet
+    EXPECT_TRUE(sb.OnSack(0xffffff, 6, 1).lost.empty());
+    // 8 SACKed: two of group 0 (6, 8) above 0, 2, 4: all three lost; 7 and 9 (group 1,
+    // nothing of group 1 SACKed above them) stay in flight
+    const MrcSackUpdate& u = sb.OnSack(0xffffff, 8, 1);
+    EXPECT_EQ(Psns(u.lost), (std::vector<uint32_t>{0, 2, 4}));
+    EXPECT_EQ(u.lostBytes, 3000u);
+    EXPECT_EQ(sb.GetRecord(7)->state, MrcPsnState::SENT);
+    EXPECT_EQ(sb.GetRecord(9)->state, MrcPsnState::SENT);
+    EXPECT_EQ(sb.GetBytesInFlight(), 2000u);
+    // 9 SACKed: only one PSN of group 1 above 7: still in flight
+    EXPECT_TRUE(sb.OnSack(0xffffff, 9, 1).lost.empty());
+    EXPECT_EQ(sb.GetRecord(7)->state, MrcPsnState::SENT);
+}
+
 TEST(MrcSackScoreboard, NackRetransmitOldestFirst)
 {
     MrcSackScoreboard sb;
