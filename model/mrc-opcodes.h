@@ -52,6 +52,39 @@ constexpr uint8_t MRC_SACK = 0xdc;
 constexpr uint8_t MRC_NACK = 0xdd;
 constexpr uint8_t MRC_PROBE = 0xde;
 
+/**
+ * The Write opcode of one packet of a message, in the RoCEv2 RC family (mrc = false) or the
+ * MRC family (mrc = true): FIRST, MIDDLE, LAST or LAST_IMM, ONLY or ONLY_IMM. Both families
+ * lay these six opcodes out consecutively in that order.
+ * \param mrc the MRC family instead of RC
+ * \param first the packet is the message's first
+ * \param last the packet is the message's last
+ * \param imm the message is a Write with Immediate
+ * \return the opcode
+ */
+constexpr uint8_t
+WriteOpcode(bool mrc, bool first, bool last, bool imm)
+{
+    const uint8_t base = mrc ? MRC_WRITE_FIRST : RC_WRITE_FIRST;
+    if (first && last)
+    {
+        return base + (imm ? 5 : 4);
+    }
+    if (last)
+    {
+        return base + (imm ? 3 : 2);
+    }
+    return first ? base : base + 1;
+}
+
+static_assert(WriteOpcode(false, true, true, true) == RC_WRITE_ONLY_IMM &&
+                  WriteOpcode(false, false, true, false) == RC_WRITE_LAST &&
+                  WriteOpcode(false, false, false, false) == RC_WRITE_MIDDLE &&
+                  WriteOpcode(true, true, false, false) == MRC_WRITE_FIRST &&
+                  WriteOpcode(true, false, true, true) == MRC_WRITE_LAST_IMM &&
+                  WriteOpcode(true, true, true, false) == MRC_WRITE_ONLY,
+              "Write opcodes must be consecutive in both families");
+
 /// \return true for the MRC opcode range 0xC6-0xDE
 constexpr bool
 IsMrc(uint8_t op)

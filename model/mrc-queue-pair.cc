@@ -5,6 +5,7 @@
 #include "mrc-queue-pair.h"
 
 #include "mrc-icrc-trailer.h"
+#include "mrc-imm-dt-header.h"
 #include "mrc-rdma-nic.h"
 
 #include "ns3/abort.h"
@@ -548,6 +549,19 @@ MrcQueuePair::CcChanged()
 {
     TraceCc();
     NotifyReady();
+}
+
+Ptr<Packet>
+MrcQueuePair::MakeWritePayload(uint32_t len, bool withImm, uint32_t immediate)
+{
+    Ptr<Packet> p = Create<Packet>(len);
+    if (withImm)
+    {
+        MrcImmDtHeader immDt;
+        immDt.SetImmediate(immediate);
+        p->AddHeader(immDt);
+    }
+    return p;
 }
 
 void

@@ -395,6 +395,16 @@ class MrcQueuePair : public Object
                                       const std::string& mtuSource);
 
     /**
+     * The payload of one Write packet, with the ImmDt header in front when it is the last
+     * packet of a Write with Immediate (shared by every transport's packet builder).
+     * \param len payload bytes
+     * \param withImm put an ImmDt header in front
+     * \param immediate its value
+     * \return the packet
+     */
+    static Ptr<Packet> MakeWritePayload(uint32_t len, bool withImm, uint32_t immediate);
+
+    /**
      * Add the outer IPv6 and UDP headers and the ICRC trailer to a transport packet
      * that starts with its BTH.
      * \param p the packet (BTH, extension headers, payload)

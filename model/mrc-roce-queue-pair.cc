@@ -292,31 +292,9 @@ MrcRoceQueuePair::BuildNextPacket(uint32_t port)
     const bool first = idx == 0;
     const bool last = idx + 1 == w.nPackets;
     const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
-    uint8_t opcode;
-    if (first && last)
-    {
-        opcode = imm ? MrcOpcode::RC_WRITE_ONLY_IMM : MrcOpcode::RC_WRITE_ONLY;
-    }
-    else if (first)
-    {
-        opcode = MrcOpcode::RC_WRITE_FIRST;
-    }
-    else if (last)
-    {
-        opcode = imm ? MrcOpcode::RC_WRITE_LAST_IMM : MrcOpcode::RC_WRITE_LAST;
-    }
-    else
-    {
-        opcode = MrcOpcode::RC_WRITE_MIDDLE;
-    }
+    const uint8_t opcode = MrcOpcode::WriteOpcode(false, first, last, imm);
 
-    Ptr<Packet> p = Create<Packet>(len);
-    if (imm && last)
-    {
-        MrcImmDtHeader immDt;
-        immDt.SetImmediate(w.wr.immediate);
-        p->AddHeader(immDt);
-    }
+    Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
     if (first)
     {
         MrcRethHeader reth;

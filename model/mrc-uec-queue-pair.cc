@@ -360,30 +360,8 @@ MrcUecQueuePair::BuildNextPacket(uint32_t port)
     const bool first = pktIdx == 0;
     const bool last = pktIdx + 1 == w.nPackets;
     const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
-    uint8_t opcode;
-    if (first && last)
-    {
-        opcode = imm ? MrcOpcode::MRC_WRITE_ONLY_IMM : MrcOpcode::MRC_WRITE_ONLY;
-    }
-    else if (first)
-    {
-        opcode = MrcOpcode::MRC_WRITE_FIRST;
-    }
-    else if (last)
-    {
-        opcode = imm ? MrcOpcode::MRC_WRITE_LAST_IMM : MrcOpcode::MRC_WRITE_LAST;
-    }
-    else
-    {
-        opcode = MrcOpcode::MRC_WRITE_MIDDLE;
-    }
-    Ptr<Packet> p = Create<Packet>(len);
-    if (imm && last)
-    {
-        MrcImmDtHeader immDt;
-        immDt.SetImmediate(w.wr.immediate);
-        p->AddHeader(immDt);
-    }
+    const uint8_t opcode = MrcOpcode::WriteOpcode(true, first, last, imm);
+    Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
     MrcRethHeader reth;
     reth.SetVirtualAddress(w.wr.remoteAddress + pktIdx * m_mtu);
     reth.SetRkey(w.wr.rkey);
