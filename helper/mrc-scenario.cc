@@ -729,6 +729,21 @@ struct MrcScenarioRunner::Impl
                    MrcEvReason reason);
     void OnComplete(std::size_t i, const MrcWorkCompletion& wc);
     void Collect();
+
+    // Per-message stalls (runs with --failLink): the longest time in which the responder
+    // placed no new payload byte, from the message's start until its last byte was placed
+    // (or the end of the run). The Rx trace fires before the packet is handled, so a
+    // packet's progress is seen (and dated) at the next Rx of the same QP or at completion.
+    bool trackStalls{false};
+    std::vector<int64_t> stallLastProgressNs; //!< time of the last progress (start at first)
+    std::vector<int64_t> stallLastRxNs;       //!< time of the previous Rx at the responder
+    std::vector<int64_t> stallMaxNs;          //!< longest gap so far
+    std::vector<int64_t> stallFromNs;         //!< where that gap started
+    std::vector<uint64_t> stallPlaced;        //!< responder bytesPlaced at the last check
+    std::vector<bool> stallClosed;            //!< its flow_stall record was written
+    void OnResponderRx(std::size_t i);
+    /// Account the progress of the last packet seen; with `until` >= 0 also the gap up to it.
+    void CloseStall(std::size_t i, int64_t until);
 };
 
 MrcScenarioRunner::MrcScenarioRunner(const MrcScenarioConfig& config)
@@ -918,6 +933,7 @@ MrcScenarioRunner::Build()
     }
 
     // Workload.
+    m.trackStalls = !c.failLink.empty();
     m.nextStream = stream + 100000;
     if (c.pattern == "allreduce")
     {
@@ -1181,6 +1197,19 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     }
 
     Impl* self = this;
+    if (trackStalls)
+    {
+        stallLastProgressNs.push_back(f.start.GetNanoSeconds());
+        stallLastRxNs.push_back(-1);
+        stallMaxNs.push_back(0);
+        stallFromNs.push_back(f.start.GetNanoSeconds());
+        stallPlaced.push_back(0);
+        stallClosed.push_back(false);
+        conn.responder->TraceConnectWithoutContext(
+            "Rx",
+            Callback<void, Ptr<const Packet>>(
+                [self, i](Ptr<const Packet>) { self->OnResponderRx(i); }));
+    }
     conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
         [self, i](const MrcWorkCompletion& wc) { self->OnComplete(i, wc); }));
     auto onError = [self](const std::string& where) {
@@ -1319,13 +1348,24 @@ MrcScenarioRunner::MakeMessages(const MrcScenarioConfig& c, uint32_t hosts)
         NS_ABORT_MSG_IF(c.senders == 0 || c.senders >= hosts,
                         "incast senders " << c.senders << " must be 1.." << hosts - 1);
         const uint32_t receiver = hosts - 1;
+        // incast-victim is a cross-spine incast ([P1] sec. 5.2.8): the senders are drawn
+        // from the hosts outside the receiver's rack (the last hostsPerT0 hosts), one of
+        // which must stay free to send the victim flow.
+        const uint32_t pool =
+            c.pattern == "incast-victim"
+                ? receiver - receiver % std::max<uint32_t>(c.topology.GetHostsPerT0(), 1)
+                : receiver;
+        NS_ABORT_MSG_IF(c.pattern == "incast-victim" && c.senders >= pool,
+                        "incast-victim: --senders=" << c.senders << " must be 1.." << pool - 1
+                                                    << " (hosts outside the receiver's rack, "
+                                                       "one left for the victim)");
         std::mt19937_64 rng(c.seed);
-        std::vector<uint32_t> others(receiver);
-        for (uint32_t i = 0; i < receiver; ++i)
+        std::vector<uint32_t> others(pool);
+        for (uint32_t i = 0; i < pool; ++i)
         {
             others[i] = i;
         }
-        for (uint32_t i = receiver - 1; i > 0; --i)
+        for (uint32_t i = pool - 1; i > 0; --i)
         {
             std::swap(others[i], others[rng() % (i + 1)]);
         }
@@ -1384,6 +1424,10 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
     }
     ended[i] = true;
     ++nEnded;
+    if (trackStalls && wc.status == MrcWcStatus::SUCCESS)
+    {
+        CloseStall(i, -1); // a failed message stays stalled: Collect closes it at the end
+    }
     if (wc.status == MrcWcStatus::SUCCESS)
     {
         res->CompleteFlow(handles[i], wc.end.GetNanoSeconds());
@@ -1521,8 +1565,67 @@ MrcScenarioRunner::Run()
 }
 
 void
+MrcScenarioRunner::Impl::OnResponderRx(std::size_t i)
+{
+    if (ended[i])
+    {
+        return;
+    }
+    const uint64_t placed = conns[i].responder->GetCounters().bytesPlaced;
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    if (placed > stallPlaced[i] && stallLastRxNs[i] >= 0)
+    {
+        // The packet of the previous Rx was placed (new bytes): progress at that time.
+        const int64_t gap = stallLastRxNs[i] - stallLastProgressNs[i];
+        if (gap > stallMaxNs[i])
+        {
+            stallMaxNs[i] = gap;
+            stallFromNs[i] = stallLastProgressNs[i];
+        }
+        stallLastProgressNs[i] = stallLastRxNs[i];
+        stallPlaced[i] = placed;
+    }
+    stallLastRxNs[i] = now;
+}
+
+void
+MrcScenarioRunner::Impl::CloseStall(std::size_t i, int64_t until)
+{
+    const uint64_t placed = conns[i].responder->GetCounters().bytesPlaced;
+    if (placed > stallPlaced[i] && stallLastRxNs[i] >= 0)
+    {
+        const int64_t gap = stallLastRxNs[i] - stallLastProgressNs[i];
+        if (gap > stallMaxNs[i])
+        {
+            stallMaxNs[i] = gap;
+            stallFromNs[i] = stallLastProgressNs[i];
+        }
+        stallLastProgressNs[i] = stallLastRxNs[i];
+        stallPlaced[i] = placed;
+    }
+    if (until >= 0 && until - stallLastProgressNs[i] > stallMaxNs[i])
+    {
+        stallMaxNs[i] = until - stallLastProgressNs[i];
+        stallFromNs[i] = stallLastProgressNs[i];
+    }
+    stallClosed[i] = true;
+    log->RecordNow("flow_stall",
+                   "flow" + std::to_string(i),
+                   "max_stall_ns=" + std::to_string(stallMaxNs[i]) +
+                       " from_ns=" + std::to_string(stallFromNs[i]));
+}
+
+void
 MrcScenarioRunner::Impl::Collect()
 {
+    for (std::size_t i = 0; trackStalls && i < msgs.size(); ++i)
+    {
+        if (!stallClosed[i])
+        {
+            // Still running, stuck or failed at the end of the run: the gap lasts until now.
+            CloseStall(i, Simulator::Now().GetNanoSeconds());
+        }
+    }
     MrcTransportCounters& tc = res->GetCounters(cfg.transport);
     uint64_t mpTrimNacks = 0;
     uint64_t mpProbes = 0;
@@ -1642,6 +1745,13 @@ MrcScenarioRunner::Impl::Collect()
         info.options[pre + "mrcInferredLosses"] = std::to_string(mpInferred);
         info.options[pre + "mrcProbesSent"] = std::to_string(mpProbes);
         info.options[pre + "mrcEvHealthChanges"] = std::to_string(evChanges);
+        if (!conns.empty())
+        {
+            // One MRC timeout, 1.024 us x 2^TimeoutExponent (the stall bound of validation).
+            UintegerValue e;
+            conns[0].requester->GetAttribute("TimeoutExponent", e);
+            info.options[pre + "mrcTimeoutNs"] = std::to_string(uint64_t{1024} << e.Get());
+        }
     }
     if (uec)
     {
