@@ -284,6 +284,52 @@ def m_dip_duration_us(results, p):
     return worst, "level %.0f%% of the pre-failure mean" % (level * 100)
 
 
+def _stalls(results, p):
+    """(result, flow, max_stall_ns, from_ns) of the flow_stall records (runs with --failLink):
+    per message the longest time in which the responder placed no new payload byte."""
+    want = p.get("transport")
+    out = []
+    for r in results:
+        ts = list(r.transports())
+        for e in r.events:
+            if e["kind"] != "flow_stall":
+                continue
+            kv = dict(x.split("=", 1) for x in str(e["detail"]).split() if "=" in x)
+            t = kv.get("transport", ts[0] if len(ts) == 1 else None)
+            if want is not None and t != want:
+                continue
+            out.append((r, e["where"], int(kv["max_stall_ns"]), int(kv["from_ns"])))
+    if not out:
+        raise mr.ResultError("no flow_stall records%s (runs need --failLink)" % (
+            " of transport %s" % want if want else ""))
+    return out
+
+
+def m_max_stall_us(results, p):
+    """Longest stall of any message (flow_stall records of events.csv), in us."""
+    s = max(_stalls(results, p), key=lambda x: x[2])
+    return s[2] / 1e3, "%s of run %s, from %.1f us" % (s[1], s[0].label, s[3] / 1e3)
+
+
+def m_stall_end_after_failure_us(results, p):
+    """Latest end of a message's longest stall, in us after the first failure."""
+    s = max(_stalls(results, p), key=lambda x: x[2] + x[3])
+    fail = s[0].first_failure_ns()
+    if fail is None:
+        raise mr.ResultError("%s: events.csv has no failure" % s[0].label)
+    return (s[2] + s[3] - fail) / 1e3, "%s of run %s stalled %.1f us from %.1f us (failure at %.1f us)" % (
+        s[1], s[0].label, s[2] / 1e3, s[3] / 1e3, fail / 1e3)
+
+
+def m_mrc_timeout_us(results, p):
+    """One MRC timeout, 1.024 us x 2^TimeoutExponent (summary.json options mrcTimeoutNs)."""
+    for r in results:
+        for k, v in r.summary.get("run", {}).get("options", {}).items():
+            if k == "mrcTimeoutNs" or k.endswith(".mrcTimeoutNs"):
+                return int(v) / 1e3, "TimeoutExponent of the MRC QPs"
+    raise mr.ResultError("no mrcTimeoutNs in summary.json (no MRC run?)")
+
+
 METRICS = {name[2:]: fn for name, fn in globals().items() if name.startswith("m_") and callable(fn)}
 
 
