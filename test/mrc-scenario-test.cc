@@ -390,11 +390,23 @@ TEST(MrcScenario, CutHostLinkEndsInQpErrorEvent)
     MrcScenarioRunner r(c);
     const std::string dir = RunAndWrite(c, r);
     const auto ev = Lines(ReadFile(dir + "/events.csv"));
-    ASSERT_EQ(ev.size(), 3u);
+    ASSERT_EQ(ev.size(), 4u);
     EXPECT_EQ(ev[1].rfind("2000,link_down,", 0), 0u) << ev[1];
     EXPECT_NE(ev[2].find(",qp_error,host" + std::to_string(s) + ":qp256,\"retry-exceeded: "),
               std::string::npos)
         << ev[2];
+    // --failLink runs record each message's longest stall; the failed message stays stalled
+    // from its last placed byte until the end of the run (the time of the record).
+    const std::string& st = ev[3];
+    const std::size_t k = st.find(",flow_stall,flow0,max_stall_ns=");
+    ASSERT_NE(k, std::string::npos) << st;
+    const int64_t at = std::stoll(st.substr(0, k));
+    const int64_t stall = std::stoll(st.substr(st.find("max_stall_ns=") + 13));
+    const int64_t from = std::stoll(st.substr(st.find("from_ns=") + 8));
+    EXPECT_EQ(at, std::stoll(ev[2].substr(0, ev[2].find(','))));
+    EXPECT_EQ(from + stall, at);
+    EXPECT_LT(from, 2000 + 10000); // the last byte placed soon after the cut
+    EXPECT_GT(stall, 7 * 1000000); // 8 ACK timeouts of about 1 ms
     const std::vector<MrcTransportSummary> sum = r.GetResults().Summarize();
     EXPECT_EQ(sum[0].messages, 1u);
     EXPECT_EQ(sum[0].completed, 0u);
@@ -557,6 +569,35 @@ TEST(MrcScenario, IncastVictimSharesTheReceiverRack)
     }
     EXPECT_EQ(victims, 1u);
     EXPECT_NE(ReadFile(dir + "/summary.json").find("\"victimFlow\": \"7\""), std::string::npos);
+    Cleanup(dir);
+}
+
+TEST(MrcScenario, FailLinkRecordsMrcStallsAndTimeout)
+{
+    // A T0-T1 link cut under an MRC permutation: one flow_stall record per message, each
+    // stall shorter than one MRC timeout (1.024 us x 2^8), which summary.json states.
+    MrcScenarioConfig c = SmallWith("permutation", "mrc", "200000");
+    c.failLink = "p0-t0-0:p0-t1-0";
+    c.failAt = MicroSeconds(5);
+    MrcScenarioRunner r(c);
+    const std::string dir = RunAndWrite(c, r);
+    CheckAllExactlyOnce(r);
+    std::size_t records = 0;
+    for (const auto& line : Lines(ReadFile(dir + "/events.csv")))
+    {
+        const std::size_t k = line.find(",flow_stall,flow");
+        if (k == std::string::npos)
+        {
+            continue;
+        }
+        ++records;
+        const int64_t stall = std::stoll(line.substr(line.find("max_stall_ns=") + 13));
+        EXPECT_GT(stall, 0) << line;
+        EXPECT_LT(stall, 262144) << line;
+    }
+    EXPECT_EQ(records, r.GetMessages().size());
+    EXPECT_NE(ReadFile(dir + "/summary.json").find("\"mrcTimeoutNs\": \"262144\""),
+              std::string::npos);
     Cleanup(dir);
 }
 
