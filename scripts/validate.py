@@ -312,8 +312,13 @@ def m_max_stall_us(results, p):
 
 
 def m_stall_end_after_failure_us(results, p):
-    """Latest end of a message's longest stall, in us after the first failure."""
-    s = max(_stalls(results, p), key=lambda x: x[2] + x[3])
+    """Latest end of a message's longest stall, in us after the first failure; only stalls
+    of at least min_stall_us (default 0) count."""
+    least = float(p.get("min_stall_us", 0)) * 1e3
+    cand = [x for x in _stalls(results, p) if x[2] >= least]
+    if not cand:
+        raise mr.ResultError("no stall of at least %g us" % (least / 1e3))
+    s = max(cand, key=lambda x: x[2] + x[3])
     fail = s[0].first_failure_ns()
     if fail is None:
         raise mr.ResultError("%s: events.csv has no failure" % s[0].label)
