@@ -205,6 +205,34 @@ class Metrics(Base):
         with self.assertRaises(mr.ResultError):
             validate.METRICS["dip_duration_us"]([none], {})
 
+    def test_stall_metrics(self):
+        # Two transports in one run (tagged details) and a one-transport run (untagged).
+        ev = ("150000,link_down,p0-t0-0:4-p0-t1-0:0,transport=roce\n"
+              "150000,link_down,p0-t0-0:4-p0-t1-0:0,transport=mrc\n"
+              "900000,flow_stall,flow0,max_stall_ns=5000 from_ns=0 transport=mrc\n"
+              "950000,flow_stall,flow1,max_stall_ns=7500 from_ns=200000 transport=mrc\n"
+              "3000000,flow_stall,flow0,max_stall_ns=960000 from_ns=1950000 transport=roce\n"
+              "3100000,flow_stall,flow1,max_stall_ns=50000 from_ns=2950000 transport=roce\n")
+        r = write_result(self.p("s"), events=ev, transports={"roce": {}, "mrc": {}},
+                         options={"mrc.mrcTimeoutNs": "262144"})
+        self.assertEqual(validate.METRICS["max_stall_us"]([r], {"transport": "mrc"})[0], 7.5)
+        self.assertEqual(validate.METRICS["max_stall_us"]([r], {"transport": "roce"})[0], 960.0)
+        # latest stall end: 2950 + 50 = 3000 us (all), 1950 + 960 = 2910 us (>= 100 us), - 150
+        self.assertEqual(validate.METRICS["stall_end_after_failure_us"]([r], {"transport": "roce"})[0], 2850.0)
+        self.assertEqual(validate.METRICS["stall_end_after_failure_us"](
+            [r], {"transport": "roce", "min_stall_us": "100"})[0], 2760.0)
+        self.assertEqual(validate.METRICS["mrc_timeout_us"]([r], {})[0], 262.144)
+        one = write_result(self.p("o"), events="10,flow_stall,flow3,max_stall_ns=2500 from_ns=10\n",
+                           transports={"mrc": {}}, options={"mrcTimeoutNs": "1024"})
+        self.assertEqual(validate.METRICS["max_stall_us"]([one], {"transport": "mrc"})[0], 2.5)
+        self.assertEqual(validate.METRICS["mrc_timeout_us"]([one], {})[0], 1.024)
+        with self.assertRaises(mr.ResultError):
+            validate.METRICS["max_stall_us"]([one], {"transport": "roce"})
+        with self.assertRaises(mr.ResultError):  # no failure record
+            validate.METRICS["stall_end_after_failure_us"]([one], {})
+        with self.assertRaises(mr.ResultError):
+            validate.METRICS["mrc_timeout_us"]([write_result(self.p("n"))], {})
+
 
 class Judge(Base):
     def case(self, relation, value, tol):
