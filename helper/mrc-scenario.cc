@@ -549,8 +549,9 @@ MrcScenarios::GetAll()
              o.topo.planes = "4";
          }},
         {"incast-victim",
-         "--senders (7) write --bytes (4 MB) to the last host; a victim flow from another rack "
-         "into the receiver's rack shares the bottleneck T0 (summary.json options.victimFlow)",
+         "--senders (7) from other racks write --bytes (4 MB) to the last host (cross-spine); "
+         "a victim flow from another rack into the receiver's rack shares the spine links "
+         "(summary.json options.victimFlow)",
          [](MrcScenarioOptions& o) {
              o.pattern = "incast-victim";
              o.senders = "7";
