@@ -743,7 +743,9 @@ struct MrcScenarioRunner::Impl
     std::vector<uint64_t> stallPlaced;        //!< responder bytesPlaced at the last check
     std::vector<bool> stallClosed;            //!< its flow_stall record was written
     void OnResponderRx(std::size_t i);
-    /// Account the progress of the last packet seen; with `until` >= 0 also the gap up to it.
+    /// Account the progress (if any) of the packet of the previous Rx.
+    void NoteProgress(std::size_t i);
+    /// Write the flow_stall record; with `until` >= 0 the gap up to it counts too.
     void CloseStall(std::size_t i, int64_t until);
 };
 
@@ -1566,14 +1568,9 @@ MrcScenarioRunner::Run()
 }
 
 void
-MrcScenarioRunner::Impl::OnResponderRx(std::size_t i)
+MrcScenarioRunner::Impl::NoteProgress(std::size_t i)
 {
-    if (ended[i])
-    {
-        return;
-    }
     const uint64_t placed = conns[i].responder->GetCounters().bytesPlaced;
-    const int64_t now = Simulator::Now().GetNanoSeconds();
     if (placed > stallPlaced[i] && stallLastRxNs[i] >= 0)
     {
         // The packet of the previous Rx was placed (new bytes): progress at that time.
@@ -1586,24 +1583,22 @@ MrcScenarioRunner::Impl::OnResponderRx(std::size_t i)
         stallLastProgressNs[i] = stallLastRxNs[i];
         stallPlaced[i] = placed;
     }
-    stallLastRxNs[i] = now;
+}
+
+void
+MrcScenarioRunner::Impl::OnResponderRx(std::size_t i)
+{
+    if (!ended[i])
+    {
+        NoteProgress(i);
+        stallLastRxNs[i] = Simulator::Now().GetNanoSeconds();
+    }
 }
 
 void
 MrcScenarioRunner::Impl::CloseStall(std::size_t i, int64_t until)
 {
-    const uint64_t placed = conns[i].responder->GetCounters().bytesPlaced;
-    if (placed > stallPlaced[i] && stallLastRxNs[i] >= 0)
-    {
-        const int64_t gap = stallLastRxNs[i] - stallLastProgressNs[i];
-        if (gap > stallMaxNs[i])
-        {
-            stallMaxNs[i] = gap;
-            stallFromNs[i] = stallLastProgressNs[i];
-        }
-        stallLastProgressNs[i] = stallLastRxNs[i];
-        stallPlaced[i] = placed;
-    }
+    NoteProgress(i);
     if (until >= 0 && until - stallLastProgressNs[i] > stallMaxNs[i])
     {
         stallMaxNs[i] = until - stallLastProgressNs[i];
