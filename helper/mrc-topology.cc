@@ -29,7 +29,16 @@ NS_OBJECT_ENSURE_REGISTERED(MrcTopology);
 const char*
 MrcTopologyKindName(MrcTopologyKind kind)
 {
-    return kind == MrcTopologyKind::CLOS ? "clos" : "fattree";
+    switch (kind)
+    {
+    case MrcTopologyKind::CLOS:
+        return "clos";
+    case MrcTopologyKind::FAT_TREE:
+        return "fattree";
+    case MrcTopologyKind::GRAPH:
+        return "graph";
+    }
+    return "?";
 }
 
 const char*
@@ -354,6 +363,10 @@ MrcTopology::GetNHosts() const
 uint32_t
 MrcTopology::GetNSwitchesPerPlane(MrcTier tier) const
 {
+    if (m_config.kind == MrcTopologyKind::GRAPH)
+    {
+        return m_tierCount.at(static_cast<uint32_t>(tier));
+    }
     switch (tier)
     {
     case MrcTier::T0:
@@ -485,6 +498,10 @@ uint32_t
 MrcTopology::GetT0Of(uint32_t host) const
 {
     CheckHost(host, "GetT0Of");
+    if (m_config.kind == MrcTopologyKind::GRAPH)
+    {
+        return m_hostT0[host];
+    }
     return host / m_config.GetHostsPerT0();
 }
 
@@ -492,6 +509,10 @@ uint32_t
 MrcTopology::GetDownlinkOf(uint32_t host) const
 {
     CheckHost(host, "GetDownlinkOf");
+    if (m_config.kind == MrcTopologyKind::GRAPH)
+    {
+        return m_hostDownlink[host];
+    }
     return host % m_config.GetHostsPerT0();
 }
 
@@ -871,6 +892,16 @@ uint64_t
 MrcTopology::GetBisectionBandwidth() const
 {
     const MrcTopologyConfig& c = m_config;
+    if (c.kind == MrcTopologyKind::GRAPH)
+    {
+        // Any graph: half the hosts' link capacity, an upper bound of every bisection.
+        uint64_t sum = 0;
+        for (uint32_t l : m_hostLink)
+        {
+            sum += m_links[l].devA->GetDataRate().GetBitRate();
+        }
+        return sum / 2;
+    }
     uint64_t narrowest = uint64_t(c.GetHosts()) * c.hostRate.GetBitRate();
     if (c.GetT0PerPlane() > 1)
     {

@@ -38,9 +38,10 @@ enum class MrcTopologyKind : uint8_t
 {
     CLOS = 0,     ///< 2-tier leaf/spine (T0/T1) per plane
     FAT_TREE = 1, ///< 3-tier k-ary fat-tree (T0 = ToR, T1 = aggregation, T2 = core) per plane
+    GRAPH = 2,    ///< any graph of hosts and switches (MrcTopologyHelper::BuildGraph)
 };
 
-/// \return "clos" or "fattree"
+/// \return "clos", "fattree" or "graph"
 const char* MrcTopologyKindName(MrcTopologyKind kind);
 
 /// A switch tier.
@@ -433,6 +434,9 @@ class MrcTopology : public Object
     std::vector<MrcTier> m_switchTier;                         //!< by switch id
     std::vector<uint32_t> m_switchIndex;  //!< by switch id: index in plane+tier
     std::vector<uint32_t> m_firstSwitch;  //!< per plane*3+tier: first id
+    std::vector<uint32_t> m_tierCount;    //!< graph: switches per tier in one plane
+    std::vector<uint32_t> m_hostT0;       //!< graph: per host, index of its T0
+    std::vector<uint32_t> m_hostDownlink; //!< graph: per host, downlink number on its T0
     std::vector<MrcTopologyLink> m_links; //!< by link id
     std::vector<uint32_t> m_hostLink;     //!< per host*planes+plane: link id
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_linksOfNode; //!< node id -> links
