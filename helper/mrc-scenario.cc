@@ -675,6 +675,11 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     {
         return Bad("flowFile", flowFile, "is needed by scenario " + scenario + " (a flow file)");
     }
+    Time lastStart;
+    for (const MrcFlowSpec& f : c.fileFlows)
+    {
+        lastStart = std::max(lastStart, f.start);
+    }
     const std::vector<std::string> transportsOk = MrcScenarios::GetTransports();
     e = Choice("transport", transport, transportsOk);
     if (!e.empty())
@@ -790,6 +795,13 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     if (!ParseTime(simTime, c.simTime) || c.simTime.IsZero())
     {
         return Bad("simTime", simTime, "must be a positive time with a unit, e.g. 10ms");
+    }
+    if (!c.fileFlows.empty() && c.simTime <= lastStart)
+    {
+        return Bad("simTime",
+                   simTime,
+                   "ends before the last flow of --flowFile starts (at " +
+                       std::to_string(lastStart.GetSeconds()) + " s): give a later --simTime");
     }
     if (!ParseTime(failAt, c.failAt))
     {
@@ -1445,6 +1457,20 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
         std::vector<MrcEvCandidate> ab;
         std::vector<MrcEvCandidate> ba;
         const bool srv6 = c.evFormat == "srv6";
+        if (srv6 && topo->GetKind() == MrcTopologyKind::GRAPH)
+        {
+            // A topology file may have paths longer than a uSID carrier holds.
+            for (const MrcPath& p : topo->GetPaths(f.src, f.dst, 0))
+            {
+                NS_ABORT_MSG_IF(p.usids.size() > MrcUsidCarrier::MAX_USIDS,
+                                "--evFormat=srv6: the path from host "
+                                    << f.src << " to host " << f.dst << " crosses "
+                                    << p.switches.size() << " switches; a uSID carrier holds "
+                                    << MrcUsidCarrier::MAX_USIDS - 1
+                                    << " switches and the host downlink (allowed for this "
+                                       "topology: --evFormat=structured, MRC over ECMP)");
+            }
+        }
         if (srv6)
         {
             ab = Srv6Candidates(f.src, f.dst);

@@ -757,11 +757,18 @@ MrcTopology::GetPaths(uint32_t srcHost, uint32_t dstHost, uint32_t plane) const
                 p.usids.push_back(m_usids[sw]);
             }
             p.usids.push_back(downlink);
-            NS_ABORT_MSG_IF(p.usids.size() > MrcUsidCarrier::MAX_USIDS,
+            // A graph may have longer paths than a carrier holds: such a path keeps its
+            // switches and links but no carrier (an all-zero one), so ECMP users still see it.
+            const bool fits = p.usids.size() <= MrcUsidCarrier::MAX_USIDS;
+            NS_ABORT_MSG_IF(!fits && m_config.kind != MrcTopologyKind::GRAPH,
                             "MrcTopology::GetPaths: a path of " << p.usids.size()
                                                                 << " uSIDs does not fit a carrier");
-            p.carrier =
-                MrcUsidCarrier(m_locator, p.usids.data(), static_cast<uint32_t>(p.usids.size()));
+            if (fits)
+            {
+                p.carrier = MrcUsidCarrier(m_locator,
+                                           p.usids.data(),
+                                           static_cast<uint32_t>(p.usids.size()));
+            }
             p.links = links;
             p.links.push_back(dstLink);
             paths.push_back(std::move(p));

@@ -319,7 +319,9 @@ class MrcTopology : public Object
     /**
      * Enumerate the SRv6 paths between two hosts' NIC ports on one plane: every
      * shortest switch sequence (Boost.Graph BFS), each with its uSID carrier. Paths are
-     * in a fixed order (lexicographic by switch ids). Same host: none.
+     * in a fixed order (lexicographic by switch ids). Same host: none. In a GRAPH fabric
+     * a path of more than MrcUsidCarrier::MAX_USIDS uSIDs (more than 5 switches) has an
+     * all-zero carrier (no SRv6 route); other kinds never have one.
      * \param srcHost sending host
      * \param dstHost receiving host
      * \param plane plane
