@@ -385,8 +385,9 @@ HtsimGraph(const MrcHtsimTopology& t, const MrcHtsimFatTreeShape& s)
 std::string
 LoadInputFiles(MrcScenarioConfig& c, const std::string& topoFile, const std::string& flowFile)
 {
-    c.topoFile = FindDataFile(topoFile);
-    c.flowFile = FindDataFile(flowFile);
+    // "none": no file (a preset's default file can be dropped: empty values are not options)
+    c.topoFile = topoFile == "none" ? "" : FindDataFile(topoFile);
+    c.flowFile = flowFile == "none" ? "" : FindDataFile(flowFile);
     try
     {
         std::vector<bool> fileSwitch; // node ids of the topology file that are switches
@@ -585,12 +586,12 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("topoFile",
                  "fabric from a file instead of --topology: an HPCC/ConWeave topology file "
                  "('N S L', switch ids, 'src dst rate delay err' links) or an htsim fat tree "
-                 "(name ending in .topo)",
+                 "(name ending in .topo); none: no file",
                  topoFile);
     cmd.AddValue("flowFile",
                  "messages from a file instead of the scenario's pattern: an HPCC/ConWeave flow "
                  "file (count, then 'src dst pg dport bytes start_s') or an htsim connection "
-                 "matrix (name ending in .cm)",
+                 "matrix (name ending in .cm); none: no file",
                  flowFile);
 }
 
