@@ -472,14 +472,6 @@ LoadInputFiles(MrcScenarioConfig& c, const std::string& topoFile, const std::str
             }
             for (const MrcHtsimConnection& k : cm.connections)
             {
-                if (!k.hasStart)
-                {
-                    throw MrcInputError(c.flowFile,
-                                        k.line,
-                                        "a connection with 'start US' (mrc-sim does not start "
-                                        "connections on triggers)",
-                                        "no start");
-                }
                 if (k.size == 0 || k.size > 0xffffffffULL)
                 {
                     throw MrcInputError(c.flowFile,
@@ -489,12 +481,34 @@ LoadInputFiles(MrcScenarioConfig& c, const std::string& topoFile, const std::str
                 }
             }
             c.fileFlows = cm.TimedFlows();
+            c.htsimMatrix = std::make_shared<const MrcHtsimConnectionMatrix>(cm);
             return "";
         }
         MrcHpccFlowOptions fo;
         fo.numNodes = c.graph ? static_cast<uint32_t>(fileSwitch.size()) : hosts;
         fo.isSwitch = fileSwitch;
         fo.maxBytes = 0xffffffffULL;
+        {
+            // ConWeave's 5-field files: the count on line 1 may be wrong (its traffic_gen.py
+            // overwrites the start of an estimate in place), so the flow lines are counted.
+            std::ifstream in(c.flowFile);
+            std::string line;
+            int seen = 0;
+            while (seen < 2 && std::getline(in, line))
+            {
+                std::istringstream ls(line);
+                std::string w;
+                int n = 0;
+                while (ls >> w)
+                {
+                    ++n;
+                }
+                if (n > 0 && ++seen == 2)
+                {
+                    fo.ignoreCount = n == 5;
+                }
+            }
+        }
         std::vector<MrcFlowSpec> flows = MrcHpccInput::LoadFlows(c.flowFile, fo);
         if (c.graph)
         {
@@ -1082,6 +1096,25 @@ struct MrcScenarioRunner::Impl
     std::vector<MrcRingCollective> collectives;
     std::vector<int> pgDscps; //!< roce: data DSCP per priority group of a flow file (-1: none)
 
+    /// An htsim trigger's state (htsim's SingleShot, MultiShot and Barrier triggers).
+    struct TriggerState
+    {
+        MrcHtsimTrigger::Type type{MrcHtsimTrigger::ONESHOT}; //!< its type
+        uint32_t remaining{0};                                //!< barrier: activations still needed
+        std::size_t next{0};                                  //!< multishot: next target
+        bool fired{false};                                    //!< oneshot/barrier: fired already
+        std::vector<std::size_t> targets; //!< connections it starts, in file order
+    };
+
+    std::map<uint32_t, TriggerState> triggers; //!< htsim triggers by id
+    std::vector<int64_t> msgConn;              //!< per message: its .cm connection (-1: none)
+    uint64_t connsStarted{0};                  //!< .cm connections started
+
+    /// Start .cm connection k now (or at its start time).
+    void StartConnection(std::size_t k);
+    /// Activate an htsim trigger (a connection's send_done/recv_done trigger).
+    void ActivateTrigger(uint32_t id);
+
     void Sample();
     void AddMessage(const MrcFlowSpec& f);
     /// SRv6 EV candidates of a host pair: the topology's paths, replicated up to evPerQp
@@ -1329,9 +1362,35 @@ MrcScenarioRunner::Build()
     }
     else
     {
-        for (const MrcFlowSpec& f : MakeMessages(c, nHosts))
+        if (c.htsimMatrix)
         {
-            m.AddMessage(f);
+            // An htsim connection matrix: timed connections now, the others when a trigger
+            // starts them.
+            for (const MrcHtsimTrigger& t : c.htsimMatrix->triggers)
+            {
+                Impl::TriggerState& st = m.triggers[t.id];
+                st.type = t.type;
+                st.remaining = t.count;
+            }
+            const auto& conns = c.htsimMatrix->connections;
+            for (std::size_t k = 0; k < conns.size(); ++k)
+            {
+                if (conns[k].hasStart)
+                {
+                    m.StartConnection(k);
+                }
+                else
+                {
+                    m.triggers[conns[k].trigger].targets.push_back(k);
+                }
+            }
+        }
+        else
+        {
+            for (const MrcFlowSpec& f : MakeMessages(c, nHosts))
+            {
+                m.AddMessage(f);
+            }
         }
     }
     for (std::size_t i = 0; i < m.msgs.size(); ++i)
@@ -1832,6 +1891,18 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
                     std::to_string(rc.GetDuration().GetNanoSeconds());
             }
         }
+        if (cfg.htsimMatrix && msgConn.size() > i && msgConn[i] >= 0)
+        {
+            // htsim's send_done and recv_done triggers, both at the sender's completion
+            const MrcHtsimConnection& k = cfg.htsimMatrix->connections[msgConn[i]];
+            for (uint32_t t : {k.sendDoneTrigger, k.recvDoneTrigger})
+            {
+                if (t != 0)
+                {
+                    ActivateTrigger(t);
+                }
+            }
+        }
     }
     if (nEnded == msgs.size())
     {
@@ -1841,6 +1912,66 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
         {
             progress->Stop();
         }
+    }
+}
+
+void
+MrcScenarioRunner::Impl::StartConnection(std::size_t k)
+{
+    const MrcHtsimConnection& conn = cfg.htsimMatrix->connections[k];
+    MrcFlowSpec f;
+    f.src = conn.src;
+    f.dst = conn.dst;
+    f.bytes = conn.size;
+    // htsim truncates a start time to whole microseconds; a triggered connection starts now
+    f.start = conn.hasStart ? MicroSeconds(static_cast<int64_t>(std::floor(conn.startUs)))
+                            : Simulator::Now();
+    AddMessage(f);
+    msgConn.resize(msgs.size(), -1);
+    msgConn.back() = static_cast<int64_t>(k);
+    ++connsStarted;
+    cfg.options["htsimConnectionsStarted"] = std::to_string(connsStarted);
+}
+
+void
+MrcScenarioRunner::Impl::ActivateTrigger(uint32_t id)
+{
+    auto it = triggers.find(id);
+    if (it == triggers.end())
+    {
+        return; // a done trigger no connection waits for
+    }
+    TriggerState& t = it->second;
+    std::vector<std::size_t> start;
+    switch (t.type)
+    {
+    case MrcHtsimTrigger::ONESHOT:
+        // every target, on the first activation only
+        if (!t.fired)
+        {
+            t.fired = true;
+            start = t.targets;
+        }
+        break;
+    case MrcHtsimTrigger::MULTISHOT:
+        // the next target per activation
+        if (t.next < t.targets.size())
+        {
+            start.push_back(t.targets[t.next++]);
+        }
+        break;
+    case MrcHtsimTrigger::BARRIER:
+        // every target after `count` activations
+        if (!t.fired && t.remaining > 0 && --t.remaining == 0)
+        {
+            t.fired = true;
+            start = t.targets;
+        }
+        break;
+    }
+    for (std::size_t k : start)
+    {
+        StartConnection(k);
     }
 }
 
@@ -2058,7 +2189,7 @@ MrcScenarioRunner::Impl::Collect()
     {
         info.options = cfg.options;
     }
-    for (const char* k : {"victimFlow", "allreduceCompletionNs", "mtu"})
+    for (const char* k : {"victimFlow", "allreduceCompletionNs", "mtu", "htsimConnectionsStarted"})
     {
         auto it = cfg.options.find(k);
         if (it != cfg.options.end())

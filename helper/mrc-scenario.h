@@ -8,6 +8,7 @@
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-event-log.h"
 #include "ns3/mrc-failure-injector.h"
+#include "ns3/mrc-htsim-input.h"
 #include "ns3/mrc-progress-reporter.h"
 #include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-run-results.h"
@@ -88,8 +89,12 @@ struct MrcScenarioConfig
     std::vector<double> graphLinkError;
     /// Per host index: the topology file's node id (HPCC sip/dip in fct.txt)
     std::vector<uint32_t> graphNodeOfHost;
-    /// The messages of flowFile, src/dst as host indices (pattern "file")
+    /// The messages of flowFile, src/dst as host indices (pattern "file"; a .cm: those
+    /// with a start time)
     std::vector<MrcFlowSpec> fileFlows;
+    /// flowFile as an htsim connection matrix (null otherwise): its triggers start the
+    /// connections without a start time
+    std::shared_ptr<const MrcHtsimConnectionMatrix> htsimMatrix;
 };
 
 /**
