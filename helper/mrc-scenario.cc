@@ -847,6 +847,12 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     }
     c.pcap = pcap;
     c.options = ToMap();
+    if (c.graph)
+    {
+        // The fabric of --topoFile, not of the topology options.
+        c.options["topology"] = "graph";
+        c.options["hosts"] = std::to_string(c.topology.hosts);
+    }
     return "";
 }
 

@@ -885,11 +885,17 @@ MrcTopology::GetBaseRtt(uint32_t mtu, uint32_t dataOverhead, uint32_t ackBytes) 
     {
         return best;
     }
+    // A Clos or fat-tree is symmetric: host 0 to the last host is a longest path. In a
+    // graph any host may be farthest from host 0: every destination is tried.
+    const uint32_t firstDst = m_config.kind == MrcTopologyKind::GRAPH ? 1 : m_hosts.GetN() - 1;
     for (uint32_t p = 0; p < m_config.planes; ++p)
     {
-        for (const MrcPath& path : GetPaths(0, m_hosts.GetN() - 1, p))
+        for (uint32_t dst = firstDst; dst < m_hosts.GetN(); ++dst)
         {
-            best = std::max(best, GetPathRtt(path, mtu, dataOverhead, ackBytes));
+            for (const MrcPath& path : GetPaths(0, dst, p))
+            {
+                best = std::max(best, GetPathRtt(path, mtu, dataOverhead, ackBytes));
+            }
         }
     }
     return best;

@@ -366,7 +366,7 @@ class MrcTopology : public Object
      * device's WireOverhead, plus the link's propagation delay), and an ackBytes frame
      * comes back the same way. No queueing, no processing delay. The longest path is the
      * one of the largest such time among the paths between host 0 and the host farthest
-     * from it (the last host).
+     * from it (the last host; in a GRAPH fabric, every other host).
      * \param mtu payload bytes of the data packet
      * \param dataOverhead frame bytes besides the payload
      * \param ackBytes frame bytes of the acknowledgement
