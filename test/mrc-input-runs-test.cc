@@ -240,6 +240,78 @@ TEST(MrcInputRuns, GraphBuilderNumbersHostsAndSwitches)
     Cleanup();
 }
 
+TEST(MrcInputRuns, FatTreeAsAGraphRunsAsTheBuiltInFatTree)
+{
+    // A k=4 fat-tree written as an HPCC topology (hosts 0-15, ToRs 16-23, aggregation
+    // switches 24-31, cores 32-35, wired as MrcTopologyHelper wires --topology=fattree) gives
+    // the same switch numbering, hence the same ECMP hashing and byte-identical flow records.
+    const std::string dir = TempDir();
+    std::ostringstream t;
+    t << "36 20 48\n";
+    for (int s = 16; s < 36; ++s)
+    {
+        t << s << (s < 35 ? " " : "\n");
+    }
+    for (int h = 0; h < 16; ++h)
+    {
+        t << h << " " << 16 + h / 2 << " 100Gbps 1us 0\n";
+    }
+    for (int q = 0; q < 4; ++q)
+    {
+        for (int i = 0; i < 2; ++i)
+        {
+            for (int j = 0; j < 2; ++j)
+            {
+                t << 16 + q * 2 + i << " " << 24 + q * 2 + j << " 100Gbps 1us 0\n";
+            }
+        }
+    }
+    for (int q = 0; q < 4; ++q)
+    {
+        for (int j = 0; j < 2; ++j)
+        {
+            for (int m = 0; m < 2; ++m)
+            {
+                t << 24 + q * 2 + j << " " << 32 + j * 2 + m << " 100Gbps 1us 0\n";
+            }
+        }
+    }
+    WriteFile(dir + "/ft4.txt", t.str());
+    WriteFile(dir + "/f.txt",
+              "6\n0 15 3 100 200000 0\n1 14 3 100 200000 0\n2 9 3 100 100000 0\n"
+              "3 8 3 100 300000 0.000002\n4 12 3 100 50000 0.000004\n5 0 3 100 80000 0\n");
+    std::vector<std::vector<int64_t>> ends;
+    for (const bool graph : {true, false})
+    {
+        MrcScenarioOptions o;
+        o.scenario = "hpcc";
+        MrcScenarios::Find("hpcc")->preset(o);
+        o.topoFile = graph ? dir + "/ft4.txt" : "none";
+        o.topo.topology = "fattree";
+        o.topo.k = "4";
+        o.flowFile = dir + "/f.txt";
+        o.sampleInterval = "0s";
+        MrcScenarioConfig c = o.ToConfig();
+        c.progress = false;
+        MrcScenarioRunner r(c);
+        r.Run();
+        EXPECT_EQ(r.GetTopology()->GetKind(),
+                  graph ? MrcTopologyKind::GRAPH : MrcTopologyKind::FAT_TREE);
+        EXPECT_EQ(r.GetTopology()->GetNSwitches(), 20u);
+        std::vector<int64_t> e;
+        for (const auto& f : r.GetResults().GetFlows())
+        {
+            EXPECT_TRUE(f.IsCompleted());
+            e.push_back(f.endNs);
+        }
+        ends.push_back(e);
+        Cleanup();
+    }
+    ASSERT_EQ(ends[0].size(), 6u);
+    EXPECT_EQ(ends[0], ends[1]);
+    std::filesystem::remove_all(dir);
+}
+
 TEST(MrcInputRuns, HtsimSampleBuildsHtsimsFatTreeAndRuns)
 {
     for (const char* transport : {"uec", "mrc"})
