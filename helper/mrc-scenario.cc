@@ -480,6 +480,11 @@ LoadInputFiles(MrcScenarioConfig& c, const std::string& topoFile, const std::str
                                         std::to_string(k.size));
                 }
             }
+            if (!cm.failures.empty())
+            {
+                std::cerr << "warning: " << c.flowFile << ": " << cm.failures.size()
+                          << " failure line(s) not run (use --failLink and --failAt)\n";
+            }
             c.fileFlows = cm.TimedFlows();
             c.htsimMatrix = std::make_shared<const MrcHtsimConnectionMatrix>(cm);
             return "";
