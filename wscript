@@ -145,6 +145,7 @@ def build(bld):
         # -- results
         'test/mrc-results-test.cc',
         # -- workloads
+        'test/mrc-input-runs-test.cc',
         'test/mrc-workload-test.cc',
         'test/mrc-input-files-test.cc',
         # -- scenarios

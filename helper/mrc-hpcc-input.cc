@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -224,6 +225,16 @@ MrcHpccInput::ParseFlows(std::istream& in,
         {
             r.Fail("a flow between two different nodes");
         }
+        for (const auto& [id, field, which] :
+             {std::make_tuple(flow.src, &f[0], "src"), std::make_tuple(flow.dst, &f[1], "dst")})
+        {
+            if (id < options.isSwitch.size() && options.isSwitch[id])
+            {
+                r.Fail(std::string(which) + ": a host's node id (node " + *field +
+                           " is a switch in the topology)",
+                       *field);
+            }
+        }
         if (!MrcParse::U32(f[2], pg) || pg > 7)
         {
             r.Fail("pg: a priority group 0..7", f[2]);
@@ -235,6 +246,11 @@ MrcHpccInput::ParseFlows(std::istream& in,
         if (!MrcParse::U64(bytesText, flow.bytes) || flow.bytes == 0)
         {
             r.Fail("bytes: a positive integer", bytesText);
+        }
+        if (options.maxBytes > 0 && flow.bytes > options.maxBytes)
+        {
+            r.Fail("bytes: at most " + std::to_string(options.maxBytes) + " (one RDMA Write)",
+                   bytesText);
         }
         int64_t ps;
         if (!MrcParse::SecondsToPs(startText, ps))

@@ -72,6 +72,10 @@ struct MrcHpccFlowOptions
     /// lines (ConWeave's traffic_gen.py can leave a wrong count: it overwrites
     /// the start of its estimated count in place).
     bool ignoreCount{false};
+    /// Per node id: a switch, which may not send or receive a flow (empty: no check).
+    std::vector<bool> isSwitch;
+    /// Largest flow size in bytes (0: no limit).
+    uint64_t maxBytes{0};
 };
 
 /**
@@ -102,7 +106,8 @@ class MrcHpccInput
      * pg (priorityGroup) and, for 6 fields, dport (dstPort); kind PLAIN.
      * Errors: a line with another number of fields, a field that is not a
      * number, src == dst, bytes == 0, a node id >= options.numNodes (when
-     * set), fewer or more flow lines than F (unless options.ignoreCount).
+     * set), a switch's node id (options.isSwitch), bytes > options.maxBytes
+     * (when set), fewer or more flow lines than F (unless options.ignoreCount).
      * \param path the file \param options the options \return the flows, in file order
      */
     static std::vector<MrcFlowSpec> LoadFlows(const std::string& path,

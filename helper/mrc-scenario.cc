@@ -4,6 +4,9 @@
 
 #include "mrc-scenario.h"
 
+#include "mrc-hpcc-input.h"
+#include "mrc-htsim-input.h"
+#include "mrc-input-error.h"
 #include "mrc-profiles.h"
 #include "mrc-results-writer.h"
 
@@ -18,6 +21,7 @@
 #include "ns3/mrc-multipath-queue-pair.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-roce-queue-pair.h"
+#include "ns3/mrc-shared-buffer-mmu.h"
 #include "ns3/mrc-switch-node.h"
 #include "ns3/mrc-uec-path-selector.h"
 #include "ns3/mrc-uec-queue-pair.h"
@@ -30,6 +34,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -93,6 +98,40 @@ Choice(const std::string& name, const std::string& value, const std::vector<std:
         e.erase(0, prefix.size());
     }
     return e;
+}
+
+/// A file named relative to the source tree ("data/..."): as given if it exists, otherwise
+/// looked up from the current folder and the executable's folder upwards ("" if not found).
+std::string
+FindDataFile(const std::string& rel)
+{
+    namespace fs = std::filesystem;
+    if (fs::exists(rel) || rel.empty() || rel[0] == '/')
+    {
+        return rel;
+    }
+    std::vector<fs::path> starts{fs::current_path()};
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+    {
+        starts.push_back(exe.parent_path());
+    }
+    for (fs::path d : starts)
+    {
+        for (int up = 0; up < 6 && !d.empty(); ++up, d = d.parent_path())
+        {
+            if (fs::exists(d / rel))
+            {
+                return (d / rel).string();
+            }
+            if (d == d.parent_path())
+            {
+                break;
+            }
+        }
+    }
+    return rel;
 }
 
 /// A flow-size CDF: a file path, or NAME of data/cdf/NAME.txt looked up from the current
@@ -209,6 +248,296 @@ DevDrops(Ptr<MrcNetDevice> d)
     return n;
 }
 
+/// \return the current default of an attribute (after Config::SetDefault), serialized
+std::string
+CurrentDefault(TypeId tid, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    NS_ABORT_UNLESS(tid.LookupAttributeByName(name, &info));
+    return info.initialValue->SerializeToString(info.checker);
+}
+
+/**
+ * RoCE: every priority group (pg) of a flow file gets its own device class. pg 3 is the
+ * RoCE data class already (DSCP 26 -> class 3, MrcRoceQueuePair::DataDscp); another pg p
+ * sends its data with DSCP 32 + p, mapped to class p in every device's DscpToClass; when
+ * the profile makes class 3 lossless (PfcPriorityMask bit 3), the other pgs' classes are
+ * made lossless too (the HPCC simulator pauses every data priority).
+ * \param flows the file's flows
+ * \return per pg 0..7 its data DSCP (-1: no flow uses it)
+ */
+std::vector<int>
+ConfigurePriorityGroups(const std::vector<MrcFlowSpec>& flows)
+{
+    std::vector<int> dscp(8, -1);
+    uint32_t others = 0; // bit p: pg p != 3 used
+    for (const MrcFlowSpec& f : flows)
+    {
+        if (f.priorityGroup >= 0 && f.priorityGroup < 8)
+        {
+            const int pg = f.priorityGroup;
+            dscp[pg] = pg == 3 ? MrcDscp::ROCE_DATA : 32 + pg;
+            others |= pg == 3 ? 0 : 1U << pg;
+        }
+    }
+    if (others == 0)
+    {
+        return dscp;
+    }
+    std::string map = CurrentDefault(MrcNetDevice::GetTypeId(), "DscpToClass");
+    for (int pg = 0; pg < 8; ++pg)
+    {
+        if (others & (1U << pg))
+        {
+            map += "," + std::to_string(32 + pg) + ":" + std::to_string(pg);
+        }
+    }
+    Config::SetDefault("ns3::MrcNetDevice::DscpToClass", StringValue(map));
+    const uint32_t mask =
+        std::stoul(CurrentDefault(MrcSharedBufferMmu::GetTypeId(), "PfcPriorityMask"));
+    if (mask & (1U << 3))
+    {
+        Config::SetDefault("ns3::MrcSharedBufferMmu::PfcPriorityMask",
+                           UintegerValue(mask | others));
+    }
+    return dscp;
+}
+
+/// \return true if path ends with ext
+bool
+EndsWith(const std::string& path, const std::string& ext)
+{
+    return path.size() >= ext.size() &&
+           path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+/// The fat tree an htsim .topo describes, as an edge list: hosts 0..Nodes-1, then the
+/// ToRs, the aggregation switches and the cores (pod by pod). Host h hangs off ToR
+/// h / Radix_Down(0); every ToR has Bundle(1) links to every aggregation switch of its pod;
+/// aggregation switch k of a pod has Bundle(2) links to cores k*c .. k*c+c-1, c = cores /
+/// aggs per pod (as MrcTopologyHelper's fat-tree joins aggregation j to cores j*k/2..).
+MrcTopologyGraph
+HtsimGraph(const MrcHtsimTopology& t, const MrcHtsimFatTreeShape& s)
+{
+    if (t.tiers == 2 && s.pods != 1)
+    {
+        throw MrcInputError(t.file,
+                            t.podSizeLine,
+                            "Podsize equal to Nodes = " + std::to_string(t.nodes) +
+                                " in a 2-tier fabric (one pod)",
+                            std::to_string(t.podSize));
+    }
+    const uint32_t nTor = s.pods * s.torsPerPod;
+    const uint32_t nAgg = s.pods * s.aggsPerPod;
+    const uint32_t tor0 = t.nodes;
+    const uint32_t agg0 = tor0 + nTor;
+    const uint32_t core0 = agg0 + nAgg;
+    MrcTopologyGraph g;
+    g.isSwitch.assign(core0 + s.cores, true);
+    auto link = [&g, &t](uint32_t a, uint32_t b, uint32_t tier) {
+        MrcGraphLink l;
+        l.a = a;
+        l.b = b;
+        l.rate = DataRate(t.tier[tier].downlinkGbps * 1000000000ULL);
+        l.delay = NanoSeconds(t.tier[tier].downlinkLatencyNs);
+        g.links.push_back(l);
+    };
+    for (uint32_t h = 0; h < t.nodes; ++h)
+    {
+        g.isSwitch[h] = false;
+        link(h, tor0 + h / t.tier[0].radixDown, 0);
+    }
+    for (uint32_t r = 0; r < nTor; ++r)
+    {
+        const uint32_t pod = r / s.torsPerPod;
+        for (uint32_t k = 0; k < s.aggsPerPod; ++k)
+        {
+            for (uint32_t b = 0; b < t.tier[1].bundle; ++b)
+            {
+                link(tor0 + r, agg0 + pod * s.aggsPerPod + k, 1);
+            }
+        }
+    }
+    if (t.tiers == 3)
+    {
+        const uint32_t c = s.cores / s.aggsPerPod;
+        for (uint32_t a = 0; a < nAgg; ++a)
+        {
+            const uint32_t k = a % s.aggsPerPod;
+            for (uint32_t m = 0; m < c; ++m)
+            {
+                for (uint32_t b = 0; b < t.tier[2].bundle; ++b)
+                {
+                    link(agg0 + a, core0 + k * c + m, 2);
+                }
+            }
+        }
+    }
+    return g;
+}
+
+/**
+ * Load --topoFile and --flowFile into the settings (c.topology.planes and mtu already set).
+ * A name ending in .topo is an htsim fat tree, any other an HPCC/ConWeave topology file; a
+ * name ending in .cm is an htsim connection matrix, any other an HPCC/ConWeave flow file.
+ * \return "" or the problem ("FILE:LINE: expected ..., got '...'" for a malformed file)
+ */
+std::string
+LoadInputFiles(MrcScenarioConfig& c, const std::string& topoFile, const std::string& flowFile)
+{
+    // "none": no file (a preset's default file can be dropped: empty values are not options)
+    c.topoFile = topoFile == "none" ? "" : FindDataFile(topoFile);
+    c.flowFile = flowFile == "none" ? "" : FindDataFile(flowFile);
+    try
+    {
+        std::vector<bool> fileSwitch; // node ids of the topology file that are switches
+        if (!c.topoFile.empty())
+        {
+            auto g = std::make_shared<MrcTopologyGraph>();
+            std::vector<uint32_t> lines; // per graph link: its line (0: derived)
+            if (EndsWith(c.topoFile, ".topo"))
+            {
+                const MrcHtsimTopology t = MrcHtsimInput::LoadTopology(c.topoFile);
+                *g = HtsimGraph(t, MrcHtsimInput::Shape(t));
+                lines.assign(g->links.size(), 0);
+                c.graphLinkError.assign(g->links.size(), 0.0);
+            }
+            else
+            {
+                const MrcHpccTopology t = MrcHpccInput::LoadTopology(c.topoFile);
+                g->isSwitch = t.isSwitch;
+                for (const MrcHpccLink& l : t.links)
+                {
+                    MrcGraphLink gl;
+                    gl.a = l.a;
+                    gl.b = l.b;
+                    gl.rate = DataRate(l.rateBps);
+                    gl.delay = l.delay;
+                    g->links.push_back(gl);
+                    lines.push_back(l.line);
+                    c.graphLinkError.push_back(l.errorRate);
+                }
+            }
+            int64_t bad = -1;
+            const std::string e = g->Validate(bad);
+            if (!e.empty())
+            {
+                if (bad >= 0 && lines[bad] > 0)
+                {
+                    throw MrcInputError(c.topoFile,
+                                        lines[bad],
+                                        "one link per host, each to a switch",
+                                        e);
+                }
+                return "--topoFile='" + c.topoFile + "': " + e;
+            }
+            c.graphNodeOfHost.clear();
+            for (uint32_t v = 0; v < g->isSwitch.size(); ++v)
+            {
+                if (!g->isSwitch[v])
+                {
+                    c.graphNodeOfHost.push_back(v);
+                }
+            }
+            fileSwitch = g->isSwitch;
+            // The shape the profiles and checks read: hosts, first host link's rate and delay.
+            c.topology.kind = MrcTopologyKind::GRAPH;
+            c.topology.hosts = static_cast<uint32_t>(c.graphNodeOfHost.size());
+            for (const MrcGraphLink& l : g->links)
+            {
+                if (!g->isSwitch[l.a] || !g->isSwitch[l.b])
+                {
+                    c.topology.hostRate = l.rate;
+                    c.topology.hostDelay = l.delay;
+                    break;
+                }
+            }
+            c.graph = g;
+        }
+        const uint32_t hosts = c.topology.GetHosts();
+        c.fileFlows.clear();
+        if (c.flowFile.empty())
+        {
+            return "";
+        }
+        if (EndsWith(c.flowFile, ".cm"))
+        {
+            // htsim numbers hosts 0..Nodes-1: they are host indices.
+            const MrcHtsimConnectionMatrix cm = MrcHtsimInput::LoadConnectionMatrix(c.flowFile);
+            if (cm.nodes > hosts)
+            {
+                return "--flowFile='" + c.flowFile + "': 'Nodes " + std::to_string(cm.nodes) +
+                       "' is more than the fabric's " + std::to_string(hosts) +
+                       " hosts (give --hosts or --topoFile)";
+            }
+            for (const MrcHtsimConnection& k : cm.connections)
+            {
+                if (k.size == 0 || k.size > 0xffffffffULL)
+                {
+                    throw MrcInputError(c.flowFile,
+                                        k.line,
+                                        "'size B' with 1..4294967295 bytes (one RDMA Write)",
+                                        std::to_string(k.size));
+                }
+            }
+            if (!cm.failures.empty())
+            {
+                std::cerr << "warning: " << c.flowFile << ": " << cm.failures.size()
+                          << " failure line(s) not run (use --failLink and --failAt)\n";
+            }
+            c.fileFlows = cm.TimedFlows();
+            c.htsimMatrix = std::make_shared<const MrcHtsimConnectionMatrix>(cm);
+            return "";
+        }
+        MrcHpccFlowOptions fo;
+        fo.numNodes = c.graph ? static_cast<uint32_t>(fileSwitch.size()) : hosts;
+        fo.isSwitch = fileSwitch;
+        fo.maxBytes = 0xffffffffULL;
+        {
+            // ConWeave's 5-field files: the count on line 1 may be wrong (its traffic_gen.py
+            // overwrites the start of an estimate in place), so the flow lines are counted.
+            std::ifstream in(c.flowFile);
+            std::string line;
+            int seen = 0;
+            while (seen < 2 && std::getline(in, line))
+            {
+                std::istringstream ls(line);
+                std::string w;
+                int n = 0;
+                while (ls >> w)
+                {
+                    ++n;
+                }
+                if (n > 0 && ++seen == 2)
+                {
+                    fo.ignoreCount = n == 5;
+                }
+            }
+        }
+        std::vector<MrcFlowSpec> flows = MrcHpccInput::LoadFlows(c.flowFile, fo);
+        if (c.graph)
+        {
+            // node id -> host index
+            std::vector<uint32_t> hostOf(fileSwitch.size(), 0);
+            for (uint32_t h = 0; h < c.graphNodeOfHost.size(); ++h)
+            {
+                hostOf[c.graphNodeOfHost[h]] = h;
+            }
+            for (MrcFlowSpec& f : flows)
+            {
+                f.src = hostOf[f.src];
+                f.dst = hostOf[f.dst];
+            }
+        }
+        c.fileFlows = std::move(flows);
+    }
+    catch (const MrcInputError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -273,6 +602,16 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("sampleInterval", "time-series sampling period (0s: none)", sampleInterval);
     cmd.AddValue("benchJson", "also write the benchmark figures as JSON to this file", benchJson);
     cmd.AddValue("list", "list the scenarios and exit", list);
+    cmd.AddValue("topoFile",
+                 "fabric from a file instead of --topology: an HPCC/ConWeave topology file "
+                 "('N S L', switch ids, 'src dst rate delay err' links) or an htsim fat tree "
+                 "(name ending in .topo); none: no file",
+                 topoFile);
+    cmd.AddValue("flowFile",
+                 "messages from a file instead of the scenario's pattern: an HPCC/ConWeave flow "
+                 "file (count, then 'src dst pg dport bytes start_s') or an htsim connection "
+                 "matrix (name ending in .cm); none: no file",
+                 flowFile);
 }
 
 std::map<std::string, std::string>
@@ -315,7 +654,9 @@ MrcScenarioOptions::ToMap() const
             {"seed", seed},
             {"simTime", simTime},
             {"pcap", pcap ? "true" : "false"},
-            {"sampleInterval", sampleInterval}};
+            {"sampleInterval", sampleInterval},
+            {"topoFile", topoFile},
+            {"flowFile", flowFile}};
 }
 
 std::string
@@ -340,6 +681,24 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     if (!e.empty())
     {
         return e;
+    }
+    e = LoadInputFiles(c, topoFile, flowFile);
+    if (!e.empty())
+    {
+        return e;
+    }
+    if (!c.flowFile.empty())
+    {
+        c.pattern = "file";
+    }
+    else if (c.pattern == "file")
+    {
+        return Bad("flowFile", flowFile, "is needed by scenario " + scenario + " (a flow file)");
+    }
+    Time lastStart;
+    for (const MrcFlowSpec& f : c.fileFlows)
+    {
+        lastStart = std::max(lastStart, f.start);
     }
     const std::vector<std::string> transportsOk = MrcScenarios::GetTransports();
     e = Choice("transport", transport, transportsOk);
@@ -457,6 +816,13 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     {
         return Bad("simTime", simTime, "must be a positive time with a unit, e.g. 10ms");
     }
+    if (!c.fileFlows.empty() && c.simTime <= lastStart)
+    {
+        return Bad("simTime",
+                   simTime,
+                   "ends before the last flow of --flowFile starts (at " +
+                       std::to_string(lastStart.GetSeconds()) + " s): give a later --simTime");
+    }
     if (!ParseTime(failAt, c.failAt))
     {
         return Bad("failAt", failAt, "must be a time with a unit, e.g. 100us");
@@ -486,6 +852,12 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     }
     c.pcap = pcap;
     c.options = ToMap();
+    if (c.graph)
+    {
+        // The fabric of --topoFile, not of the topology options.
+        c.options["topology"] = "graph";
+        c.options["hosts"] = std::to_string(c.topology.hosts);
+    }
     return "";
 }
 
@@ -596,6 +968,25 @@ MrcScenarios::GetAll()
          "Poisson arrivals for --duration (500 us) at --load (0.5) per host, sizes from --cdf "
          "(websearch)",
          [](MrcScenarioOptions& o) { o.pattern = "flows"; }},
+        {"hpcc",
+         "an HPCC/ConWeave topology and flow file (--topoFile, --flowFile; default the samples "
+         "data/hpcc/topology.txt and flow.txt), roce",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "file";
+             o.topoFile = "data/hpcc/topology.txt";
+             o.flowFile = "data/hpcc/flow.txt";
+             o.simTime = "10s";
+         }},
+        {"htsim",
+         "an htsim connection matrix on an htsim fat tree (--flowFile=X.cm, --topoFile=X.topo; "
+         "default the samples in data/htsim/), uec",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "file";
+             o.transport = "uec";
+             o.topoFile = "data/htsim/fattree-16.topo";
+             o.flowFile = "data/htsim/sample.cm";
+             o.simTime = "10s";
+         }},
     };
     return all;
 }
@@ -715,6 +1106,26 @@ struct MrcScenarioRunner::Impl
     uint64_t evRecorded{0};     //!< ev_state records written
     uint64_t evChanges{0};      //!< EV health changes seen
     std::vector<MrcRingCollective> collectives;
+    std::vector<int> pgDscps; //!< roce: data DSCP per priority group of a flow file (-1: none)
+
+    /// An htsim trigger's state (htsim's SingleShot, MultiShot and Barrier triggers).
+    struct TriggerState
+    {
+        MrcHtsimTrigger::Type type{MrcHtsimTrigger::ONESHOT}; //!< its type
+        uint32_t remaining{0};                                //!< barrier: activations still needed
+        std::size_t next{0};                                  //!< multishot: next target
+        bool fired{false};                                    //!< oneshot/barrier: fired already
+        std::vector<std::size_t> targets; //!< connections it starts, in file order
+    };
+
+    std::map<uint32_t, TriggerState> triggers; //!< htsim triggers by id
+    std::vector<int64_t> msgConn;              //!< per message: its .cm connection (-1: none)
+    uint64_t connsStarted{0};                  //!< .cm connections started
+
+    /// Start .cm connection k now (or at its start time).
+    void StartConnection(std::size_t k);
+    /// Activate an htsim trigger (a connection's send_done/recv_done trigger).
+    void ActivateTrigger(uint32_t id);
 
     void Sample();
     void AddMessage(const MrcFlowSpec& f);
@@ -831,6 +1242,10 @@ MrcScenarioRunner::Build()
         // Captures are for Wireshark, which checks the ICRC.
         Config::SetDefault("ns3::MrcRdmaNic::ComputeIcrc", BooleanValue(true));
     }
+    if (!mrc && !uec)
+    {
+        m.pgDscps = ConfigurePriorityGroups(c.fileFlows);
+    }
     for (const auto& o : c.attributeOverrides)
     {
         Config::SetDefault(o.first, StringValue(o.second));
@@ -838,7 +1253,7 @@ MrcScenarioRunner::Build()
 
     MrcTopologyHelper th(c.topology);
     th.SetEcmpSeed(c.seed);
-    m.topo = th.Build();
+    m.topo = c.graph ? th.BuildGraph(*c.graph) : th.Build();
     const uint32_t nHosts = m.topo->GetNHosts();
     const uint32_t nPlanes = m.topo->GetNPlanes();
 
@@ -934,6 +1349,26 @@ MrcScenarioRunner::Build()
         }
         stream += MrcInstallRandomLoss(devs, c.lossRate, stream);
     }
+    // Per-link packet error rates of a topology file (HPCC's err column): a receive error
+    // model on both devices of the link, in every plane, as the HPCC simulator installs it.
+    if (c.graph)
+    {
+        const uint32_t nl = static_cast<uint32_t>(c.graph->links.size());
+        for (uint32_t p = 0; p < nPlanes; ++p)
+        {
+            for (uint32_t i = 0; i < nl; ++i)
+            {
+                if (c.graphLinkError[i] > 0)
+                {
+                    const MrcTopologyLink& l = m.topo->GetLink(p * nl + i);
+                    NetDeviceContainer devs;
+                    devs.Add(l.devA);
+                    devs.Add(l.devB);
+                    stream += MrcInstallRandomLoss(devs, c.graphLinkError[i], stream);
+                }
+            }
+        }
+    }
 
     // Workload.
     m.trackStalls = !c.failLink.empty();
@@ -957,9 +1392,35 @@ MrcScenarioRunner::Build()
     }
     else
     {
-        for (const MrcFlowSpec& f : MakeMessages(c, nHosts))
+        if (c.htsimMatrix)
         {
-            m.AddMessage(f);
+            // An htsim connection matrix: timed connections now, the others when a trigger
+            // starts them.
+            for (const MrcHtsimTrigger& t : c.htsimMatrix->triggers)
+            {
+                Impl::TriggerState& st = m.triggers[t.id];
+                st.type = t.type;
+                st.remaining = t.count;
+            }
+            const auto& conns = c.htsimMatrix->connections;
+            for (std::size_t k = 0; k < conns.size(); ++k)
+            {
+                if (conns[k].hasStart)
+                {
+                    m.StartConnection(k);
+                }
+                else
+                {
+                    m.triggers[conns[k].trigger].targets.push_back(k);
+                }
+            }
+        }
+        else
+        {
+            for (const MrcFlowSpec& f : MakeMessages(c, nHosts))
+            {
+                m.AddMessage(f);
+            }
         }
     }
     for (std::size_t i = 0; i < m.msgs.size(); ++i)
@@ -1042,7 +1503,14 @@ MrcScenarioRunner::Build()
                                     c.tagFabricSeries ? c.transport : ""});
             }
         }
-        m.sampleEvent = Simulator::Schedule(c.sampleInterval, &Impl::Sample, &m);
+        // Flow files often start late (HPCC's at 2 s): sample from the first message on.
+        Time first = Time::Max();
+        for (const MrcFlowSpec& f : m.msgs)
+        {
+            first = std::min(first, f.start);
+        }
+        first = m.msgs.empty() || c.pattern != "file" ? Time(0) : first;
+        m.sampleEvent = Simulator::Schedule(first + c.sampleInterval, &Impl::Sample, &m);
     }
 
     if (c.pcap)
@@ -1079,6 +1547,20 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
         std::vector<MrcEvCandidate> ab;
         std::vector<MrcEvCandidate> ba;
         const bool srv6 = c.evFormat == "srv6";
+        if (srv6 && topo->GetKind() == MrcTopologyKind::GRAPH)
+        {
+            // A topology file may have paths longer than a uSID carrier holds.
+            for (const MrcPath& p : topo->GetPaths(f.src, f.dst, 0))
+            {
+                NS_ABORT_MSG_IF(p.usids.size() > MrcUsidCarrier::MAX_USIDS,
+                                "--evFormat=srv6: the path from host "
+                                    << f.src << " to host " << f.dst << " crosses "
+                                    << p.switches.size() << " switches; a uSID carrier holds "
+                                    << MrcUsidCarrier::MAX_USIDS - 1
+                                    << " switches and the host downlink (allowed for this "
+                                       "topology: --evFormat=structured, MRC over ECMP)");
+            }
+        }
         if (srv6)
         {
             ab = Srv6Candidates(f.src, f.dst);
@@ -1134,6 +1616,11 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     else
     {
         conn = rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
+        if (!uec && f.priorityGroup >= 0 && f.priorityGroup < static_cast<int>(pgDscps.size()) &&
+            pgDscps[f.priorityGroup] >= 0)
+        {
+            conn.requester->SetAttribute("DataDscp", UintegerValue(pgDscps[f.priorityGroup]));
+        }
         if (uec)
         {
             // Fixed streams for the per-packet EV choice (as the MRC EV profiles above).
@@ -1181,6 +1668,16 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     rec.dst = f.dst;
     rec.sport = static_cast<uint16_t>(conn.requester->GetQpn());
     rec.dport = static_cast<uint16_t>(conn.responder->GetQpn());
+    if (f.dstPort >= 0)
+    {
+        rec.dport = static_cast<uint16_t>(f.dstPort); // the flow file's dport, as HPCC writes it
+    }
+    if (!c.graphNodeOfHost.empty())
+    {
+        // fct.txt addresses from the topology file's node ids (HPCC's 11.x.y.1 scheme)
+        rec.sip = MrcHpccAddress(c.graphNodeOfHost.at(f.src));
+        rec.dip = MrcHpccAddress(c.graphNodeOfHost.at(f.dst));
+    }
     rec.bytes = f.bytes;
     rec.startNs = f.start.GetNanoSeconds();
     rec.idealFctNs = MrcIdealFctNs(f.bytes,
@@ -1334,7 +1831,11 @@ MrcScenarioRunner::MakeMessages(const MrcScenarioConfig& c, uint32_t hosts)
     {
         all[h] = h;
     }
-    if (c.pattern == "alltoall")
+    if (c.pattern == "file")
+    {
+        flows = c.fileFlows; // --flowFile
+    }
+    else if (c.pattern == "alltoall")
     {
         flows = MrcWorkloadGenerator::AllToAll(all, c.bytes, Time(0));
     }
@@ -1448,6 +1949,18 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
                     std::to_string(rc.GetDuration().GetNanoSeconds());
             }
         }
+        if (cfg.htsimMatrix && msgConn.size() > i && msgConn[i] >= 0)
+        {
+            // htsim's send_done and recv_done triggers, both at the sender's completion
+            const MrcHtsimConnection& k = cfg.htsimMatrix->connections[msgConn[i]];
+            for (uint32_t t : {k.sendDoneTrigger, k.recvDoneTrigger})
+            {
+                if (t != 0)
+                {
+                    ActivateTrigger(t);
+                }
+            }
+        }
     }
     if (nEnded == msgs.size())
     {
@@ -1457,6 +1970,66 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
         {
             progress->Stop();
         }
+    }
+}
+
+void
+MrcScenarioRunner::Impl::StartConnection(std::size_t k)
+{
+    const MrcHtsimConnection& conn = cfg.htsimMatrix->connections[k];
+    MrcFlowSpec f;
+    f.src = conn.src;
+    f.dst = conn.dst;
+    f.bytes = conn.size;
+    // htsim truncates a start time to whole microseconds; a triggered connection starts now
+    f.start = conn.hasStart ? MicroSeconds(static_cast<int64_t>(std::floor(conn.startUs)))
+                            : Simulator::Now();
+    AddMessage(f);
+    msgConn.resize(msgs.size(), -1);
+    msgConn.back() = static_cast<int64_t>(k);
+    ++connsStarted;
+    cfg.options["htsimConnectionsStarted"] = std::to_string(connsStarted);
+}
+
+void
+MrcScenarioRunner::Impl::ActivateTrigger(uint32_t id)
+{
+    auto it = triggers.find(id);
+    if (it == triggers.end())
+    {
+        return; // a done trigger no connection waits for
+    }
+    TriggerState& t = it->second;
+    std::vector<std::size_t> start;
+    switch (t.type)
+    {
+    case MrcHtsimTrigger::ONESHOT:
+        // every target, on the first activation only
+        if (!t.fired)
+        {
+            t.fired = true;
+            start = t.targets;
+        }
+        break;
+    case MrcHtsimTrigger::MULTISHOT:
+        // the next target per activation
+        if (t.next < t.targets.size())
+        {
+            start.push_back(t.targets[t.next++]);
+        }
+        break;
+    case MrcHtsimTrigger::BARRIER:
+        // every target after `count` activations
+        if (!t.fired && t.remaining > 0 && --t.remaining == 0)
+        {
+            t.fired = true;
+            start = t.targets;
+        }
+        break;
+    }
+    for (std::size_t k : start)
+    {
+        StartConnection(k);
     }
 }
 
@@ -1726,7 +2299,7 @@ MrcScenarioRunner::Impl::Collect()
     {
         info.options = cfg.options;
     }
-    for (const char* k : {"victimFlow", "allreduceCompletionNs", "mtu"})
+    for (const char* k : {"victimFlow", "allreduceCompletionNs", "mtu", "htsimConnectionsStarted"})
     {
         auto it = cfg.options.find(k);
         if (it != cfg.options.end())
@@ -1955,7 +2528,7 @@ MrcSimMain(int argc, char* argv[])
         ct.options["transport"] = list[k];
         ct.profile = o.profile.empty() ? MrcScenarios::DefaultProfile(list[k]) : o.profile;
         ct.tagFabricSeries = list.size() > 1;
-        if (!c.sameFabric && list[k] != "mrc" && c.topology.planes > 1)
+        if (!c.sameFabric && list[k] != "mrc" && c.topology.planes > 1 && !c.graph)
         {
             // The same NIC bandwidth on one plane.
             const uint64_t p = c.topology.planes;

@@ -8,6 +8,7 @@
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-event-log.h"
 #include "ns3/mrc-failure-injector.h"
+#include "ns3/mrc-htsim-input.h"
 #include "ns3/mrc-progress-reporter.h"
 #include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-run-results.h"
@@ -78,6 +79,22 @@ struct MrcScenarioConfig
     /// Attribute defaults given explicitly (--ns3::Class::Attribute=value), applied after
     /// the profile so that they override it
     std::vector<std::pair<std::string, std::string>> attributeOverrides;
+
+    // -- input files (--topoFile, --flowFile; MrcScenarioOptions::TryToConfig loads them)
+    std::string topoFile; //!< HPCC/ConWeave topology file or htsim .topo ("": topology options)
+    std::string flowFile; //!< HPCC/ConWeave flow file or htsim .cm ("": the pattern's flows)
+    /// The fabric of topoFile (null: MrcTopologyHelper::Build from `topology`)
+    std::shared_ptr<const MrcTopologyGraph> graph;
+    /// Per graph link: its packet error rate (HPCC's err column; 0 for htsim)
+    std::vector<double> graphLinkError;
+    /// Per host index: the topology file's node id (HPCC sip/dip in fct.txt)
+    std::vector<uint32_t> graphNodeOfHost;
+    /// The messages of flowFile, src/dst as host indices (pattern "file"; a .cm: those
+    /// with a start time)
+    std::vector<MrcFlowSpec> fileFlows;
+    /// flowFile as an htsim connection matrix (null otherwise): its triggers start the
+    /// connections without a start time
+    std::shared_ptr<const MrcHtsimConnectionMatrix> htsimMatrix;
 };
 
 /**
@@ -138,6 +155,8 @@ class MrcScenarioOptions
     std::string out{""};                 //!< --out (empty: results/<scenario>/)
     bool pcap{false};                    //!< --pcap
     std::string sampleInterval{"10us"};  //!< --sampleInterval
+    std::string topoFile{""};            //!< --topoFile (HPCC/ConWeave topology or htsim .topo)
+    std::string flowFile{""};            //!< --flowFile (HPCC/ConWeave flows or htsim .cm)
     std::string benchJson{""};           //!< --benchJson
     bool list{false};                    //!< --list
 };

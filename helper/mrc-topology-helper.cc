@@ -12,6 +12,9 @@
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <deque>
+#include <limits>
 #include <regex>
 #include <sstream>
 #include <tuple>
@@ -277,6 +280,338 @@ MrcTopologyHelper::Build()
     NS_LOG_INFO("built " << MrcTopologyKindName(c.kind) << ": " << c.planes << " planes, " << nHosts
                          << " hosts, " << t->m_switches.size() << " switches, " << t->m_links.size()
                          << " links");
+    return t;
+}
+
+// ---------------------------------------------------------------------------
+// graph fabrics
+
+namespace
+{
+
+/// Switch tiers of a graph: hop distance from the nearest switch with a host, capped at 2.
+std::vector<uint32_t>
+GraphTiers(const MrcTopologyGraph& g)
+{
+    const std::size_t n = g.isSwitch.size();
+    std::vector<std::vector<uint32_t>> adj(n);
+    std::vector<uint32_t> dist(n, std::numeric_limits<uint32_t>::max());
+    std::deque<uint32_t> queue;
+    for (const auto& l : g.links)
+    {
+        if (l.a >= n || l.b >= n)
+        {
+            continue;
+        }
+        if (g.isSwitch[l.a] && g.isSwitch[l.b])
+        {
+            adj[l.a].push_back(l.b);
+            adj[l.b].push_back(l.a);
+        }
+        else
+        {
+            const uint32_t sw = g.isSwitch[l.a] ? l.a : l.b;
+            if (g.isSwitch[sw] && dist[sw] != 0)
+            {
+                dist[sw] = 0;
+                queue.push_back(sw);
+            }
+        }
+    }
+    while (!queue.empty())
+    {
+        const uint32_t v = queue.front();
+        queue.pop_front();
+        for (uint32_t u : adj[v])
+        {
+            if (dist[u] == std::numeric_limits<uint32_t>::max())
+            {
+                dist[u] = dist[v] + 1;
+                queue.push_back(u);
+            }
+        }
+    }
+    std::vector<uint32_t> tier(n, 0);
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        tier[v] = std::min<uint32_t>(dist[v], 2);
+    }
+    return tier;
+}
+
+} // namespace
+
+std::string
+MrcTopologyGraph::Validate(int64_t& badLink) const
+{
+    badLink = -1;
+    const std::size_t n = isSwitch.size();
+    std::vector<uint32_t> hostLinks(n, 0);
+    std::vector<int64_t> firstLink(n, -1);
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const MrcGraphLink& l = links[i];
+        badLink = static_cast<int64_t>(i);
+        if (l.a >= n || l.b >= n)
+        {
+            return "link " + std::to_string(l.a) + "-" + std::to_string(l.b) +
+                   " names a node that does not exist (node ids 0.." + std::to_string(n - 1) + ")";
+        }
+        if (l.a == l.b)
+        {
+            return "link " + std::to_string(l.a) + "-" + std::to_string(l.b) +
+                   " joins a node to itself";
+        }
+        if (l.rate.GetBitRate() == 0 || l.delay.IsStrictlyNegative())
+        {
+            return "link " + std::to_string(l.a) + "-" + std::to_string(l.b) +
+                   " needs a positive rate and a non-negative delay";
+        }
+        if (!isSwitch[l.a] && !isSwitch[l.b])
+        {
+            return "link " + std::to_string(l.a) + "-" + std::to_string(l.b) +
+                   " joins two hosts (a host must be cabled to a switch)";
+        }
+        for (uint32_t h : {l.a, l.b})
+        {
+            if (!isSwitch[h] && hostLinks[h]++ > 0)
+            {
+                return "host " + std::to_string(h) + " has a second link (the first is link " +
+                       std::to_string(firstLink[h] + 1) + "); a host has one NIC port per plane";
+            }
+            if (!isSwitch[h])
+            {
+                firstLink[h] = static_cast<int64_t>(i);
+            }
+        }
+    }
+    badLink = -1;
+    uint32_t hosts = 0;
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        if (!isSwitch[v])
+        {
+            ++hosts;
+            if (hostLinks[v] == 0)
+            {
+                return "host " + std::to_string(v) + " has no link";
+            }
+        }
+    }
+    if (hosts == 0)
+    {
+        return "the graph has no host";
+    }
+    const std::vector<uint32_t> tier = GraphTiers(*this);
+    std::vector<uint32_t> count(MRC_N_TIERS, 0);
+    std::vector<uint32_t> downlinks(n, 0);
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        if (isSwitch[v] && ++count[tier[v]] > MRC_USID_MAX_INDEX)
+        {
+            return "more than " + std::to_string(MRC_USID_MAX_INDEX) + " switches in tier T" +
+                   std::to_string(tier[v]) + " (the uSID index field holds no more)";
+        }
+    }
+    for (const auto& l : links)
+    {
+        const uint32_t sw = isSwitch[l.a] ? l.a : l.b;
+        if (!(isSwitch[l.a] && isSwitch[l.b]) && ++downlinks[sw] > MRC_USID_MAX_INDEX)
+        {
+            return "switch " + std::to_string(sw) + " has more than " +
+                   std::to_string(MRC_USID_MAX_INDEX) +
+                   " hosts (the uSID index field holds no more)";
+        }
+    }
+    return "";
+}
+
+Ptr<MrcTopology>
+MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
+{
+    NS_LOG_FUNCTION(this);
+    int64_t bad = -1;
+    const std::string err = graph.Validate(bad);
+    NS_ABORT_MSG_IF(!err.empty(), "MrcTopologyHelper::BuildGraph: " << err);
+    NS_ABORT_MSG_IF(m_config.planes == 0 || m_config.planes > MRC_USID_MAX_PLANES,
+                    "MrcTopologyHelper::BuildGraph: planes=" << m_config.planes << " (allowed: 1.."
+                                                             << MRC_USID_MAX_PLANES << ")");
+    const std::size_t n = graph.isSwitch.size();
+    const std::vector<uint32_t> tierOf = GraphTiers(graph);
+    std::vector<uint32_t> hostIndex(n, 0);
+    std::vector<uint32_t> tierIndex(n, 0);
+    std::vector<uint32_t> tierCount(MRC_N_TIERS, 0);
+    uint32_t nHosts = 0;
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        if (graph.isSwitch[v])
+        {
+            tierIndex[v] = tierCount[tierOf[v]]++;
+        }
+        else
+        {
+            hostIndex[v] = nHosts++;
+        }
+    }
+
+    Ptr<MrcTopology> t = CreateObject<MrcTopology>();
+    MrcTopologyConfig& c = t->m_config;
+    c = m_config;
+    c.kind = MrcTopologyKind::GRAPH;
+    c.hosts = nHosts;
+    bool hostSeen = false;
+    bool fabricSeen = false;
+    for (const auto& l : graph.links)
+    {
+        const bool hostLink = !(graph.isSwitch[l.a] && graph.isSwitch[l.b]);
+        if (hostLink && !hostSeen)
+        {
+            hostSeen = true;
+            c.hostRate = l.rate;
+            c.hostDelay = l.delay;
+        }
+        if (!hostLink && !fabricSeen)
+        {
+            fabricSeen = true;
+            c.fabricRate = c.coreRate = l.rate;
+            c.fabricDelay = c.coreDelay = l.delay;
+        }
+    }
+    if (!fabricSeen)
+    {
+        c.fabricRate = c.coreRate = c.hostRate;
+        c.fabricDelay = c.coreDelay = c.hostDelay;
+    }
+    c.t1PerPlane = tierCount[1];
+    t->m_locator = m_locator;
+    t->m_tierCount = tierCount;
+    t->m_hostT0.assign(nHosts, 0);
+    t->m_hostDownlink.assign(nHosts, 0);
+    t->m_hosts.Create(nHosts);
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        t->m_hostOfNode[t->m_hosts.Get(h)->GetId()] = h;
+        if (m_names)
+        {
+            Names::Add("host" + std::to_string(h), t->m_hosts.Get(h));
+        }
+    }
+    t->m_hostLink.assign(std::size_t(nHosts) * c.planes, 0);
+
+    const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
+    std::vector<uint32_t> switchId(n, 0);
+    uint32_t maxDownlinks = 0;
+    for (uint32_t p = 0; p < c.planes; ++p)
+    {
+        // switches, tier by tier, node id order within a tier
+        for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
+        {
+            t->m_firstSwitch.push_back(static_cast<uint32_t>(t->m_switches.size()));
+            for (std::size_t v = 0; v < n; ++v)
+            {
+                if (!graph.isSwitch[v] || tierOf[v] != tier)
+                {
+                    continue;
+                }
+                const uint32_t id = static_cast<uint32_t>(t->m_switches.size());
+                const uint32_t i = tierIndex[v];
+                Ptr<MrcSwitchNode> sw = m_switch[tier].CreateSwitch();
+                const uint16_t usid = MrcMakeUsid(p, types[tier], i);
+                Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
+                fwd->SetLocatorBlock(m_locator);
+                fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(usid));
+                fwd->GetEcmp()->SetAttribute("Seed", UintegerValue(m_seed + id));
+                sw->SetForwarding(fwd);
+                t->m_switches.push_back(sw);
+                t->m_usids.push_back(usid);
+                t->m_switchPlane.push_back(p);
+                t->m_switchTier.push_back(static_cast<MrcTier>(tier));
+                t->m_switchIndex.push_back(i);
+                t->m_switchOfNode[sw->GetId()] = id;
+                switchId[v] = id;
+                if (m_names)
+                {
+                    Names::Add("p" + std::to_string(p) + "-t" + std::to_string(tier) + "-" +
+                                   std::to_string(i),
+                               sw);
+                }
+            }
+        }
+        // links in graph order
+        std::vector<uint32_t> downlinks(n, 0);
+        for (const MrcGraphLink& l : graph.links)
+        {
+            const bool hostLink = !(graph.isSwitch[l.a] && graph.isSwitch[l.b]);
+            if (hostLink)
+            {
+                const uint32_t hv = graph.isSwitch[l.a] ? l.b : l.a;
+                const uint32_t sv = graph.isSwitch[l.a] ? l.a : l.b;
+                const uint32_t h = hostIndex[hv];
+                MrcLinkHelper lh = m_link[uint32_t(MrcLinkTier::HOST)];
+                lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
+                lh.SetChannelAttribute("Delay", TimeValue(l.delay));
+                Ptr<MrcSwitchNode> t0 = t->m_switches[switchId[sv]];
+                Ptr<Node> host = t->m_hosts.Get(h);
+                const uint32_t port = MrcSwitchHelper::ConnectHost(lh, t0, host);
+                Ptr<MrcNetDevice> nic =
+                    DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
+                NS_ASSERT(host->GetNDevices() == p + 1);
+                t->m_hostLink[std::size_t(h) * c.planes + p] =
+                    t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
+                const uint32_t down = downlinks[sv]++;
+                maxDownlinks = std::max(maxDownlinks, down + 1);
+                t->m_hostT0[h] = tierIndex[sv];
+                t->m_hostDownlink[h] = down;
+                Dual(t0)->GetSrv6()->AddLocalAdjacency(
+                    MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, down),
+                    port);
+                continue;
+            }
+            // the lower tier is end A
+            const bool swap = tierOf[l.a] > tierOf[l.b];
+            const uint32_t va = swap ? l.b : l.a;
+            const uint32_t vb = swap ? l.a : l.b;
+            const MrcLinkTier lt = tierOf[va] == 0 ? MrcLinkTier::T0_T1 : MrcLinkTier::T1_T2;
+            MrcLinkHelper lh = m_link[uint32_t(lt)];
+            lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
+            lh.SetChannelAttribute("Delay", TimeValue(l.delay));
+            Ptr<MrcSwitchNode> a = t->m_switches[switchId[va]];
+            Ptr<MrcSwitchNode> b = t->m_switches[switchId[vb]];
+            const bool first = t->GetLinksBetween(a, b).empty();
+            auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b);
+            t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
+            if (first)
+            {
+                Dual(a)->GetSrv6()->AddUsidRoute(t->m_usids[switchId[vb]], pa);
+                Dual(b)->GetSrv6()->AddUsidRoute(t->m_usids[switchId[va]], pb);
+            }
+        }
+
+        // ECMP control plane of the plane
+        Ptr<MrcEcmpRouteManager> mgr = m_manager.Create<MrcEcmpRouteManager>();
+        const uint32_t first = t->m_firstSwitch[p * MRC_N_TIERS];
+        for (uint32_t id = first; id < t->m_switches.size(); ++id)
+        {
+            Ptr<MrcSwitchNode> sw = t->m_switches[id];
+            std::vector<Ptr<MrcNetDevice>> ports(sw->GetNPorts());
+            for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+            {
+                ports[k] = sw->GetPort(k);
+            }
+            mgr->AddSwitch(sw, Dual(sw)->GetEcmp(), ports);
+        }
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            const MrcTopologyLink& l = t->m_links[t->m_hostLink[std::size_t(h) * c.planes + p]];
+            mgr->AddHost(t->GetAddress(h, p), l.devB);
+        }
+        mgr->ComputeAndInstall();
+        t->m_managers.push_back(mgr);
+    }
+    c.hostsPerT0 = maxDownlinks;
+    NS_LOG_INFO("built graph: " << c.planes << " planes, " << nHosts << " hosts, "
+                                << t->m_switches.size() << " switches, " << t->m_links.size()
+                                << " links");
     return t;
 }
 

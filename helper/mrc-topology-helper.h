@@ -26,6 +26,39 @@ namespace ns3
 
 /**
  * \ingroup mrc
+ * One link of an MrcTopologyGraph (an edge between two node ids).
+ */
+struct MrcGraphLink
+{
+    uint32_t a{0}; //!< one end (node id)
+    uint32_t b{0}; //!< the other end (node id)
+    DataRate rate; //!< rate of both directions
+    Time delay;    //!< propagation delay
+};
+
+/**
+ * \ingroup mrc
+ * A fabric given as an edge list (an HPCC/ConWeave topology file, an htsim fat tree):
+ * nodes 0 .. isSwitch.size() - 1, each a host or a switch. Every host has exactly one
+ * link, to a switch; switches may be joined in any way (parallel links too).
+ */
+struct MrcTopologyGraph
+{
+    std::vector<bool> isSwitch;      //!< per node id: a switch (else a host)
+    std::vector<MrcGraphLink> links; //!< the links
+
+    /**
+     * Check the graph.
+     * \param badLink set to the index of the offending link, or -1 when the problem is
+     *        not one link's
+     * \return "" or what is wrong (a host link to a host, a host with no or several
+     *         links, a switch tier with more switches than the uSID index holds, ...)
+     */
+    std::string Validate(int64_t& badLink) const;
+};
+
+/**
+ * \ingroup mrc
  * Builds a fabric from an MrcTopologyConfig.
  *
  * \code
@@ -89,6 +122,25 @@ class MrcTopologyHelper
      * \return the fabric
      */
     Ptr<MrcTopology> Build();
+
+    /**
+     * Build a fabric from an edge list (MrcTopologyKind::GRAPH), replicated on
+     * GetConfig().planes planes. Host i is the i-th host node id in ascending order;
+     * every host has one NIC port per plane. A switch's tier is its hop distance from
+     * the nearest switch with a host (0: T0; 1: T1; 2 or more, or no host reachable:
+     * T2); within a plane and tier, switches are numbered in node id order (names
+     * p<plane>-t<tier>-<index>, uSIDs as in Build). Link i of the graph in plane p is
+     * topology link p * links.size() + i, with its own rate and delay (the tier's
+     * MrcLinkHelper gives the other attributes). Every switch gets the SRv6 static
+     * entries of its neighbours and host downlinks and /128 ECMP routes over all
+     * shortest paths (MrcEcmpRouteManager). The configuration's hostRate/hostDelay are
+     * set to the first host link's, fabricRate/fabricDelay and coreRate/coreDelay to
+     * the first switch-switch link's (profiles read them). Aborts with
+     * MrcTopologyGraph::Validate's message on a bad graph.
+     * \param graph the edge list
+     * \return the fabric
+     */
+    Ptr<MrcTopology> BuildGraph(const MrcTopologyGraph& graph);
 
   private:
     MrcTopologyConfig m_config;                                //!< the shape

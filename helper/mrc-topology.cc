@@ -29,7 +29,16 @@ NS_OBJECT_ENSURE_REGISTERED(MrcTopology);
 const char*
 MrcTopologyKindName(MrcTopologyKind kind)
 {
-    return kind == MrcTopologyKind::CLOS ? "clos" : "fattree";
+    switch (kind)
+    {
+    case MrcTopologyKind::CLOS:
+        return "clos";
+    case MrcTopologyKind::FAT_TREE:
+        return "fattree";
+    case MrcTopologyKind::GRAPH:
+        return "graph";
+    }
+    return "?";
 }
 
 const char*
@@ -354,6 +363,10 @@ MrcTopology::GetNHosts() const
 uint32_t
 MrcTopology::GetNSwitchesPerPlane(MrcTier tier) const
 {
+    if (m_config.kind == MrcTopologyKind::GRAPH)
+    {
+        return m_tierCount.at(static_cast<uint32_t>(tier));
+    }
     switch (tier)
     {
     case MrcTier::T0:
@@ -485,6 +498,10 @@ uint32_t
 MrcTopology::GetT0Of(uint32_t host) const
 {
     CheckHost(host, "GetT0Of");
+    if (m_config.kind == MrcTopologyKind::GRAPH)
+    {
+        return m_hostT0[host];
+    }
     return host / m_config.GetHostsPerT0();
 }
 
@@ -492,6 +509,10 @@ uint32_t
 MrcTopology::GetDownlinkOf(uint32_t host) const
 {
     CheckHost(host, "GetDownlinkOf");
+    if (m_config.kind == MrcTopologyKind::GRAPH)
+    {
+        return m_hostDownlink[host];
+    }
     return host % m_config.GetHostsPerT0();
 }
 
@@ -736,11 +757,18 @@ MrcTopology::GetPaths(uint32_t srcHost, uint32_t dstHost, uint32_t plane) const
                 p.usids.push_back(m_usids[sw]);
             }
             p.usids.push_back(downlink);
-            NS_ABORT_MSG_IF(p.usids.size() > MrcUsidCarrier::MAX_USIDS,
+            // A graph may have longer paths than a carrier holds: such a path keeps its
+            // switches and links but no carrier (an all-zero one), so ECMP users still see it.
+            const bool fits = p.usids.size() <= MrcUsidCarrier::MAX_USIDS;
+            NS_ABORT_MSG_IF(!fits && m_config.kind != MrcTopologyKind::GRAPH,
                             "MrcTopology::GetPaths: a path of " << p.usids.size()
                                                                 << " uSIDs does not fit a carrier");
-            p.carrier =
-                MrcUsidCarrier(m_locator, p.usids.data(), static_cast<uint32_t>(p.usids.size()));
+            if (fits)
+            {
+                p.carrier = MrcUsidCarrier(m_locator,
+                                           p.usids.data(),
+                                           static_cast<uint32_t>(p.usids.size()));
+            }
             p.links = links;
             p.links.push_back(dstLink);
             paths.push_back(std::move(p));
@@ -857,11 +885,17 @@ MrcTopology::GetBaseRtt(uint32_t mtu, uint32_t dataOverhead, uint32_t ackBytes) 
     {
         return best;
     }
+    // A Clos or fat-tree is symmetric: host 0 to the last host is a longest path. In a
+    // graph any host may be farthest from host 0: every destination is tried.
+    const uint32_t firstDst = m_config.kind == MrcTopologyKind::GRAPH ? 1 : m_hosts.GetN() - 1;
     for (uint32_t p = 0; p < m_config.planes; ++p)
     {
-        for (const MrcPath& path : GetPaths(0, m_hosts.GetN() - 1, p))
+        for (uint32_t dst = firstDst; dst < m_hosts.GetN(); ++dst)
         {
-            best = std::max(best, GetPathRtt(path, mtu, dataOverhead, ackBytes));
+            for (const MrcPath& path : GetPaths(0, dst, p))
+            {
+                best = std::max(best, GetPathRtt(path, mtu, dataOverhead, ackBytes));
+            }
         }
     }
     return best;
@@ -871,6 +905,16 @@ uint64_t
 MrcTopology::GetBisectionBandwidth() const
 {
     const MrcTopologyConfig& c = m_config;
+    if (c.kind == MrcTopologyKind::GRAPH)
+    {
+        // Any graph: half the hosts' link capacity, an upper bound of every bisection.
+        uint64_t sum = 0;
+        for (uint32_t l : m_hostLink)
+        {
+            sum += m_links[l].devA->GetDataRate().GetBitRate();
+        }
+        return sum / 2;
+    }
     uint64_t narrowest = uint64_t(c.GetHosts()) * c.hostRate.GetBitRate();
     if (c.GetT0PerPlane() > 1)
     {

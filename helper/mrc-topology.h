@@ -38,9 +38,10 @@ enum class MrcTopologyKind : uint8_t
 {
     CLOS = 0,     ///< 2-tier leaf/spine (T0/T1) per plane
     FAT_TREE = 1, ///< 3-tier k-ary fat-tree (T0 = ToR, T1 = aggregation, T2 = core) per plane
+    GRAPH = 2,    ///< any graph of hosts and switches (MrcTopologyHelper::BuildGraph)
 };
 
-/// \return "clos" or "fattree"
+/// \return "clos", "fattree" or "graph"
 const char* MrcTopologyKindName(MrcTopologyKind kind);
 
 /// A switch tier.
@@ -318,7 +319,9 @@ class MrcTopology : public Object
     /**
      * Enumerate the SRv6 paths between two hosts' NIC ports on one plane: every
      * shortest switch sequence (Boost.Graph BFS), each with its uSID carrier. Paths are
-     * in a fixed order (lexicographic by switch ids). Same host: none.
+     * in a fixed order (lexicographic by switch ids). Same host: none. In a GRAPH fabric
+     * a path of more than MrcUsidCarrier::MAX_USIDS uSIDs (more than 5 switches) has an
+     * all-zero carrier (no SRv6 route); other kinds never have one.
      * \param srcHost sending host
      * \param dstHost receiving host
      * \param plane plane
@@ -363,7 +366,7 @@ class MrcTopology : public Object
      * device's WireOverhead, plus the link's propagation delay), and an ackBytes frame
      * comes back the same way. No queueing, no processing delay. The longest path is the
      * one of the largest such time among the paths between host 0 and the host farthest
-     * from it (the last host).
+     * from it (the last host; in a GRAPH fabric, every other host).
      * \param mtu payload bytes of the data packet
      * \param dataOverhead frame bytes besides the payload
      * \param ackBytes frame bytes of the acknowledgement
@@ -433,6 +436,9 @@ class MrcTopology : public Object
     std::vector<MrcTier> m_switchTier;                         //!< by switch id
     std::vector<uint32_t> m_switchIndex;  //!< by switch id: index in plane+tier
     std::vector<uint32_t> m_firstSwitch;  //!< per plane*3+tier: first id
+    std::vector<uint32_t> m_tierCount;    //!< graph: switches per tier in one plane
+    std::vector<uint32_t> m_hostT0;       //!< graph: per host, index of its T0
+    std::vector<uint32_t> m_hostDownlink; //!< graph: per host, downlink number on its T0
     std::vector<MrcTopologyLink> m_links; //!< by link id
     std::vector<uint32_t> m_hostLink;     //!< per host*planes+plane: link id
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_linksOfNode; //!< node id -> links
