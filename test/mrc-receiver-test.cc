@@ -28,6 +28,7 @@
 #include "ns3/mrc-seth-header.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-topology.h"
+#include "ns3/mrc-uec-queue-pair.h"
 #include "ns3/mrc-uec-wire.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
@@ -715,4 +716,66 @@ TEST(MrcServiceTime, SackLeavesLaterAndTheSenderSubtractsIt)
     // ... but the RTT sample NSCC sees is the same network RTT
     EXPECT_EQ(svc.acks[0].rttSample, plain.acks[0].rttSample);
     EXPECT_GT(plain.acks[0].rttSample, MicroSeconds(8)); // 8 links of 1 us, at least
+}
+
+namespace
+{
+
+/// One Write of `bytes` from host 0 to host 3 over UEC RUD (one plane); the requester's
+/// completion time (0 if none). `attr`/`value`: an attribute set on both UEC QPs.
+Time
+UecRun(uint32_t bytes, const std::string& attr, const AttributeValue& value)
+{
+    MrcTopologyConfig c;
+    c.kind = MrcTopologyKind::CLOS;
+    c.hosts = 4;
+    c.hostsPerT0 = 2;
+    c.t1PerPlane = 2;
+    MrcTopologyHelper th(c);
+    th.SetNames(false);
+    Ptr<MrcTopology> t = th.Build();
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairType("ns3::MrcUecQueuePair");
+    rdma.SetQueuePairAttribute("BaseRtt", TimeValue(t->GetBaseRtt(4096)));
+    rdma.SetQueuePairAttribute(attr, value);
+    for (uint32_t h = 0; h < t->GetNHosts(); ++h)
+    {
+        rdma.Install(t->GetHost(h), t->GetNicPort(h, 0), t->GetAddress(h, 0));
+    }
+    MrcRdmaHelper::Connection conn = rdma.Connect(t->GetHost(0), t->GetHost(3), bytes);
+    Done d;
+    conn.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));
+    EXPECT_TRUE(conn.requester->PostSend(Write(conn, 1, bytes, 0)));
+    DynamicCast<MrcUecQueuePair>(conn.requester)->GetEntropySelector()->AssignStreams(7);
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    Time end(0);
+    if (d.wc.size() == 1 && d.wc[0].status == MrcWcStatus::SUCCESS)
+    {
+        end = d.wc[0].end;
+        EXPECT_TRUE(conn.region->IsExactlyOnce(conn.region->GetBase(), bytes));
+    }
+    Simulator::Destroy();
+    return end;
+}
+
+} // namespace
+
+TEST(MrcServiceTime, UecAckLeavesLater)
+{
+    const Time plain = UecRun(4096, "ServiceTime", TimeValue(Time(0)));
+    const Time svc = UecRun(4096, "ServiceTime", TimeValue(MicroSeconds(5)));
+    ASSERT_TRUE(plain.IsStrictlyPositive());
+    EXPECT_EQ(svc - plain, MicroSeconds(5));
+}
+
+TEST(MrcReceiver, UecBackpressureSlowsTheSender)
+{
+    const uint32_t bytes = 4 << 20;
+    const Time free = UecRun(bytes, "RcvDrainRate", DataRateValue(DataRate(0)));
+    const Time slow = UecRun(bytes, "RcvDrainRate", DataRateValue(DataRate("20Gbps")));
+    ASSERT_TRUE(free.IsStrictlyPositive());
+    ASSERT_TRUE(slow.IsStrictlyPositive());
+    // one 100 Gb/s plane: about 0.35 ms free; near 4 MiB / 20 Gb/s = 1.68 ms throttled
+    EXPECT_GT(slow, free * 3) << slow.As(Time::US) << " vs " << free.As(Time::US);
 }
