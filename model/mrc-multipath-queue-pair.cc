@@ -268,6 +268,15 @@ MrcMultipathQueuePair::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&MrcMultipathQueuePair::m_portStatusUpdates),
                           MakeBooleanChecker())
+            .AddAttribute("PortRemapDelay",
+                          "Time from a local port's link change (as the device detects it) "
+                          "to remapping the EVs of its plane and sending the Port Status "
+                          "Update; until then the QP keeps using the port. Default 0 "
+                          "(protocol reference Q3 model default); about 1-3 s reproduces "
+                          "CX8's \"few seconds\" [P1 sec. 3].",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_portRemapDelay),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("PortStatusTimeout",
                           "A Port Status Update the peer has not answered (Endpoint Response, "
                           "opcode 0xD9, same request id) within this time is sent again. "
@@ -376,6 +385,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_rcvBusyBytes(262144),
       m_rcvRestoreSacks(4),
       m_serviceTime(0),
+      m_portRemapDelay(0),
       m_una(0),
       m_sndNxt(0),
       m_peerMpr(8),
@@ -896,6 +906,23 @@ MrcMultipathQueuePair::ScheduleRetry()
 
 void
 MrcMultipathQueuePair::LocalLinkChanged(uint32_t port)
+{
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
+    if (m_portRemapDelay.IsStrictlyPositive())
+    {
+        // the NIC notices late (CX8: seconds); the state is read again when the delay ends
+        Ptr<MrcMultipathQueuePair> self(this);
+        Simulator::Schedule(m_portRemapDelay, [self, port]() { self->ApplyLocalPortState(port); });
+        return;
+    }
+    ApplyLocalPortState(port);
+}
+
+void
+MrcMultipathQueuePair::ApplyLocalPortState(uint32_t port)
 {
     if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
     {

@@ -275,6 +275,9 @@ class MrcMultipathQueuePair : public MrcQueuePair
     void ScheduleRetry();
     /// The link of a local port changed.
     void LocalLinkChanged(uint32_t port);
+    /// Remap the EVs of a local port to its current link state and tell the peer
+    /// (PortRemapDelay after the change).
+    void ApplyLocalPortState(uint32_t port);
     /// Tell the peer which local ports are up (Port Status Update).
     void SendPortStatus();
     /// A Port Status Update arrived.
@@ -378,6 +381,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint32_t m_rcvBusyBytes;    //!< RcvBusyBytes
     uint32_t m_rcvRestoreSacks; //!< RcvRestoreSacks
     Time m_serviceTime;         //!< ServiceTime
+    Time m_portRemapDelay;      //!< PortRemapDelay
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates

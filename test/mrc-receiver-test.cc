@@ -502,6 +502,62 @@ TEST(MrcReceiver, PortDownReachesThePeerWhichDropsThatPlaneAtOnce)
     Simulator::Destroy();
 }
 
+namespace
+{
+
+/// First time (100 ns grid) a QP had sent a Port Status Update.
+struct SentWatch
+{
+    Ptr<MrcMultipathQueuePair> qp;
+    Time sent{Time::Max()};
+
+    void Sample()
+    {
+        if (sent == Time::Max() && qp->GetMultipathCounters().portStatusSent > 0)
+        {
+            sent = Simulator::Now();
+        }
+    }
+};
+
+} // namespace
+
+TEST(MrcReceiver, PortRemapDelayKeepsUsingTheDeadPortUntilItEnds)
+{
+    Ptr<MrcTopology> t = TwoPlaneFabric(4);
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("PortRemapDelay", TimeValue(MicroSeconds(50)));
+    const uint32_t bytes = 4 << 20;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, bytes);
+    Done d;
+    c.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));
+    ASSERT_TRUE(c.requester->PostSend(Write(c, 1, bytes, 0)));
+    // the requester's own plane-1 port dies at 20 us
+    Ptr<MrcChannel> ch = t->GetLink(t->GetHostLink(0, 1)).channel;
+    Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetLinkUp, ch, false);
+    SentWatch w;
+    w.qp = Mp(c.requester);
+    for (int64_t ns = 0; ns <= 100000; ns += 100)
+    {
+        Simulator::Schedule(NanoSeconds(ns), &SentWatch::Sample, &w);
+    }
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    ASSERT_EQ(d.wc.size(), 1u);
+    EXPECT_EQ(d.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    // the update left at 20 + 50 us (seen by the first sample after it)
+    EXPECT_GT(w.sent, MicroSeconds(70));
+    EXPECT_LE(w.sent, NanoSeconds(70100));
+    EXPECT_EQ(w.qp->GetMultipathCounters().portStatusSent, 1u);
+    EXPECT_EQ(w.qp->GetMultipathCounters().portStatusAnswered, 1u);
+    // meanwhile the QP kept sending on the dead port: the device refused those packets
+    EXPECT_GT(c.requester->GetNic()->GetTxDataDrops(1), 0u);
+    EXPECT_FALSE(w.qp->GetEvTable()->IsPlaneUp(1));
+    EXPECT_FALSE(Mp(c.responder)->GetEvTable()->IsPlaneUp(1));
+    Simulator::Destroy();
+}
+
 TEST(MrcReceiver, UnansweredPortStatusIsSentThreeTimes)
 {
     Ptr<MrcTopology> t = TwoPlaneFabric(4);
