@@ -15,6 +15,7 @@
 #include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-controller.h"
 #include "ns3/mrc-ev-table.h"
+#include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-multipath-helper.h"
 #include "ns3/mrc-multipath-queue-pair.h"
@@ -32,10 +33,8 @@
 #include "ns3/mrc-uec-wire.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
-#include "ns3/pcap-file.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -301,6 +300,18 @@ TEST(MrcReceiver, TransportAckPerMessage)
         rnic->GetDevice(p)->TraceConnectWithoutContext("Dequeue",
                                                        MakeCallback(&FrameTap::Dequeue, &tap));
     }
+    // the module's pcap path on both responder ports (MrcLinkHelper, Ethernet frames)
+    const bool haveTshark = Shell("command -v tshark >/dev/null").first == 0;
+    auto dir = std::filesystem::temp_directory_path() /
+               ("mrc-tack-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
+    std::filesystem::create_directories(dir);
+    MrcLinkHelper pcap;
+    std::vector<std::string> files;
+    for (uint32_t p = 0; p < rnic->GetNPorts(); ++p)
+    {
+        files.push_back((dir / ("responder-" + std::to_string(p) + ".pcap")).string());
+        pcap.EnablePcap(files.back(), rnic->GetDevice(p), false, true);
+    }
     Done d;
     c.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));
     // three Writes, posted at once
@@ -311,21 +322,22 @@ TEST(MrcReceiver, TransportAckPerMessage)
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     ASSERT_EQ(d.wc.size(), 3u);
-    const MrcMultipathCounters& rx = Mp(c.responder)->GetMultipathCounters();
-    const MrcMultipathCounters& tx = Mp(c.requester)->GetMultipathCounters();
+    const uint64_t sent = Mp(c.responder)->GetMultipathCounters().transportAcksSent;
+    const uint64_t rcvd = Mp(c.requester)->GetMultipathCounters().transportAcksRcvd;
+    const uint32_t qpn = c.requester->GetQpn();
     // TransportAckMessages 1: at most one per message; each is cumulative
-    EXPECT_GE(rx.transportAcksSent, 1u);
-    EXPECT_LE(rx.transportAcksSent, 3u);
-    EXPECT_EQ(tx.transportAcksRcvd, rx.transportAcksSent);
+    EXPECT_GE(sent, 1u);
+    EXPECT_LE(sent, 3u);
+    EXPECT_EQ(rcvd, sent);
     EXPECT_EQ(Mp(c.requester)->GetTransportAckedMessages(), 3u);
-    ASSERT_EQ(tap.frames.size(), rx.transportAcksSent);
+    ASSERT_EQ(tap.frames.size(), sent);
     // the last one on the wire: Eth 14 + IPv6 40 + UDP 8 + BTH 12 + AETH 4 + ICRC 4 = 82 B
     Ptr<Packet> last = tap.frames.back();
     ASSERT_EQ(last->GetSize(), 82u);
     uint8_t b[82];
     last->CopyData(b, 82);
-    EXPECT_EQ(b[62], 0xd1);                                                      // opcode
-    EXPECT_EQ((b[67] << 16) | (b[68] << 8) | b[69], int(c.requester->GetQpn())); // dest QP
+    EXPECT_EQ(b[62], 0xd1);                                    // opcode
+    EXPECT_EQ((b[67] << 16) | (b[68] << 8) | b[69], int(qpn)); // dest QP
     // AETH: syndrome 0 00 11111 (ACK, no credit), MSN 3 = three messages completed
     EXPECT_EQ(b[74], 0x1f);
     EXPECT_EQ(b[75], 0);
@@ -333,35 +345,41 @@ TEST(MrcReceiver, TransportAckPerMessage)
     EXPECT_EQ(b[77], 3);
     // DSCP 46 (control class): IPv6 traffic class = 46 << 2, not ECT
     EXPECT_EQ(((b[14] & 0x0f) << 4) | (b[15] >> 4), 46 << 2);
-
-    // tshark reads the frame as RoCEv2 with opcode 0xD1 and no malformed expert info
-    if (Shell("command -v tshark >/dev/null").first == 0)
-    {
-        auto dir = std::filesystem::temp_directory_path() /
-                   ("mrc-tack-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
-        std::filesystem::create_directories(dir);
-        const std::string pcap = (dir / "tack.pcap").string();
-        PcapFile file;
-        file.Open(pcap, std::ios::out);
-        file.Init(PcapHelper::DLT_EN10MB);
-        file.Write(0, 0, last);
-        file.Close();
-        auto bad = Shell("tshark -r " + pcap +
-                         " -Y '_ws.malformed' -T fields -e frame.number 2>/dev/null");
-        EXPECT_EQ(bad.first, 0);
-        EXPECT_EQ(bad.second, "");
-        auto f = Shell("tshark -r " + pcap +
-                       " -T fields -E separator=, -e frame.len -e udp.dstport "
-                       "-e infiniband.bth.opcode -e infiniband.bth.destqp 2>/dev/null");
-        EXPECT_EQ(f.first, 0);
-        char qpn[16];
-        std::snprintf(qpn, sizeof(qpn), "0x%06x", c.requester->GetQpn());
-        std::ostringstream want;
-        want << "82,4791,209," << qpn << "\n"; // tshark prints the QPN in hex
-        EXPECT_EQ(f.second, want.str());
-        std::filesystem::remove_all(dir);
-    }
+    // release every reference to the devices: their sniffer sinks close the pcap files
     Simulator::Destroy();
+    last = nullptr;
+    tap.frames.clear();
+    rnic = nullptr;
+    c = MrcRdmaHelper::Connection();
+    t = nullptr;
+
+    // tshark finds the same Transport ACKs in the pcaps, as RoCEv2 opcode 209, with no
+    // malformed frame in either file
+    if (haveTshark)
+    {
+        std::ostringstream all;
+        for (const std::string& f : files)
+        {
+            auto bad = Shell("tshark -r " + f +
+                             " -Y '_ws.malformed' -T fields -e frame.number 2>/dev/null");
+            EXPECT_EQ(bad.first, 0);
+            EXPECT_EQ(bad.second, "") << f;
+            auto r = Shell("tshark -r " + f +
+                           " -Y 'infiniband.bth.opcode == 209' -T fields -E separator=, "
+                           "-e frame.len -e udp.dstport -e infiniband.bth.destqp 2>/dev/null");
+            EXPECT_EQ(r.first, 0);
+            all << r.second;
+        }
+        char hex[16];
+        std::snprintf(hex, sizeof(hex), "0x%06x", qpn); // tshark prints the QPN in hex
+        std::ostringstream want;
+        for (uint64_t i = 0; i < sent; ++i)
+        {
+            want << "82,4791," << hex << "\n";
+        }
+        EXPECT_EQ(all.str(), want.str());
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST(MrcReceiver, CompletionWaitsForTheTransportAck)
