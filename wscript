@@ -69,6 +69,7 @@ def build(bld):
         'model/mrc-roce-queue-pair.cc',
         'helper/mrc-profiles.cc',
         # -- transport: shared reliability
+        'model/mrc-rcv-backpressure.cc',
         'model/mrc-receive-bitmap.cc',
         'model/mrc-sack-scoreboard.cc',
         'model/mrc-sack-policy.cc',
@@ -136,6 +137,7 @@ def build(bld):
         'test/mrc-sack-test.cc',
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
+        'test/mrc-receiver-test.cc',
         'test/mrc-multipath-proof-test.cc',
         'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',
@@ -224,6 +226,7 @@ def build(bld):
         'model/mrc-roce-queue-pair.h',
         'helper/mrc-profiles.h',
         # -- transport: shared reliability
+        'model/mrc-rcv-backpressure.h',
         'model/mrc-receive-bitmap.h',
         'model/mrc-sack-scoreboard.h',
         'model/mrc-sack-policy.h',

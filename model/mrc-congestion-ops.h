@@ -62,6 +62,8 @@ struct MrcCcAck
     bool retransmitted{false};   //!< the acknowledged packet was a retransmission
     uint8_t rcvCwndPend{0};      //!< receiver flow-control penalty (0-127)
     bool restoreCwnd{false};     //!< receiver asks to restore the saved window
+    Time serviceTime{0};         //!< responder service time, already subtracted from rttSample
+                                 //!< (NSCC updates its base RTT only when it is 0)
 };
 
 /**

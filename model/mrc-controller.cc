@@ -324,6 +324,42 @@ MrcController::QueryEvArray(uint32_t qpn) const
     return out;
 }
 
+bool
+MrcController::ReplaceEv(uint32_t qpn, uint32_t evId, uint32_t value, uint32_t port)
+{
+    MrcEvCandidate c;
+    c.plane = port > 0 ? port - 1 : ~0u;
+    c.value = value;
+    return ReplaceEv(qpn, evId, c);
+}
+
+bool
+MrcController::ReplaceEv(uint32_t qpn, uint32_t evId, const MrcEvCandidate& ev)
+{
+    Ptr<MrcEvTable> t = GetTable(qpn);
+    NS_ABORT_MSG_IF(evId >= t->GetEvCount(),
+                    "MrcController::ReplaceEv: QP " << qpn << " has no EV " << evId << " ("
+                                                    << t->GetEvCount() << " EVs)");
+    if (t->Replace(evId, ev))
+    {
+        return true;
+    }
+    std::ostringstream why;
+    if (ev.plane != t->GetPlane(evId))
+    {
+        why << "ReplaceEv: EV " << evId << " of QP " << qpn << " is on port "
+            << t->GetPlane(evId) + 1 << "; the replacement names port " << ev.plane + 1
+            << " (an EV is replaced on its own port, so plane loads stay equal)";
+    }
+    else
+    {
+        why << "ReplaceEv: value " << ev.value << " is already EV " << t->FindByValue(ev.value)
+            << " of QP " << qpn;
+    }
+    m_lastError = why.str();
+    return false;
+}
+
 void
 MrcController::ModifyPort(uint32_t port, bool enable)
 {

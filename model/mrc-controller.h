@@ -125,7 +125,7 @@ struct MrcCtlEvEvent
  * - QP lifecycle: CreateQp, ModifyQpToInit / ModifyQpToRtr / ModifyQpToRts. Each returns
  *   false (reason in GetLastError) when the QP is not in the state the step starts from.
  * - EVs: QueryEvState, ModifyEvState (DENIED, or GOOD to re-enable a DENIED EV),
- *   QueryEvArray.
+ *   QueryEvArray, ReplaceEv (REPLACE_EV).
  * - Ports: ModifyPort(port, enable) takes the port's link down or up (the QPs see it after
  *   the device's detection delay, as for a failure); a disabled port reports down.
  * - EV events: the EvEvent trace and a bounded queue (PollEvEvents, EventQueueDepth,
@@ -193,6 +193,22 @@ class MrcController : public Object
     bool ModifyEvState(uint32_t qpn, uint32_t evId, MrcEvState to);
     /// \param qpn a QP (RTR or later) \return every EV with its port and state
     std::vector<MrcCtlEv> QueryEvArray(uint32_t qpn) const;
+    /**
+     * REPLACE_EV: give EV `evId` of a QP a new value on the same 1-based port (structured or
+     * ECMP formats; the entry has no uSID carrier afterwards). See MrcEvTable::Replace.
+     * Returns false (GetLastError says why) if the port is not the EV's, or another EV of
+     * the QP has the value.
+     * \param qpn a QP (RTR or later) \param evId an EV id (aborts if out of range)
+     * \param value the new 32-bit EV \param port its 1-based port, as in QueryEvArray
+     * \return success
+     */
+    bool ReplaceEv(uint32_t qpn, uint32_t evId, uint32_t value, uint32_t port);
+    /**
+     * REPLACE_EV with a full candidate (an SRv6 EV brings its uSID carrier).
+     * \param qpn a QP \param evId an EV id \param ev the new EV (its plane must be the old one's)
+     * \return success
+     */
+    bool ReplaceEv(uint32_t qpn, uint32_t evId, const MrcEvCandidate& ev);
 
     // ---- ports ----
     /**

@@ -637,6 +637,40 @@ MrcEvTable::Allow(uint32_t evId)
     Place(evId);
 }
 
+bool
+MrcEvTable::Replace(uint32_t evId, const MrcEvCandidate& ev)
+{
+    CheckId(evId);
+    MrcEvEntry& e = m_evs[evId];
+    if (ev.plane != e.ev.plane)
+    {
+        return false;
+    }
+    auto it = m_byValue.find(ev.value);
+    if (it != m_byValue.end() && it->second != evId)
+    {
+        return false;
+    }
+    m_byValue.erase(e.ev.value);
+    m_byValue.emplace(ev.value, evId);
+    e.ev = ev;
+    e.skipTurns = 0;
+    e.skipUntil = Time(0);
+    e.probeSuccesses = 0;
+    if (e.set == MrcEvEntry::RETIRED)
+    {
+        e.probeEvent.Cancel();
+        e.probeOutstanding = false;
+        SetState(evId, MrcEvState::GOOD, MrcEvReason::CONTROLLER_ALLOW);
+        Place(evId);
+    }
+    else if (e.set != MrcEvEntry::DENIED && e.state == MrcEvState::SKIP)
+    {
+        SetState(evId, MrcEvState::GOOD, MrcEvReason::CONTROLLER_ALLOW);
+    }
+    return true;
+}
+
 // ----- planes -----
 
 void

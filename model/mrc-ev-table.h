@@ -271,6 +271,18 @@ class MrcEvTable : public Object
     void Allow(uint32_t evId);
 
     /**
+     * REPLACE_EV: give an EV id a new path (value and, in SRv6 format, carrier) on the same
+     * plane. The id keeps its set; a SKIP EV becomes GOOD; an ASSUMED_BAD EV stops being
+     * probed, becomes GOOD and is placed like a revived EV; a DENIED EV stays DENIED. Skip and
+     * probe bookkeeping restart; the counters stay. The old value is no longer found by
+     * FindByValue (late feedback for it is ignored).
+     * \param evId an EV id (aborts if out of range)
+     * \param ev the new EV
+     * \return false (nothing changed) if the plane differs or another id has the value
+     */
+    bool Replace(uint32_t evId, const MrcEvCandidate& ev);
+
+    /**
      * Local NIC port of a plane went down or came up.
      * \param plane the plane
      * \param up true if up

@@ -4,9 +4,11 @@
 
 #include "mrc-multipath-queue-pair.h"
 
+#include "mrc-aeth-header.h"
 #include "mrc-bth-header.h"
 #include "mrc-cc-state-header.h"
 #include "mrc-controller.h"
+#include "mrc-eeth-header.h"
 #include "mrc-entropy.h"
 #include "mrc-erth-header.h"
 #include "mrc-imm-dt-header.h"
@@ -24,6 +26,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/buffer.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -265,6 +268,79 @@ MrcMultipathQueuePair::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&MrcMultipathQueuePair::m_portStatusUpdates),
                           MakeBooleanChecker())
+            .AddAttribute("PortRemapDelay",
+                          "Time from a local port's link change (as the device detects it) "
+                          "to remapping the EVs of its plane and sending the Port Status "
+                          "Update; until then the QP keeps using the port. Default 0 "
+                          "(protocol reference Q3 model default); about 1-3 s reproduces "
+                          "CX8's \"few seconds\" [P1 sec. 3].",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_portRemapDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PortStatusTimeout",
+                          "A Port Status Update the peer has not answered (Endpoint Response, "
+                          "opcode 0xD9, same request id) within this time is sent again. "
+                          "Default 2 ms (the OCP API's endpoint-operation example; protocol "
+                          "reference Q3). 0 = never resend.",
+                          TimeValue(MilliSeconds(2)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_portStatusTimeout),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PortStatusAttempts",
+                          "Transmissions of one Port Status Update at most (the first one "
+                          "included). Default 3 (protocol reference Q3, model default).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_portStatusTries),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("TransportAckMessages",
+                          "Responder: send a Transport ACK (opcode 0xD1, AETH: ACK syndrome "
+                          "with the no-credit code 0x1f, MSN = messages completed so far, "
+                          "mod 2^24) once this many messages have completed in MSN order, or "
+                          "sooner when no later message is in progress. 0 = no Transport "
+                          "ACKs. Default 1 (our choice: one per message; the spec's trigger "
+                          "and coalescing are not published).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_tackMessages),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("CompleteOnTransportAck",
+                          "Requester: a Write completes only when all its PSNs are SACKed "
+                          "and a Transport ACK covers its MSN. false (default, our choice) "
+                          "completes it on SACK coverage alone and only counts Transport "
+                          "ACKs; true needs a peer with TransportAckMessages > 0.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_completeOnTack),
+                          MakeBooleanChecker())
+            .AddAttribute("ServiceTime",
+                          "Responder service time (OCP device capability SVC_TIME): this QP "
+                          "sends each SACK this long after its trigger (local processing), "
+                          "and as a requester subtracts the same value from every SACK's RTT "
+                          "sample before NSCC, which then leaves its base RTT alone (UEC "
+                          "htsim). Set it on both ends (the model exchanges it out of band: "
+                          "CC_STATE has no field for it). Default 0 = off (our choice).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_serviceTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RcvDrainRate",
+                          "Responder backpressure (rcv_cwnd_pen, restore_cwnd in CC_STATE; "
+                          "MrcRcvBackpressure): received bytes leave a virtual backlog at "
+                          "this rate. 0 (default) = off, every SACK carries pen 0 (our "
+                          "rule; the spec leaves it to the implementation).",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&MrcMultipathQueuePair::m_rcvDrainRate),
+                          MakeDataRateChecker())
+            .AddAttribute("RcvBusyBytes",
+                          "Responder backpressure threshold T: a backlog B > T gives "
+                          "pen = min(127, ceil(128 (B - T) / B)). Default 262144 B (our "
+                          "choice, about 1.5 BDP at 400 Gb/s and 4 us).",
+                          UintegerValue(262144),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_rcvBusyBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RcvRestoreSacks",
+                          "Responder backpressure: SACKs that carry restore_cwnd once the "
+                          "backlog is back at or below T / 2 after a penalty. Default 4 (our "
+                          "choice).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_rcvRestoreSacks),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("EvSrcPortHigh",
                           "EV split: false (default, protocol reference Q2) puts EV[15:0] in "
                           "the UDP source port and EV[31:16] in the flow label; true the "
@@ -301,6 +377,15 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_cfgPeerMpr(0),
       m_dynamicMpr(true),
       m_maxWimmDest(0),
+      m_tackMessages(1),
+      m_completeOnTack(false),
+      m_portStatusTimeout(MilliSeconds(2)),
+      m_portStatusTries(3),
+      m_rcvDrainRate(0),
+      m_rcvBusyBytes(262144),
+      m_rcvRestoreSacks(4),
+      m_serviceTime(0),
+      m_portRemapDelay(0),
       m_una(0),
       m_sndNxt(0),
       m_peerMpr(8),
@@ -312,10 +397,16 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_tailProbeId(0),
       m_tailProbeOutstanding(false),
       m_portStatusId(0),
+      m_portStatusMask(0),
+      m_portStatusLeft(0),
+      m_portStatusPending(false),
+      m_tackedMessages(0),
+      m_completedRequests(0),
       m_evTableDisposed(false),
       m_rxBytes(0),
       m_nextMsnToReport(0),
-      m_wimmReported(0)
+      m_wimmReported(0),
+      m_tackOwed(0)
 {
 }
 
@@ -327,6 +418,7 @@ MrcMultipathQueuePair::DoDispose()
     Simulator::Remove(m_timer);
     Simulator::Remove(m_tailProbe);
     Simulator::Remove(m_retry);
+    Simulator::Remove(m_portStatusTimer);
     if (m_evTable && !m_evTableDisposed)
     {
         m_evTable->SetProbeCallback(Callback<void, uint32_t>());
@@ -402,6 +494,12 @@ uint32_t
 MrcMultipathQueuePair::GetMaxWimmDest() const
 {
     return m_maxWimmDest;
+}
+
+uint64_t
+MrcMultipathQueuePair::GetTransportAckedMessages() const
+{
+    return m_tackedMessages;
 }
 
 bool
@@ -490,6 +588,7 @@ MrcMultipathQueuePair::DoConnect()
     m_rxWin = std::make_unique<MrcReceiveBitmap>(uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS,
                                                  m_remoteInitialPsn & MrcBthHeader::PSN_MASK);
     m_sackPolicy = CreateObject<MrcSackPolicy>();
+    m_rcvBp.Configure(m_rcvDrainRate, m_rcvBusyBytes, m_rcvRestoreSacks);
     m_reverseEv.assign(nPorts, MrcEvTable::NO_EV);
     if (m_tailProbeDelay.IsZero())
     {
@@ -539,6 +638,8 @@ MrcMultipathQueuePair::DoEnterError()
     Simulator::Remove(m_timer);
     Simulator::Remove(m_tailProbe);
     Simulator::Remove(m_retry);
+    Simulator::Remove(m_portStatusTimer);
+    m_portStatusPending = false;
     m_wqeMsn.clear();
     if (m_evTable)
     {
@@ -810,6 +911,23 @@ MrcMultipathQueuePair::LocalLinkChanged(uint32_t port)
     {
         return;
     }
+    if (m_portRemapDelay.IsStrictlyPositive())
+    {
+        // the NIC notices late (CX8: seconds); the state is read again when the delay ends
+        Ptr<MrcMultipathQueuePair> self(this);
+        Simulator::Schedule(m_portRemapDelay, [self, port]() { self->ApplyLocalPortState(port); });
+        return;
+    }
+    ApplyLocalPortState(port);
+}
+
+void
+MrcMultipathQueuePair::ApplyLocalPortState(uint32_t port)
+{
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
     const bool up = m_nic->GetDevice(port)->IsLinkUp();
     NS_LOG_LOGIC("QP " << m_qpn << ": local port " << port << (up ? " up" : " down"));
     m_evTable->SetLocalPortUp(port, up);
@@ -823,32 +941,100 @@ MrcMultipathQueuePair::LocalLinkChanged(uint32_t port)
 void
 MrcMultipathQueuePair::SendPortStatus()
 {
-    MrcErthHeader erth;
-    erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
-    uint32_t via = m_nic->GetNPorts();
+    // A new local state replaces any update still waiting for its response.
+    uint32_t mask = 0;
     for (uint32_t p = 0; p < m_nic->GetNPorts() && p < MrcErthHeader::MAX_PORT; ++p)
     {
-        const bool up = m_nic->GetDevice(p)->IsLinkUp();
-        erth.SetPortReachable(p + 1, up);
-        if (up && via == m_nic->GetNPorts())
+        if (m_nic->GetDevice(p)->IsLinkUp())
+        {
+            mask |= MrcErthHeader::PortBit(p + 1);
+        }
+    }
+    Simulator::Remove(m_portStatusTimer);
+    m_portStatusMask = mask;
+    m_portStatusLeft = m_portStatusTries;
+    m_portStatusPending = true;
+    ++m_portStatusId; // request id in PSN[15:0]; consumes no PSN
+    TransmitPortStatus();
+}
+
+void
+MrcMultipathQueuePair::TransmitPortStatus()
+{
+    uint32_t via = m_nic->GetNPorts();
+    for (uint32_t p = 0; p < m_nic->GetNPorts() && via == m_nic->GetNPorts(); ++p)
+    {
+        if (m_nic->GetDevice(p)->IsLinkUp())
         {
             via = p;
         }
     }
-    if (via == m_nic->GetNPorts())
+    if (via == m_nic->GetNPorts() || m_portStatusLeft == 0)
     {
-        return; // no port left to tell the peer on
+        m_portStatusPending = false; // no port left to tell the peer on, or no attempt left
+        return;
     }
+    MrcErthHeader erth;
+    erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+    erth.SetPortStatusMask(m_portStatusMask);
     erth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(erth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_REQUEST);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(++m_portStatusId); // request id in PSN[15:0]; consumes no PSN
+    bth.SetPsn(m_portStatusId);
     p->AddHeader(bth);
+    --m_portStatusLeft;
     ++m_mpCounters.portStatusSent;
     SendReverse(via, p, 0);
+    if (m_portStatusTimeout.IsStrictlyPositive())
+    {
+        m_portStatusTimer = Simulator::Schedule(m_portStatusTimeout,
+                                                &MrcMultipathQueuePair::PortStatusTimedOut,
+                                                this);
+    }
+}
+
+void
+MrcMultipathQueuePair::PortStatusTimedOut()
+{
+    if (!m_portStatusPending || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
+    if (m_portStatusLeft == 0)
+    {
+        NS_LOG_LOGIC("QP " << m_qpn << ": Port Status Update " << m_portStatusId
+                           << " unanswered after " << m_portStatusTries << " attempts");
+        m_portStatusPending = false;
+        return;
+    }
+    ++m_mpCounters.portStatusResent;
+    TransmitPortStatus();
+}
+
+void
+MrcMultipathQueuePair::ReceivePortStatusResponse(const MrcRxPacket& rx)
+{
+    const uint32_t off = rx.info->bthOffset + MrcBthHeader::SERIALIZED_SIZE;
+    if (rx.packet->GetSize() < off + MrcEethHeader::SIZE)
+    {
+        return;
+    }
+    uint8_t bytes[MrcEethHeader::SIZE];
+    Ptr<Packet> copy = rx.packet->CreateFragment(off, MrcEethHeader::SIZE);
+    copy->CopyData(bytes, MrcEethHeader::SIZE);
+    MrcEethHeader eeth;
+    ReadHeader(eeth, bytes, MrcEethHeader::SIZE);
+    if (eeth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE || !m_portStatusPending ||
+        MrcEndpointRequestIdOfPsn(rx.psn) != m_portStatusId)
+    {
+        return; // an answer to an older attempt of a replaced update, or another operation
+    }
+    ++m_mpCounters.portStatusAnswered;
+    m_portStatusPending = false;
+    Simulator::Remove(m_portStatusTimer);
 }
 
 void
@@ -873,6 +1059,18 @@ MrcMultipathQueuePair::ReceivePortStatus(const MrcRxPacket& rx)
     {
         m_evTable->SetRemotePortUp(p, erth.IsPortReachable(p + 1));
     }
+    // Answer on the port it came in on (a port the peer reaches): EETH, same request id.
+    MrcEethHeader eeth;
+    eeth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+    eeth.SetTxTimestamp(erth.GetTxTimestamp());
+    Ptr<Packet> resp = Create<Packet>();
+    resp->AddHeader(eeth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_RESPONSE);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(MrcEndpointRequestIdOfPsn(rx.psn));
+    resp->AddHeader(bth);
+    SendReverse(rx.port, resp, 0);
     NotifyReady();
 }
 
@@ -965,7 +1163,7 @@ MrcMultipathQueuePair::ArmTailProbe()
     {
         return;
     }
-    if (m_sb->GetOutstandingPsns() == 0)
+    if (m_sb->GetOutstandingPsns() == 0 && !AwaitingTransportAck())
     {
         return;
     }
@@ -975,7 +1173,7 @@ MrcMultipathQueuePair::ArmTailProbe()
 void
 MrcMultipathQueuePair::OnTailProbe()
 {
-    if (m_state != MrcQpState::RTS || m_sb->GetOutstandingPsns() == 0)
+    if (m_state != MrcQpState::RTS || (m_sb->GetOutstandingPsns() == 0 && !AwaitingTransportAck()))
     {
         return;
     }
@@ -1096,6 +1294,11 @@ MrcMultipathQueuePair::AfterAckProgress()
     }
     while (!m_sendQueue.empty() && m_sendQueue.front().EndSeq() <= m_una)
     {
+        if (m_completeOnTack && m_completedRequests >= m_tackedMessages)
+        {
+            break; // SACKed, but the peer has not reported the message complete yet
+        }
+        ++m_completedRequests;
         if (m_sendQueue.front().wr.opcode == MrcWrOpcode::WRITE_WITH_IMM && m_wimmOutstanding > 0)
         {
             --m_wimmOutstanding;
@@ -1152,6 +1355,7 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     ack.ecnEcho = !pr && m != MrcPathFeedback::NONE;
     ack.rcvCwndPend = ccs.GetRcvCwndPen();
     ack.restoreCwnd = ccs.GetRestoreCwnd();
+    ack.serviceTime = pr ? Time(0) : m_serviceTime;
     if (!pr)
     {
         if (m_timestamps)
@@ -1174,6 +1378,10 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
                 }
             }
         }
+    }
+    if (ack.rttValid && ack.serviceTime.IsStrictlyPositive())
+    {
+        ack.rttSample = std::max(ack.rttSample - ack.serviceTime, Time(0)); // RTT - service time
     }
     const bool anyAcked = !upd.acked.empty();
     HandleLosses(upd, false);
@@ -1321,6 +1529,14 @@ MrcMultipathQueuePair::Receive(const MrcRxPacket& rx)
     {
         ReceivePortStatus(rx);
     }
+    else if (op == MrcOpcode::MRC_ENDPOINT_RESPONSE)
+    {
+        ReceivePortStatusResponse(rx);
+    }
+    else if (op == MrcOpcode::MRC_TRANSPORT_ACK)
+    {
+        ReceiveTransportAck(rx);
+    }
     else
     {
         NS_LOG_LOGIC("QP " << m_qpn << ": opcode " << unsigned(op) << " ignored");
@@ -1384,6 +1600,7 @@ MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
         }
     }
     const MrcRxResult res = m_rxWin->OnArrival(rx.psn);
+    bool tackDue = false; // a Transport ACK follows the SACK (reliability first)
     if (res.kind == MrcRxArrival::OUT_OF_WINDOW)
     {
         ++m_mpCounters.oorNacksSent;
@@ -1407,6 +1624,7 @@ MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
         mr->Place(va, rx.payloadBytes);
         m_counters.bytesPlaced += rx.payloadBytes;
         m_rxBytes += rx.payloadBytes;
+        m_rcvBp.OnData(Simulator::Now(), rx.payloadBytes);
         const uint64_t key = m_nextMsnToReport +
                              static_cast<uint16_t>(msn - static_cast<uint16_t>(m_nextMsnToReport));
         RxMessage& msg = m_rxMessages[key];
@@ -1427,7 +1645,9 @@ MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
         }
         if (msg.received >= msg.length && key == m_nextMsnToReport)
         {
-            DeliverMessages();
+            m_tackOwed += DeliverMessages();
+            tackDue = m_tackMessages > 0 && m_tackOwed > 0 &&
+                      (m_tackOwed >= m_tackMessages || m_rxMessages.empty());
         }
     }
     else
@@ -1457,19 +1677,40 @@ MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
     d.lastOfMessage = MrcOpcode::EndsMessage(rx.opcode);
     if (m_sackPolicy->OnData(d, res) != SACK_HOLD)
     {
-        SendSack(rx.port, rx.psn, ev, m, false, 0, tsEcho);
+        if (m_serviceTime.IsStrictlyPositive())
+        {
+            // local processing: the SACK (built then, so it is up to date) leaves later
+            Ptr<MrcMultipathQueuePair> self(this);
+            const uint32_t port = rx.port;
+            const uint32_t psn = rx.psn;
+            Simulator::Schedule(m_serviceTime, [self, port, psn, ev, m, tsEcho]() {
+                if (self->m_state == MrcQpState::RTS || self->m_state == MrcQpState::RTR)
+                {
+                    self->SendSack(port, psn, ev, m, false, 0, tsEcho);
+                }
+            });
+        }
+        else
+        {
+            SendSack(rx.port, rx.psn, ev, m, false, 0, tsEcho);
+        }
+    }
+    if (tackDue)
+    {
+        SendTransportAck(rx.port, ev);
     }
 }
 
-void
+uint32_t
 MrcMultipathQueuePair::DeliverMessages()
 {
+    uint32_t n = 0;
     while (!m_rxMessages.empty())
     {
         auto it = m_rxMessages.begin();
         if (it->first != m_nextMsnToReport || it->second.received < it->second.length)
         {
-            return;
+            return n;
         }
         const RxMessage& msg = it->second;
         MrcRecvCompletion rc;
@@ -1487,8 +1728,69 @@ MrcMultipathQueuePair::DeliverMessages()
         {
             ++m_wimmReported;
         }
+        ++n;
         ReportReceived(rc);
     }
+    return n;
+}
+
+void
+MrcMultipathQueuePair::SendTransportAck(uint32_t port, uint32_t ev)
+{
+    MrcAethHeader aeth;
+    aeth.SetAck(MrcAethHeader::CREDIT_INVALID);
+    aeth.SetMsn(static_cast<uint32_t>(m_nextMsnToReport & MrcAethHeader::MSN_MASK));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(aeth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_TRANSPORT_ACK);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(m_rxWin->GetCumulativePsn());
+    p->AddHeader(bth);
+    m_tackOwed = 0;
+    ++m_mpCounters.transportAcksSent;
+    SendReverse(port, p, ev);
+}
+
+void
+MrcMultipathQueuePair::ReceiveTransportAck(const MrcRxPacket& rx)
+{
+    if (rx.info->headerBytes < rx.extOffset + MrcAethHeader::SERIALIZED_SIZE)
+    {
+        return;
+    }
+    const uint8_t* h = rx.headers + rx.extOffset;
+    MrcAethHeader aeth;
+    aeth.SetSyndrome(h[0]);
+    if (!aeth.IsAck())
+    {
+        return;
+    }
+    ++m_mpCounters.transportAcksRcvd;
+    // MSN = messages the peer completed, mod 2^24: advance the unwrapped count
+    const uint32_t msn = (uint32_t(h[1]) << 16) | (uint32_t(h[2]) << 8) | h[3];
+    const uint32_t ahead =
+        (msn - static_cast<uint32_t>(m_tackedMessages)) & MrcAethHeader::MSN_MASK;
+    if (ahead == 0 || ahead >= (MrcAethHeader::MSN_MASK + 1) / 2)
+    {
+        return; // nothing new, or an older ACK overtaken by a newer one
+    }
+    m_tackedMessages += ahead;
+    if (m_completeOnTack && m_state == MrcQpState::RTS)
+    {
+        AfterAckProgress();
+        if (m_state == MrcQpState::RTS)
+        {
+            NotifyReady();
+        }
+    }
+}
+
+bool
+MrcMultipathQueuePair::AwaitingTransportAck() const
+{
+    return m_completeOnTack && !m_sendQueue.empty() && m_sendQueue.front().EndSeq() <= m_una &&
+           m_completedRequests >= m_tackedMessages;
 }
 
 void
@@ -1506,6 +1808,12 @@ MrcMultipathQueuePair::ReceiveProbe(const MrcRxPacket& rx)
              peth.GetProbeId(),
              peth.GetTxTimestamp());
     m_sackPolicy->OnSackSent();
+    if (m_tackMessages > 0 && m_nextMsnToReport > 0)
+    {
+        // repeat the cumulative Transport ACK: a requester that waits for a lost one
+        // (CompleteOnTransportAck) probes the tail
+        SendTransportAck(rx.port, EvOf(rx));
+    }
 }
 
 void
@@ -1530,6 +1838,11 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     MrcCcStateHeader ccs;
     m_rxWin->FillCcState(ccs);
     ccs.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(m_rxBytes));
+    const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(Simulator::Now());
+    ccs.SetRcvCwndPen(bp.pen);
+    ccs.SetRestoreCwnd(bp.restore);
+    m_mpCounters.penaltySacks += bp.pen > 0 ? 1 : 0;
+    m_mpCounters.restoreSacks += bp.restore ? 1 : 0;
     ccs.SetTxTimestamp(tsEcho);
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(ccs);

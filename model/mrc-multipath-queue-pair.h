@@ -9,6 +9,7 @@
 #include "mrc-ev-table.h"
 #include "mrc-neth-header.h"
 #include "mrc-queue-pair.h"
+#include "mrc-rcv-backpressure.h"
 #include "mrc-receive-bitmap.h"
 #include "mrc-sack-policy.h"
 #include "mrc-sack-scoreboard.h"
@@ -54,6 +55,12 @@ struct MrcMultipathCounters
     uint64_t noEvStalls{0};         //!< BuildNextPacket found no usable EV on its port
     uint64_t portStatusSent{0};     //!< Port Status Updates sent
     uint64_t portStatusReceived{0}; //!< Port Status Updates received
+    uint64_t portStatusAnswered{0}; //!< Port Status Update answers received
+    uint64_t portStatusResent{0};   //!< Port Status Updates sent again
+    uint64_t transportAcksSent{0};  //!< Transport ACKs sent (responder)
+    uint64_t transportAcksRcvd{0};  //!< Transport ACKs received
+    uint64_t penaltySacks{0};       //!< SACKs sent with rcv_cwnd_pen > 0
+    uint64_t restoreSacks{0};       //!< SACKs sent with restore_cwnd
 };
 
 /**
@@ -182,6 +189,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Time GetCurrentTimeout() const;
     /// \return the MaxWimmDest attribute (RTR max_wimm_dest)
     uint32_t GetMaxWimmDest() const;
+    /// \return messages the peer acknowledged with Transport ACKs (requester; cumulative)
+    uint64_t GetTransportAckedMessages() const;
 
     /**
      * The peer's port of a plane went down or up (Port Status Update, Q3).
@@ -266,10 +275,23 @@ class MrcMultipathQueuePair : public MrcQueuePair
     void ScheduleRetry();
     /// The link of a local port changed.
     void LocalLinkChanged(uint32_t port);
+    /// Remap the EVs of a local port to its current link state and tell the peer
+    /// (PortRemapDelay after the change).
+    void ApplyLocalPortState(uint32_t port);
     /// Tell the peer which local ports are up (Port Status Update).
     void SendPortStatus();
     /// A Port Status Update arrived.
     void ReceivePortStatus(const MrcRxPacket& rx);
+    /// A Port Status Update response (EETH, opcode 0xD9) arrived.
+    void ReceivePortStatusResponse(const MrcRxPacket& rx);
+    /// No response to the last Port Status Update within PortStatusTimeout.
+    void PortStatusTimedOut();
+    /// Send the current Port Status Update request (first attempt or again).
+    void TransmitPortStatus();
+    /// A Transport ACK arrived: the peer completed messages.
+    void ReceiveTransportAck(const MrcRxPacket& rx);
+    /// \return true if every PSN is acknowledged but a request waits for its Transport ACK
+    bool AwaitingTransportAck() const;
     /// Enter the error state with RETRY_EXCEEDED.
     void RetryExceeded(const std::string& why);
 
@@ -302,7 +324,13 @@ class MrcMultipathQueuePair : public MrcQueuePair
     /// \param rx a packet \return the EV it carries
     uint32_t EvOf(const MrcRxPacket& rx) const;
     /// Report completed messages in MSN order.
-    void DeliverMessages();
+    /// \return messages reported by this call
+    uint32_t DeliverMessages();
+    /**
+     * Send a Transport ACK (opcode 0xD1, AETH: ACK, credit 0x1f, MSN = messages completed).
+     * \param port the port \param ev the EV of the packet that completed the message
+     */
+    void SendTransportAck(uint32_t port, uint32_t ev);
 
     /// One message being received.
     struct RxMessage
@@ -345,6 +373,15 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint8_t m_cfgPeerMpr;       //!< PeerMpr (0: Mpr)
     bool m_dynamicMpr;          //!< DynamicMpr
     uint32_t m_maxWimmDest;     //!< MaxWimmDest
+    uint32_t m_tackMessages;    //!< TransportAckMessages (0: no Transport ACKs)
+    bool m_completeOnTack;      //!< CompleteOnTransportAck
+    Time m_portStatusTimeout;   //!< PortStatusTimeout
+    uint32_t m_portStatusTries; //!< PortStatusAttempts
+    DataRate m_rcvDrainRate;    //!< RcvDrainRate
+    uint32_t m_rcvBusyBytes;    //!< RcvBusyBytes
+    uint32_t m_rcvRestoreSacks; //!< RcvRestoreSacks
+    Time m_serviceTime;         //!< ServiceTime
+    Time m_portRemapDelay;      //!< PortRemapDelay
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
@@ -371,6 +408,12 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Time m_tailProbeSentAt;            //!< when it was sent
     Time m_lastActivity;               //!< last send or SACK (tail-probe clock)
     uint16_t m_portStatusId;           //!< last Port Status Update request id
+    uint32_t m_portStatusMask;         //!< mask of the request in flight
+    uint32_t m_portStatusLeft;         //!< attempts left for it
+    bool m_portStatusPending;          //!< a request waits for its response
+    EventId m_portStatusTimer;         //!< its response timeout
+    uint64_t m_tackedMessages;         //!< messages the peer's Transport ACKs covered
+    uint64_t m_completedRequests;      //!< send requests completed successfully
     MrcMultipathCounters m_mpCounters; //!< counters
     bool m_evTableDisposed;            //!< the EV table was stopped (error state)
 
@@ -383,6 +426,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
     std::map<uint64_t, RxMessage> m_rxMessages;     //!< messages by unwrapped MSN
     std::unordered_map<uint32_t, uint32_t> m_ceRun; //!< per echoed EV: CE arrivals in a row
     std::vector<uint32_t> m_reverseEv;              //!< per plane: last reverse EV id used
+    uint32_t m_tackOwed;                            //!< messages completed, not yet ACKed
+    MrcRcvBackpressure m_rcvBp;                     //!< rcv_cwnd_pen / restore_cwnd rule
 };
 
 } // namespace ns3

@@ -532,7 +532,10 @@ MrcNscc::OnAck(MrcCcState& s, const MrcCcAck& ack)
     Time delay;
     if (ack.rttValid)
     {
-        UpdateBaseRtt(s, ack.rttSample);
+        if (ack.serviceTime.IsZero())
+        {
+            UpdateBaseRtt(s, ack.rttSample); // only samples without service time (H)
+        }
         delay = ack.rttSample - m_baseRtt;
         UpdateDelay(delay, ack.ecnEcho);
     }

@@ -18,6 +18,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -140,7 +141,39 @@ MrcUecQueuePair::GetTypeId()
                           "Send data as ECT(0) (default true: NSCC needs marks) or Not-ECT.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&MrcUecQueuePair::m_ecnCapable),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("ServiceTime",
+                          "Responder service time (UET ACK_CC service_time): this QP sends each "
+                          "data-triggered ACK this long after its trigger (local processing), "
+                          "and as a requester subtracts the same value from every ACK's RTT "
+                          "sample before NSCC, which then leaves its base RTT alone (UEC "
+                          "htsim). Set it on both ends (the model's ACK_CC packaging in SETH + "
+                          "CC_STATE has no field for it). Default 0 = off (our choice).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcUecQueuePair::m_serviceTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RcvDrainRate",
+                          "Responder backpressure (ACK_CC rcv_cwnd_pend and restore_cwnd; "
+                          "MrcRcvBackpressure, the rule shared with MRC): received bytes leave "
+                          "a virtual backlog at this rate. 0 (default) = off, pen 0 always "
+                          "(our rule; UEC 1.0 leaves it to the implementation).",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&MrcUecQueuePair::m_rcvDrainRate),
+                          MakeDataRateChecker())
+            .AddAttribute("RcvBusyBytes",
+                          "Responder backpressure threshold T: a backlog B > T gives "
+                          "pen = min(127, ceil(128 (B - T) / B)). Default 262144 B (our "
+                          "choice).",
+                          UintegerValue(262144),
+                          MakeUintegerAccessor(&MrcUecQueuePair::m_rcvBusyBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RcvRestoreSacks",
+                          "Responder backpressure: ACKs that carry restore_cwnd once the "
+                          "backlog is back at or below T / 2 after a penalty. Default 4 (our "
+                          "choice).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&MrcUecQueuePair::m_rcvRestoreSacks),
+                          MakeUintegerChecker<uint32_t>(1));
     return tid;
 }
 
@@ -163,7 +196,11 @@ MrcUecQueuePair::MrcUecQueuePair()
       m_lastRcvdUnits(0),
       m_timerAt(Time::Max()),
       m_rcvdBytes(0),
-      m_nextMsn(0)
+      m_nextMsn(0),
+      m_rcvDrainRate(0),
+      m_rcvBusyBytes(262144),
+      m_rcvRestoreSacks(4),
+      m_serviceTime(0)
 {
 }
 
@@ -229,6 +266,7 @@ MrcUecQueuePair::DoConnect()
     m_sb = std::make_unique<MrcSackScoreboard>(sc, m_initialPsn & PSN_MASK);
     m_rxWin = std::make_unique<MrcReceiveBitmap>(m_windowPsns, m_remoteInitialPsn & PSN_MASK);
     m_sackPolicy = CreateObject<MrcSackPolicy>();
+    m_rcvBp.Configure(m_rcvDrainRate, m_rcvBusyBytes, m_rcvRestoreSacks);
 }
 
 void
@@ -545,6 +583,11 @@ MrcUecQueuePair::ReceiveAck(const MrcRxPacket& rx)
             break;
         }
     }
+    if (ack.rttValid && m_serviceTime.IsStrictlyPositive())
+    {
+        ack.serviceTime = m_serviceTime;
+        ack.rttSample = std::max(ack.rttSample - m_serviceTime, Time(0)); // RTT - service time
+    }
     m_ev->OnAck(a.ev, a.ecn);
     HandleLosses(upd, false);
     m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
@@ -714,6 +757,7 @@ MrcUecQueuePair::ReceiveData(const MrcRxPacket& rx)
         mr->Place(va, rx.payloadBytes);
         m_counters.bytesPlaced += rx.payloadBytes;
         m_rcvdBytes += rx.payloadBytes + NOMINAL_HEADER_BYTES;
+        m_rcvBp.OnData(Simulator::Now(), rx.payloadBytes);
         const uint64_t k = static_cast<uint16_t>(msn - static_cast<uint16_t>(m_nextMsn));
         if (k >= m_rxMsgs.size())
         {
@@ -749,7 +793,23 @@ MrcUecQueuePair::ReceiveData(const MrcRxPacket& rx)
     d.lastOfMessage = MrcOpcode::EndsMessage(rx.opcode);
     if (m_sackPolicy->OnData(d, res) != SACK_HOLD)
     {
-        SendAck(rx.port, rx.psn, ev, ce);
+        if (m_serviceTime.IsStrictlyPositive())
+        {
+            // local processing: the ACK (built then, so it is up to date) leaves later
+            Ptr<MrcUecQueuePair> self(this);
+            const uint32_t port = rx.port;
+            const uint32_t psn = rx.psn;
+            Simulator::Schedule(m_serviceTime, [self, port, psn, ev, ce]() {
+                if (self->m_state == MrcQpState::RTS)
+                {
+                    self->SendAck(port, psn, ev, ce);
+                }
+            });
+        }
+        else
+        {
+            SendAck(rx.port, rx.psn, ev, ce);
+        }
     }
 }
 
@@ -778,7 +838,9 @@ MrcUecQueuePair::DeliverMessages()
 void
 MrcUecQueuePair::SendAck(uint32_t port, uint32_t psn, uint16_t ev, bool ce)
 {
-    Ptr<Packet> p = MrcUecMakeAck(*m_rxWin, psn, m_remoteQpn, ev, ce, m_rcvdBytes);
+    const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(Simulator::Now());
+    Ptr<Packet> p =
+        MrcUecMakeAck(*m_rxWin, psn, m_remoteQpn, ev, ce, m_rcvdBytes, bp.pen, bp.restore);
     ++m_counters.acksSent;
     SendOnEv(port, p, ev);
 }

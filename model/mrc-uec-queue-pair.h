@@ -6,6 +6,7 @@
 #define MRC_UEC_QUEUE_PAIR_H
 
 #include "mrc-queue-pair.h"
+#include "mrc-rcv-backpressure.h"
 #include "mrc-receive-bitmap.h"
 #include "mrc-sack-policy.h"
 #include "mrc-sack-scoreboard.h"
@@ -196,6 +197,11 @@ class MrcUecQueuePair : public MrcQueuePair
     uint64_t m_rcvdBytes;                      //!< rcvd_bytes (nominal sizes of NEW packets)
     uint64_t m_nextMsn;                        //!< next MSN to report (unwrapped)
     std::deque<RxMessage> m_rxMsgs;            //!< messages from m_nextMsn on
+    DataRate m_rcvDrainRate;                   //!< RcvDrainRate
+    uint32_t m_rcvBusyBytes;                   //!< RcvBusyBytes
+    uint32_t m_rcvRestoreSacks;                //!< RcvRestoreSacks
+    Time m_serviceTime;                        //!< ServiceTime
+    MrcRcvBackpressure m_rcvBp;                //!< rcv_cwnd_pen / restore_cwnd rule
 };
 
 } // namespace ns3

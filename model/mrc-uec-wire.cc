@@ -21,7 +21,9 @@ MrcUecMakeAck(const MrcReceiveBitmap& win,
               uint32_t destQp,
               uint16_t ev,
               bool ecn,
-              uint64_t rcvdBytes)
+              uint64_t rcvdBytes,
+              uint8_t rcvCwndPend,
+              bool restoreCwnd)
 {
     MrcSethHeader seth;
     win.FillSeth(seth, triggerPsn);
@@ -31,6 +33,8 @@ MrcUecMakeAck(const MrcReceiveBitmap& win,
     MrcCcStateHeader cc;
     win.FillCcState(cc);
     cc.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(rcvdBytes));
+    cc.SetRcvCwndPen(rcvCwndPend);
+    cc.SetRestoreCwnd(restoreCwnd);
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(cc);
     p->AddHeader(seth);

@@ -50,6 +50,8 @@ struct MrcUecAckFields
  * \param ev the EV of the triggering packet (echoed)
  * \param ecn the triggering packet arrived CE
  * \param rcvdBytes bytes counted by the receiver so far (sent in 256 B units)
+ * \param rcvCwndPend receiver penalty rcv_cwnd_pend (0-127)
+ * \param restoreCwnd restore_cwnd
  * \return the packet: BTH (opcode MRC_SACK), SETH, CC_STATE
  */
 Ptr<Packet> MrcUecMakeAck(const MrcReceiveBitmap& win,
@@ -57,7 +59,9 @@ Ptr<Packet> MrcUecMakeAck(const MrcReceiveBitmap& win,
                           uint32_t destQp,
                           uint16_t ev,
                           bool ecn,
-                          uint64_t rcvdBytes);
+                          uint64_t rcvdBytes,
+                          uint8_t rcvCwndPend = 0,
+                          bool restoreCwnd = false);
 
 /**
  * Read the fields of an ACK_CC built by MrcUecMakeAck.
