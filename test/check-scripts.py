@@ -376,6 +376,18 @@ class Plot(Base):
         md = plot.slowdown_markdown(rows, "x")
         self.assertIn("| 40000 | 40 | 1.200 | 1.380 | 1.390 |", md)
 
+    def test_uplink_spread(self):
+        # two T0, two T1: uplinks 100, 140, 60, 100 KB (mean 100); per T1 160, 240 (mean 200)
+        links = (link("p0-t0-0", "p0-t1-0", 100000) + link("p0-t0-0", "p0-t1-1", 140000)
+                 + link("p0-t0-1", "p0-t1-0", 60000) + link("p0-t0-1", "p0-t1-1", 100000)
+                 + link("host0", "p0-t0-0", 999999) + link("p0-t1-0", "p0-t0-1", 999999))
+        r = write_result(self.p("spread"), links=links)
+        n, d_up, d_t1 = plot.uplink_spread(r.links)
+        self.assertEqual(n, 4)
+        self.assertAlmostEqual(d_up, 0.4)
+        self.assertAlmostEqual(d_t1, 0.2)
+        self.assertEqual(plot.uplink_spread([]), (0, None, None))
+
     def test_cli(self):
         permutation_result(self.p("r1"))
         out = self.p("png")
