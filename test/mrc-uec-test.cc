@@ -596,6 +596,9 @@ TEST(MrcUec, ProfileUecHtsim)
         UintegerValue reorder;
         d->GetAttribute("ReorderPsns", reorder);
         EXPECT_EQ(reorder.Get(), 0u);
+        BooleanValue probe;
+        d->GetAttribute("BaseRttProbe", probe);
+        EXPECT_TRUE(probe.Get()); // UEC 1.0 section 3.6.13.7
     }
     const std::vector<MrcProfileSetting> s = MrcProfiles::GetSettings("uec-htsim");
     ASSERT_FALSE(s.empty());
@@ -611,6 +614,9 @@ TEST(MrcUec, ProfileUecHtsim)
     TimeValue rto;
     qp->GetAttribute("MinRto", rto);
     EXPECT_EQ(rto.Get(), MicroSeconds(100));
+    BooleanValue probe;
+    qp->GetAttribute("BaseRttProbe", probe);
+    EXPECT_FALSE(probe.Get()); // htsim sends no base-RTT probe
     TypeIdValue cc;
     qp->GetAttribute("CongestionControl", cc);
     EXPECT_EQ(cc.Get().GetName(), "ns3::MrcNscc");
@@ -623,4 +629,112 @@ TEST(MrcUec, ProfileUecHtsim)
     sp->GetAttribute("TriggerBytes", trigger);
     EXPECT_EQ(trigger.Get(), 16384u);
     Config::Reset();
+}
+
+namespace
+{
+
+/// A UEC connection's NSCC.
+Ptr<MrcNscc>
+NsccOf(const MrcRdmaHelper::Connection& c)
+{
+    return DynamicCast<MrcNscc>(c.requester->GetCongestionOps());
+}
+
+} // namespace
+
+TEST(MrcUec, BaseRttProbeOncePerConnectionAboveOneBdp)
+{
+    // 100 Gb/s, 1 us links; BaseRtt 10 us: BDP = 125000 B. Hosts 0..3 on leaf 0, 4..7 on
+    // leaf 1. The window is held at one packet so that, when the first ACK comes back,
+    // nothing is on the wire: the probe leaves an idle port ahead of the next data packet
+    // and meets no queue (its RTT is then exactly the unloaded one).
+    Config::SetDefault("ns3::MrcNscc::MaxCwnd", UintegerValue(4096));
+    Fabric f;
+    Build(f, Clos(8, 4, 2), false, "ns3::MrcUecObliviousSpray", CLOS_RTT);
+    const uint32_t big = 256 * 1024;  // > 1 BDP: one probe
+    const uint32_t small = 64 * 1024; // <= 1 BDP: none
+    // one at a time (each takes about 0.6 ms), so that they do not meet
+    Flow(f, 0, 4, big, false, 0);
+    Simulator::Schedule(MilliSeconds(1), [&f, small]() { Flow(f, 1, 5, small, false, 1); });
+    Simulator::Schedule(MilliSeconds(2), [&f, big]() { Flow(f, 2, 6, big, false, 2); });
+    Simulator::Run();
+    ASSERT_EQ(f.wc.size(), 3u);
+    for (const auto& c : f.wc)
+    {
+        EXPECT_EQ(c.status, MrcWcStatus::SUCCESS);
+    }
+    // The probe's unloaded RTT over 4 links each way, hand-computed:
+    //   probe frame = Ethernet 14 + IPv6 40 + UDP 8 + BTH 12 + PETH 16 + ICRC 4 = 94 B,
+    //     on the wire 94 + 24 (preamble, SFD, IFG, FCS) = 118 B = 9.44 ns at 100 Gb/s;
+    //   answer (ACK_CC) = 14 + 40 + 8 + 12 + SETH 28 + CC_STATE 8 + 4 = 114 B,
+    //     on the wire 138 B = 11.04 ns;
+    //   the simulator's time step is 1 ns and an idle link rounds a frame's time down:
+    //   9 ns and 11 ns per hop, so RTT = 8 x 1 us + 4 x 9 ns + 4 x 11 ns = 8080 ns
+    //   (8081.92 ns exactly).
+    const Time expected = NanoSeconds(8000 + 4 * 9 + 4 * 11);
+    for (uint32_t i : {0u, 2u})
+    {
+        const MrcUecCounters& u = Uec(f.conns[i].requester)->GetUecCounters();
+        EXPECT_EQ(u.baseRttProbesSent, 1u) << i;
+        EXPECT_EQ(u.baseRttProbesAnswered, 1u) << i;
+        EXPECT_EQ(u.baseRttProbesSkipped, 0u) << i;
+        EXPECT_EQ(u.baseRttFromCache, 0u) << i;
+        EXPECT_EQ(Uec(f.conns[i].responder)->GetUecCounters().probesAnswered, 1u) << i;
+        const Time rtt = Uec(f.conns[i].requester)->GetBaseRttProbeRtt();
+        EXPECT_EQ(rtt, expected) << rtt.As(Time::NS); // well within NSCC's 128 ns precision
+        // NSCC's base_rtt is the probe's sample: data packets (4 KB) take longer.
+        EXPECT_EQ(NsccOf(f.conns[i])->GetBaseRtt(), rtt) << i;
+        std::cout << "[ uec      ] flow " << i << ": probe RTT " << rtt.GetPicoSeconds() << " ps"
+                  << " (hand-computed " << expected.GetPicoSeconds() << " ps), NSCC base_rtt "
+                  << NsccOf(f.conns[i])->GetBaseRtt().As(Time::NS) << '\n';
+    }
+    const MrcUecCounters& s = Uec(f.conns[1].requester)->GetUecCounters();
+    EXPECT_EQ(s.baseRttProbesSent, 0u);
+    EXPECT_EQ(s.baseRttProbesSkipped, 1u);
+    EXPECT_EQ(Uec(f.conns[1].responder)->GetUecCounters().probesAnswered, 0u);
+    // without a probe, base_rtt comes from data RTT samples: above the probe's RTT
+    EXPECT_GT(NsccOf(f.conns[1])->GetBaseRtt(), expected);
+    EXPECT_LT(NsccOf(f.conns[1])->GetBaseRtt(), CLOS_RTT);
+    Simulator::Destroy();
+    Config::Reset();
+}
+
+TEST(MrcUec, BaseRttProbeCacheAndSwitchOff)
+{
+    // A second connection from host 0 to host 4, opened after the first one's probe was
+    // answered, starts from the NIC's cached base RTT and sends no probe. With the
+    // attribute off no connection probes.
+    for (bool on : {true, false})
+    {
+        Config::SetDefault("ns3::MrcUecQueuePair::BaseRttProbe", BooleanValue(on));
+        Fabric f;
+        Build(f, Clos(8, 4, 2), false, "ns3::MrcUecObliviousSpray", CLOS_RTT);
+        const uint32_t bytes = 256 * 1024;
+        Flow(f, 0, 4, bytes, false, 0);
+        Simulator::Schedule(MicroSeconds(100), [&f, bytes]() { Flow(f, 0, 4, bytes, false, 1); });
+        Simulator::Run();
+        ExpectAllExactlyOnce(f, bytes);
+        ASSERT_EQ(f.conns.size(), 2u);
+        const MrcUecCounters& a = Uec(f.conns[0].requester)->GetUecCounters();
+        const MrcUecCounters& b = Uec(f.conns[1].requester)->GetUecCounters();
+        EXPECT_EQ(a.baseRttProbesSent, on ? 1u : 0u);
+        EXPECT_EQ(a.baseRttProbesAnswered, on ? 1u : 0u);
+        EXPECT_EQ(b.baseRttProbesSent, 0u);
+        EXPECT_EQ(b.baseRttProbesSkipped, 0u);
+        EXPECT_EQ(b.baseRttFromCache, on ? 1u : 0u);
+        EXPECT_EQ(a.baseRttProbesSkipped + a.baseRttFromCache, 0u);
+        if (on)
+        {
+            // the second connection's NSCC starts at (and keeps) the first one's probe RTT
+            EXPECT_EQ(NsccOf(f.conns[1])->GetBaseRtt(),
+                      Uec(f.conns[0].requester)->GetBaseRttProbeRtt());
+        }
+        else
+        {
+            EXPECT_EQ(Uec(f.conns[0].requester)->GetBaseRttProbeRtt(), Time(0));
+        }
+        Simulator::Destroy();
+        Config::Reset();
+    }
 }
