@@ -50,6 +50,11 @@ MrcCongestionOps::OnNackWithRtt(MrcCcState& s,
     OnNack(s, bytes, kind);
 }
 
+void
+MrcCongestionOps::OnBaseRttSample(MrcCcState& /* s */, Time /* rtt */)
+{
+}
+
 bool
 MrcCongestionOps::AckRequest(const MrcCcState& /* s */) const
 {

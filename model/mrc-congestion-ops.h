@@ -149,6 +149,15 @@ class MrcCongestionOps : public Object
     virtual void OnLoss(MrcCcState& s, uint32_t bytes);
 
     /**
+     * A clean RTT sample that may only lower the base RTT (the answer to a UEC base-RTT
+     * probe, or a base RTT cached from an earlier connection to the same peer). No other
+     * state changes. The default ignores it; NSCC lowers base_rtt (and max_wnd) to it.
+     * \param s the state
+     * \param rtt the sample
+     */
+    virtual void OnBaseRttSample(MrcCcState& s, Time rtt);
+
+    /**
      * Whether the packet just sent should carry the ack-request (AR / BTH A) flag. Called
      * after the queue pair added the packet to s.inflight. The default never asks.
      * \param s the state

@@ -619,6 +619,13 @@ MrcNscc::OnLoss(MrcCcState& s, uint32_t bytes)
     }
 }
 
+void
+MrcNscc::OnBaseRttSample(MrcCcState& s, Time rtt)
+{
+    NS_LOG_FUNCTION(this << rtt);
+    UpdateBaseRtt(s, rtt);
+}
+
 bool
 MrcNscc::CanSend(const MrcCcState& s, uint32_t bytes)
 {

@@ -72,6 +72,8 @@ class MrcNscc : public MrcCongestionOps
     void OnNack(MrcCcState& s, uint32_t bytes, MrcCcNackKind kind) override;
     void OnNackWithRtt(MrcCcState& s, uint32_t bytes, MrcCcNackKind kind, Time rttSample) override;
     void OnLoss(MrcCcState& s, uint32_t bytes) override;
+    /// Lowers base_rtt to the sample (update_base_rtt); nothing else changes.
+    void OnBaseRttSample(MrcCcState& s, Time rtt) override;
     bool AckRequest(const MrcCcState& s) const override;
     Ptr<MrcCongestionOps> Fork() const override;
 

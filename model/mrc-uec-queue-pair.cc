@@ -11,9 +11,12 @@
 #include "mrc-meth-header.h"
 #include "mrc-neth-header.h"
 #include "mrc-opcodes.h"
+#include "mrc-peth-header.h"
 #include "mrc-rdma-nic.h"
 #include "mrc-reth-header.h"
+#include "mrc-seth-header.h"
 #include "mrc-traffic-class.h"
+#include "mrc-tseth-header.h"
 #include "mrc-uec-wire.h"
 
 #include "ns3/abort.h"
@@ -25,6 +28,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace ns3
@@ -54,6 +58,67 @@ ReadU64(const uint8_t* b)
 }
 
 } // namespace
+
+/**
+ * \ingroup mrc
+ * Base RTTs measured by UEC base-RTT probes, by peer address: one per NIC, aggregated to
+ * it on first use (so it lives and dies with the simulated node).
+ */
+class MrcUecBaseRttCache : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcUecBaseRttCache")
+                                .SetParent<Object>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<MrcUecBaseRttCache>();
+        return tid;
+    }
+
+    /// \param nic the NIC \return its cache (created and aggregated when missing)
+    static Ptr<MrcUecBaseRttCache> Of(Ptr<MrcRdmaNic> nic)
+    {
+        Ptr<MrcUecBaseRttCache> c = nic->GetObject<MrcUecBaseRttCache>();
+        if (!c)
+        {
+            c = CreateObject<MrcUecBaseRttCache>();
+            nic->AggregateObject(c);
+        }
+        return c;
+    }
+
+    /// \param peer address \param rtt out: its base RTT \return true if known
+    bool Lookup(const Ipv6Address& peer, Time& rtt) const
+    {
+        auto it = m_rtt.find(peer);
+        if (it == m_rtt.end())
+        {
+            return false;
+        }
+        rtt = it->second;
+        return true;
+    }
+
+    /// Keep the smaller of the known and the new value. \param peer address \param rtt RTT
+    void Store(const Ipv6Address& peer, Time rtt)
+    {
+        auto it = m_rtt.find(peer);
+        if (it == m_rtt.end() || rtt < it->second)
+        {
+            m_rtt[peer] = rtt;
+        }
+    }
+
+  private:
+    std::map<Ipv6Address, Time> m_rtt; //!< peer -> base RTT
+};
+
+NS_OBJECT_ENSURE_REGISTERED(MrcUecBaseRttCache);
 
 TypeId
 MrcUecQueuePair::GetTypeId()
@@ -173,7 +238,15 @@ MrcUecQueuePair::GetTypeId()
                           "choice).",
                           UintegerValue(4),
                           MakeUintegerAccessor(&MrcUecQueuePair::m_rcvRestoreSacks),
-                          MakeUintegerChecker<uint32_t>(1));
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("BaseRttProbe",
+                          "After the first ACK or NACK, send one Probe in the control class "
+                          "and feed its RTT to the congestion control's base RTT, unless the "
+                          "transfer is <= 1 BDP or the NIC has the peer's base RTT cached "
+                          "(then use that). Default true (UEC 1.0 section 3.6.13.7).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcUecQueuePair::m_baseRttProbe),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -188,6 +261,7 @@ MrcUecQueuePair::MrcUecQueuePair()
       m_trimmedDscp(MrcDscp::TRIMMED),
       m_trimmedLhDscp(MrcDscp::TRIMMED_LASTHOP),
       m_ecnCapable(true),
+      m_baseRttProbe(true),
       m_port(0),
       m_una(0),
       m_sndNxt(0),
@@ -195,6 +269,9 @@ MrcUecQueuePair::MrcUecQueuePair()
       m_msnBase(0),
       m_lastRcvdUnits(0),
       m_timerAt(Time::Max()),
+      m_probeDecided(false),
+      m_probePending(false),
+      m_probeId(0),
       m_rcvdBytes(0),
       m_nextMsn(0),
       m_rcvDrainRate(0),
@@ -239,6 +316,12 @@ MrcUecQueuePair::GetOutstandingPsns() const
     return m_sb ? m_sb->GetOutstandingPsns() : 0;
 }
 
+Time
+MrcUecQueuePair::GetBaseRttProbeRtt() const
+{
+    return m_probeRtt;
+}
+
 void
 MrcUecQueuePair::DoConnect()
 {
@@ -267,6 +350,16 @@ MrcUecQueuePair::DoConnect()
     m_rxWin = std::make_unique<MrcReceiveBitmap>(m_windowPsns, m_remoteInitialPsn & PSN_MASK);
     m_sackPolicy = CreateObject<MrcSackPolicy>();
     m_rcvBp.Configure(m_rcvDrainRate, m_rcvBusyBytes, m_rcvRestoreSacks);
+    if (m_baseRttProbe)
+    {
+        Time cached;
+        if (MrcUecBaseRttCache::Of(m_nic)->Lookup(GetRemoteAddress(m_port), cached))
+        {
+            m_probeDecided = true; // no probe: start from the cached base RTT
+            ++m_uec.baseRttFromCache;
+            m_ccOps->OnBaseRttSample(m_cc, cached);
+        }
+    }
 }
 
 void
@@ -559,6 +652,14 @@ MrcUecQueuePair::ReceiveAck(const MrcRxPacket& rx)
     }
     MrcUecAckFields a;
     MrcUecReadAck(rx.headers + rx.extOffset, a);
+    if (a.probe)
+    {
+        OnBaseRttProbeAnswer(a.probeId);
+    }
+    else if (!m_probeDecided)
+    {
+        MaybeSendBaseRttProbe(a.ev);
+    }
     const Time now = Simulator::Now();
     const MrcSackUpdate& upd = m_sb->OnSack(a.cackPsn, a.sackBase, a.sackBitmap);
     MrcCcAck ack;
@@ -575,7 +676,7 @@ MrcUecQueuePair::ReceiveAck(const MrcRxPacket& rx)
     }
     for (const MrcPsnEvent& e : upd.acked)
     {
-        if (e.psn == a.ackPsn)
+        if (e.psn == a.ackPsn && !a.probe)
         {
             ack.retransmitted = e.record.retxCount > 0;
             ack.rttValid = !ack.retransmitted;
@@ -588,7 +689,10 @@ MrcUecQueuePair::ReceiveAck(const MrcRxPacket& rx)
         ack.serviceTime = m_serviceTime;
         ack.rttSample = std::max(ack.rttSample - m_serviceTime, Time(0)); // RTT - service time
     }
-    m_ev->OnAck(a.ev, a.ecn);
+    if (!a.probe)
+    {
+        m_ev->OnAck(a.ev, a.ecn);
+    }
     HandleLosses(upd, false);
     m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
     if (ack.newlyAckedBytes > 0 || !upd.acked.empty())
@@ -636,6 +740,10 @@ MrcUecQueuePair::ReceiveNack(const MrcRxPacket& rx)
         NS_LOG_LOGIC("QP " << m_qpn << ": NACK reason " << unsigned(uint8_t(reason)) << " ignored");
         return;
     }
+    if (!m_probeDecided)
+    {
+        MaybeSendBaseRttProbe(ev);
+    }
     const MrcPsnRecord* r = m_sb->OnNack(neth.GetNackPsn());
     if (r)
     {
@@ -651,6 +759,59 @@ MrcUecQueuePair::ReceiveNack(const MrcRxPacket& rx)
     }
     ArmTimer();
     NotifyReady();
+}
+
+void
+MrcUecQueuePair::MaybeSendBaseRttProbe(uint16_t ev)
+{
+    m_probeDecided = true;
+    if (!m_baseRttProbe)
+    {
+        return;
+    }
+    // The transfer so far: every request posted (none has completed before the first
+    // ACK or NACK).
+    uint64_t transfer = 0;
+    for (const MrcSendWqe& w : m_sendQueue)
+    {
+        transfer += w.wr.length;
+    }
+    const uint64_t bdp =
+        static_cast<uint64_t>(m_cc.lineRate.GetBitRate() * m_cc.baseRtt.GetSeconds() / 8.0);
+    if (transfer <= bdp)
+    {
+        ++m_uec.baseRttProbesSkipped;
+        return;
+    }
+    const Time now = Simulator::Now();
+    Ptr<Packet> p = Create<Packet>();
+    MrcPethHeader peth;
+    peth.SetProbeId(++m_probeId);
+    peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
+    p->AddHeader(peth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_PROBE);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(0); // a probe uses no PSN
+    p->AddHeader(bth);
+    m_probePending = true;
+    m_probeSentAt = now;
+    ++m_uec.baseRttProbesSent;
+    SendOnEv(m_port, p, ev);
+}
+
+void
+MrcUecQueuePair::OnBaseRttProbeAnswer(uint16_t probeId)
+{
+    if (!m_probePending || probeId != m_probeId)
+    {
+        return; // not ours, or a duplicate answer
+    }
+    m_probePending = false;
+    ++m_uec.baseRttProbesAnswered;
+    m_probeRtt = Simulator::Now() - m_probeSentAt;
+    m_ccOps->OnBaseRttSample(m_cc, m_probeRtt);
+    MrcUecBaseRttCache::Of(m_nic)->Store(GetRemoteAddress(m_port), m_probeRtt);
 }
 
 // ---------------------------------------------------------------------------
@@ -677,6 +838,10 @@ MrcUecQueuePair::Receive(const MrcRxPacket& rx)
     else if (op == MrcOpcode::MRC_NACK)
     {
         ReceiveNack(rx);
+    }
+    else if (op == MrcOpcode::MRC_PROBE)
+    {
+        ReceiveProbe(rx);
     }
     else
     {
@@ -811,6 +976,38 @@ MrcUecQueuePair::ReceiveData(const MrcRxPacket& rx)
             SendAck(rx.port, rx.psn, ev, ce);
         }
     }
+}
+
+void
+MrcUecQueuePair::ReceiveProbe(const MrcRxPacket& rx)
+{
+    if (rx.info->headerBytes < rx.extOffset + MrcPethHeader::SIZE)
+    {
+        return;
+    }
+    const uint8_t* h = rx.headers + rx.extOffset;
+    const uint16_t probeId = static_cast<uint16_t>((uint16_t(h[4]) << 8) | h[5]);
+    const uint16_t ev = rx.info->udpSrcPort;
+    // An ACK_CC of the current receive state, marked as the probe's answer (pr = 1, the
+    // probe_id in the ack_psn_offset field).
+    Ptr<Packet> p = MrcUecMakeAck(*m_rxWin,
+                                  m_rxWin->GetCumulativePsn(),
+                                  m_remoteQpn,
+                                  ev,
+                                  rx.GetEcn() == MrcEcn::CE,
+                                  m_rcvdBytes);
+    MrcBthHeader bth;
+    p->RemoveHeader(bth);
+    MrcSethHeader seth;
+    p->RemoveHeader(seth);
+    seth.SetProbeResponse(true);
+    seth.SetProbeId(probeId);
+    p->AddHeader(seth);
+    p->AddHeader(bth);
+    ++m_counters.acksSent;
+    ++m_uec.probesAnswered;
+    SendOnEv(rx.port, p, ev);
+    m_sackPolicy->OnSackSent();
 }
 
 void

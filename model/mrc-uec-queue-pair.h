@@ -40,6 +40,13 @@ struct MrcUecCounters
     uint64_t inferredLosses{0};    //!< PSNs declared lost from SACKs (reorder rule)
     uint64_t timedOutPsns{0};      //!< PSNs declared lost by the RTO
     uint64_t oorDrops{0};          //!< data beyond the receive window, dropped (responder)
+
+    // base-RTT probe
+    uint64_t baseRttProbesSent{0};     //!< base-RTT probes sent (requester; 0 or 1)
+    uint64_t baseRttProbesAnswered{0}; //!< their answers received (requester)
+    uint64_t baseRttProbesSkipped{0};  //!< not sent: the transfer was <= 1 BDP (requester)
+    uint64_t baseRttFromCache{0};      //!< base RTT taken from the NIC's cache (requester)
+    uint64_t probesAnswered{0};        //!< probes answered (responder)
 };
 
 /**
@@ -77,6 +84,17 @@ struct MrcUecCounters
  * already arrived). ACKs follow MrcSackPolicy (16 KB coalescing, immediate on CE, AR,
  * first packet, first hole, retransmission, message end, duplicate). Messages are
  * reported in order once every byte arrived.
+ *
+ * **Base-RTT probe** (UEC 1.0 §3.6.13.7; attribute BaseRttProbe). At the connection's
+ * first ACK or NACK the requester sends one Probe (BTH opcode 0xDE + PETH, no PSN) in the
+ * control class (ControlDscp) on the EV that ACK/NACK echoed, unless the Write requests
+ * posted so far total at most one BDP (line rate x MrcCcState::baseRtt) or the NIC already
+ * holds a base RTT for the peer. The responder answers at once with an ACK_CC whose SETH
+ * has pr = 1 and the probe_id. The answer's RTT (arrival - probe send time) goes to
+ * MrcCongestionOps::OnBaseRttSample (NSCC lowers base_rtt to it) and into a per-NIC cache
+ * of base RTTs by peer address; a later connection from that NIC to that peer starts with
+ * the cached base RTT and sends no probe. The answer's SACK fields are processed as any
+ * ACK's, but it carries no RTT sample of a data PSN and gives no EV feedback.
  */
 class MrcUecQueuePair : public MrcQueuePair
 {
@@ -110,6 +128,8 @@ class MrcUecQueuePair : public MrcQueuePair
     void SetEntropySelector(Ptr<MrcUecPathSelector> selector);
     /// \return PSNs sent and not cumulatively acknowledged
     uint32_t GetOutstandingPsns() const;
+    /// \return the RTT the base-RTT probe measured (zero until its answer arrived)
+    Time GetBaseRttProbeRtt() const;
 
   protected:
     void DoDispose() override;
@@ -161,6 +181,12 @@ class MrcUecQueuePair : public MrcQueuePair
     void SendAck(uint32_t port, uint32_t psn, uint16_t ev, bool ce);
     /// Send a control packet (BTH onward) on an EV. \param port port \param p packet \param ev EV
     void SendOnEv(uint32_t port, Ptr<Packet> p, uint16_t ev);
+    /// First ACK or NACK: send the base-RTT probe if due. \param ev the EV it echoed
+    void MaybeSendBaseRttProbe(uint16_t ev);
+    /// The answer to the base-RTT probe arrived. \param probeId its probe_id
+    void OnBaseRttProbeAnswer(uint16_t probeId);
+    /// Answer a probe (responder). \param rx the probe
+    void ReceiveProbe(const MrcRxPacket& rx);
 
     // attributes
     TypeId m_evTypeId;        //!< EntropySelector
@@ -175,6 +201,7 @@ class MrcUecQueuePair : public MrcQueuePair
     uint8_t m_trimmedDscp;    //!< TrimmedDscp
     uint8_t m_trimmedLhDscp;  //!< TrimmedLastHopDscp
     bool m_ecnCapable;        //!< EcnCapable
+    bool m_baseRttProbe;      //!< BaseRttProbe
 
     Ptr<MrcUecPathSelector> m_ev; //!< entropy selector
     MrcUecCounters m_uec;         //!< counters
@@ -190,6 +217,11 @@ class MrcUecQueuePair : public MrcQueuePair
     Time m_nextAvail;                        //!< pacing
     EventId m_timer;                         //!< RTO event
     Time m_timerAt;                          //!< when it fires (Time::Max(): stopped)
+    bool m_probeDecided;                     //!< first ACK/NACK seen (probe sent or skipped)
+    bool m_probePending;                     //!< base-RTT probe sent, answer not yet in
+    uint16_t m_probeId;                      //!< probe_id of the base-RTT probe
+    Time m_probeSentAt;                      //!< when it was sent
+    Time m_probeRtt;                         //!< the RTT it measured (0: none yet)
 
     // responder
     std::unique_ptr<MrcReceiveBitmap> m_rxWin; //!< receive window

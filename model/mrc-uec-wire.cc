@@ -63,6 +63,8 @@ MrcUecReadAck(const uint8_t* ext, MrcUecAckFields& out)
     out.sackBase = seth.GetSackBasePsn();
     out.sackBitmap = seth.GetSackBitmap();
     out.ev = static_cast<uint16_t>(seth.GetEntropy());
+    out.probe = seth.IsProbeResponse();
+    out.probeId = seth.GetProbeId();
     out.ecn = seth.GetPathFeedback() != MrcPathFeedback::NONE;
     out.rcvdUnits = cc.GetRcvdBytesUnits();
     out.oooCount = cc.GetOooCount();

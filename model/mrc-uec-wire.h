@@ -35,6 +35,8 @@ struct MrcUecAckFields
     uint32_t sackBase{0};    //!< PSN of bit 0 of the SACK bitmap
     uint64_t sackBitmap{0};  //!< 64 PSNs from sackBase, bit i = sackBase + i
     uint16_t ev{0};          //!< EV of the triggering packet (echoed)
+    bool probe{false};       //!< SETH pr: answers a probe (ackPsn then has no meaning)
+    uint16_t probeId{0};     //!< the probe_id answered (when probe)
     bool ecn{false};         //!< the triggering packet arrived ECN-CE
     uint32_t rcvdUnits{0};   //!< rcvd_bytes in 256 B units (24 bits, wrapping)
     uint16_t oooCount{0};    //!< PSNs held above the cumulative point

@@ -13,7 +13,10 @@ one figure, labelled by folder name (DIR=LABEL sets the label). Kinds:
                  median, p95 and p99 slowdown (printed, and written as slowdown-LABEL.md)
   throughput     aggregate host receive rate over time (timeseries.csv rx_gbps) and the
                  per-flow tx rate, failures and repairs of events.csv as vertical lines
-  utilization    mean utilization per plane and per T0 -> T1 uplink (links.csv)
+  utilization    mean utilization per plane and per T0 -> T1 uplink (links.csv); prints
+                 the uplink spread: max |bytes - mean| / mean over the uplinks (mean of
+                 the uplinks of the same T0), and over the T1 switches (uplink bytes
+                 summed per T1)
   rate_fraction  ideal_fct / fct of every flow (1 = line rate), sorted
   goodput        goodput per folder and transport (summary.json)
 
@@ -127,6 +130,26 @@ def throughput(results, path):
     return _save(fig, path)
 
 
+def uplink_spread(links):
+    """Spread of the T0 -> T1 uplinks' bytes: (uplinks, per uplink, per T1). Per uplink:
+    max |x - m| / m over the uplinks, m = the mean of the uplinks of the same T0 (so that
+    T0s sending different amounts do not count as imbalance; idle T0s are left out). Per
+    T1: the same over the uplink bytes summed per T1 switch. None when nothing was sent."""
+    ups = [link for link in links if mr.is_uplink(link)]
+    per_t0, per_t1 = {}, {}
+    for u in ups:
+        per_t0.setdefault(u["from"], []).append(u["bytes"] or 0)
+        t1 = mr.switch_id(u["to"])
+        per_t1[t1] = per_t1.get(t1, 0) + (u["bytes"] or 0)
+
+    def dev(v):
+        m = sum(v) / len(v) if v else 0
+        return max(abs(x - m) / m for x in v) if m > 0 else None
+
+    d_up = [d for d in (dev(v) for v in per_t0.values()) if d is not None]
+    return len(ups), max(d_up) if d_up else None, dev(list(per_t1.values()))
+
+
 def utilization(results, path):
     """Left: mean utilization of the links of each plane (grouped bars, one per folder).
     Right: T0 -> T1 uplinks, as bars by name for one folder with up to 32 uplinks, else
@@ -148,6 +171,10 @@ def utilization(results, path):
         a1.bar([p - 0.4 + w * (k + 0.5) for p in planes],
                [sum(per_plane[p]) / len(per_plane[p]) for p in planes], width=w, label=r.label)
         util = [u["utilization"] or 0 for u in ups]
+        n, d_up, d_t1 = uplink_spread(r.links)
+        if d_up is not None:
+            print("%s: %d T0 -> T1 uplinks, max deviation from the mean bytes %.1f%% per uplink "
+                  "(mean of its T0), %.1f%% per T1" % (r.label, n, 100 * d_up, 100 * d_t1))
         if as_bars:
             a2.bar(range(len(ups)), util, label=r.label)
             a2.set_xticks(range(len(ups)))

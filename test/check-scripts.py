@@ -404,6 +404,20 @@ class Plot(Base):
         md = plot.slowdown_markdown(rows, "x")
         self.assertIn("| 40000 | 40 | 1.200 | 1.380 | 1.390 |", md)
 
+    def test_uplink_spread(self):
+        # T0 0: uplinks 100, 140 KB (mean 120: 16.7 %); T0 1: 60, 100 (mean 80: 25 %);
+        # per T1: 160, 240 (mean 200: 20 %); T0 2 sent nothing (left out)
+        links = (link("p0-t0-0", "p0-t1-0", 100000) + link("p0-t0-0", "p0-t1-1", 140000)
+                 + link("p0-t0-1", "p0-t1-0", 60000) + link("p0-t0-1", "p0-t1-1", 100000)
+                 + link("p0-t0-2", "p0-t1-0", 0) + link("p0-t0-2", "p0-t1-1", 0)
+                 + link("host0", "p0-t0-0", 999999) + link("p0-t1-0", "p0-t0-1", 999999))
+        r = write_result(self.p("spread"), links=links)
+        n, d_up, d_t1 = plot.uplink_spread(r.links)
+        self.assertEqual(n, 6)
+        self.assertAlmostEqual(d_up, 0.25)
+        self.assertAlmostEqual(d_t1, 0.2)
+        self.assertEqual(plot.uplink_spread([]), (0, None, None))
+
     def test_cli(self):
         permutation_result(self.p("r1"))
         out = self.p("png")

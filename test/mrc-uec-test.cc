@@ -11,9 +11,12 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
+#include "ns3/mrc-forwarding.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-nscc.h"
+#include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-profiles.h"
 #include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-switch-node.h"
@@ -32,6 +35,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -445,7 +449,9 @@ TEST(MrcUec, TrimmingIncastHasNoTimeouts)
 TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
 {
     // 16 hosts, 4 leaves, 4 spines; host h writes 4 MB to h + 4 (every flow leaves its
-    // leaf, each leaf sends 4 flows over its 4 uplinks).
+    // leaf, each leaf sends 4 flows over its 4 uplinks). Oblivious spraying with a fresh
+    // EV per packet (PathCount 65536) or 1024 EVs per connection, with the default 64, and
+    // single-path ECMP; the spread is the largest |bytes - mean| / mean over the 16 uplinks.
     struct Run
     {
         const char* selector;
@@ -453,9 +459,11 @@ TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
         double dev;
     };
 
+    double spineDev64 = 1;
     std::vector<Run> runs = {{"ns3::MrcUecObliviousSpray", 65536, 0},
                              {"ns3::MrcUecObliviousSpray", 64, 0},
-                             {"ns3::MrcUecSinglePath", 64, 0}};
+                             {"ns3::MrcUecSinglePath", 64, 0},
+                             {"ns3::MrcUecObliviousSpray", 1024, 0}};
     for (Run& r : runs)
     {
         Config::SetDefault("ns3::MrcUecPathSelector::PathCount", UintegerValue(r.paths));
@@ -480,11 +488,20 @@ TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
         const std::vector<uint64_t> spine = SpineDataBytes(f);
         std::cout << "; max deviation from the mean " << r.dev * 100 << "% per uplink, "
                   << MaxDeviation(spine) * 100 << "% per spine\n";
+        if (r.paths == 64 && std::string(r.selector) == "ns3::MrcUecObliviousSpray")
+        {
+            spineDev64 = MaxDeviation(spine);
+        }
         Simulator::Destroy();
         Config::Reset();
     }
     EXPECT_LT(runs[0].dev, 0.10); // per-packet fresh EVs: within +-10 %
+    EXPECT_LT(runs[3].dev, 0.10); // 1024 EVs per connection: within +-10 %
     EXPECT_GT(runs[2].dev, 0.10); // single-path ECMP: not
+    // PathCount 64 (the default, uet-htsim's): about 16 % per uplink on this seed, the
+    // spread of hashing 64 EVs per connection into 4 uplinks (see
+    // ObliviousUplinkShareIsTheHashOfItsEvs); within 10 % per spine.
+    EXPECT_LT(spineDev64, 0.10);
 }
 
 TEST(MrcUec, FatTreePermutationExactlyOnce)
@@ -596,6 +613,9 @@ TEST(MrcUec, ProfileUecHtsim)
         UintegerValue reorder;
         d->GetAttribute("ReorderPsns", reorder);
         EXPECT_EQ(reorder.Get(), 0u);
+        BooleanValue probe;
+        d->GetAttribute("BaseRttProbe", probe);
+        EXPECT_TRUE(probe.Get()); // UEC 1.0 section 3.6.13.7
     }
     const std::vector<MrcProfileSetting> s = MrcProfiles::GetSettings("uec-htsim");
     ASSERT_FALSE(s.empty());
@@ -611,6 +631,9 @@ TEST(MrcUec, ProfileUecHtsim)
     TimeValue rto;
     qp->GetAttribute("MinRto", rto);
     EXPECT_EQ(rto.Get(), MicroSeconds(100));
+    BooleanValue probe;
+    qp->GetAttribute("BaseRttProbe", probe);
+    EXPECT_FALSE(probe.Get()); // htsim sends no base-RTT probe
     TypeIdValue cc;
     qp->GetAttribute("CongestionControl", cc);
     EXPECT_EQ(cc.Get().GetName(), "ns3::MrcNscc");
@@ -623,4 +646,209 @@ TEST(MrcUec, ProfileUecHtsim)
     sp->GetAttribute("TriggerBytes", trigger);
     EXPECT_EQ(trigger.Get(), 16384u);
     Config::Reset();
+}
+
+namespace
+{
+
+/// A UEC connection's NSCC.
+Ptr<MrcNscc>
+NsccOf(const MrcRdmaHelper::Connection& c)
+{
+    return DynamicCast<MrcNscc>(c.requester->GetCongestionOps());
+}
+
+} // namespace
+
+TEST(MrcUec, BaseRttProbeOncePerConnectionAboveOneBdp)
+{
+    // 100 Gb/s, 1 us links; BaseRtt 10 us: BDP = 125000 B. Hosts 0..3 on leaf 0, 4..7 on
+    // leaf 1. The window is held at one packet so that, when the first ACK comes back,
+    // nothing is on the wire: the probe leaves an idle port ahead of the next data packet
+    // and meets no queue (its RTT is then exactly the unloaded one).
+    Config::SetDefault("ns3::MrcNscc::MaxCwnd", UintegerValue(4096));
+    Fabric f;
+    Build(f, Clos(8, 4, 2), false, "ns3::MrcUecObliviousSpray", CLOS_RTT);
+    const uint32_t big = 256 * 1024;  // > 1 BDP: one probe
+    const uint32_t small = 64 * 1024; // <= 1 BDP: none
+    // one at a time (each takes about 0.6 ms), so that they do not meet
+    Flow(f, 0, 4, big, false, 0);
+    Simulator::Schedule(MilliSeconds(1), [&f, small]() { Flow(f, 1, 5, small, false, 1); });
+    Simulator::Schedule(MilliSeconds(2), [&f, big]() { Flow(f, 2, 6, big, false, 2); });
+    Simulator::Run();
+    ASSERT_EQ(f.wc.size(), 3u);
+    for (const auto& c : f.wc)
+    {
+        EXPECT_EQ(c.status, MrcWcStatus::SUCCESS);
+    }
+    // The probe's unloaded RTT over 4 links each way, hand-computed:
+    //   probe frame = Ethernet 14 + IPv6 40 + UDP 8 + BTH 12 + PETH 16 + ICRC 4 = 94 B,
+    //     on the wire 94 + 24 (preamble, SFD, IFG, FCS) = 118 B = 9.44 ns at 100 Gb/s;
+    //   answer (ACK_CC) = 14 + 40 + 8 + 12 + SETH 28 + CC_STATE 8 + 4 = 114 B,
+    //     on the wire 138 B = 11.04 ns;
+    //   the simulator's time step is 1 ns and an idle link rounds a frame's time down:
+    //   9 ns and 11 ns per hop, so RTT = 8 x 1 us + 4 x 9 ns + 4 x 11 ns = 8080 ns
+    //   (8081.92 ns exactly).
+    const Time expected = NanoSeconds(8000 + 4 * 9 + 4 * 11);
+    for (uint32_t i : {0u, 2u})
+    {
+        const MrcUecCounters& u = Uec(f.conns[i].requester)->GetUecCounters();
+        EXPECT_EQ(u.baseRttProbesSent, 1u) << i;
+        EXPECT_EQ(u.baseRttProbesAnswered, 1u) << i;
+        EXPECT_EQ(u.baseRttProbesSkipped, 0u) << i;
+        EXPECT_EQ(u.baseRttFromCache, 0u) << i;
+        EXPECT_EQ(Uec(f.conns[i].responder)->GetUecCounters().probesAnswered, 1u) << i;
+        const Time rtt = Uec(f.conns[i].requester)->GetBaseRttProbeRtt();
+        EXPECT_EQ(rtt, expected) << rtt.As(Time::NS); // well within NSCC's 128 ns precision
+        // NSCC's base_rtt is the probe's sample: data packets (4 KB) take longer.
+        EXPECT_EQ(NsccOf(f.conns[i])->GetBaseRtt(), rtt) << i;
+        std::cout << "[ uec      ] flow " << i << ": probe RTT " << rtt.GetPicoSeconds() << " ps"
+                  << " (hand-computed " << expected.GetPicoSeconds() << " ps), NSCC base_rtt "
+                  << NsccOf(f.conns[i])->GetBaseRtt().As(Time::NS) << '\n';
+    }
+    const MrcUecCounters& s = Uec(f.conns[1].requester)->GetUecCounters();
+    EXPECT_EQ(s.baseRttProbesSent, 0u);
+    EXPECT_EQ(s.baseRttProbesSkipped, 1u);
+    EXPECT_EQ(Uec(f.conns[1].responder)->GetUecCounters().probesAnswered, 0u);
+    // without a probe, base_rtt comes from data RTT samples: above the probe's RTT
+    EXPECT_GT(NsccOf(f.conns[1])->GetBaseRtt(), expected);
+    EXPECT_LT(NsccOf(f.conns[1])->GetBaseRtt(), CLOS_RTT);
+    Simulator::Destroy();
+    Config::Reset();
+}
+
+TEST(MrcUec, BaseRttProbeCacheAndSwitchOff)
+{
+    // A second connection from host 0 to host 4, opened after the first one's probe was
+    // answered, starts from the NIC's cached base RTT and sends no probe. With the
+    // attribute off no connection probes.
+    for (bool on : {true, false})
+    {
+        Config::SetDefault("ns3::MrcUecQueuePair::BaseRttProbe", BooleanValue(on));
+        Fabric f;
+        Build(f, Clos(8, 4, 2), false, "ns3::MrcUecObliviousSpray", CLOS_RTT);
+        const uint32_t bytes = 256 * 1024;
+        Flow(f, 0, 4, bytes, false, 0);
+        Simulator::Schedule(MicroSeconds(100), [&f, bytes]() { Flow(f, 0, 4, bytes, false, 1); });
+        Simulator::Run();
+        ExpectAllExactlyOnce(f, bytes);
+        ASSERT_EQ(f.conns.size(), 2u);
+        const MrcUecCounters& a = Uec(f.conns[0].requester)->GetUecCounters();
+        const MrcUecCounters& b = Uec(f.conns[1].requester)->GetUecCounters();
+        EXPECT_EQ(a.baseRttProbesSent, on ? 1u : 0u);
+        EXPECT_EQ(a.baseRttProbesAnswered, on ? 1u : 0u);
+        EXPECT_EQ(b.baseRttProbesSent, 0u);
+        EXPECT_EQ(b.baseRttProbesSkipped, 0u);
+        EXPECT_EQ(b.baseRttFromCache, on ? 1u : 0u);
+        EXPECT_EQ(a.baseRttProbesSkipped + a.baseRttFromCache, 0u);
+        if (on)
+        {
+            // the second connection's NSCC starts at (and keeps) the first one's probe RTT
+            EXPECT_EQ(NsccOf(f.conns[1])->GetBaseRtt(),
+                      Uec(f.conns[0].requester)->GetBaseRttProbeRtt());
+        }
+        else
+        {
+            EXPECT_EQ(Uec(f.conns[0].requester)->GetBaseRttProbeRtt(), Time(0));
+        }
+        Simulator::Destroy();
+        Config::Reset();
+    }
+}
+
+namespace
+{
+
+/// Count a requester's data packets (new and retransmitted) by EV.
+void
+CountDataByEv(std::map<uint16_t, uint64_t>* byEv, Ptr<const Packet> p)
+{
+    MrcPacketInfo info;
+    if (MrcParsePacket(p, info, MRC_ROCEV2_UDP_PORT) && MrcOpcode::IsMrc(info.opcode) &&
+        MrcOpcode::IsWrite(info.opcode))
+    {
+        ++(*byEv)[info.udpSrcPort];
+    }
+}
+
+} // namespace
+
+TEST(MrcUec, ObliviousUplinkShareIsTheHashOfItsEvs)
+{
+    // Why oblivious spraying with the default PathCount 64 leaves uplinks unequal: each
+    // connection cycles through its 64 EVs, every EV carrying the same number of packets,
+    // and the leaf's ECMP hash (a mixing hash, as uet-htsim's switches use) sends each EV to
+    // a fixed uplink. The uplink shares are therefore those of hashing 64 values into 4 bins.
+    // Check: the data packets counted on every uplink equal the sum, over the connections'
+    // EVs, of the packets sent on the EV the leaf's forwarding maps to that uplink.
+    // Trimming off (no packet leaves an uplink as a header), ECN on.
+    Fabric f;
+    Build(f, Clos(16, 4, 4), false, "ns3::MrcUecObliviousSpray", CLOS_RTT);
+    const uint32_t bytes = 1 << 20; // 256 packets: 4 cycles of the 64 EVs
+    std::vector<std::map<uint16_t, uint64_t>> byEv(16);
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        Flow(f, h, (h + 4) % 16, bytes, false, h);
+        f.conns[h].requester->TraceConnectWithoutContext(
+            "Tx",
+            MakeBoundCallback(&CountDataByEv, &byEv[h]));
+    }
+    Simulator::Run();
+    ExpectAllExactlyOnce(f, bytes);
+    ASSERT_EQ(FabricDrops(f), 0u);
+    // (leaf index, leaf port) -> data packets: predicted from the hash, and measured
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> predicted;
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> hashShare; // EVs per uplink
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        EXPECT_EQ(byEv[h].size(), 64u) << h; // every EV of the connection used
+        const uint32_t leaf = h / 4;
+        Ptr<MrcForwarding> fw = f.topo->GetSwitch(0, MrcTier::T0, leaf)->GetForwarding();
+        for (const auto& [ev, n] : byEv[h])
+        {
+            EXPECT_GE(n, 4u); // 4 cycles, plus any retransmissions
+            MrcPacketInfo info;
+            info.src = f.topo->GetAddress(h, 0);
+            info.dst = f.topo->GetAddress((h + 4) % 16, 0);
+            info.hasUdp = true;
+            info.udpSrcPort = ev;
+            info.udpDstPort = MRC_ROCEV2_UDP_PORT;
+            const int32_t port = fw->Route(info, 0);
+            ASSERT_GE(port, 0);
+            const std::pair<uint32_t, uint32_t> key(leaf, static_cast<uint32_t>(port));
+            predicted[key] += n;
+            ++hashShare[key];
+        }
+    }
+    std::vector<uint64_t> share;
+    uint32_t uplinks = 0;
+    for (uint32_t id = 0; id < f.topo->GetNLinks(); ++id)
+    {
+        const MrcTopologyLink& l = f.topo->GetLink(id);
+        if (l.tier != MrcLinkTier::T0_T1)
+        {
+            continue;
+        }
+        ++uplinks;
+        uint32_t plane = 0;
+        uint32_t leaf = 0;
+        MrcTier tier = MrcTier::T0;
+        f.topo->DescribeSwitch(f.topo->FindSwitchId(l.nodeA), plane, tier, leaf);
+        const uint8_t c1 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE);
+        const uint8_t c2 = l.devA->ClassifyDscp(MrcDscp::TRIMMABLE_RETX);
+        const uint64_t measured =
+            l.devA->GetTxPackets(c1) + (c2 != c1 ? l.devA->GetTxPackets(c2) : 0);
+        const std::pair<uint32_t, uint32_t> key(leaf, l.portA);
+        EXPECT_EQ(measured, predicted[key]) << "leaf " << leaf << " port " << l.portA;
+        share.push_back(hashShare[key]);
+    }
+    ASSERT_EQ(uplinks, 16u);
+    // The hash alone (each EV weighted equally) gives this spread; the packets follow it.
+    std::cout << "[ uec      ] EVs per uplink (4 connections x 64 EVs per leaf, mean 64):";
+    for (uint64_t x : share)
+    {
+        std::cout << ' ' << x;
+    }
+    std::cout << "; max deviation " << MaxDeviation(share) * 100 << "%\n";
+    Simulator::Destroy();
 }
