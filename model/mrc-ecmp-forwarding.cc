@@ -5,6 +5,7 @@
 #include "mrc-ecmp-forwarding.h"
 
 #include "ns3/abort.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -38,6 +39,38 @@ uint64_t
 Absorb(uint64_t h, uint64_t w)
 {
     return Mix64(h ^ (w + 0x9e3779b97f4a7c15ull));
+}
+
+/// Table of the reflected CRC-32 (IEEE 802.3, polynomial 0x04C11DB7) for one byte.
+struct Crc32Table
+{
+    uint32_t t[256]; //!< entries
+
+    Crc32Table()
+    {
+        for (uint32_t i = 0; i < 256; ++i)
+        {
+            uint32_t r = i;
+            for (int b = 0; b < 8; ++b)
+            {
+                r = (r & 1U) ? (r >> 1) ^ 0xEDB88320U : r >> 1;
+            }
+            t[i] = r;
+        }
+    }
+};
+
+const Crc32Table g_crc32;
+
+/// Feed the n low bytes of v, most significant first, into a running CRC-32.
+uint32_t
+CrcBytes(uint32_t crc, uint64_t v, int n)
+{
+    for (int i = n - 1; i >= 0; --i)
+    {
+        crc = g_crc32.t[(crc ^ static_cast<uint8_t>(v >> (8 * i))) & 0xFFU] ^ (crc >> 8);
+    }
+    return crc;
 }
 
 uint64_t
@@ -75,12 +108,28 @@ MrcEcmpForwarding::GetTypeId()
                           "polarization.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MrcEcmpForwarding::m_seed),
-                          MakeUintegerChecker<uint64_t>());
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HashFunction",
+                          "ECMP hash of the 5-tuple. Mix (default, our choice): a seeded "
+                          "64-bit mix, every distinct 5-tuple lands on a port as if at "
+                          "random. Crc32: CRC-32 (IEEE 802.3) of the 5-tuple's 40 bytes in "
+                          "network order, rotated right by Seed mod 32 bits, linear as switch "
+                          "ASIC hashes are: entropy values that differ only in their low k "
+                          "bits spread exactly evenly over 2^j <= 2^k ports.",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<HashFunction>(HASH_MIX),
+                          MakeEnumAccessor<HashFunction>(&MrcEcmpForwarding::m_hashFunction),
+#else
+                          EnumValue(HASH_MIX),
+                          MakeEnumAccessor(&MrcEcmpForwarding::m_hashFunction),
+#endif
+                          MakeEnumChecker(HASH_MIX, "Mix", HASH_CRC32, "Crc32"));
     return tid;
 }
 
 MrcEcmpForwarding::MrcEcmpForwarding()
-    : m_seed(0)
+    : m_seed(0),
+      m_hashFunction(HASH_MIX)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -299,6 +348,20 @@ uint64_t
 MrcEcmpForwarding::HashWithDst(const MrcPacketInfo& info, const Key& d) const
 {
     const Key s = ToKey(info.src);
+    if (m_hashFunction == HASH_CRC32)
+    {
+        uint32_t crc = 0xFFFFFFFFU;
+        crc = CrcBytes(crc, s.hi, 8);
+        crc = CrcBytes(crc, s.lo, 8);
+        crc = CrcBytes(crc, d.hi, 8);
+        crc = CrcBytes(crc, d.lo, 8);
+        crc = CrcBytes(crc, info.flowLabel & 0xFFFFFU, 4);
+        crc = CrcBytes(crc, info.udpSrcPort, 2);
+        crc = CrcBytes(crc, info.udpDstPort, 2);
+        crc = ~crc;
+        const uint32_t r = static_cast<uint32_t>(m_seed % 32);
+        return r == 0 ? crc : (crc >> r) | (crc << (32 - r));
+    }
     uint64_t h = Mix64(m_seed);
     h = Absorb(h, s.hi);
     h = Absorb(h, s.lo);

@@ -25,8 +25,16 @@ namespace ns3
 /**
  * \ingroup mrc
  * ECMP forwarding: IPv6 prefix -> group of egress ports, longest prefix first, next hop
- * by a seeded 64-bit hash of (outer source, outer destination, outer flow label, UDP
+ * by a seeded hash of (outer source, outer destination, outer flow label, UDP
  * source port, UDP destination port).
+ *
+ * Two hash functions (attribute HashFunction): Mix (default), a seeded 64-bit mix with
+ * full avalanche, so every distinct 5-tuple lands on a port as if at random; and Crc32,
+ * the CRC-32 of the 5-tuple's bytes as switch ASICs compute it, linear over GF(2), with
+ * the per-switch seed choosing which 32 bits of the rotated CRC pick the port (so the
+ * tiers of a fabric use different bit slices and do not polarize). With Crc32, a set of
+ * entropy values that differ in their low k bits only (UEC's XOR-spread path set) is
+ * spread exactly evenly over 2^j ports for j <= k.
  *
  * Routes live in one hash table per prefix length; a lookup probes the lengths in use
  * from the longest down (a Clos switch uses two or three lengths).
@@ -89,6 +97,13 @@ class MrcEcmpForwarding : public MrcForwarding
     /// \return false if the port was set down
     bool IsPortUp(uint32_t port) const;
 
+    /// ECMP hash functions (attribute HashFunction).
+    enum HashFunction : uint8_t
+    {
+        HASH_MIX,  //!< seeded 64-bit mix (random-like)
+        HASH_CRC32 //!< CRC-32 (IEEE 802.3) of the 5-tuple, rotated by the seed
+    };
+
     /**
      * The flow hash (with this switch's Seed).
      * \param info the parsed packet
@@ -144,6 +159,7 @@ class MrcEcmpForwarding : public MrcForwarding
     void UpdateLive(Group& g) const;
 
     uint64_t m_seed;                   //!< Seed attribute
+    HashFunction m_hashFunction;       //!< HashFunction attribute
     std::vector<LengthTable> m_tables; //!< by decreasing prefix length
     std::vector<bool> m_portDown;      //!< ports set down
 };

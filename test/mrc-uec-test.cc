@@ -457,16 +457,23 @@ TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
         const char* selector;
         uint32_t paths;
         double dev;
+        bool crc = false; //!< switches hash with MrcEcmpForwarding::HashFunction Crc32
     };
 
     double spineDev64 = 1;
     std::vector<Run> runs = {{"ns3::MrcUecObliviousSpray", 65536, 0},
                              {"ns3::MrcUecObliviousSpray", 64, 0},
                              {"ns3::MrcUecSinglePath", 64, 0},
-                             {"ns3::MrcUecObliviousSpray", 1024, 0}};
+                             {"ns3::MrcUecObliviousSpray", 1024, 0},
+                             {"ns3::MrcUecObliviousSpray", 64, 0, true},
+                             {"ns3::MrcUecSinglePath", 64, 0, true}};
     for (Run& r : runs)
     {
         Config::SetDefault("ns3::MrcUecPathSelector::PathCount", UintegerValue(r.paths));
+        if (r.crc)
+        {
+            Config::SetDefault("ns3::MrcEcmpForwarding::HashFunction", StringValue("Crc32"));
+        }
         Fabric f;
         Build(f, Clos(16, 4, 4), true, r.selector, CLOS_RTT);
         const uint32_t bytes = 4 * 1024 * 1024;
@@ -480,7 +487,7 @@ TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
         ASSERT_EQ(up.size(), 16u);
         r.dev = MaxDeviation(up);
         std::cout << "[ uec      ] permutation, " << r.selector << " P=" << r.paths
-                  << ": uplink data bytes";
+                  << (r.crc ? " (CRC-32 switch hash)" : "") << ": uplink data bytes";
         for (uint64_t b : up)
         {
             std::cout << ' ' << b;
@@ -488,7 +495,7 @@ TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
         const std::vector<uint64_t> spine = SpineDataBytes(f);
         std::cout << "; max deviation from the mean " << r.dev * 100 << "% per uplink, "
                   << MaxDeviation(spine) * 100 << "% per spine\n";
-        if (r.paths == 64 && std::string(r.selector) == "ns3::MrcUecObliviousSpray")
+        if (r.paths == 64 && !r.crc && std::string(r.selector) == "ns3::MrcUecObliviousSpray")
         {
             spineDev64 = MaxDeviation(spine);
         }
@@ -502,6 +509,11 @@ TEST(MrcUec, ObliviousSprayBalancesUplinksSinglePathDoesNot)
     // spread of hashing 64 EVs per connection into 4 uplinks (see
     // ObliviousUplinkShareIsTheHashOfItsEvs); within 10 % per spine.
     EXPECT_LT(spineDev64, 0.10);
+    // With the linear CRC-32 switch hash of real ASICs, the 64 EVs of a connection, which
+    // differ in their low 6 bits only, fill the 4 uplinks exactly evenly: within 10 % per
+    // uplink at the default PathCount; single path stays unbalanced.
+    EXPECT_LT(runs[4].dev, 0.10);
+    EXPECT_GT(runs[5].dev, 0.10);
 }
 
 TEST(MrcUec, FatTreePermutationExactlyOnce)
