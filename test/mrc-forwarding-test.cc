@@ -9,6 +9,7 @@
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-srv6-forwarding.h"
+#include "ns3/string.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
@@ -83,6 +84,42 @@ TEST(EcmpForwarding, TenThousandFlowsSpreadEvenly)
             EXPECT_NEAR(count[port], 1250, 62.5) << "seed " << seed << " port " << port;
         }
     }
+}
+
+TEST(EcmpForwarding, Crc32HashIsTheCrcOfTheFiveTupleRotatedBySeed)
+{
+    // Hand value: zlib.crc32 over fd00:0:0:1::1, fd00:0:0:1::2 (16 bytes each), the flow
+    // label 0x12345 as 4 bytes, UDP ports 0xc000 and 4791 (2 bytes each) = 0x83bfd392;
+    // rotated right by 5 bits (Seed 37 mod 32) = 0x941dfe9c.
+    MrcPacketInfo info;
+    info.src = Ipv6Address("fd00:0:0:1::1");
+    info.dst = Ipv6Address("fd00:0:0:1::2");
+    info.flowLabel = 0x12345;
+    info.hasUdp = true;
+    info.udpSrcPort = 0xc000;
+    info.udpDstPort = 4791;
+    Ptr<MrcEcmpForwarding> f = CreateObject<MrcEcmpForwarding>();
+    f->SetAttribute("HashFunction", StringValue("Crc32"));
+    EXPECT_EQ(f->Hash(info), 0x83bfd392u);
+    f->SetAttribute("Seed", UintegerValue(37));
+    EXPECT_EQ(f->Hash(info), 0x941dfe9cu);
+
+    // Linear: 64 source ports differing in their low 6 bits fill 4 ports exactly evenly.
+    f->SetAttribute("Seed", UintegerValue(0));
+    for (uint32_t port = 0; port < 4; ++port)
+    {
+        f->AddRoute(Ipv6Address("fd00:0:0:1::"), 64, port);
+    }
+    std::array<int, 4> count{};
+    for (uint16_t ev = 0; ev < 64; ++ev)
+    {
+        info.udpSrcPort = static_cast<uint16_t>(0xd5c0 | ev);
+        const int32_t port = f->Route(info, 99);
+        ASSERT_GE(port, 0);
+        ASSERT_LT(port, 4);
+        count[port]++;
+    }
+    EXPECT_EQ(count, (std::array<int, 4>{16, 16, 16, 16}));
 }
 
 TEST(EcmpForwarding, AFlowKeepsItsPortAndSeedsDiffer)
