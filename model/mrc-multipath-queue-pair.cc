@@ -1466,7 +1466,10 @@ MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
     {
         wasRetransmission = r->retxCount > 0;
         const uint32_t bytes = r->bytes;
-        const Time rtt = Simulator::Now() - r->sendTime;
+        // Karn's rule: a NACK for a PSN sent more than once cannot tell which copy it
+        // answers, so it carries no RTT sample (a stale copy's NACK just after the
+        // retransmission would otherwise set base_rtt far too low).
+        const Time rtt = wasRetransmission ? Time(0) : Simulator::Now() - r->sendTime;
         const MrcCcNackKind kind = reason == MrcNackReason::TRIMMED ? MrcCcNackKind::TRIMMED
                                    : reason == MrcNackReason::TRIMMED_LASTHOP
                                        ? MrcCcNackKind::TRIMMED_LAST_HOP

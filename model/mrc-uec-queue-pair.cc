@@ -748,7 +748,8 @@ MrcUecQueuePair::ReceiveNack(const MrcRxPacket& rx)
     if (r)
     {
         const uint32_t bytes = r->bytes;
-        const Time rtt = Simulator::Now() - r->sendTime;
+        // Karn's rule: no RTT sample from a NACK of a PSN sent more than once.
+        const Time rtt = r->retxCount > 0 ? Time(0) : Simulator::Now() - r->sendTime;
         m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
         m_ccOps->OnNackWithRtt(m_cc,
                                bytes,

@@ -383,15 +383,16 @@ TEST(MrcMultipathProof, ThousandRandomWritesExactlyOnceUnderLossSprayAndTrim)
 /// Counters of one trim incast run.
 struct IncastResult
 {
-    uint64_t trims{0};         //!< switch trims
-    uint64_t nacksSent{0};     //!< TRIMMED NACKs sent by the responders
-    uint64_t nacksReceived{0}; //!< received by the requesters
-    uint64_t fastRetx{0};      //!< retransmissions caused by a NACK
-    uint64_t retx{0};          //!< all retransmissions
-    uint64_t timeouts{0};      //!< requester timeouts
-    uint64_t dups{0};          //!< duplicate arrivals at the responders
-    uint64_t inferred{0};      //!< PSNs declared lost from SACK holes
-    Time fct{0};               //!< completion of the last of the three Writes
+    uint64_t trims{0};             //!< switch trims
+    uint64_t nacksSent{0};         //!< TRIMMED NACKs sent by the responders
+    uint64_t nacksReceived{0};     //!< received by the requesters
+    uint64_t fastRetx{0};          //!< retransmissions caused by a NACK
+    uint64_t retx{0};              //!< all retransmissions
+    uint64_t timeouts{0};          //!< requester timeouts
+    uint64_t dups{0};              //!< duplicate arrivals at the responders
+    uint64_t inferred{0};          //!< PSNs declared lost from SACK holes
+    Time fct{0};                   //!< completion of the last of the three Writes
+    uint32_t baseRttBelowLight{0}; //!< requesters whose NSCC base_rtt < the path's propagation
 };
 
 /**
@@ -434,6 +435,12 @@ RunTrimIncast(const std::string& lossRule)
         r.retx += conns[s].requester->GetCounters().retransmittedPackets;
         r.dups += conns[s].responder->GetCounters().duplicatePackets;
         r.inferred += Mp(conns[s].requester)->GetMultipathCounters().inferredLosses;
+        Ptr<MrcNscc> cc = DynamicCast<MrcNscc>(conns[s].requester->GetCongestionOps());
+        const Time light = t->GetPathRtt(t->GetPaths(s, 3, 0).at(0), 0, 0, 0);
+        if (!cc || cc->GetBaseRtt() < light)
+        {
+            ++r.baseRttBelowLight;
+        }
     }
     r.trims = Trims(t);
     std::cout << "trim incast LossRule " << lossRule << ": trims " << r.trims << " nacks "
@@ -459,12 +466,16 @@ TEST(MrcMultipathProof, TrimIncastTrimsEqualNacksEqualFastRetransmits)
     // e.g. a trimmed PSN queued by the count rule just before its NACK arrives
     EXPECT_LE(r.inferred, 2u);
     EXPECT_GE(r.fastRetx + 2, r.trims);
+    // Karn's rule on NACKs: base_rtt never drops below what light needs for the path (a
+    // NACK of an earlier copy of a retransmitted PSN once gave a 364 ns "RTT")
+    EXPECT_EQ(r.baseRttBelowLight, 0u);
     // LossRule Count (the default: ReorderPsns 3 and SLEEK): the same reordering exceeds 3 PSNs, so
     // PSNs that were only late are declared lost and some arrive twice
     const IncastResult c = RunTrimIncast("Count");
     EXPECT_GT(c.inferred, 0u);
     EXPECT_GT(c.dups, 0u);
     EXPECT_GT(c.retx, c.fastRetx);
+    EXPECT_EQ(c.baseRttBelowLight, 0u);
 }
 
 TEST(MrcMultipathProof, WriteWithImmediateInMsnOrderUnderHeavyReordering)
