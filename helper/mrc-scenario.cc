@@ -911,14 +911,16 @@ MrcScenarios::GetAll()
              o.sampleInterval = "0";
          }},
         {"compare",
-         "roce, uec, then mrc, same seed and permutation, same NIC bandwidth: mrc on 4 "
-         "planes x 100 Gb/s, roce and uec on one 400 Gb/s plane (--sameFabric=1: all on the "
-         "4 planes)",
+         "roce, uec, then mrc, same seed and permutation of 8 MB per host over 32 hosts, "
+         "same NIC bandwidth: mrc on 4 planes x 100 Gb/s, roce and uec on one 400 Gb/s "
+         "plane (--sameFabric=1: all on the 4 planes)",
          [](MrcScenarioOptions& o) {
              o.pattern = "permutation";
              o.transports = "roce,uec,mrc";
              o.sameFabric = "0";
              o.topo.planes = "4";
+             o.topo.hosts = "32";
+             o.bytes = "8000000";
          }},
         {"incast-victim",
          "--senders (7) from other racks write --bytes (4 MB) to the last host (cross-spine); "
