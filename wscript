@@ -136,6 +136,7 @@ def build(bld):
         'test/mrc-sack-test.cc',
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
+        'test/mrc-spray-proof-test.cc',
         'test/mrc-multipath-proof-test.cc',
         'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',

@@ -163,7 +163,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
 
     /**
      * Fix the random streams of the EV profile (EV generation) and the EV table (rotation
-     * shuffle, probe jitter). Call after Connect (the table exists then); the profile's
+     * shuffle, probe jitter). Call after Connect (the table exists then) and before the first
+     * packet (the table draws its first order lazily); the profile's
      * stream applies to later generations only.
      * \param stream first stream index
      * \return the number of streams used (2)
