@@ -441,6 +441,9 @@ MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
 {
     const uint32_t n = m_active.size();
     const uint32_t usable = sendablePlanes & ~(m_localDownMask | m_remoteDownMask);
+    // a retransmission avoids the path of the EV it was lost on, not only the EV: other
+    // EVs with the same carrier take the same path
+    const uint32_t excludePath = excludeEv < m_evs.size() ? m_evs[excludeEv].path : NO_EV;
     if (!m_drawn && n > 0)
     {
         Reshuffle(); // round 1, drawn lazily (see Init)
@@ -469,7 +472,8 @@ MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
             }
             SetState(id, MrcEvState::GOOD, MrcEvReason::SKIP_EXPIRED);
         }
-        if (e.state != MrcEvState::GOOD || ((usable >> e.ev.plane) & 1) == 0 || id == excludeEv)
+        if (e.state != MrcEvState::GOOD || ((usable >> e.ev.plane) & 1) == 0 ||
+            (excludeEv != NO_EV && (id == excludeEv || e.path == excludePath)))
         {
             continue;
         }

@@ -231,7 +231,8 @@ class MrcEvTable : public Object
      * one skip turn of every SKIP EV. O(1) amortized; no allocation.
      * \param sendablePlanes bit p set = the port of plane p can send now (the free_ports of
      *        the spec's GetSendParams)
-     * \param excludeEv the EV a retransmitted packet was lost on, or NO_EV
+     * \param excludeEv the EV a retransmitted packet was lost on, or NO_EV; every EV of its
+     *        path (GetPath) is passed over too
      * \return the EV id, or NO_EV
      */
     uint32_t Select(uint32_t sendablePlanes, uint32_t excludeEv = NO_EV);

@@ -134,6 +134,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
         LOSS_COUNT, //!< ReorderPsns count rule, plus SLEEK when SleekRecovery
         LOSS_TIME,  //!< RACK-style time rule with ReorderTime (no count rule, no SLEEK)
         LOSS_PLANE, //!< ReorderPsns counted within the plane (+ time rule if ReorderTime > 0)
+        LOSS_PATH,  //!< ReorderPsns counted within the path, PlaneReorderPsns within the plane
     };
 
     /**
@@ -320,32 +321,33 @@ class MrcMultipathQueuePair : public MrcQueuePair
     };
 
     // attributes
-    bool m_timestamps;          //!< Timestamps
-    uint8_t m_mpr;              //!< Mpr (own window)
-    uint32_t m_maxWimm;         //!< MaxWimm
-    uint32_t m_timeoutExp;      //!< TimeoutExponent
-    uint32_t m_linearCount;     //!< LinearCount
-    uint32_t m_expCount;        //!< ExpCount
-    uint32_t m_reorderPsns;     //!< ReorderPsns
-    LossRule m_lossRule;        //!< LossRule
-    Time m_reorderTime;         //!< ReorderTime (0 = BaseRtt)
-    bool m_sleek;               //!< SleekRecovery
-    double m_lossOooCwndFactor; //!< LossOooCwndFactor
-    uint32_t m_lossOooMinPkts;  //!< LossOooMinPkts
-    bool m_lossMarksBad;        //!< InferredLossMarksEvBad
-    uint8_t m_dataDscp;         //!< DataDscp
-    uint8_t m_retxDscp;         //!< RetxDscp
-    uint8_t m_controlDscp;      //!< ControlDscp
-    uint8_t m_trimmedDscp;      //!< TrimmedDscp
-    uint8_t m_trimmedLhDscp;    //!< TrimmedLastHopDscp
-    bool m_ecnCapable;          //!< EcnCapable
-    uint32_t m_alwaysSkipCeRun; //!< AlwaysSkipCeRun
-    Time m_tailProbeDelay;      //!< TailProbeDelay
-    bool m_srcPortHigh;         //!< EvSrcPortHigh
-    bool m_portStatusUpdates;   //!< PortStatusUpdates
-    uint8_t m_cfgPeerMpr;       //!< PeerMpr (0: Mpr)
-    bool m_dynamicMpr;          //!< DynamicMpr
-    uint32_t m_maxWimmDest;     //!< MaxWimmDest
+    bool m_timestamps;           //!< Timestamps
+    uint8_t m_mpr;               //!< Mpr (own window)
+    uint32_t m_maxWimm;          //!< MaxWimm
+    uint32_t m_timeoutExp;       //!< TimeoutExponent
+    uint32_t m_linearCount;      //!< LinearCount
+    uint32_t m_expCount;         //!< ExpCount
+    uint32_t m_reorderPsns;      //!< ReorderPsns
+    uint32_t m_planeReorderPsns; //!< PlaneReorderPsns
+    LossRule m_lossRule;         //!< LossRule
+    Time m_reorderTime;          //!< ReorderTime (0 = BaseRtt)
+    bool m_sleek;                //!< SleekRecovery
+    double m_lossOooCwndFactor;  //!< LossOooCwndFactor
+    uint32_t m_lossOooMinPkts;   //!< LossOooMinPkts
+    bool m_lossMarksBad;         //!< InferredLossMarksEvBad
+    uint8_t m_dataDscp;          //!< DataDscp
+    uint8_t m_retxDscp;          //!< RetxDscp
+    uint8_t m_controlDscp;       //!< ControlDscp
+    uint8_t m_trimmedDscp;       //!< TrimmedDscp
+    uint8_t m_trimmedLhDscp;     //!< TrimmedLastHopDscp
+    bool m_ecnCapable;           //!< EcnCapable
+    uint32_t m_alwaysSkipCeRun;  //!< AlwaysSkipCeRun
+    Time m_tailProbeDelay;       //!< TailProbeDelay
+    bool m_srcPortHigh;          //!< EvSrcPortHigh
+    bool m_portStatusUpdates;    //!< PortStatusUpdates
+    uint8_t m_cfgPeerMpr;        //!< PeerMpr (0: Mpr)
+    bool m_dynamicMpr;           //!< DynamicMpr
+    uint32_t m_maxWimmDest;      //!< MaxWimmDest
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
