@@ -321,34 +321,34 @@ class MrcMultipathQueuePair : public MrcQueuePair
     };
 
     // attributes
-    bool m_timestamps;           //!< Timestamps
-    uint8_t m_mpr;               //!< Mpr (own window)
-    uint32_t m_maxWimm;          //!< MaxWimm
-    uint32_t m_timeoutExp;       //!< TimeoutExponent
-    uint32_t m_linearCount;      //!< LinearCount
-    uint32_t m_expCount;         //!< ExpCount
-    uint32_t m_reorderPsns;      //!< ReorderPsns
-    uint32_t m_planeReorderPsns; //!< PlaneReorderPsns
+    bool m_timestamps;            //!< Timestamps
+    uint8_t m_mpr;                //!< Mpr (own window)
+    uint32_t m_maxWimm;           //!< MaxWimm
+    uint32_t m_timeoutExp;        //!< TimeoutExponent
+    uint32_t m_linearCount;       //!< LinearCount
+    uint32_t m_expCount;          //!< ExpCount
+    uint32_t m_reorderPsns;       //!< ReorderPsns
+    uint32_t m_planeReorderPsns;  //!< PlaneReorderPsns
     uint32_t m_globalReorderPsns; //!< GlobalReorderPsns
-    LossRule m_lossRule;         //!< LossRule
-    Time m_reorderTime;          //!< ReorderTime (0 = BaseRtt)
-    bool m_sleek;                //!< SleekRecovery
-    double m_lossOooCwndFactor;  //!< LossOooCwndFactor
-    uint32_t m_lossOooMinPkts;   //!< LossOooMinPkts
-    bool m_lossMarksBad;         //!< InferredLossMarksEvBad
-    uint8_t m_dataDscp;          //!< DataDscp
-    uint8_t m_retxDscp;          //!< RetxDscp
-    uint8_t m_controlDscp;       //!< ControlDscp
-    uint8_t m_trimmedDscp;       //!< TrimmedDscp
-    uint8_t m_trimmedLhDscp;     //!< TrimmedLastHopDscp
-    bool m_ecnCapable;           //!< EcnCapable
-    uint32_t m_alwaysSkipCeRun;  //!< AlwaysSkipCeRun
-    Time m_tailProbeDelay;       //!< TailProbeDelay
-    bool m_srcPortHigh;          //!< EvSrcPortHigh
-    bool m_portStatusUpdates;    //!< PortStatusUpdates
-    uint8_t m_cfgPeerMpr;        //!< PeerMpr (0: Mpr)
-    bool m_dynamicMpr;           //!< DynamicMpr
-    uint32_t m_maxWimmDest;      //!< MaxWimmDest
+    LossRule m_lossRule;          //!< LossRule
+    Time m_reorderTime;           //!< ReorderTime (0 = BaseRtt)
+    bool m_sleek;                 //!< SleekRecovery
+    double m_lossOooCwndFactor;   //!< LossOooCwndFactor
+    uint32_t m_lossOooMinPkts;    //!< LossOooMinPkts
+    bool m_lossMarksBad;          //!< InferredLossMarksEvBad
+    uint8_t m_dataDscp;           //!< DataDscp
+    uint8_t m_retxDscp;           //!< RetxDscp
+    uint8_t m_controlDscp;        //!< ControlDscp
+    uint8_t m_trimmedDscp;        //!< TrimmedDscp
+    uint8_t m_trimmedLhDscp;      //!< TrimmedLastHopDscp
+    bool m_ecnCapable;            //!< EcnCapable
+    uint32_t m_alwaysSkipCeRun;   //!< AlwaysSkipCeRun
+    Time m_tailProbeDelay;        //!< TailProbeDelay
+    bool m_srcPortHigh;           //!< EvSrcPortHigh
+    bool m_portStatusUpdates;     //!< PortStatusUpdates
+    uint8_t m_cfgPeerMpr;         //!< PeerMpr (0: Mpr)
+    bool m_dynamicMpr;            //!< DynamicMpr
+    uint32_t m_maxWimmDest;       //!< MaxWimmDest
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
