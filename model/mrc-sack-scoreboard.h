@@ -120,8 +120,8 @@ class MrcSackScoreboard
         uint32_t capacityPsns{DEFAULT_CAPACITY};    //!< most PSNs outstanding (1..2^23)
         uint32_t reorderPsns{DEFAULT_REORDER_PSNS}; //!< count rule N; 0 = off
         bool timeRule{false};                       //!< enable the RACK-style time rule
-        bool groupedCount{false}; //!< count rule counts only SACKed PSNs of the same group
-        Time reorderTime{0};      //!< its reorder window
+        bool groupedCount{false};      //!< count rule counts only SACKed PSNs of the same group
+        Time reorderTime{0};           //!< its reorder window
         uint32_t globalReorderPsns{0}; //!< with groupedCount: the count rule over all PSNs
                                        //!< with this N as well (0 = off)
         bool pathCount{false};         //!< enable the path count rule
