@@ -461,6 +461,17 @@ TEST(MrcMultipathProof, TrimIncastTrimsEqualNacksEqualFastRetransmits)
     EXPECT_GE(r.fastRetx + 2, r.trims);
     // LossRule Count (the default: ReorderPsns 3 and SLEEK): the same reordering exceeds 3 PSNs, so
     // PSNs that were only late are declared lost and some arrive twice
+    // LossRule Path (the count within the path, plane and global backstops): trims =
+    // NACKs = retransmissions exactly, none inferred, no duplicate
+    const IncastResult p = RunTrimIncast("Path");
+    EXPECT_GT(p.trims, 0u);
+    EXPECT_EQ(p.timeouts, 0u);
+    EXPECT_EQ(p.nacksSent, p.trims);
+    EXPECT_EQ(p.nacksReceived, p.trims);
+    EXPECT_EQ(p.retx, p.trims);
+    EXPECT_EQ(p.fastRetx, p.trims);
+    EXPECT_EQ(p.inferred, 0u);
+    EXPECT_EQ(p.dups, 0u);
     const IncastResult c = RunTrimIncast("Count");
     EXPECT_GT(c.inferred, 0u);
     EXPECT_GT(c.dups, 0u);
