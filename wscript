@@ -138,6 +138,7 @@ def build(bld):
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
         'test/mrc-receiver-test.cc',
+        'test/mrc-spray-proof-test.cc',
         'test/mrc-multipath-proof-test.cc',
         'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',

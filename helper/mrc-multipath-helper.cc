@@ -18,7 +18,8 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("MrcMultipathHelper");
 
 MrcMultipathHelper::MrcMultipathHelper()
-    : m_baseRttSet(false)
+    : m_baseRttSet(false),
+      m_nextStream(1000)
 {
     m_qp.SetTypeId(MrcMultipathQueuePair::GetTypeId());
     m_profile.SetTypeId(MrcEvProfile::GetTypeId());
@@ -38,6 +39,20 @@ void
 MrcMultipathHelper::SetEvProfileAttribute(const std::string& name, const AttributeValue& value)
 {
     m_profile.Set(name, value);
+}
+
+void
+MrcMultipathHelper::SetFirstStream(int64_t stream)
+{
+    NS_ABORT_MSG_IF(stream < 0,
+                    "MrcMultipathHelper::SetFirstStream: stream " << stream << " must be >= 0");
+    m_nextStream = stream;
+}
+
+int64_t
+MrcMultipathHelper::GetNextStream() const
+{
+    return m_nextStream;
 }
 
 void
@@ -130,10 +145,15 @@ MrcMultipathHelper::DoConnect(Ptr<MrcRdmaNic> na,
     c.responder = nb->CreateQueuePair(m_qp);
     Ptr<MrcMultipathQueuePair> qa = DynamicCast<MrcMultipathQueuePair>(c.requester);
     Ptr<MrcMultipathQueuePair> qb = DynamicCast<MrcMultipathQueuePair>(c.responder);
+    const int64_t first = m_nextStream;
+    m_nextStream += STREAMS_PER_CONNECTION;
+    int64_t stream = first;
     for (auto [qp, cands] : {std::make_pair(qa, &ab), std::make_pair(qb, &ba)})
     {
         Ptr<MrcEvProfile> profile = m_profile.Create<MrcEvProfile>();
         profile->SetFormat(format);
+        profile->AssignStreams(stream); // before Connect draws the EV set
+        stream += 2;
         qp->SetEvProfile(profile);
         qp->SetEvCandidates(*cands);
         if (!m_baseRttSet && baseRtt.IsStrictlyPositive())
@@ -142,6 +162,9 @@ MrcMultipathHelper::DoConnect(Ptr<MrcRdmaNic> na,
         }
     }
     MrcRdmaHelper::ConnectPair(c.requester, c.responder);
+    // the EV tables exist now and have not drawn their first rotation order yet
+    qa->GetEvTable()->AssignStreams(first + 1);
+    qb->GetEvTable()->AssignStreams(first + 3);
     if (regionBytes > 0)
     {
         c.region = nb->RegisterMemoryRegion(regionBase, regionBytes);

@@ -59,6 +59,24 @@ class MrcMultipathHelper
     void SetEvProfileAttribute(const std::string& name, const AttributeValue& value);
 
     /**
+     * First random stream of the next connection. Every Connect fixes the streams of the
+     * two EV profiles (before the EV sets are drawn) and of the two EV tables (before their
+     * first rotation order is drawn), four streams per connection in the order requester
+     * profile, requester table, responder profile, responder table, and advances the next
+     * stream by 4. So a run depends only on this number, the seed and the inputs, not on
+     * how many random variables the process created before. Default 1000 (our choice);
+     * give two helpers of one simulation disjoint ranges.
+     * \param stream the first stream index (>= 0)
+     */
+    void SetFirstStream(int64_t stream);
+
+    /// \return the stream the next connection starts with
+    int64_t GetNextStream() const;
+
+    /// Streams one Connect uses.
+    static constexpr int64_t STREAMS_PER_CONNECTION = 4;
+
+    /**
      * Install a NIC on every host of a fabric, one port per plane (port p = plane p).
      * \param rdma the RDMA helper (NIC attributes)
      * \param topo the fabric
@@ -122,6 +140,7 @@ class MrcMultipathHelper
     ObjectFactory m_qp;      //!< makes queue pairs
     ObjectFactory m_profile; //!< makes EV profiles
     bool m_baseRttSet;       //!< BaseRtt was set with SetQueuePairAttribute
+    int64_t m_nextStream;    //!< first stream of the next connection
 };
 
 } // namespace ns3

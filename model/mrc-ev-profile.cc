@@ -7,6 +7,7 @@
 #include "mrc-entropy.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -94,7 +95,19 @@ MrcEvProfile::GetTypeId()
                           "examples (our choice of default).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MrcEvProfile::m_evMinActive),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "SpreadOverPaths",
+                "When several candidates of a plane share one SRv6 carrier (one path with "
+                "several EV values, as mrc-sim gives a plane with fewer paths than EVs), deal "
+                "the active and then the backup EVs over the paths in turn (a random path "
+                "order, a random candidate of each path), so that every path gets an equal "
+                "share of the active set (+-1). false draws the EVs uniformly from all "
+                "candidates, which gives the paths unequal shares. Candidates that are all "
+                "distinct paths are drawn uniformly either way. Default true (our choice).",
+                BooleanValue(true),
+                MakeBooleanAccessor(&MrcEvProfile::m_spreadOverPaths),
+                MakeBooleanChecker());
     return tid;
 }
 
@@ -104,6 +117,7 @@ MrcEvProfile::MrcEvProfile()
       m_evCount(128),
       m_backupCount(64),
       m_evMinActive(0),
+      m_spreadOverPaths(true),
       m_rng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
@@ -194,6 +208,69 @@ MrcEvProfile::Check(const std::vector<MrcEvCandidate>& evs, uint32_t numPlanes) 
     }
 }
 
+bool
+MrcEvProfile::DealOverPaths(std::vector<MrcEvCandidate>& cands, uint32_t take)
+{
+    // Group the candidates by carrier (one group per path; a candidate without a carrier is
+    // a path of its own).
+    std::vector<std::vector<uint32_t>> groups;
+    std::vector<uint32_t> firstOf; // index of the first candidate of each group
+    uint32_t longest = 0;
+    for (uint32_t i = 0; i < cands.size(); ++i)
+    {
+        uint32_t g = groups.size();
+        if (cands[i].hasCarrier)
+        {
+            for (uint32_t k = 0; k < firstOf.size(); ++k)
+            {
+                const MrcEvCandidate& o = cands[firstOf[k]];
+                if (o.hasCarrier && o.carrier == cands[i].carrier)
+                {
+                    g = k;
+                    break;
+                }
+            }
+        }
+        if (g == groups.size())
+        {
+            groups.emplace_back();
+            firstOf.push_back(i);
+        }
+        groups[g].push_back(i);
+        longest = std::max<uint32_t>(longest, groups[g].size());
+    }
+    if (longest <= 1)
+    {
+        return false; // every candidate is a path of its own: draw uniformly
+    }
+    for (auto& g : groups)
+    {
+        for (uint32_t i = g.size(); i > 1; --i)
+        {
+            std::swap(g[i - 1], g[m_rng->GetInteger(0, i - 1)]);
+        }
+    }
+    for (uint32_t i = groups.size(); i > 1; --i)
+    {
+        std::swap(groups[i - 1], groups[m_rng->GetInteger(0, i - 1)]);
+    }
+    std::vector<MrcEvCandidate> out;
+    out.reserve(cands.size());
+    for (uint32_t r = 0; r < longest && out.size() < take; ++r)
+    {
+        for (const auto& g : groups)
+        {
+            if (r < g.size())
+            {
+                out.push_back(cands[g[r]]);
+            }
+        }
+    }
+    out.resize(std::min<std::size_t>(out.size(), take));
+    std::copy(out.begin(), out.end(), cands.begin());
+    return true;
+}
+
 MrcEvSet
 MrcEvProfile::Generate(uint32_t numPlanes, const std::vector<MrcEvCandidate>& candidates)
 {
@@ -261,12 +338,16 @@ MrcEvProfile::Generate(uint32_t numPlanes, const std::vector<MrcEvCandidate>& ca
             NS_LOG_WARN("plane " << p << " has " << n << " candidate paths for " << wantActive
                                  << " active + " << wantBackup << " backup EVs");
         }
-        // Partial Fisher-Yates: only the first wantActive + wantBackup positions are needed.
         const uint32_t take = std::min(n, wantActive + wantBackup);
-        for (uint32_t i = 0; i < take; ++i)
+        if (!m_spreadOverPaths || !DealOverPaths(cands, take))
         {
-            uint32_t j = m_rng->GetInteger(i, n - 1);
-            std::swap(cands[i], cands[j]);
+            // Partial Fisher-Yates: only the first wantActive + wantBackup positions are
+            // needed.
+            for (uint32_t i = 0; i < take; ++i)
+            {
+                uint32_t j = m_rng->GetInteger(i, n - 1);
+                std::swap(cands[i], cands[j]);
+            }
         }
         const uint32_t nActive = std::min(n, wantActive);
         set.active.insert(set.active.end(), cands.begin(), cands.begin() + nActive);

@@ -165,6 +165,15 @@ class MrcEvProfile : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * SpreadOverPaths: order the first `take` candidates of a plane by dealing them over
+     * their paths (candidates sharing a carrier) in turn.
+     * \param cands the plane's candidates, reordered in place (only [0, take) is defined)
+     * \param take how many are needed
+     * \return false (nothing drawn or changed) when every candidate is a path of its own
+     */
+    bool DealOverPaths(std::vector<MrcEvCandidate>& cands, uint32_t take);
+
     /// Abort unless values are unique and the format's carrier rule holds.
     void Check(const std::vector<MrcEvCandidate>& evs, uint32_t numPlanes) const;
 
@@ -173,6 +182,7 @@ class MrcEvProfile : public Object
     uint32_t m_evCount;                           //!< EvCount attribute
     uint32_t m_backupCount;                       //!< BackupCount attribute
     uint32_t m_evMinActive;                       //!< EvMinActive attribute (0 = count / 4)
+    bool m_spreadOverPaths;                       //!< SpreadOverPaths attribute
     std::vector<MrcEvCandidate> m_explicitActive; //!< EXPLICIT active array
     std::vector<MrcEvCandidate> m_explicitBackup; //!< EXPLICIT backup array
     Ptr<UniformRandomVariable> m_rng;             //!< path choice

@@ -78,6 +78,24 @@ MrcEvTable::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Mrc")
             .AddConstructor<MrcEvTable>()
+            .AddAttribute(
+                "Order",
+                "Order of the active EVs within a rotation round. Stratified (default, our "
+                "choice): with SRv6 EVs the NIC knows each EV's path (its uSID carrier), so the "
+                "round interleaves the paths: a random path order per round, each sub-round "
+                "visits every path once with a random EV of that path; EVs without a carrier "
+                "are each their own path, which makes the two orders the same for structured "
+                "EVs. Shuffle: a uniform shuffle of all active EVs per round (the spec's "
+                "'pseudo-random order, reshuffled periodically' read literally); with several "
+                "EVs per path it sends runs of packets down one path.",
+#if MRC_NS3_VERSION_MINOR >= 41
+                EnumValue<Order>(ORDER_STRATIFIED),
+                MakeEnumAccessor<Order>(&MrcEvTable::m_order),
+#else
+                EnumValue(ORDER_STRATIFIED),
+                MakeEnumAccessor(&MrcEvTable::m_order),
+#endif
+                MakeEnumChecker(ORDER_STRATIFIED, "Stratified", ORDER_SHUFFLE, "Shuffle"))
             .AddAttribute("SkipMode",
                           "How SKIP ends: Rotation (after EcnSkipTurns/TrimSkipTurns passes of "
                           "the rotation; protocol reference Q6 model default) or Time (after "
@@ -146,6 +164,7 @@ MrcEvTable::GetTypeId()
 
 MrcEvTable::MrcEvTable()
     : m_rng(CreateObject<UniformRandomVariable>()),
+      m_order(ORDER_STRATIFIED),
       m_skipMode(SKIP_ROTATION),
       m_ecnSkipTurns(1),
       m_trimSkipTurns(1),
@@ -212,13 +231,38 @@ MrcEvTable::Init(const MrcEvSet& set)
     m_evs.reserve(set.active.size() + set.backup.size());
     m_active.reserve(set.active.size() + set.backup.size());
     m_byValue.reserve(set.active.size() + set.backup.size());
-    auto add = [this](const MrcEvCandidate& c) {
+    // Path groups: EVs that share an SRv6 carrier take the same path (replicas told apart
+    // only by their value); every EV without a carrier is a path of its own.
+    std::vector<uint32_t> carrierPathIds; // id of the first EV of each carrier path
+    auto add = [this, &carrierPathIds](const MrcEvCandidate& c) {
         uint32_t id = m_evs.size();
         NS_ABORT_MSG_IF(!m_byValue.emplace(c.value, id).second,
                         "MrcEvTable: EV value 0x" << std::hex << c.value << std::dec
                                                   << " appears twice");
         m_evs.emplace_back();
         m_evs.back().ev = c;
+        uint32_t path = m_paths;
+        if (c.hasCarrier)
+        {
+            for (uint32_t first : carrierPathIds)
+            {
+                const MrcEvCandidate& o = m_evs[first].ev;
+                if (o.plane == c.plane && o.carrier == c.carrier)
+                {
+                    path = m_evs[first].path;
+                    break;
+                }
+            }
+            if (path == m_paths)
+            {
+                carrierPathIds.push_back(id);
+            }
+        }
+        if (path == m_paths)
+        {
+            ++m_paths;
+        }
+        m_evs.back().path = path;
         return id;
     };
     for (const auto& c : set.active)
@@ -236,7 +280,11 @@ MrcEvTable::Init(const MrcEvSet& set)
         m_backup[c.plane].push_back(id);
     }
     m_evMinActive = set.evMinActive;
-    Reshuffle(); // round 1
+    m_buckets.resize(m_paths);
+    m_pathOrder.reserve(m_paths);
+    // The first round is drawn by the first Select: the random stream may still be fixed
+    // (AssignStreams) after Init, so the order depends only on the stream and the EVs.
+    m_drawn = false;
 }
 
 void
@@ -316,16 +364,75 @@ void
 MrcEvTable::Reshuffle()
 {
     const uint32_t n = m_active.size();
-    for (uint32_t i = n; i > 1; --i)
+    uint32_t longest = 0;
+    if (m_order == ORDER_STRATIFIED)
     {
-        uint32_t j = m_rng->GetInteger(0, i - 1);
-        std::swap(m_active[i - 1], m_active[j]);
+        // bucket the active EVs by path
+        for (auto& b : m_buckets)
+        {
+            b.clear();
+        }
+        for (uint32_t id : m_active)
+        {
+            auto& b = m_buckets[m_evs[id].path];
+            b.push_back(id);
+            longest = std::max<uint32_t>(longest, b.size());
+        }
+    }
+    if (longest <= 1)
+    {
+        // Fisher-Yates of the whole active set: the Shuffle order, and also the stratified
+        // one when every active EV is a path of its own (structured EVs)
+        for (uint32_t i = n; i > 1; --i)
+        {
+            uint32_t j = m_rng->GetInteger(0, i - 1);
+            std::swap(m_active[i - 1], m_active[j]);
+        }
+    }
+    else
+    {
+        // Stratified: shuffle every bucket and the order of the paths, then deal one EV
+        // per path per sub-round in that path order.
+        m_pathOrder.clear();
+        for (uint32_t p = 0; p < m_paths; ++p)
+        {
+            auto& b = m_buckets[p];
+            if (b.empty())
+            {
+                continue;
+            }
+            m_pathOrder.push_back(p);
+            for (uint32_t i = b.size(); i > 1; --i)
+            {
+                uint32_t j = m_rng->GetInteger(0, i - 1);
+                std::swap(b[i - 1], b[j]);
+            }
+        }
+        for (uint32_t i = m_pathOrder.size(); i > 1; --i)
+        {
+            uint32_t j = m_rng->GetInteger(0, i - 1);
+            std::swap(m_pathOrder[i - 1], m_pathOrder[j]);
+        }
+        uint32_t k = 0;
+        for (uint32_t r = 0; r < longest; ++r)
+        {
+            for (uint32_t p : m_pathOrder)
+            {
+                const auto& b = m_buckets[p];
+                if (r < b.size())
+                {
+                    m_active[k++] = b[r];
+                }
+            }
+        }
+        NS_ASSERT(k == n);
     }
     for (uint32_t i = 0; i < n; ++i)
     {
         m_evs[m_active[i]].pos = i;
     }
     m_cursor = 0;
+    m_drawn = true;
     ++m_rounds;
 }
 
@@ -334,6 +441,13 @@ MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
 {
     const uint32_t n = m_active.size();
     const uint32_t usable = sendablePlanes & ~(m_localDownMask | m_remoteDownMask);
+    // a retransmission avoids the path of the EV it was lost on, not only the EV: other
+    // EVs with the same carrier take the same path
+    const uint32_t excludePath = excludeEv < m_evs.size() ? m_evs[excludeEv].path : NO_EV;
+    if (!m_drawn && n > 0)
+    {
+        Reshuffle(); // round 1, drawn lazily (see Init)
+    }
     for (uint32_t k = 0; k < n; ++k)
     {
         if (m_cursor >= m_active.size())
@@ -358,7 +472,8 @@ MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
             }
             SetState(id, MrcEvState::GOOD, MrcEvReason::SKIP_EXPIRED);
         }
-        if (e.state != MrcEvState::GOOD || ((usable >> e.ev.plane) & 1) == 0 || id == excludeEv)
+        if (e.state != MrcEvState::GOOD || ((usable >> e.ev.plane) & 1) == 0 ||
+            (excludeEv != NO_EV && (id == excludeEv || e.path == excludePath)))
         {
             continue;
         }
@@ -786,6 +901,18 @@ uint64_t
 MrcEvTable::GetRounds() const
 {
     return m_rounds;
+}
+
+uint32_t
+MrcEvTable::GetPathCount() const
+{
+    return m_paths;
+}
+
+uint32_t
+MrcEvTable::GetPath(uint32_t evId) const
+{
+    return GetEntry(evId).path;
 }
 
 } // namespace ns3

@@ -92,8 +92,9 @@ struct MrcEvEntry
     MrcEvState state{MrcEvState::UNKNOWN}; //!< health state
     Set set{BACKUP};                       //!< set membership
     uint32_t pos{0};                       //!< index in the active vector (when ACTIVE)
-    uint32_t skipTurns{0};                 //!< rotation mode: turns still to skip
-    Time skipUntil;                        //!< time mode: SKIP ends at this time
+    uint32_t path{0};      //!< path group: EVs with the same SRv6 carrier share one (Init)
+    uint32_t skipTurns{0}; //!< rotation mode: turns still to skip
+    Time skipUntil;        //!< time mode: SKIP ends at this time
     // probe bookkeeping (ASSUMED_BAD)
     bool probeOutstanding{false}; //!< a probe is in flight
     uint32_t probeSuccesses{0};   //!< consecutive answered probes
@@ -141,6 +142,13 @@ class MrcEvTable : public Object
   public:
     /// No EV (Select found none, FindByValue found none, or "exclude nothing").
     static constexpr uint32_t NO_EV = std::numeric_limits<uint32_t>::max();
+
+    /// Order of the active set within a rotation round (attribute Order).
+    enum Order : uint8_t
+    {
+        ORDER_STRATIFIED, //!< paths interleaved: one EV of every path per sub-round
+        ORDER_SHUFFLE,    //!< a uniform shuffle of all active EVs
+    };
 
     /// How SKIP ends.
     enum SkipMode : uint8_t
@@ -211,14 +219,20 @@ class MrcEvTable : public Object
     /**
      * Pick the EV of the next packet. Walks the active set in a pseudo-random order that is
      * reshuffled at the start of every round, then served round-robin: each active EV gets
-     * one turn per round. An EV is passed over (its turn is spent) if it is not GOOD, its
+     * one turn per round. With Order = Stratified (default) the round's order interleaves the
+     * paths: the paths (EVs sharing an SRv6 carrier form one path; an EV without a carrier
+     * is its own path) are put in a random order once per round, and the round is a
+     * sequence of sub-rounds that visit the paths in that order, each with a random unvisited
+     * EV of the path. The first round is drawn at the first call, so AssignStreams may come
+     * any time before it. An EV is passed over (its turn is spent) if it is not GOOD, its
      * plane is down or not in `sendablePlanes`, or it is `excludeEv`. Returns NO_EV if a
      * whole round finds none; it never falls back to a SKIP, bad or excluded EV (only GOOD
      * EVs carry traffic [P2 sec. II-A]). In rotation mode that failed round has still spent
      * one skip turn of every SKIP EV. O(1) amortized; no allocation.
      * \param sendablePlanes bit p set = the port of plane p can send now (the free_ports of
      *        the spec's GetSendParams)
-     * \param excludeEv the EV a retransmitted packet was lost on, or NO_EV
+     * \param excludeEv the EV a retransmitted packet was lost on, or NO_EV; every EV of its
+     *        path (GetPath) is passed over too
      * \return the EV id, or NO_EV
      */
     uint32_t Select(uint32_t sendablePlanes, uint32_t excludeEv = NO_EV);
@@ -335,8 +349,15 @@ class MrcEvTable : public Object
     /// \return the ev_min_active floor
     uint32_t GetEvMinActive() const;
 
-    /// \return number of rotation rounds started (shuffles, including the one at Init)
+    /// \return number of rotation rounds started (shuffles; the first is drawn by the first
+    /// Select, not by Init)
     uint64_t GetRounds() const;
+
+    /// \return the number of distinct paths (path groups) of all EVs
+    uint32_t GetPathCount() const;
+
+    /// \param evId an EV id \return its path group (EVs with one SRv6 carrier share it)
+    uint32_t GetPath(uint32_t evId) const;
 
     /**
      * \param stream first stream index
@@ -362,7 +383,7 @@ class MrcEvTable : public Object
     void Refill(uint32_t plane);
     /// Put a revived or allowed EV into the active set (plane short) or backup.
     void Place(uint32_t id);
-    /// Fisher-Yates of the active vector.
+    /// Draw the next round's order of the active vector (Order attribute).
     void Reshuffle();
     /// Schedule the next probe of an ASSUMED_BAD EV.
     void ScheduleProbe(uint32_t id);
@@ -380,6 +401,10 @@ class MrcEvTable : public Object
     std::vector<uint32_t> m_active;                   //!< active ids, current round's order
     uint32_t m_cursor{0};                             //!< next position in m_active
     uint64_t m_rounds{0};                             //!< reshuffles done
+    bool m_drawn{false};                              //!< the first round has been drawn
+    uint32_t m_paths{0};                              //!< number of path groups
+    std::vector<std::vector<uint32_t>> m_buckets;     //!< Reshuffle scratch: ids per path
+    std::vector<uint32_t> m_pathOrder;                //!< Reshuffle scratch: path order
     std::vector<std::deque<uint32_t>> m_backup;       //!< per-plane backup ids, oldest first
     std::vector<uint32_t> m_planeTarget;              //!< per-plane active size at Init
     std::vector<uint32_t> m_planeActive;              //!< per-plane active size now
@@ -392,6 +417,7 @@ class MrcEvTable : public Object
     Ptr<UniformRandomVariable> m_rng;                 //!< shuffle and probe jitter
 
     // attributes
+    Order m_order;              //!< Order
     SkipMode m_skipMode;        //!< SkipMode
     uint32_t m_ecnSkipTurns;    //!< EcnSkipTurns
     uint32_t m_trimSkipTurns;   //!< TrimSkipTurns

@@ -164,13 +164,18 @@ MrcMultipathQueuePair::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute(
                 "LossRule",
-                "Which rule infers loss from SACK holes. Count: a PSN is lost once ReorderPsns "
-                "later PSNs are SACKed, plus SLEEK when SleekRecovery. Time (RACK style): a PSN "
-                "in flight is lost once a PSN sent more than ReorderTime after it is SACKed. "
+                "Which rule infers loss from SACK holes. Count (default; protocol reference "
+                "sec. 9 and Q4): a PSN is lost once ReorderPsns later PSNs are SACKed, plus "
+                "SLEEK when SleekRecovery; it reads the reordering between paths as loss. "
+                "Path (our option): a PSN is lost once ReorderPsns later PSNs sent on the same "
+                "path (EVs sharing an SRv6 carrier; an EV without one is its own path) are "
+                "SACKed, since one path delivers in order, or once PlaneReorderPsns later "
+                "PSNs of its plane or GlobalReorderPsns later PSNs of any plane are SACKed "
+                "(the backstops for a dead path or plane, on which nothing is SACKed), plus "
+                "the time rule when ReorderTime > 0; no SLEEK. Time (RACK style): a PSN in "
+                "flight is lost once a PSN sent more than ReorderTime after it is SACKed. "
                 "Plane: the count rule counting only later PSNs sent on the same plane, plus "
-                "the time rule when ReorderTime > 0; no SLEEK. Default Count (protocol "
-                "reference sec. 9 and Q4); Plane avoids misreading the reordering between "
-                "planes as loss but finds a dead path a few packets later.",
+                "the time rule when ReorderTime > 0.",
 #if MRC_NS3_VERSION_MINOR >= 41
                 EnumValue<LossRule>(LOSS_COUNT),
                 MakeEnumAccessor<LossRule>(&MrcMultipathQueuePair::m_lossRule),
@@ -178,7 +183,32 @@ MrcMultipathQueuePair::GetTypeId()
                 EnumValue(LOSS_COUNT),
                 MakeEnumAccessor(&MrcMultipathQueuePair::m_lossRule),
 #endif
-                MakeEnumChecker(LOSS_COUNT, "Count", LOSS_TIME, "Time", LOSS_PLANE, "Plane"))
+                MakeEnumChecker(LOSS_COUNT,
+                                "Count",
+                                LOSS_TIME,
+                                "Time",
+                                LOSS_PLANE,
+                                "Plane",
+                                LOSS_PATH,
+                                "Path"))
+            .AddAttribute("PlaneReorderPsns",
+                          "LossRule Path: a PSN is also lost once this many later PSNs of "
+                          "its plane are SACKed (the dead-path backstop; 0 = off). Default "
+                          "16 (our choice: above most of the reordering between the paths of "
+                          "a plane measured in loss-free sprayed runs, small enough to retire "
+                          "a dead path within about one round trip).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_planeReorderPsns),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("GlobalReorderPsns",
+                          "LossRule Path: a PSN is also lost once this many later PSNs of any "
+                          "plane are SACKed (the backstop for a plane that died as a whole, "
+                          "where no PSN of the plane is SACKed; 0 = off). Default 96 (our "
+                          "choice: 48 misread the reordering between planes in loss-free "
+                          "sprayed runs 5 times as often).",
+                          UintegerValue(96),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_globalReorderPsns),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ReorderTime",
                           "Reorder window of the time rule. LossRule Time: 0 (default) = "
                           "BaseRtt (our choice), and with both 0 the Count rule is used. "
@@ -359,6 +389,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_linearCount(7),
       m_expCount(7),
       m_reorderPsns(3),
+      m_planeReorderPsns(16),
+      m_globalReorderPsns(96),
       m_lossRule(LOSS_COUNT),
       m_reorderTime(0),
       m_sleek(true),
@@ -505,7 +537,7 @@ MrcMultipathQueuePair::GetTransportAckedMessages() const
 bool
 MrcMultipathQueuePair::UsesTimeRule() const
 {
-    if (m_lossRule == LOSS_PLANE)
+    if (m_lossRule == LOSS_PLANE || m_lossRule == LOSS_PATH)
     {
         return m_reorderTime.IsStrictlyPositive();
     }
@@ -516,18 +548,29 @@ MrcMultipathQueuePair::UsesTimeRule() const
 void
 MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
 {
-    if (m_lossRule == LOSS_PLANE)
+    if (m_lossRule == LOSS_PATH)
+    {
+        cfg.pathCount = m_reorderPsns > 0;
+        cfg.pathReorderPsns = std::max<uint32_t>(m_reorderPsns, 1);
+        cfg.groupedCount = true;
+        cfg.reorderPsns = m_planeReorderPsns;
+        cfg.globalReorderPsns = m_globalReorderPsns;
+    }
+    else if (m_lossRule == LOSS_PLANE)
     {
         cfg.reorderPsns = m_reorderPsns;
         cfg.groupedCount = true;
     }
     if (UsesTimeRule())
     {
-        cfg.reorderPsns = m_lossRule == LOSS_PLANE ? m_reorderPsns : 0;
+        if (m_lossRule == LOSS_TIME)
+        {
+            cfg.reorderPsns = 0;
+        }
         cfg.timeRule = true;
         cfg.reorderTime = m_reorderTime.IsStrictlyPositive() ? m_reorderTime : m_baseRtt;
     }
-    else if (m_lossRule != LOSS_PLANE)
+    else if (m_lossRule == LOSS_COUNT || m_lossRule == LOSS_TIME)
     {
         cfg.reorderPsns = m_reorderPsns;
     }
@@ -785,7 +828,7 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
         {
             ++m_mpCounters.nackRetransmits;
         }
-        m_sb->OnRetransmit(psn, ev, now, static_cast<uint8_t>(port));
+        m_sb->OnRetransmit(psn, ev, now, static_cast<uint8_t>(port), m_evTable->GetPath(ev));
     }
     else if (CanSendNew())
     {
@@ -812,7 +855,7 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
                          : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
     if (!retx)
     {
-        psn = m_sb->OnSent(len, ev, now, static_cast<uint8_t>(port));
+        psn = m_sb->OnSent(len, ev, now, static_cast<uint8_t>(port), m_evTable->GetPath(ev));
         NS_ASSERT(psn == ((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
         if (pktIdx == 0 && w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM)
         {
@@ -1413,11 +1456,13 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
     {
         m_tailProbeOutstanding = false;
-        if (m_sb->GetOutstandingPsns() <= MrcSethHeader::SACK_BITMAP_BITS)
-        {
-            const MrcSackUpdate& late = m_sb->OnTimeout(now, now - m_tailProbeSentAt);
-            HandleLosses(late, false);
-        }
+        // Only the block the answer's bitmap covers: beyond it "not SACKed" says nothing.
+        // (Before: only when at most 64 PSNs were outstanding, so a tail of more than 64
+        // PSNs, e.g. after a dead path ate part of a window, waited for the timeout.)
+        const uint32_t end =
+            (seth.GetSackBasePsn() + MrcSethHeader::SACK_BITMAP_BITS) & MrcSackScoreboard::PSN_MASK;
+        const MrcSackUpdate& late = m_sb->OnTimeoutBelow(now, now - m_tailProbeSentAt, end);
+        HandleLosses(late, false);
     }
     m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
     if (anyAcked)

@@ -141,6 +141,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
         LOSS_COUNT, //!< ReorderPsns count rule, plus SLEEK when SleekRecovery
         LOSS_TIME,  //!< RACK-style time rule with ReorderTime (no count rule, no SLEEK)
         LOSS_PLANE, //!< ReorderPsns counted within the plane (+ time rule if ReorderTime > 0)
+        LOSS_PATH,  //!< ReorderPsns counted within the path, PlaneReorderPsns within the plane
     };
 
     /**
@@ -170,7 +171,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
 
     /**
      * Fix the random streams of the EV profile (EV generation) and the EV table (rotation
-     * shuffle, probe jitter). Call after Connect (the table exists then); the profile's
+     * shuffle, probe jitter). Call after Connect (the table exists then) and before the first
+     * packet (the table draws its first order lazily); the profile's
      * stream applies to later generations only.
      * \param stream first stream index
      * \return the number of streams used (2)
@@ -347,41 +349,43 @@ class MrcMultipathQueuePair : public MrcQueuePair
     };
 
     // attributes
-    bool m_timestamps;          //!< Timestamps
-    uint8_t m_mpr;              //!< Mpr (own window)
-    uint32_t m_maxWimm;         //!< MaxWimm
-    uint32_t m_timeoutExp;      //!< TimeoutExponent
-    uint32_t m_linearCount;     //!< LinearCount
-    uint32_t m_expCount;        //!< ExpCount
-    uint32_t m_reorderPsns;     //!< ReorderPsns
-    LossRule m_lossRule;        //!< LossRule
-    Time m_reorderTime;         //!< ReorderTime (0 = BaseRtt)
-    bool m_sleek;               //!< SleekRecovery
-    double m_lossOooCwndFactor; //!< LossOooCwndFactor
-    uint32_t m_lossOooMinPkts;  //!< LossOooMinPkts
-    bool m_lossMarksBad;        //!< InferredLossMarksEvBad
-    uint8_t m_dataDscp;         //!< DataDscp
-    uint8_t m_retxDscp;         //!< RetxDscp
-    uint8_t m_controlDscp;      //!< ControlDscp
-    uint8_t m_trimmedDscp;      //!< TrimmedDscp
-    uint8_t m_trimmedLhDscp;    //!< TrimmedLastHopDscp
-    bool m_ecnCapable;          //!< EcnCapable
-    uint32_t m_alwaysSkipCeRun; //!< AlwaysSkipCeRun
-    Time m_tailProbeDelay;      //!< TailProbeDelay
-    bool m_srcPortHigh;         //!< EvSrcPortHigh
-    bool m_portStatusUpdates;   //!< PortStatusUpdates
-    uint8_t m_cfgPeerMpr;       //!< PeerMpr (0: Mpr)
-    bool m_dynamicMpr;          //!< DynamicMpr
-    uint32_t m_maxWimmDest;     //!< MaxWimmDest
-    uint32_t m_tackMessages;    //!< TransportAckMessages (0: no Transport ACKs)
-    bool m_completeOnTack;      //!< CompleteOnTransportAck
-    Time m_portStatusTimeout;   //!< PortStatusTimeout
-    uint32_t m_portStatusTries; //!< PortStatusAttempts
-    DataRate m_rcvDrainRate;    //!< RcvDrainRate
-    uint32_t m_rcvBusyBytes;    //!< RcvBusyBytes
-    uint32_t m_rcvRestoreSacks; //!< RcvRestoreSacks
-    Time m_serviceTime;         //!< ServiceTime
-    Time m_portRemapDelay;      //!< PortRemapDelay
+    bool m_timestamps;            //!< Timestamps
+    uint8_t m_mpr;                //!< Mpr (own window)
+    uint32_t m_maxWimm;           //!< MaxWimm
+    uint32_t m_timeoutExp;        //!< TimeoutExponent
+    uint32_t m_linearCount;       //!< LinearCount
+    uint32_t m_expCount;          //!< ExpCount
+    uint32_t m_reorderPsns;       //!< ReorderPsns
+    uint32_t m_planeReorderPsns;  //!< PlaneReorderPsns
+    uint32_t m_globalReorderPsns; //!< GlobalReorderPsns
+    LossRule m_lossRule;          //!< LossRule
+    Time m_reorderTime;           //!< ReorderTime (0 = BaseRtt)
+    bool m_sleek;                 //!< SleekRecovery
+    double m_lossOooCwndFactor;   //!< LossOooCwndFactor
+    uint32_t m_lossOooMinPkts;    //!< LossOooMinPkts
+    bool m_lossMarksBad;          //!< InferredLossMarksEvBad
+    uint8_t m_dataDscp;           //!< DataDscp
+    uint8_t m_retxDscp;           //!< RetxDscp
+    uint8_t m_controlDscp;        //!< ControlDscp
+    uint8_t m_trimmedDscp;        //!< TrimmedDscp
+    uint8_t m_trimmedLhDscp;      //!< TrimmedLastHopDscp
+    bool m_ecnCapable;            //!< EcnCapable
+    uint32_t m_alwaysSkipCeRun;   //!< AlwaysSkipCeRun
+    Time m_tailProbeDelay;        //!< TailProbeDelay
+    bool m_srcPortHigh;           //!< EvSrcPortHigh
+    bool m_portStatusUpdates;     //!< PortStatusUpdates
+    uint8_t m_cfgPeerMpr;         //!< PeerMpr (0: Mpr)
+    bool m_dynamicMpr;            //!< DynamicMpr
+    uint32_t m_maxWimmDest;       //!< MaxWimmDest
+    uint32_t m_tackMessages;      //!< TransportAckMessages (0: no Transport ACKs)
+    bool m_completeOnTack;        //!< CompleteOnTransportAck
+    Time m_portStatusTimeout;     //!< PortStatusTimeout
+    uint32_t m_portStatusTries;   //!< PortStatusAttempts
+    DataRate m_rcvDrainRate;      //!< RcvDrainRate
+    uint32_t m_rcvBusyBytes;      //!< RcvBusyBytes
+    uint32_t m_rcvRestoreSacks;   //!< RcvRestoreSacks
+    Time m_serviceTime;           //!< ServiceTime
+    Time m_portRemapDelay;        //!< PortRemapDelay
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates

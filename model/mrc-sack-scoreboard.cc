@@ -116,7 +116,7 @@ MrcSackScoreboard::HasRoom() const
 }
 
 uint32_t
-MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group)
+MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group, uint32_t path)
 {
     NS_ABORT_MSG_IF(!HasRoom(),
                     "MrcSackScoreboard full: " << m_outstanding << " PSNs outstanding, capacity "
@@ -133,6 +133,8 @@ MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group)
                     "MrcSackScoreboard group " << unsigned(group) << " not below " << MAX_GROUPS);
     r.group = group;
     m_groupsUsed |= 1u << group;
+    r.path = static_cast<uint8_t>(path % MAX_PATHS);
+    m_pathsUsed |= uint64_t(1) << r.path;
     r.retxCount = 0;
     r.state = MrcPsnState::SENT;
     uint32_t psn = (m_una + m_outstanding) & PSN_MASK;
@@ -143,7 +145,7 @@ MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group)
 }
 
 void
-MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t group)
+MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t group, uint32_t path)
 {
     uint32_t off;
     NS_ABORT_MSG_IF(!OffsetOf(psn, off),
@@ -159,6 +161,8 @@ MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t gro
                     "MrcSackScoreboard group " << unsigned(group) << " not below " << MAX_GROUPS);
     r.group = group;
     m_groupsUsed |= 1u << group;
+    r.path = static_cast<uint8_t>(path % MAX_PATHS);
+    m_pathsUsed |= uint64_t(1) << r.path;
     if (r.retxCount < std::numeric_limits<uint16_t>::max())
     {
         ++r.retxCount;
@@ -221,6 +225,10 @@ MrcSackScoreboard::AdvanceUna(uint32_t count)
     {
         ShiftDown(f, count);
     }
+    for (uint32_t& f : m_pathFrontier)
+    {
+        ShiftDown(f, count);
+    }
 }
 
 void
@@ -270,11 +278,16 @@ MrcSackScoreboard::InferLosses()
     // Count rule: T = offset of the N-th highest SACKed PSN; every never-retransmitted
     // PSN still in flight below T has at least N SACKed PSNs above it.
     uint32_t n = m_config.reorderPsns;
+    if (m_config.pathCount)
+    {
+        InferPathLosses();
+    }
     if (m_config.groupedCount)
     {
         InferGroupedLosses();
+        n = m_config.globalReorderPsns; // the plain count rule as well, with its own N
     }
-    else if (n > 0 && m_sackedCount >= n)
+    if (n > 0 && m_sackedCount >= n)
     {
         uint32_t seen = 0;
         uint32_t t = m_highestSacked;
@@ -318,7 +331,8 @@ MrcSackScoreboard::InferLosses()
             }
         }
     }
-    if (m_update.lost.size() > 1 && (m_config.timeRule || m_config.groupedCount))
+    if (m_update.lost.size() > 1 &&
+        (m_config.timeRule || m_config.groupedCount || m_config.pathCount))
     {
         SortAscending(m_update.lost);
     }
@@ -370,6 +384,72 @@ MrcSackScoreboard::InferGroupedLosses()
             }
         }
         m_groupFrontier[g] = thr[g];
+    }
+}
+
+void
+MrcSackScoreboard::InferPathLosses()
+{
+    // As the grouped rule, keyed by the path label: T_p = offset of the N-th highest
+    // SACKed PSN sent on path p; every never-retransmitted PSN of p still in flight below
+    // T_p has N SACKed PSNs of its own path above it. First transmissions are sent in PSN
+    // order, and one path delivers in order, so these were sent after it and overtook it.
+    const uint32_t n = std::max<uint32_t>(m_config.pathReorderPsns, 1);
+    if (m_sackedCount < n || m_pathsUsed == 0)
+    {
+        return;
+    }
+    uint32_t seen[MAX_PATHS] = {};
+    uint32_t thr[MAX_PATHS] = {};
+    uint32_t low = m_highestSacked;
+    for (uint32_t p = 0; p < MAX_PATHS; ++p)
+    {
+        if (m_pathsUsed & (uint64_t(1) << p))
+        {
+            low = std::min(low, m_pathFrontier[p]);
+        }
+    }
+    uint64_t pending = m_pathsUsed;
+    for (uint32_t t = m_highestSacked; t > low && pending != 0;)
+    {
+        --t;
+        const MrcPsnRecord& r = At(t);
+        // only first transmissions count: a retransmission travels in another class
+        // (RetxDscp) and may overtake the first transmissions of its path
+        if (r.state == MrcPsnState::SACKED && r.retxCount == 0 && seen[r.path] < n &&
+            ++seen[r.path] == n)
+        {
+            thr[r.path] = t;
+            pending &= ~(uint64_t(1) << r.path);
+        }
+    }
+    // one pass over the union of the paths' ranges [frontier, T_p)
+    uint32_t from = m_highestSacked;
+    uint32_t to = 0;
+    for (uint32_t p = 0; p < MAX_PATHS; ++p)
+    {
+        if (thr[p] > m_pathFrontier[p])
+        {
+            from = std::min(from, m_pathFrontier[p]);
+            to = std::max(to, thr[p]);
+        }
+        else
+        {
+            thr[p] = m_pathFrontier[p]; // nothing new for this path
+        }
+    }
+    for (uint32_t off = from; off < to; ++off)
+    {
+        MrcPsnRecord& r = At(off);
+        if (off >= m_pathFrontier[r.path] && off < thr[r.path] && r.state == MrcPsnState::SENT &&
+            r.retxCount == 0)
+        {
+            MarkLost(off);
+        }
+    }
+    for (uint32_t p = 0; p < MAX_PATHS; ++p)
+    {
+        m_pathFrontier[p] = thr[p];
     }
 }
 
@@ -480,6 +560,22 @@ MrcSackScoreboard::OnTimeout(Time now, Time rto)
 {
     ClearUpdate();
     for (uint32_t off = 0; off < m_outstanding; ++off)
+    {
+        MrcPsnRecord& r = At(off);
+        if (r.state == MrcPsnState::SENT && r.sendTime + rto <= now)
+        {
+            MarkLost(off);
+        }
+    }
+    return m_update;
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::OnTimeoutBelow(Time now, Time rto, uint32_t endPsn)
+{
+    ClearUpdate();
+    const uint32_t end = std::min<uint32_t>((endPsn - m_una) & PSN_MASK, m_outstanding);
+    for (uint32_t off = 0; off < end; ++off)
     {
         MrcPsnRecord& r = At(off);
         if (r.state == MrcPsnState::SENT && r.sendTime + rto <= now)

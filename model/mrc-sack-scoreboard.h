@@ -46,6 +46,7 @@ struct MrcPsnRecord
     uint16_t retxCount{0};                //!< retransmissions so far
     MrcPsnState state{MrcPsnState::SENT}; //!< state
     uint8_t group{0}; //!< caller's group of the latest transmission (MRC: the plane)
+    uint8_t path{0};  //!< caller's path of the latest transmission, modulo MAX_PATHS
 };
 
 /**
@@ -91,6 +92,11 @@ struct MrcSackUpdate
  * - Grouped count rule (Config::groupedCount): the count rule, counting only SACKed PSNs
  *   of the same group (the caller's label at send time; MRC: the plane), so that
  *   reordering between groups is not read as loss.
+ * - Path count rule (Config::pathCount): the count rule with Config::pathReorderPsns,
+ *   counting only SACKed PSNs sent on the same path (the caller's path label, folded
+ *   modulo MAX_PATHS). Packets on one path stay in order, so with no loss this rule
+ *   never fires; it can run besides the grouped rule, which then acts as the backstop
+ *   for a dead path (nothing on it is ever SACKed).
  * Timeout: the caller runs one timer on GetOldestDeadline(rto) (the lowest PSN in
  * flight, H's single timer) and calls OnTimeout(now, rto) when it fires; that declares
  * every PSN in flight sent at or before now - rto LOST.
@@ -106,6 +112,7 @@ class MrcSackScoreboard
     static constexpr uint32_t DEFAULT_CAPACITY = 1024;  //!< MPR 8 x 128
     static constexpr uint32_t DEFAULT_REORDER_PSNS = 3; //!< count rule threshold
     static constexpr uint32_t MAX_GROUPS = 16;          //!< groups of the grouped count rule
+    static constexpr uint32_t MAX_PATHS = 64;           //!< path labels (folded modulo this)
 
     /// Construction parameters.
     struct Config
@@ -113,8 +120,12 @@ class MrcSackScoreboard
         uint32_t capacityPsns{DEFAULT_CAPACITY};    //!< most PSNs outstanding (1..2^23)
         uint32_t reorderPsns{DEFAULT_REORDER_PSNS}; //!< count rule N; 0 = off
         bool timeRule{false};                       //!< enable the RACK-style time rule
-        bool groupedCount{false}; //!< count rule counts only SACKed PSNs of the same group
-        Time reorderTime{0};      //!< its reorder window
+        bool groupedCount{false};      //!< count rule counts only SACKed PSNs of the same group
+        Time reorderTime{0};           //!< its reorder window
+        uint32_t globalReorderPsns{0}; //!< with groupedCount: the count rule over all PSNs
+                                       //!< with this N as well (0 = off)
+        bool pathCount{false};         //!< enable the path count rule
+        uint32_t pathReorderPsns{DEFAULT_REORDER_PSNS}; //!< its N (>= 1)
     };
 
     /**
@@ -135,9 +146,11 @@ class MrcSackScoreboard
      * \param now the send time
      * \param group the caller's group (MRC: the plane; < MAX_GROUPS) for the grouped
      *        count rule
+     * \param path the caller's path (MRC: the EV table's path group) for the path count
+     *        rule, folded modulo MAX_PATHS
      * \return the PSN used
      */
-    uint32_t OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group = 0);
+    uint32_t OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group = 0, uint32_t path = 0);
     /**
      * Record a retransmission of a queued PSN (state LOST or RETX_PENDING; aborts
      * otherwise): back to SENT with the new EV and time, retxCount + 1.
@@ -145,8 +158,9 @@ class MrcSackScoreboard
      * \param ev the (fresh) EV used
      * \param now the send time
      * \param group the caller's group (< MAX_GROUPS)
+     * \param path the caller's path (folded modulo MAX_PATHS)
      */
-    void OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t group = 0);
+    void OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t group = 0, uint32_t path = 0);
 
     /**
      * Apply a SACK: every PSN up to and including cackPsn is acknowledged, and bit i
@@ -180,6 +194,16 @@ class MrcSackScoreboard
      * \return what changed (only lost is filled)
      */
     const MrcSackUpdate& OnTimeout(Time now, Time rto);
+
+    /**
+     * As OnTimeout, but only for the PSNs below `endPsn` (serial order; e.g. the end of
+     * the block a probe answer's bitmap covers, beyond which "not SACKed" says nothing).
+     * \param now the current time
+     * \param rto the timeout
+     * \param endPsn first PSN not examined
+     * \return the update (lost only)
+     */
+    const MrcSackUpdate& OnTimeoutBelow(Time now, Time rto, uint32_t endPsn);
 
     /**
      * UEC SLEEK recovery (htsim runSleek): when the caller decides to enter loss recovery
@@ -250,6 +274,8 @@ class MrcSackScoreboard
     void InferLosses();
     /// The grouped count rule (Config::groupedCount).
     void InferGroupedLosses();
+    /// The path count rule (Config::pathCount).
+    void InferPathLosses();
     /**
      * The body of OnSack.
      * \param cackPsn cack_psn \param basePsn bitmap base \param bitmap the bitmap
@@ -280,6 +306,8 @@ class MrcSackScoreboard
     uint32_t m_highestSacked{0};            //!< offset + 1 of the highest SACKed PSN (0 = none)
     uint32_t m_groupFrontier[MAX_GROUPS]{}; //!< grouped count rule applied below, per group
     uint32_t m_groupsUsed{0};               //!< bit g: group g was used by a transmission
+    uint32_t m_pathFrontier[MAX_PATHS]{};   //!< path count rule applied below, per path
+    uint64_t m_pathsUsed{0};                //!< bit p: path p was used by a transmission
     uint32_t m_retxTop{0};                  //!< no retransmitted record at or above this offset
     Time m_latestSackedSendTime{0};         //!< newest send time among SACKed PSNs (time rule)
     bool m_anySackedSendTime{false};        //!< m_latestSackedSendTime valid

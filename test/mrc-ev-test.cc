@@ -10,7 +10,9 @@
 #include "ns3/mrc-ev-profile.h"
 #include "ns3/mrc-ev-table.h"
 #include "ns3/nstime.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -835,4 +837,145 @@ TEST(MrcEvTable, RandomFeedbackKeepsInvariants)
     EXPECT_GT(retired, 50u);
     EXPECT_GT(revived, 50u);
     Simulator::Destroy();
+}
+
+// ---------------------------------------------------------------- path-interleaved order
+
+namespace
+{
+
+/// An SRv6 set of `paths` paths on one plane with `replicas` EVs per path (told apart by a
+/// replica number in bits 16-23, as mrc-sim numbers them), all active.
+MrcEvSet
+ReplicaSet(uint32_t paths, uint32_t replicas)
+{
+    MrcEvSet s;
+    for (uint32_t r = 0; r < replicas; ++r)
+    {
+        for (uint32_t k = 0; k < paths; ++k)
+        {
+            MrcEvCandidate c = Srv6Path(0, k);
+            c.value |= r << 16;
+            s.active.push_back(c);
+        }
+    }
+    return s;
+}
+
+} // namespace
+
+TEST(MrcEvTable, StratifiedOrderInterleavesPaths)
+{
+    // 4 paths x 32 EVs each: every window of 4 consecutive picks within a round holds each
+    // path exactly once, every EV is used once per round, and the order still changes
+    Ptr<MrcEvTable> t = MakeTable(ReplicaSet(4, 32));
+    EXPECT_EQ(t->GetPathCount(), 4u);
+    std::vector<uint32_t> prevRound;
+    for (uint32_t round = 0; round < 5; ++round)
+    {
+        std::vector<uint32_t> r = SelectN(t, 128);
+        std::set<uint32_t> distinct(r.begin(), r.end());
+        EXPECT_EQ(distinct.size(), 128u);
+        for (uint32_t i = 0; i + 4 <= r.size(); ++i)
+        {
+            std::set<uint32_t> paths;
+            for (uint32_t j = i; j < i + 4; ++j)
+            {
+                paths.insert(t->GetPath(r[j]));
+            }
+            EXPECT_EQ(paths.size(), 4u) << "round " << round << " window at " << i;
+        }
+        EXPECT_NE(r, prevRound);
+        prevRound = r;
+    }
+    EXPECT_EQ(t->GetRounds(), 5u);
+}
+
+TEST(MrcEvTable, ShuffleOrderSendsRunsOnOnePath)
+{
+    // the old order (Order = Shuffle) is still available; over 5 rounds of 128 picks it puts
+    // some path twice in a window of 4 (the property the stratified order guarantees)
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute("Order", StringValue("Shuffle"));
+    t->AssignStreams(5);
+    t->Init(ReplicaSet(4, 32));
+    uint32_t repeats = 0;
+    std::vector<uint32_t> r = SelectN(t, 640);
+    for (uint32_t i = 0; i + 4 <= r.size(); ++i)
+    {
+        std::set<uint32_t> paths;
+        for (uint32_t j = i; j < i + 4; ++j)
+        {
+            paths.insert(t->GetPath(r[j]));
+        }
+        repeats += paths.size() < 4 ? 1 : 0;
+    }
+    EXPECT_GT(repeats, 100u);
+}
+
+TEST(MrcEvTable, StratifiedOrderWithUnequalPathsAndRetirement)
+{
+    // 3 paths with 4, 2 and 1 EVs: sub-round r visits the paths that still have an r-th EV,
+    // in the round's path order; a retired EV is replaced and every active EV still gets
+    // exactly one turn per round
+    MrcEvSet s;
+    const uint32_t counts[3] = {4, 2, 1};
+    for (uint32_t k = 0; k < 3; ++k)
+    {
+        for (uint32_t r = 0; r < counts[k]; ++r)
+        {
+            MrcEvCandidate c = Srv6Path(0, k);
+            c.value |= r << 16;
+            s.active.push_back(c);
+        }
+    }
+    Ptr<MrcEvTable> t = MakeTable(s);
+    EXPECT_EQ(t->GetPathCount(), 3u);
+    std::vector<uint32_t> r = SelectN(t, 7);
+    EXPECT_EQ(std::set<uint32_t>(r.begin(), r.end()).size(), 7u);
+    // first sub-round: the three paths once each
+    EXPECT_EQ(std::set<uint32_t>({t->GetPath(r[0]), t->GetPath(r[1]), t->GetPath(r[2])}).size(),
+              3u);
+    // the last pick of the round is on the path with 4 EVs (sub-rounds 3 and 4 hold only it)
+    EXPECT_EQ(std::set<uint32_t>({t->GetPath(r[3]), t->GetPath(r[4])}),
+              std::set<uint32_t>({0u, 1u}));
+    EXPECT_EQ(t->GetPath(r[5]), 0u);
+    EXPECT_EQ(t->GetPath(r[6]), 0u);
+    // retire an EV of path 0: its replacement-less plane keeps 6 EVs, each once per round
+    t->OnTimeout(r[6]);
+    std::vector<uint32_t> r2 = SelectN(t, 6);
+    EXPECT_EQ(std::set<uint32_t>(r2.begin(), r2.end()).size(), 6u);
+    EXPECT_EQ(std::count(r2.begin(), r2.end(), r[6]), 0);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, FirstOrderDrawnAfterStreamAssignment)
+{
+    // Init draws nothing: a stream fixed after Init (and after any number of other random
+    // variables were created) gives the same order as one fixed before Init
+    auto run = [](bool assignFirst, uint32_t otherVariables) {
+        std::vector<Ptr<UniformRandomVariable>> others;
+        for (uint32_t i = 0; i < otherVariables; ++i)
+        {
+            others.push_back(CreateObject<UniformRandomVariable>());
+            others.back()->GetValue();
+        }
+        Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+        if (assignFirst)
+        {
+            t->AssignStreams(42);
+        }
+        t->Init(ReplicaSet(4, 8));
+        EXPECT_EQ(t->GetRounds(), 0u);
+        others.push_back(CreateObject<UniformRandomVariable>());
+        if (!assignFirst)
+        {
+            t->AssignStreams(42);
+        }
+        return SelectN(t, 96);
+    };
+    const std::vector<uint32_t> ref = run(true, 0);
+    EXPECT_EQ(run(false, 0), ref);
+    EXPECT_EQ(run(false, 7), ref);
+    EXPECT_EQ(run(true, 3), ref);
 }

@@ -471,6 +471,17 @@ TEST(MrcMultipathProof, TrimIncastTrimsEqualNacksEqualFastRetransmits)
     EXPECT_EQ(r.baseRttBelowLight, 0u);
     // LossRule Count (the default: ReorderPsns 3 and SLEEK): the same reordering exceeds 3 PSNs, so
     // PSNs that were only late are declared lost and some arrive twice
+    // LossRule Path (the count within the path, plane and global backstops): trims =
+    // NACKs = retransmissions exactly, none inferred, no duplicate
+    const IncastResult p = RunTrimIncast("Path");
+    EXPECT_GT(p.trims, 0u);
+    EXPECT_EQ(p.timeouts, 0u);
+    EXPECT_EQ(p.nacksSent, p.trims);
+    EXPECT_EQ(p.nacksReceived, p.trims);
+    EXPECT_EQ(p.retx, p.trims);
+    EXPECT_EQ(p.fastRetx, p.trims);
+    EXPECT_EQ(p.inferred, 0u);
+    EXPECT_EQ(p.dups, 0u);
     const IncastResult c = RunTrimIncast("Count");
     EXPECT_GT(c.inferred, 0u);
     EXPECT_GT(c.dups, 0u);
@@ -528,8 +539,9 @@ TEST(MrcMultipathProof, WriteWithImmediateInMsnOrderUnderHeavyReordering)
         offset += sizes[i];
     }
     EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), offset));
-    // the reordering was heavy: many arrivals ahead of a gap
-    EXPECT_GT(c.responder->GetCounters().outOfOrderPackets, 100u)
+    // the reordering was heavy: many arrivals ahead of a gap (71 in the run; 538 before the
+    // helper fixed the EV streams and the rotation interleaved the paths)
+    EXPECT_GT(c.responder->GetCounters().outOfOrderPackets, 50u)
         << c.responder->GetCounters().outOfOrderPackets;
     Simulator::Destroy();
 }
@@ -582,6 +594,11 @@ TEST(MrcMultipathProof, BlackholeAssumedBadWithinOneTimeoutThenProbedBackToGood)
         t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
     dead.channel->SetLinkUp(false); // silent: the NIC's links stay up
     MrcMultipathHelper mrc;
+    // The per-plane count rule: with the default Count rule the reordering between the two
+    // planes retires a live EV as well in some EV orders (this one, since the helper fixes
+    // the EV streams: it used to depend on the random variables created before); the test
+    // is about the dead EV.
+    mrc.SetQueuePairAttribute("LossRule", StringValue("Plane"));
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20, MrcEvProfile::SRV6);
     std::vector<MrcCtlEvEvent> traced;
 

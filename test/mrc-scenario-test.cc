@@ -529,7 +529,8 @@ TEST(MrcScenarioDeathTest, MrcIncastIsDeterministic)
     for (const char* f : {"flows.csv", "timeseries.csv", "links.csv", "events.csv", "fct.txt"})
     {
         const std::string a = ReadFile(dirs[0] + "/" + f);
-        EXPECT_GT(Lines(a).size(), 1u) << f;
+        // events.csv may hold only its header: no EV changes health in this incast
+        EXPECT_GT(Lines(a).size(), std::string(f) == "events.csv" ? 0u : 1u) << f;
         EXPECT_TRUE(a == ReadFile(dirs[1] + "/" + f)) << f << " differs between identical runs";
     }
     // 8 x 300 KB into one 100 Gb/s port: the receiver's T0 trims, nothing is lost.
