@@ -229,7 +229,9 @@ MrcEvTable::Init(const MrcEvSet& set)
     m_planeTarget.assign(m_planes, 0);
     m_planeActive.assign(m_planes, 0);
     m_evs.reserve(set.active.size() + set.backup.size());
-    m_active.reserve(set.active.size() + set.backup.size());
+    m_active.assign(m_planes, {});
+    m_cursor.assign(m_planes, 0);
+    m_planeRounds.assign(m_planes, 0);
     m_byValue.reserve(set.active.size() + set.backup.size());
     // Path groups: EVs that share an SRv6 carrier take the same path (replicas told apart
     // only by their value); every EV without a carrier is a path of its own.
@@ -331,9 +333,11 @@ MrcEvTable::AddToActive(uint32_t id)
 {
     MrcEvEntry& e = m_evs[id];
     e.set = MrcEvEntry::ACTIVE;
-    e.pos = m_active.size();
-    m_active.push_back(id);
+    std::vector<uint32_t>& act = m_active[e.ev.plane];
+    e.pos = act.size();
+    act.push_back(id);
     ++m_planeActive[e.ev.plane];
+    ++m_nActive;
 }
 
 void
@@ -341,67 +345,68 @@ MrcEvTable::RemoveFromActive(uint32_t id)
 {
     MrcEvEntry& e = m_evs[id];
     NS_ASSERT(e.set == MrcEvEntry::ACTIVE);
-    auto swapPos = [this](uint32_t a, uint32_t b) {
-        std::swap(m_active[a], m_active[b]);
-        m_evs[m_active[a]].pos = a;
-        m_evs[m_active[b]].pos = b;
+    const uint32_t plane = e.ev.plane;
+    std::vector<uint32_t>& act = m_active[plane];
+    uint32_t& cursor = m_cursor[plane];
+    auto swapPos = [this, &act](uint32_t a, uint32_t b) {
+        std::swap(act[a], act[b]);
+        m_evs[act[a]].pos = a;
+        m_evs[act[b]].pos = b;
     };
     uint32_t i = e.pos;
-    if (i < m_cursor)
+    if (i < cursor)
     {
         // visited this round: move it to the end of the visited part, shrink that part
-        swapPos(i, m_cursor - 1);
-        --m_cursor;
-        i = m_cursor;
+        swapPos(i, cursor - 1);
+        --cursor;
+        i = cursor;
     }
-    swapPos(i, m_active.size() - 1);
-    m_active.pop_back();
-    m_cursor = std::min<uint32_t>(m_cursor, m_active.size());
-    --m_planeActive[e.ev.plane];
+    swapPos(i, act.size() - 1);
+    act.pop_back();
+    cursor = std::min<uint32_t>(cursor, act.size());
+    --m_planeActive[plane];
+    --m_nActive;
 }
 
 void
-MrcEvTable::Reshuffle()
+MrcEvTable::Reshuffle(uint32_t plane)
 {
-    const uint32_t n = m_active.size();
+    std::vector<uint32_t>& act = m_active[plane];
+    const uint32_t n = act.size();
     uint32_t longest = 0;
+    m_pathOrder.clear();
     if (m_order == ORDER_STRATIFIED)
     {
-        // bucket the active EVs by path
-        for (auto& b : m_buckets)
-        {
-            b.clear();
-        }
-        for (uint32_t id : m_active)
+        // bucket the plane's active EVs by path
+        for (uint32_t id : act)
         {
             auto& b = m_buckets[m_evs[id].path];
+            if (b.empty())
+            {
+                m_pathOrder.push_back(m_evs[id].path);
+            }
             b.push_back(id);
             longest = std::max<uint32_t>(longest, b.size());
         }
     }
     if (longest <= 1)
     {
-        // Fisher-Yates of the whole active set: the Shuffle order, and also the stratified
-        // one when every active EV is a path of its own (structured EVs)
+        // Fisher-Yates of the plane's active set: the Shuffle order, and also the
+        // stratified one when every active EV is a path of its own (structured EVs)
         for (uint32_t i = n; i > 1; --i)
         {
             uint32_t j = m_rng->GetInteger(0, i - 1);
-            std::swap(m_active[i - 1], m_active[j]);
+            std::swap(act[i - 1], act[j]);
         }
     }
     else
     {
         // Stratified: shuffle every bucket and the order of the paths, then deal one EV
         // per path per sub-round in that path order.
-        m_pathOrder.clear();
-        for (uint32_t p = 0; p < m_paths; ++p)
+        std::sort(m_pathOrder.begin(), m_pathOrder.end());
+        for (uint32_t p : m_pathOrder)
         {
             auto& b = m_buckets[p];
-            if (b.empty())
-            {
-                continue;
-            }
-            m_pathOrder.push_back(p);
             for (uint32_t i = b.size(); i > 1; --i)
             {
                 uint32_t j = m_rng->GetInteger(0, i - 1);
@@ -421,40 +426,77 @@ MrcEvTable::Reshuffle()
                 const auto& b = m_buckets[p];
                 if (r < b.size())
                 {
-                    m_active[k++] = b[r];
+                    act[k++] = b[r];
                 }
             }
         }
         NS_ASSERT(k == n);
     }
+    for (uint32_t p : m_pathOrder)
+    {
+        m_buckets[p].clear();
+    }
     for (uint32_t i = 0; i < n; ++i)
     {
-        m_evs[m_active[i]].pos = i;
+        m_evs[act[i]].pos = i;
     }
-    m_cursor = 0;
-    m_drawn = true;
-    ++m_rounds;
+    m_cursor[plane] = 0;
+    m_planeRounds[plane]++;
+    m_rounds = std::max(m_rounds, m_planeRounds[plane]);
 }
 
 uint32_t
 MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
 {
-    const uint32_t n = m_active.size();
     const uint32_t usable = sendablePlanes & ~(m_localDownMask | m_remoteDownMask);
     // a retransmission avoids the path of the EV it was lost on, not only the EV: other
     // EVs with the same carrier take the same path
     const uint32_t excludePath = excludeEv < m_evs.size() ? m_evs[excludeEv].path : NO_EV;
-    if (!m_drawn && n > 0)
+    if (!m_drawn && m_nActive > 0)
     {
-        Reshuffle(); // round 1, drawn lazily (see Init)
+        // round 1 of every plane, drawn lazily (see Init), in plane order
+        for (uint32_t p = 0; p < m_planes; ++p)
+        {
+            if (!m_active[p].empty())
+            {
+                Reshuffle(p);
+            }
+        }
+        m_drawn = true;
     }
+    // The planes whose port can send take turns; each plane walks its own rotation, so a
+    // busy port never costs its paths their turns and every path of a plane gets the same
+    // share of that plane's packets.
+    for (uint32_t t = 0; t < m_planes; ++t)
+    {
+        const uint32_t plane = (m_nextPlane + t) % m_planes;
+        if (((usable >> plane) & 1) == 0)
+        {
+            continue;
+        }
+        const uint32_t id = SelectInPlane(plane, excludeEv, excludePath);
+        if (id != NO_EV)
+        {
+            m_nextPlane = (plane + 1) % m_planes;
+            return id;
+        }
+    }
+    return NO_EV;
+}
+
+uint32_t
+MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePath)
+{
+    std::vector<uint32_t>& act = m_active[plane];
+    const uint32_t n = act.size();
+    uint32_t& cursor = m_cursor[plane];
     for (uint32_t k = 0; k < n; ++k)
     {
-        if (m_cursor >= m_active.size())
+        if (cursor >= act.size())
         {
-            Reshuffle();
+            Reshuffle(plane);
         }
-        const uint32_t id = m_active[m_cursor++];
+        const uint32_t id = act[cursor++];
         MrcEvEntry& e = m_evs[id];
         if (e.state == MrcEvState::SKIP)
         {
@@ -472,7 +514,7 @@ MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
             }
             SetState(id, MrcEvState::GOOD, MrcEvReason::SKIP_EXPIRED);
         }
-        if (e.state != MrcEvState::GOOD || ((usable >> e.ev.plane) & 1) == 0 ||
+        if (e.state != MrcEvState::GOOD ||
             (excludeEv != NO_EV && (id == excludeEv || e.path == excludePath)))
         {
             continue;
@@ -573,7 +615,7 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
         NS_LOG_LOGIC("EV " << id << ": loss on down plane " << plane << " ignored");
         return;
     }
-    if (m_backup[plane].empty() && m_active.size() <= m_evMinActive)
+    if (m_backup[plane].empty() && m_nActive <= m_evMinActive)
     {
         EnterSkip(id, m_ecnSkipTurns, MrcEvReason::MIN_ACTIVE_FLOOR);
         return;
@@ -585,17 +627,31 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
     e.probeOutstanding = false;
     e.skipTurns = 0;
     SetState(id, MrcEvState::ASSUMED_BAD, reason);
-    Refill(plane);
+    Refill(plane, e.path);
     ScheduleProbe(id);
 }
 
 void
-MrcEvTable::Refill(uint32_t plane)
+MrcEvTable::Refill(uint32_t plane, uint32_t avoidPath)
 {
     while (m_planeActive[plane] < m_planeTarget[plane] && !m_backup[plane].empty())
     {
-        uint32_t id = m_backup[plane].front();
-        m_backup[plane].pop_front();
+        // the oldest backup, but not one on the path the retired EV just failed on (a
+        // replica of the same SRv6 carrier would fail the same way) unless no other is left
+        std::deque<uint32_t>& backup = m_backup[plane];
+        auto it = backup.begin();
+        if (avoidPath != NO_EV)
+        {
+            it = std::find_if(backup.begin(), backup.end(), [this, avoidPath](uint32_t b) {
+                return m_evs[b].path != avoidPath;
+            });
+            if (it == backup.end())
+            {
+                it = backup.begin();
+            }
+        }
+        uint32_t id = *it;
+        backup.erase(it);
         MrcEvEntry& b = m_evs[id];
         b.skipTurns = 0;
         b.skipUntil = Time(0);
@@ -868,7 +924,7 @@ MrcEvTable::GetPlaneCount() const
 uint32_t
 MrcEvTable::GetActiveCount() const
 {
-    return m_active.size();
+    return m_nActive;
 }
 
 uint32_t

@@ -91,7 +91,7 @@ struct MrcEvEntry
     MrcEvCandidate ev;                     //!< value, plane, carrier
     MrcEvState state{MrcEvState::UNKNOWN}; //!< health state
     Set set{BACKUP};                       //!< set membership
-    uint32_t pos{0};                       //!< index in the active vector (when ACTIVE)
+    uint32_t pos{0};                       //!< index in its plane's active vector (ACTIVE)
     uint32_t path{0};      //!< path group: EVs with the same SRv6 carrier share one (Init)
     uint32_t skipTurns{0}; //!< rotation mode: turns still to skip
     Time skipUntil;        //!< time mode: SKIP ends at this time
@@ -380,11 +380,20 @@ class MrcEvTable : public Object
     /// Append to the active vector (gets a turn in the current round).
     void AddToActive(uint32_t id);
     /// Refill the plane's active set from its backup while it is below target.
-    void Refill(uint32_t plane);
+    /// \param plane the plane
+    /// \param avoidPath take backups off this path first (NO_EV: the oldest first)
+    void Refill(uint32_t plane, uint32_t avoidPath = NO_EV);
     /// Put a revived or allowed EV into the active set (plane short) or backup.
     void Place(uint32_t id);
-    /// Draw the next round's order of the active vector (Order attribute).
-    void Reshuffle();
+    /// Draw the next round's order of one plane's active vector (Order attribute).
+    /// \param plane the plane
+    void Reshuffle(uint32_t plane);
+    /// Select's walk of one plane's rotation.
+    /// \param plane the plane
+    /// \param excludeEv EV to pass over (or NO_EV)
+    /// \param excludePath path to pass over (or NO_EV)
+    /// \return the EV id, or NO_EV
+    uint32_t SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePath);
     /// Schedule the next probe of an ASSUMED_BAD EV.
     void ScheduleProbe(uint32_t id);
     /// Probe timer fired.
@@ -398,9 +407,12 @@ class MrcEvTable : public Object
 
     std::vector<MrcEvEntry> m_evs;                    //!< all EVs, by id
     std::unordered_map<uint32_t, uint32_t> m_byValue; //!< value -> id
-    std::vector<uint32_t> m_active;                   //!< active ids, current round's order
-    uint32_t m_cursor{0};                             //!< next position in m_active
-    uint64_t m_rounds{0};                             //!< reshuffles done
+    std::vector<std::vector<uint32_t>> m_active;      //!< per plane: active ids, round order
+    std::vector<uint32_t> m_cursor;                   //!< per plane: next position in m_active
+    std::vector<uint64_t> m_planeRounds;              //!< per plane: rounds drawn
+    uint64_t m_rounds{0};                             //!< most rounds drawn by one plane
+    uint32_t m_nActive{0};                            //!< active EVs over all planes
+    uint32_t m_nextPlane{0};                          //!< plane whose turn is next
     bool m_drawn{false};                              //!< the first round has been drawn
     uint32_t m_paths{0};                              //!< number of path groups
     std::vector<std::vector<uint32_t>> m_buckets;     //!< Reshuffle scratch: ids per path

@@ -162,12 +162,33 @@ MrcMultipathQueuePair::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&MrcMultipathQueuePair::m_reorderPsns),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RetxRttSamples",
+                          "Take an RTT sample from the SACK of a PSN retransmitted once when "
+                          "the sample is at least BaseRtt (UEC NSCC counts such an ACK valid "
+                          "when it echoes Retx; SETH has no Retx echo, so the sample's size "
+                          "stands in for it). Without it, while only retransmissions are "
+                          "acknowledged NSCC gets no sample and cannot grow the window. "
+                          "Default true (our choice).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxRttSamples),
+                          MakeBooleanChecker())
+            .AddAttribute("TimeoutLosesPath",
+                          "A per-packet timeout presumes the path (EVs sharing an SRv6 "
+                          "carrier) of the timed-out PSN dead and declares lost every PSN "
+                          "still in flight on it, not only the timed-out one. Default true "
+                          "(our choice: otherwise, with cwnd cut below the bytes stranded on "
+                          "a dead path, nothing new is sent, no SACK can infer the loss and "
+                          "each stranded PSN waits for its own backed-off timeout).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_timeoutLosesPath),
+                          MakeBooleanChecker())
             .AddAttribute(
                 "LossRule",
-                "Which rule infers loss from SACK holes. Count (default; protocol reference "
+                "Which rule infers loss from SACK holes. Count (protocol reference "
                 "sec. 9 and Q4): a PSN is lost once ReorderPsns later PSNs are SACKed, plus "
                 "SLEEK when SleekRecovery; it reads the reordering between paths as loss. "
-                "Path (our option): a PSN is lost once ReorderPsns later PSNs sent on the same "
+                "Path (default, our choice): a PSN is lost once ReorderPsns later PSNs sent on the "
+                "same "
                 "path (EVs sharing an SRv6 carrier; an EV without one is its own path) are "
                 "SACKed, since one path delivers in order, or once PlaneReorderPsns later "
                 "PSNs of its plane or GlobalReorderPsns later PSNs of any plane are SACKed "
@@ -177,10 +198,10 @@ MrcMultipathQueuePair::GetTypeId()
                 "Plane: the count rule counting only later PSNs sent on the same plane, plus "
                 "the time rule when ReorderTime > 0.",
 #if MRC_NS3_VERSION_MINOR >= 41
-                EnumValue<LossRule>(LOSS_COUNT),
+                EnumValue<LossRule>(LOSS_PATH),
                 MakeEnumAccessor<LossRule>(&MrcMultipathQueuePair::m_lossRule),
 #else
-                EnumValue(LOSS_COUNT),
+                EnumValue(LOSS_PATH),
                 MakeEnumAccessor(&MrcMultipathQueuePair::m_lossRule),
 #endif
                 MakeEnumChecker(LOSS_COUNT,
@@ -391,7 +412,9 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_reorderPsns(3),
       m_planeReorderPsns(16),
       m_globalReorderPsns(96),
-      m_lossRule(LOSS_COUNT),
+      m_timeoutLosesPath(true),
+      m_retxRttSamples(true),
+      m_lossRule(LOSS_PATH),
       m_reorderTime(0),
       m_sleek(true),
       m_lossOooCwndFactor(1.5),
@@ -548,6 +571,7 @@ MrcMultipathQueuePair::UsesTimeRule() const
 void
 MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
 {
+    cfg.timeoutLosesPath = m_timeoutLosesPath;
     if (m_lossRule == LOSS_PATH)
     {
         cfg.pathCount = m_reorderPsns > 0;
@@ -1415,8 +1439,14 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
                 if (e.psn == ackPsn)
                 {
                     ack.retransmitted = e.record.retxCount > 0;
-                    ack.rttValid = !ack.retransmitted;
                     ack.rttSample = now - e.record.sendTime;
+                    // [U]: valid if never retransmitted, or retransmitted once and the ACK
+                    // answers that copy (Retx echo). SETH has no Retx echo: a PSN sent
+                    // twice counts as answered by its retransmission when the sample is at
+                    // least the base RTT (an earlier copy's SACK would come back sooner).
+                    ack.rttValid =
+                        !ack.retransmitted ||
+                        (m_retxRttSamples && e.record.retxCount == 1 && ack.rttSample >= m_baseRtt);
                     break;
                 }
             }

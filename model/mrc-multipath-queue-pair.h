@@ -358,6 +358,8 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint32_t m_reorderPsns;       //!< ReorderPsns
     uint32_t m_planeReorderPsns;  //!< PlaneReorderPsns
     uint32_t m_globalReorderPsns; //!< GlobalReorderPsns
+    bool m_timeoutLosesPath;      //!< TimeoutLosesPath
+    bool m_retxRttSamples;        //!< RetxRttSamples
     LossRule m_lossRule;          //!< LossRule
     Time m_reorderTime;           //!< ReorderTime (0 = BaseRtt)
     bool m_sleek;                 //!< SleekRecovery

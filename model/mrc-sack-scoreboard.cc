@@ -559,12 +559,27 @@ const MrcSackUpdate&
 MrcSackScoreboard::OnTimeout(Time now, Time rto)
 {
     ClearUpdate();
+    uint64_t deadPaths = 0;
     for (uint32_t off = 0; off < m_outstanding; ++off)
     {
         MrcPsnRecord& r = At(off);
         if (r.state == MrcPsnState::SENT && r.sendTime + rto <= now)
         {
+            deadPaths |= uint64_t(1) << (r.path % MAX_PATHS);
             MarkLost(off);
+        }
+    }
+    if (m_config.timeoutLosesPath && deadPaths != 0)
+    {
+        // the path of a timed-out PSN is presumed dead: what is still in flight on it is
+        // lost too, instead of waiting for one (backed-off) timeout per PSN
+        for (uint32_t off = 0; off < m_outstanding; ++off)
+        {
+            MrcPsnRecord& r = At(off);
+            if (r.state == MrcPsnState::SENT && ((deadPaths >> (r.path % MAX_PATHS)) & 1) != 0)
+            {
+                MarkLost(off);
+            }
         }
     }
     return m_update;

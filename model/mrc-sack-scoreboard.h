@@ -126,6 +126,8 @@ class MrcSackScoreboard
                                        //!< with this N as well (0 = off)
         bool pathCount{false};         //!< enable the path count rule
         uint32_t pathReorderPsns{DEFAULT_REORDER_PSNS}; //!< its N (>= 1)
+        bool timeoutLosesPath{false}; //!< OnTimeout also declares lost every PSN in flight
+                                      //!< on the path of a PSN that timed out
     };
 
     /**

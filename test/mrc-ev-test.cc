@@ -979,3 +979,112 @@ TEST(MrcEvTable, FirstOrderDrawnAfterStreamAssignment)
     EXPECT_EQ(run(false, 7), ref);
     EXPECT_EQ(run(true, 3), ref);
 }
+
+namespace
+{
+
+/// 2 planes x 2 paths x replicas EVs (active); backup replicas on both paths of plane 0.
+MrcEvSet
+TwoPlaneReplicaSet(uint32_t replicas, uint32_t backupReplicas)
+{
+    MrcEvSet s;
+    for (uint32_t r = 0; r < replicas + backupReplicas; ++r)
+    {
+        for (uint32_t p = 0; p < 2; ++p)
+        {
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                if (r >= replicas && p == 1)
+                {
+                    continue;
+                }
+                MrcEvCandidate c = Srv6Path(p, k);
+                c.value |= (r + 1) << 16;
+                (r < replicas ? s.active : s.backup).push_back(c);
+            }
+        }
+    }
+    return s;
+}
+
+} // namespace
+
+TEST(MrcEvTable, EachPlaneKeepsItsOwnRotationWhateverThePortTiming)
+{
+    // The NIC asks per port. Plane 0's port asks three times as often as plane 1's, in an
+    // irregular pattern; plane 1 asks only now and then. Each plane walks its own stratified
+    // rotation, so within a plane every window of 2 consecutive picks holds both of its
+    // paths, and each of its EVs is used once per round: a busy port does not cost the
+    // paths of another plane their turns (with one shared rotation it did, and the paths of
+    // a plane drifted apart).
+    Ptr<MrcEvTable> t = MakeTable(TwoPlaneReplicaSet(8, 0));
+    std::vector<uint32_t> picks[2];
+    const uint32_t pattern[] = {0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1};
+    for (uint32_t i = 0; i < 14 * 16; ++i)
+    {
+        const uint32_t plane = pattern[i % 14];
+        const uint32_t ev = t->Select(1u << plane);
+        ASSERT_NE(ev, MrcEvTable::NO_EV);
+        ASSERT_EQ(t->GetPlane(ev), plane);
+        picks[plane].push_back(ev);
+    }
+    for (uint32_t plane = 0; plane < 2; ++plane)
+    {
+        const std::vector<uint32_t>& v = picks[plane];
+        ASSERT_GE(v.size(), 32u);
+        for (std::size_t i = 0; i + 2 <= v.size(); i += 2)
+        {
+            EXPECT_NE(t->GetPath(v[i]), t->GetPath(v[i + 1])) << "plane " << plane << " at " << i;
+        }
+        for (std::size_t r = 0; r + 16 <= v.size(); r += 16)
+        {
+            std::set<uint32_t> round(v.begin() + r, v.begin() + r + 16);
+            EXPECT_EQ(round.size(), 16u) << "plane " << plane << " round at " << r;
+        }
+    }
+}
+
+TEST(MrcEvTable, ARetiredEvIsReplacedFromAnotherPath)
+{
+    // Plane 0 has backups on both of its paths, oldest first alternating. An EV of path A
+    // retired by an inferred loss is replaced by a backup of path B, even where the oldest
+    // backup is on path A (a replica of the same SRv6 carrier would fail the same way).
+    Ptr<MrcEvTable> t = MakeTable(TwoPlaneReplicaSet(2, 3));
+    ASSERT_EQ(t->GetBackupCount(0), 6u);
+    for (uint32_t k = 0; k < 2; ++k) // both active EVs of path A, one after the other
+    {
+        // the active plane-0 EV of path 0 with the lowest id
+        uint32_t victim = MrcEvTable::NO_EV;
+        for (uint32_t id = 0; id < t->GetEvCount() && victim == MrcEvTable::NO_EV; ++id)
+        {
+            if (t->GetPlane(id) == 0 && t->GetEntry(id).set == MrcEvEntry::ACTIVE &&
+                t->GetPath(id) == t->GetPath(0))
+            {
+                victim = id;
+            }
+        }
+        ASSERT_NE(victim, MrcEvTable::NO_EV);
+        std::set<uint32_t> before;
+        for (uint32_t id = 0; id < t->GetEvCount(); ++id)
+        {
+            if (t->GetEntry(id).set == MrcEvEntry::ACTIVE)
+            {
+                before.insert(id);
+            }
+        }
+        t->OnInferredLoss(victim);
+        EXPECT_EQ(t->GetState(victim), MrcEvState::ASSUMED_BAD);
+        uint32_t promoted = MrcEvTable::NO_EV;
+        for (uint32_t id = 0; id < t->GetEvCount(); ++id)
+        {
+            if (t->GetEntry(id).set == MrcEvEntry::ACTIVE && before.count(id) == 0)
+            {
+                promoted = id;
+            }
+        }
+        ASSERT_NE(promoted, MrcEvTable::NO_EV) << "retirement " << k;
+        EXPECT_EQ(t->GetPlane(promoted), 0u);
+        EXPECT_NE(t->GetPath(promoted), t->GetPath(victim)) << "retirement " << k;
+    }
+    Simulator::Destroy();
+}

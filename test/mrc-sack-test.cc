@@ -838,3 +838,26 @@ TEST(MrcSackScoreboard, ProbeResponseOffsetIsNotAPsn)
     EXPECT_EQ(Psns(sb.OnSack(seth).acked), std::vector<uint32_t>{1});
     EXPECT_EQ(sb.GetRecord(4)->state, MrcPsnState::SENT);
 }
+
+TEST(MrcSackScoreboard, TimeoutLosesThePathOfTheTimedOutPsn)
+{
+    // PSNs 0..5 sent 1 us apart on paths 7, 8, 7, 8, 7, 9. At 100 us with a 99.5 us timeout
+    // only PSN 0 (sent at 0) has expired. Without timeoutLosesPath that one PSN is lost;
+    // with it, everything still in flight on path 7 (PSNs 2 and 4) goes with it.
+    for (bool losePath : {false, true})
+    {
+        MrcSackScoreboard::Config cfg;
+        cfg.timeoutLosesPath = losePath;
+        MrcSackScoreboard sb(cfg, 0);
+        const uint32_t paths[] = {7, 8, 7, 8, 7, 9};
+        for (uint32_t i = 0; i < 6; ++i)
+        {
+            sb.OnSent(1000, 100 + i, MicroSeconds(i), 0, paths[i]);
+        }
+        const MrcSackUpdate& u = sb.OnTimeout(MicroSeconds(100), NanoSeconds(99500));
+        EXPECT_EQ(Psns(u.lost),
+                  losePath ? (std::vector<uint32_t>{0, 2, 4}) : (std::vector<uint32_t>{0}));
+        EXPECT_EQ(u.lostBytes, losePath ? 3000u : 1000u);
+        EXPECT_EQ(sb.GetBytesInFlight(), losePath ? 3000u : 5000u);
+    }
+}
