@@ -881,8 +881,12 @@ MrcScenarios::GetAll()
 {
     static const std::vector<MrcScenarioInfo> all = {
         {"permutation",
-         "every host writes --bytes to a distinct random host (default 16-host Clos, 1 MB)",
-         [](MrcScenarioOptions& o) { o.pattern = "permutation"; }},
+         "every host writes --bytes to a distinct random host (default 16-host Clos, 1 MB), "
+         "roce, uec, then mrc",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "permutation";
+             o.transports = "roce,uec,mrc";
+         }},
         {"incast",
          "--senders hosts (default 8) write --bytes each to the last host",
          [](MrcScenarioOptions& o) { o.pattern = "incast"; }},
@@ -928,12 +932,17 @@ MrcScenarios::GetAll()
          "(summary.json options.victimFlow)",
          [](MrcScenarioOptions& o) {
              o.pattern = "incast-victim";
+             o.transports = "roce,uec,mrc";
              o.senders = "7";
              o.bytes = "4000000";
          }},
         {"alltoall",
-         "every host writes --bytes (1 MB) to every other host, all at once",
-         [](MrcScenarioOptions& o) { o.pattern = "alltoall"; }},
+         "every host writes --bytes (1 MB) to every other host, all at once, roce, uec, then "
+         "mrc",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "alltoall";
+             o.transports = "roce,uec,mrc";
+         }},
         {"loss",
          "permutation of 8 hosts x 8 MB with --lossRate=0.01 random loss, roce, uec, then mrc",
          [](MrcScenarioOptions& o) {
@@ -963,13 +972,17 @@ MrcScenarios::GetAll()
          "segment; completion time in summary.json (options.allreduceCompletionNs)",
          [](MrcScenarioOptions& o) {
              o.pattern = "allreduce";
+             o.transports = "roce,uec,mrc";
              o.bytes = "16000000";
              o.chunks = "4";
          }},
         {"flows",
          "Poisson arrivals for --duration (500 us) at --load (0.5) per host, sizes from --cdf "
-         "(websearch)",
-         [](MrcScenarioOptions& o) { o.pattern = "flows"; }},
+         "(websearch), roce, uec, then mrc",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "flows";
+             o.transports = "roce,uec,mrc";
+         }},
         {"hpcc",
          "an HPCC/ConWeave topology and flow file (--topoFile, --flowFile; default the samples "
          "data/hpcc/topology.txt and flow.txt), roce",
