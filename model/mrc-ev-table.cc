@@ -282,6 +282,7 @@ MrcEvTable::Init(const MrcEvSet& set)
         m_backup[c.plane].push_back(id);
     }
     m_evMinActive = set.evMinActive;
+    RebuildIndex();
     m_buckets.resize(m_paths);
     m_pathOrder.reserve(m_paths);
     // The first round is drawn by the first Select: the random stream may still be fixed
@@ -824,6 +825,7 @@ MrcEvTable::Replace(uint32_t evId, const MrcEvCandidate& ev)
     }
     m_byValue.erase(e.ev.value);
     m_byValue.emplace(ev.value, evId);
+    RebuildIndex();
     e.ev = ev;
     e.skipTurns = 0;
     e.skipUntil = Time(0);
@@ -880,8 +882,50 @@ MrcEvTable::IsPlaneUp(uint32_t plane) const
 uint32_t
 MrcEvTable::FindByValue(uint32_t value) const
 {
-    auto it = m_byValue.find(value);
-    return it == m_byValue.end() ? NO_EV : it->second;
+    // open addressing over a flat table (one or two cache lines per SACK, where the
+    // node-based map cost several misses)
+    if (m_indexIds.empty())
+    {
+        return NO_EV;
+    }
+    const uint32_t mask = m_indexIds.size() - 1;
+    for (uint32_t h = IndexSlot(value);; h = (h + 1) & mask)
+    {
+        const uint32_t id = m_indexIds[h];
+        if (id == NO_EV || m_indexKeys[h] == value)
+        {
+            return id;
+        }
+    }
+}
+
+uint32_t
+MrcEvTable::IndexSlot(uint32_t value) const
+{
+    return static_cast<uint32_t>((uint64_t(value) * 0x9E3779B97F4A7C15ULL) >> 32) &
+           (m_indexIds.size() - 1);
+}
+
+void
+MrcEvTable::RebuildIndex()
+{
+    uint32_t cap = 16;
+    while (cap < 2 * m_byValue.size())
+    {
+        cap <<= 1;
+    }
+    m_indexKeys.assign(cap, 0);
+    m_indexIds.assign(cap, NO_EV);
+    for (const auto& [value, id] : m_byValue)
+    {
+        uint32_t h = IndexSlot(value);
+        while (m_indexIds[h] != NO_EV)
+        {
+            h = (h + 1) & (cap - 1);
+        }
+        m_indexKeys[h] = value;
+        m_indexIds[h] = id;
+    }
 }
 
 const MrcEvEntry&

@@ -404,9 +404,15 @@ class MrcEvTable : public Object
     Time GetSkipTime() const;
     /// Abort on a bad id.
     void CheckId(uint32_t id) const;
+    /// Rebuild FindByValue's flat table from m_byValue.
+    void RebuildIndex();
+    /// \param value an EV value \return its home slot in the flat table
+    uint32_t IndexSlot(uint32_t value) const;
 
     std::vector<MrcEvEntry> m_evs;                    //!< all EVs, by id
     std::unordered_map<uint32_t, uint32_t> m_byValue; //!< value -> id
+    std::vector<uint32_t> m_indexKeys;                //!< FindByValue's flat table: values
+    std::vector<uint32_t> m_indexIds;                 //!< its ids (NO_EV = empty slot)
     std::vector<std::vector<uint32_t>> m_active;      //!< per plane: active ids, round order
     std::vector<uint32_t> m_cursor;                   //!< per plane: next position in m_active
     std::vector<uint64_t> m_planeRounds;              //!< per plane: rounds drawn
