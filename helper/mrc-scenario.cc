@@ -976,6 +976,16 @@ MrcScenarios::GetAll()
              o.bytes = "16000000";
              o.chunks = "4";
          }},
+        {"allgather",
+         "one ring all-gather of --bytes (16 MB) over all hosts in --chunks (4) chunks per "
+         "segment, n - 1 steps each waiting on the previous; completion time in summary.json "
+         "(options.allgatherCompletionNs), roce, uec, then mrc",
+         [](MrcScenarioOptions& o) {
+             o.pattern = "allgather";
+             o.transports = "roce,uec,mrc";
+             o.bytes = "16000000";
+             o.chunks = "4";
+         }},
         {"flows",
          "Poisson arrivals for --duration (500 us) at --load (0.5) per host, sizes from --cdf "
          "(websearch), roce, uec, then mrc",
@@ -1388,18 +1398,24 @@ MrcScenarioRunner::Build()
     // Workload.
     m.trackStalls = !c.failLink.empty();
     m.nextStream = stream + 100000;
-    if (c.pattern == "allreduce")
+    if (c.pattern == "allreduce" || c.pattern == "allgather")
     {
-        // One ring all-reduce over all hosts in index order, started at 0.
+        // One ring all-reduce (or all-gather) over all hosts in index order, started at 0.
         std::vector<uint32_t> ring(nHosts);
         for (uint32_t h = 0; h < nHosts; ++h)
         {
             ring[h] = h;
         }
         NS_ABORT_MSG_IF(c.bytes < uint64_t{nHosts} * c.chunks,
-                        "allreduce: --bytes=" << c.bytes << " must be at least hosts x chunks = "
-                                              << uint64_t{nHosts} * c.chunks);
-        m.collectives.emplace_back(0, MrcRingCollective::ALL_REDUCE, ring, c.bytes, c.chunks);
+                        c.pattern << ": --bytes=" << c.bytes
+                                  << " must be at least hosts x chunks = "
+                                  << uint64_t{nHosts} * c.chunks);
+        m.collectives.emplace_back(0,
+                                   c.pattern == "allreduce" ? MrcRingCollective::ALL_REDUCE
+                                                            : MrcRingCollective::ALL_GATHER,
+                                   ring,
+                                   c.bytes,
+                                   c.chunks);
         for (const MrcFlowSpec& f : m.collectives[0].Start(Time(0)))
         {
             m.AddMessage(f);
@@ -1960,7 +1976,7 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
             }
             if (rc.IsComplete())
             {
-                cfg.options["allreduceCompletionNs"] =
+                cfg.options[cfg.pattern + "CompletionNs"] =
                     std::to_string(rc.GetDuration().GetNanoSeconds());
             }
         }
@@ -2314,7 +2330,11 @@ MrcScenarioRunner::Impl::Collect()
     {
         info.options = cfg.options;
     }
-    for (const char* k : {"victimFlow", "allreduceCompletionNs", "mtu", "htsimConnectionsStarted"})
+    for (const char* k : {"victimFlow",
+                          "allreduceCompletionNs",
+                          "allgatherCompletionNs",
+                          "mtu",
+                          "htsimConnectionsStarted"})
     {
         auto it = cfg.options.find(k);
         if (it != cfg.options.end())
@@ -2575,7 +2595,7 @@ MrcSimMain(int argc, char* argv[])
     for (const auto& [key, value] : shared.GetInfo().options)
     {
         if (key.find("mrc") != std::string::npos || key.find("uec") != std::string::npos ||
-            key.find("allreduceCompletionNs") != std::string::npos ||
+            key.find("CompletionNs") != std::string::npos ||
             key.find("victimFlow") != std::string::npos)
         {
             std::cout << key << " " << value << "\n";

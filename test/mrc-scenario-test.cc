@@ -673,6 +673,26 @@ TEST(MrcScenario, AllreduceRunsEveryStepAndReportsItsTime)
     Cleanup(dir);
 }
 
+TEST(MrcScenario, AllgatherRunsItsStepsAndReportsItsTime)
+{
+    MrcScenarioConfig c = SmallWith("allgather", "uec", "320000");
+    c.topology.hosts = 8;
+    c.chunks = 2;
+    MrcScenarioRunner r(c);
+    const std::string dir = RunAndWrite(c, r);
+    // n - 1 = 7 steps of 8 ranks x 2 chunks, each 320000 / 8 / 2 bytes, to the next rank.
+    ASSERT_EQ(r.GetMessages().size(), 7u * 8u * 2u);
+    for (const auto& m : r.GetMessages())
+    {
+        EXPECT_EQ(m.bytes, 20000u);
+        EXPECT_EQ(m.dst, (m.src + 1) % 8);
+    }
+    CheckAllExactlyOnce(r);
+    const std::string summary = ReadFile(dir + "/summary.json");
+    EXPECT_NE(summary.find("allgatherCompletionNs"), std::string::npos);
+    Cleanup(dir);
+}
+
 TEST(MrcScenario, PoissonFlowsFromTheWebsearchCdf)
 {
     MrcScenarioConfig c = SmallWith("flows", "mrc", "1");
