@@ -102,8 +102,13 @@ MrcRdmaNic::GetTypeId()
                           "spec's endpoint operation, sent by the NIC to every peer NIC with "
                           "a live QP). Qp: each MRC QP updates its own peer QP (our earlier "
                           "model; more packets, same effect).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<PortStatusScope>(MrcRdmaNic::PORT_STATUS_NIC),
+                          MakeEnumAccessor<PortStatusScope>(&MrcRdmaNic::m_portStatusScope),
+#else
                           EnumValue(MrcRdmaNic::PORT_STATUS_NIC),
                           MakeEnumAccessor(&MrcRdmaNic::m_portStatusScope),
+#endif
                           MakeEnumChecker(MrcRdmaNic::PORT_STATUS_NIC,
                                           "Nic",
                                           MrcRdmaNic::PORT_STATUS_QP,
