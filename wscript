@@ -137,6 +137,7 @@ def build(bld):
         'test/mrc-sack-test.cc',
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
+        'test/mrc-port-status-test.cc',
         'test/mrc-receiver-test.cc',
         'test/mrc-spray-proof-test.cc',
         'test/mrc-multipath-proof-test.cc',

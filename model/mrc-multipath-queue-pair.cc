@@ -1000,9 +1000,60 @@ MrcMultipathQueuePair::ApplyLocalPortState(uint32_t port)
     m_evTable->SetLocalPortUp(port, up);
     if (m_portStatusUpdates)
     {
-        SendPortStatus();
+        if (m_nic->GetPortStatusScope() == MrcRdmaNic::PORT_STATUS_NIC)
+        {
+            m_nic->RequestPortStatusUpdate(); // one update per peer NIC, sent by the NIC
+        }
+        else
+        {
+            SendPortStatus();
+        }
     }
     NotifyReady();
+}
+
+bool
+MrcMultipathQueuePair::GetPortStatusUpdates() const
+{
+    return m_portStatusUpdates;
+}
+
+Time
+MrcMultipathQueuePair::GetPortStatusTimeout() const
+{
+    return m_portStatusTimeout;
+}
+
+uint32_t
+MrcMultipathQueuePair::GetPortStatusAttempts() const
+{
+    return m_portStatusTries;
+}
+
+void
+MrcMultipathQueuePair::ApplyPeerPortStatus(uint32_t mask)
+{
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
+    ++m_mpCounters.portStatusReceived;
+    for (uint32_t p = 0; p < m_evTable->GetPlaneCount() && p < MrcErthHeader::MAX_PORT; ++p)
+    {
+        m_evTable->SetRemotePortUp(p, (mask & MrcErthHeader::PortBit(p + 1)) != 0);
+    }
+    NotifyReady();
+}
+
+bool
+MrcMultipathQueuePair::SendEndpointPacket(uint32_t port, Ptr<Packet> p)
+{
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return false;
+    }
+    SendReverse(port, p, 0);
+    return true;
 }
 
 void

@@ -123,8 +123,11 @@ struct MrcMultipathCounters
  * **Port state.** A NIC port's link going down or up takes its plane out of (into) use
  * in the EV table (SetLocalPortUp) and, with PortStatusUpdates, sends the peer QP a Port
  * Status Update (ERTH op 0, reachable-port mask) on a working port; the peer applies it
- * with MrcEvTable::SetRemotePortUp. Simplification: the update goes to the peer QP, not
- * to the reserved QPN 0x2 of the NIC, and is not answered or retried.
+ * with MrcEvTable::SetRemotePortUp and answers (EETH, same request id); unanswered
+ * updates are sent again (PortStatusTimeout, PortStatusAttempts). With
+ * MrcRdmaNic::PortStatusScope Nic (default) the NIC sends one update per peer NIC to its
+ * reserved QPN 0x2 instead, and the peer NIC applies it to every QP connected to the
+ * sender; with Qp each QP sends its own to the peer QP.
  *
  * **Lifecycle.** Connect() or the steps ModifyToInit / ModifyToRtr / ModifyToRts (see
  * MrcController for the OCP attributes of each step). The EV table, receive window and
@@ -200,6 +203,30 @@ class MrcMultipathQueuePair : public MrcQueuePair
      * \param up true if up
      */
     void SetRemotePortUp(uint32_t plane, bool up);
+
+    // ---- NIC-scope Port Status Update (MrcRdmaNic::PortStatusScope Nic) ----
+
+    /// \return the PortStatusUpdates attribute
+    bool GetPortStatusUpdates() const;
+    /// \return the PortStatusTimeout attribute
+    Time GetPortStatusTimeout() const;
+    /// \return the PortStatusAttempts attribute
+    uint32_t GetPortStatusAttempts() const;
+    /**
+     * Apply a peer NIC's reachable-port mask (ERTH port_status_mask, bit N = port N) to
+     * this QP's EV table, as a Port Status Update addressed to the QP would; counts
+     * portStatusReceived.
+     * \param mask the mask
+     */
+    void ApplyPeerPortStatus(uint32_t mask);
+    /**
+     * Send a NIC-built endpoint packet (from its BTH on) toward this QP's peer on a port,
+     * in the control class on a reverse EV of that plane, as the QP's own control packets.
+     * \param port the port
+     * \param p the packet, BTH first
+     * \return false if the QP cannot send (not connected, or in error)
+     */
+    bool SendEndpointPacket(uint32_t port, Ptr<Packet> p);
 
     bool UsesPort(uint32_t port) const override;
     Time GetNextSendTime(uint32_t port) const override;

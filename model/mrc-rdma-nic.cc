@@ -5,10 +5,16 @@
 #include "mrc-rdma-nic.h"
 
 #include "mrc-bth-header.h"
+#include "mrc-eeth-header.h"
+#include "mrc-erth-header.h"
 #include "mrc-icrc-trailer.h"
+#include "mrc-multipath-queue-pair.h"
+#include "mrc-opcodes.h"
+#include "mrc-tseth-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -30,6 +36,25 @@ namespace
 constexpr uint32_t MAX_HEADER_BYTES = 256;
 /// Packets one Serve call builds at most before it yields (see Serve).
 constexpr uint32_t MAX_PACKETS_PER_SERVE = 64;
+
+/// Read the fixed-size extension header H that follows the BTH of an arrival.
+/// \return false if the packet is too short
+template <typename H>
+bool
+ReadExtHeader(const MrcRxPacket& rx, H& h)
+{
+    if (rx.packet->GetSize() < rx.extOffset + H::SIZE)
+    {
+        return false;
+    }
+    uint8_t bytes[H::SIZE];
+    rx.packet->CreateFragment(rx.extOffset, H::SIZE)->CopyData(bytes, H::SIZE);
+    Buffer b;
+    b.AddAtStart(H::SIZE);
+    b.Begin().Write(bytes, H::SIZE);
+    h.Deserialize(b.Begin());
+    return true;
+}
 } // namespace
 
 TypeId
@@ -69,11 +94,35 @@ MrcRdmaNic::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&MrcRdmaNic::m_computeIcrc),
                           MakeBooleanChecker())
+            .AddAttribute("PortStatusScope",
+                          "Who tells peers about a local port going down or up (MRC Port "
+                          "Status Update). Nic (default): the NIC sends one update per peer "
+                          "NIC to its reserved endpoint QPN 0x2 and the peer NIC applies it "
+                          "to every QP connected to the sender (protocol reference Q3: the "
+                          "spec's endpoint operation, sent by the NIC to every peer NIC with "
+                          "a live QP). Qp: each MRC QP updates its own peer QP (our earlier "
+                          "model; more packets, same effect).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<PortStatusScope>(MrcRdmaNic::PORT_STATUS_NIC),
+                          MakeEnumAccessor<PortStatusScope>(&MrcRdmaNic::m_portStatusScope),
+#else
+                          EnumValue(MrcRdmaNic::PORT_STATUS_NIC),
+                          MakeEnumAccessor(&MrcRdmaNic::m_portStatusScope),
+#endif
+                          MakeEnumChecker(MrcRdmaNic::PORT_STATUS_NIC,
+                                          "Nic",
+                                          MrcRdmaNic::PORT_STATUS_QP,
+                                          "Qp"))
             .AddTraceSource("RxDrop",
                             "An arriving packet was dropped by the NIC: the packet and why "
                             "(not-bth, unknown-qp).",
                             MakeTraceSourceAccessor(&MrcRdmaNic::m_rxDropTrace),
-                            "ns3::MrcRdmaNic::RxDropTracedCallback");
+                            "ns3::MrcRdmaNic::RxDropTracedCallback")
+            .AddTraceSource("PortStatusTx",
+                            "A NIC-scope Port Status Update left (first attempt or resend): "
+                            "the peer NIC's port-0 address, the request id, the mask.",
+                            MakeTraceSourceAccessor(&MrcRdmaNic::m_portStatusTxTrace),
+                            "ns3::MrcRdmaNic::PortStatusTracedCallback");
     return tid;
 }
 
@@ -84,7 +133,8 @@ MrcRdmaNic::MrcRdmaNic()
       m_bthUdpPort(MRC_ROCEV2_UDP_PORT),
       m_computeIcrc(false),
       m_rxNotBth(0),
-      m_rxUnknownQp(0)
+      m_rxUnknownQp(0),
+      m_portStatusScope(PORT_STATUS_NIC)
 {
 }
 
@@ -93,6 +143,12 @@ MrcRdmaNic::~MrcRdmaNic() = default;
 void
 MrcRdmaNic::DoDispose()
 {
+    m_portStatusFlush.Cancel();
+    for (auto& peer : m_peers)
+    {
+        peer.timer.Cancel();
+    }
+    m_peers.clear();
     for (auto& port : m_ports)
     {
         port.wake.Cancel();
@@ -434,6 +490,10 @@ MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
     auto it = m_qps.find(rx.destQp);
     if (it == m_qps.end())
     {
+        if (rx.destQp == MRC_ENDPOINT_QPN && ReceiveEndpoint(rx))
+        {
+            return;
+        }
         ++m_rxUnknownQp;
         m_rxDropTrace(p, "unknown-qp");
         return;
@@ -463,6 +523,304 @@ uint64_t
 MrcRdmaNic::GetTxDataDrops(uint32_t port) const
 {
     return port < m_ports.size() ? m_ports[port].txDrops : 0;
+}
+
+MrcRdmaNic::PortStatusScope
+MrcRdmaNic::GetPortStatusScope() const
+{
+    return m_portStatusScope;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusSent() const
+{
+    return m_psSent;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusResent() const
+{
+    return m_psResent;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusAnswered() const
+{
+    return m_psAnswered;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusReceived() const
+{
+    return m_psReceived;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusResponses() const
+{
+    return m_psResponses;
+}
+
+uint16_t
+MrcRdmaNic::GetPortStatusRequestId(Ipv6Address peer) const
+{
+    for (const auto& ps : m_peers)
+    {
+        if (std::find(ps.addresses.begin(), ps.addresses.end(), peer) != ps.addresses.end())
+        {
+            return ps.id;
+        }
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// NIC-scope Port Status Update (endpoint operation, QPN 0x2)
+// ---------------------------------------------------------------------------
+
+void
+MrcRdmaNic::RequestPortStatusUpdate()
+{
+    if (m_portStatusFlush.IsExpired())
+    {
+        // after every QP that sees the same change at this instant has remapped
+        m_portStatusFlush = Simulator::ScheduleNow(&MrcRdmaNic::FlushPortStatus, this);
+    }
+}
+
+uint32_t
+MrcRdmaNic::LocalPortMask() const
+{
+    uint32_t mask = 0;
+    for (uint32_t p = 0; p < m_ports.size() && p < MrcErthHeader::MAX_PORT; ++p)
+    {
+        if (m_ports[p].dev->IsLinkUp())
+        {
+            mask |= MrcErthHeader::PortBit(p + 1);
+        }
+    }
+    return mask;
+}
+
+Ptr<MrcMultipathQueuePair>
+MrcRdmaNic::PeerQp(std::size_t peer) const
+{
+    const std::vector<Ipv6Address>& a = m_peers[peer].addresses;
+    for (const auto& qp : m_qpList)
+    {
+        const MrcQpState st = qp->GetState();
+        if (st != MrcQpState::RTS && st != MrcQpState::RTR)
+        {
+            continue;
+        }
+        Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
+        if (mp && mp->GetPortStatusUpdates() && !a.empty() && mp->GetRemoteAddress(0) == a[0])
+        {
+            return mp;
+        }
+    }
+    return nullptr;
+}
+
+void
+MrcRdmaNic::FlushPortStatus()
+{
+    const uint32_t mask = LocalPortMask();
+    // the peers: one per distinct peer address on port 0 among the live MRC QPs
+    std::vector<bool> due(m_peers.size(), false);
+    for (const auto& qp : m_qpList)
+    {
+        const MrcQpState st = qp->GetState();
+        if (st != MrcQpState::RTS && st != MrcQpState::RTR)
+        {
+            continue;
+        }
+        Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
+        if (!mp || !mp->GetPortStatusUpdates() || m_ports.empty())
+        {
+            continue;
+        }
+        const Ipv6Address first = mp->GetRemoteAddress(0);
+        std::size_t i = 0;
+        while (i < m_peers.size() && m_peers[i].addresses[0] != first)
+        {
+            ++i;
+        }
+        if (i == m_peers.size())
+        {
+            PeerStatus ps;
+            for (uint32_t p = 0; p < m_ports.size(); ++p)
+            {
+                ps.addresses.push_back(mp->GetRemoteAddress(p));
+            }
+            m_peers.push_back(ps);
+            due.push_back(false);
+        }
+        due[i] = true;
+    }
+    for (std::size_t i = 0; i < m_peers.size(); ++i)
+    {
+        PeerStatus& ps = m_peers[i];
+        if (!due[i] || (ps.sent && ps.mask == mask))
+        {
+            continue; // no live QP to it, or it has (or is being sent) this mask already
+        }
+        // a new local state replaces an update still waiting for its response
+        ps.timer.Cancel();
+        ps.mask = mask;
+        ps.sent = true;
+        ps.pending = true;
+        ++ps.id; // request id in PSN[15:0]; consumes no PSN
+        Ptr<MrcMultipathQueuePair> qp = PeerQp(i);
+        ps.left = qp->GetPortStatusAttempts();
+        TransmitPortStatus(i);
+    }
+}
+
+void
+MrcRdmaNic::TransmitPortStatus(std::size_t peer)
+{
+    PeerStatus& ps = m_peers[peer];
+    Ptr<MrcMultipathQueuePair> qp = PeerQp(peer);
+    uint32_t via = 0;
+    while (via < m_ports.size() && !m_ports[via].dev->IsLinkUp())
+    {
+        ++via;
+    }
+    if (!qp || via == m_ports.size() || ps.left == 0)
+    {
+        ps.pending = false; // no QP or port left to tell the peer through, or no attempt left
+        return;
+    }
+    MrcErthHeader erth;
+    erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+    erth.SetPortStatusMask(ps.mask);
+    erth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(erth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_REQUEST);
+    bth.SetDestQp(MRC_ENDPOINT_QPN);
+    bth.SetPsn(ps.id);
+    p->AddHeader(bth);
+    --ps.left;
+    ++m_psSent;
+    NS_LOG_LOGIC("Port Status Update " << ps.id << " mask 0x" << std::hex << ps.mask << std::dec
+                                       << " to " << ps.addresses[0] << " via port " << via);
+    m_portStatusTxTrace(ps.addresses[0], ps.id, ps.mask);
+    qp->SendEndpointPacket(via, p);
+    const Time timeout = qp->GetPortStatusTimeout();
+    if (timeout.IsStrictlyPositive())
+    {
+        ps.timer = Simulator::Schedule(timeout, &MrcRdmaNic::PortStatusTimedOut, this, peer);
+    }
+}
+
+void
+MrcRdmaNic::PortStatusTimedOut(std::size_t peer)
+{
+    PeerStatus& ps = m_peers[peer];
+    if (!ps.pending)
+    {
+        return;
+    }
+    if (ps.left == 0)
+    {
+        NS_LOG_LOGIC("Port Status Update " << ps.id << " to " << ps.addresses[0]
+                                           << " unanswered after all attempts");
+        ps.pending = false;
+        return;
+    }
+    ++m_psResent;
+    TransmitPortStatus(peer);
+}
+
+Ipv6Address
+MrcRdmaNic::SourceOf(const MrcRxPacket& rx)
+{
+    return rx.info->encapsulated ? rx.info->innerSrc : rx.info->src;
+}
+
+bool
+MrcRdmaNic::ReceiveEndpoint(const MrcRxPacket& rx)
+{
+    if (rx.opcode == MrcOpcode::MRC_ENDPOINT_REQUEST)
+    {
+        MrcErthHeader erth;
+        if (!ReadExtHeader(rx, erth))
+        {
+            return false;
+        }
+        if (erth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+        {
+            return false;
+        }
+        const Ipv6Address src = SourceOf(rx);
+        Ptr<MrcMultipathQueuePair> answerVia;
+        for (const auto& qp : m_qpList)
+        {
+            Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
+            const MrcQpState st = qp->GetState();
+            if (!mp || (st != MrcQpState::RTS && st != MrcQpState::RTR) ||
+                qp->GetRemoteAddress(rx.port) != src)
+            {
+                continue;
+            }
+            mp->ApplyPeerPortStatus(erth.GetPortStatusMask());
+            if (!answerVia)
+            {
+                answerVia = mp;
+            }
+        }
+        if (!answerVia)
+        {
+            return false; // no QP connected to the sender: nothing to apply or answer through
+        }
+        ++m_psReceived;
+        // one answer, on the port the request came in on (a port the peer reaches)
+        MrcEethHeader eeth;
+        eeth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+        eeth.SetTxTimestamp(erth.GetTxTimestamp());
+        Ptr<Packet> resp = Create<Packet>();
+        resp->AddHeader(eeth);
+        MrcBthHeader bth;
+        bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_RESPONSE);
+        bth.SetDestQp(MRC_ENDPOINT_QPN);
+        bth.SetPsn(MrcEndpointRequestIdOfPsn(rx.psn));
+        resp->AddHeader(bth);
+        ++m_psResponses;
+        answerVia->SendEndpointPacket(rx.port, resp);
+        return true;
+    }
+    if (rx.opcode == MrcOpcode::MRC_ENDPOINT_RESPONSE)
+    {
+        MrcEethHeader eeth;
+        if (!ReadExtHeader(rx, eeth))
+        {
+            return false;
+        }
+        if (eeth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+        {
+            return false;
+        }
+        const Ipv6Address src = SourceOf(rx);
+        const uint16_t id = MrcEndpointRequestIdOfPsn(rx.psn);
+        for (auto& ps : m_peers)
+        {
+            if (rx.port < ps.addresses.size() && ps.addresses[rx.port] == src)
+            {
+                if (ps.pending && ps.id == id)
+                {
+                    ++m_psAnswered;
+                    ps.pending = false;
+                    ps.timer.Cancel();
+                }
+                return true; // answers to replaced updates are ignored
+            }
+        }
+        return false;
+    }
+    return false;
 }
 
 } // namespace ns3

@@ -31,6 +31,7 @@ namespace ns3
 {
 
 class Node;
+class MrcMultipathQueuePair;
 
 /**
  * \ingroup mrc
@@ -54,12 +55,31 @@ class Node;
  *   their DSCP (high priority with the default DSCP map).
  * - **Memory regions.** RegisterMemoryRegion gives a region an rkey; responders look it
  *   up by the RETH's rkey.
+ * - **Port Status Update (MRC).** With PortStatusScope Nic (default), a local port change
+ *   that the NIC's MRC QPs apply (after their PortRemapDelay) makes the NIC send ONE
+ *   Port Status Update (Endpoint Request 0xD8, ERTH op 0, reachable-port mask) to the
+ *   reserved QPN 0x2 of every peer NIC it has a live MRC QP to, answered by one Endpoint
+ *   Response (0xD9, same request id in PSN[15:0]) and sent again after the
+ *   PortStatusTimeout of the peer's first QP, up to its PortStatusAttempts. A request
+ *   arriving at QPN 0x2 is applied to every live MRC QP whose peer address on the
+ *   arrival port is the request's source, and answered once. The packets travel through
+ *   one of those QPs (its reverse EVs, control class). With Qp each QP exchanges its own
+ *   updates with its peer QP (MrcMultipathQueuePair).
  */
 class MrcRdmaNic : public Object
 {
   public:
+    /// Who sends Port Status Updates (attribute PortStatusScope).
+    enum PortStatusScope : uint8_t
+    {
+        PORT_STATUS_NIC, ///< one update per peer NIC, to its QPN 0x2 (default)
+        PORT_STATUS_QP,  ///< each MRC QP updates its own peer QP
+    };
+
     /// Signature of the RxDrop trace: the packet and why ("not-bth", "unknown-qp", ...).
     typedef void (*RxDropTracedCallback)(Ptr<const Packet> packet, const std::string& why);
+    /// Signature of the PortStatusTx trace: peer (its port-0 address), request id, mask.
+    typedef void (*PortStatusTracedCallback)(Ipv6Address peer, uint16_t id, uint32_t mask);
 
     /**
      * \brief Get the type ID.
@@ -150,6 +170,15 @@ class MrcRdmaNic : public Object
     uint16_t GetBthUdpPort() const;
     /// \return the ComputeIcrc attribute
     bool GetComputeIcrc() const;
+    /// \return the PortStatusScope attribute
+    PortStatusScope GetPortStatusScope() const;
+    /**
+     * An MRC QP applied a local port change (PortStatusScope Nic): at the end of this
+     * instant, send every peer NIC whose last update carried another mask a new Port
+     * Status Update with the current mask. Calls of many QPs at once make one update per
+     * peer.
+     */
+    void RequestPortStatusUpdate();
 
     // ---- counters ----
 
@@ -161,6 +190,18 @@ class MrcRdmaNic : public Object
     uint64_t GetTxDataPackets(uint32_t port) const;
     /// \param port a port \return data packets the device refused (queue full, link down)
     uint64_t GetTxDataDrops(uint32_t port) const;
+    /// \return NIC-scope Port Status Update requests sent (first attempts and resends)
+    uint64_t GetPortStatusSent() const;
+    /// \return of those, resends after a timeout
+    uint64_t GetPortStatusResent() const;
+    /// \return responses received that matched a pending request
+    uint64_t GetPortStatusAnswered() const;
+    /// \return Port Status Update requests received at QPN 0x2 and applied
+    uint64_t GetPortStatusReceived() const;
+    /// \return responses sent to them
+    uint64_t GetPortStatusResponses() const;
+    /// \param peer any address of a peer NIC \return request id of the last update to it, 0 if none
+    uint16_t GetPortStatusRequestId(Ipv6Address peer) const;
 
   protected:
     void DoDispose() override;
@@ -191,6 +232,34 @@ class MrcRdmaNic : public Object
     void WakeUp(uint32_t port);
     /// Fill the port's device from the ring.
     void Serve(uint32_t port);
+
+    /// NIC-scope Port Status Update state toward one peer NIC.
+    struct PeerStatus
+    {
+        std::vector<Ipv6Address> addresses; //!< the peer's address per port (of its first QP)
+        uint16_t id{0};                     //!< request id of the last update
+        uint32_t mask{0};                   //!< its mask
+        uint32_t left{0};                   //!< attempts left
+        bool sent{false};                   //!< an update was started
+        bool pending{false};                //!< it waits for its response
+        EventId timer;                      //!< response timeout
+    };
+
+    /// Send the updates RequestPortStatusUpdate asked for.
+    void FlushPortStatus();
+    /// \return the current reachable-port mask of this NIC
+    uint32_t LocalPortMask() const;
+    /// \param peer index in m_peers \return first live MRC QP connected to it, or null
+    Ptr<MrcMultipathQueuePair> PeerQp(std::size_t peer) const;
+    /// Send (again) the pending update of a peer.
+    void TransmitPortStatus(std::size_t peer);
+    /// The response timeout of a peer's update fired.
+    void PortStatusTimedOut(std::size_t peer);
+    /// A packet for the endpoint QPN 0x2 arrived. \return false if not an endpoint op
+    bool ReceiveEndpoint(const MrcRxPacket& rx);
+    /// \param rx an arrival \return its sender's address (inner source when encapsulated)
+    static Ipv6Address SourceOf(const MrcRxPacket& rx);
+
     /// Register a created QP.
     Ptr<MrcQueuePair> Adopt(Ptr<MrcQueuePair> qp);
 
@@ -205,6 +274,15 @@ class MrcRdmaNic : public Object
     bool m_computeIcrc;                                                  //!< ComputeIcrc
     uint64_t m_rxNotBth;                                                 //!< counter
     uint64_t m_rxUnknownQp;                                              //!< counter
+    PortStatusScope m_portStatusScope;                                   //!< PortStatusScope
+    std::vector<PeerStatus> m_peers;                                     //!< peer NICs
+    EventId m_portStatusFlush;                                           //!< pending flush
+    uint64_t m_psSent{0};                                                //!< counter
+    uint64_t m_psResent{0};                                              //!< counter
+    uint64_t m_psAnswered{0};                                            //!< counter
+    uint64_t m_psReceived{0};                                            //!< counter
+    uint64_t m_psResponses{0};                                           //!< counter
+    TracedCallback<Ipv6Address, uint16_t, uint32_t> m_portStatusTxTrace; //!< PortStatusTx
     TracedCallback<Ptr<const Packet>, const std::string&> m_rxDropTrace; //!< RxDrop
 };
 

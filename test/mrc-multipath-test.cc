@@ -450,8 +450,9 @@ TEST(MrcMultipath, NicPortDownMovesTrafficToTheOtherPlane)
     Ptr<MrcEvTable> peer = Mp(c.responder)->GetEvTable();
     EXPECT_FALSE(mine->IsPlaneUp(1));
     EXPECT_TRUE(mine->IsPlaneUp(0));
-    // the peer learnt it from the Port Status Update
-    EXPECT_EQ(Mp(c.requester)->GetMultipathCounters().portStatusSent, 1u);
+    // the peer learnt it from the Port Status Update (one per peer NIC, the default scope)
+    EXPECT_EQ(c.requester->GetNic()->GetPortStatusSent(), 1u);
+    EXPECT_EQ(c.requester->GetNic()->GetPortStatusAnswered(), 1u);
     EXPECT_EQ(Mp(c.responder)->GetMultipathCounters().portStatusReceived, 1u);
     EXPECT_FALSE(peer->IsPlaneUp(1));
     // plane-1 EVs were not blamed for the port: none is ASSUMED_BAD

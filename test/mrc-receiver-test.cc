@@ -8,6 +8,7 @@
 // Transport ACK, bytes decoded by tshark), and the acknowledged Port Status Update.
 
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/mrc-aeth-header.h"
 #include "ns3/mrc-cc-state-header.h"
@@ -433,6 +434,21 @@ TEST(MrcReceiver, CompletionWaitsForTheTransportAck)
 namespace
 {
 
+/// These tests exercise the per-QP exchange: NICs made while it lives use
+/// PortStatusScope Qp (the NIC-scope default is tested in mrc-port-status-test.cc).
+struct QpScopePortStatus
+{
+    QpScopePortStatus()
+    {
+        Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Qp"));
+    }
+
+    ~QpScopePortStatus()
+    {
+        Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Nic"));
+    }
+};
+
 /// Samples the times the first update was sent and received, and the requester's last
 /// send on plane 1.
 struct PortWatch
@@ -468,6 +484,7 @@ struct PortWatch
 
 TEST(MrcReceiver, PortDownReachesThePeerWhichDropsThatPlaneAtOnce)
 {
+    QpScopePortStatus qpScope;
     Ptr<MrcTopology> t = TwoPlaneFabric(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20);
@@ -542,6 +559,7 @@ struct SentWatch
 
 TEST(MrcReceiver, PortRemapDelayKeepsUsingTheDeadPortUntilItEnds)
 {
+    QpScopePortStatus qpScope;
     Ptr<MrcTopology> t = TwoPlaneFabric(4);
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("PortRemapDelay", TimeValue(MicroSeconds(50)));
@@ -578,6 +596,7 @@ TEST(MrcReceiver, PortRemapDelayKeepsUsingTheDeadPortUntilItEnds)
 
 TEST(MrcReceiver, UnansweredPortStatusIsSentThreeTimes)
 {
+    QpScopePortStatus qpScope;
     Ptr<MrcTopology> t = TwoPlaneFabric(4);
     // a QP whose peer QPN does not exist: the peer NIC drops what it gets, nobody answers
     Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
