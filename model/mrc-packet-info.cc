@@ -321,4 +321,37 @@ MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset)
     return true;
 }
 
+void
+MrcAddIpv6Header(Ptr<Packet> p,
+                 const MrcIpv6Fields& ip,
+                 const uint8_t* following,
+                 uint32_t followingBytes)
+{
+    NS_ABORT_MSG_IF(followingBytes > MRC_MAX_FOLLOWING_BYTES,
+                    "MrcAddIpv6Header: " << followingBytes << " following bytes: allowed 0.."
+                                         << MRC_MAX_FOLLOWING_BYTES);
+    NS_ABORT_MSG_IF(ip.flowLabel > MRC_FLOW_LABEL_MASK,
+                    "MrcAddIpv6Header: flow label 0x" << std::hex << ip.flowLabel << std::dec
+                                                      << " does not fit in 20 bits");
+    MrcRawPrefixHeader raw;
+    raw.size = MRC_IPV6_HEADER_BYTES + followingBytes;
+    uint8_t* b = raw.bytes;
+    // Version 6 | traffic class | flow label, then payload length, next header, hop limit.
+    b[0] = static_cast<uint8_t>(0x60 | (ip.trafficClass >> 4));
+    b[1] = static_cast<uint8_t>(((ip.trafficClass & 0x0f) << 4) | (ip.flowLabel >> 16));
+    b[2] = static_cast<uint8_t>(ip.flowLabel >> 8);
+    b[3] = static_cast<uint8_t>(ip.flowLabel);
+    b[4] = static_cast<uint8_t>(ip.payloadLength >> 8);
+    b[5] = static_cast<uint8_t>(ip.payloadLength);
+    b[6] = ip.nextHeader;
+    b[7] = ip.hopLimit;
+    ip.src.GetBytes(b + 8);
+    ip.dst.GetBytes(b + 24);
+    if (followingBytes > 0)
+    {
+        std::copy(following, following + followingBytes, b + MRC_IPV6_HEADER_BYTES);
+    }
+    p->AddHeader(raw);
+}
+
 } // namespace ns3
