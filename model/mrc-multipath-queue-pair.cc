@@ -901,17 +901,11 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
     reth.SetVirtualAddress(w.wr.remoteAddress + offset);
     reth.SetRkey(w.wr.rkey);
     reth.SetDmaLength(w.wr.length);
-    p->AddHeader(reth);
-    if (m_timestamps)
-    {
-        MrcTsethHeader ts;
-        ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
-        p->AddHeader(ts);
-    }
+    MrcTsethHeader ts;
+    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
     MrcMethHeader meth;
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
-    p->AddHeader(meth);
     MrcBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
@@ -919,7 +913,7 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
     bth.SetAckReq(ar);
     bth.SetRetransmission(retx);
     bth.SetTimestampPresent(m_timestamps);
-    p->AddHeader(bth);
+    MrcAddHeaders(p, {&bth, &meth, m_timestamps ? &ts : nullptr, &reth});
     const MrcEvEntry& e = m_evTable->GetEntry(ev);
     const uint8_t dscp = retx ? m_retxDscp : m_dataDscp;
     Encapsulate(p,
@@ -1922,14 +1916,12 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     m_mpCounters.penaltySacks += bp.pen > 0 ? 1 : 0;
     m_mpCounters.restoreSacks += bp.restore ? 1 : 0;
     ccs.SetTxTimestamp(tsEcho);
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(ccs);
-    p->AddHeader(seth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_SACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(m_rxWin->GetCumulativePsn());
-    p->AddHeader(bth);
+    Ptr<Packet> p = Create<Packet>();
+    MrcAddHeaders(p, {&bth, &seth, &ccs});
     ++m_counters.acksSent;
     SendReverse(port, p, ev);
 }
@@ -1946,13 +1938,12 @@ MrcMultipathQueuePair::SendNack(uint32_t port,
     neth.SetEntropy(ev);
     neth.SetNackPsn(psn & MrcBthHeader::PSN_MASK);
     neth.SetTxTimestamp(tsEcho);
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(neth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_NACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(psn & MrcBthHeader::PSN_MASK);
-    p->AddHeader(bth);
+    Ptr<Packet> p = Create<Packet>();
+    MrcAddHeaders(p, {&bth, &neth});
     ++m_counters.naksSent;
     SendReverse(port, p, ev);
 }

@@ -96,6 +96,72 @@ class MrcRawPrefixHeader : public Header
     uint32_t size{0};           //!< how many are used
 };
 
+/// Several headers serialized back to back as one (write-only: MrcAddHeaders).
+class MrcHeaderSequence : public Header
+{
+  public:
+    /// \param headers the headers in wire order (null entries skipped)
+    explicit MrcHeaderSequence(std::initializer_list<const Header*> headers)
+        : m_headers(headers)
+    {
+        for (const Header* h : m_headers)
+        {
+            m_size += h ? h->GetSerializedSize() : 0;
+        }
+    }
+
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcHeaderSequence").SetParent<Header>().SetGroupName("Mrc");
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return m_size;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        for (const Header* h : m_headers)
+        {
+            if (h)
+            {
+                h->Serialize(start);
+                start.Next(h->GetSerializedSize());
+            }
+        }
+    }
+
+    uint32_t Deserialize(Buffer::Iterator /* start */) override
+    {
+        NS_FATAL_ERROR("MrcHeaderSequence is write-only: deserialize its headers one by one");
+        return 0;
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        for (const Header* h : m_headers)
+        {
+            if (h)
+            {
+                h->Print(os);
+                os << " ";
+            }
+        }
+    }
+
+  private:
+    std::initializer_list<const Header*> m_headers; //!< the headers, wire order
+    uint32_t m_size{0};                             //!< their total size
+};
+
 /// Replace the first `raw.size` bytes of p (which must have them) by raw.bytes.
 void
 ReplacePrefix(const Ptr<Packet>& p, const MrcRawPrefixHeader& raw)
@@ -319,6 +385,12 @@ MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset)
         ReplacePrefix(p, raw);
     }
     return true;
+}
+
+void
+MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const Header*> outermostFirst)
+{
+    p->AddHeader(MrcHeaderSequence(outermostFirst));
 }
 
 void

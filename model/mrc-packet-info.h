@@ -8,11 +8,13 @@
 #include "mrc-opcodes.h"
 #include "mrc-traffic-class.h"
 
+#include "ns3/header.h"
 #include "ns3/ipv6-address.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <initializer_list>
 
 /**
  * \file
@@ -220,6 +222,17 @@ void MrcAddIpv6Header(Ptr<Packet> p,
                       const MrcIpv6Fields& ip,
                       const uint8_t* following = nullptr,
                       uint32_t followingBytes = 0);
+
+/**
+ * \ingroup mrc
+ * Prepend several headers with a single Packet::AddHeader: the packet gets the same
+ * bytes as adding them one by one, innermost first, but pays the per-call cost of
+ * AddHeader (buffer growth, metadata, logging checks) once.
+ * \param p the packet
+ * \param outermostFirst the headers in wire order (the first ends up at the start
+ *        of the packet); null entries are skipped
+ */
+void MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const Header*> outermostFirst);
 
 } // namespace ns3
 
