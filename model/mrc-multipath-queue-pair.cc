@@ -74,6 +74,19 @@ ReadHeader(H& h, const uint8_t* bytes, uint32_t n)
     h.Deserialize(b.Begin());
 }
 
+/// Deserialize consecutive fixed-size headers from raw bytes through one Buffer.
+template <typename... H>
+void
+ReadHeaders(const uint8_t* bytes, H&... h)
+{
+    const uint32_t n = (H::SIZE + ...);
+    Buffer b;
+    b.AddAtStart(n);
+    b.Begin().Write(bytes, n);
+    Buffer::Iterator it = b.Begin();
+    (it.Next(h.Deserialize(it)), ...);
+}
+
 /// ExpCount at or above this value means "retry forever" (OCP MRC API: 25 = infinite).
 constexpr uint32_t EXP_COUNT_INFINITE = 25;
 
@@ -1384,9 +1397,8 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     ++m_counters.acksReceived;
     const uint8_t* h = rx.headers + rx.extOffset;
     MrcSethHeader seth;
-    ReadHeader(seth, h, MrcSethHeader::SIZE);
     MrcCcStateHeader ccs;
-    ReadHeader(ccs, h + MrcSethHeader::SIZE, MrcCcStateHeader::SIZE);
+    ReadHeaders(h, seth, ccs);
     const Time now = Simulator::Now();
     const bool pr = seth.IsProbeResponse();
     const MrcPathFeedback m = seth.GetPathFeedback();
