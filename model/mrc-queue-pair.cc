@@ -9,12 +9,10 @@
 #include "mrc-rdma-nic.h"
 
 #include "ns3/abort.h"
-#include "ns3/ipv6-header.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
-#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
