@@ -74,6 +74,19 @@ ReadHeader(H& h, const uint8_t* bytes, uint32_t n)
     h.Deserialize(b.Begin());
 }
 
+/// Deserialize consecutive fixed-size headers from raw bytes through one Buffer.
+template <typename... H>
+void
+ReadHeaders(const uint8_t* bytes, H&... h)
+{
+    const uint32_t n = (H::SIZE + ...);
+    Buffer b;
+    b.AddAtStart(n);
+    b.Begin().Write(bytes, n);
+    Buffer::Iterator it = b.Begin();
+    (it.Next(h.Deserialize(it)), ...);
+}
+
 /// ExpCount at or above this value means "retry forever" (OCP MRC API: 25 = infinite).
 constexpr uint32_t EXP_COUNT_INFINITE = 25;
 
@@ -724,6 +737,11 @@ MrcMultipathQueuePair::DoEnterError()
 std::size_t
 MrcMultipathQueuePair::FindWqe(uint64_t seq) const
 {
+    // Common case first: the sequence number is in the newest request.
+    if (!m_sendQueue.empty() && seq >= m_sendQueue.back().firstSeq)
+    {
+        return m_sendQueue.size() - 1;
+    }
     auto it = std::upper_bound(m_sendQueue.begin(),
                                m_sendQueue.end(),
                                seq,
@@ -901,17 +919,11 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
     reth.SetVirtualAddress(w.wr.remoteAddress + offset);
     reth.SetRkey(w.wr.rkey);
     reth.SetDmaLength(w.wr.length);
-    p->AddHeader(reth);
-    if (m_timestamps)
-    {
-        MrcTsethHeader ts;
-        ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
-        p->AddHeader(ts);
-    }
+    MrcTsethHeader ts;
+    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
     MrcMethHeader meth;
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
-    p->AddHeader(meth);
     MrcBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
@@ -919,7 +931,7 @@ MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
     bth.SetAckReq(ar);
     bth.SetRetransmission(retx);
     bth.SetTimestampPresent(m_timestamps);
-    p->AddHeader(bth);
+    MrcAddHeaders(p, {&bth, &meth, m_timestamps ? &ts : nullptr, &reth});
     const MrcEvEntry& e = m_evTable->GetEntry(ev);
     const uint8_t dscp = retx ? m_retxDscp : m_dataDscp;
     Encapsulate(p,
@@ -1441,9 +1453,8 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     ++m_counters.acksReceived;
     const uint8_t* h = rx.headers + rx.extOffset;
     MrcSethHeader seth;
-    ReadHeader(seth, h, MrcSethHeader::SIZE);
     MrcCcStateHeader ccs;
-    ReadHeader(ccs, h + MrcSethHeader::SIZE, MrcCcStateHeader::SIZE);
+    ReadHeaders(h, seth, ccs);
     const Time now = Simulator::Now();
     const bool pr = seth.IsProbeResponse();
     const MrcPathFeedback m = seth.GetPathFeedback();
@@ -1973,14 +1984,12 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     m_mpCounters.penaltySacks += bp.pen > 0 ? 1 : 0;
     m_mpCounters.restoreSacks += bp.restore ? 1 : 0;
     ccs.SetTxTimestamp(tsEcho);
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(ccs);
-    p->AddHeader(seth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_SACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(m_rxWin->GetCumulativePsn());
-    p->AddHeader(bth);
+    Ptr<Packet> p = Create<Packet>();
+    MrcAddHeaders(p, {&bth, &seth, &ccs});
     ++m_counters.acksSent;
     SendReverse(port, p, ev);
 }
@@ -1997,13 +2006,12 @@ MrcMultipathQueuePair::SendNack(uint32_t port,
     neth.SetEntropy(ev);
     neth.SetNackPsn(psn & MrcBthHeader::PSN_MASK);
     neth.SetTxTimestamp(tsEcho);
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(neth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_NACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(psn & MrcBthHeader::PSN_MASK);
-    p->AddHeader(bth);
+    Ptr<Packet> p = Create<Packet>();
+    MrcAddHeaders(p, {&bth, &neth});
     ++m_counters.naksSent;
     SendReverse(port, p, ev);
 }

@@ -96,6 +96,72 @@ class MrcRawPrefixHeader : public Header
     uint32_t size{0};           //!< how many are used
 };
 
+/// Several headers serialized back to back as one (write-only: MrcAddHeaders).
+class MrcHeaderSequence : public Header
+{
+  public:
+    /// \param headers the headers in wire order (null entries skipped)
+    explicit MrcHeaderSequence(std::initializer_list<const Header*> headers)
+        : m_headers(headers)
+    {
+        for (const Header* h : m_headers)
+        {
+            m_size += h ? h->GetSerializedSize() : 0;
+        }
+    }
+
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcHeaderSequence").SetParent<Header>().SetGroupName("Mrc");
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return m_size;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        for (const Header* h : m_headers)
+        {
+            if (h)
+            {
+                h->Serialize(start);
+                start.Next(h->GetSerializedSize());
+            }
+        }
+    }
+
+    uint32_t Deserialize(Buffer::Iterator /* start */) override
+    {
+        NS_FATAL_ERROR("MrcHeaderSequence is write-only: deserialize its headers one by one");
+        return 0;
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        for (const Header* h : m_headers)
+        {
+            if (h)
+            {
+                h->Print(os);
+                os << " ";
+            }
+        }
+    }
+
+  private:
+    std::initializer_list<const Header*> m_headers; //!< the headers, wire order
+    uint32_t m_size{0};                             //!< their total size
+};
+
 /// Replace the first `raw.size` bytes of p (which must have them) by raw.bytes.
 void
 ReplacePrefix(const Ptr<Packet>& p, const MrcRawPrefixHeader& raw)
@@ -319,6 +385,45 @@ MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset)
         ReplacePrefix(p, raw);
     }
     return true;
+}
+
+void
+MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const Header*> outermostFirst)
+{
+    p->AddHeader(MrcHeaderSequence(outermostFirst));
+}
+
+void
+MrcAddIpv6Header(Ptr<Packet> p,
+                 const MrcIpv6Fields& ip,
+                 const uint8_t* following,
+                 uint32_t followingBytes)
+{
+    NS_ABORT_MSG_IF(followingBytes > MRC_MAX_FOLLOWING_BYTES,
+                    "MrcAddIpv6Header: " << followingBytes << " following bytes: allowed 0.."
+                                         << MRC_MAX_FOLLOWING_BYTES);
+    NS_ABORT_MSG_IF(ip.flowLabel > MRC_FLOW_LABEL_MASK,
+                    "MrcAddIpv6Header: flow label 0x" << std::hex << ip.flowLabel << std::dec
+                                                      << " does not fit in 20 bits");
+    MrcRawPrefixHeader raw;
+    raw.size = MRC_IPV6_HEADER_BYTES + followingBytes;
+    uint8_t* b = raw.bytes;
+    // Version 6 | traffic class | flow label, then payload length, next header, hop limit.
+    b[0] = static_cast<uint8_t>(0x60 | (ip.trafficClass >> 4));
+    b[1] = static_cast<uint8_t>(((ip.trafficClass & 0x0f) << 4) | (ip.flowLabel >> 16));
+    b[2] = static_cast<uint8_t>(ip.flowLabel >> 8);
+    b[3] = static_cast<uint8_t>(ip.flowLabel);
+    b[4] = static_cast<uint8_t>(ip.payloadLength >> 8);
+    b[5] = static_cast<uint8_t>(ip.payloadLength);
+    b[6] = ip.nextHeader;
+    b[7] = ip.hopLimit;
+    ip.src.GetBytes(b + 8);
+    ip.dst.GetBytes(b + 24);
+    if (followingBytes > 0)
+    {
+        std::copy(following, following + followingBytes, b + MRC_IPV6_HEADER_BYTES);
+    }
+    p->AddHeader(raw);
 }
 
 } // namespace ns3

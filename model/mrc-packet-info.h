@@ -8,11 +8,13 @@
 #include "mrc-opcodes.h"
 #include "mrc-traffic-class.h"
 
+#include "ns3/header.h"
 #include "ns3/ipv6-address.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <initializer_list>
 
 /**
  * \file
@@ -189,6 +191,48 @@ void MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info);
  *         Not-ECT or the packet is too short
  */
 bool MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset);
+
+/// Fields of a fixed IPv6 header (RFC 8200 section 3), for MrcAddIpv6Header.
+struct MrcIpv6Fields
+{
+    uint8_t trafficClass{0};   //!< DSCP and ECN
+    uint32_t flowLabel{0};     //!< 20-bit flow label
+    uint16_t payloadLength{0}; //!< bytes after the fixed header
+    uint8_t nextHeader{0};     //!< protocol of what follows
+    uint8_t hopLimit{64};      //!< hop limit
+    Ipv6Address src;           //!< source address
+    Ipv6Address dst;           //!< destination address
+};
+
+/// Largest `followingBytes` MrcAddIpv6Header accepts.
+constexpr uint32_t MRC_MAX_FOLLOWING_BYTES = 24;
+
+/**
+ * \ingroup mrc
+ * Prepend a fixed IPv6 header, optionally followed by a few more header bytes (a UDP
+ * header, say), with a single Packet::AddHeader. The bytes are those an
+ * ns3::Ipv6Header with the same fields serializes to; one buffer write instead of
+ * one per header object keeps the per-packet cost of building a frame down.
+ * \param p the packet
+ * \param ip the IPv6 fields (flow label must fit in 20 bits)
+ * \param following bytes to place right after the IPv6 header (may be null)
+ * \param followingBytes how many (at most MRC_MAX_FOLLOWING_BYTES)
+ */
+void MrcAddIpv6Header(Ptr<Packet> p,
+                      const MrcIpv6Fields& ip,
+                      const uint8_t* following = nullptr,
+                      uint32_t followingBytes = 0);
+
+/**
+ * \ingroup mrc
+ * Prepend several headers with a single Packet::AddHeader: the packet gets the same
+ * bytes as adding them one by one, innermost first, but pays the per-call cost of
+ * AddHeader (buffer growth, metadata, logging checks) once.
+ * \param p the packet
+ * \param outermostFirst the headers in wire order (the first ends up at the start
+ *        of the packet); null entries are skipped
+ */
+void MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const Header*> outermostFirst);
 
 } // namespace ns3
 

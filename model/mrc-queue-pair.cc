@@ -9,12 +9,10 @@
 #include "mrc-rdma-nic.h"
 
 #include "ns3/abort.h"
-#include "ns3/ipv6-header.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
-#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -575,20 +573,26 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
 {
     const uint32_t udpLength =
         p->GetSize() + MRC_UDP_HEADER_BYTES + MrcIcrcTrailer::SERIALIZED_SIZE;
-    UdpHeader udp;
-    udp.SetSourcePort(udpSrcPort);
-    udp.SetDestinationPort(m_nic->GetBthUdpPort());
-    udp.ForcePayloadSize(static_cast<uint16_t>(udpLength)); // the length field counts the ICRC
-    p->AddHeader(udp); // checksum 0: RoCEv2 does not use the UDP checksum
-    Ipv6Header ip;
-    ip.SetSource(src);
-    ip.SetDestination(dst);
-    ip.SetNextHeader(MrcIpProto::UDP);
-    ip.SetHopLimit(64);
-    ip.SetPayloadLength(static_cast<uint16_t>(udpLength));
-    ip.SetTrafficClass(MrcMakeTrafficClass(dscp, ecn));
-    ip.SetFlowLabel(flowLabel & MRC_FLOW_LABEL_MASK);
-    p->AddHeader(ip);
+    // UDP header (checksum 0: RoCEv2 does not use the UDP checksum; the length field
+    // counts the ICRC) and IPv6 header, written with one AddHeader.
+    const uint16_t dstPort = m_nic->GetBthUdpPort();
+    const uint8_t udp[MRC_UDP_HEADER_BYTES] = {static_cast<uint8_t>(udpSrcPort >> 8),
+                                               static_cast<uint8_t>(udpSrcPort),
+                                               static_cast<uint8_t>(dstPort >> 8),
+                                               static_cast<uint8_t>(dstPort),
+                                               static_cast<uint8_t>(udpLength >> 8),
+                                               static_cast<uint8_t>(udpLength),
+                                               0,
+                                               0};
+    MrcIpv6Fields ip;
+    ip.trafficClass = MrcMakeTrafficClass(dscp, ecn);
+    ip.flowLabel = flowLabel & MRC_FLOW_LABEL_MASK;
+    ip.payloadLength = static_cast<uint16_t>(udpLength);
+    ip.nextHeader = MrcIpProto::UDP;
+    ip.hopLimit = 64;
+    ip.src = src;
+    ip.dst = dst;
+    MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES);
     if (m_nic->GetComputeIcrc())
     {
         MrcIcrcTrailer::Append(p);

@@ -44,6 +44,13 @@ ShiftDown(uint32_t& h, uint32_t count)
 {
     h = (h > count) ? h - count : 0;
 }
+
+/// \param bits a non-zero mask \return the index of its lowest set bit
+uint32_t
+LowestBit(uint64_t bits)
+{
+    return static_cast<uint32_t>(__builtin_ctzll(bits));
+}
 } // namespace
 
 MrcSackScoreboard::MrcSackScoreboard(const Config& config, uint32_t initialPsn)
@@ -401,13 +408,12 @@ MrcSackScoreboard::InferPathLosses()
     }
     uint32_t seen[MAX_PATHS] = {};
     uint32_t thr[MAX_PATHS] = {};
+    // Only paths that carried a packet can hold SACKed records (m_pathsUsed only
+    // grows), so the per-path loops visit its set bits; the others keep their frontier.
     uint32_t low = m_highestSacked;
-    for (uint32_t p = 0; p < MAX_PATHS; ++p)
+    for (uint64_t bits = m_pathsUsed; bits != 0; bits &= bits - 1)
     {
-        if (m_pathsUsed & (uint64_t(1) << p))
-        {
-            low = std::min(low, m_pathFrontier[p]);
-        }
+        low = std::min(low, m_pathFrontier[LowestBit(bits)]);
     }
     uint64_t pending = m_pathsUsed;
     for (uint32_t t = m_highestSacked; t > low && pending != 0;)
@@ -426,8 +432,9 @@ MrcSackScoreboard::InferPathLosses()
     // one pass over the union of the paths' ranges [frontier, T_p)
     uint32_t from = m_highestSacked;
     uint32_t to = 0;
-    for (uint32_t p = 0; p < MAX_PATHS; ++p)
+    for (uint64_t bits = m_pathsUsed; bits != 0; bits &= bits - 1)
     {
+        const uint32_t p = LowestBit(bits);
         if (thr[p] > m_pathFrontier[p])
         {
             from = std::min(from, m_pathFrontier[p]);
@@ -447,8 +454,9 @@ MrcSackScoreboard::InferPathLosses()
             MarkLost(off);
         }
     }
-    for (uint32_t p = 0; p < MAX_PATHS; ++p)
+    for (uint64_t bits = m_pathsUsed; bits != 0; bits &= bits - 1)
     {
+        const uint32_t p = LowestBit(bits);
         m_pathFrontier[p] = thr[p];
     }
 }

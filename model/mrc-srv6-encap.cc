@@ -4,6 +4,7 @@
 
 #include "mrc-srv6-encap.h"
 
+#include "mrc-packet-info.h"
 #include "mrc-traffic-class.h"
 
 #include "ns3/abort.h"
@@ -38,7 +39,7 @@ MrcSrv6Encapsulate(Ptr<Packet> p,
                     "flow label 0x" << std::hex << flowLabel << std::dec
                                     << " does not fit in 20 bits");
     uint32_t payload = p->GetSize();
-    Ipv6Header outer;
+    MrcIpv6Fields outer;
     if (srh)
     {
         NS_ABORT_MSG_IF(srh->GetNextHeader() != MRC_IPV6_IN_IPV6,
@@ -47,22 +48,22 @@ MrcSrv6Encapsulate(Ptr<Packet> p,
                             << unsigned(srh->GetNextHeader()));
         payload += srh->GetSerializedSize();
         p->AddHeader(*srh);
-        outer.SetNextHeader(MrcSrhHeader::PROTOCOL_NUMBER);
+        outer.nextHeader = MrcSrhHeader::PROTOCOL_NUMBER;
     }
     else
     {
-        outer.SetNextHeader(MRC_IPV6_IN_IPV6);
+        outer.nextHeader = MRC_IPV6_IN_IPV6;
     }
     NS_ABORT_MSG_IF(payload > 0xffff,
                     "IPv6 payload of " << payload << " bytes does not fit the 16-bit length "
                                        << "field (jumbograms are not modelled)");
-    outer.SetTrafficClass(trafficClass);
-    outer.SetFlowLabel(flowLabel);
-    outer.SetPayloadLength(static_cast<uint16_t>(payload));
-    outer.SetHopLimit(hopLimit);
-    outer.SetSource(outerSource);
-    outer.SetDestination(outerDestination.ToAddress());
-    p->AddHeader(outer);
+    outer.trafficClass = trafficClass;
+    outer.flowLabel = flowLabel;
+    outer.payloadLength = static_cast<uint16_t>(payload);
+    outer.hopLimit = hopLimit;
+    outer.src = outerSource;
+    outer.dst = outerDestination.ToAddress();
+    MrcAddIpv6Header(p, outer);
 }
 
 void

@@ -283,6 +283,63 @@ TEST(PacketInfo, WriteDestinationRewritesOnlyTheOuterDa)
     }
 }
 
+TEST(PacketInfo, AddIpv6HeaderMatchesIpv6AndUdpHeaders)
+{
+    // Reference: ns-3's own headers, added one by one.
+    Ptr<Packet> ref = Create<Packet>(10);
+    UdpHeader udp;
+    udp.SetSourcePort(0xc123);
+    udp.SetDestinationPort(4791);
+    udp.ForcePayloadSize(22);
+    ref->AddHeader(udp);
+    Ipv6Header ip;
+    ip.SetTrafficClass(0x6a);
+    ip.SetFlowLabel(0xabcde);
+    ip.SetPayloadLength(22);
+    ip.SetNextHeader(17);
+    ip.SetHopLimit(64);
+    ip.SetSource(Ipv6Address("2001:db8::1"));
+    ip.SetDestination(Ipv6Address("fcbb:bb00:100:200::"));
+    ref->AddHeader(ip);
+
+    Ptr<Packet> p = Create<Packet>(10);
+    const uint8_t udpBytes[8] = {0xc1, 0x23, 0x12, 0xb7, 0x00, 22, 0x00, 0x00};
+    MrcIpv6Fields f;
+    f.trafficClass = 0x6a;
+    f.flowLabel = 0xabcde;
+    f.payloadLength = 22;
+    f.nextHeader = 17;
+    f.src = Ipv6Address("2001:db8::1");
+    f.dst = Ipv6Address("fcbb:bb00:100:200::");
+    MrcAddIpv6Header(p, f, udpBytes, sizeof(udpBytes));
+    ASSERT_EQ(p->GetSize(), 58u);
+    EXPECT_EQ(Bytes(p), Bytes(ref));
+    const std::vector<uint8_t> b = Bytes(p);
+    EXPECT_EQ(b[0], 0x66); // version 6, upper traffic-class nibble
+    EXPECT_EQ(b[1], 0xaa); // lower traffic-class nibble, flow label bits 19..16
+}
+
+TEST(PacketInfo, AddHeadersMatchesOneByOne)
+{
+    UdpHeader inner;
+    inner.SetSourcePort(1);
+    inner.SetDestinationPort(2);
+    inner.ForcePayloadSize(8);
+    Ipv6Header outer;
+    outer.SetPayloadLength(8);
+    outer.SetNextHeader(17);
+    outer.SetSource(Ipv6Address("2001:db8::2"));
+    outer.SetDestination(Ipv6Address("2001:db8::3"));
+
+    Ptr<Packet> ref = Create<Packet>();
+    ref->AddHeader(inner);
+    ref->AddHeader(outer);
+    Ptr<Packet> p = Create<Packet>();
+    MrcAddHeaders(p, {&outer, nullptr, &inner});
+    ASSERT_EQ(p->GetSize(), 48u);
+    EXPECT_EQ(Bytes(p), Bytes(ref));
+}
+
 namespace
 {
 
