@@ -726,7 +726,7 @@ def main(argv):
         probes = {k: f.result() for k, f in futs.items()}
         shutil.rmtree(os.path.join(out, "probes"), ignore_errors=True)
 
-    outcomes, todo = [], []
+    outcomes, pending = [], []
     for c in cases:
         why = availability(c, scenarios, list_error, probes)
         if why:
@@ -734,21 +734,21 @@ def main(argv):
             oc.verdict, oc.note = why
             outcomes.append(oc)
         else:
-            todo.append(c)
+            pending.append(c)
     needed = {}
-    for c in todo:
+    for c in pending:
         for r in c.runs:
             t = max(c.timeout, needed[r.key][1]) if r.key in needed else c.timeout
             needed[r.key] = (r, t)
     print("validate: %d case(s), %d to run (%d mrc-sim runs on %d workers)" % (
-        len(cases), len(todo), len(needed), o["jobs"]), flush=True)
+        len(cases), len(pending), len(needed), o["jobs"]), flush=True)
     futs = {k: pool.submit(execute, sim, r, r.folder, t, o["reuse"]) for k, (r, t) in needed.items()}
     errors = {}
     for k, f in futs.items():
         errors[k] = f.result()
         print("  run %-28s %s" % (needed[k][0].label, errors[k] or "done"), flush=True)
     pool.shutdown()
-    for c in todo:
+    for c in pending:
         bad = [(r.label, errors[r.key]) for r in c.runs if errors.get(r.key)]
         if bad:
             oc = Outcome(c)
