@@ -32,6 +32,14 @@ if(MRC_ASSERTS)
   string(REPLACE "-DNDEBUG" "" CMAKE_CXX_FLAGS_RELWITHDEBINFO "${CMAKE_CXX_FLAGS_RELWITHDEBINFO}")
 endif()
 add_compile_options(-Wall -Wextra -Wno-unused-parameter)
+# Calls between functions of libns3-mrc itself need not go through the PLT: the library
+# does not expect its symbols to be interposed. Lets the optimiser inline and call
+# directly inside the library (about 5 % of perm128-mrc's CPU time).
+include(CheckCXXCompilerFlag)
+check_cxx_compiler_flag(-fno-semantic-interposition MRC_HAVE_NO_SEMANTIC_INTERPOSITION)
+if(MRC_HAVE_NO_SEMANTIC_INTERPOSITION)
+  add_compile_options($<$<NOT:$<CONFIG:Debug>>:-fno-semantic-interposition>)
+endif()
 
 foreach(
   module

@@ -80,6 +80,8 @@ MrcChannel::MrcChannel()
       m_delay(MicroSeconds(1)),
       m_up(true),
       m_stale{0, 0},
+      m_context{0, 0},
+      m_contextKnown{false, false},
       m_lostPackets{0, 0},
       m_lostBytes{0, 0}
 {
@@ -113,7 +115,9 @@ MrcChannel::Attach(Ptr<MrcNetDevice> device)
 {
     NS_LOG_FUNCTION(this << device);
     NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a third device cannot be attached");
-    m_devices[m_nDevices++] = device;
+    m_devices[m_nDevices] = device;
+    m_contextKnown[1 - m_nDevices] = false; // frames towards it: its node is looked up again
+    ++m_nDevices;
 }
 
 std::size_t
@@ -222,8 +226,15 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
         Lose(from, copy);
         return;
     }
-    const Node* node = PeekPointer(m_devices[1 - from]->GetNode());
-    const uint32_t context = node ? node->GetId() : Simulator::GetContext();
+    // The receiver's node id, looked up once (a frame then does not visit the peer device
+    // and its node, which in a large fabric are rarely in cache).
+    if (!m_contextKnown[from])
+    {
+        const Node* node = PeekPointer(m_devices[1 - from]->GetNode());
+        m_contextKnown[from] = node != nullptr;
+        m_context[from] = node ? node->GetId() : 0;
+    }
+    const uint32_t context = m_contextKnown[from] ? m_context[from] : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
     m_deliverEvent[from]->Ref();
     Simulator::ScheduleWithContext(context, txTime + m_delay, PeekPointer(m_deliverEvent[from]));

@@ -230,19 +230,22 @@ MrcEvTable::Init(const MrcEvSet& set)
     m_planeActive.assign(m_planes, 0);
     m_evs.reserve(set.active.size() + set.backup.size());
     m_active.assign(m_planes, {});
+    m_planeIds.assign(m_planes, {});
     m_cursor.assign(m_planes, 0);
     m_planeRounds.assign(m_planes, 0);
-    m_byValue.reserve(set.active.size() + set.backup.size());
+    m_byValue.clear();
+    m_byValue.Reserve(set.active.size() + set.backup.size());
     // Path groups: EVs that share an SRv6 carrier take the same path (replicas told apart
     // only by their value); every EV without a carrier is a path of its own.
     std::vector<uint32_t> carrierPathIds; // id of the first EV of each carrier path
     auto add = [this, &carrierPathIds](const MrcEvCandidate& c) {
         uint32_t id = m_evs.size();
-        NS_ABORT_MSG_IF(!m_byValue.emplace(c.value, id).second,
+        NS_ABORT_MSG_IF(!m_byValue.Insert(c.value, id),
                         "MrcEvTable: EV value 0x" << std::hex << c.value << std::dec
                                                   << " appears twice");
         m_evs.emplace_back();
         m_evs.back().ev = c;
+        m_planeIds[c.plane].push_back(id);
         uint32_t path = m_paths;
         if (c.hasCarrier)
         {
@@ -282,7 +285,6 @@ MrcEvTable::Init(const MrcEvSet& set)
         m_backup[c.plane].push_back(id);
     }
     m_evMinActive = set.evMinActive;
-    RebuildIndex();
     m_buckets.resize(m_paths);
     m_pathOrder.reserve(m_paths);
     // The first round is drawn by the first Select: the random stream may still be fixed
@@ -818,14 +820,13 @@ MrcEvTable::Replace(uint32_t evId, const MrcEvCandidate& ev)
     {
         return false;
     }
-    auto it = m_byValue.find(ev.value);
-    if (it != m_byValue.end() && it->second != evId)
+    const uint32_t* other = m_byValue.Find(ev.value);
+    if (other && *other != evId)
     {
         return false;
     }
-    m_byValue.erase(e.ev.value);
-    m_byValue.emplace(ev.value, evId);
-    RebuildIndex();
+    m_byValue.Erase(e.ev.value);
+    m_byValue.Insert(ev.value, evId);
     e.ev = ev;
     e.skipTurns = 0;
     e.skipUntil = Time(0);
@@ -882,50 +883,9 @@ MrcEvTable::IsPlaneUp(uint32_t plane) const
 uint32_t
 MrcEvTable::FindByValue(uint32_t value) const
 {
-    // open addressing over a flat table (one or two cache lines per SACK, where the
-    // node-based map cost several misses)
-    if (m_indexIds.empty())
-    {
-        return NO_EV;
-    }
-    const uint32_t mask = m_indexIds.size() - 1;
-    for (uint32_t h = IndexSlot(value);; h = (h + 1) & mask)
-    {
-        const uint32_t id = m_indexIds[h];
-        if (id == NO_EV || m_indexKeys[h] == value)
-        {
-            return id;
-        }
-    }
-}
-
-uint32_t
-MrcEvTable::IndexSlot(uint32_t value) const
-{
-    return static_cast<uint32_t>((uint64_t(value) * 0x9E3779B97F4A7C15ULL) >> 32) &
-           (m_indexIds.size() - 1);
-}
-
-void
-MrcEvTable::RebuildIndex()
-{
-    uint32_t cap = 16;
-    while (cap < 2 * m_byValue.size())
-    {
-        cap <<= 1;
-    }
-    m_indexKeys.assign(cap, 0);
-    m_indexIds.assign(cap, NO_EV);
-    for (const auto& [value, id] : m_byValue)
-    {
-        uint32_t h = IndexSlot(value);
-        while (m_indexIds[h] != NO_EV)
-        {
-            h = (h + 1) & (cap - 1);
-        }
-        m_indexKeys[h] = value;
-        m_indexIds[h] = id;
-    }
+    // a flat open-addressing table: one or two cache lines per SACK
+    const uint32_t* id = m_byValue.Find(value);
+    return id ? *id : NO_EV;
 }
 
 const MrcEvEntry&
@@ -957,6 +917,13 @@ uint32_t
 MrcEvTable::GetEvCount() const
 {
     return m_evs.size();
+}
+
+const std::vector<uint32_t>&
+MrcEvTable::GetPlaneIds(uint32_t plane) const
+{
+    static const std::vector<uint32_t> none;
+    return plane < m_planeIds.size() ? m_planeIds[plane] : none;
 }
 
 uint32_t

@@ -6,6 +6,7 @@
 #define MRC_EV_TABLE_H
 
 #include "mrc-ev-profile.h"
+#include "mrc-flat-map.h"
 #include "mrc-neth-header.h"
 #include "mrc-seth-header.h"
 #include "mrc-usid.h"
@@ -21,7 +22,6 @@
 #include <deque>
 #include <limits>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 /**
@@ -330,6 +330,9 @@ class MrcEvTable : public Object
 
     /// \return the number of EVs of all sets
     uint32_t GetEvCount() const;
+    /// \param plane a plane
+    /// \return the ids of the plane's EVs (all sets), ascending; empty for an unknown plane
+    const std::vector<uint32_t>& GetPlaneIds(uint32_t plane) const;
 
     /// \return the number of planes (highest plane + 1)
     uint32_t GetPlaneCount() const;
@@ -404,35 +407,30 @@ class MrcEvTable : public Object
     Time GetSkipTime() const;
     /// Abort on a bad id.
     void CheckId(uint32_t id) const;
-    /// Rebuild FindByValue's flat table from m_byValue.
-    void RebuildIndex();
-    /// \param value an EV value \return its home slot in the flat table
-    uint32_t IndexSlot(uint32_t value) const;
 
-    std::vector<MrcEvEntry> m_evs;                    //!< all EVs, by id
-    std::unordered_map<uint32_t, uint32_t> m_byValue; //!< value -> id
-    std::vector<uint32_t> m_indexKeys;                //!< FindByValue's flat table: values
-    std::vector<uint32_t> m_indexIds;                 //!< its ids (NO_EV = empty slot)
-    std::vector<std::vector<uint32_t>> m_active;      //!< per plane: active ids, round order
-    std::vector<uint32_t> m_cursor;                   //!< per plane: next position in m_active
-    std::vector<uint64_t> m_planeRounds;              //!< per plane: rounds drawn
-    uint64_t m_rounds{0};                             //!< most rounds drawn by one plane
-    uint32_t m_nActive{0};                            //!< active EVs over all planes
-    uint32_t m_nextPlane{0};                          //!< plane whose turn is next
-    bool m_drawn{false};                              //!< the first round has been drawn
-    uint32_t m_paths{0};                              //!< number of path groups
-    std::vector<std::vector<uint32_t>> m_buckets;     //!< Reshuffle scratch: ids per path
-    std::vector<uint32_t> m_pathOrder;                //!< Reshuffle scratch: path order
-    std::vector<std::deque<uint32_t>> m_backup;       //!< per-plane backup ids, oldest first
-    std::vector<uint32_t> m_planeTarget;              //!< per-plane active size at Init
-    std::vector<uint32_t> m_planeActive;              //!< per-plane active size now
-    uint32_t m_planes{0};                             //!< number of planes
-    uint32_t m_localDownMask{0};                      //!< bit p: local port of plane p down
-    uint32_t m_remoteDownMask{0};                     //!< bit p: remote port of plane p down
-    uint32_t m_evMinActive{0};                        //!< ev_min_active
-    Time m_baseRtt;                                   //!< SetBaseRtt
-    Callback<void, uint32_t> m_probeCb;               //!< probe sender
-    Ptr<UniformRandomVariable> m_rng;                 //!< shuffle and probe jitter
+    std::vector<MrcEvEntry> m_evs;                 //!< all EVs, by id
+    MrcFlatMap<uint32_t, uint32_t> m_byValue;      //!< value -> id
+    std::vector<std::vector<uint32_t>> m_active;   //!< per plane: active ids, round order
+    std::vector<std::vector<uint32_t>> m_planeIds; //!< per plane: all its ids, ascending
+    std::vector<uint32_t> m_cursor;                //!< per plane: next position in m_active
+    std::vector<uint64_t> m_planeRounds;           //!< per plane: rounds drawn
+    uint64_t m_rounds{0};                          //!< most rounds drawn by one plane
+    uint32_t m_nActive{0};                         //!< active EVs over all planes
+    uint32_t m_nextPlane{0};                       //!< plane whose turn is next
+    bool m_drawn{false};                           //!< the first round has been drawn
+    uint32_t m_paths{0};                           //!< number of path groups
+    std::vector<std::vector<uint32_t>> m_buckets;  //!< Reshuffle scratch: ids per path
+    std::vector<uint32_t> m_pathOrder;             //!< Reshuffle scratch: path order
+    std::vector<std::deque<uint32_t>> m_backup;    //!< per-plane backup ids, oldest first
+    std::vector<uint32_t> m_planeTarget;           //!< per-plane active size at Init
+    std::vector<uint32_t> m_planeActive;           //!< per-plane active size now
+    uint32_t m_planes{0};                          //!< number of planes
+    uint32_t m_localDownMask{0};                   //!< bit p: local port of plane p down
+    uint32_t m_remoteDownMask{0};                  //!< bit p: remote port of plane p down
+    uint32_t m_evMinActive{0};                     //!< ev_min_active
+    Time m_baseRtt;                                //!< SetBaseRtt
+    Callback<void, uint32_t> m_probeCb;            //!< probe sender
+    Ptr<UniformRandomVariable> m_rng;              //!< shuffle and probe jitter
 
     // attributes
     Order m_order;              //!< Order

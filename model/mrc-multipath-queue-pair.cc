@@ -670,6 +670,7 @@ MrcMultipathQueuePair::DoConnect()
     m_sackPolicy = CreateObject<MrcSackPolicy>();
     m_rcvBp.Configure(m_rcvDrainRate, m_rcvBusyBytes, m_rcvRestoreSacks);
     m_reverseEv.assign(nPorts, MrcEvTable::NO_EV);
+    m_reversePos.assign(nPorts, 0);
     if (m_tailProbeDelay.IsZero())
     {
         m_tailProbeDelay = m_baseRtt * 2;
@@ -1803,11 +1804,7 @@ MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
     }
     else if (!m_ceRun.empty())
     {
-        auto it = m_ceRun.find(ev);
-        if (it != m_ceRun.end())
-        {
-            m_ceRun.erase(it);
-        }
+        m_ceRun.Erase(ev);
     }
     MrcSackPolicy::Data d;
     d.bytes = rx.payloadBytes;
@@ -2022,17 +2019,21 @@ MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoed
     // Rotate over the GOOD active EVs of the plane: a reverse path that died silently
     // then loses only some control packets, and the cumulative SACK covers them.
     uint32_t id = MrcEvTable::NO_EV;
-    const uint32_t n = m_evTable->GetEvCount();
-    if (port < m_reverseEv.size() && n > 0)
+    if (port < m_reverseEv.size())
     {
-        const uint32_t start = m_reverseEv[port] == MrcEvTable::NO_EV ? 0 : m_reverseEv[port] + 1;
+        // the next of the plane's EVs after the last one used, in id order (the plane's
+        // list only: a walk over every EV of the QP would touch all planes' entries)
+        const std::vector<uint32_t>& ids = m_evTable->GetPlaneIds(port);
+        const uint32_t n = ids.size();
+        const uint32_t start = m_reverseEv[port] == MrcEvTable::NO_EV ? 0 : m_reversePos[port] + 1;
         for (uint32_t k = 0; k < n; ++k)
         {
-            const uint32_t i = (start + k) % n;
-            const MrcEvEntry& e = m_evTable->GetEntry(i);
-            if (e.ev.plane == port && e.set == MrcEvEntry::ACTIVE && e.state == MrcEvState::GOOD)
+            const uint32_t pos = (start + k) % n;
+            const MrcEvEntry& e = m_evTable->GetEntry(ids[pos]);
+            if (e.set == MrcEvEntry::ACTIVE && e.state == MrcEvState::GOOD)
             {
-                id = i;
+                id = ids[pos];
+                m_reversePos[port] = pos;
                 break;
             }
         }

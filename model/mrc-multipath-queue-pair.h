@@ -7,6 +7,7 @@
 
 #include "mrc-ev-profile.h"
 #include "mrc-ev-table.h"
+#include "mrc-flat-map.h"
 #include "mrc-neth-header.h"
 #include "mrc-queue-pair.h"
 #include "mrc-rcv-backpressure.h"
@@ -451,16 +452,17 @@ class MrcMultipathQueuePair : public MrcQueuePair
     bool m_evTableDisposed;            //!< the EV table was stopped (error state)
 
     // responder state
-    std::unique_ptr<MrcReceiveBitmap> m_rxWin;      //!< receive window
-    Ptr<MrcSackPolicy> m_sackPolicy;                //!< SACK policy
-    uint64_t m_rxBytes;                             //!< new payload bytes received (rcvd_bytes)
-    uint64_t m_nextMsnToReport;                     //!< next MSN (unwrapped) to report
-    uint16_t m_wimmReported;                        //!< Write-with-Imm messages reported
-    std::map<uint64_t, RxMessage> m_rxMessages;     //!< messages by unwrapped MSN
-    std::unordered_map<uint32_t, uint32_t> m_ceRun; //!< per echoed EV: CE arrivals in a row
-    std::vector<uint32_t> m_reverseEv;              //!< per plane: last reverse EV id used
-    uint32_t m_tackOwed;                            //!< messages completed, not yet ACKed
-    MrcRcvBackpressure m_rcvBp;                     //!< rcv_cwnd_pen / restore_cwnd rule
+    std::unique_ptr<MrcReceiveBitmap> m_rxWin;  //!< receive window
+    Ptr<MrcSackPolicy> m_sackPolicy;            //!< SACK policy
+    uint64_t m_rxBytes;                         //!< new payload bytes received (rcvd_bytes)
+    uint64_t m_nextMsnToReport;                 //!< next MSN (unwrapped) to report
+    uint16_t m_wimmReported;                    //!< Write-with-Imm messages reported
+    std::map<uint64_t, RxMessage> m_rxMessages; //!< messages by unwrapped MSN
+    MrcFlatMap<uint32_t, uint32_t> m_ceRun;     //!< per echoed EV: CE arrivals in a row
+    std::vector<uint32_t> m_reverseEv;          //!< per plane: last reverse EV id used
+    std::vector<uint32_t> m_reversePos;         //!< per plane: its index in GetPlaneIds
+    uint32_t m_tackOwed;                        //!< messages completed, not yet ACKed
+    MrcRcvBackpressure m_rcvBp;                 //!< rcv_cwnd_pen / restore_cwnd rule
 };
 
 } // namespace ns3

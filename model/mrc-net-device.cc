@@ -197,6 +197,93 @@ class MrcRawEthernetHeader : public Header
 
 } // namespace
 
+namespace
+{
+
+/**
+ * The accessor of a per-frame trace source. Connecting also sets the device's flag that
+ * makes the frame path look at its per-frame trace sources at all: without a connection
+ * a frame touches none of them (they would cost a few cache lines per hop).
+ */
+template <typename T>
+class MrcFrameTraceAccessor : public TraceSourceAccessor
+{
+  public:
+    /**
+     * \param source the trace source member
+     * \param flag the device's "a per-frame trace is connected" member
+     */
+    MrcFrameTraceAccessor(T MrcNetDevice::*source, bool MrcNetDevice::*flag)
+        : m_source(source),
+          m_flag(flag)
+    {
+    }
+
+    bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        (dev->*m_source).ConnectWithoutContext(cb);
+        dev->*m_flag = true;
+        return true;
+    }
+
+    bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        (dev->*m_source).Connect(cb, context);
+        dev->*m_flag = true;
+        return true;
+    }
+
+    bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        (dev->*m_source).DisconnectWithoutContext(cb);
+        return true;
+    }
+
+    bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        (dev->*m_source).Disconnect(cb, context);
+        return true;
+    }
+
+  private:
+    T MrcNetDevice::*m_source;  //!< the trace source
+    bool MrcNetDevice::*m_flag; //!< the device's flag
+};
+
+/**
+ * \param source a per-frame trace source of MrcNetDevice
+ * \param flag MrcNetDevice's flag of connected per-frame traces
+ * \return its accessor
+ */
+template <typename T>
+Ptr<const TraceSourceAccessor>
+MakeFrameTraceAccessor(T MrcNetDevice::*source, bool MrcNetDevice::*flag)
+{
+    return Ptr<const TraceSourceAccessor>(new MrcFrameTraceAccessor<T>(source, flag), false);
+}
+
+} // namespace
+
 TypeId
 MrcNetDevice::GetTypeId()
 {
@@ -283,14 +370,16 @@ MrcNetDevice::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&MrcNetDevice::m_linkUpDetectDelay),
                           MakeTimeChecker(Seconds(0)))
-            .AddTraceSource("Enqueue",
-                            "A frame entered a class queue.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_enqueueTrace),
-                            "ns3::MrcNetDevice::ClassPacketTracedCallback")
-            .AddTraceSource("Dequeue",
-                            "A frame left a class queue for the wire (before the dequeue hook).",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_dequeueTrace),
-                            "ns3::MrcNetDevice::ClassPacketTracedCallback")
+            .AddTraceSource(
+                "Enqueue",
+                "A frame entered a class queue.",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_enqueueTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::MrcNetDevice::ClassPacketTracedCallback")
+            .AddTraceSource(
+                "Dequeue",
+                "A frame left a class queue for the wire (before the dequeue hook).",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_dequeueTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::MrcNetDevice::ClassPacketTracedCallback")
             .AddTraceSource("Drop",
                             "A packet was dropped, with the reason.",
                             MakeTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
@@ -311,81 +400,85 @@ MrcNetDevice::GetTypeId()
                             "This end noticed a link state change (after its detection delay).",
                             MakeTraceSourceAccessor(&MrcNetDevice::m_linkStateTrace),
                             "ns3::MrcNetDevice::LinkStateTracedCallback")
-            .AddTraceSource("MacTx",
-                            "A packet was handed to Send/SendFrom/SendToClass.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_macTxTrace),
-                            "ns3::Packet::TracedCallback")
+            .AddTraceSource(
+                "MacTx",
+                "A packet was handed to Send/SendFrom/SendToClass.",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_macTxTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::Packet::TracedCallback")
             .AddTraceSource("MacTxDrop",
                             "A packet handed to the device was dropped before queueing.",
                             MakeTraceSourceAccessor(&MrcNetDevice::m_macTxDropTrace),
                             "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacRx",
-                            "A data packet was received and is passed up (header stripped).",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_macRxTrace),
-                            "ns3::Packet::TracedCallback")
+            .AddTraceSource(
+                "MacRx",
+                "A data packet was received and is passed up (header stripped).",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_macRxTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyTxBegin",
                             "A frame started its serialization.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyTxBeginTrace),
+                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyTxBeginTrace,
+                                                   &MrcNetDevice::m_frameTraces),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyTxEnd",
                             "A frame finished its serialization.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyTxEndTrace),
+                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyTxEndTrace,
+                                                   &MrcNetDevice::m_frameTraces),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyRxEnd",
                             "A frame arrived intact.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyRxEndTrace),
+                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyRxEndTrace,
+                                                   &MrcNetDevice::m_frameTraces),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyRxDrop",
                             "A frame arrived corrupted (receive error model).",
                             MakeTraceSourceAccessor(&MrcNetDevice::m_phyRxDropTrace),
                             "ns3::Packet::TracedCallback")
-            .AddTraceSource("Sniffer",
-                            "Every frame sent or received intact, with its Ethernet header.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_snifferTrace),
-                            "ns3::Packet::TracedCallback")
+            .AddTraceSource(
+                "Sniffer",
+                "Every frame sent or received intact, with its Ethernet header.",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_snifferTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::Packet::TracedCallback")
             .AddTraceSource("PromiscSniffer",
                             "Every frame sent or received intact, with its Ethernet header.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_promiscSnifferTrace),
+                            MakeFrameTraceAccessor(&MrcNetDevice::m_promiscSnifferTrace,
+                                                   &MrcNetDevice::m_frameTraces),
                             "ns3::Packet::TracedCallback");
     return tid;
 }
 
 MrcNetDevice::MrcNetDevice()
-    : m_ifIndex(0),
-      m_mtu(9000),
-      m_bps(100000000000ULL),
-      m_wireOverhead(24),
+    : m_owner(nullptr),
+      m_ownerPort(0),
+      m_ownerRx(false),
+      m_ownerDequeue(false),
+      m_txBusy(false),
+      m_linkUp(false),
+      m_dwrr(false),
       m_unmappedDscpClass(0),
       m_nonIpClass(0),
-      m_dwrr(false),
-      m_quantum(9216),
+      m_mtu(9000),
       m_queueLimit(32 * 1024 * 1024),
-      m_txBusy(false),
-      m_lastTxEnd(Seconds(-1)),
+      m_wireOverhead(24),
+      m_bps(100000000000ULL),
       m_txCarry(0),
-      m_linkUp(false),
+      m_lastTxEnd(Seconds(-1)),
+      m_ifIndex(0),
+      m_quantum(9216),
       m_detectGeneration(0),
       m_drrCurrent(0),
       m_drrCharged(false),
       m_pfcTxFrames(0),
-      m_pfcRxFrames(0),
-      m_owner(nullptr),
-      m_ownerPort(0),
-      m_ownerRx(false),
-      m_ownerDequeue(false)
+      m_pfcRxFrames(0)
 {
     NS_LOG_FUNCTION(this);
     m_dscpClass.fill(NO_CLASS);
     m_weights.fill(1);
     m_paused.fill(false);
     m_deficit.fill(0);
-    m_txPackets.fill(0);
-    m_txBytes.fill(0);
-    m_rxPackets.fill(0);
-    m_rxBytes.fill(0);
     m_dropPackets.fill(0);
     m_dropBytes.fill(0);
     std::fill(std::begin(m_macBytes), std::end(m_macBytes), 0);
+    std::fill(std::begin(m_ethMacs), std::end(m_ethMacs), 0);
     m_txCompleteEvent = Create<MrcTxCompleteEvent>([this]() { TransmitComplete(); });
 }
 
@@ -407,7 +500,9 @@ MrcNetDevice::DoDispose()
         q.frames.clear();
         q.bytes = 0;
     }
+    m_backlogMask = 0;
     m_pfcQueue.clear();
+    m_pfcQueued = 0;
     m_txFrame = nullptr;
     m_owner = nullptr;
     m_ownerRx = false;
@@ -431,6 +526,7 @@ MrcNetDevice::Attach(Ptr<MrcChannel> channel)
     NS_ABORT_MSG_IF(m_channel, "MrcNetDevice::Attach: the device is already attached");
     m_channel = channel;
     m_channel->Attach(this);
+    InvalidateEthMacs();
     m_linkUp = m_channel->IsLinkUp();
     if (m_linkUp)
     {
@@ -643,7 +739,7 @@ bool
 MrcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
     NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
-    if (!m_macTxTrace.IsEmpty())
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
     {
         m_macTxTrace(packet);
     }
@@ -661,7 +757,7 @@ MrcNetDevice::SendFrom(Ptr<Packet> packet,
                        uint16_t protocolNumber)
 {
     NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
-    if (!m_macTxTrace.IsEmpty())
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
     {
         m_macTxTrace(packet);
     }
@@ -677,24 +773,47 @@ MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::SendToClass");
-    if (!m_macTxTrace.IsEmpty())
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
     {
         m_macTxTrace(packet);
     }
     NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
                     "MrcNetDevice: a " << packet->GetSize() << "-byte packet exceeds the Mtu of "
                                        << m_mtu << " bytes");
-    // Both MACs come from cached bytes: no Mac48Address conversions per packet.
-    static const uint8_t BROADCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-    const MrcNetDevice* peer = m_channel ? PeekPointer(m_channel->GetPeer(this)) : nullptr;
-    const uint8_t* dst = peer ? peer->m_macBytes : BROADCAST;
+    // Both MACs come from bytes cached in this device: no Mac48Address conversions and no
+    // visit to the peer device per packet.
+    if (!m_ethMacsValid)
+    {
+        RefreshEthMacs();
+    }
     MrcRawEthernetHeader eth;
-    std::copy(dst, dst + 6, eth.bytes);
-    std::copy(m_macBytes, m_macBytes + 6, eth.bytes + 6);
+    std::copy(m_ethMacs, m_ethMacs + 12, eth.bytes);
     eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
     eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
     packet->AddHeader(eth);
     return EnqueueFrame(packet, cls);
+}
+
+void
+MrcNetDevice::RefreshEthMacs()
+{
+    static const uint8_t BROADCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    const MrcNetDevice* peer = m_channel ? PeekPointer(m_channel->GetPeer(this)) : nullptr;
+    const uint8_t* dst = peer ? peer->m_macBytes : BROADCAST;
+    std::copy(dst, dst + 6, m_ethMacs);
+    std::copy(m_macBytes, m_macBytes + 6, m_ethMacs + 6);
+    m_ethMacsValid = true;
+}
+
+void
+MrcNetDevice::InvalidateEthMacs()
+{
+    m_ethMacsValid = false;
+    Ptr<MrcNetDevice> peer = m_channel ? m_channel->GetPeer(this) : nullptr;
+    if (peer)
+    {
+        peer->m_ethMacsValid = false; // it caches this device's address
+    }
 }
 
 bool
@@ -730,7 +849,8 @@ MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls)
     }
     q.frames.push_back(packet);
     q.bytes += size;
-    if (!m_enqueueTrace.IsEmpty())
+    m_backlogMask |= static_cast<uint8_t>(1u << cls);
+    if (m_frameTraces && !m_enqueueTrace.IsEmpty())
     {
         m_enqueueTrace(packet, cls);
     }
@@ -775,6 +895,7 @@ MrcNetDevice::SendPfc(uint8_t classVector, const std::array<uint16_t, 8>& quanta
         return;
     }
     m_pfcQueue.push_back(PfcPending{frame, classVector, quanta});
+    ++m_pfcQueued;
     TryTransmit();
 }
 
@@ -800,10 +921,11 @@ MrcNetDevice::TryTransmit()
     {
         return;
     }
-    if (!m_pfcQueue.empty())
+    if (m_pfcQueued > 0)
     {
         PfcPending next = m_pfcQueue.front();
         m_pfcQueue.pop_front();
+        --m_pfcQueued;
         ++m_pfcTxFrames;
         for (uint8_t c = 0; c < N_CLASSES; ++c)
         {
@@ -825,11 +947,15 @@ MrcNetDevice::TryTransmit()
     Ptr<Packet> frame = q.frames.front();
     q.frames.pop_front();
     q.bytes -= frame->GetSize();
-    if (m_dwrr && q.frames.empty())
+    if (q.frames.empty())
     {
-        m_deficit[cls] = 0;
+        m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
+        if (m_dwrr)
+        {
+            m_deficit[cls] = 0;
+        }
     }
-    if (!m_dequeueTrace.IsEmpty())
+    if (m_frameTraces && !m_dequeueTrace.IsEmpty())
     {
         m_dequeueTrace(frame, cls);
     }
@@ -841,15 +967,15 @@ MrcNetDevice::TryTransmit()
     {
         m_dequeueHook(frame, cls);
     }
-    ++m_txPackets[cls];
-    m_txBytes[cls] += frame->GetSize();
+    ++q.txPackets;
+    q.txBytes += frame->GetSize();
     StartTransmission(frame);
 }
 
 bool
 MrcNetDevice::IsEligible(uint8_t cls) const
 {
-    return !m_paused[cls] && !m_queues[cls].frames.empty();
+    return ((m_backlogMask >> cls) & 1) && !m_paused[cls];
 }
 
 uint8_t
@@ -859,12 +985,16 @@ MrcNetDevice::SelectClass()
     {
         return SelectDwrr();
     }
-    for (int c = N_CLASSES - 1; c >= 0; --c)
+    // strict priority: the highest backlogged class that is not paused (the mask spares a
+    // walk over eight queue objects per frame)
+    for (uint32_t m = m_backlogMask; m != 0;)
     {
-        if (IsEligible(c))
+        const int c = 31 - __builtin_clz(m);
+        if (!m_paused[c])
         {
             return static_cast<uint8_t>(c);
         }
+        m &= ~(1u << c);
     }
     return NO_CLASS;
 }
@@ -971,15 +1101,15 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     }
     m_lastTxEnd = now + txTime;
     m_txBusy = true;
-    if (!m_phyTxBeginTrace.IsEmpty())
+    if (m_frameTraces && !m_phyTxBeginTrace.IsEmpty())
     {
         m_phyTxBeginTrace(frame);
     }
-    if (!m_snifferTrace.IsEmpty())
+    if (m_frameTraces && !m_snifferTrace.IsEmpty())
     {
         m_snifferTrace(frame);
     }
-    if (!m_promiscSnifferTrace.IsEmpty())
+    if (m_frameTraces && !m_promiscSnifferTrace.IsEmpty())
     {
         m_promiscSnifferTrace(frame);
     }
@@ -987,7 +1117,7 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     // caller's reference (TryTransmit's local, taken off the queue) is the only one
     // unless a trace sink or hook kept the frame: then the peer may receive this
     // packet object itself instead of a copy, since no one else can see it.
-    if (!m_phyTxEndTrace.IsEmpty())
+    if (m_frameTraces && !m_phyTxEndTrace.IsEmpty())
     {
         m_txFrame = frame;
         m_channel->Transmit(this, frame, txTime, false);
@@ -1029,15 +1159,15 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
         CountDrop(frame, MrcDropReason::ERROR_MODEL);
         return;
     }
-    if (!m_phyRxEndTrace.IsEmpty())
+    if (m_frameTraces && !m_phyRxEndTrace.IsEmpty())
     {
         m_phyRxEndTrace(frame);
     }
-    if (!m_snifferTrace.IsEmpty())
+    if (m_frameTraces && !m_snifferTrace.IsEmpty())
     {
         m_snifferTrace(frame);
     }
-    if (!m_promiscSnifferTrace.IsEmpty())
+    if (m_frameTraces && !m_promiscSnifferTrace.IsEmpty())
     {
         m_promiscSnifferTrace(frame);
     }
@@ -1086,9 +1216,9 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
         const uint8_t mapped = m_dscpClass[dscp];
         cls = mapped == NO_CLASS ? m_unmappedDscpClass : mapped;
     }
-    ++m_rxPackets[cls];
-    m_rxBytes[cls] += frameBytes;
-    if (!m_macRxTrace.IsEmpty())
+    ++m_rx[cls].packets;
+    m_rx[cls].bytes += frameBytes;
+    if (m_frameTraces && !m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(frame);
     }
@@ -1250,12 +1380,14 @@ MrcNetDevice::ApplyLinkState(bool up)
                 CountDrop(frame, MrcDropReason::LINK_DOWN);
             }
         }
+        m_backlogMask = 0;
         m_deficit.fill(0);
         m_drrCharged = false;
         while (!m_pfcQueue.empty())
         {
             CountDrop(m_pfcQueue.front().frame, MrcDropReason::LINK_DOWN);
             m_pfcQueue.pop_front();
+            --m_pfcQueued;
         }
         for (uint8_t c = 0; c < N_CLASSES; ++c)
         {
@@ -1346,28 +1478,28 @@ uint64_t
 MrcNetDevice::GetTxPackets(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetTxPackets");
-    return m_txPackets[cls];
+    return m_queues[cls].txPackets;
 }
 
 uint64_t
 MrcNetDevice::GetTxBytes(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetTxBytes");
-    return m_txBytes[cls];
+    return m_queues[cls].txBytes;
 }
 
 uint64_t
 MrcNetDevice::GetRxPackets(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetRxPackets");
-    return m_rxPackets[cls];
+    return m_rx[cls].packets;
 }
 
 uint64_t
 MrcNetDevice::GetRxBytes(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetRxBytes");
-    return m_rxBytes[cls];
+    return m_rx[cls].bytes;
 }
 
 uint64_t
@@ -1419,6 +1551,7 @@ MrcNetDevice::SetAddress(Address address)
 {
     m_address = Mac48Address::ConvertFrom(address);
     m_address.CopyTo(m_macBytes);
+    InvalidateEthMacs();
 }
 
 Address

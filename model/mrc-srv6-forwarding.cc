@@ -57,13 +57,13 @@ MrcSrv6Forwarding::Add(uint16_t usid, uint32_t port, bool local, const char* wha
     NS_ABORT_MSG_IF(usid == 0,
                     "MrcSrv6Forwarding::" << what << ": uSID 0 ends a carrier and cannot be "
                                           << "routed (allowed 1..0xffff)");
-    auto it = m_table.find(usid);
-    NS_ABORT_MSG_IF(it != m_table.end(),
+    const Entry* it = m_table.Find(usid);
+    NS_ABORT_MSG_IF(it,
                     "MrcSrv6Forwarding::" << what << ": uSID 0x" << std::hex << usid << std::dec
                                           << " (port " << port << ") is already in the table of "
                                           << "switch uSID 0x" << std::hex << m_usid << std::dec
-                                          << " (port " << it->second.port << ")");
-    m_table.emplace(usid, Entry{port, local});
+                                          << " (port " << it->port << ")");
+    m_table.Insert(usid, Entry{port, local});
 }
 
 void
@@ -96,18 +96,18 @@ MrcSrv6Forwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
         return NO_ROUTE;
     }
     carrier.Shift();
-    auto it = m_table.find(carrier.GetActiveUsid());
-    if (it == m_table.end())
+    const Entry* it = m_table.Find(carrier.GetActiveUsid());
+    if (!it)
     {
         return NO_ROUTE;
     }
-    if (it->second.local)
+    if (it->local)
     {
         carrier.Shift();
     }
     info.dst = carrier.ToAddress();
     info.rewriteDst = true;
-    return static_cast<int32_t>(it->second.port);
+    return static_cast<int32_t>(it->port);
 }
 
 } // namespace ns3

@@ -5,10 +5,10 @@
 #ifndef MRC_SRV6_FORWARDING_H
 #define MRC_SRV6_FORWARDING_H
 
+#include "mrc-flat-map.h"
 #include "mrc-forwarding.h"
 
 #include <cstdint>
-#include <unordered_map>
 
 /**
  * \file
@@ -77,9 +77,9 @@ class MrcSrv6Forwarding : public MrcForwarding
 
     void Add(uint16_t usid, uint32_t port, bool local, const char* what);
 
-    uint32_t m_locator;                          //!< LocatorBlock attribute
-    uint16_t m_usid;                             //!< Usid attribute
-    std::unordered_map<uint16_t, Entry> m_table; //!< next uSID -> entry
+    uint32_t m_locator;                  //!< LocatorBlock attribute
+    uint16_t m_usid;                     //!< Usid attribute
+    MrcFlatMap<uint16_t, Entry> m_table; //!< next uSID -> entry
 };
 
 } // namespace ns3

@@ -241,16 +241,17 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     /// Per-port state and counters.
     struct Port
     {
+        // the members every frame touches first, in one cache line
         Ptr<MrcNetDevice> dev;                                          //!< the device
-        bool facesHost{false};                                          //!< last hop
         Ptr<MrcEcnMarker> marker;                                       //!< egress ECN marker
-        std::array<std::deque<Record>, MrcNetDevice::N_CLASSES> queued; //!< egress records
-        std::array<EventId, MrcNetDevice::N_CLASSES> refresh;           //!< PAUSE refresh
+        bool facesHost{false};                                          //!< last hop
         uint64_t rxPackets{0};                                          //!< received
         uint64_t txPackets{0};                                          //!< sent
-        std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> drops{};     //!< drops by reason
         uint64_t trimmed{0};                                            //!< trimmed (egress)
         uint64_t marked{0};                                             //!< ECN-marked (egress)
+        std::array<std::deque<Record>, MrcNetDevice::N_CLASSES> queued; //!< egress records
+        std::array<EventId, MrcNetDevice::N_CLASSES> refresh;           //!< PAUSE refresh
+        std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> drops{};     //!< drops by reason
         uint64_t pauses{0};                                             //!< PAUSE frames sent
         uint64_t resumes{0};                                            //!< RESUME frames sent
     };
