@@ -85,26 +85,37 @@ MrcMemoryRegion::Place(uint64_t address, uint64_t length)
     ++m_placements;
     uint64_t start = address;
     uint64_t end = address + length;
-    // First interval that could touch [start, end): the one before start, if it reaches it.
-    auto it = m_spans.upper_bound(start);
-    if (it != m_spans.begin() && std::prev(it)->second >= start)
+    // Spans are disjoint, do not touch each other, and ascend: the first one that could
+    // touch [start, end] is the one before start, if it reaches it.
+    auto byStart = [](uint64_t a, const Span& s) { return a < s.first; };
+    auto first = std::upper_bound(m_spans.begin(), m_spans.end(), start, byStart);
+    if (first != m_spans.begin() && std::prev(first)->second >= start)
     {
-        --it;
+        --first;
     }
     uint64_t overlap = 0;
-    while (it != m_spans.end() && it->first <= end)
+    auto last = first;
+    for (; last != m_spans.end() && last->first <= end; ++last)
     {
-        const uint64_t lo = std::max(start, it->first);
-        const uint64_t hi = std::min(end, it->second);
+        const uint64_t lo = std::max(start, last->first);
+        const uint64_t hi = std::min(end, last->second);
         if (hi > lo)
         {
             overlap += hi - lo;
         }
-        start = std::min(start, it->first);
-        end = std::max(end, it->second);
-        it = m_spans.erase(it);
+        start = std::min(start, last->first);
+        end = std::max(end, last->second);
     }
-    m_spans.emplace(start, end);
+    // [first, last) merge into one span (in place: in-order writes only extend a span)
+    if (first == last)
+    {
+        m_spans.insert(first, Span{start, end});
+    }
+    else
+    {
+        *first = Span{start, end};
+        m_spans.erase(std::next(first), last);
+    }
     m_duplicate += overlap;
     m_placed += length - overlap;
     return true;
@@ -141,7 +152,10 @@ MrcMemoryRegion::IsCovered(uint64_t address, uint64_t length) const
     {
         return true;
     }
-    auto it = m_spans.upper_bound(address);
+    auto it =
+        std::upper_bound(m_spans.begin(), m_spans.end(), address, [](uint64_t a, const Span& s) {
+            return a < s.first;
+        });
     if (it == m_spans.begin())
     {
         return false;

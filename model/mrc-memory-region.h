@@ -8,7 +8,8 @@
 #include "ns3/object.h"
 
 #include <cstdint>
-#include <map>
+#include <utility>
+#include <vector>
 
 /**
  * \file
@@ -101,13 +102,15 @@ class MrcMemoryRegion : public Object
     void Clear();
 
   private:
-    uint32_t m_rkey;                      //!< remote key
-    uint64_t m_base;                      //!< first address
-    uint64_t m_length;                    //!< bytes
-    std::map<uint64_t, uint64_t> m_spans; //!< written intervals: start -> end (exclusive)
-    uint64_t m_placed;                    //!< distinct bytes written
-    uint64_t m_duplicate;                 //!< bytes written again
-    uint64_t m_placements;                //!< Place() calls that recorded bytes
+    uint32_t m_rkey;   //!< remote key
+    uint64_t m_base;   //!< first address
+    uint64_t m_length; //!< bytes
+    /// A written interval: start, end (exclusive).
+    using Span = std::pair<uint64_t, uint64_t>;
+    std::vector<Span> m_spans; //!< written intervals, disjoint and ascending
+    uint64_t m_placed;         //!< distinct bytes written
+    uint64_t m_duplicate;      //!< bytes written again
+    uint64_t m_placements;     //!< Place() calls that recorded bytes
 };
 
 } // namespace ns3

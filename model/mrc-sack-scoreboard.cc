@@ -224,6 +224,7 @@ MrcSackScoreboard::AdvanceUna(uint32_t count)
         --m_outstanding;
     }
     m_update.cumAdvanced += count;
+    m_unaAbs += count;
     ShiftDown(m_retxHint, count);
     ShiftDown(m_countFrontier, count);
     ShiftDown(m_highestSacked, count);
@@ -260,6 +261,16 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     r.state = MrcPsnState::SACKED;
     ++m_sackedCount;
     m_highestSacked = std::max(m_highestSacked, off + 1);
+    const uint64_t pos = m_unaAbs + off;
+    m_countTop.Add(pos, m_config.groupedCount ? m_config.globalReorderPsns : m_config.reorderPsns);
+    if (m_config.groupedCount)
+    {
+        m_groupTop[r.group].Add(pos, m_config.reorderPsns);
+    }
+    if (m_config.pathCount && r.retxCount == 0)
+    {
+        m_pathTop[r.path].Add(pos, std::max<uint32_t>(m_config.pathReorderPsns, 1));
+    }
     if (!m_anySackedSendTime || r.sendTime > m_latestSackedSendTime)
     {
         m_latestSackedSendTime = r.sendTime;
@@ -280,6 +291,39 @@ MrcSackScoreboard::MarkLost(uint32_t off)
 }
 
 void
+MrcSackScoreboard::TopSacked::Add(uint64_t p, uint32_t n)
+{
+    if (n == 0 || (pos.size() >= n && p <= pos.front()))
+    {
+        return;
+    }
+    // SACKs mostly arrive for the newest PSNs: the place is found from the top
+    auto it = pos.end();
+    while (it != pos.begin() && *std::prev(it) > p)
+    {
+        --it;
+    }
+    pos.insert(it, p);
+    if (pos.size() > n)
+    {
+        pos.erase(pos.begin());
+    }
+}
+
+bool
+MrcSackScoreboard::TopSacked::NthOffset(uint32_t n, uint64_t unaAbs, uint32_t& off) const
+{
+    // Positions below una were cumulatively acknowledged: with one of the n there, fewer
+    // than n SACKed PSNs of the set are still in the window.
+    if (n == 0 || pos.size() < n || pos.front() < unaAbs)
+    {
+        return false;
+    }
+    off = static_cast<uint32_t>(pos.front() - unaAbs);
+    return true;
+}
+
+void
 MrcSackScoreboard::InferLosses()
 {
     // Count rule: T = offset of the N-th highest SACKed PSN; every never-retransmitted
@@ -294,18 +338,9 @@ MrcSackScoreboard::InferLosses()
         InferGroupedLosses();
         n = m_config.globalReorderPsns; // the plain count rule as well, with its own N
     }
-    if (n > 0 && m_sackedCount >= n)
+    uint32_t t;
+    if (n > 0 && m_sackedCount >= n && m_countTop.NthOffset(n, m_unaAbs, t))
     {
-        uint32_t seen = 0;
-        uint32_t t = m_highestSacked;
-        while (t > 0)
-        {
-            --t;
-            if (At(t).state == MrcPsnState::SACKED && ++seen == n)
-            {
-                break;
-            }
-        }
         for (uint32_t off = m_countFrontier; off < t; ++off)
         {
             MrcPsnRecord& r = At(off);
@@ -355,34 +390,15 @@ MrcSackScoreboard::InferGroupedLosses()
     {
         return;
     }
-    uint32_t seen[MAX_GROUPS] = {};
-    uint32_t thr[MAX_GROUPS] = {};
-    uint32_t low = m_highestSacked;
-    for (uint32_t g = 0; g < MAX_GROUPS; ++g)
+    for (uint32_t bits = m_groupsUsed; bits != 0; bits &= bits - 1)
     {
-        if (m_groupsUsed & (1u << g))
-        {
-            low = std::min(low, m_groupFrontier[g]);
-        }
-    }
-    uint32_t pending = m_groupsUsed;
-    for (uint32_t t = m_highestSacked; t > low && pending != 0;)
-    {
-        --t;
-        const MrcPsnRecord& r = At(t);
-        if (r.state == MrcPsnState::SACKED && seen[r.group] < n && ++seen[r.group] == n)
-        {
-            thr[r.group] = t;
-            pending &= ~(1u << r.group);
-        }
-    }
-    for (uint32_t g = 0; g < MAX_GROUPS; ++g)
-    {
-        if (thr[g] <= m_groupFrontier[g])
+        const uint32_t g = LowestBit(bits);
+        uint32_t thr;
+        if (!m_groupTop[g].NthOffset(n, m_unaAbs, thr) || thr <= m_groupFrontier[g])
         {
             continue;
         }
-        for (uint32_t off = m_groupFrontier[g]; off < thr[g]; ++off)
+        for (uint32_t off = m_groupFrontier[g]; off < thr; ++off)
         {
             MrcPsnRecord& r = At(off);
             if (r.group == g && r.state == MrcPsnState::SENT && r.retxCount == 0)
@@ -390,7 +406,7 @@ MrcSackScoreboard::InferGroupedLosses()
                 MarkLost(off);
             }
         }
-        m_groupFrontier[g] = thr[g];
+        m_groupFrontier[g] = thr;
     }
 }
 
@@ -406,36 +422,16 @@ MrcSackScoreboard::InferPathLosses()
     {
         return;
     }
-    uint32_t seen[MAX_PATHS] = {};
+    // T_p comes from the path's highest SACKed positions, kept as SACKs arrive (a walk
+    // down the ring until every path had N SACKed PSNs cost a few dozen records per SACK).
     uint32_t thr[MAX_PATHS] = {};
-    // Only paths that carried a packet can hold SACKed records (m_pathsUsed only
-    // grows), so the per-path loops visit its set bits; the others keep their frontier.
-    uint32_t low = m_highestSacked;
-    for (uint64_t bits = m_pathsUsed; bits != 0; bits &= bits - 1)
-    {
-        low = std::min(low, m_pathFrontier[LowestBit(bits)]);
-    }
-    uint64_t pending = m_pathsUsed;
-    for (uint32_t t = m_highestSacked; t > low && pending != 0;)
-    {
-        --t;
-        const MrcPsnRecord& r = At(t);
-        // only first transmissions count: a retransmission travels in another class
-        // (RetxDscp) and may overtake the first transmissions of its path
-        if (r.state == MrcPsnState::SACKED && r.retxCount == 0 && seen[r.path] < n &&
-            ++seen[r.path] == n)
-        {
-            thr[r.path] = t;
-            pending &= ~(uint64_t(1) << r.path);
-        }
-    }
     // one pass over the union of the paths' ranges [frontier, T_p)
     uint32_t from = m_highestSacked;
     uint32_t to = 0;
     for (uint64_t bits = m_pathsUsed; bits != 0; bits &= bits - 1)
     {
         const uint32_t p = LowestBit(bits);
-        if (thr[p] > m_pathFrontier[p])
+        if (m_pathTop[p].NthOffset(n, m_unaAbs, thr[p]) && thr[p] > m_pathFrontier[p])
         {
             from = std::min(from, m_pathFrontier[p]);
             to = std::max(to, thr[p]);

@@ -317,6 +317,32 @@ class MrcSackScoreboard
     bool m_inRecovery{false};               //!< a StartRecovery episode is open
     uint32_t m_recoveryPsn{0};              //!< its recovery point (next PSN at the start)
     MrcSackUpdate m_update;                 //!< reused result
+
+    /// The highest positions of the SACKed PSNs of one count rule's set (all PSNs, one
+    /// group, one path): its N-th highest SACKed PSN without a walk over the ring.
+    struct TopSacked
+    {
+        std::vector<uint64_t> pos; //!< absolute positions (m_unaAbs + offset), ascending
+
+        /**
+         * Record a newly SACKed PSN.
+         * \param p its absolute position
+         * \param n the rule's N (keep the n highest; 0: nothing)
+         */
+        void Add(uint64_t p, uint32_t n);
+        /**
+         * \param n the rule's N
+         * \param unaAbs the absolute position of una
+         * \param[out] off the window offset of the n-th highest SACKed PSN
+         * \return true if n SACKed PSNs of the set are still in the window
+         */
+        bool NthOffset(uint32_t n, uint64_t unaAbs, uint32_t& off) const;
+    };
+
+    uint64_t m_unaAbs{0};             //!< absolute position of una (PSNs acked so far)
+    TopSacked m_countTop;             //!< count rule
+    TopSacked m_groupTop[MAX_GROUPS]; //!< grouped count rule, per group
+    TopSacked m_pathTop[MAX_PATHS];   //!< path count rule, per path (first transmissions)
 };
 
 } // namespace ns3
