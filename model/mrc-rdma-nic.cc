@@ -22,6 +22,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace ns3
 {
@@ -55,6 +56,30 @@ ReadExtHeader(const MrcRxPacket& rx, H& h)
     h.Deserialize(b.Begin());
     return true;
 }
+
+/**
+ * A port's Serve event, scheduled again for every kick (at most one is pending): saves
+ * allocating and freeing an event per kick.
+ */
+class MrcServeEvent : public EventImpl
+{
+  public:
+    /// \param callback the NIC's Serve for one port
+    explicit MrcServeEvent(std::function<void()> callback)
+        : m_callback(std::move(callback))
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_callback();
+    }
+
+  private:
+    std::function<void()> m_callback; //!< the NIC's Serve for one port
+};
+
 } // namespace
 
 TypeId
@@ -189,6 +214,7 @@ MrcRdmaNic::AddPort(Ptr<MrcNetDevice> device, Ipv6Address address)
     Port port;
     port.dev = device;
     port.address = address;
+    port.serveEvent = Create<MrcServeEvent>([this, index]() { Serve(index); });
     m_ports.push_back(port);
     device->SetClassReceiveCallback(MakeCallback(&MrcRdmaNic::ReceiveFromDevice, this));
     device->SetDequeueHook(MrcNetDevice::DequeueHook(
@@ -349,7 +375,10 @@ MrcRdmaNic::Kick(uint32_t port)
         return;
     }
     pt.kickPending = true;
-    Simulator::ScheduleNow(&MrcRdmaNic::Serve, this, port);
+    // as ScheduleNow (current context, next event uid); the simulator takes one reference
+    // and drops it after the run
+    pt.serveEvent->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), Time(0), PeekPointer(pt.serveEvent));
 }
 
 void

@@ -217,6 +217,7 @@ class MrcRdmaNic : public Object
         EventId wake;                        //!< pacing wake-up
         Time wakeAt;                         //!< when `wake` fires
         bool kickPending{false};             //!< a Serve is scheduled now
+        Ptr<EventImpl> serveEvent;           //!< the reusable Serve event
         uint8_t blockedClasses{0};           //!< classes a ready QP found full in Serve
         uint64_t txData{0};                  //!< data packets handed to the device
         uint64_t txDrops{0};                 //!< refused by the device

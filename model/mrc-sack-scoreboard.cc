@@ -68,6 +68,9 @@ MrcSackScoreboard::MrcSackScoreboard(const Config& config, uint32_t initialPsn)
     // and a responder-only QP for none (records hold a Time, which ns-3 also tracks in a
     // set until Simulator::Run, so preallocating a full window per QP was expensive).
     m_mask = 0;
+    m_countTop.Init(1, config.groupedCount ? config.globalReorderPsns : config.reorderPsns);
+    m_groupTop.Init(MAX_GROUPS, config.groupedCount ? config.reorderPsns : 0);
+    m_pathTop.Init(MAX_PATHS, config.pathCount ? std::max<uint32_t>(config.pathReorderPsns, 1) : 0);
 }
 
 MrcSackScoreboard::MrcSackScoreboard()
@@ -262,14 +265,14 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     ++m_sackedCount;
     m_highestSacked = std::max(m_highestSacked, off + 1);
     const uint64_t pos = m_unaAbs + off;
-    m_countTop.Add(pos, m_config.groupedCount ? m_config.globalReorderPsns : m_config.reorderPsns);
-    if (m_config.groupedCount)
+    m_countTop.Add(0, pos);
+    if (m_groupTop.Add(r.group, pos))
     {
-        m_groupTop[r.group].Add(pos, m_config.reorderPsns);
+        m_groupsDirty |= 1u << r.group;
     }
-    if (m_config.pathCount && r.retxCount == 0)
+    if (r.retxCount == 0 && m_pathTop.Add(r.path, pos))
     {
-        m_pathTop[r.path].Add(pos, std::max<uint32_t>(m_config.pathReorderPsns, 1));
+        m_pathsDirty |= uint64_t(1) << r.path;
     }
     if (!m_anySackedSendTime || r.sendTime > m_latestSackedSendTime)
     {
@@ -291,35 +294,63 @@ MrcSackScoreboard::MarkLost(uint32_t off)
 }
 
 void
-MrcSackScoreboard::TopSacked::Add(uint64_t p, uint32_t n)
+MrcSackScoreboard::TopSacked::Init(uint32_t sets, uint32_t n)
 {
-    if (n == 0 || (pos.size() >= n && p <= pos.front()))
-    {
-        return;
-    }
-    // SACKs mostly arrive for the newest PSNs: the place is found from the top
-    auto it = pos.end();
-    while (it != pos.begin() && *std::prev(it) > p)
-    {
-        --it;
-    }
-    pos.insert(it, p);
-    if (pos.size() > n)
-    {
-        pos.erase(pos.begin());
-    }
+    m_n = n;
+    m_pos.assign(n == 0 ? 0 : static_cast<std::size_t>(sets) * n, 0);
+    m_count.assign(n == 0 ? 0 : sets, 0);
 }
 
 bool
-MrcSackScoreboard::TopSacked::NthOffset(uint32_t n, uint64_t unaAbs, uint32_t& off) const
+MrcSackScoreboard::TopSacked::Add(uint32_t set, uint64_t p)
 {
-    // Positions below una were cumulatively acknowledged: with one of the n there, fewer
-    // than n SACKed PSNs of the set are still in the window.
-    if (n == 0 || pos.size() < n || pos.front() < unaAbs)
+    if (m_n == 0)
     {
         return false;
     }
-    off = static_cast<uint32_t>(pos.front() - unaAbs);
+    uint64_t* b = &m_pos[static_cast<std::size_t>(set) * m_n];
+    uint32_t& c = m_count[set];
+    if (c == m_n)
+    {
+        if (p <= b[0])
+        {
+            return false;
+        }
+        // the lowest leaves; SACKs mostly arrive for the newest PSNs, so p goes near the top
+        uint32_t i = 0;
+        while (i + 1 < m_n && b[i + 1] < p)
+        {
+            b[i] = b[i + 1];
+            ++i;
+        }
+        b[i] = p;
+        return true;
+    }
+    uint32_t i = c;
+    while (i > 0 && b[i - 1] > p)
+    {
+        b[i] = b[i - 1];
+        --i;
+    }
+    b[i] = p;
+    return ++c == m_n;
+}
+
+bool
+MrcSackScoreboard::TopSacked::NthOffset(uint32_t set, uint64_t unaAbs, uint32_t& off) const
+{
+    // Positions below una were cumulatively acknowledged: with one of the N there, fewer
+    // than N SACKed PSNs of the set are still in the window.
+    if (m_n == 0 || m_count[set] < m_n)
+    {
+        return false;
+    }
+    const uint64_t nth = m_pos[static_cast<std::size_t>(set) * m_n];
+    if (nth < unaAbs)
+    {
+        return false;
+    }
+    off = static_cast<uint32_t>(nth - unaAbs);
     return true;
 }
 
@@ -339,7 +370,7 @@ MrcSackScoreboard::InferLosses()
         n = m_config.globalReorderPsns; // the plain count rule as well, with its own N
     }
     uint32_t t;
-    if (n > 0 && m_sackedCount >= n && m_countTop.NthOffset(n, m_unaAbs, t))
+    if (n > 0 && m_sackedCount >= n && m_countTop.NthOffset(0, m_unaAbs, t))
     {
         for (uint32_t off = m_countFrontier; off < t; ++off)
         {
@@ -390,11 +421,15 @@ MrcSackScoreboard::InferGroupedLosses()
     {
         return;
     }
-    for (uint32_t bits = m_groupsUsed; bits != 0; bits &= bits - 1)
+    // Only a group whose N-th highest SACKed PSN moved can have a new threshold: for the
+    // others it is still at or below their frontier (both shift down as una advances).
+    const uint32_t dirty = m_groupsDirty;
+    m_groupsDirty = 0;
+    for (uint32_t bits = dirty; bits != 0; bits &= bits - 1)
     {
         const uint32_t g = LowestBit(bits);
         uint32_t thr;
-        if (!m_groupTop[g].NthOffset(n, m_unaAbs, thr) || thr <= m_groupFrontier[g])
+        if (!m_groupTop.NthOffset(g, m_unaAbs, thr) || thr <= m_groupFrontier[g])
         {
             continue;
         }
@@ -422,23 +457,24 @@ MrcSackScoreboard::InferPathLosses()
     {
         return;
     }
-    // T_p comes from the path's highest SACKed positions, kept as SACKs arrive (a walk
-    // down the ring until every path had N SACKed PSNs cost a few dozen records per SACK).
+    // T_p comes from the path's highest SACKed positions, kept as SACKs arrive; only a
+    // path whose N-th highest SACKed PSN moved can have a new one (for the others T_p is
+    // still at or below the frontier: both shift down as una advances). thr = 0: nothing.
     uint32_t thr[MAX_PATHS] = {};
-    // one pass over the union of the paths' ranges [frontier, T_p)
+    const uint64_t dirty = m_pathsDirty;
+    m_pathsDirty = 0;
+    // one pass over the union of the new ranges [frontier, T_p)
     uint32_t from = m_highestSacked;
     uint32_t to = 0;
-    for (uint64_t bits = m_pathsUsed; bits != 0; bits &= bits - 1)
+    for (uint64_t bits = dirty; bits != 0; bits &= bits - 1)
     {
         const uint32_t p = LowestBit(bits);
-        if (m_pathTop[p].NthOffset(n, m_unaAbs, thr[p]) && thr[p] > m_pathFrontier[p])
+        uint32_t t;
+        if (m_pathTop.NthOffset(p, m_unaAbs, t) && t > m_pathFrontier[p])
         {
+            thr[p] = t;
             from = std::min(from, m_pathFrontier[p]);
-            to = std::max(to, thr[p]);
-        }
-        else
-        {
-            thr[p] = m_pathFrontier[p]; // nothing new for this path
+            to = std::max(to, t);
         }
     }
     for (uint32_t off = from; off < to; ++off)
@@ -450,10 +486,13 @@ MrcSackScoreboard::InferPathLosses()
             MarkLost(off);
         }
     }
-    for (uint64_t bits = m_pathsUsed; bits != 0; bits &= bits - 1)
+    for (uint64_t bits = dirty; bits != 0; bits &= bits - 1)
     {
         const uint32_t p = LowestBit(bits);
-        m_pathFrontier[p] = thr[p];
+        if (thr[p] > m_pathFrontier[p])
+        {
+            m_pathFrontier[p] = thr[p];
+        }
     }
 }
 

@@ -318,31 +318,46 @@ class MrcSackScoreboard
     uint32_t m_recoveryPsn{0};              //!< its recovery point (next PSN at the start)
     MrcSackUpdate m_update;                 //!< reused result
 
-    /// The highest positions of the SACKed PSNs of one count rule's set (all PSNs, one
-    /// group, one path): its N-th highest SACKed PSN without a walk over the ring.
-    struct TopSacked
+    /**
+     * The highest positions of the SACKed PSNs of each set of one count rule (the rule's
+     * N per set; sets: all PSNs, the groups, or the paths), in one flat array: the N-th
+     * highest SACKed PSN of a set without a walk over the ring.
+     */
+    class TopSacked
     {
-        std::vector<uint64_t> pos; //!< absolute positions (m_unaAbs + offset), ascending
-
+      public:
+        /**
+         * \param sets number of sets
+         * \param n the rule's N (0: the rule is off, nothing is kept)
+         */
+        void Init(uint32_t sets, uint32_t n);
         /**
          * Record a newly SACKed PSN.
+         * \param set its set
          * \param p its absolute position
-         * \param n the rule's N (keep the n highest; 0: nothing)
+         * \return true if the set's N-th highest position changed
          */
-        void Add(uint64_t p, uint32_t n);
+        bool Add(uint32_t set, uint64_t p);
         /**
-         * \param n the rule's N
+         * \param set a set
          * \param unaAbs the absolute position of una
-         * \param[out] off the window offset of the n-th highest SACKed PSN
-         * \return true if n SACKed PSNs of the set are still in the window
+         * \param[out] off the window offset of the set's N-th highest SACKed PSN
+         * \return true if N SACKed PSNs of the set are still in the window
          */
-        bool NthOffset(uint32_t n, uint64_t unaAbs, uint32_t& off) const;
+        bool NthOffset(uint32_t set, uint64_t unaAbs, uint32_t& off) const;
+
+      private:
+        uint32_t m_n{0};               //!< N
+        std::vector<uint64_t> m_pos;   //!< per set: N slots, ascending, the first m_count used
+        std::vector<uint32_t> m_count; //!< per set: slots used
     };
 
-    uint64_t m_unaAbs{0};             //!< absolute position of una (PSNs acked so far)
-    TopSacked m_countTop;             //!< count rule
-    TopSacked m_groupTop[MAX_GROUPS]; //!< grouped count rule, per group
-    TopSacked m_pathTop[MAX_PATHS];   //!< path count rule, per path (first transmissions)
+    uint64_t m_unaAbs{0};      //!< absolute position of una (PSNs acked so far)
+    TopSacked m_countTop;      //!< count rule (one set)
+    TopSacked m_groupTop;      //!< grouped count rule, per group
+    TopSacked m_pathTop;       //!< path count rule, per path (first transmissions)
+    uint32_t m_groupsDirty{0}; //!< bit g: group g's N-th highest changed since inference
+    uint64_t m_pathsDirty{0};  //!< bit p: path p's N-th highest changed since inference
 };
 
 } // namespace ns3
