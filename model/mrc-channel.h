@@ -140,11 +140,11 @@ class MrcChannel : public Channel
     std::size_t m_nDevices;            //!< number attached so far
     Time m_delay;                      //!< propagation delay
     bool m_up;                         //!< physical link state
-    std::deque<Ptr<Packet>> m_wire[2]; //!< frames on the wire, by sender index
     uint64_t m_stale[2];               //!< pending deliveries of lost frames, by sender
     Ptr<EventImpl> m_deliverEvent[2];  //!< reusable delivery event, by sender index
     uint32_t m_context[2];             //!< receiver's node id, by sender index (if known)
     bool m_contextKnown[2];            //!< m_context holds the receiver's node id
+    std::deque<Ptr<Packet>> m_wire[2]; //!< frames on the wire, by sender index
     uint64_t m_lostPackets[2];         //!< frames lost, by sender index
     uint64_t m_lostBytes[2];           //!< bytes lost, by sender index
 

@@ -229,6 +229,7 @@ MrcEvTable::Init(const MrcEvSet& set)
     m_planeTarget.assign(m_planes, 0);
     m_planeActive.assign(m_planes, 0);
     m_evs.reserve(set.active.size() + set.backup.size());
+    m_hot.reserve(set.active.size() + set.backup.size());
     m_active.assign(m_planes, {});
     m_planeIds.assign(m_planes, {});
     m_cursor.assign(m_planes, 0);
@@ -245,6 +246,7 @@ MrcEvTable::Init(const MrcEvSet& set)
                                                   << " appears twice");
         m_evs.emplace_back();
         m_evs.back().ev = c;
+        m_hot.emplace_back();
         m_planeIds[c.plane].push_back(id);
         uint32_t path = m_paths;
         if (c.hasCarrier)
@@ -274,6 +276,7 @@ MrcEvTable::Init(const MrcEvSet& set)
     {
         uint32_t id = add(c);
         m_evs[id].state = MrcEvState::GOOD;
+        m_hot[id].state = MrcEvState::GOOD;
         AddToActive(id);
         ++m_planeTarget[c.plane];
     }
@@ -281,6 +284,7 @@ MrcEvTable::Init(const MrcEvSet& set)
     {
         uint32_t id = add(c);
         m_evs[id].state = MrcEvState::UNKNOWN;
+        m_hot[id].state = MrcEvState::UNKNOWN;
         m_evs[id].set = MrcEvEntry::BACKUP;
         m_backup[c.plane].push_back(id);
     }
@@ -323,6 +327,7 @@ MrcEvTable::SetState(uint32_t id, MrcEvState to, MrcEvReason reason)
     MrcEvEntry& e = m_evs[id];
     MrcEvState from = e.state;
     e.state = to;
+    m_hot[id].state = to;
     NS_LOG_DEBUG("EV " << id << " 0x" << std::hex << e.ev.value << std::dec << " plane "
                        << e.ev.plane << ": " << MrcEvStateName(from) << " -> " << MrcEvStateName(to)
                        << " (" << MrcEvReasonName(reason) << ")");
@@ -500,25 +505,31 @@ MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePa
             Reshuffle(plane);
         }
         const uint32_t id = act[cursor++];
-        MrcEvEntry& e = m_evs[id];
-        if (e.state == MrcEvState::SKIP)
+        // the state and skip turns come from the compact m_hot: an EV passed over costs
+        // no visit to its (larger) entry
+        EvHot& h = m_hot[id];
+        if (h.state == MrcEvState::SKIP)
         {
             if (m_skipMode == SKIP_ROTATION)
             {
-                if (--e.skipTurns == 0)
+                if (--h.skipTurns == 0)
                 {
                     SetState(id, MrcEvState::GOOD, MrcEvReason::SKIP_EXPIRED);
                 }
                 continue; // this pass was the skipped turn
             }
-            if (Simulator::Now() < e.skipUntil)
+            if (Simulator::Now() < m_evs[id].skipUntil)
             {
                 continue;
             }
             SetState(id, MrcEvState::GOOD, MrcEvReason::SKIP_EXPIRED);
         }
-        if (e.state != MrcEvState::GOOD ||
-            (excludeEv != NO_EV && (id == excludeEv || e.path == excludePath)))
+        if (h.state != MrcEvState::GOOD)
+        {
+            continue;
+        }
+        MrcEvEntry& e = m_evs[id];
+        if (excludeEv != NO_EV && (id == excludeEv || e.path == excludePath))
         {
             continue;
         }
@@ -536,7 +547,7 @@ MrcEvTable::EnterSkip(uint32_t id, uint32_t turns, MrcEvReason reason)
     MrcEvEntry& e = m_evs[id];
     if (m_skipMode == SKIP_ROTATION)
     {
-        e.skipTurns = std::max(e.skipTurns, turns);
+        m_hot[id].skipTurns = std::max(m_hot[id].skipTurns, turns);
     }
     else
     {
@@ -628,7 +639,7 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
     ++e.retirements;
     e.probeSuccesses = 0;
     e.probeOutstanding = false;
-    e.skipTurns = 0;
+    m_hot[id].skipTurns = 0;
     SetState(id, MrcEvState::ASSUMED_BAD, reason);
     Refill(plane, e.path);
     ScheduleProbe(id);
@@ -656,7 +667,7 @@ MrcEvTable::Refill(uint32_t plane, uint32_t avoidPath)
         uint32_t id = *it;
         backup.erase(it);
         MrcEvEntry& b = m_evs[id];
-        b.skipTurns = 0;
+        m_hot[id].skipTurns = 0;
         b.skipUntil = Time(0);
         AddToActive(id);
         SetState(id, MrcEvState::GOOD, MrcEvReason::PROMOTED);
@@ -752,7 +763,7 @@ MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
     e.probeSuccesses = 0;
     if (m == MrcPathFeedback::SKIP_ONCE)
     {
-        e.skipTurns = m_ecnSkipTurns;
+        m_hot[evId].skipTurns = m_ecnSkipTurns;
         e.skipUntil = Simulator::Now() + GetSkipTime();
         SetState(evId, MrcEvState::SKIP, MrcEvReason::PROBE_REVIVED);
     }
@@ -806,7 +817,7 @@ MrcEvTable::Allow(uint32_t evId)
     {
         return;
     }
-    m_evs[evId].skipTurns = 0;
+    m_hot[evId].skipTurns = 0;
     SetState(evId, MrcEvState::GOOD, MrcEvReason::CONTROLLER_ALLOW);
     Place(evId);
 }
@@ -828,7 +839,7 @@ MrcEvTable::Replace(uint32_t evId, const MrcEvCandidate& ev)
     m_byValue.Erase(e.ev.value);
     m_byValue.Insert(ev.value, evId);
     e.ev = ev;
-    e.skipTurns = 0;
+    m_hot[evId].skipTurns = 0;
     e.skipUntil = Time(0);
     e.probeSuccesses = 0;
     if (e.set == MrcEvEntry::RETIRED)

@@ -92,9 +92,8 @@ struct MrcEvEntry
     MrcEvState state{MrcEvState::UNKNOWN}; //!< health state
     Set set{BACKUP};                       //!< set membership
     uint32_t pos{0};                       //!< index in its plane's active vector (ACTIVE)
-    uint32_t path{0};      //!< path group: EVs with the same SRv6 carrier share one (Init)
-    uint32_t skipTurns{0}; //!< rotation mode: turns still to skip
-    Time skipUntil;        //!< time mode: SKIP ends at this time
+    uint32_t path{0}; //!< path group: EVs with the same SRv6 carrier share one (Init)
+    Time skipUntil;   //!< time mode: SKIP ends at this time
     // probe bookkeeping (ASSUMED_BAD)
     bool probeOutstanding{false}; //!< a probe is in flight
     uint32_t probeSuccesses{0};   //!< consecutive answered probes
@@ -408,7 +407,16 @@ class MrcEvTable : public Object
     /// Abort on a bad id.
     void CheckId(uint32_t id) const;
 
-    std::vector<MrcEvEntry> m_evs;                 //!< all EVs, by id
+    std::vector<MrcEvEntry> m_evs; //!< all EVs, by id
+
+    /// What Select reads of every EV it passes (kept apart from the larger entries).
+    struct EvHot
+    {
+        MrcEvState state{MrcEvState::UNKNOWN}; //!< health state (a copy of the entry's)
+        uint32_t skipTurns{0};                 //!< rotation mode: turns still to skip
+    };
+
+    std::vector<EvHot> m_hot;                      //!< by id
     MrcFlatMap<uint32_t, uint32_t> m_byValue;      //!< value -> id
     std::vector<std::vector<uint32_t>> m_active;   //!< per plane: active ids, round order
     std::vector<std::vector<uint32_t>> m_planeIds; //!< per plane: all its ids, ascending
