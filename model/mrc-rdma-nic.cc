@@ -58,13 +58,13 @@ ReadExtHeader(const MrcRxPacket& rx, H& h)
 }
 
 /**
- * A port's Serve event, scheduled again for every kick (at most one is pending): saves
- * allocating and freeing an event per kick.
+ * The NIC's Serve event, scheduled again for every kick: saves allocating and freeing
+ * an event per kick.
  */
 class MrcServeEvent : public EventImpl
 {
   public:
-    /// \param callback the NIC's Serve for one port
+    /// \param callback the NIC's ServeKicked
     explicit MrcServeEvent(std::function<void()> callback)
         : m_callback(std::move(callback))
     {
@@ -77,7 +77,7 @@ class MrcServeEvent : public EventImpl
     }
 
   private:
-    std::function<void()> m_callback; //!< the NIC's Serve for one port
+    std::function<void()> m_callback; //!< the NIC's ServeKicked
 };
 
 } // namespace
@@ -161,6 +161,7 @@ MrcRdmaNic::MrcRdmaNic()
       m_rxUnknownQp(0),
       m_portStatusScope(PORT_STATUS_NIC)
 {
+    m_serveEvent = Create<MrcServeEvent>([this]() { ServeKicked(); });
 }
 
 MrcRdmaNic::~MrcRdmaNic() = default;
@@ -186,6 +187,7 @@ MrcRdmaNic::DoDispose()
         port.dev = nullptr;
     }
     m_ports.clear();
+    m_serveMasks.clear();
     for (auto& qp : m_qpList)
     {
         qp->Dispose();
@@ -214,7 +216,7 @@ MrcRdmaNic::AddPort(Ptr<MrcNetDevice> device, Ipv6Address address)
     Port port;
     port.dev = device;
     port.address = address;
-    port.serveEvent = Create<MrcServeEvent>([this, index]() { Serve(index); });
+    NS_ABORT_MSG_IF(index >= 32, "MrcRdmaNic::AddPort: 32 ports at most (port " << index << ")");
     m_ports.push_back(port);
     device->SetClassReceiveCallback(MakeCallback(&MrcRdmaNic::ReceiveFromDevice, this));
     device->SetDequeueHook(MrcNetDevice::DequeueHook(
@@ -343,6 +345,7 @@ MrcRdmaNic::GetComputeIcrc() const
 void
 MrcRdmaNic::NotifyReady(Ptr<MrcQueuePair> qp)
 {
+    uint32_t mask = 0;
     for (uint32_t p = 0; p < m_ports.size(); ++p)
     {
         if (!qp->UsesPort(p))
@@ -354,8 +357,9 @@ MrcRdmaNic::NotifyReady(Ptr<MrcQueuePair> qp)
         {
             ring.push_back(qp);
         }
-        Kick(p);
+        mask |= 1u << p;
     }
+    KickPorts(mask);
 }
 
 bool
@@ -369,16 +373,49 @@ MrcRdmaNic::SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp)
 void
 MrcRdmaNic::Kick(uint32_t port)
 {
-    Port& pt = m_ports[port];
-    if (pt.kickPending)
+    KickPorts(1u << port);
+}
+
+void
+MrcRdmaNic::KickPorts(uint32_t mask)
+{
+    // One event serves every port kicked together, in ascending order: the same order
+    // and the same point in the event sequence as one event per port scheduled one after
+    // the other (nothing is scheduled between them), at a fraction of the event cost.
+    uint32_t toServe = 0;
+    for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
+    {
+        Port& pt = m_ports[static_cast<uint32_t>(__builtin_ctz(bits))];
+        if (!pt.kickPending)
+        {
+            pt.kickPending = true;
+            toServe |= bits & (~bits + 1);
+        }
+    }
+    if (toServe == 0)
     {
         return;
     }
-    pt.kickPending = true;
+    m_serveMasks.push_back(toServe);
     // as ScheduleNow (current context, next event uid); the simulator takes one reference
     // and drops it after the run
-    pt.serveEvent->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), Time(0), PeekPointer(pt.serveEvent));
+    m_serveEvent->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), Time(0), PeekPointer(m_serveEvent));
+}
+
+void
+MrcRdmaNic::ServeKicked()
+{
+    if (m_serveMasks.empty())
+    {
+        return; // disposed while the event was pending
+    }
+    const uint32_t mask = m_serveMasks.front();
+    m_serveMasks.pop_front();
+    for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
+    {
+        Serve(static_cast<uint32_t>(__builtin_ctz(bits)));
+    }
 }
 
 void

@@ -16,6 +16,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -217,7 +218,6 @@ class MrcRdmaNic : public Object
         EventId wake;                        //!< pacing wake-up
         Time wakeAt;                         //!< when `wake` fires
         bool kickPending{false};             //!< a Serve is scheduled now
-        Ptr<EventImpl> serveEvent;           //!< the reusable Serve event
         uint8_t blockedClasses{0};           //!< classes a ready QP found full in Serve
         uint64_t txData{0};                  //!< data packets handed to the device
         uint64_t txDrops{0};                 //!< refused by the device
@@ -229,6 +229,11 @@ class MrcRdmaNic : public Object
     void DequeueHook(uint32_t port, Ptr<Packet> frame, uint8_t cls);
     /// Schedule Serve(port) now unless one is pending.
     void Kick(uint32_t port);
+    /// Schedule one event that serves the ports of `mask` (bit p: port p) that have no
+    /// Serve pending.
+    void KickPorts(uint32_t mask);
+    /// The event of KickPorts: Serve the ports of the oldest pending mask.
+    void ServeKicked();
     /// The pacing timer of a port fired.
     void WakeUp(uint32_t port);
     /// Fill the port's device from the ring.
@@ -264,7 +269,9 @@ class MrcRdmaNic : public Object
     /// Register a created QP.
     Ptr<MrcQueuePair> Adopt(Ptr<MrcQueuePair> qp);
 
-    std::vector<Port> m_ports;                                           //!< ports
+    std::vector<Port> m_ports;         //!< ports
+    Ptr<EventImpl> m_serveEvent;       //!< the reusable event of KickPorts
+    std::deque<uint32_t> m_serveMasks; //!< ports of each pending KickPorts event, oldest first
     std::unordered_map<uint32_t, Ptr<MrcQueuePair>> m_qps;               //!< QPs by QPN
     std::vector<Ptr<MrcQueuePair>> m_qpList;                             //!< QPs, creation order
     std::map<uint32_t, Ptr<MrcMemoryRegion>> m_regions;                  //!< regions by rkey
