@@ -147,7 +147,8 @@ constexpr uint32_t ETH_HEADER_BYTES = 14;
 /**
  * The 14 Ethernet header bytes as one raw header: written with a single buffer
  * write (ns-3's EthernetHeader goes through Mac48Address conversions per field).
- * The bytes are the same as EthernetHeader's without preamble.
+ * The bytes are the same as EthernetHeader's without preamble. It may carry the
+ * packet's new leading bytes behind them (SendToClassReplacing).
  */
 class MrcRawEthernetHeader : public Header
 {
@@ -168,18 +169,18 @@ class MrcRawEthernetHeader : public Header
 
     uint32_t GetSerializedSize() const override
     {
-        return ETH_HEADER_BYTES;
+        return size;
     }
 
     void Serialize(Buffer::Iterator start) const override
     {
-        start.Write(bytes, ETH_HEADER_BYTES);
+        start.Write(bytes, size);
     }
 
     uint32_t Deserialize(Buffer::Iterator start) override
     {
-        start.Read(bytes, ETH_HEADER_BYTES);
-        return ETH_HEADER_BYTES;
+        start.Read(bytes, size);
+        return size;
     }
 
     void Print(std::ostream& os) const override
@@ -192,7 +193,10 @@ class MrcRawEthernetHeader : public Header
            << ", source=" << src << ", destination=" << dst;
     }
 
-    uint8_t bytes[ETH_HEADER_BYTES]{}; //!< destination, source, EtherType
+    /// destination, source, EtherType; then the bytes that replace the packet's first
+    /// ones (SendToClassReplacing)
+    uint8_t bytes[ETH_HEADER_BYTES + MrcNetDevice::MAX_PREFIX_BYTES]; // first `size` used
+    uint32_t size{ETH_HEADER_BYTES};                                  //!< bytes written
 };
 
 } // namespace
@@ -790,6 +794,46 @@ MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
     std::copy(m_ethMacs, m_ethMacs + 12, eth.bytes);
     eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
     eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
+    packet->AddHeader(eth);
+    return EnqueueFrame(packet, cls);
+}
+
+bool
+MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
+                                   uint16_t etherType,
+                                   uint8_t cls,
+                                   const uint8_t* prefix,
+                                   uint32_t prefixBytes)
+{
+    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls) << prefixBytes);
+    CheckClass(cls, "MrcNetDevice::SendToClassReplacing");
+    NS_ABORT_MSG_IF(
+        prefixBytes == 0 || prefixBytes > MAX_PREFIX_BYTES || prefixBytes > packet->GetSize(),
+        "MrcNetDevice::SendToClassReplacing: " << prefixBytes << " bytes to replace "
+                                               << "in a " << packet->GetSize()
+                                               << "-byte packet; allowed 1.." << MAX_PREFIX_BYTES);
+    packet->RemoveAtStart(prefixBytes);
+    MrcRawEthernetHeader eth;
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
+    {
+        // the trace sees the packet with its new bytes and without the Ethernet header
+        eth.size = prefixBytes;
+        std::copy(prefix, prefix + prefixBytes, eth.bytes);
+        packet->AddHeader(eth);
+        return SendToClass(packet, etherType, cls);
+    }
+    NS_ABORT_MSG_IF(packet->GetSize() + prefixBytes > m_mtu,
+                    "MrcNetDevice: a " << packet->GetSize() + prefixBytes
+                                       << "-byte packet exceeds the Mtu of " << m_mtu << " bytes");
+    if (!m_ethMacsValid)
+    {
+        RefreshEthMacs();
+    }
+    std::copy(m_ethMacs, m_ethMacs + 12, eth.bytes);
+    eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
+    eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
+    std::copy(prefix, prefix + prefixBytes, eth.bytes + ETH_HEADER_BYTES);
+    eth.size = ETH_HEADER_BYTES + prefixBytes;
     packet->AddHeader(eth);
     return EnqueueFrame(packet, cls);
 }

@@ -198,6 +198,26 @@ class MrcNetDevice : public NetDevice
     bool SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls);
 
     /**
+     * As SendToClass, and first replace the packet's leading bytes: the first
+     * `prefixBytes` bytes of the packet are removed and `prefix` takes their place,
+     * written with the Ethernet header in one step (a switch's SRv6 destination rewrite
+     * costs no extra header operation).
+     * \param packet the packet without Ethernet header
+     * \param etherType the EtherType to write
+     * \param cls the class, 0..7
+     * \param prefix the new leading bytes
+     * \param prefixBytes their number, 1..MAX_PREFIX_BYTES, at most the packet's size
+     * \return false if the frame was dropped (queue full or link down)
+     */
+    bool SendToClassReplacing(Ptr<Packet> packet,
+                              uint16_t etherType,
+                              uint8_t cls,
+                              const uint8_t* prefix,
+                              uint32_t prefixBytes);
+
+    static constexpr uint32_t MAX_PREFIX_BYTES = 64; //!< SendToClassReplacing's limit
+
+    /**
      * Send a PFC frame ahead of all queued data (right after the frame on the
      * wire). A class whose bit is set in classVector gets quanta[cls] (0 resumes).
      * Dropped and counted as LINK_DOWN while the link is down.

@@ -347,6 +347,15 @@ MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
 }
 
 void
+MrcIpv6WithDestination(Ptr<const Packet> p, const MrcPacketInfo& info, uint8_t* out)
+{
+    const uint32_t got = p->CopyData(out, MRC_IPV6_HEADER_BYTES);
+    NS_ABORT_MSG_IF(got < MRC_IPV6_HEADER_BYTES,
+                    "MrcIpv6WithDestination: a " << got << "-byte packet has no IPv6 header");
+    info.dst.GetBytes(out + 24);
+}
+
+void
 MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info)
 {
     // Rewrite the 16 address bytes in place (same bytes as remove / SetDestination /

@@ -181,6 +181,16 @@ void MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info);
 
 /**
  * \ingroup mrc
+ * The packet's outer IPv6 header with `info.dst` as its destination address, for a
+ * sender that writes it itself (MrcNetDevice::SendToClassReplacing).
+ * \param p the packet, starting at the outer IPv6 header (aborts if shorter than 40 bytes)
+ * \param info parsed info whose dst is to be written
+ * \param out the 40 header bytes
+ */
+void MrcIpv6WithDestination(Ptr<const Packet> p, const MrcPacketInfo& info, uint8_t* out);
+
+/**
+ * \ingroup mrc
  * Set the ECN field of an IPv6 header inside a packet to CE (RFC 3168) if it is
  * ECN-capable, rewriting only the bytes up to the traffic class in place (the
  * same bytes as removing, marking and re-adding an Ipv6Header).

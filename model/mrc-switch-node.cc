@@ -417,10 +417,17 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         return;
     }
     const uint32_t outPort = static_cast<uint32_t>(route);
-    if (info.rewriteDst)
-    {
-        MrcWriteDestination(p, info);
-    }
+    // The SRv6 destination rewrite goes out with the egress Ethernet header (one header
+    // operation instead of two) unless something reads the packet before it is queued:
+    // a trim, an enqueue-time ECN mark, the Forward trace or a drop write it first.
+    bool rewritePending = info.rewriteDst;
+    auto writeDestination = [&rewritePending, &p, &info]() {
+        if (rewritePending)
+        {
+            MrcWriteDestination(p, info);
+            rewritePending = false;
+        }
+    };
     Port& out = m_ports[outPort];
     uint8_t outPrio = out.dev->ClassifyDscp(info.GetDscp());
     Ptr<Packet> send = p;
@@ -440,6 +447,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         }
         if (trim)
         {
+            writeDestination();
             send = m_trimmer->Trim(p, info, out.facesHost);
             if (!m_trimmer->AdmitHeader(out.dev->GetQueueBytes(m_controlClass), send->GetSize()))
             {
@@ -468,6 +476,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
             {
                 r = MrcSwitchDropReason::MMU_EGRESS_LIMIT;
             }
+            writeDestination();
             Drop(send, inPort, outPort, r);
             return;
         }
@@ -479,6 +488,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
                       out.marker->IsActiveOn(out.facesHost);
     if (ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::ENQUEUE)
     {
+        writeDestination();
         if (out.marker->MaybeMark(send, out.dev->GetQueueBytes(outPrio), outPrio))
         {
             ++out.marked;
@@ -490,10 +500,26 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     out.queued[outPrio].push_back(Record{inPort, bytes, inPrio, ecnCapable});
     if (!m_forwardTrace.IsEmpty())
     {
+        writeDestination();
         m_forwardTrace(send, inPort, outPort, outPrio);
     }
     const bool linkUp = out.dev->IsLinkUp();
-    if (!out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio))
+    bool queued;
+    if (rewritePending)
+    {
+        uint8_t ip[MRC_IPV6_HEADER_BYTES];
+        MrcIpv6WithDestination(send, info, ip);
+        queued = out.dev->SendToClassReplacing(send,
+                                               MrcNetDevice::ETHER_TYPE_IPV6,
+                                               outPrio,
+                                               ip,
+                                               MRC_IPV6_HEADER_BYTES);
+    }
+    else
+    {
+        queued = out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio);
+    }
+    if (!queued)
     {
         // Refused at enqueue: the dequeue hook did not run for it.
         NS_ASSERT(!out.queued[outPrio].empty());
