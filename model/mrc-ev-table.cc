@@ -286,6 +286,7 @@ MrcEvTable::Init(const MrcEvSet& set)
         m_evs[id].state = MrcEvState::UNKNOWN;
         m_hot[id].state = MrcEvState::UNKNOWN;
         m_evs[id].set = MrcEvEntry::BACKUP;
+        m_hot[id].set = MrcEvEntry::BACKUP;
         m_backup[c.plane].push_back(id);
     }
     m_evMinActive = set.evMinActive;
@@ -341,6 +342,7 @@ MrcEvTable::AddToActive(uint32_t id)
 {
     MrcEvEntry& e = m_evs[id];
     e.set = MrcEvEntry::ACTIVE;
+    m_hot[id].set = MrcEvEntry::ACTIVE;
     std::vector<uint32_t>& act = m_active[e.ev.plane];
     e.pos = act.size();
     act.push_back(id);
@@ -636,6 +638,7 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
     }
     RemoveFromActive(id);
     e.set = MrcEvEntry::RETIRED;
+    m_hot[id].set = MrcEvEntry::RETIRED;
     ++e.retirements;
     e.probeSuccesses = 0;
     e.probeOutstanding = false;
@@ -686,6 +689,7 @@ MrcEvTable::Place(uint32_t id)
     else
     {
         e.set = MrcEvEntry::BACKUP;
+        m_hot[id].set = MrcEvEntry::BACKUP;
         m_backup[plane].push_back(id);
     }
 }
@@ -802,6 +806,7 @@ MrcEvTable::Deny(uint32_t evId)
     e.probeEvent.Cancel();
     e.probeOutstanding = false;
     e.set = MrcEvEntry::DENIED;
+    m_hot[evId].set = MrcEvEntry::DENIED;
     SetState(evId, MrcEvState::DENIED, MrcEvReason::CONTROLLER_DENY);
     if (wasActive)
     {
@@ -928,6 +933,14 @@ uint32_t
 MrcEvTable::GetEvCount() const
 {
     return m_evs.size();
+}
+
+bool
+MrcEvTable::IsActiveAndGood(uint32_t evId) const
+{
+    CheckId(evId);
+    const EvHot& h = m_hot[evId];
+    return h.set == MrcEvEntry::ACTIVE && h.state == MrcEvState::GOOD;
 }
 
 const std::vector<uint32_t>&

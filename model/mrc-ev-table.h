@@ -332,6 +332,9 @@ class MrcEvTable : public Object
     /// \param plane a plane
     /// \return the ids of the plane's EVs (all sets), ascending; empty for an unknown plane
     const std::vector<uint32_t>& GetPlaneIds(uint32_t plane) const;
+    /// \param evId an EV id \return true if it is in the active set and GOOD (read from
+    /// the compact per-EV array, without touching its entry)
+    bool IsActiveAndGood(uint32_t evId) const;
 
     /// \return the number of planes (highest plane + 1)
     uint32_t GetPlaneCount() const;
@@ -412,8 +415,9 @@ class MrcEvTable : public Object
     /// What Select reads of every EV it passes (kept apart from the larger entries).
     struct EvHot
     {
-        MrcEvState state{MrcEvState::UNKNOWN}; //!< health state (a copy of the entry's)
-        uint32_t skipTurns{0};                 //!< rotation mode: turns still to skip
+        MrcEvState state{MrcEvState::UNKNOWN};   //!< health state (a copy of the entry's)
+        MrcEvEntry::Set set{MrcEvEntry::BACKUP}; //!< set membership (a copy of the entry's)
+        uint32_t skipTurns{0};                   //!< rotation mode: turns still to skip
     };
 
     std::vector<EvHot> m_hot;                      //!< by id

@@ -2029,8 +2029,7 @@ MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoed
         for (uint32_t k = 0; k < n; ++k)
         {
             const uint32_t pos = (start + k) % n;
-            const MrcEvEntry& e = m_evTable->GetEntry(ids[pos]);
-            if (e.set == MrcEvEntry::ACTIVE && e.state == MrcEvState::GOOD)
+            if (m_evTable->IsActiveAndGood(ids[pos]))
             {
                 id = ids[pos];
                 m_reversePos[port] = pos;

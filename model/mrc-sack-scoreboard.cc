@@ -299,6 +299,7 @@ MrcSackScoreboard::TopSacked::Init(uint32_t sets, uint32_t n)
     m_n = n;
     m_pos.assign(n == 0 ? 0 : static_cast<std::size_t>(sets) * n, 0);
     m_count.assign(n == 0 ? 0 : sets, 0);
+    m_head.assign(n == 0 ? 0 : sets, 0);
 }
 
 bool
@@ -308,32 +309,35 @@ MrcSackScoreboard::TopSacked::Add(uint32_t set, uint64_t p)
     {
         return false;
     }
+    // A set's positions form a ring of N slots, lowest at m_head: a new highest position
+    // (the usual case) replaces the lowest without moving the others.
     uint64_t* b = &m_pos[static_cast<std::size_t>(set) * m_n];
     uint32_t& c = m_count[set];
-    if (c == m_n)
+    uint32_t& h = m_head[set];
+    const uint32_t n = m_n;
+    auto at = [b, &h, n](uint32_t k) -> uint64_t& {
+        const uint32_t i = h + k;
+        return b[i >= n ? i - n : i];
+    };
+    bool full = c == n;
+    if (full)
     {
-        if (p <= b[0])
+        if (p <= at(0))
         {
             return false;
         }
-        // the lowest leaves; SACKs mostly arrive for the newest PSNs, so p goes near the top
-        uint32_t i = 0;
-        while (i + 1 < m_n && b[i + 1] < p)
-        {
-            b[i] = b[i + 1];
-            ++i;
-        }
-        b[i] = p;
-        return true;
+        h = h + 1 == n ? 0 : h + 1; // the lowest leaves
+        --c;
     }
-    uint32_t i = c;
-    while (i > 0 && b[i - 1] > p)
+    uint32_t k = c;
+    while (k > 0 && at(k - 1) > p)
     {
-        b[i] = b[i - 1];
-        --i;
+        at(k) = at(k - 1);
+        --k;
     }
-    b[i] = p;
-    return ++c == m_n;
+    at(k) = p;
+    ++c;
+    return full || c == n;
 }
 
 bool
@@ -345,7 +349,7 @@ MrcSackScoreboard::TopSacked::NthOffset(uint32_t set, uint64_t unaAbs, uint32_t&
     {
         return false;
     }
-    const uint64_t nth = m_pos[static_cast<std::size_t>(set) * m_n];
+    const uint64_t nth = m_pos[static_cast<std::size_t>(set) * m_n + m_head[set]];
     if (nth < unaAbs)
     {
         return false;

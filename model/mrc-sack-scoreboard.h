@@ -348,8 +348,9 @@ class MrcSackScoreboard
 
       private:
         uint32_t m_n{0};               //!< N
-        std::vector<uint64_t> m_pos;   //!< per set: N slots, ascending, the first m_count used
+        std::vector<uint64_t> m_pos;   //!< per set: N slots, a ring ascending from m_head
         std::vector<uint32_t> m_count; //!< per set: slots used
+        std::vector<uint32_t> m_head;  //!< per set: slot of the lowest position
     };
 
     uint64_t m_unaAbs{0};      //!< absolute position of una (PSNs acked so far)
