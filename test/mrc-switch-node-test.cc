@@ -22,6 +22,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 #include <string>
@@ -546,6 +547,79 @@ TEST(MrcSwitchNode, Srv6CarrierFollowsItsPathAndWrongUsidIsDropped)
     EXPECT_EQ(t0a->GetTotalDropPackets(), 2u);
     EXPECT_EQ(t1b->GetRxPackets(), 0u);
     Simulator::Destroy();
+}
+
+/// Frames (with Ethernet header) sent by the T1 of a three-switch SRv6 path
+/// (T0a - T1 - T0b, carrier 0101 1201 0102 2007), optionally with every switch's Forward
+/// trace connected.
+std::vector<std::vector<uint8_t>>
+Srv6FramesOutOfT1(bool forwardTraced)
+{
+    MrcSwitchHelper sh;
+    sh.SetForwarding("ns3::MrcSrv6Forwarding");
+    NodeContainer sw = sh.Create(3);
+    Ptr<MrcSwitchNode> t0a = DynamicCast<MrcSwitchNode>(sw.Get(0));
+    Ptr<MrcSwitchNode> t1 = DynamicCast<MrcSwitchNode>(sw.Get(1));
+    Ptr<MrcSwitchNode> t0b = DynamicCast<MrcSwitchNode>(sw.Get(2));
+    MrcLinkHelper link = Link100G();
+    Ptr<Node> h0 = CreateObject<Node>();
+    Ptr<Node> h1 = CreateObject<Node>();
+    MrcSwitchHelper::ConnectHost(link, t0a, h0);                 // t0a port 0
+    MrcSwitchHelper::ConnectSwitches(link, t0a, t1);             // t0a 1, t1 0
+    MrcSwitchHelper::ConnectSwitches(link, t1, t0b);             // t1 1, t0b 0
+    uint32_t down = MrcSwitchHelper::ConnectHost(link, t0b, h1); // t0b 1
+    auto fwd = [](Ptr<MrcSwitchNode> n, uint16_t usid) {
+        Ptr<MrcSrv6Forwarding> f = DynamicCast<MrcSrv6Forwarding>(n->GetForwarding());
+        f->SetAttribute("Usid", UintegerValue(usid));
+        return f;
+    };
+    fwd(t0a, 0x0101)->AddUsidRoute(0x1201, 1);
+    fwd(t1, 0x1201)->AddUsidRoute(0x0102, 1);
+    fwd(t0b, 0x0102)->AddLocalAdjacency(0x2007, down);
+    std::vector<Hop> hops;
+    if (forwardTraced)
+    {
+        for (auto n : {t0a, t1, t0b})
+        {
+            RecordHops(n, hops);
+        }
+    }
+    std::vector<std::vector<uint8_t>> frames;
+    t1->GetPort(1)->TraceConnectWithoutContext(
+        "PhyTxBegin",
+        Callback<void, Ptr<const Packet>>([&frames](Ptr<const Packet> f) {
+            std::vector<uint8_t> b(f->GetSize());
+            f->CopyData(b.data(), b.size());
+            frames.push_back(b);
+        }));
+    AddSource(h0, HostAddress(0), Carrier({0x0101, 0x1201, 0x0102, 0x2007}), 3000, 4, 9);
+    Ptr<MrcRawSink> sink = AddSink(h1);
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    EXPECT_EQ(sink->GetTotal().payloadBytes, 3000u);
+    EXPECT_EQ(hops.size(), forwardTraced ? 3 * frames.size() : 0u);
+    Simulator::Destroy();
+    return frames;
+}
+
+// A switch writes the SRv6 destination rewrite together with the egress Ethernet header
+// when nothing reads the packet before it is queued: the frames on the wire are the same
+// bytes as when the rewrite is written first (forced here by a connected Forward trace).
+TEST(MrcSwitchNode, Srv6RewriteWithTheEthernetHeaderGivesTheSameFrames)
+{
+    const auto deferred = Srv6FramesOutOfT1(false);
+    const auto eager = Srv6FramesOutOfT1(true);
+    ASSERT_EQ(deferred.size(), 3u); // 3000 bytes in packets of 1024 payload bytes
+    EXPECT_EQ(deferred, eager);
+    // out of T1 the carrier has shifted twice: fcbb:bb00:0102:2007::, at byte 14 + 24
+    const uint8_t want[16] = {0xfc, 0xbb, 0xbb, 0x00, 0x01, 0x02, 0x20, 0x07};
+    for (const auto& f : deferred)
+    {
+        ASSERT_GE(f.size(), 14u + 40u);
+        EXPECT_EQ(f[12], 0x86); // EtherType IPv6
+        EXPECT_EQ(f[13], 0xdd);
+        EXPECT_TRUE(std::equal(want, want + 16, f.begin() + 14 + 24));
+    }
 }
 
 TEST(MrcSwitchNode, LinkFailureLossesCountedAndEcmpAvoidsFailedPort)
