@@ -183,6 +183,7 @@ def build(bld):
         'model/mrc-erth-header.h',
         'model/mrc-ext-header-common.h',
         'model/mrc-flat-map.h',
+        'model/mrc-reusable-event.h',
         'model/mrc-meth-header.h',
         'model/mrc-neth-header.h',
         'model/mrc-peth-header.h',

@@ -5,6 +5,7 @@
 #include "mrc-channel.h"
 
 #include "mrc-net-device.h"
+#include "mrc-reusable-event.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -20,36 +21,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("MrcChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
-
-namespace
-{
-
-/**
- * The delivery event of one direction, scheduled again for every frame (several
- * may be pending at once, one per frame on the wire): saves allocating and
- * freeing an event per frame. Frames leave the wire in order, so the event needs
- * no argument.
- */
-class MrcDeliverEvent : public EventImpl
-{
-  public:
-    /// \param callback what to run when a frame's last bit arrives
-    explicit MrcDeliverEvent(std::function<void()> callback)
-        : m_callback(std::move(callback))
-    {
-    }
-
-  protected:
-    void Notify() override
-    {
-        m_callback();
-    }
-
-  private:
-    std::function<void()> m_callback; //!< the channel's Deliver for one direction
-};
-
-} // namespace
 
 TypeId
 MrcChannel::GetTypeId()
@@ -88,7 +59,7 @@ MrcChannel::MrcChannel()
     NS_LOG_FUNCTION(this);
     for (std::size_t from = 0; from < 2; ++from)
     {
-        m_deliverEvent[from] = Create<MrcDeliverEvent>([this, from]() { Deliver(from); });
+        m_deliverEvent[from] = Create<MrcReusableEvent>([this, from]() { Deliver(from); });
     }
 }
 
@@ -236,8 +207,7 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
     }
     const uint32_t context = m_contextKnown[from] ? m_context[from] : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
-    m_deliverEvent[from]->Ref();
-    Simulator::ScheduleWithContext(context, txTime + m_delay, PeekPointer(m_deliverEvent[from]));
+    MrcScheduleAgain(m_deliverEvent[from], context, txTime + m_delay);
     m_wire[from].push_back(copy);
 }
 

@@ -6,6 +6,7 @@
 
 #include "mrc-channel.h"
 #include "mrc-pfc-frame.h"
+#include "mrc-reusable-event.h"
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
@@ -116,30 +117,6 @@ SplitCommas(const std::string& s)
     }
     return items;
 }
-
-/**
- * The end-of-serialization event of one device, scheduled again for every frame:
- * saves allocating and freeing an event per frame. At most one is pending per
- * device (the wire carries one frame at a time).
- */
-class MrcTxCompleteEvent : public EventImpl
-{
-  public:
-    /// \param callback what to run at the end of the serialization
-    explicit MrcTxCompleteEvent(std::function<void()> callback)
-        : m_callback(std::move(callback))
-    {
-    }
-
-  protected:
-    void Notify() override
-    {
-        m_callback();
-    }
-
-  private:
-    std::function<void()> m_callback; //!< the device's TransmitComplete
-};
 
 /// Bytes of an Ethernet header without preamble and FCS: destination, source, type.
 constexpr uint32_t ETH_HEADER_BYTES = 14;
@@ -483,7 +460,7 @@ MrcNetDevice::MrcNetDevice()
     m_dropBytes.fill(0);
     std::fill(std::begin(m_macBytes), std::end(m_macBytes), 0);
     std::fill(std::begin(m_ethMacs), std::end(m_ethMacs), 0);
-    m_txCompleteEvent = Create<MrcTxCompleteEvent>([this]() { TransmitComplete(); });
+    m_txCompleteEvent = Create<MrcReusableEvent>([this]() { TransmitComplete(); });
 }
 
 MrcNetDevice::~MrcNetDevice()
@@ -1170,11 +1147,8 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     {
         m_channel->Transmit(this, frame, txTime, frame->GetReferenceCount() == 1);
     }
-    // Same as Simulator::Schedule (current context, next event uid) without building
-    // the EventId nobody needs; the simulator takes one reference and drops it after
-    // the run.
-    m_txCompleteEvent->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txCompleteEvent));
+    // as Simulator::Schedule, without the EventId nobody needs
+    MrcScheduleAgain(m_txCompleteEvent, Simulator::GetContext(), txTime);
 }
 
 void

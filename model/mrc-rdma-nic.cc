@@ -10,6 +10,7 @@
 #include "mrc-icrc-trailer.h"
 #include "mrc-multipath-queue-pair.h"
 #include "mrc-opcodes.h"
+#include "mrc-reusable-event.h"
 #include "mrc-tseth-header.h"
 
 #include "ns3/abort.h"
@@ -56,29 +57,6 @@ ReadExtHeader(const MrcRxPacket& rx, H& h)
     h.Deserialize(b.Begin());
     return true;
 }
-
-/**
- * The NIC's Serve event, scheduled again for every kick: saves allocating and freeing
- * an event per kick.
- */
-class MrcServeEvent : public EventImpl
-{
-  public:
-    /// \param callback the NIC's ServeKicked
-    explicit MrcServeEvent(std::function<void()> callback)
-        : m_callback(std::move(callback))
-    {
-    }
-
-  protected:
-    void Notify() override
-    {
-        m_callback();
-    }
-
-  private:
-    std::function<void()> m_callback; //!< the NIC's ServeKicked
-};
 
 } // namespace
 
@@ -161,7 +139,7 @@ MrcRdmaNic::MrcRdmaNic()
       m_rxUnknownQp(0),
       m_portStatusScope(PORT_STATUS_NIC)
 {
-    m_serveEvent = Create<MrcServeEvent>([this]() { ServeKicked(); });
+    m_serveEvent = Create<MrcReusableEvent>([this]() { ServeKicked(); });
 }
 
 MrcRdmaNic::~MrcRdmaNic() = default;
@@ -397,10 +375,7 @@ MrcRdmaNic::KickPorts(uint32_t mask)
         return;
     }
     m_serveMasks.push_back(toServe);
-    // as ScheduleNow (current context, next event uid); the simulator takes one reference
-    // and drops it after the run
-    m_serveEvent->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), Time(0), PeekPointer(m_serveEvent));
+    MrcScheduleAgain(m_serveEvent, Simulator::GetContext(), Time(0)); // as ScheduleNow
 }
 
 void

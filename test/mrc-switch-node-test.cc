@@ -303,6 +303,16 @@ Carrier(const std::vector<uint16_t>& usids)
     return Ipv6Address(b);
 }
 
+/// Give a switch built with MrcSrv6Forwarding its own uSID.
+/// \return its forwarding table
+Ptr<MrcSrv6Forwarding>
+Srv6Usid(Ptr<MrcSwitchNode> n, uint16_t usid)
+{
+    Ptr<MrcSrv6Forwarding> f = DynamicCast<MrcSrv6Forwarding>(n->GetForwarding());
+    f->SetAttribute("Usid", UintegerValue(usid));
+    return f;
+}
+
 /// One forwarding step seen on a Forward trace.
 struct Hop
 {
@@ -495,21 +505,16 @@ TEST(MrcSwitchNode, Srv6CarrierFollowsItsPathAndWrongUsidIsDropped)
     MrcSwitchHelper::ConnectSwitches(link, t1, t0b);             // t1 1, t0b 0
     MrcSwitchHelper::ConnectSwitches(link, t1b, t0b);            // t1b 1, t0b 1
     uint32_t down = MrcSwitchHelper::ConnectHost(link, t0b, h1); // t0b 2
-    auto fwd = [](Ptr<MrcSwitchNode> n, uint16_t usid) {
-        Ptr<MrcSrv6Forwarding> f = DynamicCast<MrcSrv6Forwarding>(n->GetForwarding());
-        f->SetAttribute("Usid", UintegerValue(usid));
-        return f;
-    };
-    Ptr<MrcSrv6Forwarding> f0a = fwd(t0a, 0x0101);
+    Ptr<MrcSrv6Forwarding> f0a = Srv6Usid(t0a, 0x0101);
     f0a->AddUsidRoute(0x1201, 1);
     f0a->AddUsidRoute(0x1202, 2);
-    Ptr<MrcSrv6Forwarding> f1 = fwd(t1, 0x1201);
+    Ptr<MrcSrv6Forwarding> f1 = Srv6Usid(t1, 0x1201);
     f1->AddUsidRoute(0x0101, 0);
     f1->AddUsidRoute(0x0102, 1);
-    Ptr<MrcSrv6Forwarding> f1b = fwd(t1b, 0x1202);
+    Ptr<MrcSrv6Forwarding> f1b = Srv6Usid(t1b, 0x1202);
     f1b->AddUsidRoute(0x0101, 0);
     f1b->AddUsidRoute(0x0102, 1);
-    Ptr<MrcSrv6Forwarding> f0b = fwd(t0b, 0x0102);
+    Ptr<MrcSrv6Forwarding> f0b = Srv6Usid(t0b, 0x0102);
     f0b->AddUsidRoute(0x1201, 0);
     f0b->AddUsidRoute(0x1202, 1);
     f0b->AddLocalAdjacency(0x2007, down);
@@ -568,14 +573,9 @@ Srv6FramesOutOfT1(bool forwardTraced)
     MrcSwitchHelper::ConnectSwitches(link, t0a, t1);             // t0a 1, t1 0
     MrcSwitchHelper::ConnectSwitches(link, t1, t0b);             // t1 1, t0b 0
     uint32_t down = MrcSwitchHelper::ConnectHost(link, t0b, h1); // t0b 1
-    auto fwd = [](Ptr<MrcSwitchNode> n, uint16_t usid) {
-        Ptr<MrcSrv6Forwarding> f = DynamicCast<MrcSrv6Forwarding>(n->GetForwarding());
-        f->SetAttribute("Usid", UintegerValue(usid));
-        return f;
-    };
-    fwd(t0a, 0x0101)->AddUsidRoute(0x1201, 1);
-    fwd(t1, 0x1201)->AddUsidRoute(0x0102, 1);
-    fwd(t0b, 0x0102)->AddLocalAdjacency(0x2007, down);
+    Srv6Usid(t0a, 0x0101)->AddUsidRoute(0x1201, 1);
+    Srv6Usid(t1, 0x1201)->AddUsidRoute(0x0102, 1);
+    Srv6Usid(t0b, 0x0102)->AddLocalAdjacency(0x2007, down);
     std::vector<Hop> hops;
     if (forwardTraced)
     {
