@@ -7,96 +7,94 @@
 def build(bld):
     module = bld.create_ns3_module('mrc', ['core', 'network', 'internet'])
     module.source = [
-        # -- wire formats: common
-        'model/mrc-traffic-class.cc',
-        # -- helpers: command line
-        'helper/mrc-command-line.cc',
-        # -- wire formats: InfiniBand / RoCEv2
-        'model/mrc-aeth-header.cc',
-        'model/mrc-bth-header.cc',
-        'model/mrc-cnp-header.cc',
-        'model/mrc-icrc-trailer.cc',
-        'model/mrc-imm-dt-header.cc',
-        'model/mrc-reth-header.cc',
-        # -- wire formats: MRC extension headers
-        'model/mrc-cc-state-header.cc',
-        'model/mrc-eeth-header.cc',
-        'model/mrc-entropy.cc',
-        'model/mrc-erth-header.cc',
-        'model/mrc-meth-header.cc',
-        'model/mrc-neth-header.cc',
-        'model/mrc-peth-header.cc',
-        'model/mrc-seth-header.cc',
-        'model/mrc-tseth-header.cc',
-        # -- wire formats: PFC and SRv6
-        'model/mrc-pfc-frame.cc',
-        'model/mrc-srh-header.cc',
-        'model/mrc-srv6-encap.cc',
-        'model/mrc-usid.cc',
-        # -- fabric: link
-        'model/mrc-channel.cc',
-        'model/mrc-net-device.cc',
-        'helper/mrc-link-helper.cc',
-        # -- fabric: switch
-        'model/mrc-ecmp-forwarding.cc',
-        'model/mrc-ecn-marker.cc',
-        'model/mrc-forwarding.cc',
-        'model/mrc-packet-info.cc',
-        'model/mrc-shared-buffer-mmu.cc',
-        'model/mrc-srv6-forwarding.cc',
-        'model/mrc-trimmer.cc',
-        'model/mrc-raw-traffic.cc',
-        'model/mrc-switch-node.cc',
-        'helper/mrc-switch-helper.cc',
-        'helper/mrc-ecmp-route-manager.cc',
-        # -- topology
-        'model/mrc-dual-forwarding.cc',
-        'helper/mrc-topology.cc',
-        'helper/mrc-topology-helper.cc',
-        # -- failures
-        'helper/mrc-event-log.cc',
-        'helper/mrc-failure-injector.cc',
-        # -- transport: core
-        'model/mrc-memory-region.cc',
-        'model/mrc-path-selector.cc',
-        'model/mrc-queue-pair.cc',
-        'model/mrc-rdma-nic.cc',
-        'helper/mrc-rdma-helper.cc',
-        'model/mrc-congestion-ops.cc',
-        # -- transport: RoCE
-        'model/mrc-dcqcn.cc',
-        'model/mrc-dcqcn-np.cc',
-        'model/mrc-roce-queue-pair.cc',
-        'helper/mrc-profiles.cc',
-        # -- transport: shared reliability
-        'model/mrc-rcv-backpressure.cc',
-        'model/mrc-receive-bitmap.cc',
-        'model/mrc-sack-scoreboard.cc',
-        'model/mrc-sack-policy.cc',
-        'model/mrc-nscc.cc',
-        # -- transport: MRC
-        'model/mrc-controller.cc',
-        'model/mrc-multipath-queue-pair.cc',
-        'helper/mrc-multipath-helper.cc',
-        'model/mrc-ev-profile.cc',
-        'model/mrc-ev-table.cc',
-        # -- transport: UEC
-        'model/mrc-uec-queue-pair.cc',
-        'model/mrc-uec-wire.cc',
-        'model/mrc-uec-path-selector.cc',
-        # -- results
-        'helper/mrc-progress-reporter.cc',
-        'helper/mrc-results-writer.cc',
-        'helper/mrc-run-results.cc',
-        'helper/mrc-time-series-sampler.cc',
-        # -- workloads
-        'helper/mrc-input-error.cc',
-        'helper/mrc-flow-size-cdf.cc',
-        'helper/mrc-workload.cc',
-        'helper/mrc-hpcc-input.cc',
-        'helper/mrc-htsim-input.cc',
-        # -- scenarios
-        'helper/mrc-scenario.cc',
+        # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
+        'model/wire/mrc-aeth-header.cc',
+        'model/wire/mrc-bth-header.cc',
+        'model/wire/mrc-cc-state-header.cc',
+        'model/wire/mrc-cnp-header.cc',
+        'model/wire/mrc-eeth-header.cc',
+        'model/wire/mrc-entropy.cc',
+        'model/wire/mrc-erth-header.cc',
+        'model/wire/mrc-icrc-trailer.cc',
+        'model/wire/mrc-imm-dt-header.cc',
+        'model/wire/mrc-meth-header.cc',
+        'model/wire/mrc-neth-header.cc',
+        'model/wire/mrc-packet-info.cc',
+        'model/wire/mrc-peth-header.cc',
+        'model/wire/mrc-pfc-frame.cc',
+        'model/wire/mrc-reth-header.cc',
+        'model/wire/mrc-seth-header.cc',
+        'model/wire/mrc-srh-header.cc',
+        'model/wire/mrc-srv6-encap.cc',
+        'model/wire/mrc-traffic-class.cc',
+        'model/wire/mrc-tseth-header.cc',
+        'model/wire/mrc-usid.cc',
+        # -- link: net device, channel, class scheduler, PFC
+        'model/link/mrc-channel.cc',
+        'model/link/mrc-net-device.cc',
+        # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
+        'model/switch/mrc-dual-forwarding.cc',
+        'model/switch/mrc-ecmp-forwarding.cc',
+        'model/switch/mrc-ecn-marker.cc',
+        'model/switch/mrc-forwarding.cc',
+        'model/switch/mrc-raw-traffic.cc',
+        'model/switch/mrc-shared-buffer-mmu.cc',
+        'model/switch/mrc-srv6-forwarding.cc',
+        'model/switch/mrc-switch-node.cc',
+        'model/switch/mrc-trimmer.cc',
+        # -- NIC: RDMA NIC, queue-pair base, memory regions, work requests
+        'model/nic/mrc-memory-region.cc',
+        'model/nic/mrc-queue-pair.cc',
+        'model/nic/mrc-rdma-nic.cc',
+        # -- congestion control: the ops base, DCQCN, NSCC
+        'model/cc/mrc-congestion-ops.cc',
+        'model/cc/mrc-dcqcn-np.cc',
+        'model/cc/mrc-dcqcn.cc',
+        'model/cc/mrc-nscc.cc',
+        # -- path selection: ECMP hash, UEC spraying, MRC EV profile and table
+        'model/path/mrc-ev-profile.cc',
+        'model/path/mrc-ev-table.cc',
+        'model/path/mrc-path-selector.cc',
+        'model/path/mrc-uec-path-selector.cc',
+        # -- reliability: SACK scoreboard, receive bitmap, SACK policy, backpressure
+        'model/reliability/mrc-rcv-backpressure.cc',
+        'model/reliability/mrc-receive-bitmap.cc',
+        'model/reliability/mrc-sack-policy.cc',
+        'model/reliability/mrc-sack-scoreboard.cc',
+        # -- transport: RoCEv2 RC
+        'model/transport/roce/mrc-roce-queue-pair.cc',
+        # -- transport: UEC RUD
+        'model/transport/uec/mrc-uec-queue-pair.cc',
+        'model/transport/uec/mrc-uec-wire.cc',
+        # -- transport: MRC (queue pair, controller, Port Status)
+        'model/transport/mrc/mrc-controller.cc',
+        'model/transport/mrc/mrc-multipath-queue-pair.cc',
+        # -- helpers: fabric (links, switches, routes, topologies)
+        'helper/fabric/mrc-ecmp-route-manager.cc',
+        'helper/fabric/mrc-link-helper.cc',
+        'helper/fabric/mrc-switch-helper.cc',
+        'helper/fabric/mrc-topology-helper.cc',
+        'helper/fabric/mrc-topology.cc',
+        # -- helpers: transports (installers, profiles)
+        'helper/transports/mrc-multipath-helper.cc',
+        'helper/transports/mrc-profiles.cc',
+        'helper/transports/mrc-rdma-helper.cc',
+        # -- helpers: traffic (workloads, input files, failures)
+        'helper/traffic/mrc-failure-injector.cc',
+        'helper/traffic/mrc-flow-size-cdf.cc',
+        'helper/traffic/mrc-hpcc-input.cc',
+        'helper/traffic/mrc-htsim-input.cc',
+        'helper/traffic/mrc-input-error.cc',
+        'helper/traffic/mrc-workload.cc',
+        # -- helpers: results (records, writers, sampler, progress, event log)
+        'helper/results/mrc-event-log.cc',
+        'helper/results/mrc-progress-reporter.cc',
+        'helper/results/mrc-results-writer.cc',
+        'helper/results/mrc-run-results.cc',
+        'helper/results/mrc-time-series-sampler.cc',
+        # -- experiments: the scenario runner behind mrc-sim, shared option names
+        'helper/experiments/mrc-command-line.cc',
+        'helper/experiments/mrc-scenario.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -163,102 +161,101 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'mrc'
     headers.source = [
-        'model/mrc-ns3-compat.h',
-        # -- wire formats: common
-        'model/mrc-opcodes.h',
-        'model/mrc-traffic-class.h',
-        # -- helpers: command line
-        'helper/mrc-command-line.h',
-        # -- wire formats: InfiniBand / RoCEv2
-        'model/mrc-aeth-header.h',
-        'model/mrc-bth-header.h',
-        'model/mrc-cnp-header.h',
-        'model/mrc-icrc-trailer.h',
-        'model/mrc-imm-dt-header.h',
-        'model/mrc-reth-header.h',
-        # -- wire formats: MRC extension headers
-        'model/mrc-cc-state-header.h',
-        'model/mrc-eeth-header.h',
-        'model/mrc-entropy.h',
-        'model/mrc-erth-header.h',
-        'model/mrc-ext-header-common.h',
-        'model/mrc-flat-map.h',
-        'model/mrc-reusable-event.h',
-        'model/mrc-meth-header.h',
-        'model/mrc-neth-header.h',
-        'model/mrc-peth-header.h',
-        'model/mrc-seth-header.h',
-        'model/mrc-tseth-header.h',
-        # -- wire formats: PFC and SRv6
-        'model/mrc-pfc-frame.h',
-        'model/mrc-srh-header.h',
-        'model/mrc-srv6-encap.h',
-        'model/mrc-usid.h',
-        # -- fabric: link
-        'model/mrc-channel.h',
-        'model/mrc-net-device.h',
-        'helper/mrc-link-helper.h',
-        # -- fabric: switch
-        'model/mrc-ecmp-forwarding.h',
-        'model/mrc-ecn-marker.h',
-        'model/mrc-forwarding.h',
-        'model/mrc-packet-info.h',
-        'model/mrc-shared-buffer-mmu.h',
-        'model/mrc-srv6-forwarding.h',
-        'model/mrc-trimmer.h',
-        'model/mrc-raw-traffic.h',
-        'model/mrc-switch-node.h',
-        'helper/mrc-switch-helper.h',
-        'helper/mrc-ecmp-route-manager.h',
-        # -- topology
-        'model/mrc-dual-forwarding.h',
-        'helper/mrc-topology.h',
-        'helper/mrc-topology-helper.h',
-        # -- failures
-        'helper/mrc-event-log.h',
-        'helper/mrc-failure-injector.h',
-        # -- transport: core
-        'model/mrc-work-request.h',
-        'model/mrc-memory-region.h',
-        'model/mrc-path-selector.h',
-        'model/mrc-queue-pair.h',
-        'model/mrc-rdma-nic.h',
-        'helper/mrc-rdma-helper.h',
-        'model/mrc-congestion-ops.h',
-        # -- transport: RoCE
-        'model/mrc-dcqcn.h',
-        'model/mrc-dcqcn-np.h',
-        'model/mrc-roce-queue-pair.h',
-        'helper/mrc-profiles.h',
-        # -- transport: shared reliability
-        'model/mrc-rcv-backpressure.h',
-        'model/mrc-receive-bitmap.h',
-        'model/mrc-sack-scoreboard.h',
-        'model/mrc-sack-policy.h',
-        'model/mrc-nscc.h',
-        # -- transport: MRC
-        'model/mrc-controller.h',
-        'model/mrc-multipath-queue-pair.h',
-        'helper/mrc-multipath-helper.h',
-        'model/mrc-ev-profile.h',
-        'model/mrc-ev-table.h',
-        # -- transport: UEC
-        'model/mrc-uec-queue-pair.h',
-        'model/mrc-uec-wire.h',
-        'model/mrc-uec-path-selector.h',
-        # -- results
-        'helper/mrc-progress-reporter.h',
-        'helper/mrc-results-writer.h',
-        'helper/mrc-run-results.h',
-        'helper/mrc-time-series-sampler.h',
-        # -- workloads
-        'helper/mrc-input-error.h',
-        'helper/mrc-flow-size-cdf.h',
-        'helper/mrc-workload.h',
-        'helper/mrc-hpcc-input.h',
-        'helper/mrc-htsim-input.h',
-        # -- scenarios
-        'helper/mrc-scenario.h',
+        # -- utilities: small containers, reusable events, ns-3 version shims
+        'model/util/mrc-flat-map.h',
+        'model/util/mrc-ns3-compat.h',
+        'model/util/mrc-reusable-event.h',
+        # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
+        'model/wire/mrc-aeth-header.h',
+        'model/wire/mrc-bth-header.h',
+        'model/wire/mrc-cc-state-header.h',
+        'model/wire/mrc-cnp-header.h',
+        'model/wire/mrc-eeth-header.h',
+        'model/wire/mrc-entropy.h',
+        'model/wire/mrc-erth-header.h',
+        'model/wire/mrc-ext-header-common.h',
+        'model/wire/mrc-icrc-trailer.h',
+        'model/wire/mrc-imm-dt-header.h',
+        'model/wire/mrc-meth-header.h',
+        'model/wire/mrc-neth-header.h',
+        'model/wire/mrc-opcodes.h',
+        'model/wire/mrc-packet-info.h',
+        'model/wire/mrc-peth-header.h',
+        'model/wire/mrc-pfc-frame.h',
+        'model/wire/mrc-reth-header.h',
+        'model/wire/mrc-seth-header.h',
+        'model/wire/mrc-srh-header.h',
+        'model/wire/mrc-srv6-encap.h',
+        'model/wire/mrc-traffic-class.h',
+        'model/wire/mrc-tseth-header.h',
+        'model/wire/mrc-usid.h',
+        # -- link: net device, channel, class scheduler, PFC
+        'model/link/mrc-channel.h',
+        'model/link/mrc-net-device.h',
+        # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
+        'model/switch/mrc-dual-forwarding.h',
+        'model/switch/mrc-ecmp-forwarding.h',
+        'model/switch/mrc-ecn-marker.h',
+        'model/switch/mrc-forwarding.h',
+        'model/switch/mrc-raw-traffic.h',
+        'model/switch/mrc-shared-buffer-mmu.h',
+        'model/switch/mrc-srv6-forwarding.h',
+        'model/switch/mrc-switch-node.h',
+        'model/switch/mrc-trimmer.h',
+        # -- NIC: RDMA NIC, queue-pair base, memory regions, work requests
+        'model/nic/mrc-memory-region.h',
+        'model/nic/mrc-queue-pair.h',
+        'model/nic/mrc-rdma-nic.h',
+        'model/nic/mrc-work-request.h',
+        # -- congestion control: the ops base, DCQCN, NSCC
+        'model/cc/mrc-congestion-ops.h',
+        'model/cc/mrc-dcqcn-np.h',
+        'model/cc/mrc-dcqcn.h',
+        'model/cc/mrc-nscc.h',
+        # -- path selection: ECMP hash, UEC spraying, MRC EV profile and table
+        'model/path/mrc-ev-profile.h',
+        'model/path/mrc-ev-table.h',
+        'model/path/mrc-path-selector.h',
+        'model/path/mrc-uec-path-selector.h',
+        # -- reliability: SACK scoreboard, receive bitmap, SACK policy, backpressure
+        'model/reliability/mrc-rcv-backpressure.h',
+        'model/reliability/mrc-receive-bitmap.h',
+        'model/reliability/mrc-sack-policy.h',
+        'model/reliability/mrc-sack-scoreboard.h',
+        # -- transport: RoCEv2 RC
+        'model/transport/roce/mrc-roce-queue-pair.h',
+        # -- transport: UEC RUD
+        'model/transport/uec/mrc-uec-queue-pair.h',
+        'model/transport/uec/mrc-uec-wire.h',
+        # -- transport: MRC (queue pair, controller, Port Status)
+        'model/transport/mrc/mrc-controller.h',
+        'model/transport/mrc/mrc-multipath-queue-pair.h',
+        # -- helpers: fabric (links, switches, routes, topologies)
+        'helper/fabric/mrc-ecmp-route-manager.h',
+        'helper/fabric/mrc-link-helper.h',
+        'helper/fabric/mrc-switch-helper.h',
+        'helper/fabric/mrc-topology-helper.h',
+        'helper/fabric/mrc-topology.h',
+        # -- helpers: transports (installers, profiles)
+        'helper/transports/mrc-multipath-helper.h',
+        'helper/transports/mrc-profiles.h',
+        'helper/transports/mrc-rdma-helper.h',
+        # -- helpers: traffic (workloads, input files, failures)
+        'helper/traffic/mrc-failure-injector.h',
+        'helper/traffic/mrc-flow-size-cdf.h',
+        'helper/traffic/mrc-hpcc-input.h',
+        'helper/traffic/mrc-htsim-input.h',
+        'helper/traffic/mrc-input-error.h',
+        'helper/traffic/mrc-workload.h',
+        # -- helpers: results (records, writers, sampler, progress, event log)
+        'helper/results/mrc-event-log.h',
+        'helper/results/mrc-progress-reporter.h',
+        'helper/results/mrc-results-writer.h',
+        'helper/results/mrc-run-results.h',
+        'helper/results/mrc-time-series-sampler.h',
+        # -- experiments: the scenario runner behind mrc-sim, shared option names
+        'helper/experiments/mrc-command-line.h',
+        'helper/experiments/mrc-scenario.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

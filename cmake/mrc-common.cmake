@@ -1,7 +1,7 @@
 # Settings shared by the standalone and the in-tree build of the mrc module.
 
 # The ns-3 version as numbers, for the few places where APIs drift between
-# releases (see model/mrc-ns3-compat.h). Standalone, ns3-standalone.cmake sets
+# releases (see model/util/mrc-ns3-compat.h). Standalone, ns3-standalone.cmake sets
 # MRC_NS3_VERSION from the installed package; in an ns-3 tree, ns-3's top-level
 # CMakeLists.txt has read its VERSION file into NS3_VER ("3.37", or "3-dev" in
 # a development checkout).
@@ -62,7 +62,11 @@ if(MRC_STANDALONE AND TARGET libmrc-test)
   add_test(NAME build-lists COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-build-lists.py
                                     ${CMAKE_CURRENT_SOURCE_DIR})
   add_test(NAME clang-format COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test/check-format.sh ${CMAKE_CURRENT_SOURCE_DIR})
-  set_tests_properties(build-lists clang-format PROPERTIES TIMEOUT 120)
+  # The folders of model/ and helper/ are layers: includes only point down (no NIC, link
+  # or switch code names a transport header).
+  add_test(NAME layers COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-layers.py
+                               ${CMAKE_CURRENT_SOURCE_DIR})
+  set_tests_properties(build-lists clang-format layers PROPERTIES TIMEOUT 120)
 
   # scripts/ (validate.py, plot.py, sweep.py) and the case files of validation/, on
   # synthetic result folders with a fake mrc-sim: needs no simulation. Debian's python3

@@ -3,7 +3,7 @@
  */
 
 // mrc-sim: the scenario program behind `./ns3-mrc run SCENARIO` and `./ns3-mrc list`.
-// Everything (options, scenarios, runner, output files) lives in helper/mrc-scenario.h.
+// Everything (options, scenarios, runner, output files) lives in helper/experiments/mrc-scenario.h.
 //
 //   build/examples/mrc-sim --list
 //   build/examples/mrc-sim incast --senders=8 --out=results/incast/

@@ -15,7 +15,7 @@ import re
 SWITCH_RE = re.compile(r"^p(\d+)-t(\d+)-(\d+)$")
 HOST_RE = re.compile(r"^host(\d+)$")
 
-# events.csv kinds that take capacity away (helper/mrc-event-log.h).
+# events.csv kinds that take capacity away (helper/results/mrc-event-log.h).
 FAILURE_KINDS = ("link_down", "switch_down", "port_down", "plane_down", "gray_failure_start")
 REPAIR_KINDS = ("link_up", "switch_up", "port_up", "plane_up", "gray_failure_stop")
 

@@ -81,9 +81,11 @@ def main():
         d = os.path.join(root, folder)
         if not os.path.isdir(d):
             continue
-        for name in sorted(os.listdir(d)):
+        names = sorted(os.path.relpath(os.path.join(dp, n), d)
+                       for dp, _, ns in os.walk(d) for n in ns)
+        for name in names:
             path = f"{folder}/{name}"
-            if name.endswith((".cc", ".h")) and name != "mrc-gtest-main.cc":
+            if name.endswith((".cc", ".h")) and os.path.basename(name) != "mrc-gtest-main.cc":
                 if not any(path in cm[k] for k in kinds):
                     errors.append(f"{path}: exists but no build description names it")
     counts = ", ".join(f"{len(cm[k])} {k}s" for k in ("source", "header", "test", "example"))

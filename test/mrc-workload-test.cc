@@ -3,7 +3,7 @@
  */
 
 // Tests of the workload generators, the ring collectives, the flow-size CDF
-// sampling and the loss injection (helper/mrc-workload.h, mrc-flow-size-cdf.h).
+// sampling and the loss injection (helper/traffic/mrc-workload.h, mrc-flow-size-cdf.h).
 
 #include "ns3/error-model.h"
 #include "ns3/mrc-flow-size-cdf.h"

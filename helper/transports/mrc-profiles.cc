@@ -1,0 +1,402 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-profiles.h"
+
+#include "ns3/abort.h"
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/mrc-ecn-marker.h"
+#include "ns3/mrc-shared-buffer-mmu.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcProfiles");
+
+namespace
+{
+
+// ---------------------------------------------------------------------------------------
+// Attribute names of the DCQCN classes (reaction point ns3::MrcDcqcn, model/cc/mrc-dcqcn.h;
+// notification point below); every profile below refers to these constants only.
+// ---------------------------------------------------------------------------------------
+const char* const DCQCN_TYPE = "ns3::MrcDcqcn";
+const char* const DCQCN_G = "ns3::MrcDcqcn::G";                                 // g
+const char* const DCQCN_ALPHA_TIMER = "ns3::MrcDcqcn::AlphaUpdateInterval";     // K
+const char* const DCQCN_DECREASE_TIMER = "ns3::MrcDcqcn::RateDecreaseInterval"; // decrease
+const char* const DCQCN_INCREASE_TIMER = "ns3::MrcDcqcn::RateIncreaseInterval"; // T
+const char* const DCQCN_BYTE_COUNTER = "ns3::MrcDcqcn::ByteCounter";            // B (0: off)
+const char* const DCQCN_F = "ns3::MrcDcqcn::FastRecoveryTimes";                 // F
+const char* const DCQCN_RAI = "ns3::MrcDcqcn::RateAi";                          // R_AI
+const char* const DCQCN_RHAI = "ns3::MrcDcqcn::RateHai";                        // R_HAI
+const char* const DCQCN_MIN_RATE = "ns3::MrcDcqcn::MinRate";                    // MinRate
+const char* const DCQCN_CLAMP = "ns3::MrcDcqcn::ClampTargetRate";               // clamp
+const char* const DCQCN_FIRST_CNP = "ns3::MrcDcqcn::RateOnFirstCnp";            // factor
+const char* const DCQCN_HAI_FORM = "ns3::MrcDcqcn::HyperIncreaseForm";          // Once | Scaled
+// The notification point (ns3::MrcDcqcnNotificationPoint, model/cc/mrc-dcqcn-np.h), one per
+// RoCE queue pair.
+const char* const NP_STYLE = "ns3::MrcDcqcnNotificationPoint::CnpStyle";       // AckFlag | Interval
+const char* const NP_INTERVAL = "ns3::MrcDcqcnNotificationPoint::CnpInterval"; // N
+
+/// Source tags (see doc/mrc.rst).
+const char* const P_RUN = "HPCC simulator run.py --cc dcqcn";
+const char* const P_PAPER = "HPCC simulator run.py --cc dcqcn_paper";
+
+std::string
+Bps(double bps)
+{
+    std::ostringstream os;
+    os << static_cast<uint64_t>(std::llround(bps)) << "bps";
+    return os.str();
+}
+
+std::string
+Num(uint64_t v)
+{
+    return std::to_string(v);
+}
+
+/// The fabric, transport and DCQCN settings shared by both RoCE profiles (HPCC values).
+std::vector<MrcProfileSetting>
+RoceHpcc(const MrcProfileContext& ctx)
+{
+    const double bps = static_cast<double>(ctx.hostRate.GetBitRate());
+    const double scale = bps / 25e9; // run.py scales by bw / 25G
+    uint64_t kmin = 0;
+    uint64_t kmax = 0;
+    MrcEcnMarker::HpccThresholds(ctx.hostRate, kmin, kmax);
+    const uint64_t buffer = static_cast<uint64_t>(std::llround(16.0 * 1024 * 1024 * bps / 50e9));
+    const uint64_t headroom = MrcSharedBufferMmu::ComputeHeadroom(ctx.hostRate, ctx.linkDelay);
+    const std::string run = P_RUN;
+    return {
+        {"ns3::MrcRoceQueuePair::CongestionControl", DCQCN_TYPE, run},
+        {"ns3::MrcRoceQueuePair::Mtu", "1000", run + ": 1000 B payload"},
+        {"ns3::MrcRoceQueuePair::AckInterval", "1", run + ": L2_ACK_INTERVAL 1 (every packet)"},
+        {NP_STYLE, "AckFlag", "HPCC simulator: CNP flag on ACKs"},
+        {"ns3::MrcRoceQueuePair::NakInterval", "500us", "HPCC simulator attribute default"},
+        {"ns3::MrcRoceQueuePair::DataDscp", "26", "our choice: RoCE data DSCP (class 3)"},
+        {"ns3::MrcRoceQueuePair::AckDscp", "46", "HPCC simulator ACK_HIGH_PRIO 1"},
+        {DCQCN_G, "0.00390625", run + ": g = 1/256"},
+        {DCQCN_ALPHA_TIMER, "1us", run + ": alpha timer 1 us"},
+        {DCQCN_DECREASE_TIMER, "4us", run + ": rate decrease interval 4 us"},
+        {DCQCN_INCREASE_TIMER, "300us", run + ": rate increase timer 300 us"},
+        {DCQCN_BYTE_COUNTER, "0", "HPCC simulator has no byte counter (0 = off)"},
+        {DCQCN_F, "1", run + ": F = 1"},
+        {DCQCN_RAI, Bps(5e6 * scale), run + ": 5 Mb/s x rate / 25 Gb/s"},
+        {DCQCN_RHAI, Bps(50e6 * scale), run + ": 50 Mb/s x rate / 25 Gb/s"},
+        {DCQCN_MIN_RATE, "1000000000bps", run + ": min rate 1000 Mb/s"},
+        {DCQCN_CLAMP, "false", run + ": CLAMP_TARGET_RATE 0"},
+        {DCQCN_FIRST_CNP, "1", "HPCC simulator RateOnFirstCnp default 1.0"},
+        {DCQCN_HAI_FORM, "Once", "HPCC simulator: RT += R_HAI once per hyper step"},
+        {"ns3::MrcEcnMarker::Kmin", Num(kmin), run + ": 100 KB x rate / 25 Gb/s"},
+        {"ns3::MrcEcnMarker::Kmax", Num(kmax), run + ": 400 KB x rate / 25 Gb/s"},
+        {"ns3::MrcEcnMarker::Pmax", "0.2", run + ": Pmax 0.2"},
+        {"ns3::MrcSwitchNode::EcnEnabled", "true", "DCQCN needs ECN marks"},
+        {"ns3::MrcSwitchNode::TrimmingEnabled", "false", "RoCE has no trimming"},
+        {"ns3::MrcSwitchNode::AutoHeadroom", "false", "use the MMU Headroom below"},
+        {"ns3::MrcSharedBufferMmu::BufferSize", Num(buffer), run + ": 16 MiB x rate / 50 Gb/s"},
+        {"ns3::MrcSharedBufferMmu::ReservePerQueue", "4096", "HPCC simulator: reserve 4 KB"},
+        {"ns3::MrcSharedBufferMmu::ResumeOffset", "3072", "HPCC simulator: resume offset 3 KB"},
+        {"ns3::MrcSharedBufferMmu::PfcAlpha", "0.125", "HPCC simulator: dynamic threshold 1/8"},
+        {"ns3::MrcSharedBufferMmu::Headroom",
+         Num(headroom),
+         "HPCC simulator: 3 x rate x link delay"},
+        {"ns3::MrcSharedBufferMmu::PfcPriorityMask", "8", "lossless class 3 (RoCE data)"},
+    };
+}
+
+/// roce-hpcc with the DCQCN paper's reaction-point and notification-point values.
+std::vector<MrcProfileSetting>
+RocePaper(const MrcProfileContext& ctx)
+{
+    std::vector<MrcProfileSetting> s = RoceHpcc(ctx);
+    const std::string paper = "DCQCN paper";
+    auto set = [&s](const std::string& path, const std::string& value, const std::string& src) {
+        for (auto& e : s)
+        {
+            if (e.path == path)
+            {
+                e.value = value;
+                e.source = src;
+                return;
+            }
+        }
+        s.push_back({path, value, src});
+    };
+    set(NP_STYLE, "Interval", paper + ": separate CNPs");
+    set(NP_INTERVAL, "50us", paper + ": CNP interval N = 50 us");
+    set(DCQCN_ALPHA_TIMER, "55us", paper + ": alpha timer K = 55 us");
+    set(DCQCN_DECREASE_TIMER, "50us", std::string(P_PAPER) + ": decrease interval 50 us");
+    set(DCQCN_INCREASE_TIMER, "55us", paper + ": increase timer T = 55 us");
+    set(DCQCN_BYTE_COUNTER, "10000000", paper + ": byte counter B = 10 MB");
+    set(DCQCN_F, "5", paper + ": F = 5");
+    set(DCQCN_RAI, "40000000bps", paper + " [unverified]: R_AI 40 Mb/s");
+    set(DCQCN_HAI_FORM, "Scaled", paper + " and htsim: RT += i x R_HAI, i = min(T, BC) - F");
+    return s;
+}
+
+/// UEC reference simulator (htsim main_uec.cpp / uec.cpp) defaults: MTU 4096, SACK every
+/// 16 KB, min RTO 100 us, trimming on, queues of about one BDP, ECN 20/80 % of the BDP, NSCC.
+std::vector<MrcProfileSetting>
+UecHtsim(const MrcProfileContext& ctx)
+{
+    const std::string h = "UEC reference simulator (htsim)";
+    // htsim's network RTT: twice the diameter (3-tier: 6 links each way) of propagation
+    // plus the serialization of an MTU packet and an ACK at each of the 6 hops.
+    const uint32_t frame = 4096 + 40 + 80; // payload + nominal header + our wire headers
+    const Time rtt = ctx.linkDelay * 12 + ctx.hostRate.CalculateBytesTxTime(frame) * 6 +
+                     ctx.hostRate.CalculateBytesTxTime(64) * 6;
+    const uint64_t bdp = static_cast<uint64_t>(
+        std::llround(static_cast<double>(ctx.hostRate.GetBitRate()) * rtt.GetSeconds() / 8));
+    std::ostringstream rttStr;
+    rttStr << rtt.GetNanoSeconds() << "ns";
+    return {
+        {"ns3::MrcUecQueuePair::Mtu", "4096", h + ": MTU 4096"},
+        {"ns3::MrcUecQueuePair::CongestionControl", "ns3::MrcNscc", h + ": NSCC"},
+        {"ns3::MrcUecQueuePair::EntropySelector",
+         "ns3::MrcUecMixedSelector",
+         h + ": mixed load balancing"},
+        {"ns3::MrcUecQueuePair::MinRto", "100us", h + ": min_rto 100 us"},
+        {"ns3::MrcUecQueuePair::ReorderPsns",
+         "0",
+         h + ": no loss inference from SACKs (SLEEK off)"},
+        {"ns3::MrcUecQueuePair::BaseRttProbe",
+         "false",
+         h + ": no base-RTT probe (its probes serve loss recovery and give no RTT sample)"},
+        {"ns3::MrcUecQueuePair::BaseRtt",
+         rttStr.str(),
+         h + ": 2 x 3-tier diameter x link delay + MTU and ACK serialization per hop"},
+        {"ns3::MrcNscc::Trimming", "true", h + ": target delay 0.75 x base RTT with trimming"},
+        {"ns3::MrcSackPolicy::TriggerBytes", "16384", h + ": -sack_threshold 16384"},
+        {"ns3::MrcSwitchNode::TrimmingEnabled", "true", h + ": trimming on"},
+        {"ns3::MrcSwitchNode::EcnEnabled", "true", h + ": ECN on"},
+        {"ns3::MrcSharedBufferMmu::PfcPriorityMask", "0", h + ": no PFC"},
+        {"ns3::MrcTrimmer::TrimThreshold", Num(bdp), h + ": data queue 1 BDP with trimming"},
+        {"ns3::MrcTrimmer::HeaderQueueLimit", Num(2 * bdp), h + ": header queue 2 x data queue"},
+        {"ns3::MrcTrimmer::TrimSize",
+         "0",
+         "our choice: exactly the headers (htsim keeps 64 B, less than our headers)"},
+        {"ns3::MrcEcnMarker::Kmin", Num(bdp / 5), h + ": Kmin 20 % of BDP"},
+        {"ns3::MrcEcnMarker::Kmax", Num(bdp * 4 / 5), h + ": Kmax 80 % of BDP"},
+        {"ns3::MrcEcnMarker::Pmax", "1", h + ": marking probability up to 1"},
+        {"ns3::MrcEcnMarker::MarkAt", "Dequeue", h + ": ECN at dequeue"},
+    };
+}
+
+/// MRC (mrc-protocol.md; design.md section 5): 4096 B MTU, EVs split over the planes,
+/// NSCC, trimming, SACK/NACK, PFC off. Values not published are marked "our choice".
+std::vector<MrcProfileSetting>
+Mrc(const MrcProfileContext& ctx)
+{
+    const double bps = static_cast<double>(ctx.hostRate.GetBitRate());
+    // Our choice: the BDP of a host pair across the T1 tier, 4 links each way at the
+    // profile's link delay (8 x delay of propagation), at the host rate.
+    const double bdp = bps / 8.0 * 8.0 * ctx.linkDelay.GetSeconds();
+    const uint64_t kmin = static_cast<uint64_t>(std::llround(0.2 * bdp));
+    const uint64_t kmax = std::max<uint64_t>(kmin + 1, std::llround(0.8 * bdp));
+    const uint64_t buffer = static_cast<uint64_t>(std::llround(16.0 * 1024 * 1024 * bps / 50e9));
+    const std::string proto = "mrc-protocol.md";
+    return {
+        {"ns3::MrcMultipathQueuePair::Mtu", "4096", proto + ": 4096 B path MTU"},
+        {"ns3::MrcMultipathQueuePair::CongestionControl", "ns3::MrcNscc", proto + ": NSCC"},
+        {"ns3::MrcEvProfile::EvCount",
+         "128",
+         proto + " sec. 2: 128-256 EVs per QP, split equally over the planes (low end)"},
+        {"ns3::MrcNscc::Trimming", "true", "the fabric trims (target delay 0.75 x base RTT)"},
+        {"ns3::MrcSwitchNode::TrimmingEnabled", "true", proto + ": packet trimming on"},
+        {"ns3::MrcSwitchNode::EcnEnabled", "true", proto + ": ECN for NSCC"},
+        {"ns3::MrcSwitchNode::NoEcnToHost", "true", proto + ": no ECN on the last hop"},
+        {"ns3::MrcEcnMarker::Kmin",
+         Num(kmin),
+         "our choice: 20 % of the BDP (rate x 8 link delays), as htsim's UEC queues"},
+        {"ns3::MrcEcnMarker::Kmax", Num(kmax), "our choice: 80 % of the BDP, as htsim"},
+        {"ns3::MrcEcnMarker::Pmax", "1", "htsim: marking probability 0 -> 1"},
+        {"ns3::MrcSharedBufferMmu::PfcPriorityMask", "0", proto + ": PFC off (all lossy)"},
+        {"ns3::MrcSharedBufferMmu::BufferSize",
+         Num(buffer),
+         "our choice: the roce-hpcc buffer (16 MiB x rate / 50 Gb/s), same switches"},
+    };
+}
+
+struct Entry
+{
+    const char* name;
+    std::vector<MrcProfileSetting> (*make)(const MrcProfileContext&);
+};
+
+const std::vector<Entry>&
+Registry()
+{
+    static const std::vector<Entry> r = {{"mrc", &Mrc},
+                                         {"roce-hpcc", &RoceHpcc},
+                                         {"roce-paper", &RocePaper},
+                                         {"uec-htsim", &UecHtsim}};
+    return r;
+}
+
+std::string
+ValidNames()
+{
+    std::string out;
+    for (const auto& n : MrcProfiles::GetNames())
+    {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out;
+}
+
+std::string
+JsonEscape(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+    {
+        if (c == '"' || c == '\\')
+        {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string>
+MrcProfiles::GetNames()
+{
+    std::vector<std::string> names;
+    for (const auto& e : Registry())
+    {
+        names.emplace_back(e.name);
+    }
+    return names; // the registry is kept sorted
+}
+
+bool
+MrcProfiles::Exists(const std::string& name)
+{
+    for (const auto& e : Registry())
+    {
+        if (name == e.name)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<MrcProfileSetting>
+MrcProfiles::GetSettings(const std::string& name, const MrcProfileContext& ctx)
+{
+    for (const auto& e : Registry())
+    {
+        if (name == e.name)
+        {
+            return e.make(ctx);
+        }
+    }
+    NS_FATAL_ERROR("unknown profile '" << name << "'; valid profiles: " << ValidNames());
+}
+
+std::string
+MrcProfiles::Check(const MrcProfileSetting& setting)
+{
+    const std::string::size_type pos = setting.path.rfind("::");
+    if (pos == std::string::npos || pos == 0)
+    {
+        return "setting '" + setting.path + "' is not of the form ns3::Class::Attribute";
+    }
+    const std::string cls = setting.path.substr(0, pos);
+    const std::string attr = setting.path.substr(pos + 2);
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(cls, &tid))
+    {
+        return "setting '" + setting.path + "': class " + cls + " is not registered";
+    }
+    for (uint32_t i = 0; i < tid.GetAttributeN(); ++i)
+    {
+        const TypeId::AttributeInformation info = tid.GetAttribute(i);
+        if (info.name == attr)
+        {
+            TypeId named;
+            if (info.checker->GetValueTypeName() == "TypeIdValue" &&
+                !TypeId::LookupByNameFailSafe(setting.value, &named))
+            {
+                return "setting '" + setting.path + "': value '" + setting.value + "': class " +
+                       setting.value + " is not registered";
+            }
+            if (!info.checker->CreateValidValue(StringValue(setting.value)))
+            {
+                return "setting '" + setting.path + "': value '" + setting.value +
+                       "' is not valid (" + info.checker->GetUnderlyingTypeInformation() + ")";
+            }
+            return "";
+        }
+    }
+    return "setting '" + setting.path + "': class " + cls + " has no attribute " + attr;
+}
+
+void
+MrcProfiles::Apply(const std::string& name, const MrcProfileContext& ctx)
+{
+    const std::vector<MrcProfileSetting> settings = GetSettings(name, ctx);
+    for (const auto& s : settings)
+    {
+        const std::string why = Check(s);
+        if (!why.empty())
+        {
+            NS_FATAL_ERROR("profile '" << name << "': " << why);
+        }
+    }
+    for (const auto& s : settings)
+    {
+        NS_LOG_INFO("profile " << name << ": " << s.path << " = " << s.value);
+        Config::SetDefault(s.path, StringValue(s.value));
+    }
+}
+
+std::string
+MrcProfiles::FindProfileArgument(int argc, char** argv)
+{
+    std::string name;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string a = argv[i];
+        if (a.rfind("--profile=", 0) == 0)
+        {
+            name = a.substr(10);
+        }
+        else if (a == "--profile" && i + 1 < argc)
+        {
+            name = argv[++i];
+        }
+    }
+    return name;
+}
+
+std::string
+MrcProfiles::ToJson(const std::string& name, const MrcProfileContext& ctx)
+{
+    std::ostringstream os;
+    os << "{\"name\": \"" << JsonEscape(name) << "\", \"settings\": [";
+    bool first = true;
+    for (const auto& s : GetSettings(name, ctx))
+    {
+        os << (first ? "" : ", ") << "{\"path\": \"" << JsonEscape(s.path) << "\", \"value\": \""
+           << JsonEscape(s.value) << "\", \"source\": \"" << JsonEscape(s.source) << "\"}";
+        first = false;
+    }
+    os << "]}";
+    return os.str();
+}
+
+} // namespace ns3

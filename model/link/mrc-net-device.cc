@@ -1,0 +1,1686 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-net-device.h"
+
+#include "mrc-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/log.h"
+#include "ns3/mrc-pfc-frame.h"
+#include "ns3/mrc-reusable-event.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcNetDevice);
+
+std::string
+MrcDropReasonName(MrcDropReason reason)
+{
+    switch (reason)
+    {
+    case MrcDropReason::QUEUE_FULL:
+        return "queue-full";
+    case MrcDropReason::LINK_DOWN:
+        return "link-down";
+    case MrcDropReason::ERROR_MODEL:
+        return "error-model";
+    case MrcDropReason::NO_ROUTE:
+        return "no-route";
+    }
+    return "unknown";
+}
+
+std::ostream&
+operator<<(std::ostream& os, MrcDropReason reason)
+{
+    return os << MrcDropReasonName(reason);
+}
+
+namespace
+{
+
+/// The default DSCP map: MRC's codepoints and RoCEv2's (see doc/mrc.rst).
+const char* const DEFAULT_DSCP_MAP = "46:7,11:7,21:7,4:1,8:1,0:0,26:3,48:6";
+
+/// Abort unless cls names one of the eight classes; what says where it came from.
+void
+CheckClass(uint32_t cls, const char* what)
+{
+    NS_ABORT_MSG_IF(cls >= MrcNetDevice::N_CLASSES,
+                    what << ": class " << cls << " is out of range: allowed 0..7");
+}
+
+/// Strip blanks at both ends.
+std::string
+Trim(const std::string& s)
+{
+    const char* blanks = " \t\n\r";
+    std::size_t b = s.find_first_not_of(blanks);
+    if (b == std::string::npos)
+    {
+        return "";
+    }
+    std::size_t e = s.find_last_not_of(blanks);
+    return s.substr(b, e - b + 1);
+}
+
+/// Parse a non-negative decimal integer; false if s is not one (or is too long).
+bool
+ParseUnsigned(const std::string& s, uint32_t& value)
+{
+    if (s.empty() || s.size() > 9 ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    {
+        return false;
+    }
+    value = static_cast<uint32_t>(std::stoul(s));
+    return true;
+}
+
+/// Split on commas; an empty or all-blank string gives no items.
+std::vector<std::string>
+SplitCommas(const std::string& s)
+{
+    std::vector<std::string> items;
+    if (Trim(s).empty())
+    {
+        return items;
+    }
+    std::size_t start = 0;
+    while (true)
+    {
+        std::size_t comma = s.find(',', start);
+        items.push_back(Trim(s.substr(start, comma - start)));
+        if (comma == std::string::npos)
+        {
+            break;
+        }
+        start = comma + 1;
+    }
+    return items;
+}
+
+/// Bytes of an Ethernet header without preamble and FCS: destination, source, type.
+constexpr uint32_t ETH_HEADER_BYTES = 14;
+
+/**
+ * The 14 Ethernet header bytes as one raw header: written with a single buffer
+ * write (ns-3's EthernetHeader goes through Mac48Address conversions per field).
+ * The bytes are the same as EthernetHeader's without preamble. It may carry the
+ * packet's new leading bytes behind them (SendToClassReplacing).
+ */
+class MrcRawEthernetHeader : public Header
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcRawEthernetHeader")
+                                .SetParent<Header>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<MrcRawEthernetHeader>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return size;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(bytes, size);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        start.Read(bytes, size);
+        return size;
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        Mac48Address dst;
+        Mac48Address src;
+        dst.CopyFrom(bytes);
+        src.CopyFrom(bytes + 6);
+        os << "length/type=0x" << std::hex << ((bytes[12] << 8) | bytes[13]) << std::dec
+           << ", source=" << src << ", destination=" << dst;
+    }
+
+    /// destination, source, EtherType; then the bytes that replace the packet's first
+    /// ones (SendToClassReplacing)
+    uint8_t bytes[ETH_HEADER_BYTES + MrcNetDevice::MAX_PREFIX_BYTES]; // first `size` used
+    uint32_t size{ETH_HEADER_BYTES};                                  //!< bytes written
+};
+
+} // namespace
+
+namespace
+{
+
+/**
+ * The accessor of a per-frame trace source. Connecting also sets the device's flag that
+ * makes the frame path look at its per-frame trace sources at all: without a connection
+ * a frame touches none of them (they would cost a few cache lines per hop).
+ */
+template <typename T>
+class MrcFrameTraceAccessor : public TraceSourceAccessor
+{
+  public:
+    /**
+     * \param source the trace source member
+     * \param flag the device's "a per-frame trace is connected" member
+     */
+    MrcFrameTraceAccessor(T MrcNetDevice::*source, bool MrcNetDevice::*flag)
+        : m_source(source),
+          m_flag(flag)
+    {
+    }
+
+    bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        (dev->*m_source).ConnectWithoutContext(cb);
+        dev->*m_flag = true;
+        return true;
+    }
+
+    bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        (dev->*m_source).Connect(cb, context);
+        dev->*m_flag = true;
+        return true;
+    }
+
+    bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        (dev->*m_source).DisconnectWithoutContext(cb);
+        return true;
+    }
+
+    bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        (dev->*m_source).Disconnect(cb, context);
+        return true;
+    }
+
+  private:
+    T MrcNetDevice::*m_source;  //!< the trace source
+    bool MrcNetDevice::*m_flag; //!< the device's flag
+};
+
+/**
+ * \param source a per-frame trace source of MrcNetDevice
+ * \param flag MrcNetDevice's flag of connected per-frame traces
+ * \return its accessor
+ */
+template <typename T>
+Ptr<const TraceSourceAccessor>
+MakeFrameTraceAccessor(T MrcNetDevice::*source, bool MrcNetDevice::*flag)
+{
+    return Ptr<const TraceSourceAccessor>(new MrcFrameTraceAccessor<T>(source, flag), false);
+}
+
+} // namespace
+
+TypeId
+MrcNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcNetDevice>()
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port.",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&MrcNetDevice::SetDataRate, &MrcNetDevice::GetDataRate),
+                MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "Largest packet in bytes without the 14-byte Ethernet header "
+                          "(a larger one aborts the simulation).",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(1280))
+            .AddAttribute("WireOverhead",
+                          "Bytes per frame that take wire time but are not in the packet: "
+                          "preamble + SFD (8), inter-frame gap (12), FCS (4).",
+                          UintegerValue(24),
+                          MakeUintegerAccessor(&MrcNetDevice::m_wireOverhead),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "DscpToClass",
+                "Class of IPv6 packets by DSCP: comma-separated dscp:class pairs, "
+                "dscp 0..63, class 0..7.",
+                StringValue(DEFAULT_DSCP_MAP),
+                MakeStringAccessor(&MrcNetDevice::SetDscpToClass, &MrcNetDevice::GetDscpToClass),
+                MakeStringChecker())
+            .AddAttribute("UnmappedDscpClass",
+                          "Class of IPv6 packets whose DSCP is not in DscpToClass.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcNetDevice::SetUnmappedDscpClass,
+                                               &MrcNetDevice::GetUnmappedDscpClass),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute(
+                "NonIpClass",
+                "Class of frames sent with Send() whose EtherType is not IPv6.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&MrcNetDevice::SetNonIpClass, &MrcNetDevice::GetNonIpClass),
+                MakeUintegerChecker<uint8_t>())
+            .AddAttribute(
+                "Scheduler",
+                "Class scheduler: StrictPriority (class 7 first) or Dwrr.",
+                StringValue("StrictPriority"),
+                MakeStringAccessor(&MrcNetDevice::SetScheduler, &MrcNetDevice::GetScheduler),
+                MakeStringChecker())
+            .AddAttribute(
+                "DwrrWeights",
+                "DWRR weights, class 0 first; weight 0 = strict priority above "
+                "the weighted classes.",
+                StringValue("1,1,1,1,1,1,1,1"),
+                MakeStringAccessor(&MrcNetDevice::SetDwrrWeights, &MrcNetDevice::GetDwrrWeights),
+                MakeStringChecker())
+            .AddAttribute("DwrrQuantum",
+                          "DWRR credit in bytes per unit of weight and round.",
+                          UintegerValue(9216),
+                          MakeUintegerAccessor(&MrcNetDevice::m_quantum),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "QueueLimit",
+                "Bytes (frames with Ethernet header) each class queue may hold; "
+                "a frame that does not fit is dropped (queue-full).",
+                UintegerValue(32 * 1024 * 1024),
+                MakeUintegerAccessor(&MrcNetDevice::SetQueueLimit, &MrcNetDevice::GetQueueLimit),
+                MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ReceiveErrorModel",
+                          "Error model deciding which received frames are corrupted "
+                          "(gray failure); none by default.",
+                          PointerValue(),
+                          MakePointerAccessor(&MrcNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddAttribute("LinkDownDetectDelay",
+                          "Time this end takes to notice that the link went down.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&MrcNetDevice::m_linkDownDetectDelay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("LinkUpDetectDelay",
+                          "Time this end takes to notice that the link came up.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&MrcNetDevice::m_linkUpDetectDelay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource(
+                "Enqueue",
+                "A frame entered a class queue.",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_enqueueTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::MrcNetDevice::ClassPacketTracedCallback")
+            .AddTraceSource(
+                "Dequeue",
+                "A frame left a class queue for the wire (before the dequeue hook).",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_dequeueTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::MrcNetDevice::ClassPacketTracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet was dropped, with the reason.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
+                            "ns3::MrcNetDevice::DropTracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame went on the wire; once per enabled class.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_pfcTxTrace),
+                            "ns3::MrcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame arrived; once per enabled class.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_pfcRxTrace),
+                            "ns3::MrcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PauseState",
+                            "A class became paused or resumed.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_pauseStateTrace),
+                            "ns3::MrcNetDevice::PauseStateTracedCallback")
+            .AddTraceSource("LinkStateChange",
+                            "This end noticed a link state change (after its detection delay).",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_linkStateTrace),
+                            "ns3::MrcNetDevice::LinkStateTracedCallback")
+            .AddTraceSource(
+                "MacTx",
+                "A packet was handed to Send/SendFrom/SendToClass.",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_macTxTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "A packet handed to the device was dropped before queueing.",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource(
+                "MacRx",
+                "A data packet was received and is passed up (header stripped).",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_macRxTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame started its serialization.",
+                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyTxBeginTrace,
+                                                   &MrcNetDevice::m_frameTraces),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "A frame finished its serialization.",
+                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyTxEndTrace,
+                                                   &MrcNetDevice::m_frameTraces),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame arrived intact.",
+                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyRxEndTrace,
+                                                   &MrcNetDevice::m_frameTraces),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxDrop",
+                            "A frame arrived corrupted (receive error model).",
+                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource(
+                "Sniffer",
+                "Every frame sent or received intact, with its Ethernet header.",
+                MakeFrameTraceAccessor(&MrcNetDevice::m_snifferTrace, &MrcNetDevice::m_frameTraces),
+                "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Every frame sent or received intact, with its Ethernet header.",
+                            MakeFrameTraceAccessor(&MrcNetDevice::m_promiscSnifferTrace,
+                                                   &MrcNetDevice::m_frameTraces),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+MrcNetDevice::MrcNetDevice()
+    : m_owner(nullptr),
+      m_ownerPort(0),
+      m_ownerRx(false),
+      m_ownerDequeue(false),
+      m_txBusy(false),
+      m_linkUp(false),
+      m_dwrr(false),
+      m_unmappedDscpClass(0),
+      m_nonIpClass(0),
+      m_mtu(9000),
+      m_queueLimit(32 * 1024 * 1024),
+      m_wireOverhead(24),
+      m_bps(100000000000ULL),
+      m_txCarry(0),
+      m_lastTxEnd(Seconds(-1)),
+      m_ifIndex(0),
+      m_quantum(9216),
+      m_detectGeneration(0),
+      m_drrCurrent(0),
+      m_drrCharged(false),
+      m_pfcTxFrames(0),
+      m_pfcRxFrames(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_dscpClass.fill(NO_CLASS);
+    m_weights.fill(1);
+    m_paused.fill(false);
+    m_deficit.fill(0);
+    m_dropPackets.fill(0);
+    m_dropBytes.fill(0);
+    std::fill(std::begin(m_macBytes), std::end(m_macBytes), 0);
+    std::fill(std::begin(m_ethMacs), std::end(m_ethMacs), 0);
+    m_txCompleteEvent = Create<MrcReusableEvent>([this]() { TransmitComplete(); });
+}
+
+MrcNetDevice::~MrcNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (auto& e : m_resumeEvent)
+    {
+        e.Cancel();
+    }
+    for (auto& q : m_queues)
+    {
+        q.frames.clear();
+        q.bytes = 0;
+    }
+    m_backlogMask = 0;
+    m_pfcQueue.clear();
+    m_pfcQueued = 0;
+    m_txFrame = nullptr;
+    m_owner = nullptr;
+    m_ownerRx = false;
+    m_ownerDequeue = false;
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_dequeueHook.Nullify();
+    m_classRxCallback.Nullify();
+    m_rxCallback.Nullify();
+    m_promiscCallback.Nullify();
+    NetDevice::DoDispose();
+}
+
+// ---------------------------------------------------------------- configuration
+
+bool
+MrcNetDevice::Attach(Ptr<MrcChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    NS_ABORT_MSG_IF(m_channel, "MrcNetDevice::Attach: the device is already attached");
+    m_channel = channel;
+    m_channel->Attach(this);
+    InvalidateEthMacs();
+    m_linkUp = m_channel->IsLinkUp();
+    if (m_linkUp)
+    {
+        m_linkChangeCallbacks();
+    }
+    return true;
+}
+
+Ptr<MrcChannel>
+MrcNetDevice::GetMrcChannel() const
+{
+    return m_channel;
+}
+
+Ptr<MrcNetDevice>
+MrcNetDevice::GetPeer() const
+{
+    return m_channel ? m_channel->GetPeer(this) : nullptr;
+}
+
+void
+MrcNetDevice::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "MrcNetDevice DataRate must be above 0 bps");
+    m_rate = rate;
+    m_bps = rate.GetBitRate();
+    m_txCarry = 0;
+}
+
+DataRate
+MrcNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+Mac48Address
+MrcNetDevice::GetMacAddress() const
+{
+    return m_address;
+}
+
+void
+MrcNetDevice::SetDscpToClass(const std::string& map)
+{
+    std::array<uint8_t, 64> table;
+    table.fill(NO_CLASS);
+    for (const std::string& item : SplitCommas(map))
+    {
+        std::size_t colon = item.find(':');
+        uint32_t dscp = 0;
+        uint32_t cls = 0;
+        NS_ABORT_MSG_IF(colon == std::string::npos ||
+                            !ParseUnsigned(Trim(item.substr(0, colon)), dscp) ||
+                            !ParseUnsigned(Trim(item.substr(colon + 1)), cls),
+                        "DscpToClass entry \"" << item << "\" in \"" << map
+                                               << "\" is not dscp:class (two decimal numbers)");
+        NS_ABORT_MSG_IF(dscp > 63,
+                        "DscpToClass entry \"" << item << "\": DSCP " << dscp
+                                               << " is out of range: allowed 0..63");
+        NS_ABORT_MSG_IF(cls >= N_CLASSES,
+                        "DscpToClass entry \"" << item << "\": class " << cls
+                                               << " is out of range: allowed 0..7");
+        table[dscp] = static_cast<uint8_t>(cls);
+    }
+    m_dscpClass = table;
+}
+
+std::string
+MrcNetDevice::GetDscpToClass() const
+{
+    std::ostringstream os;
+    bool first = true;
+    for (uint32_t d = 0; d < 64; ++d)
+    {
+        if (m_dscpClass[d] != NO_CLASS)
+        {
+            os << (first ? "" : ",") << d << ":" << unsigned(m_dscpClass[d]);
+            first = false;
+        }
+    }
+    return os.str();
+}
+
+void
+MrcNetDevice::SetDwrrWeights(const std::string& weights)
+{
+    std::vector<std::string> items = SplitCommas(weights);
+    NS_ABORT_MSG_IF(items.size() != N_CLASSES,
+                    "DwrrWeights \"" << weights << "\" has " << items.size()
+                                     << " entries: exactly 8 are needed, class 0 first");
+    std::array<uint32_t, 8> w;
+    for (std::size_t c = 0; c < N_CLASSES; ++c)
+    {
+        NS_ABORT_MSG_IF(!ParseUnsigned(items[c], w[c]),
+                        "DwrrWeights \"" << weights << "\": weight \"" << items[c] << "\" of class "
+                                         << c << " is not a non-negative integer");
+    }
+    m_weights = w;
+}
+
+std::string
+MrcNetDevice::GetDwrrWeights() const
+{
+    std::ostringstream os;
+    for (std::size_t c = 0; c < N_CLASSES; ++c)
+    {
+        os << (c ? "," : "") << m_weights[c];
+    }
+    return os.str();
+}
+
+void
+MrcNetDevice::SetScheduler(const std::string& name)
+{
+    if (name == "StrictPriority")
+    {
+        m_dwrr = false;
+    }
+    else if (name == "Dwrr")
+    {
+        m_dwrr = true;
+    }
+    else
+    {
+        NS_ABORT_MSG("MrcNetDevice Scheduler \"" << name
+                                                 << "\" is unknown: allowed StrictPriority, Dwrr");
+    }
+}
+
+std::string
+MrcNetDevice::GetScheduler() const
+{
+    return m_dwrr ? "Dwrr" : "StrictPriority";
+}
+
+void
+MrcNetDevice::SetNonIpClass(uint8_t cls)
+{
+    CheckClass(cls, "MrcNetDevice NonIpClass");
+    m_nonIpClass = cls;
+}
+
+uint8_t
+MrcNetDevice::GetNonIpClass() const
+{
+    return m_nonIpClass;
+}
+
+void
+MrcNetDevice::SetUnmappedDscpClass(uint8_t cls)
+{
+    CheckClass(cls, "MrcNetDevice UnmappedDscpClass");
+    m_unmappedDscpClass = cls;
+}
+
+uint8_t
+MrcNetDevice::GetUnmappedDscpClass() const
+{
+    return m_unmappedDscpClass;
+}
+
+void
+MrcNetDevice::SetQueueLimit(uint32_t bytes)
+{
+    for (std::size_t c = 0; c < N_CLASSES; ++c)
+    {
+        NS_ABORT_MSG_IF(m_queues[c].bytes > bytes,
+                        "MrcNetDevice QueueLimit " << bytes << " is below the " << m_queues[c].bytes
+                                                   << " bytes now queued on class " << c);
+    }
+    m_queueLimit = bytes;
+}
+
+uint32_t
+MrcNetDevice::GetQueueLimit() const
+{
+    return m_queueLimit;
+}
+
+// ---------------------------------------------------------------- classification
+
+uint8_t
+MrcNetDevice::ClassifyDscp(uint8_t dscp) const
+{
+    NS_ABORT_MSG_IF(dscp > 63, "DSCP " << unsigned(dscp) << " is out of range: allowed 0..63");
+    uint8_t cls = m_dscpClass[dscp];
+    return cls == NO_CLASS ? m_unmappedDscpClass : cls;
+}
+
+uint8_t
+MrcNetDevice::ClassOf(Ptr<const Packet> packet, uint16_t etherType) const
+{
+    if (etherType != ETHER_TYPE_IPV6)
+    {
+        return m_nonIpClass;
+    }
+    // IPv6: version (4 bits) | traffic class (8 bits) | flow label (20 bits).
+    uint8_t first[2];
+    if (packet->CopyData(first, 2) < 2)
+    {
+        return m_unmappedDscpClass;
+    }
+    uint8_t trafficClass = static_cast<uint8_t>(((first[0] & 0x0f) << 4) | (first[1] >> 4));
+    return ClassifyDscp(trafficClass >> 2);
+}
+
+// ---------------------------------------------------------------- sending
+
+bool
+MrcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(packet);
+    }
+    return Enqueue(packet,
+                   m_address,
+                   Mac48Address::ConvertFrom(dest),
+                   protocolNumber,
+                   ClassOf(packet, protocolNumber));
+}
+
+bool
+MrcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(packet);
+    }
+    return Enqueue(packet,
+                   Mac48Address::ConvertFrom(source),
+                   Mac48Address::ConvertFrom(dest),
+                   protocolNumber,
+                   ClassOf(packet, protocolNumber));
+}
+
+bool
+MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls));
+    CheckClass(cls, "MrcNetDevice::SendToClass");
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(packet);
+    }
+    NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
+                    "MrcNetDevice: a " << packet->GetSize() << "-byte packet exceeds the Mtu of "
+                                       << m_mtu << " bytes");
+    // Both MACs come from bytes cached in this device: no Mac48Address conversions and no
+    // visit to the peer device per packet.
+    if (!m_ethMacsValid)
+    {
+        RefreshEthMacs();
+    }
+    MrcRawEthernetHeader eth;
+    std::copy(m_ethMacs, m_ethMacs + 12, eth.bytes);
+    eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
+    eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
+    packet->AddHeader(eth);
+    return EnqueueFrame(packet, cls);
+}
+
+bool
+MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
+                                   uint16_t etherType,
+                                   uint8_t cls,
+                                   const uint8_t* prefix,
+                                   uint32_t prefixBytes)
+{
+    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls) << prefixBytes);
+    CheckClass(cls, "MrcNetDevice::SendToClassReplacing");
+    NS_ABORT_MSG_IF(
+        prefixBytes == 0 || prefixBytes > MAX_PREFIX_BYTES || prefixBytes > packet->GetSize(),
+        "MrcNetDevice::SendToClassReplacing: " << prefixBytes << " bytes to replace "
+                                               << "in a " << packet->GetSize()
+                                               << "-byte packet; allowed 1.." << MAX_PREFIX_BYTES);
+    packet->RemoveAtStart(prefixBytes);
+    MrcRawEthernetHeader eth;
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
+    {
+        // the trace sees the packet with its new bytes and without the Ethernet header
+        eth.size = prefixBytes;
+        std::copy(prefix, prefix + prefixBytes, eth.bytes);
+        packet->AddHeader(eth);
+        return SendToClass(packet, etherType, cls);
+    }
+    NS_ABORT_MSG_IF(packet->GetSize() + prefixBytes > m_mtu,
+                    "MrcNetDevice: a " << packet->GetSize() + prefixBytes
+                                       << "-byte packet exceeds the Mtu of " << m_mtu << " bytes");
+    if (!m_ethMacsValid)
+    {
+        RefreshEthMacs();
+    }
+    std::copy(m_ethMacs, m_ethMacs + 12, eth.bytes);
+    eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
+    eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
+    std::copy(prefix, prefix + prefixBytes, eth.bytes + ETH_HEADER_BYTES);
+    eth.size = ETH_HEADER_BYTES + prefixBytes;
+    packet->AddHeader(eth);
+    return EnqueueFrame(packet, cls);
+}
+
+void
+MrcNetDevice::RefreshEthMacs()
+{
+    static const uint8_t BROADCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    const MrcNetDevice* peer = m_channel ? PeekPointer(m_channel->GetPeer(this)) : nullptr;
+    const uint8_t* dst = peer ? peer->m_macBytes : BROADCAST;
+    std::copy(dst, dst + 6, m_ethMacs);
+    std::copy(m_macBytes, m_macBytes + 6, m_ethMacs + 6);
+    m_ethMacsValid = true;
+}
+
+void
+MrcNetDevice::InvalidateEthMacs()
+{
+    m_ethMacsValid = false;
+    Ptr<MrcNetDevice> peer = m_channel ? m_channel->GetPeer(this) : nullptr;
+    if (peer)
+    {
+        peer->m_ethMacsValid = false; // it caches this device's address
+    }
+}
+
+bool
+MrcNetDevice::Enqueue(Ptr<Packet> packet,
+                      Mac48Address src,
+                      Mac48Address dst,
+                      uint16_t type,
+                      uint8_t cls)
+{
+    NS_ABORT_MSG_IF(packet->GetSize() > m_mtu,
+                    "MrcNetDevice: a " << packet->GetSize() << "-byte packet exceeds the Mtu of "
+                                       << m_mtu << " bytes");
+    AddEthernetHeader(packet, src, dst, type);
+    return EnqueueFrame(packet, cls);
+}
+
+bool
+MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls)
+{
+    if (!m_linkUp)
+    {
+        m_macTxDropTrace(packet);
+        CountDrop(packet, MrcDropReason::LINK_DOWN);
+        return false;
+    }
+    ClassQueue& q = m_queues[cls];
+    const uint32_t size = packet->GetSize();
+    if (static_cast<uint64_t>(q.bytes) + size > m_queueLimit)
+    {
+        m_macTxDropTrace(packet);
+        CountDrop(packet, MrcDropReason::QUEUE_FULL);
+        return false;
+    }
+    q.frames.push_back(packet);
+    q.bytes += size;
+    m_backlogMask |= static_cast<uint8_t>(1u << cls);
+    if (m_frameTraces && !m_enqueueTrace.IsEmpty())
+    {
+        m_enqueueTrace(packet, cls);
+    }
+    TryTransmit();
+    return true;
+}
+
+void
+MrcNetDevice::AddEthernetHeader(const Ptr<Packet>& packet,
+                                const Mac48Address& src,
+                                const Mac48Address& dst,
+                                uint16_t type)
+{
+    MrcRawEthernetHeader eth;
+    dst.CopyTo(eth.bytes);
+    src.CopyTo(eth.bytes + 6);
+    eth.bytes[12] = static_cast<uint8_t>(type >> 8);
+    eth.bytes[13] = static_cast<uint8_t>(type & 0xff);
+    packet->AddHeader(eth);
+}
+
+void
+MrcNetDevice::SendPfc(uint8_t classVector, const std::array<uint16_t, 8>& quanta)
+{
+    NS_LOG_FUNCTION(this << unsigned(classVector));
+    MrcPfcFrame pfc;
+    pfc.SetClassEnableVector(classVector);
+    for (uint8_t c = 0; c < N_CLASSES; ++c)
+    {
+        pfc.SetQuanta(c, quanta[c]);
+    }
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    EthernetHeader eth;
+    eth.SetSource(m_address);
+    eth.SetDestination(MrcPfcFrame::GetDestination());
+    eth.SetLengthType(MrcPfcFrame::ETHER_TYPE);
+    frame->AddHeader(eth);
+    if (!m_linkUp)
+    {
+        CountDrop(frame, MrcDropReason::LINK_DOWN);
+        return;
+    }
+    m_pfcQueue.push_back(PfcPending{frame, classVector, quanta});
+    ++m_pfcQueued;
+    TryTransmit();
+}
+
+void
+MrcNetDevice::SendPause(uint8_t cls, uint16_t quanta)
+{
+    CheckClass(cls, "MrcNetDevice::SendPause");
+    std::array<uint16_t, 8> q{};
+    q[cls] = quanta;
+    SendPfc(static_cast<uint8_t>(1u << cls), q);
+}
+
+void
+MrcNetDevice::SendResume(uint8_t cls)
+{
+    SendPause(cls, 0);
+}
+
+void
+MrcNetDevice::TryTransmit()
+{
+    if (m_txBusy || !m_linkUp)
+    {
+        return;
+    }
+    if (m_pfcQueued > 0)
+    {
+        PfcPending next = m_pfcQueue.front();
+        m_pfcQueue.pop_front();
+        --m_pfcQueued;
+        ++m_pfcTxFrames;
+        for (uint8_t c = 0; c < N_CLASSES; ++c)
+        {
+            if ((next.vector >> c) & 1)
+            {
+                m_pfcTxTrace(c, next.quanta[c]);
+            }
+        }
+        StartTransmission(next.frame);
+        return;
+    }
+    uint8_t cls = SelectClass();
+    if (cls == NO_CLASS)
+    {
+        return;
+    }
+    ClassQueue& q = m_queues[cls];
+    // After the pop this local is the queue's only reference to the frame.
+    Ptr<Packet> frame = q.frames.front();
+    q.frames.pop_front();
+    q.bytes -= frame->GetSize();
+    if (q.frames.empty())
+    {
+        m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
+        if (m_dwrr)
+        {
+            m_deficit[cls] = 0;
+        }
+    }
+    if (m_frameTraces && !m_dequeueTrace.IsEmpty())
+    {
+        m_dequeueTrace(frame, cls);
+    }
+    if (m_ownerDequeue)
+    {
+        m_owner->PortDequeued(m_ownerPort, frame, cls);
+    }
+    else if (!m_dequeueHook.IsNull())
+    {
+        m_dequeueHook(frame, cls);
+    }
+    ++q.txPackets;
+    q.txBytes += frame->GetSize();
+    StartTransmission(frame);
+}
+
+bool
+MrcNetDevice::IsEligible(uint8_t cls) const
+{
+    return ((m_backlogMask >> cls) & 1) && !m_paused[cls];
+}
+
+uint8_t
+MrcNetDevice::SelectClass()
+{
+    if (m_dwrr)
+    {
+        return SelectDwrr();
+    }
+    // strict priority: the highest backlogged class that is not paused (the mask spares a
+    // walk over eight queue objects per frame)
+    for (uint32_t m = m_backlogMask; m != 0;)
+    {
+        const int c = 31 - __builtin_clz(m);
+        if (!m_paused[c])
+        {
+            return static_cast<uint8_t>(c);
+        }
+        m &= ~(1u << c);
+    }
+    return NO_CLASS;
+}
+
+uint8_t
+MrcNetDevice::SelectDwrr()
+{
+    // Weight-0 classes are served first, in strict priority.
+    bool anyWeighted = false;
+    for (int c = N_CLASSES - 1; c >= 0; --c)
+    {
+        if (IsEligible(c))
+        {
+            if (m_weights[c] == 0)
+            {
+                return static_cast<uint8_t>(c);
+            }
+            anyWeighted = true;
+        }
+    }
+    if (!anyWeighted)
+    {
+        return NO_CLASS;
+    }
+    // Deficit round robin: a class gets weight * quantum bytes of credit when the
+    // pointer reaches it and keeps sending while its head frame fits the credit.
+    // An empty class loses its credit; a paused one keeps it and is skipped.
+    while (true)
+    {
+        uint8_t c = m_drrCurrent;
+        if (m_weights[c] > 0 && IsEligible(c))
+        {
+            if (!m_drrCharged)
+            {
+                m_deficit[c] += static_cast<uint64_t>(m_weights[c]) * m_quantum;
+                m_drrCharged = true;
+            }
+            uint32_t head = m_queues[c].frames.front()->GetSize();
+            if (head <= m_deficit[c])
+            {
+                m_deficit[c] -= head;
+                return c;
+            }
+        }
+        else if (m_queues[c].frames.empty())
+        {
+            m_deficit[c] = 0;
+        }
+        m_drrCurrent = static_cast<uint8_t>((c + 1) % N_CLASSES);
+        m_drrCharged = false;
+    }
+}
+
+uint64_t
+MrcNetDevice::StepsPerSecond()
+{
+    return static_cast<uint64_t>(Time::FromInteger(1, Time::S).GetTimeStep());
+}
+
+Time
+MrcNetDevice::GetSerializationTime(uint32_t frameBytes) const
+{
+    uint64_t bits = 8ULL * (std::max(frameBytes, MIN_FRAME_BYTES) + m_wireOverhead);
+    unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * StepsPerSecond();
+    return TimeStep(static_cast<uint64_t>(scaled / m_rate.GetBitRate()));
+}
+
+Time
+MrcNetDevice::GetPauseDuration(uint16_t quanta) const
+{
+    uint64_t bits = static_cast<uint64_t>(quanta) * MrcPfcFrame::BITS_PER_QUANTUM;
+    unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * StepsPerSecond();
+    uint64_t bps = m_rate.GetBitRate();
+    return TimeStep(static_cast<uint64_t>((scaled + bps - 1) / bps));
+}
+
+void
+MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    // Back-to-back frames keep the sub-step remainder so that a busy period ends
+    // exactly when its total bit count says (rounded down); an idle link drops it.
+    Time now = Simulator::Now();
+    if (now != m_lastTxEnd)
+    {
+        m_txCarry = 0;
+    }
+    const uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead);
+    const uint64_t bps = m_bps;
+    const uint64_t steps = StepsPerSecond();
+    Time txTime;
+    if (bits <= (UINT64_MAX - m_txCarry) / steps)
+    {
+        // The common case fits in 64 bits: same quotient and remainder, no 128-bit division.
+        const uint64_t scaled = bits * steps + m_txCarry;
+        txTime = TimeStep(scaled / bps);
+        m_txCarry = scaled % bps;
+    }
+    else
+    {
+        unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * steps + m_txCarry;
+        txTime = TimeStep(static_cast<uint64_t>(scaled / bps));
+        m_txCarry = static_cast<uint64_t>(scaled % bps);
+    }
+    m_lastTxEnd = now + txTime;
+    m_txBusy = true;
+    if (m_frameTraces && !m_phyTxBeginTrace.IsEmpty())
+    {
+        m_phyTxBeginTrace(frame);
+    }
+    if (m_frameTraces && !m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (m_frameTraces && !m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
+    // Keep the frame for the PhyTxEnd trace only if that trace is connected. The
+    // caller's reference (TryTransmit's local, taken off the queue) is the only one
+    // unless a trace sink or hook kept the frame: then the peer may receive this
+    // packet object itself instead of a copy, since no one else can see it.
+    if (m_frameTraces && !m_phyTxEndTrace.IsEmpty())
+    {
+        m_txFrame = frame;
+        m_channel->Transmit(this, frame, txTime, false);
+    }
+    else
+    {
+        m_channel->Transmit(this, frame, txTime, frame->GetReferenceCount() == 1);
+    }
+    // as Simulator::Schedule, without the EventId nobody needs
+    MrcScheduleAgain(m_txCompleteEvent, Simulator::GetContext(), txTime);
+}
+
+void
+MrcNetDevice::TransmitComplete()
+{
+    NS_LOG_FUNCTION(this);
+    m_txBusy = false;
+    if (m_txFrame)
+    {
+        Ptr<Packet> frame = m_txFrame;
+        m_txFrame = nullptr;
+        m_phyTxEndTrace(frame);
+    }
+    TryTransmit();
+}
+
+// ---------------------------------------------------------------- receiving
+
+void
+MrcNetDevice::Receive(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    {
+        m_phyRxDropTrace(frame);
+        CountDrop(frame, MrcDropReason::ERROR_MODEL);
+        return;
+    }
+    if (m_frameTraces && !m_phyRxEndTrace.IsEmpty())
+    {
+        m_phyRxEndTrace(frame);
+    }
+    if (m_frameTraces && !m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (m_frameTraces && !m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
+    const uint32_t frameBytes = frame->GetSize();
+    // The Ethernet header and the first two IPv6 bytes (traffic class), read at once.
+    uint8_t head[ETH_HEADER_BYTES + 2];
+    const uint32_t got = frame->CopyData(head, sizeof(head));
+    NS_ABORT_MSG_IF(got < ETH_HEADER_BYTES,
+                    "MrcNetDevice: a " << frameBytes << "-byte frame has no Ethernet header");
+    frame->RemoveAtStart(ETH_HEADER_BYTES);
+    const uint16_t type = static_cast<uint16_t>((head[12] << 8) | head[13]);
+    if (type == MrcPfcFrame::ETHER_TYPE)
+    {
+        MrcPfcFrame pfc;
+        frame->RemoveHeader(pfc);
+        ++m_pfcRxFrames;
+        if (pfc.GetOpcode() != MrcPfcFrame::OPCODE)
+        {
+            NS_LOG_LOGIC("ignoring MAC Control opcode " << pfc.GetOpcode());
+            return;
+        }
+        for (uint8_t c = 0; c < N_CLASSES; ++c)
+        {
+            if (pfc.IsEnabled(c))
+            {
+                m_pfcRxTrace(c, pfc.GetQuanta(c));
+                ApplyPause(c, pfc.GetQuanta(c));
+            }
+        }
+        return;
+    }
+    uint8_t cls;
+    if (type != ETHER_TYPE_IPV6)
+    {
+        cls = m_nonIpClass;
+    }
+    else if (got < ETH_HEADER_BYTES + 2)
+    {
+        cls = m_unmappedDscpClass;
+    }
+    else
+    {
+        // IPv6: version (4 bits) | traffic class (8 bits) | flow label (20 bits).
+        const uint8_t* ip = head + ETH_HEADER_BYTES;
+        const uint8_t dscp = static_cast<uint8_t>((((ip[0] & 0x0f) << 4) | (ip[1] >> 4)) >> 2);
+        const uint8_t mapped = m_dscpClass[dscp];
+        cls = mapped == NO_CLASS ? m_unmappedDscpClass : mapped;
+    }
+    ++m_rx[cls].packets;
+    m_rx[cls].bytes += frameBytes;
+    if (m_frameTraces && !m_macRxTrace.IsEmpty())
+    {
+        m_macRxTrace(frame);
+    }
+    if (m_ownerRx)
+    {
+        m_owner->PortReceive(m_ownerPort, frame, type, cls);
+        return;
+    }
+    if (!m_classRxCallback.IsNull())
+    {
+        m_classRxCallback(this, frame, type, cls);
+        return;
+    }
+    Mac48Address dst;
+    Mac48Address src;
+    dst.CopyFrom(head);
+    src.CopyFrom(head + 6);
+    Deliver(frame, src, dst, type, cls);
+}
+
+void
+MrcNetDevice::Deliver(Ptr<Packet> packet,
+                      const Mac48Address& src,
+                      const Mac48Address& dst,
+                      uint16_t type,
+                      uint8_t cls)
+{
+    if (!m_classRxCallback.IsNull())
+    {
+        m_classRxCallback(this, packet, type, cls);
+        return;
+    }
+    PacketType kind;
+    if (dst == m_address)
+    {
+        kind = PACKET_HOST;
+    }
+    else if (dst.IsBroadcast())
+    {
+        kind = PACKET_BROADCAST;
+    }
+    else if (dst.IsGroup())
+    {
+        kind = PACKET_MULTICAST;
+    }
+    else
+    {
+        kind = PACKET_OTHERHOST;
+    }
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, packet, type, src, dst, kind);
+    }
+    if (kind != PACKET_OTHERHOST && !m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, type, src);
+    }
+}
+
+// ---------------------------------------------------------------- PFC
+
+void
+MrcNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << unsigned(cls) << quanta);
+    if (quanta == 0)
+    {
+        if (m_paused[cls])
+        {
+            m_resumeEvent[cls].Cancel();
+            Resume(cls);
+        }
+        return;
+    }
+    if (!m_paused[cls])
+    {
+        m_paused[cls] = true;
+        m_pauseStart[cls] = Simulator::Now();
+        m_pauseStateTrace(cls, true);
+    }
+    m_resumeEvent[cls].Cancel();
+    m_resumeEvent[cls] =
+        Simulator::Schedule(GetPauseDuration(quanta), &MrcNetDevice::Resume, this, cls);
+}
+
+void
+MrcNetDevice::Resume(uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << unsigned(cls));
+    m_paused[cls] = false;
+    m_pausedTotal[cls] += Simulator::Now() - m_pauseStart[cls];
+    m_pauseStateTrace(cls, false);
+    TryTransmit();
+}
+
+bool
+MrcNetDevice::IsClassPaused(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::IsClassPaused");
+    return m_paused[cls];
+}
+
+Time
+MrcNetDevice::GetPausedTime(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetPausedTime");
+    return m_pausedTotal[cls] + (m_paused[cls] ? Simulator::Now() - m_pauseStart[cls] : Seconds(0));
+}
+
+// ---------------------------------------------------------------- link state
+
+void
+MrcNetDevice::NotifyChannelLinkState(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    ++m_detectGeneration; // a pending detection of the previous change is void
+    if (up == m_linkUp)
+    {
+        return; // a flap shorter than the detection delay goes unnoticed
+    }
+    Time delay = up ? m_linkUpDetectDelay : m_linkDownDetectDelay;
+    if (delay.IsZero())
+    {
+        ApplyLinkState(up);
+        return;
+    }
+    uint32_t context = m_node ? m_node->GetId() : Simulator::GetContext();
+    Simulator::ScheduleWithContext(context,
+                                   delay,
+                                   &MrcNetDevice::DetectLinkState,
+                                   this,
+                                   up,
+                                   m_detectGeneration);
+}
+
+void
+MrcNetDevice::DetectLinkState(bool up, uint64_t generation)
+{
+    if (generation == m_detectGeneration)
+    {
+        ApplyLinkState(up);
+    }
+}
+
+void
+MrcNetDevice::ApplyLinkState(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    m_linkUp = up;
+    if (!up)
+    {
+        for (auto& q : m_queues)
+        {
+            while (!q.frames.empty())
+            {
+                Ptr<Packet> frame = q.frames.front();
+                q.frames.pop_front();
+                q.bytes -= frame->GetSize();
+                CountDrop(frame, MrcDropReason::LINK_DOWN);
+            }
+        }
+        m_backlogMask = 0;
+        m_deficit.fill(0);
+        m_drrCharged = false;
+        while (!m_pfcQueue.empty())
+        {
+            CountDrop(m_pfcQueue.front().frame, MrcDropReason::LINK_DOWN);
+            m_pfcQueue.pop_front();
+            --m_pfcQueued;
+        }
+        for (uint8_t c = 0; c < N_CLASSES; ++c)
+        {
+            if (m_paused[c])
+            {
+                m_resumeEvent[c].Cancel();
+                m_paused[c] = false;
+                m_pausedTotal[c] += Simulator::Now() - m_pauseStart[c];
+                m_pauseStateTrace(c, false);
+            }
+        }
+    }
+    m_linkStateTrace(up);
+    m_linkChangeCallbacks();
+    if (up)
+    {
+        TryTransmit();
+    }
+}
+
+void
+MrcNetDevice::NotifyLostOnWire(Ptr<const Packet> frame)
+{
+    CountDrop(frame, MrcDropReason::LINK_DOWN);
+}
+
+void
+MrcNetDevice::CountDrop(Ptr<const Packet> packet, MrcDropReason reason)
+{
+    NS_LOG_LOGIC("drop " << packet->GetSize() << " bytes: " << reason);
+    std::size_t r = static_cast<std::size_t>(reason);
+    ++m_dropPackets[r];
+    m_dropBytes[r] += packet->GetSize();
+    m_dropTrace(packet, reason);
+}
+
+// ---------------------------------------------------------------- owner hooks and getters
+
+void
+MrcNetDevice::SetDequeueHook(DequeueHook hook)
+{
+    m_dequeueHook = hook;
+    m_ownerDequeue = false;
+}
+
+void
+MrcNetDevice::SetClassReceiveCallback(ClassReceiveCallback cb)
+{
+    m_classRxCallback = cb;
+    m_ownerRx = false;
+}
+
+void
+MrcNetDevice::SetPortOwner(MrcPortOwner* owner, uint32_t port)
+{
+    m_owner = owner;
+    m_ownerPort = port;
+    m_ownerRx = owner != nullptr;
+    m_ownerDequeue = owner != nullptr;
+}
+
+uint32_t
+MrcNetDevice::GetQueueBytes(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetQueueBytes");
+    return m_queues[cls].bytes;
+}
+
+uint32_t
+MrcNetDevice::GetQueuePackets(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetQueuePackets");
+    return static_cast<uint32_t>(m_queues[cls].frames.size());
+}
+
+uint64_t
+MrcNetDevice::GetTotalQueueBytes() const
+{
+    uint64_t total = 0;
+    for (const auto& q : m_queues)
+    {
+        total += q.bytes;
+    }
+    return total;
+}
+
+uint64_t
+MrcNetDevice::GetTxPackets(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetTxPackets");
+    return m_queues[cls].txPackets;
+}
+
+uint64_t
+MrcNetDevice::GetTxBytes(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetTxBytes");
+    return m_queues[cls].txBytes;
+}
+
+uint64_t
+MrcNetDevice::GetRxPackets(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetRxPackets");
+    return m_rx[cls].packets;
+}
+
+uint64_t
+MrcNetDevice::GetRxBytes(uint8_t cls) const
+{
+    CheckClass(cls, "MrcNetDevice::GetRxBytes");
+    return m_rx[cls].bytes;
+}
+
+uint64_t
+MrcNetDevice::GetDropPackets(MrcDropReason reason) const
+{
+    return m_dropPackets[static_cast<std::size_t>(reason)];
+}
+
+uint64_t
+MrcNetDevice::GetDropBytes(MrcDropReason reason) const
+{
+    return m_dropBytes[static_cast<std::size_t>(reason)];
+}
+
+uint64_t
+MrcNetDevice::GetPfcTxFrames() const
+{
+    return m_pfcTxFrames;
+}
+
+uint64_t
+MrcNetDevice::GetPfcRxFrames() const
+{
+    return m_pfcRxFrames;
+}
+
+// ---------------------------------------------------------------- NetDevice
+
+void
+MrcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+MrcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+MrcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+MrcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+    m_address.CopyTo(m_macBytes);
+    InvalidateEthMacs();
+}
+
+Address
+MrcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+MrcNetDevice::SetMtu(const uint16_t mtu)
+{
+    NS_ABORT_MSG_IF(mtu < 1280,
+                    "MrcNetDevice Mtu " << mtu << " is below IPv6's minimum: allowed 1280..65535");
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+MrcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+MrcNetDevice::IsLinkUp() const
+{
+    return m_linkUp;
+}
+
+void
+MrcNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+MrcNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+MrcNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+MrcNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+MrcNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+MrcNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+MrcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+MrcNetDevice::IsPointToPoint() const
+{
+    return false;
+}
+
+Ptr<Node>
+MrcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+MrcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+MrcNetDevice::NeedsArp() const
+{
+    return true;
+}
+
+void
+MrcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+MrcNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+MrcNetDevice::SupportsSendFrom() const
+{
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,624 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-queue-pair.h"
+
+#include "mrc-rdma-nic.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/mrc-icrc-trailer.h"
+#include "ns3/mrc-imm-dt-header.h"
+#include "ns3/object-factory.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcQueuePair");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcQueuePair);
+
+TypeId
+MrcQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcQueuePair")
+            .SetParent<Object>()
+            .SetGroupName("Mrc")
+            .AddTraceSource("Completion",
+                            "A send work request finished (any status).",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_completionTrace),
+                            "ns3::MrcQueuePair::CompletionTracedCallback")
+            .AddTraceSource("MessageReceived",
+                            "A message arrived completely at this QP (responder).",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_receivedTrace),
+                            "ns3::MrcQueuePair::ReceiveTracedCallback")
+            .AddTraceSource("Error",
+                            "The QP entered the error state: QPN, error, reason.",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_errorTrace),
+                            "ns3::MrcQueuePair::ErrorTracedCallback")
+            .AddTraceSource("Cc",
+                            "The congestion controller set a new rate or window (fired at "
+                            "Connect and on every change): QPN, rate (bit/s), cwnd (bytes).",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_ccTrace),
+                            "ns3::MrcQueuePair::CcTracedCallback")
+            .AddTraceSource("Tx",
+                            "A packet (data or control) was handed to the NIC.",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_txTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Rx",
+                            "A packet for this QP arrived.",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_rxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("StateChanged",
+                            "The lifecycle state changed (RESET, INIT, RTR, RTS, ERROR): QPN, "
+                            "old state, new state.",
+                            MakeTraceSourceAccessor(&MrcQueuePair::m_stateTrace),
+                            "ns3::MrcQueuePair::StateTracedCallback");
+    return tid;
+}
+
+TypeId
+MrcQueuePair::AddCommonAttributes(TypeId tid,
+                                  uint32_t defaultMtu,
+                                  const std::string& defaultCc,
+                                  const std::string& defaultPath,
+                                  const std::string& mtuSource)
+{
+    return tid
+        .AddAttribute("Mtu",
+                      "Payload bytes of a full packet (path MTU). Default: " + mtuSource,
+                      UintegerValue(defaultMtu),
+                      MakeUintegerAccessor(&MrcQueuePair::m_mtu),
+                      MakeUintegerChecker<uint32_t>(1, 65000))
+        .AddAttribute("CongestionControl",
+                      "TypeId of the congestion controller (a subclass of "
+                      "ns3::MrcCongestionOps), one per QP. Default " +
+                          defaultCc + ".",
+                      TypeIdValue(TypeId::LookupByName(defaultCc)),
+                      MakeTypeIdAccessor(&MrcQueuePair::m_ccTypeId),
+                      MakeTypeIdChecker())
+        .AddAttribute("PathSelector",
+                      "TypeId of the path selector (a subclass of ns3::MrcPathSelector), "
+                      "one per QP. Default " +
+                          defaultPath + ".",
+                      TypeIdValue(TypeId::LookupByName(defaultPath)),
+                      MakeTypeIdAccessor(&MrcQueuePair::m_pathTypeId),
+                      MakeTypeIdChecker())
+        .AddAttribute("BaseRtt",
+                      "Unloaded RTT of an MTU packet over the longest path, given to the "
+                      "congestion controller (MrcCcState::baseRtt). Default 0: unknown.",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&MrcQueuePair::m_baseRtt),
+                      MakeTimeChecker())
+        .AddAttribute("InitialPsn",
+                      "PSN of this QP's first packet (24 bits); the peer learns it at "
+                      "Connect. Default 0 (our choice; real NICs pick it at random).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcQueuePair::m_initialPsn),
+                      MakeUintegerChecker<uint32_t>(0, 0xffffff));
+}
+
+MrcQueuePair::MrcQueuePair()
+    : m_mtu(4096),
+      m_initialPsn(0),
+      m_remoteInitialPsn(0),
+      m_qpn(0),
+      m_remoteQpn(0),
+      m_state(MrcQpState::RESET),
+      m_error(MrcQpError::NONE),
+      m_nextWqeSeq(0),
+      m_nextWqeByte(0),
+      m_tracedRate(0),
+      m_tracedCwnd(0)
+{
+}
+
+MrcQueuePair::~MrcQueuePair() = default;
+
+void
+MrcQueuePair::DoDispose()
+{
+    m_nic = nullptr;
+    m_ccOps = nullptr;
+    m_ccPrototype = nullptr;
+    m_pathSelector = nullptr;
+    m_cc.notifyChanged = Callback<void>();
+    m_completionCb = CompletionCallback();
+    m_receiveCb = ReceiveCallback();
+    m_sendQueue.clear();
+    Object::DoDispose();
+}
+
+void
+MrcQueuePair::SetNic(Ptr<MrcRdmaNic> nic, uint32_t qpn)
+{
+    m_nic = nic;
+    m_qpn = qpn;
+}
+
+void
+MrcQueuePair::Connect(Ipv6Address remoteAddress, uint32_t remoteQpn, uint32_t remoteInitialPsn)
+{
+    Connect(std::vector<Ipv6Address>{remoteAddress}, remoteQpn, remoteInitialPsn);
+}
+
+void
+MrcQueuePair::Connect(const std::vector<Ipv6Address>& remoteAddresses,
+                      uint32_t remoteQpn,
+                      uint32_t remoteInitialPsn)
+{
+    NS_LOG_FUNCTION(this << remoteQpn);
+    NS_ABORT_MSG_IF(!m_nic, "MrcQueuePair::Connect: QP is not attached to a NIC");
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET && m_state != MrcQpState::INIT,
+                    "MrcQueuePair::Connect: QP " << m_qpn << " is already connected (state "
+                                                 << m_state << ")");
+    if (m_state == MrcQpState::RESET)
+    {
+        ModifyToInit();
+    }
+    ModifyToRtr(remoteAddresses, remoteQpn, remoteInitialPsn);
+    ModifyToRts();
+}
+
+void
+MrcQueuePair::SetState(MrcQpState to)
+{
+    if (to == m_state)
+    {
+        return;
+    }
+    const MrcQpState from = m_state;
+    m_state = to;
+    m_stateTrace(m_qpn, from, to);
+}
+
+void
+MrcQueuePair::ModifyToInit()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!m_nic, "MrcQueuePair::ModifyToInit: QP is not attached to a NIC");
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+                    "MrcQueuePair::ModifyToInit: QP " << m_qpn << " is in state " << m_state
+                                                      << "; INIT is reached only from RESET");
+    SetState(MrcQpState::INIT);
+}
+
+void
+MrcQueuePair::ModifyToRts()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RTR,
+                    "MrcQueuePair::ModifyToRts: QP " << m_qpn << " is in state " << m_state
+                                                     << "; RTS is reached only from RTR");
+    DoModifyToRts();
+    SetState(MrcQpState::RTS);
+    NotifyReady();
+}
+
+void
+MrcQueuePair::DoModifyToRts()
+{
+}
+
+void
+MrcQueuePair::ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
+                          uint32_t remoteQpn,
+                          uint32_t remoteInitialPsn)
+{
+    NS_LOG_FUNCTION(this << remoteQpn);
+    NS_ABORT_MSG_IF(!m_nic, "MrcQueuePair::ModifyToRtr: QP is not attached to a NIC");
+    NS_ABORT_MSG_IF(m_state != MrcQpState::INIT,
+                    "MrcQueuePair::ModifyToRtr: QP " << m_qpn << " is in state " << m_state
+                                                     << "; RTR is reached only from INIT");
+    NS_ABORT_MSG_IF(remoteAddresses.empty(),
+                    "MrcQueuePair::Connect: QP " << m_qpn << ": no remote address");
+    NS_ABORT_MSG_IF(remoteQpn > 0xffffff,
+                    "MrcQueuePair::Connect: remote QPN " << remoteQpn
+                                                         << " does not fit in 24 bits");
+    NS_ABORT_MSG_IF(m_nic->GetNPorts() == 0,
+                    "MrcQueuePair::Connect: the NIC of QP " << m_qpn << " has no ports");
+    NS_ABORT_MSG_IF(remoteInitialPsn > 0xffffff,
+                    "MrcQueuePair::Connect: remote initial PSN " << remoteInitialPsn
+                                                                 << " does not fit in 24 bits");
+    m_remoteAddress = remoteAddresses;
+    m_remoteQpn = remoteQpn;
+    m_remoteInitialPsn = remoteInitialPsn;
+
+    if (m_ccPrototype)
+    {
+        m_ccOps = m_ccPrototype->Fork();
+    }
+    else
+    {
+        NS_ABORT_MSG_UNLESS(m_ccTypeId.IsChildOf(MrcCongestionOps::GetTypeId()),
+                            "MrcQueuePair: CongestionControl " << m_ccTypeId.GetName()
+                                                               << " is not a subclass of "
+                                                                  "ns3::MrcCongestionOps");
+        ObjectFactory f(m_ccTypeId.GetName());
+        m_ccOps = f.Create<MrcCongestionOps>();
+    }
+    if (!m_pathSelector)
+    {
+        NS_ABORT_MSG_UNLESS(m_pathTypeId.IsChildOf(MrcPathSelector::GetTypeId()),
+                            "MrcQueuePair: PathSelector " << m_pathTypeId.GetName()
+                                                          << " is not a subclass of "
+                                                             "ns3::MrcPathSelector");
+        ObjectFactory pf(m_pathTypeId.GetName());
+        m_pathSelector = pf.Create<MrcPathSelector>();
+    }
+    m_pathSelector->Init(m_qpn, m_remoteQpn, m_nic->GetNPorts());
+
+    uint64_t bps = 0;
+    for (uint32_t p = 0; p < m_nic->GetNPorts(); ++p)
+    {
+        if (UsesPort(p))
+        {
+            bps += m_nic->GetDevice(p)->GetDataRate().GetBitRate();
+        }
+    }
+    NS_ABORT_MSG_IF(bps == 0, "MrcQueuePair: QP " << m_qpn << " uses no port with a rate");
+    m_cc.lineRate = DataRate(bps);
+    m_cc.mtu = m_mtu;
+    m_cc.baseRtt = m_baseRtt;
+    m_cc.rate = m_cc.lineRate;
+    m_cc.notifyChanged = MakeCallback(&MrcQueuePair::CcChanged, this);
+    m_ccOps->Init(m_cc);
+    SetState(MrcQpState::RTR);
+    DoConnect();
+    TraceCc();
+}
+
+bool
+MrcQueuePair::PostSend(const MrcWorkRequest& wr)
+{
+    NS_LOG_FUNCTION(this << wr.id << wr.length);
+    if (m_state != MrcQpState::RTS)
+    {
+        std::ostringstream why;
+        why << "QP " << m_qpn << " is in state " << m_state << ": PostSend needs RTS"
+            << (m_state == MrcQpState::ERROR ? " (the QP failed: " + m_errorReason + ")"
+                                             : std::string(" (call Connect or ModifyToRts)"))
+            << "; work request " << wr.id << " refused";
+        m_postSendError = why.str();
+        NS_LOG_LOGIC(m_postSendError);
+        return false;
+    }
+    m_postSendError.clear();
+    MrcSendWqe wqe;
+    wqe.wr = wr;
+    wqe.posted = Simulator::Now();
+    wqe.firstSeq = m_nextWqeSeq;
+    wqe.nPackets = PacketsFor(wr);
+    wqe.firstByte = m_nextWqeByte;
+    m_nextWqeSeq += wqe.nPackets;
+    m_nextWqeByte += wr.length;
+    m_sendQueue.push_back(wqe);
+    DoPostSend(m_sendQueue.back());
+    return true;
+}
+
+uint32_t
+MrcQueuePair::PacketsFor(const MrcWorkRequest& wr) const
+{
+    return wr.length == 0 ? 1 : static_cast<uint32_t>((uint64_t(wr.length) + m_mtu - 1) / m_mtu);
+}
+
+void
+MrcQueuePair::SetCompletionCallback(CompletionCallback cb)
+{
+    m_completionCb = cb;
+}
+
+void
+MrcQueuePair::SetReceiveCallback(ReceiveCallback cb)
+{
+    m_receiveCb = cb;
+}
+
+uint32_t
+MrcQueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+MrcQueuePair::GetRemoteQpn() const
+{
+    return m_remoteQpn;
+}
+
+uint32_t
+MrcQueuePair::GetInitialPsn() const
+{
+    return m_initialPsn;
+}
+
+uint32_t
+MrcQueuePair::GetRemoteInitialPsn() const
+{
+    return m_remoteInitialPsn;
+}
+
+Ptr<MrcRdmaNic>
+MrcQueuePair::GetNic() const
+{
+    return m_nic;
+}
+
+Ipv6Address
+MrcQueuePair::GetRemoteAddress(uint32_t port) const
+{
+    if (m_remoteAddress.empty())
+    {
+        return Ipv6Address::GetAny();
+    }
+    return port < m_remoteAddress.size() ? m_remoteAddress[port] : m_remoteAddress[0];
+}
+
+const std::string&
+MrcQueuePair::GetPostSendError() const
+{
+    return m_postSendError;
+}
+
+MrcQpState
+MrcQueuePair::GetState() const
+{
+    return m_state;
+}
+
+MrcQpError
+MrcQueuePair::GetError() const
+{
+    return m_error;
+}
+
+std::string
+MrcQueuePair::GetErrorReason() const
+{
+    return m_errorReason;
+}
+
+const MrcQpCounters&
+MrcQueuePair::GetCounters() const
+{
+    return m_counters;
+}
+
+std::size_t
+MrcQueuePair::GetOutstandingRequests() const
+{
+    return m_sendQueue.size();
+}
+
+const MrcCcState&
+MrcQueuePair::GetCcState() const
+{
+    return m_cc;
+}
+
+Ptr<MrcCongestionOps>
+MrcQueuePair::GetCongestionOps() const
+{
+    return m_ccOps;
+}
+
+Ptr<MrcPathSelector>
+MrcQueuePair::GetPathSelector() const
+{
+    return m_pathSelector;
+}
+
+void
+MrcQueuePair::SetCongestionOpsPrototype(Ptr<MrcCongestionOps> prototype)
+{
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+                    "MrcQueuePair::SetCongestionOpsPrototype: QP " << m_qpn
+                                                                   << " is already connected");
+    m_ccPrototype = prototype;
+}
+
+void
+MrcQueuePair::SetPathSelector(Ptr<MrcPathSelector> selector)
+{
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+                    "MrcQueuePair::SetPathSelector: QP " << m_qpn << " is already connected");
+    m_pathSelector = selector;
+}
+
+bool
+MrcQueuePair::UsesPort(uint32_t port) const
+{
+    return m_pathSelector && m_pathSelector->UsesPort(port);
+}
+
+void
+MrcQueuePair::DoConnect()
+{
+}
+
+void
+MrcQueuePair::DoPostSend(MrcSendWqe& /* wqe */)
+{
+    NotifyReady();
+}
+
+void
+MrcQueuePair::DoEnterError()
+{
+}
+
+void
+MrcQueuePair::NotifyReady()
+{
+    if (m_nic && m_state == MrcQpState::RTS)
+    {
+        m_nic->NotifyReady(this);
+    }
+}
+
+void
+MrcQueuePair::SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp)
+{
+    m_txTrace(p);
+    m_nic->SendControl(port, p, dscp);
+}
+
+void
+MrcQueuePair::CompleteFront(MrcWcStatus status)
+{
+    NS_ASSERT(!m_sendQueue.empty());
+    const MrcSendWqe& wqe = m_sendQueue.front();
+    MrcWorkCompletion wc;
+    wc.wrId = wqe.wr.id;
+    wc.qpn = m_qpn;
+    wc.status = status;
+    wc.opcode = wqe.wr.opcode;
+    wc.bytes = wqe.wr.length;
+    wc.start = wqe.posted;
+    wc.end = Simulator::Now();
+    m_sendQueue.pop_front();
+    if (status == MrcWcStatus::SUCCESS)
+    {
+        ++m_counters.messagesCompleted;
+    }
+    NS_LOG_LOGIC("QP " << m_qpn << " completes wr " << wc.wrId << " " << status);
+    m_completionTrace(wc);
+    if (!m_completionCb.IsNull())
+    {
+        m_completionCb(wc);
+    }
+}
+
+void
+MrcQueuePair::ReportReceived(const MrcRecvCompletion& rc)
+{
+    ++m_counters.messagesReceived;
+    m_receivedTrace(rc);
+    if (!m_receiveCb.IsNull())
+    {
+        m_receiveCb(rc);
+    }
+}
+
+void
+MrcQueuePair::EnterError(MrcQpError error, const std::string& reason, MrcWcStatus firstStatus)
+{
+    if (m_state == MrcQpState::ERROR)
+    {
+        return;
+    }
+    NS_LOG_FUNCTION(this << m_qpn << error << reason);
+    m_error = error;
+    m_errorReason = reason;
+    SetState(MrcQpState::ERROR);
+    DoEnterError();
+    m_errorTrace(m_qpn, error, reason);
+    bool first = true;
+    while (!m_sendQueue.empty())
+    {
+        CompleteFront(first ? firstStatus : MrcWcStatus::FLUSHED);
+        first = false;
+    }
+}
+
+void
+MrcQueuePair::TraceCc()
+{
+    const uint64_t bps = m_cc.rate.GetBitRate();
+    if (bps != m_tracedRate || m_cc.cwnd != m_tracedCwnd)
+    {
+        m_tracedRate = bps;
+        m_tracedCwnd = m_cc.cwnd;
+        m_ccTrace(m_qpn, bps, m_cc.cwnd);
+    }
+}
+
+void
+MrcQueuePair::CcChanged()
+{
+    TraceCc();
+    NotifyReady();
+}
+
+Ptr<Packet>
+MrcQueuePair::MakeWritePayload(uint32_t len, bool withImm, uint32_t immediate)
+{
+    Ptr<Packet> p = Create<Packet>(len);
+    if (withImm)
+    {
+        MrcImmDtHeader immDt;
+        immDt.SetImmediate(immediate);
+        p->AddHeader(immDt);
+    }
+    return p;
+}
+
+void
+MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
+                           const Ipv6Address& src,
+                           const Ipv6Address& dst,
+                           uint8_t dscp,
+                           MrcEcn ecn,
+                           uint32_t flowLabel,
+                           uint16_t udpSrcPort) const
+{
+    const uint32_t udpLength =
+        p->GetSize() + MRC_UDP_HEADER_BYTES + MrcIcrcTrailer::SERIALIZED_SIZE;
+    // UDP header (checksum 0: RoCEv2 does not use the UDP checksum; the length field
+    // counts the ICRC) and IPv6 header, written with one AddHeader.
+    const uint16_t dstPort = m_nic->GetBthUdpPort();
+    const uint8_t udp[MRC_UDP_HEADER_BYTES] = {static_cast<uint8_t>(udpSrcPort >> 8),
+                                               static_cast<uint8_t>(udpSrcPort),
+                                               static_cast<uint8_t>(dstPort >> 8),
+                                               static_cast<uint8_t>(dstPort),
+                                               static_cast<uint8_t>(udpLength >> 8),
+                                               static_cast<uint8_t>(udpLength),
+                                               0,
+                                               0};
+    MrcIpv6Fields ip;
+    ip.trafficClass = MrcMakeTrafficClass(dscp, ecn);
+    ip.flowLabel = flowLabel & MRC_FLOW_LABEL_MASK;
+    ip.payloadLength = static_cast<uint16_t>(udpLength);
+    ip.nextHeader = MrcIpProto::UDP;
+    ip.hopLimit = 64;
+    ip.src = src;
+    ip.dst = dst;
+    MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES);
+    if (m_nic->GetComputeIcrc())
+    {
+        MrcIcrcTrailer::Append(p);
+    }
+    else
+    {
+        p->AddTrailer(MrcIcrcTrailer(0));
+    }
+}
+
+int32_t
+MrcQueuePair::PsnDiff(uint32_t a, uint32_t b)
+{
+    const uint32_t d = (a - b) & 0xffffff;
+    return d >= 0x800000 ? static_cast<int32_t>(d) - 0x1000000 : static_cast<int32_t>(d);
+}
+
+uint64_t
+MrcQueuePair::Unwrap(uint32_t psn, uint64_t reference)
+{
+    const int32_t d = PsnDiff(psn, static_cast<uint32_t>(reference & 0xffffff));
+    if (d < 0 && static_cast<uint64_t>(-static_cast<int64_t>(d)) > reference)
+    {
+        return 0; // before the start of the sequence space
+    }
+    return static_cast<uint64_t>(static_cast<int64_t>(reference) + d);
+}
+
+} // namespace ns3

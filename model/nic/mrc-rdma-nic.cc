@@ -1,0 +1,866 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-rdma-nic.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-eeth-header.h"
+#include "ns3/mrc-erth-header.h"
+#include "ns3/mrc-icrc-trailer.h"
+#include "ns3/mrc-multipath-queue-pair.h"
+#include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-reusable-event.h"
+#include "ns3/mrc-tseth-header.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcRdmaNic");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcRdmaNic);
+
+namespace
+{
+/// Largest header stack the NIC copies out of an arriving packet.
+constexpr uint32_t MAX_HEADER_BYTES = 256;
+/// Packets one Serve call builds at most before it yields (see Serve).
+constexpr uint32_t MAX_PACKETS_PER_SERVE = 64;
+
+/// Read the fixed-size extension header H that follows the BTH of an arrival.
+/// \return false if the packet is too short
+template <typename H>
+bool
+ReadExtHeader(const MrcRxPacket& rx, H& h)
+{
+    if (rx.packet->GetSize() < rx.extOffset + H::SIZE)
+    {
+        return false;
+    }
+    uint8_t bytes[H::SIZE];
+    rx.packet->CreateFragment(rx.extOffset, H::SIZE)->CopyData(bytes, H::SIZE);
+    Buffer b;
+    b.AddAtStart(H::SIZE);
+    b.Begin().Write(bytes, H::SIZE);
+    h.Deserialize(b.Begin());
+    return true;
+}
+
+} // namespace
+
+TypeId
+MrcRdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcRdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcRdmaNic>()
+            .AddAttribute("TxQueueThreshold",
+                          "The scheduler adds a data packet to a port only while the "
+                          "device queue of the packet's class holds fewer bytes than this. "
+                          "Default 8192 B (our choice: keeps the device queue short so PFC "
+                          "back-pressures the scheduler and path choices stay fresh, yet "
+                          "never lets the wire idle).",
+                          UintegerValue(8192),
+                          MakeUintegerAccessor(&MrcRdmaNic::m_txThreshold),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("FirstQpn",
+                          "QP number of the first queue pair; later ones count up. "
+                          "Default 256 (our choice; InfiniBand reserves QPs 0 and 1).",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&MrcRdmaNic::m_nextQpn),
+                          MakeUintegerChecker<uint32_t>(2, 0xffffff))
+            .AddAttribute("BthUdpPort",
+                          "UDP destination port that carries a BTH. Default 4791 (RoCEv2, "
+                          "IANA).",
+                          UintegerValue(MRC_ROCEV2_UDP_PORT),
+                          MakeUintegerAccessor(&MrcRdmaNic::m_bthUdpPort),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("ComputeIcrc",
+                          "Compute the real ICRC of every packet sent (true), or write "
+                          "zero (false, default: our choice, the ICRC is never checked "
+                          "and computing it costs a pass over every packet; set true for "
+                          "captures that Wireshark validates).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcRdmaNic::m_computeIcrc),
+                          MakeBooleanChecker())
+            .AddAttribute("PortStatusScope",
+                          "Who tells peers about a local port going down or up (MRC Port "
+                          "Status Update). Nic (default): the NIC sends one update per peer "
+                          "NIC to its reserved endpoint QPN 0x2 and the peer NIC applies it "
+                          "to every QP connected to the sender (protocol reference Q3: the "
+                          "spec's endpoint operation, sent by the NIC to every peer NIC with "
+                          "a live QP). Qp: each MRC QP updates its own peer QP (our earlier "
+                          "model; more packets, same effect).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<PortStatusScope>(MrcRdmaNic::PORT_STATUS_NIC),
+                          MakeEnumAccessor<PortStatusScope>(&MrcRdmaNic::m_portStatusScope),
+#else
+                          EnumValue(MrcRdmaNic::PORT_STATUS_NIC),
+                          MakeEnumAccessor(&MrcRdmaNic::m_portStatusScope),
+#endif
+                          MakeEnumChecker(MrcRdmaNic::PORT_STATUS_NIC,
+                                          "Nic",
+                                          MrcRdmaNic::PORT_STATUS_QP,
+                                          "Qp"))
+            .AddTraceSource("RxDrop",
+                            "An arriving packet was dropped by the NIC: the packet and why "
+                            "(not-bth, unknown-qp).",
+                            MakeTraceSourceAccessor(&MrcRdmaNic::m_rxDropTrace),
+                            "ns3::MrcRdmaNic::RxDropTracedCallback")
+            .AddTraceSource("PortStatusTx",
+                            "A NIC-scope Port Status Update left (first attempt or resend): "
+                            "the peer NIC's port-0 address, the request id, the mask.",
+                            MakeTraceSourceAccessor(&MrcRdmaNic::m_portStatusTxTrace),
+                            "ns3::MrcRdmaNic::PortStatusTracedCallback");
+    return tid;
+}
+
+MrcRdmaNic::MrcRdmaNic()
+    : m_nextQpn(256),
+      m_nextRkey(1),
+      m_txThreshold(8192),
+      m_bthUdpPort(MRC_ROCEV2_UDP_PORT),
+      m_computeIcrc(false),
+      m_rxNotBth(0),
+      m_rxUnknownQp(0),
+      m_portStatusScope(PORT_STATUS_NIC)
+{
+    m_serveEvent = Create<MrcReusableEvent>([this]() { ServeKicked(); });
+}
+
+MrcRdmaNic::~MrcRdmaNic() = default;
+
+void
+MrcRdmaNic::DoDispose()
+{
+    m_portStatusFlush.Cancel();
+    for (auto& peer : m_peers)
+    {
+        peer.timer.Cancel();
+    }
+    m_peers.clear();
+    for (auto& port : m_ports)
+    {
+        port.wake.Cancel();
+        port.ring.clear();
+        if (port.dev)
+        {
+            port.dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
+            port.dev->SetDequeueHook(MrcNetDevice::DequeueHook());
+        }
+        port.dev = nullptr;
+    }
+    m_ports.clear();
+    m_serveMasks.clear();
+    for (auto& qp : m_qpList)
+    {
+        qp->Dispose();
+    }
+    m_qps.clear();
+    m_qpList.clear();
+    m_regions.clear();
+    Object::DoDispose();
+}
+
+Ptr<MrcRdmaNic>
+MrcRdmaNic::GetNic(Ptr<Node> node)
+{
+    return node ? node->GetObject<MrcRdmaNic>() : nullptr;
+}
+
+uint32_t
+MrcRdmaNic::AddPort(Ptr<MrcNetDevice> device, Ipv6Address address)
+{
+    NS_ABORT_MSG_IF(!device, "MrcRdmaNic::AddPort: null device");
+    for (const auto& p : m_ports)
+    {
+        NS_ABORT_MSG_IF(p.dev == device, "MrcRdmaNic::AddPort: the device is already a port");
+    }
+    const uint32_t index = static_cast<uint32_t>(m_ports.size());
+    Port port;
+    port.dev = device;
+    port.address = address;
+    NS_ABORT_MSG_IF(index >= 32, "MrcRdmaNic::AddPort: 32 ports at most (port " << index << ")");
+    m_ports.push_back(port);
+    device->SetClassReceiveCallback(MakeCallback(&MrcRdmaNic::ReceiveFromDevice, this));
+    device->SetDequeueHook(MrcNetDevice::DequeueHook(
+        [this, index](Ptr<Packet> frame, uint8_t cls) { DequeueHook(index, frame, cls); }));
+    NS_LOG_FUNCTION(this << index << address);
+    return index;
+}
+
+uint32_t
+MrcRdmaNic::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<MrcNetDevice>
+MrcRdmaNic::GetDevice(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "MrcRdmaNic: port " << port << " but the NIC has " << m_ports.size()
+                                        << " ports");
+    return m_ports[port].dev;
+}
+
+Ipv6Address
+MrcRdmaNic::GetAddress(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "MrcRdmaNic: port " << port << " but the NIC has " << m_ports.size()
+                                        << " ports");
+    return m_ports[port].address;
+}
+
+std::vector<Ipv6Address>
+MrcRdmaNic::GetAddresses() const
+{
+    std::vector<Ipv6Address> out;
+    out.reserve(m_ports.size());
+    for (const auto& p : m_ports)
+    {
+        out.push_back(p.address);
+    }
+    return out;
+}
+
+Ptr<MrcQueuePair>
+MrcRdmaNic::CreateQueuePair(TypeId transport)
+{
+    NS_ABORT_MSG_UNLESS(transport.IsChildOf(MrcQueuePair::GetTypeId()),
+                        "MrcRdmaNic::CreateQueuePair: " << transport.GetName()
+                                                        << " is not a subclass of "
+                                                           "ns3::MrcQueuePair");
+    ObjectFactory f(transport.GetName());
+    return CreateQueuePair(f);
+}
+
+Ptr<MrcQueuePair>
+MrcRdmaNic::CreateQueuePair(const ObjectFactory& factory)
+{
+    Ptr<Object> o = factory.Create();
+    Ptr<MrcQueuePair> qp = DynamicCast<MrcQueuePair>(o);
+    NS_ABORT_MSG_IF(!qp,
+                    "MrcRdmaNic::CreateQueuePair: " << factory.GetTypeId().GetName()
+                                                    << " is not a subclass of ns3::MrcQueuePair");
+    return Adopt(qp);
+}
+
+Ptr<MrcQueuePair>
+MrcRdmaNic::Adopt(Ptr<MrcQueuePair> qp)
+{
+    NS_ABORT_MSG_IF(m_nextQpn > 0xffffff, "MrcRdmaNic: QP numbers exhausted (24 bits)");
+    const uint32_t qpn = m_nextQpn++;
+    qp->SetNic(this, qpn);
+    m_qps[qpn] = qp;
+    m_qpList.push_back(qp);
+    return qp;
+}
+
+Ptr<MrcQueuePair>
+MrcRdmaNic::GetQueuePair(uint32_t qpn) const
+{
+    auto it = m_qps.find(qpn);
+    return it == m_qps.end() ? nullptr : it->second;
+}
+
+uint32_t
+MrcRdmaNic::GetNQueuePairs() const
+{
+    return static_cast<uint32_t>(m_qpList.size());
+}
+
+std::vector<Ptr<MrcQueuePair>>
+MrcRdmaNic::GetQueuePairs() const
+{
+    return m_qpList;
+}
+
+Ptr<MrcMemoryRegion>
+MrcRdmaNic::RegisterMemoryRegion(uint64_t base, uint64_t length)
+{
+    Ptr<MrcMemoryRegion> mr = CreateObject<MrcMemoryRegion>();
+    mr->Configure(m_nextRkey, base, length);
+    m_regions[m_nextRkey] = mr;
+    ++m_nextRkey;
+    return mr;
+}
+
+Ptr<MrcMemoryRegion>
+MrcRdmaNic::GetMemoryRegion(uint32_t rkey) const
+{
+    auto it = m_regions.find(rkey);
+    return it == m_regions.end() ? nullptr : it->second;
+}
+
+uint16_t
+MrcRdmaNic::GetBthUdpPort() const
+{
+    return m_bthUdpPort;
+}
+
+bool
+MrcRdmaNic::GetComputeIcrc() const
+{
+    return m_computeIcrc;
+}
+
+void
+MrcRdmaNic::NotifyReady(Ptr<MrcQueuePair> qp)
+{
+    uint32_t mask = 0;
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        if (!qp->UsesPort(p))
+        {
+            continue;
+        }
+        auto& ring = m_ports[p].ring;
+        if (std::find(ring.begin(), ring.end(), qp) == ring.end())
+        {
+            ring.push_back(qp);
+        }
+        mask |= 1u << p;
+    }
+    KickPorts(mask);
+}
+
+bool
+MrcRdmaNic::SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp)
+{
+    NS_ASSERT(port < m_ports.size());
+    Ptr<MrcNetDevice> dev = m_ports[port].dev;
+    return dev->SendToClass(p, MrcNetDevice::ETHER_TYPE_IPV6, dev->ClassifyDscp(dscp));
+}
+
+void
+MrcRdmaNic::Kick(uint32_t port)
+{
+    KickPorts(1u << port);
+}
+
+void
+MrcRdmaNic::KickPorts(uint32_t mask)
+{
+    // One event serves every port kicked together, in ascending order: the same order
+    // and the same point in the event sequence as one event per port scheduled one after
+    // the other (nothing is scheduled between them), at a fraction of the event cost.
+    uint32_t toServe = 0;
+    for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
+    {
+        Port& pt = m_ports[static_cast<uint32_t>(__builtin_ctz(bits))];
+        if (!pt.kickPending)
+        {
+            pt.kickPending = true;
+            toServe |= bits & (~bits + 1);
+        }
+    }
+    if (toServe == 0)
+    {
+        return;
+    }
+    m_serveMasks.push_back(toServe);
+    MrcScheduleAgain(m_serveEvent, Simulator::GetContext(), Time(0)); // as ScheduleNow
+}
+
+void
+MrcRdmaNic::ServeKicked()
+{
+    if (m_serveMasks.empty())
+    {
+        return; // disposed while the event was pending
+    }
+    const uint32_t mask = m_serveMasks.front();
+    m_serveMasks.pop_front();
+    for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
+    {
+        Serve(static_cast<uint32_t>(__builtin_ctz(bits)));
+    }
+}
+
+void
+MrcRdmaNic::WakeUp(uint32_t port)
+{
+    if (!m_ports[port].kickPending)
+    {
+        Serve(port);
+    }
+}
+
+void
+MrcRdmaNic::DequeueHook(uint32_t port, Ptr<Packet> /* frame */, uint8_t cls)
+{
+    // Only a QP that found this class full waits for a dequeue; paced QPs have the wake
+    // timer, QPs with new work call NotifyReady. So other dequeues (e.g. of ACKs) need no
+    // Serve event.
+    Port& pt = m_ports[port];
+    if (!pt.ring.empty() && (pt.blockedClasses & (1u << cls)))
+    {
+        Kick(port);
+    }
+}
+
+void
+MrcRdmaNic::Serve(uint32_t port)
+{
+    Port& pt = m_ports[port];
+    pt.kickPending = false;
+    pt.blockedClasses = 0;
+    const Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    std::size_t checked = 0;
+    uint32_t built = 0;
+    // Serve the ring round robin; a QP with nothing to send leaves it, a QP whose class
+    // queue is full or whose pacing time lies ahead is skipped. Stop after a full pass
+    // without a packet.
+    while (!pt.ring.empty() && checked < pt.ring.size())
+    {
+        if (pt.next >= pt.ring.size())
+        {
+            pt.next = 0;
+        }
+        Ptr<MrcQueuePair> qp = pt.ring[pt.next];
+        const Time t = qp->GetNextSendTime(port);
+        if (t == Time::Max())
+        {
+            pt.ring.erase(pt.ring.begin() + pt.next);
+            continue; // `next` now names the following QP
+        }
+        if (t > now)
+        {
+            earliest = std::min(earliest, t);
+            ++pt.next;
+            ++checked;
+            continue;
+        }
+        const uint8_t cls = pt.dev->ClassifyDscp(qp->GetNextDscp(port));
+        if (pt.dev->GetQueueBytes(cls) >= m_txThreshold)
+        {
+            // This QP's class is full (or paused by PFC): the dequeue hook calls again.
+            pt.blockedClasses |= static_cast<uint8_t>(1u << cls);
+            ++pt.next;
+            ++checked;
+            continue;
+        }
+        MrcTxPacket tx = qp->BuildNextPacket(port);
+        if (!tx.packet)
+        {
+            ++pt.next;
+            ++checked;
+            continue;
+        }
+        ++pt.txData;
+        if (!pt.dev->SendToClass(tx.packet,
+                                 MrcNetDevice::ETHER_TYPE_IPV6,
+                                 pt.dev->ClassifyDscp(tx.dscp)))
+        {
+            ++pt.txDrops;
+        }
+        ++pt.next;
+        checked = 0;
+        if (++built >= MAX_PACKETS_PER_SERVE)
+        {
+            // Only possible while the device drops what it gets (link down) and a QP is
+            // not paced: yield to other events, continue at the same time.
+            Kick(port);
+            return;
+        }
+    }
+    if (earliest != Time::Max() && (pt.wake.IsExpired() || pt.wakeAt > earliest))
+    {
+        pt.wake.Cancel();
+        pt.wakeAt = earliest;
+        pt.wake = Simulator::Schedule(earliest - now, &MrcRdmaNic::WakeUp, this, port);
+    }
+}
+
+void
+MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
+                              Ptr<Packet> p,
+                              uint16_t etherType,
+                              uint8_t /* cls */)
+{
+    uint32_t port = 0;
+    while (port < m_ports.size() && m_ports[port].dev != dev)
+    {
+        ++port;
+    }
+    NS_ASSERT(port < m_ports.size());
+    MrcPacketInfo info;
+    if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort) ||
+        !info.hasBth || info.headerBytes > MAX_HEADER_BYTES || info.packetBytes < info.headerBytes)
+    {
+        ++m_rxNotBth;
+        m_rxDropTrace(p, "not-bth");
+        return;
+    }
+    uint8_t hdr[MAX_HEADER_BYTES];
+    p->CopyData(hdr, info.headerBytes);
+    const uint8_t* bth = hdr + info.bthOffset;
+    MrcRxPacket rx;
+    rx.packet = p;
+    rx.info = &info;
+    rx.headers = hdr;
+    rx.port = port;
+    rx.opcode = bth[0];
+    rx.bthByte1 = bth[1];
+    rx.bthByte4 = bth[4];
+    rx.destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
+    rx.bthByte8 = bth[8];
+    rx.psn = (uint32_t(bth[9]) << 16) | (uint32_t(bth[10]) << 8) | bth[11];
+    rx.extOffset = info.bthOffset + MrcBthHeader::SERIALIZED_SIZE;
+    // A packet trimmed to its headers carries no ICRC: its payload counts as 0.
+    const uint32_t rest = info.packetBytes - info.headerBytes;
+    rx.payloadBytes =
+        rest >= MrcIcrcTrailer::SERIALIZED_SIZE ? rest - MrcIcrcTrailer::SERIALIZED_SIZE : 0;
+    auto it = m_qps.find(rx.destQp);
+    if (it == m_qps.end())
+    {
+        if (rx.destQp == MRC_ENDPOINT_QPN && ReceiveEndpoint(rx))
+        {
+            return;
+        }
+        ++m_rxUnknownQp;
+        m_rxDropTrace(p, "unknown-qp");
+        return;
+    }
+    it->second->Receive(rx);
+}
+
+uint64_t
+MrcRdmaNic::GetRxNotBth() const
+{
+    return m_rxNotBth;
+}
+
+uint64_t
+MrcRdmaNic::GetRxUnknownQp() const
+{
+    return m_rxUnknownQp;
+}
+
+uint64_t
+MrcRdmaNic::GetTxDataPackets(uint32_t port) const
+{
+    return port < m_ports.size() ? m_ports[port].txData : 0;
+}
+
+uint64_t
+MrcRdmaNic::GetTxDataDrops(uint32_t port) const
+{
+    return port < m_ports.size() ? m_ports[port].txDrops : 0;
+}
+
+MrcRdmaNic::PortStatusScope
+MrcRdmaNic::GetPortStatusScope() const
+{
+    return m_portStatusScope;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusSent() const
+{
+    return m_psSent;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusResent() const
+{
+    return m_psResent;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusAnswered() const
+{
+    return m_psAnswered;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusReceived() const
+{
+    return m_psReceived;
+}
+
+uint64_t
+MrcRdmaNic::GetPortStatusResponses() const
+{
+    return m_psResponses;
+}
+
+uint16_t
+MrcRdmaNic::GetPortStatusRequestId(Ipv6Address peer) const
+{
+    for (const auto& ps : m_peers)
+    {
+        if (std::find(ps.addresses.begin(), ps.addresses.end(), peer) != ps.addresses.end())
+        {
+            return ps.id;
+        }
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// NIC-scope Port Status Update (endpoint operation, QPN 0x2)
+// ---------------------------------------------------------------------------
+
+void
+MrcRdmaNic::RequestPortStatusUpdate()
+{
+    if (m_portStatusFlush.IsExpired())
+    {
+        // after every QP that sees the same change at this instant has remapped
+        m_portStatusFlush = Simulator::ScheduleNow(&MrcRdmaNic::FlushPortStatus, this);
+    }
+}
+
+uint32_t
+MrcRdmaNic::LocalPortMask() const
+{
+    uint32_t mask = 0;
+    for (uint32_t p = 0; p < m_ports.size() && p < MrcErthHeader::MAX_PORT; ++p)
+    {
+        if (m_ports[p].dev->IsLinkUp())
+        {
+            mask |= MrcErthHeader::PortBit(p + 1);
+        }
+    }
+    return mask;
+}
+
+Ptr<MrcMultipathQueuePair>
+MrcRdmaNic::PeerQp(std::size_t peer) const
+{
+    const std::vector<Ipv6Address>& a = m_peers[peer].addresses;
+    for (const auto& qp : m_qpList)
+    {
+        const MrcQpState st = qp->GetState();
+        if (st != MrcQpState::RTS && st != MrcQpState::RTR)
+        {
+            continue;
+        }
+        Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
+        if (mp && mp->GetPortStatusUpdates() && !a.empty() && mp->GetRemoteAddress(0) == a[0])
+        {
+            return mp;
+        }
+    }
+    return nullptr;
+}
+
+void
+MrcRdmaNic::FlushPortStatus()
+{
+    const uint32_t mask = LocalPortMask();
+    // the peers: one per distinct peer address on port 0 among the live MRC QPs
+    std::vector<bool> due(m_peers.size(), false);
+    for (const auto& qp : m_qpList)
+    {
+        const MrcQpState st = qp->GetState();
+        if (st != MrcQpState::RTS && st != MrcQpState::RTR)
+        {
+            continue;
+        }
+        Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
+        if (!mp || !mp->GetPortStatusUpdates() || m_ports.empty())
+        {
+            continue;
+        }
+        const Ipv6Address first = mp->GetRemoteAddress(0);
+        std::size_t i = 0;
+        while (i < m_peers.size() && m_peers[i].addresses[0] != first)
+        {
+            ++i;
+        }
+        if (i == m_peers.size())
+        {
+            PeerStatus ps;
+            for (uint32_t p = 0; p < m_ports.size(); ++p)
+            {
+                ps.addresses.push_back(mp->GetRemoteAddress(p));
+            }
+            m_peers.push_back(ps);
+            due.push_back(false);
+        }
+        due[i] = true;
+    }
+    for (std::size_t i = 0; i < m_peers.size(); ++i)
+    {
+        PeerStatus& ps = m_peers[i];
+        if (!due[i] || (ps.sent && ps.mask == mask))
+        {
+            continue; // no live QP to it, or it has (or is being sent) this mask already
+        }
+        // a new local state replaces an update still waiting for its response
+        ps.timer.Cancel();
+        ps.mask = mask;
+        ps.sent = true;
+        ps.pending = true;
+        ++ps.id; // request id in PSN[15:0]; consumes no PSN
+        Ptr<MrcMultipathQueuePair> qp = PeerQp(i);
+        ps.left = qp->GetPortStatusAttempts();
+        TransmitPortStatus(i);
+    }
+}
+
+void
+MrcRdmaNic::TransmitPortStatus(std::size_t peer)
+{
+    PeerStatus& ps = m_peers[peer];
+    Ptr<MrcMultipathQueuePair> qp = PeerQp(peer);
+    uint32_t via = 0;
+    while (via < m_ports.size() && !m_ports[via].dev->IsLinkUp())
+    {
+        ++via;
+    }
+    if (!qp || via == m_ports.size() || ps.left == 0)
+    {
+        ps.pending = false; // no QP or port left to tell the peer through, or no attempt left
+        return;
+    }
+    MrcErthHeader erth;
+    erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+    erth.SetPortStatusMask(ps.mask);
+    erth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(erth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_REQUEST);
+    bth.SetDestQp(MRC_ENDPOINT_QPN);
+    bth.SetPsn(ps.id);
+    p->AddHeader(bth);
+    --ps.left;
+    ++m_psSent;
+    NS_LOG_LOGIC("Port Status Update " << ps.id << " mask 0x" << std::hex << ps.mask << std::dec
+                                       << " to " << ps.addresses[0] << " via port " << via);
+    m_portStatusTxTrace(ps.addresses[0], ps.id, ps.mask);
+    qp->SendEndpointPacket(via, p);
+    const Time timeout = qp->GetPortStatusTimeout();
+    if (timeout.IsStrictlyPositive())
+    {
+        ps.timer = Simulator::Schedule(timeout, &MrcRdmaNic::PortStatusTimedOut, this, peer);
+    }
+}
+
+void
+MrcRdmaNic::PortStatusTimedOut(std::size_t peer)
+{
+    PeerStatus& ps = m_peers[peer];
+    if (!ps.pending)
+    {
+        return;
+    }
+    if (ps.left == 0)
+    {
+        NS_LOG_LOGIC("Port Status Update " << ps.id << " to " << ps.addresses[0]
+                                           << " unanswered after all attempts");
+        ps.pending = false;
+        return;
+    }
+    ++m_psResent;
+    TransmitPortStatus(peer);
+}
+
+Ipv6Address
+MrcRdmaNic::SourceOf(const MrcRxPacket& rx)
+{
+    return rx.info->encapsulated ? rx.info->innerSrc : rx.info->src;
+}
+
+bool
+MrcRdmaNic::ReceiveEndpoint(const MrcRxPacket& rx)
+{
+    if (rx.opcode == MrcOpcode::MRC_ENDPOINT_REQUEST)
+    {
+        MrcErthHeader erth;
+        if (!ReadExtHeader(rx, erth))
+        {
+            return false;
+        }
+        if (erth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+        {
+            return false;
+        }
+        const Ipv6Address src = SourceOf(rx);
+        Ptr<MrcMultipathQueuePair> answerVia;
+        for (const auto& qp : m_qpList)
+        {
+            Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
+            const MrcQpState st = qp->GetState();
+            if (!mp || (st != MrcQpState::RTS && st != MrcQpState::RTR) ||
+                qp->GetRemoteAddress(rx.port) != src)
+            {
+                continue;
+            }
+            mp->ApplyPeerPortStatus(erth.GetPortStatusMask());
+            if (!answerVia)
+            {
+                answerVia = mp;
+            }
+        }
+        if (!answerVia)
+        {
+            return false; // no QP connected to the sender: nothing to apply or answer through
+        }
+        ++m_psReceived;
+        // one answer, on the port the request came in on (a port the peer reaches)
+        MrcEethHeader eeth;
+        eeth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+        eeth.SetTxTimestamp(erth.GetTxTimestamp());
+        Ptr<Packet> resp = Create<Packet>();
+        resp->AddHeader(eeth);
+        MrcBthHeader bth;
+        bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_RESPONSE);
+        bth.SetDestQp(MRC_ENDPOINT_QPN);
+        bth.SetPsn(MrcEndpointRequestIdOfPsn(rx.psn));
+        resp->AddHeader(bth);
+        ++m_psResponses;
+        answerVia->SendEndpointPacket(rx.port, resp);
+        return true;
+    }
+    if (rx.opcode == MrcOpcode::MRC_ENDPOINT_RESPONSE)
+    {
+        MrcEethHeader eeth;
+        if (!ReadExtHeader(rx, eeth))
+        {
+            return false;
+        }
+        if (eeth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+        {
+            return false;
+        }
+        const Ipv6Address src = SourceOf(rx);
+        const uint16_t id = MrcEndpointRequestIdOfPsn(rx.psn);
+        for (auto& ps : m_peers)
+        {
+            if (rx.port < ps.addresses.size() && ps.addresses[rx.port] == src)
+            {
+                if (ps.pending && ps.id == id)
+                {
+                    ++m_psAnswered;
+                    ps.pending = false;
+                    ps.timer.Cancel();
+                }
+                return true; // answers to replaced updates are ignored
+            }
+        }
+        return false;
+    }
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,299 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_RDMA_NIC_H
+#define MRC_RDMA_NIC_H
+
+#include "mrc-memory-region.h"
+#include "mrc-queue-pair.h"
+
+#include "ns3/event-id.h"
+#include "ns3/ipv6-address.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup mrc
+ * The RDMA NIC of a host: ports (one per plane), queue-pair table, per-port scheduler,
+ * memory regions.
+ */
+
+namespace ns3
+{
+
+class Node;
+class MrcMultipathQueuePair;
+
+/**
+ * \ingroup mrc
+ * An RDMA NIC, one per host, aggregated to the host's Node.
+ *
+ * - **Ports.** AddPort(device, address) attaches one MrcNetDevice per plane; the NIC
+ *   takes over the device's class receive callback and dequeue hook.
+ * - **Queue pairs.** CreateQueuePair(TypeId) makes a QP of any transport
+ *   (ns3::MrcRoceQueuePair, ...) and gives it the next QP number. Arriving packets
+ *   (IPv6, UDP to BthUdpPort, BTH) are parsed once and handed to the QP named by the BTH
+ *   destination QP; others are counted and dropped.
+ * - **Scheduler.** Per port, a ring of QPs that may send on it. Whenever the device's
+ *   queue of a QP's data class holds fewer than TxQueueThreshold bytes, the scheduler
+ *   serves the ring round robin: the first QP whose GetNextSendTime(port) has come
+ *   builds one packet. QPs with nothing to send leave the ring (NotifyReady puts them
+ *   back); when every QP is paced into the future, a timer wakes the port at the
+ *   earliest time. Because only a small amount is queued in the device, a PFC pause of
+ *   the data class stops the scheduler (back-pressure) instead of filling the device.
+ *   Refills are triggered by the device's dequeue hook.
+ * - **Control packets** (ACK, NAK, CNP, SACK) go straight to the device in the class of
+ *   their DSCP (high priority with the default DSCP map).
+ * - **Memory regions.** RegisterMemoryRegion gives a region an rkey; responders look it
+ *   up by the RETH's rkey.
+ * - **Port Status Update (MRC).** With PortStatusScope Nic (default), a local port change
+ *   that the NIC's MRC QPs apply (after their PortRemapDelay) makes the NIC send ONE
+ *   Port Status Update (Endpoint Request 0xD8, ERTH op 0, reachable-port mask) to the
+ *   reserved QPN 0x2 of every peer NIC it has a live MRC QP to, answered by one Endpoint
+ *   Response (0xD9, same request id in PSN[15:0]) and sent again after the
+ *   PortStatusTimeout of the peer's first QP, up to its PortStatusAttempts. A request
+ *   arriving at QPN 0x2 is applied to every live MRC QP whose peer address on the
+ *   arrival port is the request's source, and answered once. The packets travel through
+ *   one of those QPs (its reverse EVs, control class). With Qp each QP exchanges its own
+ *   updates with its peer QP (MrcMultipathQueuePair).
+ */
+class MrcRdmaNic : public Object
+{
+  public:
+    /// Who sends Port Status Updates (attribute PortStatusScope).
+    enum PortStatusScope : uint8_t
+    {
+        PORT_STATUS_NIC, ///< one update per peer NIC, to its QPN 0x2 (default)
+        PORT_STATUS_QP,  ///< each MRC QP updates its own peer QP
+    };
+
+    /// Signature of the RxDrop trace: the packet and why ("not-bth", "unknown-qp", ...).
+    typedef void (*RxDropTracedCallback)(Ptr<const Packet> packet, const std::string& why);
+    /// Signature of the PortStatusTx trace: peer (its port-0 address), request id, mask.
+    typedef void (*PortStatusTracedCallback)(Ipv6Address peer, uint16_t id, uint32_t mask);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MrcRdmaNic();
+    ~MrcRdmaNic() override;
+
+    /**
+     * \param node a host node
+     * \return the NIC aggregated to it, or null
+     */
+    static Ptr<MrcRdmaNic> GetNic(Ptr<Node> node);
+
+    // ---- ports ----
+
+    /**
+     * Attach a port (the host side of a link). Port indices count from 0 in call order;
+     * port p is meant to attach to plane p.
+     * \param device the host's device
+     * \param address this port's IPv6 address
+     * \return the port index
+     */
+    uint32_t AddPort(Ptr<MrcNetDevice> device, Ipv6Address address);
+    /// \return number of ports
+    uint32_t GetNPorts() const;
+    /// \param port index \return the port's device
+    Ptr<MrcNetDevice> GetDevice(uint32_t port) const;
+    /// \param port index \return the port's address
+    Ipv6Address GetAddress(uint32_t port) const;
+    /// \return every port's address, port order
+    std::vector<Ipv6Address> GetAddresses() const;
+
+    // ---- queue pairs ----
+
+    /**
+     * Create a queue pair.
+     * \param transport a subclass of ns3::MrcQueuePair (aborts otherwise)
+     * \return the new QP, in RESET until Connect
+     */
+    Ptr<MrcQueuePair> CreateQueuePair(TypeId transport);
+    /**
+     * Create a queue pair from a configured factory.
+     * \param factory makes a subclass of ns3::MrcQueuePair
+     * \return the new QP
+     */
+    Ptr<MrcQueuePair> CreateQueuePair(const ObjectFactory& factory);
+    /// \param qpn a QP number \return the QP, or null
+    Ptr<MrcQueuePair> GetQueuePair(uint32_t qpn) const;
+    /// \return number of queue pairs
+    uint32_t GetNQueuePairs() const;
+    /// \return every queue pair, in creation order
+    std::vector<Ptr<MrcQueuePair>> GetQueuePairs() const;
+
+    // ---- memory regions ----
+
+    /**
+     * Register a memory region; rkeys are given out from 1 upwards.
+     * \param base first virtual address
+     * \param length bytes
+     * \return the region
+     */
+    Ptr<MrcMemoryRegion> RegisterMemoryRegion(uint64_t base, uint64_t length);
+    /// \param rkey a remote key \return its region, or null
+    Ptr<MrcMemoryRegion> GetMemoryRegion(uint32_t rkey) const;
+
+    // ---- called by queue pairs ----
+
+    /**
+     * The QP may have packets to send (new work, window opened, rate raised, rewind).
+     * Puts it in the rings of the ports it uses and kicks those ports.
+     * \param qp the queue pair
+     */
+    void NotifyReady(Ptr<MrcQueuePair> qp);
+
+    /**
+     * Send a control packet at once in its DSCP's class.
+     * \param port the port
+     * \param p the packet from its IPv6 header
+     * \param dscp its DSCP
+     * \return false if the device dropped it
+     */
+    bool SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp);
+
+    /// \return the BthUdpPort attribute
+    uint16_t GetBthUdpPort() const;
+    /// \return the ComputeIcrc attribute
+    bool GetComputeIcrc() const;
+    /// \return the PortStatusScope attribute
+    PortStatusScope GetPortStatusScope() const;
+    /**
+     * An MRC QP applied a local port change (PortStatusScope Nic): at the end of this
+     * instant, send every peer NIC whose last update carried another mask a new Port
+     * Status Update with the current mask. Calls of many QPs at once make one update per
+     * peer.
+     */
+    void RequestPortStatusUpdate();
+
+    // ---- counters ----
+
+    /// \return packets received that were not IPv6/UDP/BTH or too short
+    uint64_t GetRxNotBth() const;
+    /// \return packets received for a QP number that does not exist
+    uint64_t GetRxUnknownQp() const;
+    /// \param port a port \return data packets the scheduler put into the device
+    uint64_t GetTxDataPackets(uint32_t port) const;
+    /// \param port a port \return data packets the device refused (queue full, link down)
+    uint64_t GetTxDataDrops(uint32_t port) const;
+    /// \return NIC-scope Port Status Update requests sent (first attempts and resends)
+    uint64_t GetPortStatusSent() const;
+    /// \return of those, resends after a timeout
+    uint64_t GetPortStatusResent() const;
+    /// \return responses received that matched a pending request
+    uint64_t GetPortStatusAnswered() const;
+    /// \return Port Status Update requests received at QPN 0x2 and applied
+    uint64_t GetPortStatusReceived() const;
+    /// \return responses sent to them
+    uint64_t GetPortStatusResponses() const;
+    /// \param peer any address of a peer NIC \return request id of the last update to it, 0 if none
+    uint16_t GetPortStatusRequestId(Ipv6Address peer) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One port's scheduling state.
+    struct Port
+    {
+        Ptr<MrcNetDevice> dev;               //!< the device
+        Ipv6Address address;                 //!< its address
+        std::vector<Ptr<MrcQueuePair>> ring; //!< QPs that may have packets for it
+        std::size_t next{0};                 //!< round-robin position
+        EventId wake;                        //!< pacing wake-up
+        Time wakeAt;                         //!< when `wake` fires
+        bool kickPending{false};             //!< a Serve is scheduled now
+        uint8_t blockedClasses{0};           //!< classes a ready QP found full in Serve
+        uint64_t txData{0};                  //!< data packets handed to the device
+        uint64_t txDrops{0};                 //!< refused by the device
+    };
+
+    /// Device receive callback.
+    void ReceiveFromDevice(Ptr<MrcNetDevice> dev, Ptr<Packet> p, uint16_t etherType, uint8_t cls);
+    /// Device dequeue hook of port `port`.
+    void DequeueHook(uint32_t port, Ptr<Packet> frame, uint8_t cls);
+    /// Schedule Serve(port) now unless one is pending.
+    void Kick(uint32_t port);
+    /// Schedule one event that serves the ports of `mask` (bit p: port p) that have no
+    /// Serve pending.
+    void KickPorts(uint32_t mask);
+    /// The event of KickPorts: Serve the ports of the oldest pending mask.
+    void ServeKicked();
+    /// The pacing timer of a port fired.
+    void WakeUp(uint32_t port);
+    /// Fill the port's device from the ring.
+    void Serve(uint32_t port);
+
+    /// NIC-scope Port Status Update state toward one peer NIC.
+    struct PeerStatus
+    {
+        std::vector<Ipv6Address> addresses; //!< the peer's address per port (of its first QP)
+        uint16_t id{0};                     //!< request id of the last update
+        uint32_t mask{0};                   //!< its mask
+        uint32_t left{0};                   //!< attempts left
+        bool sent{false};                   //!< an update was started
+        bool pending{false};                //!< it waits for its response
+        EventId timer;                      //!< response timeout
+    };
+
+    /// Send the updates RequestPortStatusUpdate asked for.
+    void FlushPortStatus();
+    /// \return the current reachable-port mask of this NIC
+    uint32_t LocalPortMask() const;
+    /// \param peer index in m_peers \return first live MRC QP connected to it, or null
+    Ptr<MrcMultipathQueuePair> PeerQp(std::size_t peer) const;
+    /// Send (again) the pending update of a peer.
+    void TransmitPortStatus(std::size_t peer);
+    /// The response timeout of a peer's update fired.
+    void PortStatusTimedOut(std::size_t peer);
+    /// A packet for the endpoint QPN 0x2 arrived. \return false if not an endpoint op
+    bool ReceiveEndpoint(const MrcRxPacket& rx);
+    /// \param rx an arrival \return its sender's address (inner source when encapsulated)
+    static Ipv6Address SourceOf(const MrcRxPacket& rx);
+
+    /// Register a created QP.
+    Ptr<MrcQueuePair> Adopt(Ptr<MrcQueuePair> qp);
+
+    std::vector<Port> m_ports;         //!< ports
+    Ptr<EventImpl> m_serveEvent;       //!< the reusable event of KickPorts
+    std::deque<uint32_t> m_serveMasks; //!< ports of each pending KickPorts event, oldest first
+    std::unordered_map<uint32_t, Ptr<MrcQueuePair>> m_qps;               //!< QPs by QPN
+    std::vector<Ptr<MrcQueuePair>> m_qpList;                             //!< QPs, creation order
+    std::map<uint32_t, Ptr<MrcMemoryRegion>> m_regions;                  //!< regions by rkey
+    uint32_t m_nextQpn;                                                  //!< next QPN to give
+    uint32_t m_nextRkey;                                                 //!< next rkey to give
+    uint32_t m_txThreshold;                                              //!< TxQueueThreshold
+    uint16_t m_bthUdpPort;                                               //!< BthUdpPort
+    bool m_computeIcrc;                                                  //!< ComputeIcrc
+    uint64_t m_rxNotBth;                                                 //!< counter
+    uint64_t m_rxUnknownQp;                                              //!< counter
+    PortStatusScope m_portStatusScope;                                   //!< PortStatusScope
+    std::vector<PeerStatus> m_peers;                                     //!< peer NICs
+    EventId m_portStatusFlush;                                           //!< pending flush
+    uint64_t m_psSent{0};                                                //!< counter
+    uint64_t m_psResent{0};                                              //!< counter
+    uint64_t m_psAnswered{0};                                            //!< counter
+    uint64_t m_psReceived{0};                                            //!< counter
+    uint64_t m_psResponses{0};                                           //!< counter
+    TracedCallback<Ipv6Address, uint16_t, uint32_t> m_portStatusTxTrace; //!< PortStatusTx
+    TracedCallback<Ptr<const Packet>, const std::string&> m_rxDropTrace; //!< RxDrop
+};
+
+} // namespace ns3
+
+#endif /* MRC_RDMA_NIC_H */

@@ -1,0 +1,465 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_EV_TABLE_H
+#define MRC_EV_TABLE_H
+
+#include "mrc-ev-profile.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/mrc-flat-map.h"
+#include "ns3/mrc-neth-header.h"
+#include "ns3/mrc-seth-header.h"
+#include "ns3/mrc-usid.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup mrc
+ * The per-QP EV table of an MRC requestor: EV health states, the active and backup sets and
+ * the per-packet EV choice.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * Health state of an EV. GOOD, ASSUMED_BAD, DENIED and UNKNOWN are the controller API's
+ * states [OCP MRC `mrc_ctl.h`]; SKIP is the transient congestion state [P2 sec. II-A].
+ */
+enum class MrcEvState : uint8_t
+{
+    UNKNOWN,     //!< never used yet (backup EVs from the profile)
+    GOOD,        //!< may carry traffic
+    SKIP,        //!< congested: passed over for a while, then GOOD again
+    ASSUMED_BAD, //!< silent loss: out of the active set, probed until revived
+    DENIED,      //!< taken out by the controller; only the controller brings it back
+};
+
+/// \param s a state \return its name, e.g. "ASSUMED_BAD"
+const char* MrcEvStateName(MrcEvState s);
+
+/**
+ * \ingroup mrc
+ * Why an EV changed state (the reason column of an "ev_state" event).
+ */
+enum class MrcEvReason : uint8_t
+{
+    ECN_ECHO,         //!< SACK with m = SKIP_ONCE
+    TRIM_NACK,        //!< NACK with reason TRIMMED
+    SKIP_EXPIRED,     //!< the SKIP turns or time ran out
+    ALWAYS_SKIP,      //!< SACK with m = ALWAYS_SKIP
+    TIMEOUT,          //!< a packet on the EV timed out with no trim and no SACK
+    LOSS_INFERRED,    //!< the QP inferred a silent loss from SACK holes
+    MIN_ACTIVE_FLOOR, //!< a retirement was refused by ev_min_active; the EV skips instead
+    PROBE_REVIVED,    //!< enough probe answers arrived
+    PROMOTED,         //!< taken from the backup set into the active set
+    CONTROLLER_DENY,  //!< controller MODIFY_EV_STATE to DENIED
+    CONTROLLER_ALLOW, //!< controller MODIFY_EV_STATE from DENIED
+};
+
+/// \param r a reason \return its name, e.g. "ECN_ECHO"
+const char* MrcEvReasonName(MrcEvReason r);
+
+/**
+ * \ingroup mrc
+ * One EV of a QP with its state and counters.
+ */
+struct MrcEvEntry
+{
+    /// Which set the EV is in.
+    enum Set : uint8_t
+    {
+        ACTIVE,  //!< in the rotation
+        BACKUP,  //!< spare of its plane
+        RETIRED, //!< ASSUMED_BAD, being probed
+        DENIED,  //!< denied by the controller
+    };
+
+    MrcEvCandidate ev;                     //!< value, plane, carrier
+    MrcEvState state{MrcEvState::UNKNOWN}; //!< health state
+    Set set{BACKUP};                       //!< set membership
+    uint32_t pos{0};                       //!< index in its plane's active vector (ACTIVE)
+    uint32_t path{0}; //!< path group: EVs with the same SRv6 carrier share one (Init)
+    Time skipUntil;   //!< time mode: SKIP ends at this time
+    // probe bookkeeping (ASSUMED_BAD)
+    bool probeOutstanding{false}; //!< a probe is in flight
+    uint32_t probeSuccesses{0};   //!< consecutive answered probes
+    EventId probeEvent;           //!< next probe or probe timeout
+    // counters
+    uint64_t sent{0};          //!< packets the selection put on this EV
+    uint32_t ecnEchoes{0};     //!< SACKs with m = SKIP_ONCE
+    uint32_t trims{0};         //!< TRIMMED NACKs
+    uint32_t timeouts{0};      //!< timeouts and inferred losses
+    uint32_t retirements{0};   //!< times it went ASSUMED_BAD
+    uint32_t probesSent{0};    //!< probes sent on it
+    uint32_t probeAnswers{0};  //!< probe answers received
+    uint32_t probeTimeouts{0}; //!< probes that timed out
+};
+
+/**
+ * \ingroup mrc
+ * The EV table of one MRC queue pair (requestor side).
+ *
+ * Holds every EV of the QP (active, backup, retired, denied), runs the health state machine
+ * of the protocol reference (sec. 4 and resolution Q6) and picks the EV of each packet.
+ * EVs are named by a dense id 0..GetEvCount()-1; FindByValue() maps an echoed EV to its id.
+ *
+ * State machine (feedback for EVs outside the active set is ignored, except probe answers
+ * for ASSUMED_BAD EVs):
+ * - SACK m = SKIP_ONCE, NACK TRIMMED: GOOD -> SKIP (a SKIP EV's skip is extended).
+ * - SKIP runs out: SKIP -> GOOD (rotation mode: after EcnSkipTurns / TrimSkipTurns passes of
+ *   the rotation over it; time mode: after SkipTime, noticed when the rotation reaches it).
+ * - SACK m = ALWAYS_SKIP, timeout, inferred loss: GOOD/SKIP -> ASSUMED_BAD; the EV leaves
+ *   the active set and the oldest backup EV of the same plane takes its place. If the plane
+ *   has no backup and the active set would drop below ev_min_active, the EV goes SKIP
+ *   instead (MIN_ACTIVE_FLOOR). A timeout on a plane that is down is ignored (Q3).
+ * - ASSUMED_BAD: probed every ProbeInterval (+-ProbeJitter), one probe at a time, each
+ *   timing out after ProbeTimeout. ReviveSuccesses consecutive answers revive it: GOOD if
+ *   the last answer had m = NONE, SKIP if m = SKIP_ONCE; m = ALWAYS_SKIP or a timeout resets
+ *   the count. The revived EV refills its plane's active set if that is short, else it
+ *   joins the end of the plane's backup set (it never displaces the replacement).
+ * - Deny(): any state -> DENIED (replaced like a retirement); Allow(): DENIED -> GOOD,
+ *   placed like a revived EV. Nothing else leaves DENIED.
+ * - A plane whose local or remote port is down keeps its EVs and states, but Select() passes
+ *   over them and they are not probed (Q3).
+ */
+class MrcEvTable : public Object
+{
+  public:
+    /// No EV (Select found none, FindByValue found none, or "exclude nothing").
+    static constexpr uint32_t NO_EV = std::numeric_limits<uint32_t>::max();
+
+    /// Order of the active set within a rotation round (attribute Order).
+    enum Order : uint8_t
+    {
+        ORDER_STRATIFIED, //!< paths interleaved: one EV of every path per sub-round
+        ORDER_SHUFFLE,    //!< a uniform shuffle of all active EVs
+    };
+
+    /// How SKIP ends.
+    enum SkipMode : uint8_t
+    {
+        SKIP_ROTATION, //!< after a number of passes of the rotation (Q6 model default)
+        SKIP_TIME,     //!< after SkipTime
+    };
+
+    /**
+     * Trace signature of EV state changes.
+     * \param evId the EV id
+     * \param value the 32-bit EV value
+     * \param plane its plane
+     * \param from the old state
+     * \param to the new state (equal to from only for PROMOTED of a revived EV)
+     * \param reason why
+     */
+    typedef void (*StateTracedCallback)(uint32_t evId,
+                                        uint32_t value,
+                                        uint32_t plane,
+                                        MrcEvState from,
+                                        MrcEvState to,
+                                        MrcEvReason reason);
+
+    /**
+     * Trace signature of plane usability changes.
+     * \param plane the plane
+     * \param up true when both its local and remote port are up again
+     */
+    typedef void (*PlaneTracedCallback)(uint32_t plane, bool up);
+
+    /// \return the TypeId
+    static TypeId GetTypeId();
+
+    MrcEvTable();
+    ~MrcEvTable() override;
+
+    /**
+     * Load the EVs. Active EVs start GOOD, backup EVs UNKNOWN; no trace fires. May be called
+     * once. Aborts on an empty active set, duplicate values or a plane >= 32.
+     * \param set the EV set (from MrcEvProfile::Generate)
+     */
+    void Init(const MrcEvSet& set);
+
+    /**
+     * Convenience: Init(profile->Generate(numPlanes, candidates)).
+     * \param profile the profile
+     * \param numPlanes number of planes
+     * \param candidates candidate paths
+     */
+    void Init(Ptr<MrcEvProfile> profile,
+              uint32_t numPlanes,
+              const std::vector<MrcEvCandidate>& candidates);
+
+    /**
+     * Set the probe sender. Called with the EV id whenever an ASSUMED_BAD EV is due for a
+     * reliability probe; the QP sends a PETH on that EV and later calls OnProbeAnswer. Without
+     * it, ASSUMED_BAD EVs are never probed.
+     * \param cb the callback
+     */
+    void SetProbeCallback(Callback<void, uint32_t> cb);
+
+    /**
+     * \param rtt the base RTT, used as the SKIP time when the SkipTime attribute is 0
+     */
+    void SetBaseRtt(Time rtt);
+
+    /**
+     * Pick the EV of the next packet. Walks the active set in a pseudo-random order that is
+     * reshuffled at the start of every round, then served round-robin: each active EV gets
+     * one turn per round. With Order = Stratified (default) the round's order interleaves the
+     * paths: the paths (EVs sharing an SRv6 carrier form one path; an EV without a carrier
+     * is its own path) are put in a random order once per round, and the round is a
+     * sequence of sub-rounds that visit the paths in that order, each with a random unvisited
+     * EV of the path. The first round is drawn at the first call, so AssignStreams may come
+     * any time before it. An EV is passed over (its turn is spent) if it is not GOOD, its
+     * plane is down or not in `sendablePlanes`, or it is `excludeEv`. Returns NO_EV if a
+     * whole round finds none; it never falls back to a SKIP, bad or excluded EV (only GOOD
+     * EVs carry traffic [P2 sec. II-A]). In rotation mode that failed round has still spent
+     * one skip turn of every SKIP EV. O(1) amortized; no allocation.
+     * \param sendablePlanes bit p set = the port of plane p can send now (the free_ports of
+     *        the spec's GetSendParams)
+     * \param excludeEv the EV a retransmitted packet was lost on, or NO_EV; every EV of its
+     *        path (GetPath) is passed over too
+     * \return the EV id, or NO_EV
+     */
+    uint32_t Select(uint32_t sendablePlanes, uint32_t excludeEv = NO_EV);
+
+    /**
+     * A SACK (not a probe answer) echoed this EV with path feedback m.
+     * \param evId the EV id (FindByValue of the echoed EV)
+     * \param m the SETH m field
+     */
+    void OnSack(uint32_t evId, MrcPathFeedback m);
+
+    /**
+     * A NACK echoed this EV. Only TRIMMED counts against the EV.
+     * \param evId the EV id
+     * \param reason the NACK reason
+     */
+    void OnNack(uint32_t evId, MrcNackReason reason);
+
+    /**
+     * A packet sent on this EV timed out with no trim and no SACK.
+     * \param evId the EV id
+     */
+    void OnTimeout(uint32_t evId);
+
+    /**
+     * The QP inferred that a packet on this EV was lost silently (SACK holes), and its
+     * InferredLossMarksEvBad policy says to treat it as a path failure.
+     * \param evId the EV id
+     */
+    void OnInferredLoss(uint32_t evId);
+
+    /**
+     * A probe on this EV was answered (SACK with pr = 1).
+     * \param evId the EV id
+     * \param m the answer's m field
+     * \return true if the answer was expected (EV ASSUMED_BAD with a probe outstanding)
+     */
+    bool OnProbeAnswer(uint32_t evId, MrcPathFeedback m);
+
+    /**
+     * Controller: MODIFY_EV_STATE to DENIED.
+     * \param evId the EV id
+     */
+    void Deny(uint32_t evId);
+
+    /**
+     * Controller: MODIFY_EV_STATE from DENIED back to GOOD. No effect on other states.
+     * \param evId the EV id
+     */
+    void Allow(uint32_t evId);
+
+    /**
+     * REPLACE_EV: give an EV id a new path (value and, in SRv6 format, carrier) on the same
+     * plane. The id keeps its set; a SKIP EV becomes GOOD; an ASSUMED_BAD EV stops being
+     * probed, becomes GOOD and is placed like a revived EV; a DENIED EV stays DENIED. Skip and
+     * probe bookkeeping restart; the counters stay. The old value is no longer found by
+     * FindByValue (late feedback for it is ignored).
+     * \param evId an EV id (aborts if out of range)
+     * \param ev the new EV
+     * \return false (nothing changed) if the plane differs or another id has the value
+     */
+    bool Replace(uint32_t evId, const MrcEvCandidate& ev);
+
+    /**
+     * Local NIC port of a plane went down or came up.
+     * \param plane the plane
+     * \param up true if up
+     */
+    void SetLocalPortUp(uint32_t plane, bool up);
+
+    /**
+     * The peer's port of a plane went down or came up (Port Status Update, Q3).
+     * \param plane the plane
+     * \param up true if up
+     */
+    void SetRemotePortUp(uint32_t plane, bool up);
+
+    /// \param plane a plane \return true if both its ports are up
+    bool IsPlaneUp(uint32_t plane) const;
+
+    /// \param value an echoed 32-bit EV \return its id, or NO_EV
+    uint32_t FindByValue(uint32_t value) const;
+
+    /// \param evId an EV id \return the entry (state, counters, carrier)
+    const MrcEvEntry& GetEntry(uint32_t evId) const;
+
+    /// \param evId an EV id \return its state
+    MrcEvState GetState(uint32_t evId) const;
+
+    /// \param evId an EV id \return its 32-bit value
+    uint32_t GetValue(uint32_t evId) const;
+
+    /// \param evId an EV id \return its plane
+    uint32_t GetPlane(uint32_t evId) const;
+
+    /// \return the number of EVs of all sets
+    uint32_t GetEvCount() const;
+    /// \param plane a plane
+    /// \return the ids of the plane's EVs (all sets), ascending; empty for an unknown plane
+    const std::vector<uint32_t>& GetPlaneIds(uint32_t plane) const;
+    /// \param evId an EV id \return true if it is in the active set and GOOD (read from
+    /// the compact per-EV array, without touching its entry)
+    bool IsActiveAndGood(uint32_t evId) const;
+
+    /// \return the number of planes (highest plane + 1)
+    uint32_t GetPlaneCount() const;
+
+    /// \return the size of the active set
+    uint32_t GetActiveCount() const;
+
+    /// \param plane a plane \return active EVs of that plane
+    uint32_t GetActiveCount(uint32_t plane) const;
+
+    /// \param plane a plane \return backup EVs of that plane
+    uint32_t GetBackupCount(uint32_t plane) const;
+
+    /// \param s a state \return number of EVs in it
+    uint32_t CountInState(MrcEvState s) const;
+
+    /// \return the ev_min_active floor
+    uint32_t GetEvMinActive() const;
+
+    /// \return number of rotation rounds started (shuffles; the first is drawn by the first
+    /// Select, not by Init)
+    uint64_t GetRounds() const;
+
+    /// \return the number of distinct paths (path groups) of all EVs
+    uint32_t GetPathCount() const;
+
+    /// \param evId an EV id \return its path group (EVs with one SRv6 carrier share it)
+    uint32_t GetPath(uint32_t evId) const;
+
+    /**
+     * \param stream first stream index
+     * \return the number of streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Change state, fire the trace.
+    void SetState(uint32_t id, MrcEvState to, MrcEvReason reason);
+    /// GOOD/SKIP -> SKIP for `turns` passes (rotation) or SkipTime (time).
+    void EnterSkip(uint32_t id, uint32_t turns, MrcEvReason reason);
+    /// Silent-loss retirement with floor check.
+    void Retire(uint32_t id, MrcEvReason reason);
+    /// Remove from the active vector keeping the unvisited part of the round intact.
+    void RemoveFromActive(uint32_t id);
+    /// Append to the active vector (gets a turn in the current round).
+    void AddToActive(uint32_t id);
+    /// Refill the plane's active set from its backup while it is below target.
+    /// \param plane the plane
+    /// \param avoidPath take backups off this path first (NO_EV: the oldest first)
+    void Refill(uint32_t plane, uint32_t avoidPath = NO_EV);
+    /// Put a revived or allowed EV into the active set (plane short) or backup.
+    void Place(uint32_t id);
+    /// Draw the next round's order of one plane's active vector (Order attribute).
+    /// \param plane the plane
+    void Reshuffle(uint32_t plane);
+    /// Select's walk of one plane's rotation.
+    /// \param plane the plane
+    /// \param excludeEv EV to pass over (or NO_EV)
+    /// \param excludePath path to pass over (or NO_EV)
+    /// \return the EV id, or NO_EV
+    uint32_t SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePath);
+    /// Schedule the next probe of an ASSUMED_BAD EV.
+    void ScheduleProbe(uint32_t id);
+    /// Probe timer fired.
+    void SendProbe(uint32_t id);
+    /// Probe response timer fired.
+    void ProbeTimedOut(uint32_t id);
+    /// \return the SKIP time in use
+    Time GetSkipTime() const;
+    /// Abort on a bad id.
+    void CheckId(uint32_t id) const;
+
+    std::vector<MrcEvEntry> m_evs; //!< all EVs, by id
+
+    /// What Select reads of every EV it passes (kept apart from the larger entries).
+    struct EvHot
+    {
+        MrcEvState state{MrcEvState::UNKNOWN};   //!< health state (a copy of the entry's)
+        MrcEvEntry::Set set{MrcEvEntry::BACKUP}; //!< set membership (a copy of the entry's)
+        uint32_t skipTurns{0};                   //!< rotation mode: turns still to skip
+    };
+
+    std::vector<EvHot> m_hot;                      //!< by id
+    MrcFlatMap<uint32_t, uint32_t> m_byValue;      //!< value -> id
+    std::vector<std::vector<uint32_t>> m_active;   //!< per plane: active ids, round order
+    std::vector<std::vector<uint32_t>> m_planeIds; //!< per plane: all its ids, ascending
+    std::vector<uint32_t> m_cursor;                //!< per plane: next position in m_active
+    std::vector<uint64_t> m_planeRounds;           //!< per plane: rounds drawn
+    uint64_t m_rounds{0};                          //!< most rounds drawn by one plane
+    uint32_t m_nActive{0};                         //!< active EVs over all planes
+    uint32_t m_nextPlane{0};                       //!< plane whose turn is next
+    bool m_drawn{false};                           //!< the first round has been drawn
+    uint32_t m_paths{0};                           //!< number of path groups
+    std::vector<std::vector<uint32_t>> m_buckets;  //!< Reshuffle scratch: ids per path
+    std::vector<uint32_t> m_pathOrder;             //!< Reshuffle scratch: path order
+    std::vector<std::deque<uint32_t>> m_backup;    //!< per-plane backup ids, oldest first
+    std::vector<uint32_t> m_planeTarget;           //!< per-plane active size at Init
+    std::vector<uint32_t> m_planeActive;           //!< per-plane active size now
+    uint32_t m_planes{0};                          //!< number of planes
+    uint32_t m_localDownMask{0};                   //!< bit p: local port of plane p down
+    uint32_t m_remoteDownMask{0};                  //!< bit p: remote port of plane p down
+    uint32_t m_evMinActive{0};                     //!< ev_min_active
+    Time m_baseRtt;                                //!< SetBaseRtt
+    Callback<void, uint32_t> m_probeCb;            //!< probe sender
+    Ptr<UniformRandomVariable> m_rng;              //!< shuffle and probe jitter
+
+    // attributes
+    Order m_order;              //!< Order
+    SkipMode m_skipMode;        //!< SkipMode
+    uint32_t m_ecnSkipTurns;    //!< EcnSkipTurns
+    uint32_t m_trimSkipTurns;   //!< TrimSkipTurns
+    Time m_skipTime;            //!< SkipTime (0 = base RTT)
+    Time m_probeInterval;       //!< ProbeInterval
+    double m_probeJitter;       //!< ProbeJitter
+    Time m_probeTimeout;        //!< ProbeTimeout
+    uint32_t m_reviveSuccesses; //!< ReviveSuccesses
+
+    TracedCallback<uint32_t, uint32_t, uint32_t, MrcEvState, MrcEvState, MrcEvReason>
+        m_stateTrace;                            //!< EvState trace
+    TracedCallback<uint32_t, bool> m_planeTrace; //!< PlaneState trace
+};
+
+} // namespace ns3
+
+#endif /* MRC_EV_TABLE_H */

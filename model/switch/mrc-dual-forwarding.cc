@@ -1,0 +1,99 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-dual-forwarding.h"
+
+#include "ns3/log.h"
+#include "ns3/mrc-usid.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcDualForwarding");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcDualForwarding);
+
+TypeId
+MrcDualForwarding::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcDualForwarding")
+            .SetParent<MrcForwarding>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcDualForwarding>()
+            .AddAttribute("LocatorBlock",
+                          "32-bit uSID locator block: packets whose outer destination starts "
+                          "with it follow SRv6, all others ECMP. Also sets the SRv6 engine's "
+                          "LocatorBlock. Default fcbb:bb00::/32 (MrcUsidCarrier's default).",
+                          UintegerValue(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK),
+                          MakeUintegerAccessor(&MrcDualForwarding::SetLocatorBlock,
+                                               &MrcDualForwarding::GetLocatorBlock),
+                          MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+MrcDualForwarding::MrcDualForwarding()
+    : m_srv6(CreateObject<MrcSrv6Forwarding>()),
+      m_ecmp(CreateObject<MrcEcmpForwarding>()),
+      m_locator(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+MrcDualForwarding::~MrcDualForwarding()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcDualForwarding::DoDispose()
+{
+    m_srv6 = nullptr;
+    m_ecmp = nullptr;
+    MrcForwarding::DoDispose();
+}
+
+Ptr<MrcSrv6Forwarding>
+MrcDualForwarding::GetSrv6() const
+{
+    return m_srv6;
+}
+
+Ptr<MrcEcmpForwarding>
+MrcDualForwarding::GetEcmp() const
+{
+    return m_ecmp;
+}
+
+void
+MrcDualForwarding::SetLocatorBlock(uint32_t block)
+{
+    m_locator = block;
+    m_srv6->SetAttribute("LocatorBlock", UintegerValue(block));
+}
+
+uint32_t
+MrcDualForwarding::GetLocatorBlock() const
+{
+    return m_locator;
+}
+
+void
+MrcDualForwarding::SetPortState(uint32_t port, bool up)
+{
+    m_ecmp->SetPortState(port, up);
+}
+
+int32_t
+MrcDualForwarding::DoRoute(MrcPacketInfo& info, uint32_t inPort)
+{
+    if (MrcUsidCarrier(info.dst).GetLocatorBlock() == m_locator)
+    {
+        return m_srv6->Route(info, inPort);
+    }
+    return m_ecmp->Route(info, inPort);
+}
+
+} // namespace ns3

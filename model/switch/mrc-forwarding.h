@@ -1,0 +1,80 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_FORWARDING_H
+#define MRC_FORWARDING_H
+
+#include "ns3/mrc-packet-info.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+
+/**
+ * \file
+ * \ingroup mrc
+ * Base class of the switch's forwarding strategies (chosen per switch by TypeId).
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * Forwarding decision of a switch: from a parsed packet to an egress port.
+ *
+ * Route() is the public, non-virtual entry (it counts packets without a route);
+ * strategies implement DoRoute(). A strategy may change the parsed info, e.g. the
+ * outer destination address of an SRv6 packet; it then sets info.rewriteDst and the
+ * switch writes the new address into the packet (MrcWriteDestination).
+ */
+class MrcForwarding : public Object
+{
+  public:
+    /// Returned by Route() when there is no route: the switch drops and counts it.
+    static constexpr int32_t NO_ROUTE = -1;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MrcForwarding();
+    ~MrcForwarding() override;
+
+    /**
+     * Choose the egress port of a packet.
+     * \param info the parsed packet; may be changed (see class description)
+     * \param inPort the port the packet arrived on
+     * \return the egress port, or NO_ROUTE
+     */
+    int32_t Route(MrcPacketInfo& info, uint32_t inPort);
+
+    /**
+     * Tell the strategy that a local port went down or came back. The default ignores
+     * it (static strategies such as SRv6 uN do not react to failures).
+     * \param port port index
+     * \param up false when the port failed
+     */
+    virtual void SetPortState(uint32_t port, bool up);
+
+    /// \return packets for which Route() returned NO_ROUTE
+    uint64_t GetNoRouteCount() const;
+
+  protected:
+    /**
+     * The strategy's decision.
+     * \param info the parsed packet; may be changed
+     * \param inPort the port the packet arrived on
+     * \return the egress port, or NO_ROUTE
+     */
+    virtual int32_t DoRoute(MrcPacketInfo& info, uint32_t inPort) = 0;
+
+  private:
+    uint64_t m_noRoute{0}; //!< packets without a route
+};
+
+} // namespace ns3
+
+#endif /* MRC_FORWARDING_H */

@@ -1,0 +1,758 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-switch-node.h"
+
+#include "mrc-ecmp-forwarding.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/log.h"
+#include "ns3/mrc-channel.h"
+#include "ns3/mrc-traffic-class.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcSwitchNode");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcSwitchNode);
+
+std::string
+MrcSwitchDropReasonName(MrcSwitchDropReason reason)
+{
+    switch (reason)
+    {
+    case MrcSwitchDropReason::NO_ROUTE:
+        return "no-route";
+    case MrcSwitchDropReason::PARSE_ERROR:
+        return "parse-error";
+    case MrcSwitchDropReason::MMU_SHARED_FULL:
+        return "mmu-shared-full";
+    case MrcSwitchDropReason::MMU_HEADROOM_FULL:
+        return "mmu-headroom-full";
+    case MrcSwitchDropReason::MMU_EGRESS_LIMIT:
+        return "mmu-egress-limit";
+    case MrcSwitchDropReason::HEADER_QUEUE_FULL:
+        return "header-queue-full";
+    case MrcSwitchDropReason::EGRESS_QUEUE_FULL:
+        return "egress-queue-full";
+    case MrcSwitchDropReason::LINK_DOWN:
+        return "link-down";
+    }
+    return "unknown";
+}
+
+TypeId
+MrcSwitchNode::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::MrcSwitchNode")
+            .SetParent<Node>()
+            .SetGroupName("Mrc")
+            .AddConstructor<MrcSwitchNode>()
+            .AddAttribute("Forwarding",
+                          "TypeId of the forwarding strategy (a subclass of ns3::MrcForwarding) "
+                          "created when none was set with SetForwarding.",
+                          TypeIdValue(MrcEcmpForwarding::GetTypeId()),
+                          MakeTypeIdAccessor(&MrcSwitchNode::m_forwardingType),
+                          MakeTypeIdChecker())
+            .AddAttribute("EcnEnabled",
+                          "Mark ECN-capable packets with the per-port ECN markers.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcSwitchNode::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("TrimmingEnabled",
+                          "Trim trimmable packets (MrcTrimmer) instead of queueing or "
+                          "dropping them.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcSwitchNode::m_trimmingEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("NoEcnToHost",
+                          "Do not ECN-mark on ports that face a host (MRC's rule); given to "
+                          "every port's ECN marker.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcSwitchNode::m_noEcnToHost),
+                          MakeBooleanChecker())
+            .AddAttribute("ControlClass",
+                          "Class of control traffic and trimmed headers (never ECN-marked); "
+                          "the device's default DSCP map puts DSCP 46, 11 and 21 in class 7.",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&MrcSwitchNode::SetControlClass,
+                                               &MrcSwitchNode::GetControlClass),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("AutoHeadroom",
+                          "At FinishSetup, set each port's PFC headroom to 3 x rate x link "
+                          "delay + 2 maximum frames on the wire; false keeps the MMU's "
+                          "Headroom attribute.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcSwitchNode::m_autoHeadroom),
+                          MakeBooleanChecker())
+            .AddAttribute("BthUdpPort",
+                          "UDP destination port that announces a BTH (for the parser).",
+                          UintegerValue(MRC_ROCEV2_UDP_PORT),
+                          MakeUintegerAccessor(&MrcSwitchNode::m_bthUdpPort),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Mmu",
+                          "The shared-buffer MMU.",
+                          PointerValue(),
+                          MakePointerAccessor(&MrcSwitchNode::SetMmu, &MrcSwitchNode::GetMmu),
+                          MakePointerChecker<MrcSharedBufferMmu>())
+            .AddAttribute(
+                "Trimmer",
+                "The packet trimmer.",
+                PointerValue(),
+                MakePointerAccessor(&MrcSwitchNode::SetTrimmer, &MrcSwitchNode::GetTrimmer),
+                MakePointerChecker<MrcTrimmer>())
+            .AddTraceSource("Drop",
+                            "A packet was dropped by the switch.",
+                            MakeTraceSourceAccessor(&MrcSwitchNode::m_dropTrace),
+                            "ns3::MrcSwitchNode::DropTracedCallback")
+            .AddTraceSource("Trim",
+                            "A packet was trimmed.",
+                            MakeTraceSourceAccessor(&MrcSwitchNode::m_trimTrace),
+                            "ns3::MrcSwitchNode::TrimTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was ECN-marked CE.",
+                            MakeTraceSourceAccessor(&MrcSwitchNode::m_markTrace),
+                            "ns3::MrcSwitchNode::MarkTracedCallback")
+            .AddTraceSource("Forward",
+                            "A packet is handed to its egress port.",
+                            MakeTraceSourceAccessor(&MrcSwitchNode::m_forwardTrace),
+                            "ns3::MrcSwitchNode::ForwardTracedCallback");
+    return tid;
+}
+
+MrcSwitchNode::MrcSwitchNode()
+    : m_forwardingType(MrcEcmpForwarding::GetTypeId()),
+      m_ecnEnabled(true),
+      m_trimmingEnabled(false),
+      m_noEcnToHost(false),
+      m_controlClass(7),
+      m_autoHeadroom(true),
+      m_bthUdpPort(MRC_ROCEV2_UDP_PORT)
+{
+    NS_LOG_FUNCTION(this);
+    m_markerFactory.SetTypeId(MrcEcnMarker::GetTypeId());
+}
+
+MrcSwitchNode::~MrcSwitchNode()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcSwitchNode::NotifyConstructionCompleted()
+{
+    Node::NotifyConstructionCompleted();
+    if (!m_mmu)
+    {
+        m_mmu = CreateObject<MrcSharedBufferMmu>();
+    }
+    if (!m_trimmer)
+    {
+        m_trimmer = CreateObject<MrcTrimmer>();
+    }
+}
+
+void
+MrcSwitchNode::DoDispose()
+{
+    for (auto& port : m_ports)
+    {
+        for (auto& ev : port.refresh)
+        {
+            ev.Cancel();
+        }
+        if (port.dev)
+        {
+            port.dev->SetPortOwner(nullptr, 0);
+            port.dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
+            port.dev->SetDequeueHook(MrcNetDevice::DequeueHook());
+        }
+        port.dev = nullptr;
+        port.marker = nullptr;
+    }
+    m_ports.clear();
+    m_forwarding = nullptr;
+    m_mmu = nullptr;
+    m_trimmer = nullptr;
+    Node::DoDispose();
+}
+
+void
+MrcSwitchNode::SetControlClass(uint8_t cls)
+{
+    m_controlClass = cls;
+    for (auto& port : m_ports)
+    {
+        port.marker->SetAttribute("ControlClass", UintegerValue(cls));
+    }
+}
+
+uint8_t
+MrcSwitchNode::GetControlClass() const
+{
+    return m_controlClass;
+}
+
+Ptr<MrcEcnMarker>
+MrcSwitchNode::MakeMarker() const
+{
+    Ptr<MrcEcnMarker> m = m_markerFactory.Create<MrcEcnMarker>();
+    m->SetAttribute("ControlClass", UintegerValue(m_controlClass));
+    m->SetAttribute("NoEcnToHost", BooleanValue(m_noEcnToHost));
+    return m;
+}
+
+uint32_t
+MrcSwitchNode::AddPort(Ptr<MrcNetDevice> dev, bool facesHost)
+{
+    NS_LOG_FUNCTION(this << dev << facesHost);
+    NS_ABORT_MSG_IF(!dev, "MrcSwitchNode::AddPort: null device");
+    NS_ABORT_MSG_IF(m_setupDone,
+                    "MrcSwitchNode::AddPort: switch " << GetId()
+                                                      << " is set up already (ports are fixed "
+                                                         "at FinishSetup or the first packet)");
+    NS_ABORT_MSG_IF(GetPortIndex(dev) >= 0,
+                    "MrcSwitchNode::AddPort: the device is already port " << GetPortIndex(dev));
+    if (dev->GetNode() != this)
+    {
+        NS_ABORT_MSG_IF(dev->GetNode(),
+                        "MrcSwitchNode::AddPort: the device belongs to node "
+                            << dev->GetNode()->GetId() << ", not switch " << GetId());
+        AddDevice(dev);
+    }
+    const uint32_t index = static_cast<uint32_t>(m_ports.size());
+    m_ports.emplace_back();
+    Port& port = m_ports.back();
+    port.dev = dev;
+    port.facesHost = facesHost;
+    port.marker = MakeMarker();
+    // Class receive path and dequeue hook, through the device's direct owner interface.
+    dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
+    dev->SetDequeueHook(MrcNetDevice::DequeueHook());
+    dev->SetPortOwner(this, index);
+    dev->AddLinkChangeCallback(Callback<void>([this, index]() { LinkChanged(index); }));
+    return index;
+}
+
+void
+MrcSwitchNode::FinishSetup()
+{
+    if (m_setupDone)
+    {
+        return;
+    }
+    NS_LOG_FUNCTION(this);
+    m_setupDone = true;
+    GetForwarding();
+    m_mmu->ConfigurePorts(static_cast<uint32_t>(m_ports.size()));
+    if (m_autoHeadroom)
+    {
+        for (uint32_t i = 0; i < m_ports.size(); ++i)
+        {
+            Ptr<MrcNetDevice> dev = m_ports[i].dev;
+            Ptr<MrcChannel> ch = dev->GetMrcChannel();
+            Time delay = ch ? ch->GetDelay() : Time(0);
+            // Bytes that arrive after the PAUSE is decided: the frame the switch is
+            // sending when it decides, the PAUSE's own trip, the frame the sender is
+            // in the middle of, and the wire in both directions.
+            const uint64_t maxFrame = dev->GetMtu() + 14 + 24;
+            m_mmu->SetHeadroom(i,
+                               MrcSharedBufferMmu::ComputeHeadroom(dev->GetDataRate(), delay) +
+                                   2 * maxFrame);
+        }
+    }
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        if (!m_ports[i].dev->IsLinkUp())
+        {
+            m_forwarding->SetPortState(i, false);
+        }
+    }
+}
+
+uint32_t
+MrcSwitchNode::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<MrcNetDevice>
+MrcSwitchNode::GetPort(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "MrcSwitchNode::GetPort: port " << port << " of " << m_ports.size());
+    return m_ports[port].dev;
+}
+
+bool
+MrcSwitchNode::IsHostFacing(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "MrcSwitchNode::IsHostFacing: port " << port << " of " << m_ports.size());
+    return m_ports[port].facesHost;
+}
+
+int32_t
+MrcSwitchNode::GetPortIndex(Ptr<const NetDevice> dev) const
+{
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        if (PeekPointer(m_ports[i].dev) == PeekPointer(dev))
+        {
+            return static_cast<int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+Ptr<MrcForwarding>
+MrcSwitchNode::GetForwarding()
+{
+    if (!m_forwarding)
+    {
+        ObjectFactory f;
+        f.SetTypeId(m_forwardingType);
+        m_forwarding = f.Create<MrcForwarding>();
+        NS_ABORT_MSG_IF(!m_forwarding,
+                        "MrcSwitchNode: Forwarding " << m_forwardingType.GetName()
+                                                     << " is not an ns3::MrcForwarding");
+    }
+    return m_forwarding;
+}
+
+void
+MrcSwitchNode::SetForwarding(Ptr<MrcForwarding> fwd)
+{
+    m_forwarding = fwd;
+}
+
+Ptr<MrcSharedBufferMmu>
+MrcSwitchNode::GetMmu() const
+{
+    return m_mmu;
+}
+
+void
+MrcSwitchNode::SetMmu(Ptr<MrcSharedBufferMmu> mmu)
+{
+    NS_ABORT_MSG_IF(m_setupDone, "MrcSwitchNode::SetMmu after FinishSetup");
+    m_mmu = mmu;
+}
+
+Ptr<MrcTrimmer>
+MrcSwitchNode::GetTrimmer() const
+{
+    return m_trimmer;
+}
+
+void
+MrcSwitchNode::SetTrimmer(Ptr<MrcTrimmer> trimmer)
+{
+    m_trimmer = trimmer;
+}
+
+Ptr<MrcEcnMarker>
+MrcSwitchNode::GetEcnMarker(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "MrcSwitchNode::GetEcnMarker: port " << port << " of " << m_ports.size());
+    return m_ports[port].marker;
+}
+
+void
+MrcSwitchNode::SetEcnMarkerFactory(const ObjectFactory& factory)
+{
+    m_markerFactory = factory;
+}
+
+// ---------------------------------------------------------------- per-packet path
+
+void
+MrcSwitchNode::Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r)
+{
+    const std::size_t i = static_cast<std::size_t>(r);
+    ++m_ports[countPort].drops[i];
+    m_dropBytes[i] += p->GetSize();
+    NS_LOG_LOGIC("switch " << GetId() << " drops " << p->GetSize() << " bytes from port " << inPort
+                           << ": " << MrcSwitchDropReasonName(r));
+    m_dropTrace(p, inPort, r);
+}
+
+void
+MrcSwitchNode::PortReceive(uint32_t inPort,
+                           const Ptr<Packet>& p,
+                           uint16_t etherType,
+                           uint8_t inPrio)
+{
+    if (!m_setupDone)
+    {
+        FinishSetup();
+    }
+    Port& in = m_ports[inPort];
+    ++in.rxPackets;
+
+    // One parse result reused for every packet (its Ipv6Address members make a fresh
+    // one cost constructor and destructor calls). Frames arrive through simulator
+    // events only, so this function is never re-entered while it uses it.
+    MrcPacketInfo& info = m_info;
+    if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort))
+    {
+        Drop(p, inPort, inPort, MrcSwitchDropReason::PARSE_ERROR);
+        return;
+    }
+    const int32_t route = m_forwarding->Route(info, inPort);
+    if (route == MrcForwarding::NO_ROUTE || static_cast<uint32_t>(route) >= m_ports.size())
+    {
+        Drop(p, inPort, inPort, MrcSwitchDropReason::NO_ROUTE);
+        return;
+    }
+    const uint32_t outPort = static_cast<uint32_t>(route);
+    // The SRv6 destination rewrite goes out with the egress Ethernet header (one header
+    // operation instead of two) unless something reads the packet before it is queued:
+    // a trim, an enqueue-time ECN mark, the Forward trace or a drop write it first.
+    bool rewritePending = info.rewriteDst;
+    auto writeDestination = [&rewritePending, &p, &info]() {
+        if (rewritePending)
+        {
+            MrcWriteDestination(p, info);
+            rewritePending = false;
+        }
+    };
+    Port& out = m_ports[outPort];
+    uint8_t outPrio = out.dev->ClassifyDscp(info.GetDscp());
+    Ptr<Packet> send = p;
+    bool admitted = false;
+    bool trimmed = false;
+
+    if (m_trimmingEnabled && outPrio != m_controlClass && m_trimmer->IsTrimmable(info))
+    {
+        bool trim = m_trimmer->ShouldTrim(info, out.dev->GetQueueBytes(outPrio));
+        if (!trim)
+        {
+            // Trim what the buffer would otherwise drop (the MMU counts that drop).
+            MrcSharedBufferMmu::Decision d =
+                m_mmu->Admit(inPort, inPrio, outPort, outPrio, p->GetSize());
+            admitted = (d == MrcSharedBufferMmu::ADMIT);
+            trim = !admitted;
+        }
+        if (trim)
+        {
+            writeDestination();
+            send = m_trimmer->Trim(p, info, out.facesHost);
+            if (!m_trimmer->AdmitHeader(out.dev->GetQueueBytes(m_controlClass), send->GetSize()))
+            {
+                Drop(p, inPort, outPort, MrcSwitchDropReason::HEADER_QUEUE_FULL);
+                return;
+            }
+            outPrio = m_controlClass;
+            trimmed = true;
+            ++out.trimmed;
+            m_trimTrace(p, send, outPort);
+        }
+    }
+
+    const uint32_t bytes = send->GetSize();
+    if (!admitted)
+    {
+        MrcSharedBufferMmu::Decision d = m_mmu->Admit(inPort, inPrio, outPort, outPrio, bytes);
+        if (d != MrcSharedBufferMmu::ADMIT)
+        {
+            MrcSwitchDropReason r = MrcSwitchDropReason::MMU_SHARED_FULL;
+            if (d == MrcSharedBufferMmu::DROP_HEADROOM_FULL)
+            {
+                r = MrcSwitchDropReason::MMU_HEADROOM_FULL;
+            }
+            else if (d == MrcSharedBufferMmu::DROP_EGRESS_LIMIT)
+            {
+                r = MrcSwitchDropReason::MMU_EGRESS_LIMIT;
+            }
+            writeDestination();
+            Drop(send, inPort, outPort, r);
+            return;
+        }
+    }
+    CheckPause(inPort, inPrio);
+
+    bool ecnCapable = !trimmed && outPrio != m_controlClass && m_ecnEnabled &&
+                      MrcIsEcnCapable(info.GetEcn()) && info.GetEcn() != MrcEcn::CE &&
+                      out.marker->IsActiveOn(out.facesHost);
+    if (ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::ENQUEUE)
+    {
+        writeDestination();
+        if (out.marker->MaybeMark(send, out.dev->GetQueueBytes(outPrio), outPrio))
+        {
+            ++out.marked;
+            m_markTrace(send, outPort);
+        }
+        ecnCapable = false;
+    }
+
+    out.queued[outPrio].push_back(Record{inPort, bytes, inPrio, ecnCapable});
+    if (!m_forwardTrace.IsEmpty())
+    {
+        writeDestination();
+        m_forwardTrace(send, inPort, outPort, outPrio);
+    }
+    const bool linkUp = out.dev->IsLinkUp();
+    bool queued;
+    if (rewritePending)
+    {
+        uint8_t ip[MRC_IPV6_HEADER_BYTES];
+        MrcIpv6WithDestination(send, info, ip);
+        queued = out.dev->SendToClassReplacing(send,
+                                               MrcNetDevice::ETHER_TYPE_IPV6,
+                                               outPrio,
+                                               ip,
+                                               MRC_IPV6_HEADER_BYTES);
+    }
+    else
+    {
+        queued = out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio);
+    }
+    if (!queued)
+    {
+        // Refused at enqueue: the dequeue hook did not run for it.
+        NS_ASSERT(!out.queued[outPrio].empty());
+        out.queued[outPrio].pop_back();
+        m_mmu->Release(inPort, inPrio, outPort, outPrio, bytes);
+        Drop(send,
+             inPort,
+             outPort,
+             linkUp ? MrcSwitchDropReason::EGRESS_QUEUE_FULL : MrcSwitchDropReason::LINK_DOWN);
+        CheckResume(inPort, inPrio);
+    }
+}
+
+void
+MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls)
+{
+    Port& out = m_ports[port];
+    std::deque<Record>& q = out.queued[cls];
+    NS_ABORT_MSG_IF(q.empty(),
+                    "MrcSwitchNode " << GetId() << ": port " << port << " class " << unsigned(cls)
+                                     << " dequeued a frame it did not enqueue");
+    const Record rec = q.front();
+    q.pop_front();
+    ++out.txPackets;
+    m_mmu->Release(rec.inPort, rec.inPrio, port, cls, rec.bytes);
+    if (rec.ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::DEQUEUE &&
+        out.marker->ShouldMark(out.dev->GetQueueBytes(cls)))
+    {
+        MarkFrame(frame);
+        ++out.marked;
+        m_markTrace(frame, port);
+    }
+    if (rec.inPort == port)
+    {
+        // A RESUME sent from inside this device's own dequeue would re-enter its
+        // transmitter before it has started the frame: send it a moment later.
+        Simulator::ScheduleNow(&MrcSwitchNode::CheckResume, this, rec.inPort, rec.inPrio);
+    }
+    else
+    {
+        CheckResume(rec.inPort, rec.inPrio);
+    }
+}
+
+void
+MrcSwitchNode::MarkFrame(Ptr<Packet> frame)
+{
+    // The IPv6 header follows the 14-byte Ethernet header; rewrite its ECN in place.
+    MrcMarkCeInPlace(frame, 14);
+}
+
+void
+MrcSwitchNode::LinkChanged(uint32_t port)
+{
+    Port& p = m_ports[port];
+    const bool up = p.dev->IsLinkUp();
+    NS_LOG_FUNCTION(this << port << up);
+    GetForwarding()->SetPortState(port, up);
+    if (up || !m_setupDone)
+    {
+        return;
+    }
+    // The device flushed its class queues before calling us: release what they held.
+    std::vector<std::pair<uint32_t, uint8_t>> touched;
+    for (uint8_t cls = 0; cls < MrcNetDevice::N_CLASSES; ++cls)
+    {
+        NS_ASSERT(p.dev->GetQueuePackets(cls) == 0);
+        for (const Record& rec : p.queued[cls])
+        {
+            m_mmu->Release(rec.inPort, rec.inPrio, port, cls, rec.bytes);
+            ++p.drops[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)];
+            m_dropBytes[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)] += rec.bytes;
+            touched.emplace_back(rec.inPort, rec.inPrio);
+        }
+        p.queued[cls].clear();
+    }
+    for (const auto& t : touched)
+    {
+        CheckResume(t.first, t.second);
+    }
+}
+
+// ---------------------------------------------------------------- PFC
+
+void
+MrcSwitchNode::CheckPause(uint32_t inPort, uint8_t prio)
+{
+    if (m_mmu->ShouldPause(inPort, prio))
+    {
+        RefreshPause(inPort, prio);
+    }
+}
+
+void
+MrcSwitchNode::RefreshPause(uint32_t inPort, uint8_t prio)
+{
+    if (!m_mmu->IsPaused(inPort, prio))
+    {
+        return;
+    }
+    Port& p = m_ports[inPort];
+    p.dev->SendPause(prio, PAUSE_QUANTA);
+    ++p.pauses;
+    // Renew at half the pause time, so the peer never resumes on its own while the
+    // queue is still above its threshold.
+    Time half = p.dev->GetPauseDuration(PAUSE_QUANTA) / 2;
+    p.refresh[prio].Cancel();
+    p.refresh[prio] = Simulator::Schedule(half, &MrcSwitchNode::RefreshPause, this, inPort, prio);
+}
+
+void
+MrcSwitchNode::CheckResume(uint32_t inPort, uint8_t prio)
+{
+    if (m_mmu->ShouldResume(inPort, prio))
+    {
+        Port& p = m_ports[inPort];
+        p.refresh[prio].Cancel();
+        p.dev->SendResume(prio);
+        ++p.resumes;
+    }
+}
+
+// ---------------------------------------------------------------- counters
+
+uint64_t
+MrcSwitchNode::GetRxPackets() const
+{
+    return Sum(&Port::rxPackets);
+}
+
+uint64_t
+MrcSwitchNode::GetRxPackets(uint32_t port) const
+{
+    return m_ports.at(port).rxPackets;
+}
+
+uint64_t
+MrcSwitchNode::GetTxPackets() const
+{
+    return Sum(&Port::txPackets);
+}
+
+uint64_t
+MrcSwitchNode::GetTxPackets(uint32_t port) const
+{
+    return m_ports.at(port).txPackets;
+}
+
+uint64_t
+MrcSwitchNode::GetDropPackets(MrcSwitchDropReason reason) const
+{
+    uint64_t n = 0;
+    for (const auto& p : m_ports)
+    {
+        n += p.drops[static_cast<std::size_t>(reason)];
+    }
+    return n;
+}
+
+uint64_t
+MrcSwitchNode::GetDropBytes(MrcSwitchDropReason reason) const
+{
+    return m_dropBytes[static_cast<std::size_t>(reason)];
+}
+
+uint64_t
+MrcSwitchNode::GetDropPackets(uint32_t port, MrcSwitchDropReason reason) const
+{
+    return m_ports.at(port).drops[static_cast<std::size_t>(reason)];
+}
+
+uint64_t
+MrcSwitchNode::GetTotalDropPackets() const
+{
+    uint64_t n = 0;
+    for (std::size_t r = 0; r < MRC_SWITCH_DROP_REASON_COUNT; ++r)
+    {
+        n += GetDropPackets(static_cast<MrcSwitchDropReason>(r));
+    }
+    return n;
+}
+
+uint64_t
+MrcSwitchNode::GetTrimmedPackets() const
+{
+    return Sum(&Port::trimmed);
+}
+
+uint64_t
+MrcSwitchNode::GetTrimmedPackets(uint32_t port) const
+{
+    return m_ports.at(port).trimmed;
+}
+
+uint64_t
+MrcSwitchNode::GetMarkedPackets() const
+{
+    return Sum(&Port::marked);
+}
+
+uint64_t
+MrcSwitchNode::GetMarkedPackets(uint32_t port) const
+{
+    return m_ports.at(port).marked;
+}
+
+uint64_t
+MrcSwitchNode::GetPausesSent() const
+{
+    return Sum(&Port::pauses);
+}
+
+uint64_t
+MrcSwitchNode::GetPausesSent(uint32_t port) const
+{
+    return m_ports.at(port).pauses;
+}
+
+uint64_t
+MrcSwitchNode::GetResumesSent() const
+{
+    return Sum(&Port::resumes);
+}
+
+uint64_t
+MrcSwitchNode::Sum(uint64_t Port::*counter) const
+{
+    uint64_t n = 0;
+    for (const auto& p : m_ports)
+    {
+        n += p.*counter;
+    }
+    return n;
+}
+
+} // namespace ns3

@@ -1,0 +1,2058 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-multipath-queue-pair.h"
+
+#include "mrc-controller.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/buffer.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/mrc-aeth-header.h"
+#include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-cc-state-header.h"
+#include "ns3/mrc-eeth-header.h"
+#include "ns3/mrc-entropy.h"
+#include "ns3/mrc-erth-header.h"
+#include "ns3/mrc-imm-dt-header.h"
+#include "ns3/mrc-memory-region.h"
+#include "ns3/mrc-meth-header.h"
+#include "ns3/mrc-nscc.h"
+#include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-peth-header.h"
+#include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-reth-header.h"
+#include "ns3/mrc-srv6-encap.h"
+#include "ns3/mrc-traffic-class.h"
+#include "ns3/mrc-tseth-header.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcMultipathQueuePair");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcMultipathQueuePair);
+
+namespace
+{
+
+uint16_t
+ReadU16(const uint8_t* b)
+{
+    return static_cast<uint16_t>((uint16_t(b[0]) << 8) | b[1]);
+}
+
+uint32_t
+ReadU32(const uint8_t* b)
+{
+    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+}
+
+uint64_t
+ReadU64(const uint8_t* b)
+{
+    return (uint64_t(ReadU32(b)) << 32) | ReadU32(b + 4);
+}
+
+/// Deserialize a header from raw bytes (control packets only).
+template <typename H>
+void
+ReadHeader(H& h, const uint8_t* bytes, uint32_t n)
+{
+    Buffer b;
+    b.AddAtStart(n);
+    b.Begin().Write(bytes, n);
+    h.Deserialize(b.Begin());
+}
+
+/// Deserialize consecutive fixed-size headers from raw bytes through one Buffer.
+template <typename... H>
+void
+ReadHeaders(const uint8_t* bytes, H&... h)
+{
+    const uint32_t n = (H::SIZE + ...);
+    Buffer b;
+    b.AddAtStart(n);
+    b.Begin().Write(bytes, n);
+    Buffer::Iterator it = b.Begin();
+    (it.Next(h.Deserialize(it)), ...);
+}
+
+/// ExpCount at or above this value means "retry forever" (OCP MRC API: 25 = infinite).
+constexpr uint32_t EXP_COUNT_INFINITE = 25;
+
+} // namespace
+
+TypeId
+MrcMultipathQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        AddCommonAttributes(TypeId("ns3::MrcMultipathQueuePair")
+                                .SetParent<MrcQueuePair>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<MrcMultipathQueuePair>(),
+                            4096,
+                            "ns3::MrcNscc",
+                            "ns3::MrcFixedEntropyPathSelector",
+                            "4096 B, the default path MTU of the OCP MRC benchmark "
+                            "(examples/benchmark/README.md).")
+            .AddAttribute("Timestamps",
+                          "Add a TSETH (128 ns ticks) to every data packet and take RTT "
+                          "samples from the timestamp the SACK reflects. Default false (our "
+                          "choice; the sender's send-time record gives the same sample).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_timestamps),
+                          MakeBooleanChecker())
+            .AddAttribute("Mpr",
+                          "This QP's receive window in units of 128 PSNs, advertised in every "
+                          "SACK (SETH mpr); also the peer window assumed before the first "
+                          "SACK and the sender scoreboard's capacity. Default 8 (1024 PSNs, "
+                          "the OCP API example; protocol reference sec. 9).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_mpr),
+                          MakeUintegerChecker<uint8_t>(1, 255))
+            .AddAttribute("PeerMpr",
+                          "The peer's receive window (units of 128 PSNs) assumed at RTS "
+                          "before its first SACK (OCP RTS attribute mpr). 0 = use Mpr "
+                          "(default; the behaviour before the lifecycle existed).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_cfgPeerMpr),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("DynamicMpr",
+                          "Take the peer's window from the mpr field of every SACK (OCP RTR "
+                          "dynamic MPR). false keeps the RTS value. Default true.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_dynamicMpr),
+                          MakeBooleanChecker())
+            .AddAttribute("MaxWimmDest",
+                          "Write-with-Immediate messages this QP accepts outstanding as a "
+                          "responder (OCP RTR attribute max_wimm_dest): the last packet of "
+                          "one whose RQMSN is MaxWimmDest or more ahead of the last one "
+                          "reported is refused with NACK UNEXP_EVENT (an error; MRC has no "
+                          "RNR). 0 = no limit (default).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimmDest),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MaxWimm",
+                          "Most Write-with-Immediate requests outstanding (started, not "
+                          "acknowledged); a new one waits. 0 = no limit. Default 64 (not "
+                          "published; our choice).",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimm),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TimeoutExponent",
+                          "Per-packet timeout 1.024 us x 2^TimeoutExponent (OCP mrc.h, at "
+                          "most 24). Default 8 = 262.144 us (OCP examples/mrc_qp.md).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_timeoutExp),
+                          MakeUintegerChecker<uint32_t>(0, 24))
+            .AddAttribute("LinearCount",
+                          "Timeouts retried at the fixed interval before backing off (OCP "
+                          "linear_cnt, at most 7). Default 7 (OCP examples/mrc_qp.md).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_linearCount),
+                          MakeUintegerChecker<uint32_t>(0, 7))
+            .AddAttribute("ExpCount",
+                          "Timeouts retried with doubling interval after the linear ones "
+                          "(OCP exp_cnt; 25 = forever). Default 7 (our choice: the OCP "
+                          "example's 25 never gives up).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_expCount),
+                          MakeUintegerChecker<uint32_t>(0, 25))
+            .AddAttribute("ReorderPsns",
+                          "Loss inference: a PSN is lost once this many later PSNs are "
+                          "SACKed (MrcSackScoreboard count rule). Default 3 (protocol "
+                          "reference sec. 9). 0 leaves loss to NACKs, probes and timeouts.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_reorderPsns),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RetxRttSamples",
+                          "Take an RTT sample from the SACK of a PSN retransmitted once when "
+                          "the sample is at least BaseRtt (UEC NSCC counts such an ACK valid "
+                          "when it echoes Retx; SETH has no Retx echo, so the sample's size "
+                          "stands in for it). Without it, while only retransmissions are "
+                          "acknowledged NSCC gets no sample and cannot grow the window. "
+                          "Default true (our choice).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxRttSamples),
+                          MakeBooleanChecker())
+            .AddAttribute("TimeoutLosesPath",
+                          "A per-packet timeout presumes the path (EVs sharing an SRv6 "
+                          "carrier) of the timed-out PSN dead and declares lost every PSN "
+                          "still in flight on it, not only the timed-out one. Default true "
+                          "(our choice: otherwise, with cwnd cut below the bytes stranded on "
+                          "a dead path, nothing new is sent, no SACK can infer the loss and "
+                          "each stranded PSN waits for its own backed-off timeout).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_timeoutLosesPath),
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "LossRule",
+                "Which rule infers loss from SACK holes. Count (protocol reference "
+                "sec. 9 and Q4): a PSN is lost once ReorderPsns later PSNs are SACKed, plus "
+                "SLEEK when SleekRecovery; it reads the reordering between paths as loss. "
+                "Path (default, our choice): a PSN is lost once ReorderPsns later PSNs sent on the "
+                "same "
+                "path (EVs sharing an SRv6 carrier; an EV without one is its own path) are "
+                "SACKed, since one path delivers in order, or once PlaneReorderPsns later "
+                "PSNs of its plane or GlobalReorderPsns later PSNs of any plane are SACKed "
+                "(the backstops for a dead path or plane, on which nothing is SACKed), plus "
+                "the time rule when ReorderTime > 0; no SLEEK. Time (RACK style): a PSN in "
+                "flight is lost once a PSN sent more than ReorderTime after it is SACKed. "
+                "Plane: the count rule counting only later PSNs sent on the same plane, plus "
+                "the time rule when ReorderTime > 0.",
+#if MRC_NS3_VERSION_MINOR >= 41
+                EnumValue<LossRule>(LOSS_PATH),
+                MakeEnumAccessor<LossRule>(&MrcMultipathQueuePair::m_lossRule),
+#else
+                EnumValue(LOSS_PATH),
+                MakeEnumAccessor(&MrcMultipathQueuePair::m_lossRule),
+#endif
+                MakeEnumChecker(LOSS_COUNT,
+                                "Count",
+                                LOSS_TIME,
+                                "Time",
+                                LOSS_PLANE,
+                                "Plane",
+                                LOSS_PATH,
+                                "Path"))
+            .AddAttribute("PlaneReorderPsns",
+                          "LossRule Path: a PSN is also lost once this many later PSNs of "
+                          "its plane are SACKed (the dead-path backstop; 0 = off). Default "
+                          "16 (our choice: above most of the reordering between the paths of "
+                          "a plane measured in loss-free sprayed runs, small enough to retire "
+                          "a dead path within about one round trip).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_planeReorderPsns),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("GlobalReorderPsns",
+                          "LossRule Path: a PSN is also lost once this many later PSNs of any "
+                          "plane are SACKed (the backstop for a plane that died as a whole, "
+                          "where no PSN of the plane is SACKed; 0 = off). Default 96 (our "
+                          "choice: 48 misread the reordering between planes in loss-free "
+                          "sprayed runs 5 times as often).",
+                          UintegerValue(96),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_globalReorderPsns),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ReorderTime",
+                          "Reorder window of the time rule. LossRule Time: 0 (default) = "
+                          "BaseRtt (our choice), and with both 0 the Count rule is used. "
+                          "LossRule Plane: 0 (default) = no time rule (our choice: the guard "
+                          "must exceed the queueing skew between planes; protocol reference "
+                          "sec. 9 suggests RTT + about 1 BDP).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_reorderTime),
+                          MakeTimeChecker())
+            .AddAttribute("SleekRecovery",
+                          "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
+                          "Q4 model default): enter recovery when ooo_count >= max(min("
+                          "LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x Mtu) / Mtu and "
+                          "declare lost every PSN in flight from una up to cwnd / Mtu, once "
+                          "per episode. Runs besides the ReorderPsns count rule.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_sleek),
+                          MakeBooleanChecker())
+            .AddAttribute("LossOooCwndFactor",
+                          "SLEEK threshold factor on cwnd. Default 1.5 (UEC htsim, Q4).",
+                          DoubleValue(1.5),
+                          MakeDoubleAccessor(&MrcMultipathQueuePair::m_lossOooCwndFactor),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("LossOooMinPkts",
+                          "SLEEK threshold floor in packets. Default 5 (UEC htsim, Q4).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_lossOooMinPkts),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("InferredLossMarksEvBad",
+                          "An inferred (untrimmed) loss marks the EV that carried the packet "
+                          "ASSUMED_BAD (protocol reference Q4 default).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_lossMarksBad),
+                          MakeBooleanChecker())
+            .AddAttribute("DataDscp",
+                          "DSCP of first transmissions and probes. Default 4 "
+                          "(DSCP_TRIMMABLE, protocol reference Q5).",
+                          UintegerValue(MrcDscp::TRIMMABLE),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_dataDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("RetxDscp",
+                          "DSCP of retransmissions. Default 8 (DSCP_TRIMMABLE_RETX, Q5).",
+                          UintegerValue(MrcDscp::TRIMMABLE_RETX),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_retxDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("ControlDscp",
+                          "DSCP of SACKs and NACKs. Default 46 (DSCP_CONTROL, Q5).",
+                          UintegerValue(MrcDscp::CONTROL),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_controlDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("TrimmedDscp",
+                          "DSCP that marks a packet trimmed in the fabric (NACK TRIMMED). "
+                          "Default 11 (Q5).",
+                          UintegerValue(MrcDscp::TRIMMED),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_trimmedDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("TrimmedLastHopDscp",
+                          "DSCP that marks a packet trimmed toward a host (NACK "
+                          "TRIMMED_LASTHOP). Default 21 (Q5).",
+                          UintegerValue(MrcDscp::TRIMMED_LASTHOP),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_trimmedLhDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("EcnCapable",
+                          "Send data as ECT(0) (NSCC needs marks).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_ecnCapable),
+                          MakeBooleanChecker())
+            .AddAttribute("AlwaysSkipCeRun",
+                          "Responder: a SACK carries m = ALWAYS_SKIP when this many packets "
+                          "in a row on its EV arrived CE (our rule; the spec leaves it to the "
+                          "implementation). 0 disables ALWAYS_SKIP. Default 8.",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_alwaysSkipCeRun),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TailProbeDelay",
+                          "Send a reliability probe when data is outstanding, nothing can be "
+                          "sent and no SACK came for this long. 0 = 2 x BaseRtt (UEC htsim "
+                          "uses base RTT + target delay); 0 with BaseRtt 0 disables probes.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_tailProbeDelay),
+                          MakeTimeChecker())
+            .AddAttribute("PortStatusUpdates",
+                          "When a local port goes down or up, send the peer QP a Port Status "
+                          "Update (ERTH, opcode 0xD8) with the reachable-port mask, on a "
+                          "working port; the peer takes the planes whose bit is clear out of "
+                          "use (protocol reference Q3). Default true.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_portStatusUpdates),
+                          MakeBooleanChecker())
+            .AddAttribute("PortRemapDelay",
+                          "Time from a local port's link change (as the device detects it) "
+                          "to remapping the EVs of its plane and sending the Port Status "
+                          "Update; until then the QP keeps using the port. Default 0 "
+                          "(protocol reference Q3 model default); about 1-3 s reproduces "
+                          "CX8's \"few seconds\" [P1 sec. 3].",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_portRemapDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PortStatusTimeout",
+                          "A Port Status Update the peer has not answered (Endpoint Response, "
+                          "opcode 0xD9, same request id) within this time is sent again. "
+                          "Default 2 ms (the OCP API's endpoint-operation example; protocol "
+                          "reference Q3). 0 = never resend.",
+                          TimeValue(MilliSeconds(2)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_portStatusTimeout),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PortStatusAttempts",
+                          "Transmissions of one Port Status Update at most (the first one "
+                          "included). Default 3 (protocol reference Q3, model default).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_portStatusTries),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("TransportAckMessages",
+                          "Responder: send a Transport ACK (opcode 0xD1, AETH: ACK syndrome "
+                          "with the no-credit code 0x1f, MSN = messages completed so far, "
+                          "mod 2^24) once this many messages have completed in MSN order, or "
+                          "sooner when no later message is in progress. 0 = no Transport "
+                          "ACKs. Default 1 (our choice: one per message; the spec's trigger "
+                          "and coalescing are not published).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_tackMessages),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("CompleteOnTransportAck",
+                          "Requester: a Write completes only when all its PSNs are SACKed "
+                          "and a Transport ACK covers its MSN. false (default, our choice) "
+                          "completes it on SACK coverage alone and only counts Transport "
+                          "ACKs; true needs a peer with TransportAckMessages > 0.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_completeOnTack),
+                          MakeBooleanChecker())
+            .AddAttribute("ServiceTime",
+                          "Responder service time (OCP device capability SVC_TIME): this QP "
+                          "sends each SACK this long after its trigger (local processing), "
+                          "and as a requester subtracts the same value from every SACK's RTT "
+                          "sample before NSCC, which then leaves its base RTT alone (UEC "
+                          "htsim). Set it on both ends (the model exchanges it out of band: "
+                          "CC_STATE has no field for it). Default 0 = off (our choice).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcMultipathQueuePair::m_serviceTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RcvDrainRate",
+                          "Responder backpressure (rcv_cwnd_pen, restore_cwnd in CC_STATE; "
+                          "MrcRcvBackpressure): received bytes leave a virtual backlog at "
+                          "this rate. 0 (default) = off, every SACK carries pen 0 (our "
+                          "rule; the spec leaves it to the implementation).",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&MrcMultipathQueuePair::m_rcvDrainRate),
+                          MakeDataRateChecker())
+            .AddAttribute("RcvBusyBytes",
+                          "Responder backpressure threshold T: a backlog B > T gives "
+                          "pen = min(127, ceil(128 (B - T) / B)). Default 262144 B (our "
+                          "choice, about 1.5 BDP at 400 Gb/s and 4 us).",
+                          UintegerValue(262144),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_rcvBusyBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RcvRestoreSacks",
+                          "Responder backpressure: SACKs that carry restore_cwnd once the "
+                          "backlog is back at or below T / 2 after a penalty. Default 4 (our "
+                          "choice).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_rcvRestoreSacks),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("EvSrcPortHigh",
+                          "EV split: false (default, protocol reference Q2) puts EV[15:0] in "
+                          "the UDP source port and EV[31:16] in the flow label; true the "
+                          "other way round (MRC-Client).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_srcPortHigh),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+MrcMultipathQueuePair::MrcMultipathQueuePair()
+    : m_timestamps(false),
+      m_mpr(8),
+      m_maxWimm(64),
+      m_timeoutExp(8),
+      m_linearCount(7),
+      m_expCount(7),
+      m_reorderPsns(3),
+      m_planeReorderPsns(16),
+      m_globalReorderPsns(96),
+      m_timeoutLosesPath(true),
+      m_retxRttSamples(true),
+      m_lossRule(LOSS_PATH),
+      m_reorderTime(0),
+      m_sleek(true),
+      m_lossOooCwndFactor(1.5),
+      m_lossOooMinPkts(5),
+      m_lossMarksBad(true),
+      m_dataDscp(MrcDscp::TRIMMABLE),
+      m_retxDscp(MrcDscp::TRIMMABLE_RETX),
+      m_controlDscp(MrcDscp::CONTROL),
+      m_trimmedDscp(MrcDscp::TRIMMED),
+      m_trimmedLhDscp(MrcDscp::TRIMMED_LASTHOP),
+      m_ecnCapable(true),
+      m_alwaysSkipCeRun(8),
+      m_srcPortHigh(false),
+      m_portStatusUpdates(true),
+      m_cfgPeerMpr(0),
+      m_dynamicMpr(true),
+      m_maxWimmDest(0),
+      m_tackMessages(1),
+      m_completeOnTack(false),
+      m_portStatusTimeout(MilliSeconds(2)),
+      m_portStatusTries(3),
+      m_rcvDrainRate(0),
+      m_rcvBusyBytes(262144),
+      m_rcvRestoreSacks(4),
+      m_serviceTime(0),
+      m_portRemapDelay(0),
+      m_una(0),
+      m_sndNxt(0),
+      m_peerMpr(8),
+      m_wimmOutstanding(0),
+      m_nextMsn(0),
+      m_nextRqMsn(0),
+      m_retries(0),
+      m_nextProbeId(0),
+      m_tailProbeId(0),
+      m_tailProbeOutstanding(false),
+      m_portStatusId(0),
+      m_portStatusMask(0),
+      m_portStatusLeft(0),
+      m_portStatusPending(false),
+      m_tackedMessages(0),
+      m_completedRequests(0),
+      m_evTableDisposed(false),
+      m_rxBytes(0),
+      m_nextMsnToReport(0),
+      m_wimmReported(0),
+      m_tackOwed(0)
+{
+}
+
+MrcMultipathQueuePair::~MrcMultipathQueuePair() = default;
+
+void
+MrcMultipathQueuePair::DoDispose()
+{
+    Simulator::Remove(m_timer);
+    Simulator::Remove(m_tailProbe);
+    Simulator::Remove(m_retry);
+    Simulator::Remove(m_portStatusTimer);
+    if (m_evTable && !m_evTableDisposed)
+    {
+        m_evTable->SetProbeCallback(Callback<void, uint32_t>());
+        m_evTable->Dispose();
+    }
+    m_evTable = nullptr;
+    m_profile = nullptr;
+    m_sackPolicy = nullptr;
+    m_sb.reset();
+    m_rxWin.reset();
+    m_rxMessages.clear();
+    MrcQueuePair::DoDispose();
+}
+
+Time
+MrcMultipathQueuePair::TimeoutFromExponent(uint32_t exponent)
+{
+    return NanoSeconds(int64_t(1024) << std::min<uint32_t>(exponent, 40));
+}
+
+void
+MrcMultipathQueuePair::SetEvCandidates(const std::vector<MrcEvCandidate>& candidates)
+{
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET && m_state != MrcQpState::INIT,
+                    "MrcMultipathQueuePair::SetEvCandidates: QP " << m_qpn
+                                                                  << " is already connected");
+    m_candidates = candidates;
+}
+
+void
+MrcMultipathQueuePair::SetEvProfile(Ptr<MrcEvProfile> profile)
+{
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET && m_state != MrcQpState::INIT,
+                    "MrcMultipathQueuePair::SetEvProfile: QP " << m_qpn << " is already connected");
+    m_profile = profile;
+}
+
+int64_t
+MrcMultipathQueuePair::AssignStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(!m_evTable || !m_profile,
+                    "MrcMultipathQueuePair::AssignStreams: QP " << m_qpn << " is not connected");
+    m_profile->AssignStreams(stream);
+    m_evTable->AssignStreams(stream + 1);
+    return 2;
+}
+
+Ptr<MrcEvTable>
+MrcMultipathQueuePair::GetEvTable() const
+{
+    return m_evTable;
+}
+
+const MrcMultipathCounters&
+MrcMultipathQueuePair::GetMultipathCounters() const
+{
+    return m_mpCounters;
+}
+
+uint32_t
+MrcMultipathQueuePair::GetOutstandingPsns() const
+{
+    return m_sb ? m_sb->GetOutstandingPsns() : 0;
+}
+
+uint8_t
+MrcMultipathQueuePair::GetPeerMpr() const
+{
+    return m_peerMpr;
+}
+
+uint32_t
+MrcMultipathQueuePair::GetMaxWimmDest() const
+{
+    return m_maxWimmDest;
+}
+
+uint64_t
+MrcMultipathQueuePair::GetTransportAckedMessages() const
+{
+    return m_tackedMessages;
+}
+
+bool
+MrcMultipathQueuePair::UsesTimeRule() const
+{
+    if (m_lossRule == LOSS_PLANE || m_lossRule == LOSS_PATH)
+    {
+        return m_reorderTime.IsStrictlyPositive();
+    }
+    return m_lossRule == LOSS_TIME &&
+           (m_reorderTime.IsStrictlyPositive() || m_baseRtt.IsStrictlyPositive());
+}
+
+void
+MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
+{
+    cfg.timeoutLosesPath = m_timeoutLosesPath;
+    if (m_lossRule == LOSS_PATH)
+    {
+        cfg.pathCount = m_reorderPsns > 0;
+        cfg.pathReorderPsns = std::max<uint32_t>(m_reorderPsns, 1);
+        cfg.groupedCount = true;
+        cfg.reorderPsns = m_planeReorderPsns;
+        cfg.globalReorderPsns = m_globalReorderPsns;
+    }
+    else if (m_lossRule == LOSS_PLANE)
+    {
+        cfg.reorderPsns = m_reorderPsns;
+        cfg.groupedCount = true;
+    }
+    if (UsesTimeRule())
+    {
+        if (m_lossRule == LOSS_TIME)
+        {
+            cfg.reorderPsns = 0;
+        }
+        cfg.timeRule = true;
+        cfg.reorderTime = m_reorderTime.IsStrictlyPositive() ? m_reorderTime : m_baseRtt;
+    }
+    else if (m_lossRule == LOSS_COUNT || m_lossRule == LOSS_TIME)
+    {
+        cfg.reorderPsns = m_reorderPsns;
+    }
+}
+
+void
+MrcMultipathQueuePair::DoModifyToRts()
+{
+    // RTS attributes: the sender's initial PSN and the peer window it assumes. Nothing
+    // has been sent yet, so the scoreboard is simply rebuilt.
+    m_peerMpr = m_cfgPeerMpr > 0 ? m_cfgPeerMpr : m_mpr;
+    MrcSackScoreboard::Config cfg;
+    cfg.capacityPsns = uint32_t(std::max(m_mpr, m_peerMpr)) * MrcReceiveBitmap::MPR_UNIT_PSNS;
+    ConfigureLossRule(cfg);
+    m_sb = std::make_unique<MrcSackScoreboard>(cfg, m_initialPsn & MrcBthHeader::PSN_MASK);
+}
+
+Time
+MrcMultipathQueuePair::GetCurrentTimeout() const
+{
+    const Time base = TimeoutFromExponent(m_timeoutExp);
+    if (m_retries < m_linearCount)
+    {
+        return base;
+    }
+    const uint32_t shift = std::min<uint32_t>(m_retries - m_linearCount + 1, 24);
+    return base * int64_t(1ULL << shift);
+}
+
+bool
+MrcMultipathQueuePair::UsesPort(uint32_t port) const
+{
+    return m_nic && port < m_nic->GetNPorts();
+}
+
+void
+MrcMultipathQueuePair::DoConnect()
+{
+    const uint32_t nPorts = m_nic->GetNPorts();
+    if (!m_profile)
+    {
+        m_profile = CreateObject<MrcEvProfile>();
+        const bool anyCarrier = std::any_of(m_candidates.begin(),
+                                            m_candidates.end(),
+                                            [](const MrcEvCandidate& c) { return c.hasCarrier; });
+        m_profile->SetFormat(anyCarrier ? MrcEvProfile::SRV6 : MrcEvProfile::STRUCTURED);
+    }
+    m_evTable = CreateObject<MrcEvTable>();
+    m_evTable->Init(m_profile, nPorts, m_candidates);
+    m_evTable->SetBaseRtt(m_baseRtt);
+    m_evTable->SetProbeCallback(MakeCallback(&MrcMultipathQueuePair::SendEvProbe, this));
+
+    MrcSackScoreboard::Config cfg;
+    cfg.capacityPsns = uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS;
+    ConfigureLossRule(cfg);
+    m_sb = std::make_unique<MrcSackScoreboard>(cfg, m_initialPsn & MrcBthHeader::PSN_MASK);
+    m_peerMpr = m_mpr;
+    m_rxWin = std::make_unique<MrcReceiveBitmap>(uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS,
+                                                 m_remoteInitialPsn & MrcBthHeader::PSN_MASK);
+    m_sackPolicy = CreateObject<MrcSackPolicy>();
+    m_rcvBp.Configure(m_rcvDrainRate, m_rcvBusyBytes, m_rcvRestoreSacks);
+    m_reverseEv.assign(nPorts, MrcEvTable::NO_EV);
+    m_reversePos.assign(nPorts, 0);
+    if (m_tailProbeDelay.IsZero())
+    {
+        m_tailProbeDelay = m_baseRtt * 2;
+    }
+    for (uint32_t p = 0; p < nPorts; ++p)
+    {
+        Ptr<MrcNetDevice> dev = m_nic->GetDevice(p);
+        dev->AddLinkChangeCallback(
+            MakeCallback(&MrcMultipathQueuePair::LocalLinkChanged, this).Bind(p));
+        if (!dev->IsLinkUp())
+        {
+            m_evTable->SetLocalPortUp(p, false);
+        }
+    }
+    // A controller aggregated to the NIC follows this QP's EV events from now on.
+    if (Ptr<MrcController> ctl = m_nic->GetObject<MrcController>())
+    {
+        ctl->AttachQp(this);
+    }
+}
+
+void
+MrcMultipathQueuePair::DoPostSend(MrcSendWqe& wqe)
+{
+    if (wqe.wr.opcode != MrcWrOpcode::WRITE && wqe.wr.opcode != MrcWrOpcode::WRITE_WITH_IMM)
+    {
+        std::ostringstream why;
+        why << "MRC supports only RDMA Write and Write-with-Immediate; work request " << wqe.wr.id
+            << " has operation " << unsigned(wqe.wr.opcode);
+        EnterError(MrcQpError::UNSUPPORTED_OPERATION, why.str(), MrcWcStatus::LOCAL_OP_ERROR);
+        return;
+    }
+    const bool imm = wqe.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
+    m_wqeMsn.emplace_back(m_nextMsn, m_nextRqMsn);
+    ++m_nextMsn;
+    if (imm)
+    {
+        ++m_nextRqMsn;
+    }
+    NotifyReady();
+}
+
+void
+MrcMultipathQueuePair::DoEnterError()
+{
+    Simulator::Remove(m_timer);
+    Simulator::Remove(m_tailProbe);
+    Simulator::Remove(m_retry);
+    Simulator::Remove(m_portStatusTimer);
+    m_portStatusPending = false;
+    m_wqeMsn.clear();
+    if (m_evTable)
+    {
+        // stop probing: the EV states stay readable, no event keeps the simulation alive
+        m_evTable->SetProbeCallback(Callback<void, uint32_t>());
+        m_evTable->Dispose();
+        m_evTableDisposed = true;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Requester: sending
+// ---------------------------------------------------------------------------
+
+std::size_t
+MrcMultipathQueuePair::FindWqe(uint64_t seq) const
+{
+    // Common case first: the sequence number is in the newest request.
+    if (!m_sendQueue.empty() && seq >= m_sendQueue.back().firstSeq)
+    {
+        return m_sendQueue.size() - 1;
+    }
+    auto it = std::upper_bound(m_sendQueue.begin(),
+                               m_sendQueue.end(),
+                               seq,
+                               [](uint64_t s, const MrcSendWqe& w) { return s < w.firstSeq; });
+    NS_ASSERT(it != m_sendQueue.begin());
+    return static_cast<std::size_t>(std::distance(m_sendQueue.begin(), it) - 1);
+}
+
+uint64_t
+MrcMultipathQueuePair::SeqOf(uint32_t psn) const
+{
+    return Unwrap((psn - m_initialPsn) & MrcBthHeader::PSN_MASK, m_una);
+}
+
+uint64_t
+MrcMultipathQueuePair::GetSendWindow() const
+{
+    return std::min<uint64_t>(uint64_t(m_peerMpr) * MrcSethHeader::MPR_UNIT_PSNS,
+                              m_sb->GetCapacity());
+}
+
+bool
+MrcMultipathQueuePair::CanRetransmit() const
+{
+    const uint64_t inflight = m_cc.inflight > 0 ? static_cast<uint64_t>(m_cc.inflight) : 0;
+    if (m_sb->GetRetransmitQueueSize() == 0 || inflight >= m_cc.cwnd)
+    {
+        return false;
+    }
+    // a retransmission obeys the peer's window too (else it is NACKed out of window again)
+    uint32_t psn;
+    m_sb->NextRetransmit(psn);
+    return SeqOf(psn) < m_una + GetSendWindow();
+}
+
+bool
+MrcMultipathQueuePair::CanSendNew() const
+{
+    if (m_sndNxt >= m_nextWqeSeq || m_sendQueue.empty())
+    {
+        return false;
+    }
+    if (m_sndNxt >= m_una + GetSendWindow() || !m_sb->HasRoom())
+    {
+        return false;
+    }
+    const MrcSendWqe& w = m_sendQueue[FindWqe(m_sndNxt)];
+    if (w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM && m_sndNxt == w.firstSeq && m_maxWimm > 0 &&
+        m_wimmOutstanding >= m_maxWimm)
+    {
+        return false;
+    }
+    const uint64_t offset = (m_sndNxt - w.firstSeq) * m_mtu;
+    const uint32_t len =
+        w.wr.length == 0 ? 0
+                         : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
+    const uint64_t inflight = m_cc.inflight > 0 ? static_cast<uint64_t>(m_cc.inflight) : 0;
+    return inflight + len <= m_cc.cwnd; // unsigned: an unlimited window is UINT64_MAX
+}
+
+Time
+MrcMultipathQueuePair::GetNextSendTime(uint32_t port) const
+{
+    if (m_state != MrcQpState::RTS || !m_evTable)
+    {
+        return Time::Max();
+    }
+    if (!m_evTable->IsPlaneUp(port) || m_evTable->GetActiveCount(port) == 0)
+    {
+        return Time::Max();
+    }
+    if (CanRetransmit() || CanSendNew())
+    {
+        return Simulator::Now();
+    }
+    return Time::Max();
+}
+
+uint8_t
+MrcMultipathQueuePair::GetNextDscp(uint32_t /* port */) const
+{
+    return (m_sb && m_sb->GetRetransmitQueueSize() > 0) ? m_retxDscp : m_dataDscp;
+}
+
+MrcTxPacket
+MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
+{
+    MrcTxPacket tx;
+    if (m_state != MrcQpState::RTS)
+    {
+        return tx;
+    }
+    const Time now = Simulator::Now();
+    const uint32_t planeBit = 1u << port;
+    uint32_t psn = 0;
+    uint64_t seq = 0;
+    uint32_t ev = MrcEvTable::NO_EV;
+    bool retx = false;
+    if (CanRetransmit() && m_sb->NextRetransmit(psn))
+    {
+        const uint32_t lostEv = m_sb->GetRecord(psn)->ev;
+        ev = m_evTable->Select(planeBit, lostEv);
+        if (ev == MrcEvTable::NO_EV)
+        {
+            // Only fall back to the failed EV when no other plane could carry it.
+            bool otherPlane = false;
+            for (uint32_t p = 0; p < m_nic->GetNPorts() && !otherPlane; ++p)
+            {
+                otherPlane = p != port && m_evTable->IsPlaneUp(p) &&
+                             m_evTable->GetActiveCount(p) > 0 && m_nic->GetDevice(p)->IsLinkUp();
+            }
+            if (!otherPlane)
+            {
+                ev = m_evTable->Select(planeBit);
+            }
+        }
+        if (ev == MrcEvTable::NO_EV)
+        {
+            ++m_mpCounters.noEvStalls;
+            ScheduleRetry();
+            return tx;
+        }
+        seq = SeqOf(psn);
+        retx = true;
+        if (m_sb->GetRecord(psn)->state == MrcPsnState::RETX_PENDING)
+        {
+            ++m_mpCounters.nackRetransmits;
+        }
+        m_sb->OnRetransmit(psn, ev, now, static_cast<uint8_t>(port), m_evTable->GetPath(ev));
+    }
+    else if (CanSendNew())
+    {
+        ev = m_evTable->Select(planeBit);
+        if (ev == MrcEvTable::NO_EV)
+        {
+            ++m_mpCounters.noEvStalls;
+            ScheduleRetry();
+            return tx;
+        }
+        seq = m_sndNxt;
+    }
+    else
+    {
+        return tx;
+    }
+
+    const std::size_t idx = FindWqe(seq);
+    const MrcSendWqe& w = m_sendQueue[idx];
+    const uint64_t pktIdx = seq - w.firstSeq;
+    const uint64_t offset = pktIdx * m_mtu;
+    const uint32_t len =
+        w.wr.length == 0 ? 0
+                         : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
+    if (!retx)
+    {
+        psn = m_sb->OnSent(len, ev, now, static_cast<uint8_t>(port), m_evTable->GetPath(ev));
+        NS_ASSERT(psn == ((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
+        if (pktIdx == 0 && w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM)
+        {
+            ++m_wimmOutstanding;
+        }
+        ++m_sndNxt;
+    }
+    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
+    m_ccOps->OnSent(m_cc, len);
+    const bool ar = retx || m_sndNxt >= m_nextWqeSeq || m_ccOps->AckRequest(m_cc);
+
+    // headers, innermost first
+    const bool first = pktIdx == 0;
+    const bool last = pktIdx + 1 == w.nPackets;
+    const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
+    const uint8_t opcode = MrcOpcode::WriteOpcode(true, first, last, imm);
+    Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
+    MrcRethHeader reth;
+    reth.SetVirtualAddress(w.wr.remoteAddress + offset);
+    reth.SetRkey(w.wr.rkey);
+    reth.SetDmaLength(w.wr.length);
+    MrcTsethHeader ts;
+    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
+    MrcMethHeader meth;
+    meth.SetMsn(m_wqeMsn[idx].first);
+    meth.SetRqMsn(m_wqeMsn[idx].second);
+    MrcBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(psn);
+    bth.SetAckReq(ar);
+    bth.SetRetransmission(retx);
+    bth.SetTimestampPresent(m_timestamps);
+    MrcAddHeaders(p, {&bth, &meth, m_timestamps ? &ts : nullptr, &reth});
+    const MrcEvEntry& e = m_evTable->GetEntry(ev);
+    const uint8_t dscp = retx ? m_retxDscp : m_dataDscp;
+    Encapsulate(p,
+                port,
+                e.ev.value,
+                e.ev.hasCarrier ? &e.ev.carrier : nullptr,
+                dscp,
+                m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT);
+
+    ++m_counters.dataPacketsSent;
+    m_counters.dataBytesSent += len;
+    if (retx)
+    {
+        ++m_counters.retransmittedPackets;
+        m_counters.retransmittedBytes += len;
+    }
+    ArmTimer();
+    ArmTailProbe();
+    m_txTrace(p);
+    tx.packet = p;
+    tx.dscp = dscp;
+    return tx;
+}
+
+void
+MrcMultipathQueuePair::Encapsulate(Ptr<Packet> p,
+                                   uint32_t port,
+                                   uint32_t evValue,
+                                   const MrcUsidCarrier* carrier,
+                                   uint8_t dscp,
+                                   MrcEcn ecn) const
+{
+    const MrcEvWire wire =
+        MrcEvEncode(evValue, m_srcPortHigh ? MrcEvSplit::SRC_PORT_HIGH : MrcEvSplit::SRC_PORT_LOW);
+    const Ipv6Address src = m_nic->GetAddress(port);
+    AddIpUdpIcrc(p, src, GetRemoteAddress(port), dscp, ecn, wire.flowLabel, wire.udpSrcPort);
+    if (carrier)
+    {
+        MrcSrv6Encapsulate(p, MrcMakeTrafficClass(dscp, ecn), wire.flowLabel, src, *carrier);
+    }
+}
+
+void
+MrcMultipathQueuePair::ScheduleRetry()
+{
+    if (m_retry.IsExpired())
+    {
+        m_retry = Simulator::Schedule(MicroSeconds(1), &MrcMultipathQueuePair::NotifyReady, this);
+    }
+}
+
+void
+MrcMultipathQueuePair::LocalLinkChanged(uint32_t port)
+{
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
+    if (m_portRemapDelay.IsStrictlyPositive())
+    {
+        // the NIC notices late (CX8: seconds); the state is read again when the delay ends
+        Ptr<MrcMultipathQueuePair> self(this);
+        Simulator::Schedule(m_portRemapDelay, [self, port]() { self->ApplyLocalPortState(port); });
+        return;
+    }
+    ApplyLocalPortState(port);
+}
+
+void
+MrcMultipathQueuePair::ApplyLocalPortState(uint32_t port)
+{
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
+    const bool up = m_nic->GetDevice(port)->IsLinkUp();
+    NS_LOG_LOGIC("QP " << m_qpn << ": local port " << port << (up ? " up" : " down"));
+    m_evTable->SetLocalPortUp(port, up);
+    if (m_portStatusUpdates)
+    {
+        if (m_nic->GetPortStatusScope() == MrcRdmaNic::PORT_STATUS_NIC)
+        {
+            m_nic->RequestPortStatusUpdate(); // one update per peer NIC, sent by the NIC
+        }
+        else
+        {
+            SendPortStatus();
+        }
+    }
+    NotifyReady();
+}
+
+bool
+MrcMultipathQueuePair::GetPortStatusUpdates() const
+{
+    return m_portStatusUpdates;
+}
+
+Time
+MrcMultipathQueuePair::GetPortStatusTimeout() const
+{
+    return m_portStatusTimeout;
+}
+
+uint32_t
+MrcMultipathQueuePair::GetPortStatusAttempts() const
+{
+    return m_portStatusTries;
+}
+
+void
+MrcMultipathQueuePair::ApplyPeerPortStatus(uint32_t mask)
+{
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
+    ++m_mpCounters.portStatusReceived;
+    for (uint32_t p = 0; p < m_evTable->GetPlaneCount() && p < MrcErthHeader::MAX_PORT; ++p)
+    {
+        m_evTable->SetRemotePortUp(p, (mask & MrcErthHeader::PortBit(p + 1)) != 0);
+    }
+    NotifyReady();
+}
+
+bool
+MrcMultipathQueuePair::SendEndpointPacket(uint32_t port, Ptr<Packet> p)
+{
+    if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return false;
+    }
+    SendReverse(port, p, 0);
+    return true;
+}
+
+void
+MrcMultipathQueuePair::SendPortStatus()
+{
+    // A new local state replaces any update still waiting for its response.
+    uint32_t mask = 0;
+    for (uint32_t p = 0; p < m_nic->GetNPorts() && p < MrcErthHeader::MAX_PORT; ++p)
+    {
+        if (m_nic->GetDevice(p)->IsLinkUp())
+        {
+            mask |= MrcErthHeader::PortBit(p + 1);
+        }
+    }
+    Simulator::Remove(m_portStatusTimer);
+    m_portStatusMask = mask;
+    m_portStatusLeft = m_portStatusTries;
+    m_portStatusPending = true;
+    ++m_portStatusId; // request id in PSN[15:0]; consumes no PSN
+    TransmitPortStatus();
+}
+
+void
+MrcMultipathQueuePair::TransmitPortStatus()
+{
+    uint32_t via = m_nic->GetNPorts();
+    for (uint32_t p = 0; p < m_nic->GetNPorts() && via == m_nic->GetNPorts(); ++p)
+    {
+        if (m_nic->GetDevice(p)->IsLinkUp())
+        {
+            via = p;
+        }
+    }
+    if (via == m_nic->GetNPorts() || m_portStatusLeft == 0)
+    {
+        m_portStatusPending = false; // no port left to tell the peer on, or no attempt left
+        return;
+    }
+    MrcErthHeader erth;
+    erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+    erth.SetPortStatusMask(m_portStatusMask);
+    erth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(erth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_REQUEST);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(m_portStatusId);
+    p->AddHeader(bth);
+    --m_portStatusLeft;
+    ++m_mpCounters.portStatusSent;
+    SendReverse(via, p, 0);
+    if (m_portStatusTimeout.IsStrictlyPositive())
+    {
+        m_portStatusTimer = Simulator::Schedule(m_portStatusTimeout,
+                                                &MrcMultipathQueuePair::PortStatusTimedOut,
+                                                this);
+    }
+}
+
+void
+MrcMultipathQueuePair::PortStatusTimedOut()
+{
+    if (!m_portStatusPending || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
+    if (m_portStatusLeft == 0)
+    {
+        NS_LOG_LOGIC("QP " << m_qpn << ": Port Status Update " << m_portStatusId
+                           << " unanswered after " << m_portStatusTries << " attempts");
+        m_portStatusPending = false;
+        return;
+    }
+    ++m_mpCounters.portStatusResent;
+    TransmitPortStatus();
+}
+
+void
+MrcMultipathQueuePair::ReceivePortStatusResponse(const MrcRxPacket& rx)
+{
+    const uint32_t off = rx.info->bthOffset + MrcBthHeader::SERIALIZED_SIZE;
+    if (rx.packet->GetSize() < off + MrcEethHeader::SIZE)
+    {
+        return;
+    }
+    uint8_t bytes[MrcEethHeader::SIZE];
+    Ptr<Packet> copy = rx.packet->CreateFragment(off, MrcEethHeader::SIZE);
+    copy->CopyData(bytes, MrcEethHeader::SIZE);
+    MrcEethHeader eeth;
+    ReadHeader(eeth, bytes, MrcEethHeader::SIZE);
+    if (eeth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE || !m_portStatusPending ||
+        MrcEndpointRequestIdOfPsn(rx.psn) != m_portStatusId)
+    {
+        return; // an answer to an older attempt of a replaced update, or another operation
+    }
+    ++m_mpCounters.portStatusAnswered;
+    m_portStatusPending = false;
+    Simulator::Remove(m_portStatusTimer);
+}
+
+void
+MrcMultipathQueuePair::ReceivePortStatus(const MrcRxPacket& rx)
+{
+    const uint32_t off = rx.info->bthOffset + MrcBthHeader::SERIALIZED_SIZE;
+    if (rx.packet->GetSize() < off + MrcErthHeader::SIZE)
+    {
+        return;
+    }
+    uint8_t bytes[MrcErthHeader::SIZE];
+    Ptr<Packet> copy = rx.packet->CreateFragment(off, MrcErthHeader::SIZE);
+    copy->CopyData(bytes, MrcErthHeader::SIZE);
+    MrcErthHeader erth;
+    ReadHeader(erth, bytes, MrcErthHeader::SIZE);
+    if (erth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+    {
+        return;
+    }
+    ++m_mpCounters.portStatusReceived;
+    for (uint32_t p = 0; p < m_evTable->GetPlaneCount() && p < MrcErthHeader::MAX_PORT; ++p)
+    {
+        m_evTable->SetRemotePortUp(p, erth.IsPortReachable(p + 1));
+    }
+    // Answer on the port it came in on (a port the peer reaches): EETH, same request id.
+    MrcEethHeader eeth;
+    eeth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
+    eeth.SetTxTimestamp(erth.GetTxTimestamp());
+    Ptr<Packet> resp = Create<Packet>();
+    resp->AddHeader(eeth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_RESPONSE);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(MrcEndpointRequestIdOfPsn(rx.psn));
+    resp->AddHeader(bth);
+    SendReverse(rx.port, resp, 0);
+    NotifyReady();
+}
+
+void
+MrcMultipathQueuePair::SetRemotePortUp(uint32_t plane, bool up)
+{
+    if (m_evTable)
+    {
+        m_evTable->SetRemotePortUp(plane, up);
+        NotifyReady();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Requester: timers and probes
+// ---------------------------------------------------------------------------
+
+void
+MrcMultipathQueuePair::ArmTimer()
+{
+    Time deadline;
+    uint32_t psn;
+    if (!m_sb->GetOldestDeadline(GetCurrentTimeout(), deadline, psn))
+    {
+        Simulator::Remove(m_timer);
+        return;
+    }
+    if (!m_timer.IsExpired() && m_timerAt <= deadline)
+    {
+        return; // fires early and re-arms itself
+    }
+    Simulator::Remove(m_timer);
+    const Time now = Simulator::Now();
+    m_timerAt = std::max(deadline, now);
+    m_timer = Simulator::Schedule(m_timerAt - now, &MrcMultipathQueuePair::OnTimer, this);
+}
+
+void
+MrcMultipathQueuePair::OnTimer()
+{
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    const Time rto = GetCurrentTimeout();
+    Time deadline;
+    uint32_t psn;
+    if (!m_sb->GetOldestDeadline(rto, deadline, psn))
+    {
+        return;
+    }
+    if (deadline > now)
+    {
+        m_timerAt = deadline;
+        m_timer = Simulator::Schedule(deadline - now, &MrcMultipathQueuePair::OnTimer, this);
+        return;
+    }
+    ++m_counters.timeouts;
+    ++m_retries;
+    NS_LOG_LOGIC("QP " << m_qpn << " timeout " << m_retries << " at PSN " << psn << " (rto "
+                       << rto.As(Time::US) << ")");
+    if (m_expCount < EXP_COUNT_INFINITE && m_retries > m_linearCount + m_expCount)
+    {
+        std::ostringstream why;
+        why << "retry counter exceeded: " << m_retries << " timeouts without progress at PSN "
+            << psn << " (LinearCount " << m_linearCount << ", ExpCount " << m_expCount
+            << ", TimeoutExponent " << m_timeoutExp << ")";
+        RetryExceeded(why.str());
+        return;
+    }
+    const MrcSackUpdate& upd = m_sb->OnTimeout(now, rto);
+    HandleLosses(upd, true);
+    TraceCc();
+    ArmTimer();
+    NotifyReady();
+}
+
+void
+MrcMultipathQueuePair::RetryExceeded(const std::string& why)
+{
+    EnterError(MrcQpError::RETRY_EXCEEDED, why, MrcWcStatus::RETRY_EXCEEDED);
+}
+
+void
+MrcMultipathQueuePair::ArmTailProbe()
+{
+    m_lastActivity = Simulator::Now();
+    if (m_tailProbeDelay.IsZero() || !m_tailProbe.IsExpired())
+    {
+        return;
+    }
+    if (m_sb->GetOutstandingPsns() == 0 && !AwaitingTransportAck())
+    {
+        return;
+    }
+    m_tailProbe = Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this);
+}
+
+void
+MrcMultipathQueuePair::OnTailProbe()
+{
+    if (m_state != MrcQpState::RTS || (m_sb->GetOutstandingPsns() == 0 && !AwaitingTransportAck()))
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (now < m_lastActivity + m_tailProbeDelay)
+    {
+        m_tailProbe = Simulator::Schedule(m_lastActivity + m_tailProbeDelay - now,
+                                          &MrcMultipathQueuePair::OnTailProbe,
+                                          this);
+        return;
+    }
+    if (!CanRetransmit() && !CanSendNew())
+    {
+        uint32_t mask = 0;
+        for (uint32_t p = 0; p < m_nic->GetNPorts(); ++p)
+        {
+            if (m_nic->GetDevice(p)->IsLinkUp())
+            {
+                mask |= 1u << p;
+            }
+        }
+        const uint32_t ev = m_evTable->Select(mask);
+        if (ev != MrcEvTable::NO_EV)
+        {
+            m_tailProbeId = ++m_nextProbeId;
+            m_tailProbeOutstanding = true;
+            m_tailProbeSentAt = now;
+            SendProbe(ev, m_tailProbeId);
+        }
+    }
+    m_lastActivity = now;
+    m_tailProbe = Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this);
+}
+
+void
+MrcMultipathQueuePair::SendEvProbe(uint32_t evId)
+{
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    SendProbe(evId, ++m_nextProbeId);
+}
+
+void
+MrcMultipathQueuePair::SendProbe(uint32_t evId, uint16_t probeId)
+{
+    const MrcEvEntry& e = m_evTable->GetEntry(evId);
+    const uint32_t port = e.ev.plane;
+    if (port >= m_nic->GetNPorts() || !m_nic->GetDevice(port)->IsLinkUp())
+    {
+        return;
+    }
+    Ptr<Packet> p = Create<Packet>();
+    MrcPethHeader peth;
+    peth.SetProbeId(probeId);
+    peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    p->AddHeader(peth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_PROBE);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(0); // probes use no PSN
+    p->AddHeader(bth);
+    Encapsulate(p,
+                port,
+                e.ev.value,
+                e.ev.hasCarrier ? &e.ev.carrier : nullptr,
+                m_dataDscp,
+                m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT);
+    ++m_mpCounters.probesSent;
+    SendControl(port, p, m_dataDscp);
+}
+
+// ---------------------------------------------------------------------------
+// Requester: SACK and NACK processing
+// ---------------------------------------------------------------------------
+
+void
+MrcMultipathQueuePair::HandleLosses(const MrcSackUpdate& upd, bool fromTimeout)
+{
+    if (upd.lost.empty())
+    {
+        return;
+    }
+    for (const MrcPsnEvent& e : upd.lost)
+    {
+        if (e.record.ev >= m_evTable->GetEvCount())
+        {
+            continue;
+        }
+        if (fromTimeout)
+        {
+            ++m_mpCounters.timedOutPsns;
+            m_evTable->OnTimeout(e.record.ev);
+        }
+        else
+        {
+            ++m_mpCounters.inferredLosses;
+            if (m_lossMarksBad)
+            {
+                m_evTable->OnInferredLoss(e.record.ev);
+            }
+        }
+    }
+    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
+    m_ccOps->OnLoss(m_cc, static_cast<uint32_t>(std::min<uint64_t>(upd.lostBytes, UINT32_MAX)));
+}
+
+bool
+MrcMultipathQueuePair::AfterAckProgress()
+{
+    const uint64_t una = SeqOf(m_sb->GetUna());
+    const bool progress = una > m_una;
+    m_una = std::max(m_una, una);
+    if (m_sndNxt < m_una)
+    {
+        m_sndNxt = m_una;
+    }
+    while (!m_sendQueue.empty() && m_sendQueue.front().EndSeq() <= m_una)
+    {
+        if (m_completeOnTack && m_completedRequests >= m_tackedMessages)
+        {
+            break; // SACKed, but the peer has not reported the message complete yet
+        }
+        ++m_completedRequests;
+        if (m_sendQueue.front().wr.opcode == MrcWrOpcode::WRITE_WITH_IMM && m_wimmOutstanding > 0)
+        {
+            --m_wimmOutstanding;
+        }
+        if (!m_wqeMsn.empty())
+        {
+            m_wqeMsn.pop_front();
+        }
+        CompleteFront(MrcWcStatus::SUCCESS);
+        if (m_state != MrcQpState::RTS)
+        {
+            return progress;
+        }
+    }
+    ArmTimer();
+    return progress;
+}
+
+void
+MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
+{
+    ++m_counters.acksReceived;
+    const uint8_t* h = rx.headers + rx.extOffset;
+    MrcSethHeader seth;
+    MrcCcStateHeader ccs;
+    ReadHeaders(h, seth, ccs);
+    const Time now = Simulator::Now();
+    const bool pr = seth.IsProbeResponse();
+    const MrcPathFeedback m = seth.GetPathFeedback();
+    const uint32_t evId = m_evTable->FindByValue(seth.GetEntropy());
+    if (pr)
+    {
+        ++m_mpCounters.probesAnswered;
+        if (evId != MrcEvTable::NO_EV)
+        {
+            m_evTable->OnProbeAnswer(evId, m);
+        }
+    }
+    else if (evId != MrcEvTable::NO_EV)
+    {
+        m_evTable->OnSack(evId, m);
+    }
+    if (m_dynamicMpr && seth.GetMpr() > 0)
+    {
+        m_peerMpr = seth.GetMpr();
+    }
+
+    const MrcSackUpdate& upd =
+        pr ? m_sb->OnSack(seth.GetCackPsn(), seth.GetSackBasePsn(), seth.GetSackBitmap())
+           : m_sb->OnSack(seth);
+    MrcCcAck ack;
+    ack.newlyAckedBytes = upd.ackedBytes;
+    ack.ecnEcho = !pr && m != MrcPathFeedback::NONE;
+    ack.rcvCwndPend = ccs.GetRcvCwndPen();
+    ack.restoreCwnd = ccs.GetRestoreCwnd();
+    ack.serviceTime = pr ? Time(0) : m_serviceTime;
+    if (!pr)
+    {
+        if (m_timestamps)
+        {
+            ack.rttValid = true;
+            ack.rttSample = MrcTsethHeader::ElapsedBetween(ccs.GetTxTimestamp(),
+                                                           MrcTsethHeader::TimeToTicks(now));
+        }
+        else
+        {
+            const uint32_t ackPsn = seth.GetAckPsn();
+            for (const MrcPsnEvent& e : upd.acked)
+            {
+                if (e.psn == ackPsn)
+                {
+                    ack.retransmitted = e.record.retxCount > 0;
+                    ack.rttSample = now - e.record.sendTime;
+                    // [U]: valid if never retransmitted, or retransmitted once and the ACK
+                    // answers that copy (Retx echo). SETH has no Retx echo: a PSN sent
+                    // twice counts as answered by its retransmission when the sample is at
+                    // least the base RTT (an earlier copy's SACK would come back sooner).
+                    ack.rttValid =
+                        !ack.retransmitted ||
+                        (m_retxRttSamples && e.record.retxCount == 1 && ack.rttSample >= m_baseRtt);
+                    break;
+                }
+            }
+        }
+    }
+    if (ack.rttValid && ack.serviceTime.IsStrictlyPositive())
+    {
+        ack.rttSample = std::max(ack.rttSample - ack.serviceTime, Time(0)); // RTT - service time
+    }
+    const bool anyAcked = !upd.acked.empty();
+    HandleLosses(upd, false);
+    if (m_sleek && !pr && m_lossRule == LOSS_COUNT)
+    {
+        // UEC SLEEK (protocol reference Q4): enter recovery when the receiver holds
+        // max(min(LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x MTU) / MTU packets
+        // out of order
+        const uint64_t mtu = std::max<uint32_t>(m_mtu, 1);
+        uint64_t maxWnd = uint64_t(m_sb->GetCapacity()) * mtu;
+        if (Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(m_ccOps))
+        {
+            maxWnd = nscc->GetMaxWnd();
+        }
+        const double cwnd = static_cast<double>(std::min<uint64_t>(m_cc.cwnd, maxWnd));
+        const uint64_t bytes = std::max<uint64_t>(
+            static_cast<uint64_t>(std::min(m_lossOooCwndFactor * cwnd, double(maxWnd))),
+            uint64_t(m_lossOooMinPkts) * mtu);
+        if (ccs.GetOooCount() >= bytes / mtu)
+        {
+            const uint32_t limit = static_cast<uint32_t>(
+                std::min<uint64_t>(std::max<uint64_t>(m_cc.cwnd / mtu, 1), m_sb->GetCapacity()));
+            HandleLosses(m_sb->StartRecovery(limit), false);
+        }
+    }
+    // a tail probe's answer: what was sent before the probe and is still not SACKed is lost
+    // (only when one SACK block covers every outstanding PSN, so "not SACKed" means "not
+    // arrived")
+    if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
+    {
+        m_tailProbeOutstanding = false;
+        // Only the block the answer's bitmap covers: beyond it "not SACKed" says nothing.
+        // (Before: only when at most 64 PSNs were outstanding, so a tail of more than 64
+        // PSNs, e.g. after a dead path ate part of a window, waited for the timeout.)
+        const uint32_t end =
+            (seth.GetSackBasePsn() + MrcSethHeader::SACK_BITMAP_BITS) & MrcSackScoreboard::PSN_MASK;
+        const MrcSackUpdate& late = m_sb->OnTimeoutBelow(now, now - m_tailProbeSentAt, end);
+        HandleLosses(late, false);
+    }
+    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
+    if (anyAcked)
+    {
+        m_retries = 0;
+        m_ccOps->OnAck(m_cc, ack);
+    }
+    TraceCc();
+    if (AfterAckProgress())
+    {
+        m_retries = 0;
+    }
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    ArmTailProbe();
+    NotifyReady();
+}
+
+void
+MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
+{
+    ++m_counters.naksReceived;
+    MrcNethHeader neth;
+    ReadHeader(neth, rx.headers + rx.extOffset, MrcNethHeader::SIZE);
+    const MrcNackReason reason = neth.GetNackReason();
+    const uint32_t psn = neth.GetNackPsn();
+    if (reason == MrcNackReason::UNEXP_EVENT)
+    {
+        std::ostringstream why;
+        why << "NACK UNEXP_EVENT for PSN " << psn << " (fatal)";
+        EnterError(MrcQpError::REMOTE_OP_ERROR, why.str(), MrcWcStatus::REMOTE_OP_ERROR);
+        return;
+    }
+    const bool trimmed =
+        reason == MrcNackReason::TRIMMED || reason == MrcNackReason::TRIMMED_LASTHOP;
+    const uint32_t evId = m_evTable->FindByValue(neth.GetEntropy());
+    if (evId != MrcEvTable::NO_EV)
+    {
+        m_evTable->OnNack(evId, reason);
+    }
+    const MrcPsnRecord* r = m_sb->OnNack(psn);
+    bool wasRetransmission = false;
+    if (r)
+    {
+        wasRetransmission = r->retxCount > 0;
+        const uint32_t bytes = r->bytes;
+        // Karn's rule: a NACK for a PSN sent more than once cannot tell which copy it
+        // answers, so it carries no RTT sample (a stale copy's NACK just after the
+        // retransmission would otherwise set base_rtt far too low).
+        const Time rtt = wasRetransmission ? Time(0) : Simulator::Now() - r->sendTime;
+        const MrcCcNackKind kind = reason == MrcNackReason::TRIMMED ? MrcCcNackKind::TRIMMED
+                                   : reason == MrcNackReason::TRIMMED_LASTHOP
+                                       ? MrcCcNackKind::TRIMMED_LAST_HOP
+                                       : MrcCcNackKind::OTHER;
+        m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
+        m_ccOps->OnNackWithRtt(m_cc, bytes, kind, rtt);
+        TraceCc();
+    }
+    if (trimmed)
+    {
+        ++m_mpCounters.trimNacksReceived;
+    }
+    else if (wasRetransmission)
+    {
+        // another NACK for a packet already retried: it counts against the retry counter
+        ++m_retries;
+        if (m_expCount < EXP_COUNT_INFINITE && m_retries > m_linearCount + m_expCount)
+        {
+            std::ostringstream why;
+            why << "retry counter exceeded: NACK " << MrcNackReasonToString(reason) << " for PSN "
+                << psn << " after " << (m_retries - 1) << " retries";
+            RetryExceeded(why.str());
+            return;
+        }
+    }
+    ArmTimer();
+    NotifyReady();
+}
+
+// ---------------------------------------------------------------------------
+// Responder
+// ---------------------------------------------------------------------------
+
+void
+MrcMultipathQueuePair::Receive(const MrcRxPacket& rx)
+{
+    m_rxTrace(rx.packet);
+    if (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR)
+    {
+        return;
+    }
+    const uint8_t op = rx.opcode;
+    if (MrcOpcode::IsMrc(op) && MrcOpcode::IsWrite(op))
+    {
+        ReceiveData(rx);
+    }
+    else if (op == MrcOpcode::MRC_SACK)
+    {
+        ReceiveSack(rx);
+    }
+    else if (op == MrcOpcode::MRC_NACK)
+    {
+        ReceiveNack(rx);
+    }
+    else if (op == MrcOpcode::MRC_PROBE)
+    {
+        ReceiveProbe(rx);
+    }
+    else if (op == MrcOpcode::MRC_ENDPOINT_REQUEST)
+    {
+        ReceivePortStatus(rx);
+    }
+    else if (op == MrcOpcode::MRC_ENDPOINT_RESPONSE)
+    {
+        ReceivePortStatusResponse(rx);
+    }
+    else if (op == MrcOpcode::MRC_TRANSPORT_ACK)
+    {
+        ReceiveTransportAck(rx);
+    }
+    else
+    {
+        NS_LOG_LOGIC("QP " << m_qpn << ": opcode " << unsigned(op) << " ignored");
+    }
+}
+
+uint32_t
+MrcMultipathQueuePair::EvOf(const MrcRxPacket& rx) const
+{
+    const MrcPacketInfo& i = *rx.info;
+    return MrcEvDecode(i.udpSrcPort,
+                       i.encapsulated ? i.innerFlowLabel : i.flowLabel,
+                       m_srcPortHigh ? MrcEvSplit::SRC_PORT_HIGH : MrcEvSplit::SRC_PORT_LOW);
+}
+
+void
+MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
+{
+    ++m_counters.dataPacketsReceived;
+    const uint8_t* h = rx.headers + rx.extOffset;
+    const uint16_t msn = ReadU16(h + 2);
+    h += MrcMethHeader::SIZE;
+    uint16_t tsEcho = 0;
+    if (rx.bthByte8 & MrcBthHeader::TS_BIT)
+    {
+        tsEcho = ReadU16(h);
+        h += MrcTsethHeader::SIZE;
+    }
+    const uint64_t va = ReadU64(h);
+    const uint32_t rkey = ReadU32(h + 8);
+    const uint32_t dmaLen = ReadU32(h + 12);
+    h += MrcRethHeader::SERIALIZED_SIZE;
+    const uint32_t ev = EvOf(rx);
+    const uint8_t dscp = rx.info->GetDscp();
+    if (dscp == m_trimmedDscp || dscp == m_trimmedLhDscp)
+    {
+        ++m_mpCounters.trimNacksSent;
+        SendNack(rx.port,
+                 rx.psn,
+                 ev,
+                 dscp == m_trimmedDscp ? MrcNackReason::TRIMMED : MrcNackReason::TRIMMED_LASTHOP,
+                 tsEcho);
+        return;
+    }
+    const bool ce = rx.GetEcn() == MrcEcn::CE;
+    if (ce)
+    {
+        ++m_counters.ecnMarkedReceived;
+    }
+    if (m_maxWimmDest > 0 && MrcOpcode::HasImmediate(rx.opcode))
+    {
+        // max_wimm_dest: a Write-with-Immediate more than MaxWimmDest ahead of the last one
+        // reported is an error (no RNR in MRC); RQMSN is the first METH field
+        const auto ahead =
+            static_cast<int16_t>(ReadU16(rx.headers + rx.extOffset) - m_wimmReported);
+        if (ahead >= static_cast<int32_t>(m_maxWimmDest))
+        {
+            ++m_mpCounters.wimmDestExceeded;
+            SendNack(rx.port, rx.psn, ev, MrcNackReason::UNEXP_EVENT, tsEcho);
+            return;
+        }
+    }
+    const MrcRxResult res = m_rxWin->OnArrival(rx.psn);
+    bool tackDue = false; // a Transport ACK follows the SACK (reliability first)
+    if (res.kind == MrcRxArrival::OUT_OF_WINDOW)
+    {
+        ++m_mpCounters.oorNacksSent;
+        SendNack(rx.port, rx.psn, ev, MrcNackReason::PSN_OOR_WINDOW, tsEcho);
+        return;
+    }
+    if (res.kind == MrcRxArrival::NEW)
+    {
+        if (res.outOfOrder)
+        {
+            ++m_counters.outOfOrderPackets;
+        }
+        Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
+        if (!mr || !mr->Contains(va, rx.payloadBytes))
+        {
+            NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +"
+                               << rx.payloadBytes << ") rejected");
+            SendNack(rx.port, rx.psn, ev, MrcNackReason::UNEXP_EVENT, tsEcho);
+            return;
+        }
+        mr->Place(va, rx.payloadBytes);
+        m_counters.bytesPlaced += rx.payloadBytes;
+        m_rxBytes += rx.payloadBytes;
+        m_rcvBp.OnData(Simulator::Now(), rx.payloadBytes);
+        const uint64_t key = m_nextMsnToReport +
+                             static_cast<uint16_t>(msn - static_cast<uint16_t>(m_nextMsnToReport));
+        RxMessage& msg = m_rxMessages[key];
+        if (!msg.seenAny)
+        {
+            msg.seenAny = true;
+            msg.length = dmaLen;
+            msg.rkey = rkey;
+            msg.first = Simulator::Now();
+        }
+        msg.received += rx.payloadBytes;
+        msg.minVa = std::min(msg.minVa, va);
+        msg.last = Simulator::Now();
+        if (MrcOpcode::HasImmediate(rx.opcode))
+        {
+            msg.hasImm = true;
+            msg.imm = ReadU32(h);
+        }
+        if (msg.received >= msg.length && key == m_nextMsnToReport)
+        {
+            m_tackOwed += DeliverMessages();
+            tackDue = m_tackMessages > 0 && m_tackOwed > 0 &&
+                      (m_tackOwed >= m_tackMessages || m_rxMessages.empty());
+        }
+    }
+    else
+    {
+        ++m_counters.duplicatePackets;
+    }
+    MrcPathFeedback m = MrcPathFeedback::NONE;
+    if (ce)
+    {
+        const uint32_t run = ++m_ceRun[ev];
+        m = (m_alwaysSkipCeRun > 0 && run >= m_alwaysSkipCeRun) ? MrcPathFeedback::ALWAYS_SKIP
+                                                                : MrcPathFeedback::SKIP_ONCE;
+    }
+    else if (!m_ceRun.empty())
+    {
+        m_ceRun.Erase(ev);
+    }
+    MrcSackPolicy::Data d;
+    d.bytes = rx.payloadBytes;
+    d.ce = ce;
+    d.ar = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
+    d.retx = (rx.bthByte8 & MrcBthHeader::RTX_BIT) != 0;
+    d.lastOfMessage = MrcOpcode::EndsMessage(rx.opcode);
+    if (m_sackPolicy->OnData(d, res) != SACK_HOLD)
+    {
+        if (m_serviceTime.IsStrictlyPositive())
+        {
+            // local processing: the SACK (built then, so it is up to date) leaves later
+            Ptr<MrcMultipathQueuePair> self(this);
+            const uint32_t port = rx.port;
+            const uint32_t psn = rx.psn;
+            Simulator::Schedule(m_serviceTime, [self, port, psn, ev, m, tsEcho]() {
+                if (self->m_state == MrcQpState::RTS || self->m_state == MrcQpState::RTR)
+                {
+                    self->SendSack(port, psn, ev, m, false, 0, tsEcho);
+                }
+            });
+        }
+        else
+        {
+            SendSack(rx.port, rx.psn, ev, m, false, 0, tsEcho);
+        }
+    }
+    if (tackDue)
+    {
+        SendTransportAck(rx.port, ev);
+    }
+}
+
+uint32_t
+MrcMultipathQueuePair::DeliverMessages()
+{
+    uint32_t n = 0;
+    while (!m_rxMessages.empty())
+    {
+        auto it = m_rxMessages.begin();
+        if (it->first != m_nextMsnToReport || it->second.received < it->second.length)
+        {
+            return n;
+        }
+        const RxMessage& msg = it->second;
+        MrcRecvCompletion rc;
+        rc.qpn = m_qpn;
+        rc.rkey = msg.rkey;
+        rc.address = msg.minVa;
+        rc.bytes = msg.length;
+        rc.hasImmediate = msg.hasImm;
+        rc.immediate = msg.imm;
+        rc.firstPacket = msg.first;
+        rc.end = msg.last;
+        m_rxMessages.erase(it);
+        ++m_nextMsnToReport;
+        if (rc.hasImmediate)
+        {
+            ++m_wimmReported;
+        }
+        ++n;
+        ReportReceived(rc);
+    }
+    return n;
+}
+
+void
+MrcMultipathQueuePair::SendTransportAck(uint32_t port, uint32_t ev)
+{
+    MrcAethHeader aeth;
+    aeth.SetAck(MrcAethHeader::CREDIT_INVALID);
+    aeth.SetMsn(static_cast<uint32_t>(m_nextMsnToReport & MrcAethHeader::MSN_MASK));
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(aeth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_TRANSPORT_ACK);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(m_rxWin->GetCumulativePsn());
+    p->AddHeader(bth);
+    m_tackOwed = 0;
+    ++m_mpCounters.transportAcksSent;
+    SendReverse(port, p, ev);
+}
+
+void
+MrcMultipathQueuePair::ReceiveTransportAck(const MrcRxPacket& rx)
+{
+    if (rx.info->headerBytes < rx.extOffset + MrcAethHeader::SERIALIZED_SIZE)
+    {
+        return;
+    }
+    const uint8_t* h = rx.headers + rx.extOffset;
+    MrcAethHeader aeth;
+    aeth.SetSyndrome(h[0]);
+    if (!aeth.IsAck())
+    {
+        return;
+    }
+    ++m_mpCounters.transportAcksRcvd;
+    // MSN = messages the peer completed, mod 2^24: advance the unwrapped count
+    const uint32_t msn = (uint32_t(h[1]) << 16) | (uint32_t(h[2]) << 8) | h[3];
+    const uint32_t ahead =
+        (msn - static_cast<uint32_t>(m_tackedMessages)) & MrcAethHeader::MSN_MASK;
+    if (ahead == 0 || ahead >= (MrcAethHeader::MSN_MASK + 1) / 2)
+    {
+        return; // nothing new, or an older ACK overtaken by a newer one
+    }
+    m_tackedMessages += ahead;
+    if (m_completeOnTack && m_state == MrcQpState::RTS)
+    {
+        AfterAckProgress();
+        if (m_state == MrcQpState::RTS)
+        {
+            NotifyReady();
+        }
+    }
+}
+
+bool
+MrcMultipathQueuePair::AwaitingTransportAck() const
+{
+    return m_completeOnTack && !m_sendQueue.empty() && m_sendQueue.front().EndSeq() <= m_una &&
+           m_completedRequests >= m_tackedMessages;
+}
+
+void
+MrcMultipathQueuePair::ReceiveProbe(const MrcRxPacket& rx)
+{
+    MrcPethHeader peth;
+    ReadHeader(peth, rx.headers + rx.extOffset, MrcPethHeader::SIZE);
+    const MrcPathFeedback m =
+        rx.GetEcn() == MrcEcn::CE ? MrcPathFeedback::SKIP_ONCE : MrcPathFeedback::NONE;
+    SendSack(rx.port,
+             m_rxWin->GetCumulativePsn(),
+             EvOf(rx),
+             m,
+             true,
+             peth.GetProbeId(),
+             peth.GetTxTimestamp());
+    m_sackPolicy->OnSackSent();
+    if (m_tackMessages > 0 && m_nextMsnToReport > 0)
+    {
+        // repeat the cumulative Transport ACK: a requester that waits for a lost one
+        // (CompleteOnTransportAck) probes the tail
+        SendTransportAck(rx.port, EvOf(rx));
+    }
+}
+
+void
+MrcMultipathQueuePair::SendSack(uint32_t port,
+                                uint32_t triggerPsn,
+                                uint32_t ev,
+                                MrcPathFeedback m,
+                                bool probe,
+                                uint16_t probeId,
+                                uint16_t tsEcho)
+{
+    MrcSethHeader seth;
+    m_rxWin->FillSeth(seth, triggerPsn);
+    if (probe)
+    {
+        seth.SetProbeResponse(true);
+        seth.SetProbeId(probeId);
+    }
+    seth.SetEntropy(ev);
+    seth.SetPathFeedback(m);
+    seth.SetCcType(MrcSethHeader::CC_TYPE_NSCC);
+    MrcCcStateHeader ccs;
+    m_rxWin->FillCcState(ccs);
+    ccs.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(m_rxBytes));
+    const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(Simulator::Now());
+    ccs.SetRcvCwndPen(bp.pen);
+    ccs.SetRestoreCwnd(bp.restore);
+    m_mpCounters.penaltySacks += bp.pen > 0 ? 1 : 0;
+    m_mpCounters.restoreSacks += bp.restore ? 1 : 0;
+    ccs.SetTxTimestamp(tsEcho);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_SACK);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(m_rxWin->GetCumulativePsn());
+    Ptr<Packet> p = Create<Packet>();
+    MrcAddHeaders(p, {&bth, &seth, &ccs});
+    ++m_counters.acksSent;
+    SendReverse(port, p, ev);
+}
+
+void
+MrcMultipathQueuePair::SendNack(uint32_t port,
+                                uint32_t psn,
+                                uint32_t ev,
+                                MrcNackReason reason,
+                                uint16_t tsEcho)
+{
+    MrcNethHeader neth;
+    neth.SetNackReason(reason);
+    neth.SetEntropy(ev);
+    neth.SetNackPsn(psn & MrcBthHeader::PSN_MASK);
+    neth.SetTxTimestamp(tsEcho);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_NACK);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(psn & MrcBthHeader::PSN_MASK);
+    Ptr<Packet> p = Create<Packet>();
+    MrcAddHeaders(p, {&bth, &neth});
+    ++m_counters.naksSent;
+    SendReverse(port, p, ev);
+}
+
+void
+MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoedEv)
+{
+    // Rotate over the GOOD active EVs of the plane: a reverse path that died silently
+    // then loses only some control packets, and the cumulative SACK covers them.
+    uint32_t id = MrcEvTable::NO_EV;
+    if (port < m_reverseEv.size())
+    {
+        // the next of the plane's EVs after the last one used, in id order (the plane's
+        // list only: a walk over every EV of the QP would touch all planes' entries)
+        const std::vector<uint32_t>& ids = m_evTable->GetPlaneIds(port);
+        const uint32_t n = ids.size();
+        const uint32_t start = m_reverseEv[port] == MrcEvTable::NO_EV ? 0 : m_reversePos[port] + 1;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            const uint32_t pos = (start + k) % n;
+            if (m_evTable->IsActiveAndGood(ids[pos]))
+            {
+                id = ids[pos];
+                m_reversePos[port] = pos;
+                break;
+            }
+        }
+        m_reverseEv[port] = id;
+    }
+    if (id != MrcEvTable::NO_EV)
+    {
+        const MrcEvEntry& e = m_evTable->GetEntry(id);
+        Encapsulate(p,
+                    port,
+                    e.ev.value,
+                    e.ev.hasCarrier ? &e.ev.carrier : nullptr,
+                    m_controlDscp,
+                    MrcEcn::NOT_ECT);
+    }
+    else
+    {
+        Encapsulate(p, port, echoedEv, nullptr, m_controlDscp, MrcEcn::NOT_ECT);
+    }
+    SendControl(port, p, m_controlDscp);
+}
+
+} // namespace ns3

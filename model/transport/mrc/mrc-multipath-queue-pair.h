@@ -1,0 +1,469 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_MULTIPATH_QUEUE_PAIR_H
+#define MRC_MULTIPATH_QUEUE_PAIR_H
+
+#include "ns3/event-id.h"
+#include "ns3/mrc-ev-profile.h"
+#include "ns3/mrc-ev-table.h"
+#include "ns3/mrc-flat-map.h"
+#include "ns3/mrc-neth-header.h"
+#include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-rcv-backpressure.h"
+#include "ns3/mrc-receive-bitmap.h"
+#include "ns3/mrc-sack-policy.h"
+#include "ns3/mrc-sack-scoreboard.h"
+#include "ns3/mrc-seth-header.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup mrc
+ * The MRC (Multipath Reliable Connection) queue pair: per-packet EV spraying over the
+ * planes of a multi-port NIC, out-of-order placement, SACK/NACK selective
+ * retransmission, NSCC, per-EV health, linear-then-exponential timeouts, probes.
+ */
+
+namespace ns3
+{
+
+class MrcMemoryRegion;
+
+/**
+ * \ingroup mrc
+ * Counters specific to MRC (in addition to MrcQpCounters).
+ */
+struct MrcMultipathCounters
+{
+    uint64_t trimNacksSent{0};      //!< TRIMMED / TRIMMED_LASTHOP NACKs sent (responder)
+    uint64_t oorNacksSent{0};       //!< PSN_OOR_WINDOW NACKs sent (responder)
+    uint64_t trimNacksReceived{0};  //!< TRIMMED / TRIMMED_LASTHOP NACKs received (requester)
+    uint64_t nackRetransmits{0};    //!< retransmissions of PSNs a NACK queued (fast retransmits)
+    uint64_t wimmDestExceeded{0};   //!< Write-with-Imm refused: beyond MaxWimmDest (responder)
+    uint64_t inferredLosses{0};     //!< PSNs declared lost from SACK holes
+    uint64_t timedOutPsns{0};       //!< PSNs declared lost by the timeout
+    uint64_t probesSent{0};         //!< reliability probes sent (tail and EV probes)
+    uint64_t probesAnswered{0};     //!< probe answers (SACK pr = 1) received
+    uint64_t noEvStalls{0};         //!< BuildNextPacket found no usable EV on its port
+    uint64_t portStatusSent{0};     //!< Port Status Updates sent
+    uint64_t portStatusReceived{0}; //!< Port Status Updates received
+    uint64_t portStatusAnswered{0}; //!< Port Status Update answers received
+    uint64_t portStatusResent{0};   //!< Port Status Updates sent again
+    uint64_t transportAcksSent{0};  //!< Transport ACKs sent (responder)
+    uint64_t transportAcksRcvd{0};  //!< Transport ACKs received
+    uint64_t penaltySacks{0};       //!< SACKs sent with rcv_cwnd_pen > 0
+    uint64_t restoreSacks{0};       //!< SACKs sent with restore_cwnd
+};
+
+/**
+ * \ingroup mrc
+ * An MRC queue pair (both roles: requester and responder), after the OCP MRC 1.0
+ * transport as described in mrc-protocol.md sec. 3-6 and its resolutions Q1-Q7.
+ *
+ * **Operations.** RDMA Write and Write-with-Immediate only; a request with any other
+ * operation puts the QP in the error state (MrcQpError::UNSUPPORTED_OPERATION, status
+ * LOCAL_OP_ERROR, the reason names the operation).
+ *
+ * **Requester.** A Write of L bytes becomes max(1, ceil(L / Mtu)) packets with
+ * consecutive PSNs (MRC opcodes 0xC6-0xCB). Every packet carries METH (MSN = message
+ * number, RQMSN = Write-with-Immediate number), TSETH when Timestamps is on, and RETH
+ * with the packet's own remote address (VA advances by Mtu) and the message length;
+ * the last packet of a Write-with-Immediate carries ImmDt. A packet leaves only while
+ * (a) NSCC allows it (inflight + bytes <= cwnd; retransmissions too), (b) its PSN is
+ * below una + min(peer MPR x 128, scoreboard capacity), (c) a new Write-with-Immediate
+ * finds fewer than MaxWimm of them outstanding. The NIC asks the QP per port; the QP
+ * picks a GOOD EV of that port's plane from its MrcEvTable (Select with the port's plane
+ * bit) and encapsulates per the EV: SRv6 (EV with a uSID carrier: outer IPv6 to the
+ * carrier, inner IPv6 to the peer's address on that plane) or structured/ECMP (no outer
+ * header); in both the EV rides in the UDP source port and flow label (MrcEvEncode,
+ * EvSplit). First transmissions use DataDscp (trimmable), retransmissions RetxDscp.
+ *
+ * **Responder.** Every packet is placed at its RETH address on arrival (no reorder
+ * buffer) if MrcReceiveBitmap says it is NEW; duplicates are not placed again. A PSN at
+ * or beyond ePSN + Mpr x 128 is NACKed PSN_OOR_WINDOW; a trimmed arrival (outer DSCP
+ * TrimmedDscp / TrimmedLastHopDscp) is NACKed TRIMMED / TRIMMED_LASTHOP with its EV.
+ * SACKs follow MrcSackPolicy; each echoes the EV of its trigger, with m = SKIP_ONCE when
+ * the trigger arrived CE and m = ALWAYS_SKIP when the last AlwaysSkipCeRun packets on
+ * that EV all arrived CE (our rule; 0 disables it), and a CC_STATE (rcvd_bytes in 256 B
+ * units, ooo_count, reflected timestamp). Control packets go back on the plane the data
+ * came in on, on a reverse EV: the first GOOD active EV of that plane in this QP's own EV
+ * table (SRv6 carrier back when it has one), else the echoed EV in structured form.
+ * Messages are reported (MessageReceived, receive callback) in MSN order once every byte
+ * has arrived.
+ *
+ * **SACK / NACK processing.** MrcSackScoreboard frees PSNs and infers losses
+ * (LossRule Count: ReorderPsns count rule, and SLEEK recovery on the SACK's ooo_count when
+ * SleekRecovery; LossRule Plane: the count rule within the plane; LossRule Time); NSCC
+ * gets OnAck with the newly acknowledged bytes, the ECN echo (m != NONE), an RTT sample (the
+ * trigger's send time, or the reflected TSETH) and the receiver's window fields; the EV table gets
+ * OnSack(m), OnNack(reason), OnInferredLoss (when InferredLossMarksEvBad). Lost and NACKed PSNs are
+ * retransmitted oldest first on a fresh EV (excluding the one they were lost on) before new data.
+ * NACK UNEXP_EVENT is fatal; a NACK other than TRIMMED / TRIMMED_LASTHOP for a packet that
+ * was already retransmitted counts against the retry counter. Retransmissions obey the
+ * peer's window as new data does. A Write completes when all its PSNs are acknowledged.
+ *
+ * **Timeout.** One timer on the oldest PSN in flight: 1.024 us x 2^TimeoutExponent for
+ * the first LinearCount expiries without progress, then doubling for ExpCount more;
+ * one more expiry puts the QP in the error state ("retry counter exceeded"). Each
+ * expiry marks the EVs of the timed-out PSNs (MrcEvTable::OnTimeout).
+ *
+ * **Probes.** A reliability probe (PETH, no PSN) asks the peer for a SACK when data is
+ * outstanding, nothing else can be sent and no SACK came for TailProbeDelay; ASSUMED_BAD
+ * EVs are probed through the EV table's probe callback, and the SACK with pr = 1 that
+ * answers goes to MrcEvTable::OnProbeAnswer.
+ *
+ * **Port state.** A NIC port's link going down or up takes its plane out of (into) use
+ * in the EV table (SetLocalPortUp) and, with PortStatusUpdates, sends the peer QP a Port
+ * Status Update (ERTH op 0, reachable-port mask) on a working port; the peer applies it
+ * with MrcEvTable::SetRemotePortUp and answers (EETH, same request id); unanswered
+ * updates are sent again (PortStatusTimeout, PortStatusAttempts). With
+ * MrcRdmaNic::PortStatusScope Nic (default) the NIC sends one update per peer NIC to its
+ * reserved QPN 0x2 instead, and the peer NIC applies it to every QP connected to the
+ * sender; with Qp each QP sends its own to the peer QP.
+ *
+ * **Lifecycle.** Connect() or the steps ModifyToInit / ModifyToRtr / ModifyToRts (see
+ * MrcController for the OCP attributes of each step). The EV table, receive window and
+ * SACK policy are built at RTR, when arrivals start being processed; RTS applies
+ * InitialPsn and PeerMpr to the sender scoreboard. SetEvCandidates and SetEvProfile are
+ * allowed in RESET and INIT.
+ */
+class MrcMultipathQueuePair : public MrcQueuePair
+{
+  public:
+    /// Which rule infers loss from SACK holes (attribute LossRule).
+    enum LossRule : uint8_t
+    {
+        LOSS_COUNT, //!< ReorderPsns count rule, plus SLEEK when SleekRecovery
+        LOSS_TIME,  //!< RACK-style time rule with ReorderTime (no count rule, no SLEEK)
+        LOSS_PLANE, //!< ReorderPsns counted within the plane (+ time rule if ReorderTime > 0)
+        LOSS_PATH,  //!< ReorderPsns counted within the path, PlaneReorderPsns within the plane
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MrcMultipathQueuePair();
+    ~MrcMultipathQueuePair() override;
+
+    /**
+     * Candidate paths from which Connect generates the EV set (MrcEvProfile::Generate).
+     * Without candidates a structured set of random 16-bit values per plane is drawn.
+     * Call before Connect (in RESET or INIT).
+     * \param candidates per-plane candidates (SRv6 ones carry a uSID carrier)
+     */
+    void SetEvCandidates(const std::vector<MrcEvCandidate>& candidates);
+
+    /**
+     * The EV profile to generate the EV set with. Default: a fresh MrcEvProfile with the
+     * Structured format when no candidate has a carrier, Srv6 otherwise. Call before
+     * Connect.
+     * \param profile the profile
+     */
+    void SetEvProfile(Ptr<MrcEvProfile> profile);
+
+    /**
+     * Fix the random streams of the EV profile (EV generation) and the EV table (rotation
+     * shuffle, probe jitter). Call after Connect (the table exists then) and before the first
+     * packet (the table draws its first order lazily); the profile's
+     * stream applies to later generations only.
+     * \param stream first stream index
+     * \return the number of streams used (2)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /// \return the EV table (null before Connect)
+    Ptr<MrcEvTable> GetEvTable() const;
+    /// \return the MRC counters
+    const MrcMultipathCounters& GetMultipathCounters() const;
+    /// \return PSNs sent and not yet cumulatively acknowledged
+    uint32_t GetOutstandingPsns() const;
+    /// \return the peer's MPR as last advertised (units of 128 PSNs)
+    uint8_t GetPeerMpr() const;
+    /// \return the current timeout (grows while retries without progress go on)
+    Time GetCurrentTimeout() const;
+    /// \return the MaxWimmDest attribute (RTR max_wimm_dest)
+    uint32_t GetMaxWimmDest() const;
+    /// \return messages the peer acknowledged with Transport ACKs (requester; cumulative)
+    uint64_t GetTransportAckedMessages() const;
+
+    /**
+     * The peer's port of a plane went down or up (Port Status Update, Q3).
+     * \param plane the plane
+     * \param up true if up
+     */
+    void SetRemotePortUp(uint32_t plane, bool up);
+
+    // ---- NIC-scope Port Status Update (MrcRdmaNic::PortStatusScope Nic) ----
+
+    /// \return the PortStatusUpdates attribute
+    bool GetPortStatusUpdates() const;
+    /// \return the PortStatusTimeout attribute
+    Time GetPortStatusTimeout() const;
+    /// \return the PortStatusAttempts attribute
+    uint32_t GetPortStatusAttempts() const;
+    /**
+     * Apply a peer NIC's reachable-port mask (ERTH port_status_mask, bit N = port N) to
+     * this QP's EV table, as a Port Status Update addressed to the QP would; counts
+     * portStatusReceived.
+     * \param mask the mask
+     */
+    void ApplyPeerPortStatus(uint32_t mask);
+    /**
+     * Send a NIC-built endpoint packet (from its BTH on) toward this QP's peer on a port,
+     * in the control class on a reverse EV of that plane, as the QP's own control packets.
+     * \param port the port
+     * \param p the packet, BTH first
+     * \return false if the QP cannot send (not connected, or in error)
+     */
+    bool SendEndpointPacket(uint32_t port, Ptr<Packet> p);
+
+    bool UsesPort(uint32_t port) const override;
+    Time GetNextSendTime(uint32_t port) const override;
+    uint8_t GetNextDscp(uint32_t port) const override;
+    MrcTxPacket BuildNextPacket(uint32_t port) override;
+    void Receive(const MrcRxPacket& rx) override;
+
+    /// \param exponent the timeout exponent \return 1.024 us x 2^exponent
+    static Time TimeoutFromExponent(uint32_t exponent);
+
+  protected:
+    void DoDispose() override;
+    void DoConnect() override;
+    void DoPostSend(MrcSendWqe& wqe) override;
+    void DoEnterError() override;
+    void DoModifyToRts() override;
+    /// \return true when the time rule is in force (LossRule Time or Plane, and ReorderTime
+    /// or BaseRtt set)
+    bool UsesTimeRule() const;
+    /// Set the scoreboard's loss rules from LossRule, ReorderPsns and ReorderTime.
+    /// \param cfg [in,out] the scoreboard configuration
+    void ConfigureLossRule(MrcSackScoreboard::Config& cfg) const;
+
+  private:
+    // ---- requester ----
+    /// \param psn a wire PSN this QP sent \return its unwrapped sequence number
+    uint64_t SeqOf(uint32_t psn) const;
+    /// \return the PSNs the sender may have outstanding: min(peer MPR x 128, capacity)
+    uint64_t GetSendWindow() const;
+    /// \return true if a retransmission could go now (window permitting)
+    bool CanRetransmit() const;
+    /// \return true if a new PSN could go now (every gate)
+    bool CanSendNew() const;
+    /// \param seq an unwrapped sequence number \return index of its request in m_sendQueue
+    std::size_t FindWqe(uint64_t seq) const;
+    /**
+     * Build one data packet.
+     * \param seq unwrapped sequence number \param evId the EV \param port the port
+     * \param retx whether it is a retransmission
+     * \return the packet
+     */
+    Ptr<Packet> BuildData(uint64_t seq, uint32_t evId, uint32_t port, bool retx);
+    /**
+     * Add UDP, IPv6 (and the outer SRv6 header when the EV has a carrier) and the ICRC.
+     * \param p packet from its BTH \param port NIC port \param evValue EV value
+     * \param carrier the EV's uSID carrier or nullptr \param dscp DSCP \param ecn ECN
+     */
+    void Encapsulate(Ptr<Packet> p,
+                     uint32_t port,
+                     uint32_t evValue,
+                     const MrcUsidCarrier* carrier,
+                     uint8_t dscp,
+                     MrcEcn ecn) const;
+    /// Handle a SACK.
+    void ReceiveSack(const MrcRxPacket& rx);
+    /// Handle a NACK.
+    void ReceiveNack(const MrcRxPacket& rx);
+    /// Complete requests the cumulative point covers; update timers. \return true if progress
+    bool AfterAckProgress();
+    /// Report losses of an update to CC and EV table.
+    void HandleLosses(const MrcSackUpdate& upd, bool fromTimeout);
+    /// (Re)arm the retransmission timer on the oldest PSN in flight.
+    void ArmTimer();
+    /// The retransmission timer fired.
+    void OnTimer();
+    /// (Re)arm the tail-probe timer.
+    void ArmTailProbe();
+    /// The tail-probe timer fired.
+    void OnTailProbe();
+    /// EV table asks for a probe on an ASSUMED_BAD EV.
+    void SendEvProbe(uint32_t evId);
+    /// Send a PETH on an EV.
+    void SendProbe(uint32_t evId, uint16_t probeId);
+    /// Ask the NIC again a little later (no EV was usable).
+    void ScheduleRetry();
+    /// The link of a local port changed.
+    void LocalLinkChanged(uint32_t port);
+    /// Remap the EVs of a local port to its current link state and tell the peer
+    /// (PortRemapDelay after the change).
+    void ApplyLocalPortState(uint32_t port);
+    /// Tell the peer which local ports are up (Port Status Update).
+    void SendPortStatus();
+    /// A Port Status Update arrived.
+    void ReceivePortStatus(const MrcRxPacket& rx);
+    /// A Port Status Update response (EETH, opcode 0xD9) arrived.
+    void ReceivePortStatusResponse(const MrcRxPacket& rx);
+    /// No response to the last Port Status Update within PortStatusTimeout.
+    void PortStatusTimedOut();
+    /// Send the current Port Status Update request (first attempt or again).
+    void TransmitPortStatus();
+    /// A Transport ACK arrived: the peer completed messages.
+    void ReceiveTransportAck(const MrcRxPacket& rx);
+    /// \return true if every PSN is acknowledged but a request waits for its Transport ACK
+    bool AwaitingTransportAck() const;
+    /// Enter the error state with RETRY_EXCEEDED.
+    void RetryExceeded(const std::string& why);
+
+    // ---- responder ----
+    /// Handle a data packet.
+    void ReceiveData(const MrcRxPacket& rx);
+    /// Answer a probe.
+    void ReceiveProbe(const MrcRxPacket& rx);
+    /**
+     * Send a SACK.
+     * \param port the port \param triggerPsn the PSN it answers \param ev the echoed EV
+     * \param m path feedback \param probe answering a probe \param probeId its id
+     * \param tsEcho reflected timestamp
+     */
+    void SendSack(uint32_t port,
+                  uint32_t triggerPsn,
+                  uint32_t ev,
+                  MrcPathFeedback m,
+                  bool probe,
+                  uint16_t probeId,
+                  uint16_t tsEcho);
+    /**
+     * Send a NACK.
+     * \param port the port \param psn NACKed PSN \param ev its EV \param reason why
+     * \param tsEcho reflected timestamp
+     */
+    void SendNack(uint32_t port, uint32_t psn, uint32_t ev, MrcNackReason reason, uint16_t tsEcho);
+    /// Send a control packet on the reverse EV of a plane.
+    void SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoedEv);
+    /// \param rx a packet \return the EV it carries
+    uint32_t EvOf(const MrcRxPacket& rx) const;
+    /// Report completed messages in MSN order.
+    /// \return messages reported by this call
+    uint32_t DeliverMessages();
+    /**
+     * Send a Transport ACK (opcode 0xD1, AETH: ACK, credit 0x1f, MSN = messages completed).
+     * \param port the port \param ev the EV of the packet that completed the message
+     */
+    void SendTransportAck(uint32_t port, uint32_t ev);
+
+    /// One message being received.
+    struct RxMessage
+    {
+        uint32_t length{0};    //!< RETH DMA length
+        uint32_t received{0};  //!< new payload bytes so far
+        uint32_t rkey{0};      //!< region
+        uint64_t minVa{~0ULL}; //!< lowest VA seen (= first byte once complete)
+        bool hasImm{false};    //!< Write-with-Immediate
+        uint32_t imm{0};       //!< immediate data
+        bool seenAny{false};   //!< at least one packet placed
+        Time first;            //!< first arrival
+        Time last;             //!< last arrival
+    };
+
+    // attributes
+    bool m_timestamps;            //!< Timestamps
+    uint8_t m_mpr;                //!< Mpr (own window)
+    uint32_t m_maxWimm;           //!< MaxWimm
+    uint32_t m_timeoutExp;        //!< TimeoutExponent
+    uint32_t m_linearCount;       //!< LinearCount
+    uint32_t m_expCount;          //!< ExpCount
+    uint32_t m_reorderPsns;       //!< ReorderPsns
+    uint32_t m_planeReorderPsns;  //!< PlaneReorderPsns
+    uint32_t m_globalReorderPsns; //!< GlobalReorderPsns
+    bool m_timeoutLosesPath;      //!< TimeoutLosesPath
+    bool m_retxRttSamples;        //!< RetxRttSamples
+    LossRule m_lossRule;          //!< LossRule
+    Time m_reorderTime;           //!< ReorderTime (0 = BaseRtt)
+    bool m_sleek;                 //!< SleekRecovery
+    double m_lossOooCwndFactor;   //!< LossOooCwndFactor
+    uint32_t m_lossOooMinPkts;    //!< LossOooMinPkts
+    bool m_lossMarksBad;          //!< InferredLossMarksEvBad
+    uint8_t m_dataDscp;           //!< DataDscp
+    uint8_t m_retxDscp;           //!< RetxDscp
+    uint8_t m_controlDscp;        //!< ControlDscp
+    uint8_t m_trimmedDscp;        //!< TrimmedDscp
+    uint8_t m_trimmedLhDscp;      //!< TrimmedLastHopDscp
+    bool m_ecnCapable;            //!< EcnCapable
+    uint32_t m_alwaysSkipCeRun;   //!< AlwaysSkipCeRun
+    Time m_tailProbeDelay;        //!< TailProbeDelay
+    bool m_srcPortHigh;           //!< EvSrcPortHigh
+    bool m_portStatusUpdates;     //!< PortStatusUpdates
+    uint8_t m_cfgPeerMpr;         //!< PeerMpr (0: Mpr)
+    bool m_dynamicMpr;            //!< DynamicMpr
+    uint32_t m_maxWimmDest;       //!< MaxWimmDest
+    uint32_t m_tackMessages;      //!< TransportAckMessages (0: no Transport ACKs)
+    bool m_completeOnTack;        //!< CompleteOnTransportAck
+    Time m_portStatusTimeout;     //!< PortStatusTimeout
+    uint32_t m_portStatusTries;   //!< PortStatusAttempts
+    DataRate m_rcvDrainRate;      //!< RcvDrainRate
+    uint32_t m_rcvBusyBytes;      //!< RcvBusyBytes
+    uint32_t m_rcvRestoreSacks;   //!< RcvRestoreSacks
+    Time m_serviceTime;           //!< ServiceTime
+    Time m_portRemapDelay;        //!< PortRemapDelay
+
+    // set-up
+    std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
+    Ptr<MrcEvProfile> m_profile;              //!< SetEvProfile
+    Ptr<MrcEvTable> m_evTable;                //!< the EV table
+
+    // requester state
+    std::unique_ptr<MrcSackScoreboard> m_sb; //!< scoreboard
+    uint64_t m_una;                          //!< oldest unacked sequence (unwrapped)
+    uint64_t m_sndNxt;                       //!< next new sequence
+    uint8_t m_peerMpr;                       //!< peer's MPR
+    uint32_t m_wimmOutstanding;              //!< Write-with-Imm requests started, not done
+    uint16_t m_nextMsn;                      //!< next MSN to give a request
+    uint16_t m_nextRqMsn;                    //!< next RQMSN to give a Write-with-Imm
+    std::deque<std::pair<uint16_t, uint16_t>> m_wqeMsn; //!< (MSN, RQMSN) per m_sendQueue entry
+    uint32_t m_retries;                //!< timer expiries / NACK retries since progress
+    EventId m_timer;                   //!< retransmission timer
+    Time m_timerAt;                    //!< when m_timer fires
+    EventId m_tailProbe;               //!< tail-probe timer
+    EventId m_retry;                   //!< NotifyReady retry
+    uint16_t m_nextProbeId;            //!< probe ids
+    uint16_t m_tailProbeId;            //!< id of the last tail probe
+    bool m_tailProbeOutstanding;       //!< its answer has not come
+    Time m_tailProbeSentAt;            //!< when it was sent
+    Time m_lastActivity;               //!< last send or SACK (tail-probe clock)
+    uint16_t m_portStatusId;           //!< last Port Status Update request id
+    uint32_t m_portStatusMask;         //!< mask of the request in flight
+    uint32_t m_portStatusLeft;         //!< attempts left for it
+    bool m_portStatusPending;          //!< a request waits for its response
+    EventId m_portStatusTimer;         //!< its response timeout
+    uint64_t m_tackedMessages;         //!< messages the peer's Transport ACKs covered
+    uint64_t m_completedRequests;      //!< send requests completed successfully
+    MrcMultipathCounters m_mpCounters; //!< counters
+    bool m_evTableDisposed;            //!< the EV table was stopped (error state)
+
+    // responder state
+    std::unique_ptr<MrcReceiveBitmap> m_rxWin;  //!< receive window
+    Ptr<MrcSackPolicy> m_sackPolicy;            //!< SACK policy
+    uint64_t m_rxBytes;                         //!< new payload bytes received (rcvd_bytes)
+    uint64_t m_nextMsnToReport;                 //!< next MSN (unwrapped) to report
+    uint16_t m_wimmReported;                    //!< Write-with-Imm messages reported
+    std::map<uint64_t, RxMessage> m_rxMessages; //!< messages by unwrapped MSN
+    MrcFlatMap<uint32_t, uint32_t> m_ceRun;     //!< per echoed EV: CE arrivals in a row
+    std::vector<uint32_t> m_reverseEv;          //!< per plane: last reverse EV id used
+    std::vector<uint32_t> m_reversePos;         //!< per plane: its index in GetPlaneIds
+    uint32_t m_tackOwed;                        //!< messages completed, not yet ACKed
+    MrcRcvBackpressure m_rcvBp;                 //!< rcv_cwnd_pen / restore_cwnd rule
+};
+
+} // namespace ns3
+
+#endif /* MRC_MULTIPATH_QUEUE_PAIR_H */

@@ -1,0 +1,763 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-roce-queue-pair.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/mrc-aeth-header.h"
+#include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-cnp-header.h"
+#include "ns3/mrc-imm-dt-header.h"
+#include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-reth-header.h"
+#include "ns3/mrc-traffic-class.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcRoceQueuePair");
+
+NS_OBJECT_ENSURE_REGISTERED(MrcRoceQueuePair);
+
+namespace
+{
+
+/// Ethernet header + preamble/SFD/IFG/FCS: what a frame costs on the wire beyond the packet.
+constexpr uint32_t WIRE_EXTRA_BYTES = 14 + 24;
+
+uint32_t
+ReadU32(const uint8_t* b)
+{
+    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+}
+
+uint64_t
+ReadU64(const uint8_t* b)
+{
+    return (uint64_t(ReadU32(b)) << 32) | ReadU32(b + 4);
+}
+
+} // namespace
+
+TypeId
+MrcRoceQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        AddCommonAttributes(TypeId("ns3::MrcRoceQueuePair")
+                                .SetParent<MrcQueuePair>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<MrcRoceQueuePair>(),
+                            4096,
+                            "ns3::MrcNoCongestionControl",
+                            "ns3::MrcFixedEntropyPathSelector",
+                            "4096 B, the largest InfiniBand path MTU (our choice; the "
+                            "roce-hpcc profile sets 1000 B as the HPCC simulator).")
+            .AddAttribute("AckInterval",
+                          "The responder ACKs after this many in-order packets, and always "
+                          "at a message's end. Default 1: every packet (HPCC simulator, "
+                          "L2_ACK_INTERVAL 1).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&MrcRoceQueuePair::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("NakInterval",
+                          "The responder NAKs a sequence error at most once per this "
+                          "interval while the expected PSN stays the same. Default 500 us "
+                          "(HPCC simulator attribute default).",
+                          TimeValue(MicroSeconds(500)),
+                          MakeTimeAccessor(&MrcRoceQueuePair::m_nakInterval),
+                          MakeTimeChecker())
+            .AddAttribute("AckTimeout",
+                          "Local ACK timeout: go back to the oldest unacknowledged PSN when "
+                          "no ACK advanced it for this long. Default 1.048576 ms = 4.096 us "
+                          "x 2^8 (InfiniBand encoding, exponent 8: our choice).",
+                          TimeValue(NanoSeconds(1048576)),
+                          MakeTimeAccessor(&MrcRoceQueuePair::m_ackTimeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("RetryCount",
+                          "Timeouts in a row (without progress) that are retried; one more "
+                          "puts the QP in the error state (retry-exceeded). Default 7 (the "
+                          "InfiniBand maximum of the 3-bit retry_cnt).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&MrcRoceQueuePair::m_retryCount),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("DataDscp",
+                          "DSCP of data packets. Default 26 (MrcDscp::ROCE_DATA, a common "
+                          "vendor default for RoCE; class 3 with the default device map).",
+                          UintegerValue(MrcDscp::ROCE_DATA),
+                          MakeUintegerAccessor(&MrcRoceQueuePair::m_dataDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("AckDscp",
+                          "DSCP of ACKs and NAKs. Default 46 (MrcDscp::CONTROL, highest "
+                          "class: the HPCC simulator sends ACKs at high priority).",
+                          UintegerValue(MrcDscp::CONTROL),
+                          MakeUintegerAccessor(&MrcRoceQueuePair::m_ackDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("CnpDscp",
+                          "DSCP of CNPs. Default 48 (MrcDscp::ROCE_CNP, common vendor "
+                          "default).",
+                          UintegerValue(MrcDscp::ROCE_CNP),
+                          MakeUintegerAccessor(&MrcRoceQueuePair::m_cnpDscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("EcnCapable",
+                          "Send data as ECT(0) (true, default: DCQCN needs marks) or "
+                          "Not-ECT.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcRoceQueuePair::m_ecnCapable),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+MrcRoceQueuePair::MrcRoceQueuePair()
+    : m_ackInterval(1),
+      m_nakInterval(MicroSeconds(500)),
+      m_ackTimeout(NanoSeconds(1048576)),
+      m_retryCount(7),
+      m_dataDscp(MrcDscp::ROCE_DATA),
+      m_ackDscp(MrcDscp::CONTROL),
+      m_cnpDscp(MrcDscp::ROCE_CNP),
+      m_ecnCapable(true),
+      m_sndUna(0),
+      m_sndNxt(0),
+      m_maxSent(0),
+      m_txIdx(0),
+      m_timerDeadline(Time::Max()),
+      m_retries(0),
+      m_ePsn(0),
+      m_msn(0),
+      m_inMessage(false),
+      m_rxNextAddr(0),
+      m_sinceAck(0),
+      m_lastNakPsn(0),
+      m_nakSent(false),
+      m_pendingCnpFlag(false),
+      m_cnpPort(0)
+{
+    // Created here so that it takes the ns3::MrcDcqcnNotificationPoint defaults in force
+    // when this QP is created.
+    m_np = CreateObject<MrcDcqcnNotificationPoint>();
+    m_np->SetSendCnpCallback(MakeCallback(&MrcRoceQueuePair::SendDeferredCnp, this));
+}
+
+MrcRoceQueuePair::~MrcRoceQueuePair() = default;
+
+void
+MrcRoceQueuePair::DoDispose()
+{
+    m_timer.Cancel();
+    if (m_np)
+    {
+        m_np->Dispose();
+        m_np = nullptr;
+    }
+    m_rxRegion = nullptr;
+    MrcQueuePair::DoDispose();
+}
+
+void
+MrcRoceQueuePair::DoConnect()
+{
+    m_path = m_pathSelector->Select(MrcPathSelector::NO_PORT, false);
+    NS_ABORT_MSG_IF(m_path.port >= m_nic->GetNPorts(),
+                    "MrcRoceQueuePair: path selector chose port " << m_path.port << " of "
+                                                                  << m_nic->GetNPorts());
+}
+
+void
+MrcRoceQueuePair::DoPostSend(MrcSendWqe& /* wqe */)
+{
+    NotifyReady();
+}
+
+void
+MrcRoceQueuePair::DoEnterError()
+{
+    StopTimer();
+    m_np->CancelDeferred();
+}
+
+uint32_t
+MrcRoceQueuePair::GetPort() const
+{
+    return m_path.port;
+}
+
+Ptr<MrcDcqcnNotificationPoint>
+MrcRoceQueuePair::GetNotificationPoint() const
+{
+    return m_np;
+}
+
+uint64_t
+MrcRoceQueuePair::GetSendNext() const
+{
+    return m_sndNxt;
+}
+
+uint64_t
+MrcRoceQueuePair::GetSendUnacked() const
+{
+    return m_sndUna;
+}
+
+uint64_t
+MrcRoceQueuePair::GetExpectedPsn() const
+{
+    return m_ePsn;
+}
+
+// ---------------------------------------------------------------------------
+// Requester
+// ---------------------------------------------------------------------------
+
+std::size_t
+MrcRoceQueuePair::FindWqe(uint64_t seq) const
+{
+    // The request whose firstSeq is the largest one <= seq.
+    auto it = std::upper_bound(m_sendQueue.begin(),
+                               m_sendQueue.end(),
+                               seq,
+                               [](uint64_t s, const MrcSendWqe& w) { return s < w.firstSeq; });
+    NS_ASSERT(it != m_sendQueue.begin());
+    return static_cast<std::size_t>(std::distance(m_sendQueue.begin(), it)) - 1;
+}
+
+uint64_t
+MrcRoceQueuePair::BytePosition(uint64_t seq) const
+{
+    if (seq >= m_nextWqeSeq || m_sendQueue.empty())
+    {
+        return m_nextWqeByte;
+    }
+    const MrcSendWqe& w = m_sendQueue[FindWqe(seq)];
+    return w.firstByte + std::min<uint64_t>((seq - w.firstSeq) * m_mtu, w.wr.length);
+}
+
+Time
+MrcRoceQueuePair::GetNextSendTime(uint32_t port) const
+{
+    if (m_state != MrcQpState::RTS || port != m_path.port || m_sndNxt >= m_nextWqeSeq)
+    {
+        return Time::Max();
+    }
+    if (m_cc.cwnd != std::numeric_limits<uint64_t>::max())
+    {
+        std::size_t i = m_txIdx;
+        while (m_sendQueue[i].EndSeq() <= m_sndNxt)
+        {
+            ++i; // m_sndNxt < m_nextWqeSeq: some request holds it
+        }
+        const MrcSendWqe& w = m_sendQueue[i];
+        const uint64_t offset = (m_sndNxt - w.firstSeq) * m_mtu;
+        const uint64_t len = std::min<uint64_t>(m_mtu, w.wr.length - offset);
+        if (m_cc.inflight > 0 && uint64_t(m_cc.inflight) + len > m_cc.cwnd)
+        {
+            return Time::Max(); // window full: an ACK calls NotifyReady
+        }
+    }
+    return m_nextAvail;
+}
+
+uint8_t
+MrcRoceQueuePair::GetNextDscp(uint32_t /* port */) const
+{
+    return m_dataDscp;
+}
+
+MrcTxPacket
+MrcRoceQueuePair::BuildNextPacket(uint32_t port)
+{
+    MrcTxPacket tx;
+    if (m_state != MrcQpState::RTS || m_sndNxt >= m_nextWqeSeq)
+    {
+        return tx;
+    }
+    while (m_sendQueue[m_txIdx].EndSeq() <= m_sndNxt)
+    {
+        ++m_txIdx;
+    }
+    const MrcSendWqe& w = m_sendQueue[m_txIdx];
+    const uint64_t idx = m_sndNxt - w.firstSeq;
+    const uint64_t offset = idx * m_mtu;
+    const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
+    const bool first = idx == 0;
+    const bool last = idx + 1 == w.nPackets;
+    const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
+    const uint8_t opcode = MrcOpcode::WriteOpcode(false, first, last, imm);
+
+    Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
+    if (first)
+    {
+        MrcRethHeader reth;
+        reth.SetVirtualAddress(w.wr.remoteAddress);
+        reth.SetRkey(w.wr.rkey);
+        reth.SetDmaLength(w.wr.length);
+        p->AddHeader(reth);
+    }
+    MrcBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(static_cast<uint32_t>((m_sndNxt + m_initialPsn) & MrcBthHeader::PSN_MASK));
+    bth.SetAckReq(last);
+    p->AddHeader(bth);
+    AddIpUdpIcrc(p,
+                 m_nic->GetAddress(port),
+                 GetRemoteAddress(port),
+                 m_dataDscp,
+                 m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
+                 m_path.flowLabel,
+                 m_path.udpSrcPort);
+
+    ++m_counters.dataPacketsSent;
+    m_counters.dataBytesSent += len;
+    if (m_sndNxt < m_maxSent)
+    {
+        ++m_counters.retransmittedPackets;
+        m_counters.retransmittedBytes += len;
+    }
+    ++m_sndNxt;
+    m_maxSent = std::max(m_maxSent, m_sndNxt);
+    m_cc.inflight += len;
+    m_ccOps->OnSent(m_cc, len);
+    const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
+    m_nextAvail = Simulator::Now() + rate.CalculateBytesTxTime(p->GetSize() + WIRE_EXTRA_BYTES);
+    if (m_timerDeadline == Time::Max())
+    {
+        RestartTimer();
+    }
+    m_txTrace(p);
+    tx.packet = p;
+    tx.dscp = m_dataDscp;
+    return tx;
+}
+
+void
+MrcRoceQueuePair::RestartTimer()
+{
+    m_timerDeadline = Simulator::Now() + m_ackTimeout;
+    if (m_timer.IsExpired())
+    {
+        m_timer = Simulator::Schedule(m_ackTimeout, &MrcRoceQueuePair::Timeout, this);
+    }
+}
+
+void
+MrcRoceQueuePair::StopTimer()
+{
+    // Nothing outstanding: drop the pending event so that an idle QP keeps no event
+    // (a lazily restarted timer otherwise fires once more for nothing).
+    // (Remove, not Cancel: a cancelled event still advances the clock when it is reached.)
+    m_timerDeadline = Time::Max();
+    Simulator::Remove(m_timer);
+}
+
+void
+MrcRoceQueuePair::Timeout()
+{
+    if (m_state != MrcQpState::RTS || m_timerDeadline == Time::Max())
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (m_timerDeadline > now)
+    {
+        m_timer = Simulator::Schedule(m_timerDeadline - now, &MrcRoceQueuePair::Timeout, this);
+        return;
+    }
+    m_timerDeadline = Time::Max();
+    if (m_sndUna >= m_maxSent)
+    {
+        return; // nothing outstanding
+    }
+    ++m_counters.timeouts;
+    ++m_retries;
+    NS_LOG_LOGIC("QP " << m_qpn << " timeout " << m_retries << " at PSN " << m_sndUna);
+    if (m_retries > m_retryCount)
+    {
+        std::ostringstream why;
+        why << "local ACK timeout: " << m_retries << " expiries without progress at PSN "
+            << ((m_sndUna + m_initialPsn) & MrcBthHeader::PSN_MASK) << " (RetryCount "
+            << m_retryCount << ", AckTimeout " << m_ackTimeout.As(Time::US) << ")";
+        EnterError(MrcQpError::RETRY_EXCEEDED, why.str(), MrcWcStatus::RETRY_EXCEEDED);
+        return;
+    }
+    const uint64_t outstanding = BytePosition(m_sndNxt) - BytePosition(m_sndUna);
+    m_sndNxt = m_sndUna;
+    m_txIdx = 0;
+    m_cc.inflight = 0;
+    m_ccOps->OnLoss(m_cc, static_cast<uint32_t>(std::min<uint64_t>(outstanding, UINT32_MAX)));
+    m_pathSelector->Feedback(m_path.ev, MrcPathSignal::TIMEOUT);
+    TraceCc();
+    RestartTimer();
+    NotifyReady();
+}
+
+uint64_t
+MrcRoceQueuePair::AdvanceUna(uint64_t una)
+{
+    if (una <= m_sndUna)
+    {
+        return 0;
+    }
+    const uint64_t bytes = BytePosition(una) - BytePosition(m_sndUna);
+    m_sndUna = una;
+    if (m_sndNxt < m_sndUna)
+    {
+        m_sndNxt = m_sndUna;
+    }
+    m_retries = 0;
+    while (!m_sendQueue.empty() && m_sendQueue.front().EndSeq() <= m_sndUna)
+    {
+        m_txIdx = m_txIdx > 0 ? m_txIdx - 1 : 0;
+        CompleteFront(MrcWcStatus::SUCCESS);
+        if (m_state != MrcQpState::RTS)
+        {
+            return bytes;
+        }
+    }
+    m_cc.inflight = static_cast<int64_t>(BytePosition(m_sndNxt) - BytePosition(m_sndUna));
+    if (m_sndUna < m_sndNxt)
+    {
+        RestartTimer();
+    }
+    else
+    {
+        StopTimer();
+    }
+    return bytes;
+}
+
+void
+MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
+{
+    const uint8_t* aeth = rx.headers + rx.extOffset;
+    MrcAethHeader a;
+    a.SetSyndrome(aeth[0]);
+    const uint64_t seq = Unwrap((rx.psn - m_initialPsn) & MrcBthHeader::PSN_MASK, m_sndUna);
+    if (a.IsAck())
+    {
+        ++m_counters.acksReceived;
+        const bool becn = (rx.bthByte4 & MrcBthHeader::BECN_BIT) != 0;
+        if (becn)
+        {
+            // The CNP flag reaches the controller once, through OnAck (cnpFlag).
+            ++m_counters.cnpsReceived;
+            m_pathSelector->Feedback(m_path.ev, MrcPathSignal::ECN);
+        }
+        if (seq + 1 > m_maxSent)
+        {
+            NS_LOG_LOGIC("QP " << m_qpn << ": ACK for PSN " << rx.psn << " beyond what was sent");
+            return;
+        }
+        MrcCcAck ack;
+        ack.newlyAckedBytes = AdvanceUna(seq + 1);
+        ack.ecnEcho = becn;
+        ack.cnpFlag = becn;
+        if (m_state != MrcQpState::RTS)
+        {
+            return;
+        }
+        if (ack.newlyAckedBytes > 0 && !becn)
+        {
+            m_pathSelector->Feedback(m_path.ev, MrcPathSignal::GOOD);
+        }
+        m_ccOps->OnAck(m_cc, ack);
+        TraceCc();
+        if (m_sndNxt < m_nextWqeSeq)
+        {
+            NotifyReady();
+        }
+        return;
+    }
+    if (a.IsNak())
+    {
+        ++m_counters.naksReceived;
+        const MrcAethHeader::NakCode code = a.GetNakCode();
+        if (code == MrcAethHeader::NakCode::PSN_SEQUENCE_ERROR)
+        {
+            if (seq > m_maxSent)
+            {
+                return;
+            }
+            AdvanceUna(seq); // a sequence NAK acknowledges everything before its PSN
+            if (m_state != MrcQpState::RTS)
+            {
+                return;
+            }
+            if (seq < m_sndNxt)
+            {
+                m_sndNxt = seq;
+                m_txIdx = 0;
+                m_cc.inflight = 0;
+            }
+            m_ccOps->OnNack(m_cc, m_mtu, MrcCcNackKind::OTHER);
+            m_pathSelector->Feedback(m_path.ev, MrcPathSignal::NACK);
+            TraceCc();
+            RestartTimer();
+            NotifyReady();
+            return;
+        }
+        std::ostringstream why;
+        why << "NAK code " << unsigned(aeth[0] & MrcAethHeader::VALUE_MASK) << " for PSN "
+            << rx.psn;
+        if (code == MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR)
+        {
+            EnterError(MrcQpError::REMOTE_ACCESS_ERROR,
+                       "remote access error (rkey or range rejected): " + why.str(),
+                       MrcWcStatus::REMOTE_ACCESS_ERROR);
+        }
+        else
+        {
+            EnterError(MrcQpError::REMOTE_OP_ERROR,
+                       "remote error: " + why.str(),
+                       MrcWcStatus::REMOTE_OP_ERROR);
+        }
+    }
+    // RNR NAKs are not produced by this model and are ignored.
+}
+
+void
+MrcRoceQueuePair::HandleCnp()
+{
+    ++m_counters.cnpsReceived;
+    m_ccOps->OnCnp(m_cc);
+    m_pathSelector->Feedback(m_path.ev, MrcPathSignal::ECN);
+    TraceCc();
+}
+
+// ---------------------------------------------------------------------------
+// Responder
+// ---------------------------------------------------------------------------
+
+void
+MrcRoceQueuePair::Receive(const MrcRxPacket& rx)
+{
+    m_rxTrace(rx.packet);
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    if (rx.opcode == MrcOpcode::RC_ACK)
+    {
+        ReceiveAck(rx);
+    }
+    else if (rx.opcode == MrcOpcode::ROCE_CNP)
+    {
+        HandleCnp();
+        if (m_sndNxt < m_nextWqeSeq)
+        {
+            NotifyReady();
+        }
+    }
+    else if (MrcOpcode::IsWrite(rx.opcode) && !MrcOpcode::IsMrc(rx.opcode))
+    {
+        ReceiveData(rx);
+    }
+    else
+    {
+        NS_LOG_LOGIC("QP " << m_qpn << ": opcode " << unsigned(rx.opcode) << " ignored");
+    }
+}
+
+void
+MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
+{
+    ++m_counters.dataPacketsReceived;
+    const bool ce = rx.GetEcn() == MrcEcn::CE;
+    if (ce)
+    {
+        ++m_counters.ecnMarkedReceived;
+        m_cnpPort = rx.port;
+    }
+    if (m_np->OnDataArrival(ce))
+    {
+        if (m_np->GetStyle() == MrcDcqcnNotificationPoint::ACK_FLAG)
+        {
+            m_pendingCnpFlag = true; // carried by the next ACK
+        }
+        else
+        {
+            SendCnp(rx.port);
+        }
+    }
+    const bool ackReq = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
+    const uint64_t seq = Unwrap((rx.psn - m_remoteInitialPsn) & MrcBthHeader::PSN_MASK, m_ePsn);
+    if (seq > m_ePsn)
+    {
+        ++m_counters.outOfOrderPackets;
+        const Time now = Simulator::Now();
+        if (!m_nakSent || m_lastNakPsn != m_ePsn || now - m_lastNakTime >= m_nakInterval)
+        {
+            m_nakSent = true;
+            m_lastNakPsn = m_ePsn;
+            m_lastNakTime = now;
+            SendNak(rx.port, MrcAethHeader::NakCode::PSN_SEQUENCE_ERROR);
+        }
+        return;
+    }
+    if (seq < m_ePsn)
+    {
+        ++m_counters.duplicatePackets;
+        if (ackReq || ++m_sinceAck >= m_ackInterval)
+        {
+            SendAck(rx.port);
+        }
+        return;
+    }
+
+    const uint8_t op = rx.opcode;
+    uint32_t ext = rx.extOffset;
+    if (MrcOpcode::StartsMessage(op))
+    {
+        const uint8_t* reth = rx.headers + ext;
+        const uint64_t va = ReadU64(reth);
+        const uint32_t rkey = ReadU32(reth + 8);
+        const uint32_t dmaLen = ReadU32(reth + 12);
+        ext += MrcRethHeader::SERIALIZED_SIZE;
+        Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
+        if (!mr || !mr->Contains(va, dmaLen))
+        {
+            NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +" << dmaLen
+                               << ") rejected");
+            SendNak(rx.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
+            return;
+        }
+        m_inMessage = true;
+        m_rxRegion = mr;
+        m_rxMsg = MrcRecvCompletion();
+        m_rxMsg.qpn = m_qpn;
+        m_rxMsg.rkey = rkey;
+        m_rxMsg.address = va;
+        m_rxMsg.bytes = dmaLen;
+        m_rxMsg.firstPacket = Simulator::Now();
+        m_rxNextAddr = va;
+    }
+    else if (!m_inMessage)
+    {
+        SendNak(rx.port, MrcAethHeader::NakCode::INVALID_REQUEST);
+        return;
+    }
+    if (rx.payloadBytes > m_rxMsg.address + m_rxMsg.bytes - m_rxNextAddr)
+    {
+        SendNak(rx.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
+        return;
+    }
+    m_rxRegion->Place(m_rxNextAddr, rx.payloadBytes);
+    m_rxNextAddr += rx.payloadBytes;
+    m_counters.bytesPlaced += rx.payloadBytes;
+    ++m_ePsn;
+    ++m_sinceAck;
+    const bool ends = MrcOpcode::EndsMessage(op);
+    if (ends)
+    {
+        if (MrcOpcode::HasImmediate(op))
+        {
+            m_rxMsg.hasImmediate = true;
+            m_rxMsg.immediate = ReadU32(rx.headers + ext);
+        }
+        m_rxMsg.end = Simulator::Now();
+        m_msn = (m_msn + 1) & MrcAethHeader::MSN_MASK;
+        m_inMessage = false;
+        m_rxRegion = nullptr;
+        ReportReceived(m_rxMsg);
+    }
+    if (ends || ackReq || m_sinceAck >= m_ackInterval)
+    {
+        SendAck(rx.port);
+    }
+}
+
+void
+MrcRoceQueuePair::SendAck(uint32_t port)
+{
+    if (m_ePsn == 0)
+    {
+        return; // nothing received yet
+    }
+    Ptr<Packet> p = Create<Packet>();
+    MrcAethHeader aeth;
+    aeth.SetAck();
+    aeth.SetMsn(m_msn);
+    p->AddHeader(aeth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::RC_ACK);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(static_cast<uint32_t>((m_ePsn - 1 + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
+    if (m_pendingCnpFlag)
+    {
+        bth.SetBecn(true);
+        m_pendingCnpFlag = false;
+        ++m_counters.cnpsSent;
+    }
+    p->AddHeader(bth);
+    AddIpUdpIcrc(p,
+                 m_nic->GetAddress(port),
+                 GetRemoteAddress(port),
+                 m_ackDscp,
+                 MrcEcn::NOT_ECT,
+                 m_path.flowLabel,
+                 m_path.udpSrcPort);
+    ++m_counters.acksSent;
+    m_sinceAck = 0;
+    SendControl(port, p, m_ackDscp);
+}
+
+void
+MrcRoceQueuePair::SendNak(uint32_t port, MrcAethHeader::NakCode code)
+{
+    Ptr<Packet> p = Create<Packet>();
+    MrcAethHeader aeth;
+    aeth.SetNak(code);
+    aeth.SetMsn(m_msn);
+    p->AddHeader(aeth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::RC_ACK);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(static_cast<uint32_t>((m_ePsn + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
+    p->AddHeader(bth);
+    AddIpUdpIcrc(p,
+                 m_nic->GetAddress(port),
+                 GetRemoteAddress(port),
+                 m_ackDscp,
+                 MrcEcn::NOT_ECT,
+                 m_path.flowLabel,
+                 m_path.udpSrcPort);
+    ++m_counters.naksSent;
+    SendControl(port, p, m_ackDscp);
+}
+
+void
+MrcRoceQueuePair::SendDeferredCnp()
+{
+    if (m_state == MrcQpState::RTS)
+    {
+        SendCnp(m_cnpPort);
+    }
+}
+
+void
+MrcRoceQueuePair::SendCnp(uint32_t port)
+{
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(MrcCnpHeader());
+    p->AddHeader(MrcCnpHeader::MakeBth(m_remoteQpn));
+    AddIpUdpIcrc(p,
+                 m_nic->GetAddress(port),
+                 GetRemoteAddress(port),
+                 m_cnpDscp,
+                 MrcEcn::NOT_ECT,
+                 m_path.flowLabel,
+                 m_path.udpSrcPort);
+    ++m_counters.cnpsSent;
+    SendControl(port, p, m_cnpDscp);
+}
+
+} // namespace ns3

@@ -1,0 +1,74 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-uec-wire.h"
+
+#include "ns3/buffer.h"
+#include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-cc-state-header.h"
+#include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-receive-bitmap.h"
+#include "ns3/mrc-seth-header.h"
+
+namespace ns3
+{
+
+Ptr<Packet>
+MrcUecMakeAck(const MrcReceiveBitmap& win,
+              uint32_t triggerPsn,
+              uint32_t destQp,
+              uint16_t ev,
+              bool ecn,
+              uint64_t rcvdBytes,
+              uint8_t rcvCwndPend,
+              bool restoreCwnd)
+{
+    MrcSethHeader seth;
+    win.FillSeth(seth, triggerPsn);
+    seth.SetEntropy(ev);
+    seth.SetPathFeedback(ecn ? MrcPathFeedback::SKIP_ONCE : MrcPathFeedback::NONE);
+    seth.SetCcType(MrcSethHeader::CC_TYPE_NSCC);
+    MrcCcStateHeader cc;
+    win.FillCcState(cc);
+    cc.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(rcvdBytes));
+    cc.SetRcvCwndPen(rcvCwndPend);
+    cc.SetRestoreCwnd(restoreCwnd);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(cc);
+    p->AddHeader(seth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_SACK);
+    bth.SetDestQp(destQp);
+    bth.SetPsn(win.GetCumulativePsn());
+    p->AddHeader(bth);
+    return p;
+}
+
+void
+MrcUecReadAck(const uint8_t* ext, MrcUecAckFields& out)
+{
+    constexpr uint32_t n = MrcSethHeader::SIZE + MrcCcStateHeader::SIZE;
+    Buffer b;
+    b.AddAtStart(n);
+    b.Begin().Write(ext, n);
+    MrcSethHeader seth;
+    Buffer::Iterator it = b.Begin();
+    it.Next(seth.Deserialize(it));
+    MrcCcStateHeader cc;
+    cc.Deserialize(it);
+    out.cackPsn = seth.GetCackPsn();
+    out.ackPsn = seth.GetAckPsn();
+    out.sackBase = seth.GetSackBasePsn();
+    out.sackBitmap = seth.GetSackBitmap();
+    out.ev = static_cast<uint16_t>(seth.GetEntropy());
+    out.probe = seth.IsProbeResponse();
+    out.probeId = seth.GetProbeId();
+    out.ecn = seth.GetPathFeedback() != MrcPathFeedback::NONE;
+    out.rcvdUnits = cc.GetRcvdBytesUnits();
+    out.oooCount = cc.GetOooCount();
+    out.rcvCwndPend = cc.GetRcvCwndPen();
+    out.restoreCwnd = cc.GetRestoreCwnd();
+}
+
+} // namespace ns3
