@@ -49,6 +49,20 @@ ReadExtHeader(const MrcRxPacket& rx, H& h)
     return true;
 }
 
+/// Read the ERTH of a Port Status Update request. \return false if it is none
+bool
+ReadUpdate(const MrcRxPacket& rx, MrcErthHeader& erth)
+{
+    return ReadExtHeader(rx, erth) && erth.GetOp() == MrcEndpointOp::PORT_STATUS_UPDATE;
+}
+
+/// Read the EETH of a Port Status Update response. \return false if it is none
+bool
+ReadAnswer(const MrcRxPacket& rx, MrcEethHeader& eeth)
+{
+    return ReadExtHeader(rx, eeth) && eeth.GetOp() == MrcEndpointOp::PORT_STATUS_UPDATE;
+}
+
 /// \param qp a queue pair \return it as an MRC QP if it is one and connected, else null
 Ptr<MrcMultipathQueuePair>
 LiveMrcQp(const Ptr<MrcQueuePair>& qp)
@@ -416,7 +430,7 @@ bool
 MrcPortStatusAgent::ReceiveRequestAtQp(Ptr<MrcMultipathQueuePair> qp, const MrcRxPacket& rx)
 {
     MrcErthHeader erth;
-    if (!ReadExtHeader(rx, erth) || erth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+    if (!ReadUpdate(rx, erth))
     {
         return false;
     }
@@ -432,7 +446,7 @@ void
 MrcPortStatusAgent::ReceiveResponseAtQp(Ptr<MrcMultipathQueuePair> qp, const MrcRxPacket& rx)
 {
     MrcEethHeader eeth;
-    if (!ReadExtHeader(rx, eeth) || eeth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+    if (!ReadAnswer(rx, eeth))
     {
         return;
     }
@@ -453,7 +467,7 @@ MrcPortStatusAgent::ReceiveEndpoint(const MrcRxPacket& rx)
     if (rx.opcode == MrcOpcode::MRC_ENDPOINT_REQUEST)
     {
         MrcErthHeader erth;
-        if (!ReadExtHeader(rx, erth) || erth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+        if (!ReadUpdate(rx, erth))
         {
             return false;
         }
@@ -488,7 +502,7 @@ MrcPortStatusAgent::ReceiveEndpoint(const MrcRxPacket& rx)
     if (rx.opcode == MrcOpcode::MRC_ENDPOINT_RESPONSE)
     {
         MrcEethHeader eeth;
-        if (!ReadExtHeader(rx, eeth) || eeth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
+        if (!ReadAnswer(rx, eeth))
         {
             return false;
         }
