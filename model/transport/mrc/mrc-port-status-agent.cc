@@ -394,8 +394,8 @@ void
 MrcPortStatusAgent::StopTimer(Session& s)
 {
     // Scope Qp removes the timer from the event list, scope Nic leaves it cancelled in
-    // place: each keeps the event sequence (and so the outputs) of the two exchanges this
-    // agent replaces.
+    // place (it still counts as executed when its time comes): each keeps the event count
+    // of the exchange it replaces (mrc-sim's summary.json reports run.eventsExecuted).
     if (s.perQp)
     {
         Simulator::Remove(s.timer);
