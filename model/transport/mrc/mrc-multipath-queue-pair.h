@@ -433,21 +433,23 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint16_t m_nextMsn;                      //!< next MSN to give a request
     uint16_t m_nextRqMsn;                    //!< next RQMSN to give a Write-with-Imm
     std::deque<std::pair<uint16_t, uint16_t>> m_wqeMsn; //!< (MSN, RQMSN) per m_sendQueue entry
-    uint32_t m_retries;                   //!< timer expiries / NACK retries since progress
-    EventId m_timer;                      //!< retransmission timer
-    Time m_timerAt;                       //!< when m_timer fires
-    EventId m_tailProbe;                  //!< tail-probe timer
-    EventId m_retry;                      //!< NotifyReady retry
-    uint16_t m_nextProbeId;               //!< probe ids
-    uint16_t m_tailProbeId;               //!< id of the last tail probe
-    bool m_tailProbeOutstanding;          //!< its answer has not come
-    Time m_tailProbeSentAt;               //!< when it was sent
-    Time m_lastActivity;                  //!< last send or SACK (tail-probe clock)
-    Ptr<MrcPortStatusAgent> m_portStatus; //!< the NIC's Port Status agent (from DoConnect)
-    uint64_t m_tackedMessages;            //!< messages the peer's Transport ACKs covered
-    uint64_t m_completedRequests;         //!< send requests completed successfully
-    MrcMultipathCounters m_mpCounters;    //!< counters
-    bool m_evTableDisposed;               //!< the EV table was stopped (error state)
+    uint32_t m_retries;                //!< timer expiries / NACK retries since progress
+    EventId m_timer;                   //!< retransmission timer
+    Time m_timerAt;                    //!< when m_timer fires
+    EventId m_tailProbe;               //!< tail-probe timer
+    EventId m_retry;                   //!< NotifyReady retry
+    uint16_t m_nextProbeId;            //!< probe ids
+    uint16_t m_tailProbeId;            //!< id of the last tail probe
+    bool m_tailProbeOutstanding;       //!< its answer has not come
+    Time m_tailProbeSentAt;            //!< when it was sent
+    Time m_lastActivity;               //!< last send or SACK (tail-probe clock)
+    uint64_t m_tackedMessages;         //!< messages the peer's Transport ACKs covered
+    uint64_t m_completedRequests;      //!< send requests completed successfully
+    MrcMultipathCounters m_mpCounters; //!< counters
+    bool m_evTableDisposed;            //!< the EV table was stopped (error state)
+
+    // Port Status Update
+    Ptr<MrcPortStatusAgent> m_portStatus; //!< the NIC's agent (set in DoConnect)
 
     // responder state
     std::unique_ptr<MrcReceiveBitmap> m_rxWin;  //!< receive window
