@@ -43,6 +43,7 @@ def build(bld):
         'model/switch/mrc-switch-node.cc',
         'model/switch/mrc-trimmer.cc',
         # -- NIC: RDMA NIC, queue-pair base, memory regions, work requests
+        'model/nic/mrc-endpoint-ops.cc',
         'model/nic/mrc-memory-region.cc',
         'model/nic/mrc-queue-pair.cc',
         'model/nic/mrc-rdma-nic.cc',
@@ -69,6 +70,7 @@ def build(bld):
         # -- transport: MRC (queue pair, controller, Port Status)
         'model/transport/mrc/mrc-controller.cc',
         'model/transport/mrc/mrc-multipath-queue-pair.cc',
+        'model/transport/mrc/mrc-port-status-agent.cc',
         # -- helpers: fabric (links, switches, routes, topologies)
         'helper/fabric/mrc-ecmp-route-manager.cc',
         'helper/fabric/mrc-link-helper.cc',
@@ -203,6 +205,7 @@ def build(bld):
         'model/switch/mrc-switch-node.h',
         'model/switch/mrc-trimmer.h',
         # -- NIC: RDMA NIC, queue-pair base, memory regions, work requests
+        'model/nic/mrc-endpoint-ops.h',
         'model/nic/mrc-memory-region.h',
         'model/nic/mrc-queue-pair.h',
         'model/nic/mrc-rdma-nic.h',
@@ -230,6 +233,7 @@ def build(bld):
         # -- transport: MRC (queue pair, controller, Port Status)
         'model/transport/mrc/mrc-controller.h',
         'model/transport/mrc/mrc-multipath-queue-pair.h',
+        'model/transport/mrc/mrc-port-status-agent.h',
         # -- helpers: fabric (links, switches, routes, topologies)
         'helper/fabric/mrc-ecmp-route-manager.h',
         'helper/fabric/mrc-link-helper.h',
