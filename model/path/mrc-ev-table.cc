@@ -8,7 +8,6 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
-#include "ns3/mrc-entropy.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -997,19 +996,13 @@ MrcEvTable::DoSelect(uint32_t port, bool retransmission)
         planes = port < 32 ? (1u << port) : 0;
     }
     const uint32_t id = SelectId(planes, retransmission ? m_lastLost : NO_EV);
-    MrcPathChoice c;
     if (id == NO_EV)
     {
-        c.port = NO_PORT;
-        return c;
+        MrcPathChoice none;
+        none.port = NO_PORT;
+        return none;
     }
-    const MrcEvCandidate& ev = m_evs[id].ev;
-    const MrcEvWire wire = MrcEvEncode(ev.value, MrcEvSplit::SRC_PORT_LOW);
-    c.port = ev.plane;
-    c.udpSrcPort = wire.udpSrcPort;
-    c.flowLabel = wire.flowLabel;
-    c.ev = ev.value;
-    return c;
+    return EvChoice(m_evs[id].ev.plane, m_evs[id].ev.value);
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-entropy.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -57,6 +58,18 @@ MrcPathSelector::~MrcPathSelector()
 void
 MrcPathSelector::DoFeedback(uint32_t /* ev */, MrcPathSignal /* kind */)
 {
+}
+
+MrcPathChoice
+MrcPathSelector::EvChoice(uint32_t port, uint32_t ev)
+{
+    const MrcEvWire wire = MrcEvEncode(ev, MrcEvSplit::SRC_PORT_LOW);
+    MrcPathChoice c;
+    c.port = port;
+    c.udpSrcPort = wire.udpSrcPort;
+    c.flowLabel = wire.flowLabel;
+    c.ev = ev;
+    return c;
 }
 
 uint64_t

@@ -168,6 +168,15 @@ class MrcPathSelector : public Object
      */
     virtual void DoFeedback(uint32_t ev, MrcPathSignal kind);
 
+    /**
+     * The choice of a strategy that puts its EV into the UDP source port and the flow label
+     * (MrcEvEncode with MrcEvSplit::SRC_PORT_LOW: the UEC strategies and the EV table).
+     * \param port the NIC port
+     * \param ev the 32-bit entropy value
+     * \return the choice
+     */
+    static MrcPathChoice EvChoice(uint32_t port, uint32_t ev);
+
     /// \param found a path was handed out (else: none usable)
     void CountSelect(bool found)
     {

@@ -8,7 +8,6 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
-#include "ns3/mrc-entropy.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -99,14 +98,7 @@ MrcUecPathSelector::UsesPort(uint32_t port) const
 MrcPathChoice
 MrcUecPathSelector::DoSelect(uint32_t port, bool /* retransmission */)
 {
-    const uint16_t ev = DoNextEv();
-    const MrcEvWire wire = MrcEvEncode(ev, MrcEvSplit::SRC_PORT_LOW);
-    MrcPathChoice c;
-    c.port = port == NO_PORT ? m_port : port;
-    c.udpSrcPort = wire.udpSrcPort;
-    c.flowLabel = wire.flowLabel;
-    c.ev = ev;
-    return c;
+    return EvChoice(port == NO_PORT ? m_port : port, DoNextEv());
 }
 
 void
