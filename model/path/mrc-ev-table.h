@@ -257,7 +257,8 @@ class MrcEvTable : public MrcPathSelector
      * plane is down or not in `sendablePlanes`, or it is `excludeEv`. Returns NO_EV if a
      * whole round finds none; it never falls back to a SKIP, bad or excluded EV (only GOOD
      * EVs carry traffic [P2 sec. II-A]). In rotation mode that failed round has still spent
-     * one skip turn of every SKIP EV. O(1) amortized; no allocation.
+     * one skip turn of every SKIP EV. O(1) amortized; no allocation. Counted in the family's
+     * statistics (GetSelectCount, or GetNoPathCount for NO_EV).
      * \param sendablePlanes bit p set = the port of plane p can send now (the free_ports of
      *        the spec's GetSendParams)
      * \param excludeEv the EV a retransmitted packet was lost on, or NO_EV; every EV of its
