@@ -147,6 +147,7 @@ def build(bld):
         # -- transport: UEC
         'test/mrc-uec-test.cc',
         'test/mrc-uec-path-test.cc',
+        'test/mrc-path-family-test.cc',
         # -- results
         'test/mrc-results-test.cc',
         # -- workloads
