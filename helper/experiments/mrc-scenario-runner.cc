@@ -5,6 +5,7 @@
 #include "mrc-scenario-runner.h"
 
 #include "mrc-command-line.h"
+#include "mrc-scenario-report.h"
 #include "mrc-scenario-workload.h"
 #include "mrc-stall-tracker.h"
 
@@ -57,69 +58,6 @@ CpuSeconds()
     struct rusage u;
     getrusage(RUSAGE_SELF, &u);
     return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
-}
-
-uint64_t
-PeakRssKb()
-{
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<uint64_t>(u.ru_maxrss);
-}
-
-uint64_t
-DevTxBytes(Ptr<MrcNetDevice> d)
-{
-    uint64_t b = 0;
-    for (uint8_t c = 0; c < MrcNetDevice::N_CLASSES; ++c)
-    {
-        b += d->GetTxBytes(c);
-    }
-    return b;
-}
-
-uint64_t
-DevRxBytes(Ptr<MrcNetDevice> d)
-{
-    uint64_t b = 0;
-    for (uint8_t c = 0; c < MrcNetDevice::N_CLASSES; ++c)
-    {
-        b += d->GetRxBytes(c);
-    }
-    return b;
-}
-
-uint64_t
-DevTxPackets(Ptr<MrcNetDevice> d)
-{
-    uint64_t n = 0;
-    for (uint8_t c = 0; c < MrcNetDevice::N_CLASSES; ++c)
-    {
-        n += d->GetTxPackets(c);
-    }
-    return n;
-}
-
-int64_t
-DevPausedNs(Ptr<MrcNetDevice> d)
-{
-    int64_t t = 0;
-    for (uint8_t c = 0; c < MrcNetDevice::N_CLASSES; ++c)
-    {
-        t += d->GetPausedTime(c).GetNanoSeconds();
-    }
-    return t;
-}
-
-uint64_t
-DevDrops(Ptr<MrcNetDevice> d)
-{
-    uint64_t n = 0;
-    for (std::size_t r = 0; r < MRC_DROP_REASON_COUNT; ++r)
-    {
-        n += d->GetDropPackets(static_cast<MrcDropReason>(r));
-    }
-    return n;
 }
 
 /// \return the current default of an attribute (after Config::SetDefault), serialized
@@ -275,8 +213,6 @@ struct MrcScenarioRunner::Impl
     void CreateWorkload();
     /// Check the --failLink links and schedule their failure (and repair).
     void ScheduleFailures();
-    /// pfc.txt records from every device's PauseState trace.
-    void ConnectPfcLog();
     /// Queue series and the first sampling event.
     void StartSampling();
     /// One pcap file per device (--pcap).
@@ -326,11 +262,6 @@ struct MrcScenarioRunner::Impl
     // -- results
 
     void Collect();
-    /// Queue-pair counters and exactly-once bytes into tc; the transport's own counters
-    /// (mrc..., uec...) into figures.
-    void CollectQueuePairs(MrcTransportCounters& tc, std::map<std::string, std::string>& figures);
-    /// Per-link records, switch and host drop/pause counters into tc.
-    void CollectLinks(MrcTransportCounters& tc);
     /// Scenario, options, the transport's figures (named with prefix pre) and the run's
     /// figures into the run info.
     void FillRunInfo(const std::string& pre, const std::map<std::string, std::string>& figures);
@@ -374,7 +305,7 @@ MrcScenarioRunner::Build()
     m.nextStream = stream + 100000;
     m.CreateWorkload();
     m.ScheduleFailures();
-    m.ConnectPfcLog();
+    MrcScenarioReport::ConnectPfcLog(m.topo, m.res);
     m.StartSampling();
     m.EnablePcap();
     m.buildWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
@@ -661,36 +592,6 @@ MrcScenarioRunner::Impl::ScheduleFailures()
     else
     {
         injector->FailLinks(c.failLink, c.failAt);
-    }
-}
-
-void
-MrcScenarioRunner::Impl::ConnectPfcLog()
-{
-    // HPCC's pfc.txt: the paused port's node and interface.
-    for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
-    {
-        const MrcTopologyLink& link = topo->GetLink(l);
-        for (int end = 0; end < 2; ++end)
-        {
-            Ptr<MrcNetDevice> dev = end == 0 ? link.devA : link.devB;
-            Ptr<Node> node = end == 0 ? link.nodeA : link.nodeB;
-            const uint32_t nodeId = node->GetId();
-            const uint32_t type = topo->FindSwitchId(node) >= 0 ? 1 : 0;
-            const uint32_t ifIndex = dev->GetIfIndex();
-            MrcRunResults* results = res;
-            dev->TraceConnectWithoutContext(
-                "PauseState",
-                Callback<void, uint8_t, bool>([results, nodeId, type, ifIndex](uint8_t, bool p) {
-                    MrcPfcRecord r;
-                    r.timeNs = Simulator::Now().GetNanoSeconds();
-                    r.node = nodeId;
-                    r.nodeType = type;
-                    r.ifIndex = ifIndex;
-                    r.type = p ? 1 : 0;
-                    results->AddPfc(r);
-                }));
-        }
     }
 }
 
@@ -1142,8 +1043,8 @@ MrcScenarioRunner::Impl::Sample()
         uint64_t rx = 0;
         for (uint32_t p = 0; p < planes; ++p)
         {
-            tx += DevTxBytes(hostDevs[h * planes + p]);
-            rx += DevRxBytes(hostDevs[h * planes + p]);
+            tx += MrcScenarioReport::TxBytes(hostDevs[h * planes + p]);
+            rx += MrcScenarioReport::RxBytes(hostDevs[h * planes + p]);
         }
         res->AddSample(now, hostTxSeries[h], (tx - hostTxPrev[h]) * toGbps);
         res->AddSample(now, hostRxSeries[h], (rx - hostRxPrev[h]) * toGbps);
@@ -1250,137 +1151,10 @@ MrcScenarioRunner::Impl::Collect()
     MrcTransportCounters& tc = res->GetCounters(cfg.transport);
     // Several transports in one results: per-transport figures under "<transport>." names.
     const std::string pre = cfg.transports.size() > 1 ? cfg.transport + "." : "";
-    std::map<std::string, std::string> figures;
-    CollectQueuePairs(tc, figures);
-    CollectLinks(tc);
+    const std::map<std::string, std::string> figures =
+        MrcScenarioReport::CollectQueuePairs(*transport, conns, msgs, evChanges, tc);
+    hops = MrcScenarioReport::CollectLinks(topo, *res, tc);
     FillRunInfo(pre, figures);
-}
-
-void
-MrcScenarioRunner::Impl::CollectQueuePairs(MrcTransportCounters& tc,
-                                           std::map<std::string, std::string>& figures)
-{
-    uint64_t mpTrimNacks = 0;
-    uint64_t mpProbes = 0;
-    uint64_t mpInferred = 0;
-    MrcUecCounters uc;
-    for (std::size_t i = 0; i < conns.size(); ++i)
-    {
-        const MrcQpCounters& q = conns[i].requester->GetCounters();
-        tc.retransmissions += q.retransmittedPackets;
-        tc.timeouts += q.timeouts;
-        tc.nacks += q.naksReceived;
-        tc.cnps += q.cnpsReceived;
-        if (transport->entropyValues)
-        {
-            Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(conns[i].requester);
-            mpTrimNacks += mq->GetMultipathCounters().trimNacksReceived;
-            mpProbes += mq->GetMultipathCounters().probesSent;
-            mpInferred += mq->GetMultipathCounters().inferredLosses;
-        }
-        if (transport->entropySelector)
-        {
-            const MrcUecCounters& u =
-                DynamicCast<MrcUecQueuePair>(conns[i].requester)->GetUecCounters();
-            const MrcUecCounters& r =
-                DynamicCast<MrcUecQueuePair>(conns[i].responder)->GetUecCounters();
-            uc.trimNacksReceived += u.trimNacksReceived;
-            uc.inferredLosses += u.inferredLosses;
-            uc.timedOutPsns += u.timedOutPsns;
-            uc.lastHopNacksSent += r.lastHopNacksSent;
-            uc.oorDrops += r.oorDrops;
-        }
-        const Ptr<MrcMemoryRegion> r = conns[i].region;
-        if (msgs[i].bytes == 0 || r->IsExactlyOnce(r->GetBase(), msgs[i].bytes))
-        {
-            tc.bytesExactlyOnce += msgs[i].bytes;
-        }
-        else if (r->GetBytesPlaced() > r->GetDuplicateBytes())
-        {
-            tc.bytesExactlyOnce += r->GetBytesPlaced() - r->GetDuplicateBytes();
-        }
-    }
-    if (transport->entropyValues)
-    {
-        // MRC's own counters (summary.json "options" has room for named figures).
-        figures["mrcTrimNacksReceived"] = std::to_string(mpTrimNacks);
-        figures["mrcInferredLosses"] = std::to_string(mpInferred);
-        figures["mrcProbesSent"] = std::to_string(mpProbes);
-        figures["mrcEvHealthChanges"] = std::to_string(evChanges);
-        if (!conns.empty())
-        {
-            // One MRC timeout, 1.024 us x 2^TimeoutExponent (the stall bound of validation).
-            UintegerValue e;
-            conns[0].requester->GetAttribute("TimeoutExponent", e);
-            figures["mrcTimeoutNs"] = std::to_string(uint64_t{1024} << e.Get());
-        }
-    }
-    if (transport->entropySelector)
-    {
-        // UEC's own counters (requester side, except the responder's last-hop NACKs and
-        // out-of-window drops).
-        figures["uecTrimNacksReceived"] = std::to_string(uc.trimNacksReceived);
-        figures["uecLastHopNacksSent"] = std::to_string(uc.lastHopNacksSent);
-        figures["uecInferredLosses"] = std::to_string(uc.inferredLosses);
-        figures["uecTimedOutPsns"] = std::to_string(uc.timedOutPsns);
-        figures["uecOutOfWindowDrops"] = std::to_string(uc.oorDrops);
-    }
-}
-
-void
-MrcScenarioRunner::Impl::CollectLinks(MrcTransportCounters& tc)
-{
-    for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
-    {
-        Ptr<MrcSwitchNode> sw = topo->GetSwitchById(s);
-        tc.trims += sw->GetTrimmedPackets();
-        tc.drops += sw->GetTotalDropPackets();
-        tc.ecnMarks += sw->GetMarkedPackets();
-        tc.pfcPauseFrames += sw->GetPausesSent();
-    }
-    hops = 0;
-    for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
-    {
-        const MrcTopologyLink& link = topo->GetLink(l);
-        for (int end = 0; end < 2; ++end)
-        {
-            Ptr<MrcNetDevice> dev = end == 0 ? link.devA : link.devB;
-            Ptr<Node> node = end == 0 ? link.nodeA : link.nodeB;
-            Ptr<Node> peerNode = end == 0 ? link.nodeB : link.nodeA;
-            MrcLinkRecord r;
-            r.from = MrcFailureInjector::NodeName(node);
-            r.fromPort = end == 0 ? link.portA : link.portB;
-            r.to = MrcFailureInjector::NodeName(peerNode);
-            r.toPort = end == 0 ? link.portB : link.portA;
-            r.rateBps = dev->GetDataRate().GetBitRate();
-            r.packets = DevTxPackets(dev);
-            r.bytes = DevTxBytes(dev);
-            r.pausesRecv = dev->GetPfcRxFrames();
-            r.pausedNs = DevPausedNs(dev);
-            Ptr<MrcSwitchNode> sw = DynamicCast<MrcSwitchNode>(node);
-            if (sw)
-            {
-                const uint32_t port = r.fromPort;
-                for (std::size_t k = 0; k < MRC_SWITCH_DROP_REASON_COUNT; ++k)
-                {
-                    r.drops += sw->GetDropPackets(port, static_cast<MrcSwitchDropReason>(k));
-                }
-                r.trims = sw->GetTrimmedPackets(port);
-                r.ecnMarks = sw->GetMarkedPackets(port);
-                r.pausesSent = sw->GetPausesSent(port);
-            }
-            else
-            {
-                r.drops = DevDrops(dev);
-                tc.drops += r.drops;
-                r.pausesSent = dev->GetPfcTxFrames();
-                tc.pfcPauseFrames += r.pausesSent;
-            }
-            tc.pfcPausedNs += r.pausedNs;
-            hops += r.packets;
-            res->AddLink(r);
-        }
-    }
 }
 
 void
@@ -1415,7 +1189,7 @@ MrcScenarioRunner::Impl::FillRunInfo(const std::string& pre,
     info.simulatedTimeNs = std::max(info.simulatedTimeNs, Simulator::Now().GetNanoSeconds());
     info.eventsExecuted += events;
     info.wallClockSeconds += buildWall + runWall;
-    info.peakRssKb = PeakRssKb();
+    info.peakRssKb = MrcScenarioReport::PeakRssKb();
 }
 
 // ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@
  *  - mrc-scenario-inputs.h: MrcScenarioInputs, the --topoFile/--flowFile/--cdf files;
  *  - mrc-scenario-workload.h: MrcScenarioWorkload, the messages of a pattern;
  *  - mrc-stall-tracker.h: MrcStallTracker, per-message stalls under failures;
+ *  - mrc-scenario-report.h: MrcScenarioReport, pfc.txt, link records and counters;
  *  - mrc-scenario-runner.h: MrcScenarioRunner, which builds, runs and collects;
  *  - mrc-sim-main.h: MrcSimMain, the program.
  */
@@ -27,6 +28,7 @@
 #include "mrc-scenario-inputs.h"
 #include "mrc-scenario-options.h"
 #include "mrc-scenario-presets.h"
+#include "mrc-scenario-report.h"
 #include "mrc-scenario-runner.h"
 #include "mrc-scenario-workload.h"
 #include "mrc-sim-main.h"

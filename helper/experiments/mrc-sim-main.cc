@@ -7,6 +7,7 @@
 #include "mrc-command-line.h"
 #include "mrc-scenario-options.h"
 #include "mrc-scenario-presets.h"
+#include "mrc-scenario-report.h"
 #include "mrc-scenario-runner.h"
 
 #include "ns3/config.h"
@@ -20,7 +21,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sys/resource.h>
 
 namespace ns3
 {
@@ -206,8 +206,6 @@ WriteBenchJson(const std::string& file,
     {
         MrcCommandLine::Fail("--benchJson='" + file + "': cannot write the file");
     }
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
     const double run = b.runWall;
     const double cpu = b.runCpu;
     js << "{\"scenario\": " << MrcResultsWriter::JsonString(scenario) << ", \"hosts\": " << b.hosts
@@ -218,7 +216,7 @@ WriteBenchJson(const std::string& file,
        << ", \"runWallSeconds\": " << MrcResultsWriter::FormatFixed(run, 3)
        << ", \"runCpuSeconds\": " << MrcResultsWriter::FormatFixed(cpu, 3)
        << ", \"totalWallSeconds\": " << MrcResultsWriter::FormatFixed(wall, 3)
-       << ", \"peakRssKb\": " << static_cast<uint64_t>(u.ru_maxrss)
+       << ", \"peakRssKb\": " << MrcScenarioReport::PeakRssKb()
        << ", \"hopsPerWallSecond\": " << MrcResultsWriter::FormatFixed(b.hops / run, 0)
        << ", \"eventsPerWallSecond\": " << MrcResultsWriter::FormatFixed(b.events / run, 0)
        << ", \"hopsPerCpuSecond\": " << MrcResultsWriter::FormatFixed(b.hops / cpu, 0)
