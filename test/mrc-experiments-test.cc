@@ -4,10 +4,13 @@
 
 // The parts of mrc-sim's experiments layer on their own: the transport table, the
 // scenario presets (text read by the command-line parser), the topology options on a
-// command line, the messages of a pattern, htsim triggers and the data-file lookup.
+// command line, the messages of a pattern, htsim triggers, the data-file lookup, the stall
+// tracker and the link records of the report.
 
 #include "ns3/config.h"
+#include "ns3/mrc-roce-queue-pair.h"
 #include "ns3/mrc-scenario.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 
 #include <algorithm>
@@ -285,4 +288,60 @@ TEST(MrcScenarioInputs, FindsDataFilesFromAnyFolder)
     EXPECT_EQ(MrcScenarioInputs::FindDataFile("/no/such/file"), "/no/such/file");
     EXPECT_EQ(MrcScenarioInputs::FindDataFile("data/no-such"), "data/no-such");
     EXPECT_EQ(MrcScenarioInputs::FindCdfFile("a/path.txt"), "a/path.txt");
+}
+
+TEST(MrcStallTracker, LongestGapWithoutProgressPerMessage)
+{
+    // Responders that never place a byte: the gap runs from the start to the end given.
+    Ptr<MrcEventLog> log = CreateObject<MrcEventLog>();
+    MrcStallTracker t;
+    t.SetEventLog(log);
+    t.Add(CreateObject<MrcRoceQueuePair>(), MicroSeconds(10));
+    t.Add(CreateObject<MrcRoceQueuePair>(), MicroSeconds(20));
+    t.Add(CreateObject<MrcRoceQueuePair>(), MicroSeconds(0));
+    EXPECT_EQ(t.GetN(), 3u);
+    Simulator::Schedule(MicroSeconds(50), [&t]() { t.OnRx(0); });
+    Simulator::Schedule(MicroSeconds(80), [&t]() { t.Close(0, -1); });
+    Simulator::Schedule(MicroSeconds(100), [&t]() { t.CloseOpen(); });
+    Simulator::Run();
+    Simulator::Destroy();
+    const std::vector<MrcEventRecord>& r = log->GetRecords();
+    ASSERT_EQ(r.size(), 3u); // one per message, message 0 not closed twice
+    EXPECT_EQ(r[0].kind, "flow_stall");
+    EXPECT_EQ(r[0].where, "flow0");
+    EXPECT_EQ(r[0].detail, "max_stall_ns=0 from_ns=10000"); // closed at completion
+    EXPECT_EQ(r[0].time, MicroSeconds(80));
+    EXPECT_EQ(r[1].where, "flow1");
+    EXPECT_EQ(r[1].detail, "max_stall_ns=80000 from_ns=20000"); // open at the end
+    EXPECT_EQ(r[2].detail, "max_stall_ns=100000 from_ns=0");
+}
+
+TEST(MrcScenarioReport, LinkRecordsOfAnIdleFabric)
+{
+    MrcTopologyConfig c;
+    c.planes = 2;
+    c.hosts = 8;
+    c.hostsPerT0 = 4;
+    c.t1PerPlane = 2;
+    MrcTopologyHelper th(c);
+    th.SetNames(false);
+    Ptr<MrcTopology> topo = th.Build();
+    MrcRunResults results;
+    MrcScenarioReport::ConnectPfcLog(topo, &results);
+    MrcTransportCounters tc;
+    EXPECT_EQ(MrcScenarioReport::CollectLinks(topo, results, tc), 0u); // no frame sent
+    // per plane: 8 host links + 2 T0 x 2 T1; a record per direction
+    EXPECT_EQ(topo->GetNLinks(), 2u * (8u + 4u));
+    EXPECT_EQ(results.GetLinks().size(), 2u * topo->GetNLinks());
+    for (const MrcLinkRecord& r : results.GetLinks())
+    {
+        EXPECT_EQ(r.packets, 0u);
+        EXPECT_EQ(r.bytes, 0u);
+        EXPECT_EQ(r.rateBps, 100000000000ULL);
+    }
+    EXPECT_EQ(tc.drops, 0u);
+    EXPECT_EQ(tc.pfcPauseFrames, 0u);
+    EXPECT_EQ(MrcScenarioReport::TxBytes(topo->GetNicPort(0, 1)), 0u);
+    EXPECT_GT(MrcScenarioReport::PeakRssKb(), 0u);
+    Simulator::Destroy();
 }
