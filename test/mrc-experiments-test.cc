@@ -345,3 +345,37 @@ TEST(MrcScenarioReport, LinkRecordsOfAnIdleFabric)
     EXPECT_GT(MrcScenarioReport::PeakRssKb(), 0u);
     Simulator::Destroy();
 }
+
+TEST(MrcScenarioSeries, HostSeriesAndNoQueueSeriesOnAnIdleFabric)
+{
+    MrcTopologyConfig c;
+    c.planes = 2;
+    c.hosts = 8;
+    c.hostsPerT0 = 4;
+    c.t1PerPlane = 2;
+    MrcTopologyHelper th(c);
+    th.SetNames(false);
+    Ptr<MrcTopology> topo = th.Build();
+    MrcRunResults results;
+    MrcScenarioSeries s;
+    s.SetResults(&results);
+    s.AddHosts(topo, "");
+    s.AddSwitchQueues(topo, "roce");
+    // two series per host, in host order; queues only once non-empty
+    ASSERT_EQ(results.GetSeries().size(), 16u);
+    EXPECT_EQ(results.GetSeries()[0].entity, "host0");
+    EXPECT_EQ(results.GetSeries()[0].metric, "tx_gbps");
+    EXPECT_EQ(results.GetSeries()[1].metric, "rx_gbps");
+    EXPECT_EQ(results.GetSeries()[15].entity, "host7");
+    Simulator::Schedule(MicroSeconds(10), [&s]() { s.Sample(MicroSeconds(10), {}); });
+    Simulator::Schedule(MicroSeconds(20), [&s]() { s.Sample(MicroSeconds(10), {}); });
+    Simulator::Run();
+    EXPECT_EQ(results.GetSeries().size(), 16u); // no queue ever non-empty
+    ASSERT_EQ(results.GetSamples().size(), 32u);
+    for (const auto& sample : results.GetSamples())
+    {
+        EXPECT_EQ(sample.value, 0.0);
+        EXPECT_TRUE(sample.timeNs == 10000 || sample.timeNs == 20000);
+    }
+    Simulator::Destroy();
+}

@@ -6,6 +6,7 @@
 
 #include "mrc-command-line.h"
 #include "mrc-scenario-report.h"
+#include "mrc-scenario-series.h"
 #include "mrc-scenario-workload.h"
 #include "mrc-stall-tracker.h"
 
@@ -39,7 +40,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <sstream>
 #include <sys/resource.h>
@@ -141,27 +141,7 @@ struct MrcScenarioRunner::Impl
     MrcRunResults results;
     MrcRunResults* res{&results}; //!< where results go (own, or shared by several runs)
 
-    // time series
-    std::vector<Ptr<MrcNetDevice>> hostDevs; //!< per host, plane order (hosts*planes)
-    std::vector<uint64_t> hostTxPrev;
-    std::vector<uint64_t> hostRxPrev;
-    std::vector<uint32_t> hostTxSeries;
-    std::vector<uint32_t> hostRxSeries;
-    std::vector<uint64_t> flowTxPrev;
-    std::vector<uint32_t> flowTxSeries;
-    std::vector<uint32_t> flowRateSeries;
-    std::vector<int64_t> flowCwndSeries; //!< -1 until the flow reports a finite window
-
-    struct QueuePort
-    {
-        Ptr<MrcNetDevice> dev;
-        std::string name;
-        std::string tag; //!< transport of the series ("" with one transport)
-        int64_t series{-1};
-        bool lastNonZero{false};
-    };
-
-    std::vector<QueuePort> queues;
+    MrcScenarioSeries series; //!< the time series (with --sampleInterval > 0)
     EventId sampleEvent;
 
     // figures
@@ -204,7 +184,7 @@ struct MrcScenarioRunner::Impl
     int64_t BuildFabric();
     /// Install the NICs and prepare the transport's queue-pair factory.
     void InstallTransport();
-    /// Register the per-host time series.
+    /// Register the per-host time series (with sampling).
     void RegisterHostSeries();
     /// Random loss (--lossRate) and a topology file's link error rates.
     /// \param stream first stream to use \return the next free stream
@@ -213,7 +193,7 @@ struct MrcScenarioRunner::Impl
     void CreateWorkload();
     /// Check the --failLink links and schedule their failure (and repair).
     void ScheduleFailures();
-    /// Queue series and the first sampling event.
+    /// Switch queue series and the first sampling event (with sampling).
     void StartSampling();
     /// One pcap file per device (--pcap).
     void EnablePcap();
@@ -294,6 +274,7 @@ MrcScenarioRunner::Build()
     }
     c.options["mtu"] = std::to_string(c.topology.mtu);
 
+    m.series.SetResults(m.res);
     m.ApplyAttributeDefaults();
     int64_t stream = m.BuildFabric();
     m.InstallTransport();
@@ -387,13 +368,6 @@ MrcScenarioRunner::Impl::BuildFabric()
             stream += sw->GetEcnMarker(p)->AssignStreams(stream);
         }
     }
-    for (uint32_t h = 0; h < topo->GetNHosts(); ++h)
-    {
-        for (uint32_t p = 0; p < topo->GetNPlanes(); ++p)
-        {
-            hostDevs.push_back(topo->GetNicPort(h, p));
-        }
-    }
     return stream;
 }
 
@@ -433,20 +407,10 @@ MrcScenarioRunner::Impl::InstallTransport()
 void
 MrcScenarioRunner::Impl::RegisterHostSeries()
 {
-    if (cfg.sampleInterval <= Time(0))
+    if (cfg.sampleInterval > Time(0))
     {
-        return;
+        series.AddHosts(topo, cfg.tagFabricSeries ? cfg.transport : "");
     }
-    const uint32_t nHosts = topo->GetNHosts();
-    const std::string fabricTag = cfg.tagFabricSeries ? cfg.transport : "";
-    for (uint32_t h = 0; h < nHosts; ++h)
-    {
-        const std::string name = "host" + std::to_string(h);
-        hostTxSeries.push_back(res->RegisterSeries(fabricTag, name, "tx_gbps"));
-        hostRxSeries.push_back(res->RegisterSeries(fabricTag, name, "rx_gbps"));
-    }
-    hostTxPrev.assign(nHosts, 0);
-    hostRxPrev.assign(nHosts, 0);
 }
 
 int64_t
@@ -603,16 +567,7 @@ MrcScenarioRunner::Impl::StartSampling()
     {
         return;
     }
-    for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
-    {
-        Ptr<MrcSwitchNode> sw = topo->GetSwitchById(s);
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            queues.push_back(QueuePort{sw->GetPort(p),
-                                       MrcFailureInjector::NodeName(sw) + ":" + std::to_string(p),
-                                       c.tagFabricSeries ? c.transport : ""});
-        }
-    }
+    series.AddSwitchQueues(topo, c.tagFabricSeries ? c.transport : "");
     // Flow files often start late (HPCC's at 2 s): sample from the first message on.
     Time first = Time::Max();
     for (const MrcFlowSpec& f : msgs)
@@ -836,11 +791,7 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
     ended.push_back(false);
     if (c.sampleInterval > Time(0))
     {
-        const std::string name = "flow" + std::to_string(i);
-        flowTxSeries.push_back(res->RegisterSeries(c.transport, name, "tx_gbps"));
-        flowRateSeries.push_back(res->RegisterSeries(c.transport, name, "rate_gbps"));
-        flowTxPrev.push_back(0);
-        flowCwndSeries.push_back(-1);
+        series.AddFlow(c.transport, conn.requester);
     }
 }
 
@@ -1034,60 +985,7 @@ MrcScenarioRunner::Impl::OnConnectionDone(std::size_t i)
 void
 MrcScenarioRunner::Impl::Sample()
 {
-    const int64_t now = Simulator::Now().GetNanoSeconds();
-    const double toGbps = 8.0 / cfg.sampleInterval.GetNanoSeconds(); // bytes/ns*8 = Gb/s
-    const uint32_t planes = topo->GetNPlanes();
-    for (uint32_t h = 0; h < hostTxSeries.size(); ++h)
-    {
-        uint64_t tx = 0;
-        uint64_t rx = 0;
-        for (uint32_t p = 0; p < planes; ++p)
-        {
-            tx += MrcScenarioReport::TxBytes(hostDevs[h * planes + p]);
-            rx += MrcScenarioReport::RxBytes(hostDevs[h * planes + p]);
-        }
-        res->AddSample(now, hostTxSeries[h], (tx - hostTxPrev[h]) * toGbps);
-        res->AddSample(now, hostRxSeries[h], (rx - hostRxPrev[h]) * toGbps);
-        hostTxPrev[h] = tx;
-        hostRxPrev[h] = rx;
-    }
-    for (std::size_t i = 0; i < requesters.size(); ++i)
-    {
-        if (ended[i])
-        {
-            continue;
-        }
-        const uint64_t b = requesters[i]->GetCounters().dataBytesSent;
-        res->AddSample(now, flowTxSeries[i], (b - flowTxPrev[i]) * toGbps);
-        flowTxPrev[i] = b;
-        const MrcCcState& cc = requesters[i]->GetCcState();
-        res->AddSample(now, flowRateSeries[i], cc.rate.GetBitRate() / 1e9);
-        if (cc.cwnd != std::numeric_limits<uint64_t>::max())
-        {
-            // Window-based controllers only (DCQCN is rate-based: no window).
-            if (flowCwndSeries[i] < 0)
-            {
-                flowCwndSeries[i] =
-                    res->RegisterSeries(cfg.transport, "flow" + std::to_string(i), "cwnd_bytes");
-            }
-            res->AddSample(now,
-                           static_cast<uint32_t>(flowCwndSeries[i]),
-                           static_cast<double>(cc.cwnd));
-        }
-    }
-    for (auto& q : queues)
-    {
-        const uint64_t bytes = q.dev->GetTotalQueueBytes();
-        if (bytes > 0 || q.lastNonZero)
-        {
-            if (q.series < 0)
-            {
-                q.series = res->RegisterSeries(q.tag, q.name, "queue_bytes");
-            }
-            res->AddSample(now, static_cast<uint32_t>(q.series), static_cast<double>(bytes));
-        }
-        q.lastNonZero = bytes > 0;
-    }
+    series.Sample(cfg.sampleInterval, ended);
     if (nEnded < msgs.size() && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
     {
         sampleEvent = Simulator::Schedule(cfg.sampleInterval, &Impl::Sample, this);

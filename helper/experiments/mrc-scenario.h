@@ -19,6 +19,7 @@
  *  - mrc-scenario-workload.h: MrcScenarioWorkload, the messages of a pattern;
  *  - mrc-stall-tracker.h: MrcStallTracker, per-message stalls under failures;
  *  - mrc-scenario-report.h: MrcScenarioReport, pfc.txt, link records and counters;
+ *  - mrc-scenario-series.h: MrcScenarioSeries, the time series of timeseries.csv;
  *  - mrc-scenario-runner.h: MrcScenarioRunner, which builds, runs and collects;
  *  - mrc-sim-main.h: MrcSimMain, the program.
  */
@@ -30,6 +31,7 @@
 #include "mrc-scenario-presets.h"
 #include "mrc-scenario-report.h"
 #include "mrc-scenario-runner.h"
+#include "mrc-scenario-series.h"
 #include "mrc-scenario-workload.h"
 #include "mrc-sim-main.h"
 #include "mrc-stall-tracker.h"
