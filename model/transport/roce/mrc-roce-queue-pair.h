@@ -73,8 +73,6 @@ class MrcRoceQueuePair : public MrcQueuePair
 
     Time GetNextSendTime(uint32_t port) const override;
     uint8_t GetNextDscp(uint32_t port) const override;
-    MrcTxPacket BuildNextPacket(uint32_t port) override;
-    void Receive(const MrcRxPacket& rx) override;
 
     /// \return the next PSN the requester will send (unwrapped)
     uint64_t GetSendNext() const;
@@ -88,6 +86,8 @@ class MrcRoceQueuePair : public MrcQueuePair
     Ptr<MrcDcqcnNotificationPoint> GetNotificationPoint() const;
 
   protected:
+    MrcTxPacket DoBuildNextPacket(uint32_t port) override;
+    void DoReceive(const MrcRxPacket& rx) override;
     void DoDispose() override;
     void DoConnect() override;
     void DoPostSend(MrcSendWqe& wqe) override;
