@@ -29,18 +29,28 @@ NS_OBJECT_ENSURE_REGISTERED(MrcSprayedQueuePair);
 namespace
 {
 
-/// \param b two bytes, big endian \return their value
+// Wire fields of the data headers, big endian (the roce, uec and mrc units read them the
+// same way; one shared byte reader in model/wire is to replace these).
+
+/// \param b two bytes \return their value
 uint16_t
-ReadBe16(const uint8_t* b)
+ReadU16(const uint8_t* b)
 {
     return static_cast<uint16_t>((uint16_t(b[0]) << 8) | b[1]);
 }
 
-/// \param b four bytes, big endian \return their value
+/// \param b four bytes \return their value
 uint32_t
-ReadBe32(const uint8_t* b)
+ReadU32(const uint8_t* b)
 {
     return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
+}
+
+/// \param b eight bytes \return their value
+uint64_t
+ReadU64(const uint8_t* b)
+{
+    return (uint64_t(ReadU32(b)) << 32) | ReadU32(b + 4);
 }
 
 } // namespace
@@ -363,11 +373,9 @@ MrcSprayedQueuePair::ReceiveData(const MrcRxPacket& rx)
     Arrival a;
     a.ev = EvOf(rx);
     a.ce = rx.GetEcn() == MrcEcn::CE;
-    const uint8_t* h = rx.headers + rx.extOffset + MrcMethHeader::SIZE;
-    const bool ts = (rx.bthByte8 & MrcBthHeader::TS_BIT) != 0;
-    if (ts)
+    if (rx.bthByte8 & MrcBthHeader::TS_BIT)
     {
-        a.tsEcho = ReadBe16(h);
+        a.tsEcho = ReadU16(rx.headers + rx.extOffset + MrcMethHeader::SIZE); // TSETH
     }
     const uint8_t dscp = rx.info->GetDscp();
     if (dscp == m_trimmedDscp || dscp == m_trimmedLhDscp)
@@ -396,33 +404,9 @@ MrcSprayedQueuePair::ReceiveData(const MrcRxPacket& rx)
         {
             ++m_counters.outOfOrderPackets;
         }
-        // METH (MSN in bytes 2-3), TSETH when present, RETH, then ImmDt on the last packet
-        // of a Write with Immediate
-        const uint16_t msn = ReadBe16(rx.headers + rx.extOffset + 2);
-        if (ts)
+        if (!PlaceNew(rx, a, delivered))
         {
-            h += MrcTsethHeader::SIZE;
-        }
-        const uint64_t va = (uint64_t(ReadBe32(h)) << 32) | ReadBe32(h + 4);
-        const uint32_t rkey = ReadBe32(h + 8);
-        const uint32_t dmaLen = ReadBe32(h + 12);
-        h += MrcRethHeader::SERIALIZED_SIZE;
-        Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
-        if (!mr || !mr->Contains(va, rx.payloadBytes))
-        {
-            OnAccessError(rx, a, rkey, va);
             return;
-        }
-        mr->Place(va, rx.payloadBytes);
-        m_counters.bytesPlaced += rx.payloadBytes;
-        m_rcvdBytes += rx.payloadBytes + m_nominalHeaderBytes;
-        const Time now = Simulator::Now();
-        m_rcvBp.OnData(now, rx.payloadBytes);
-        const bool imm = MrcOpcode::HasImmediate(rx.opcode);
-        if (m_rxMessages
-                .OnPlaced(msn, dmaLen, rkey, va, rx.payloadBytes, now, imm, imm ? ReadBe32(h) : 0))
-        {
-            delivered = DeliverMessages();
         }
     }
     else
@@ -430,34 +414,79 @@ MrcSprayedQueuePair::ReceiveData(const MrcRxPacket& rx)
         ++m_counters.duplicatePackets;
     }
     SetFeedback(a);
+    AcknowledgeData(rx, res, a);
+    AfterDataAck(rx, a, delivered);
+}
+
+bool
+MrcSprayedQueuePair::PlaceNew(const MrcRxPacket& rx, const Arrival& a, uint32_t& delivered)
+{
+    // METH (MSN in bytes 2-3), TSETH when present, RETH, then ImmDt on the last packet of
+    // a Write with Immediate
+    const uint8_t* h = rx.headers + rx.extOffset;
+    const uint16_t msn = ReadU16(h + 2);
+    h += MrcMethHeader::SIZE;
+    if (rx.bthByte8 & MrcBthHeader::TS_BIT)
+    {
+        h += MrcTsethHeader::SIZE;
+    }
+    const uint64_t va = ReadU64(h);
+    const uint32_t rkey = ReadU32(h + 8);
+    const uint32_t dmaLen = ReadU32(h + 12);
+    h += MrcRethHeader::SERIALIZED_SIZE;
+    Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
+    if (!mr || !mr->Contains(va, rx.payloadBytes))
+    {
+        OnAccessError(rx, a, rkey, va);
+        return false;
+    }
+    mr->Place(va, rx.payloadBytes);
+    m_counters.bytesPlaced += rx.payloadBytes;
+    m_rcvdBytes += rx.payloadBytes + m_nominalHeaderBytes;
+    const Time now = Simulator::Now();
+    m_rcvBp.OnData(now, rx.payloadBytes);
+    const bool imm = MrcOpcode::HasImmediate(rx.opcode);
+    if (m_rxMessages
+            .OnPlaced(msn, dmaLen, rkey, va, rx.payloadBytes, now, imm, imm ? ReadU32(h) : 0))
+    {
+        delivered = DeliverMessages();
+    }
+    return true;
+}
+
+void
+MrcSprayedQueuePair::AcknowledgeData(const MrcRxPacket& rx,
+                                     const MrcRxResult& res,
+                                     const Arrival& a)
+{
     MrcSackPolicy::Data d;
     d.bytes = rx.payloadBytes;
     d.ce = a.ce;
     d.ar = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
     d.retx = (rx.bthByte8 & MrcBthHeader::RTX_BIT) != 0;
     d.lastOfMessage = MrcOpcode::EndsMessage(rx.opcode);
-    if (m_sackPolicy->OnData(d, res) != SACK_HOLD)
+    if (m_sackPolicy->OnData(d, res) == SACK_HOLD)
     {
-        if (m_serviceTime.IsStrictlyPositive())
-        {
-            // local processing: the acknowledgement (built then, so it is up to date)
-            // leaves later
-            Ptr<MrcSprayedQueuePair> self(this);
-            const uint32_t port = rx.port;
-            const uint32_t psn = rx.psn;
-            Simulator::Schedule(m_serviceTime, [self, port, psn, a]() {
-                if (self->IsReceiving())
-                {
-                    self->SendDataAck(port, psn, a);
-                }
-            });
-        }
-        else
-        {
-            SendDataAck(rx.port, rx.psn, a);
-        }
+        return;
     }
-    AfterDataAck(rx, a, delivered);
+    if (m_serviceTime.IsStrictlyPositive())
+    {
+        // local processing: the acknowledgement (built then, so it is up to date) leaves
+        // later
+        Ptr<MrcSprayedQueuePair> self(this);
+        const uint32_t port = rx.port;
+        const uint32_t psn = rx.psn;
+        Simulator::Schedule(m_serviceTime, [self, port, psn, a]() {
+            if (self->IsReceiving())
+            {
+                self->SendDataAck(port, psn, a);
+            }
+        });
+    }
+    else
+    {
+        SendDataAck(rx.port, rx.psn, a);
+    }
 }
 
 uint32_t

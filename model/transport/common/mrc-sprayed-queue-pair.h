@@ -217,6 +217,20 @@ class MrcSprayedQueuePair : public MrcQueuePair
     void ReceiveData(const MrcRxPacket& rx);
     /// Report the messages complete in MSN order. \return how many were reported
     uint32_t DeliverMessages();
+    /**
+     * Place a NEW PSN at its RETH address and advance its message (reporting the messages
+     * it completes).
+     * \param rx the packet \param a its arrival
+     * \param delivered [out] messages reported by this packet
+     * \return false if the address was rejected (OnAccessError was called)
+     */
+    bool PlaceNew(const MrcRxPacket& rx, const Arrival& a, uint32_t& delivered);
+    /**
+     * Apply the SACK policy to an accepted data packet: SendDataAck now, after
+     * ServiceTime, or not yet.
+     * \param rx the packet \param res the receive window's verdict \param a its arrival
+     */
+    void AcknowledgeData(const MrcRxPacket& rx, const MrcRxResult& res, const Arrival& a);
 
     // ---- responder hooks ----
     /// \param rx a data packet \return the EV it carries

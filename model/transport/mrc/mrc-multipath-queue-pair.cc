@@ -1347,9 +1347,47 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     const MrcSackUpdate& upd =
         pr ? m_sb->OnSack(seth.GetCackPsn(), seth.GetSackBasePsn(), seth.GetSackBitmap())
            : m_sb->OnSack(seth);
+    // (upd is the scoreboard's reused result: read it before the next scoreboard call)
+    const MrcCcAck ack = CcAckOf(seth, ccs, upd, now);
+    const bool anyAcked = !upd.acked.empty();
+    HandleLosses(upd, false);
+    if (m_sleek && !pr && m_lossRule == LOSS_COUNT)
+    {
+        SleekCheck(ccs.GetOooCount());
+    }
+    if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
+    {
+        TailProbeAnswered(seth, now);
+    }
+    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
+    if (anyAcked)
+    {
+        m_retries = 0;
+        m_ccOps->OnAck(m_cc, ack);
+    }
+    TraceCc();
+    if (AfterAckProgress())
+    {
+        m_retries = 0;
+    }
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    ArmTailProbe();
+    NotifyReady();
+}
+
+MrcCcAck
+MrcMultipathQueuePair::CcAckOf(const MrcSethHeader& seth,
+                               const MrcCcStateHeader& ccs,
+                               const MrcSackUpdate& upd,
+                               Time now) const
+{
+    const bool pr = seth.IsProbeResponse();
     MrcCcAck ack;
     ack.newlyAckedBytes = upd.ackedBytes;
-    ack.ecnEcho = !pr && m != MrcPathFeedback::NONE;
+    ack.ecnEcho = !pr && seth.GetPathFeedback() != MrcPathFeedback::NONE;
     ack.rcvCwndPend = ccs.GetRcvCwndPen();
     ack.restoreCwnd = ccs.GetRestoreCwnd();
     ack.serviceTime = pr ? Time(0) : m_serviceTime;
@@ -1386,61 +1424,47 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     {
         ack.rttSample = std::max(ack.rttSample - ack.serviceTime, Time(0)); // RTT - service time
     }
-    const bool anyAcked = !upd.acked.empty();
-    HandleLosses(upd, false);
-    if (m_sleek && !pr && m_lossRule == LOSS_COUNT)
+    return ack;
+}
+
+void
+MrcMultipathQueuePair::SleekCheck(uint32_t oooCount)
+{
+    // UEC SLEEK (protocol reference Q4): enter recovery when the receiver holds
+    // max(min(LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x MTU) / MTU packets
+    // out of order
+    const uint64_t mtu = std::max<uint32_t>(m_mtu, 1);
+    uint64_t maxWnd = uint64_t(m_sb->GetCapacity()) * mtu;
+    if (Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(m_ccOps))
     {
-        // UEC SLEEK (protocol reference Q4): enter recovery when the receiver holds
-        // max(min(LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x MTU) / MTU packets
-        // out of order
-        const uint64_t mtu = std::max<uint32_t>(m_mtu, 1);
-        uint64_t maxWnd = uint64_t(m_sb->GetCapacity()) * mtu;
-        if (Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(m_ccOps))
-        {
-            maxWnd = nscc->GetMaxWnd();
-        }
-        const double cwnd = static_cast<double>(std::min<uint64_t>(m_cc.cwnd, maxWnd));
-        const uint64_t bytes = std::max<uint64_t>(
-            static_cast<uint64_t>(std::min(m_lossOooCwndFactor * cwnd, double(maxWnd))),
-            uint64_t(m_lossOooMinPkts) * mtu);
-        if (ccs.GetOooCount() >= bytes / mtu)
-        {
-            const uint32_t limit = static_cast<uint32_t>(
-                std::min<uint64_t>(std::max<uint64_t>(m_cc.cwnd / mtu, 1), m_sb->GetCapacity()));
-            HandleLosses(m_sb->StartRecovery(limit), false);
-        }
+        maxWnd = nscc->GetMaxWnd();
     }
+    const double cwnd = static_cast<double>(std::min<uint64_t>(m_cc.cwnd, maxWnd));
+    const uint64_t bytes = std::max<uint64_t>(
+        static_cast<uint64_t>(std::min(m_lossOooCwndFactor * cwnd, double(maxWnd))),
+        uint64_t(m_lossOooMinPkts) * mtu);
+    if (oooCount >= bytes / mtu)
+    {
+        const uint32_t limit = static_cast<uint32_t>(
+            std::min<uint64_t>(std::max<uint64_t>(m_cc.cwnd / mtu, 1), m_sb->GetCapacity()));
+        HandleLosses(m_sb->StartRecovery(limit), false);
+    }
+}
+
+void
+MrcMultipathQueuePair::TailProbeAnswered(const MrcSethHeader& seth, Time now)
+{
     // a tail probe's answer: what was sent before the probe and is still not SACKed is lost
     // (only when one SACK block covers every outstanding PSN, so "not SACKed" means "not
     // arrived")
-    if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
-    {
-        m_tailProbeOutstanding = false;
-        // Only the block the answer's bitmap covers: beyond it "not SACKed" says nothing.
-        // (Before: only when at most 64 PSNs were outstanding, so a tail of more than 64
-        // PSNs, e.g. after a dead path ate part of a window, waited for the timeout.)
-        const uint32_t end =
-            (seth.GetSackBasePsn() + MrcSethHeader::SACK_BITMAP_BITS) & MrcSackScoreboard::PSN_MASK;
-        const MrcSackUpdate& late = m_sb->OnTimeoutBelow(now, now - m_tailProbeSentAt, end);
-        HandleLosses(late, false);
-    }
-    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
-    if (anyAcked)
-    {
-        m_retries = 0;
-        m_ccOps->OnAck(m_cc, ack);
-    }
-    TraceCc();
-    if (AfterAckProgress())
-    {
-        m_retries = 0;
-    }
-    if (m_state != MrcQpState::RTS)
-    {
-        return;
-    }
-    ArmTailProbe();
-    NotifyReady();
+    m_tailProbeOutstanding = false;
+    // Only the block the answer's bitmap covers: beyond it "not SACKed" says nothing.
+    // (Before: only when at most 64 PSNs were outstanding, so a tail of more than 64
+    // PSNs, e.g. after a dead path ate part of a window, waited for the timeout.)
+    const uint32_t end =
+        (seth.GetSackBasePsn() + MrcSethHeader::SACK_BITMAP_BITS) & MrcSackScoreboard::PSN_MASK;
+    const MrcSackUpdate& late = m_sb->OnTimeoutBelow(now, now - m_tailProbeSentAt, end);
+    HandleLosses(late, false);
 }
 
 void

@@ -6,6 +6,7 @@
 #define MRC_MULTIPATH_QUEUE_PAIR_H
 
 #include "ns3/event-id.h"
+#include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-ev-profile.h"
 #include "ns3/mrc-ev-table.h"
 #include "ns3/mrc-flat-map.h"
@@ -330,6 +331,26 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
                      MrcEcn ecn) const;
     /// Complete requests the cumulative point covers; update timers. \return true if progress
     bool AfterAckProgress();
+    /**
+     * What a SACK tells the congestion controller (read before the next scoreboard call:
+     * `upd` is the scoreboard's reused result).
+     * \param seth its SETH \param ccs its CC_STATE \param upd the scoreboard's update
+     * \param now the time
+     * \return newly acknowledged bytes, ECN echo, window fields and the RTT sample
+     */
+    MrcCcAck CcAckOf(const MrcSethHeader& seth,
+                     const MrcCcStateHeader& ccs,
+                     const MrcSackUpdate& upd,
+                     Time now) const;
+    /// SLEEK: enter recovery when the receiver holds enough packets out of order.
+    /// \param oooCount the SACK's ooo_count
+    void SleekCheck(uint32_t oooCount);
+    /**
+     * The answer to the outstanding tail probe arrived: PSNs sent before the probe, in
+     * the block its bitmap covers and still not SACKed, are lost.
+     * \param seth the answer's SETH \param now the time
+     */
+    void TailProbeAnswered(const MrcSethHeader& seth, Time now);
     /// (Re)arm the retransmission timer on the oldest PSN in flight.
     void ArmTimer();
     /// The retransmission timer fired.

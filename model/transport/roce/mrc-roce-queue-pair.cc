@@ -606,28 +606,11 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
     uint32_t ext = rx.extOffset;
     if (MrcOpcode::StartsMessage(op))
     {
-        const uint8_t* reth = rx.headers + ext;
-        const uint64_t va = ReadU64(reth);
-        const uint32_t rkey = ReadU32(reth + 8);
-        const uint32_t dmaLen = ReadU32(reth + 12);
-        ext += MrcRethHeader::SERIALIZED_SIZE;
-        Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
-        if (!mr || !mr->Contains(va, dmaLen))
+        if (!StartMessage(rx))
         {
-            NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +" << dmaLen
-                               << ") rejected");
-            SendNak(rx.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
             return;
         }
-        m_inMessage = true;
-        m_rxRegion = mr;
-        m_rxMsg = MrcRecvCompletion();
-        m_rxMsg.qpn = m_qpn;
-        m_rxMsg.rkey = rkey;
-        m_rxMsg.address = va;
-        m_rxMsg.bytes = dmaLen;
-        m_rxMsg.firstPacket = Simulator::Now();
-        m_rxNextAddr = va;
+        ext += MrcRethHeader::SERIALIZED_SIZE;
     }
     else if (!m_inMessage)
     {
@@ -662,6 +645,33 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
     {
         SendAck(rx.port);
     }
+}
+
+bool
+MrcRoceQueuePair::StartMessage(const MrcRxPacket& rx)
+{
+    const uint8_t* reth = rx.headers + rx.extOffset;
+    const uint64_t va = ReadU64(reth);
+    const uint32_t rkey = ReadU32(reth + 8);
+    const uint32_t dmaLen = ReadU32(reth + 12);
+    Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
+    if (!mr || !mr->Contains(va, dmaLen))
+    {
+        NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +" << dmaLen
+                           << ") rejected");
+        SendNak(rx.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
+        return false;
+    }
+    m_inMessage = true;
+    m_rxRegion = mr;
+    m_rxMsg = MrcRecvCompletion();
+    m_rxMsg.qpn = m_qpn;
+    m_rxMsg.rkey = rkey;
+    m_rxMsg.address = va;
+    m_rxMsg.bytes = dmaLen;
+    m_rxMsg.firstPacket = Simulator::Now();
+    m_rxNextAddr = va;
+    return true;
 }
 
 void

@@ -115,6 +115,13 @@ class MrcRoceQueuePair : public MrcQueuePair
     // responder
     /// Handle a data packet.
     void ReceiveData(const MrcRxPacket& rx);
+    /**
+     * The first packet of a message: check its RETH against the memory regions and
+     * start the message (NAK REMOTE_ACCESS_ERROR if rejected).
+     * \param rx the packet
+     * \return false if it was rejected
+     */
+    bool StartMessage(const MrcRxPacket& rx);
     /// Send an ACK for everything below the expected PSN.
     void SendAck(uint32_t port);
     /// Send a NAK naming the expected PSN.
