@@ -64,6 +64,7 @@ def build(bld):
         # -- transport: common skeleton of the sprayed SACK transports (UEC, MRC)
         'model/transport/common/mrc-message-reassembly.cc',
         'model/transport/common/mrc-sprayed-queue-pair.cc',
+        'model/transport/common/mrc-sprayed-responder.cc',
         # -- transport: RoCEv2 RC
         'model/transport/roce/mrc-roce-queue-pair.cc',
         # -- transport: UEC RUD

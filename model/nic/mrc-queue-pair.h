@@ -113,8 +113,10 @@ struct MrcQpCounters
  * completes every outstanding request with an error status.
  *
  * **Strategies.** The CongestionControl attribute (a TypeId, default
- * ns3::MrcNoCongestionControl) and the PathSelector attribute (default
+ * ns3::MrcNoCongestionControl) and, for a transport that takes its path from a path
+ * selector (RoCE, UEC), the PathSelector attribute (default
  * ns3::MrcFixedEntropyPathSelector) create one strategy object per QP at Connect().
+ * MRC chooses its paths from its EV table and has no PathSelector attribute.
  * The QP owns the MrcCcState the controller acts on.
  *
  * **Transport hooks.** A transport subclass implements:

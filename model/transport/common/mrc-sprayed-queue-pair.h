@@ -16,6 +16,7 @@
 #include "ns3/mrc-sack-scoreboard.h"
 #include "ns3/mrc-seth-header.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,7 +26,8 @@
  * \ingroup mrc
  * The skeleton shared by the sprayed SACK transports (UEC RUD and MRC): per-packet
  * entropy, a SACK scoreboard on the requester, placement on arrival and SACK coalescing
- * on the responder.
+ * on the responder. Implemented in mrc-sprayed-queue-pair.cc (attributes, requester) and
+ * mrc-sprayed-responder.cc (arrivals, the responder's data path).
  */
 
 namespace ns3
@@ -141,8 +143,16 @@ class MrcSprayedQueuePair : public MrcQueuePair
     // ---- requester helpers ----
     /// \param seq an unwrapped sequence number \return index of its request in m_sendQueue
     std::size_t FindWqe(uint64_t seq) const;
+
     /// \param w a request \param idx packet index in it \return that packet's payload bytes
-    uint32_t PayloadOf(const MrcSendWqe& w, uint64_t idx) const;
+    uint32_t PayloadOf(const MrcSendWqe& w, uint64_t idx) const
+    {
+        const uint64_t offset = idx * m_mtu;
+        return w.wr.length <= offset
+                   ? 0
+                   : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
+    }
+
     /// \param psn a wire PSN this QP sent \return its unwrapped sequence number
     uint64_t SeqOf(uint32_t psn) const;
     /**
@@ -267,9 +277,10 @@ class MrcSprayedQueuePair : public MrcQueuePair
      */
     virtual void SendDataAck(uint32_t port, uint32_t psn, const Arrival& a) = 0;
     /**
-     * The data packet was acknowledged as the SACK policy said. Default: nothing.
+     * A data packet completed messages (reported already); called after the SACK policy
+     * acknowledged it. Default: nothing.
      * \param rx the packet \param a its arrival
-     * \param delivered messages the packet completed (reported already)
+     * \param delivered messages the packet completed (at least one)
      */
     virtual void AfterDataAck(const MrcRxPacket& rx, const Arrival& a, uint32_t delivered);
 

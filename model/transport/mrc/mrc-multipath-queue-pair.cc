@@ -1635,10 +1635,6 @@ MrcMultipathQueuePair::SendDataAck(uint32_t port, uint32_t psn, const Arrival& a
 void
 MrcMultipathQueuePair::AfterDataAck(const MrcRxPacket& rx, const Arrival& a, uint32_t delivered)
 {
-    if (delivered == 0)
-    {
-        return;
-    }
     // a Transport ACK follows the SACK (reliability first)
     m_tackOwed += delivered;
     if (m_tackMessages > 0 && (m_tackOwed >= m_tackMessages || !m_rxMessages.HasPending()))

@@ -249,9 +249,9 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
 
     // ---- requester hooks ----
     /// \return true if a retransmission could go now (window permitting)
-    bool CanRetransmit() const override;
+    bool CanRetransmit() const final;
     /// \return true if a new PSN could go now (every gate)
-    bool CanSendNew() const override;
+    bool CanSendNew() const final;
     /// A GOOD EV of the port's plane (a retransmission avoids the EV it was lost on).
     bool ChooseNext(uint32_t port, Time now, TxChoice& c) override;
     /// Counts a started Write-with-Immediate (MaxWimm).
@@ -282,7 +282,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
 
     // ---- responder hooks ----
     /// \param rx a packet \return the EV it carries
-    uint32_t EvOf(const MrcRxPacket& rx) const override;
+    uint32_t EvOf(const MrcRxPacket& rx) const final;
     /// NACK TRIMMED or TRIMMED_LASTHOP with the packet's EV.
     void OnTrimmedArrival(const MrcRxPacket& rx, const Arrival& a, bool lastHop) override;
     /// MaxWimmDest: NACK UNEXP_EVENT for a Write-with-Immediate too far ahead.

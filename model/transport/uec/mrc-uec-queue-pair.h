@@ -130,8 +130,8 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     void DoEnterError() override;
 
     // requester hooks
-    bool CanRetransmit() const override;
-    bool CanSendNew() const override;
+    bool CanRetransmit() const final;
+    bool CanSendNew() const final;
     bool ChooseNext(uint32_t port, Time now, TxChoice& c) override;
     Ptr<Packet> BuildDataPacket(uint32_t port,
                                 std::size_t idx,
