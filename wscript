@@ -62,6 +62,10 @@ def build(bld):
         'model/reliability/mrc-receive-bitmap.cc',
         'model/reliability/mrc-sack-policy.cc',
         'model/reliability/mrc-sack-scoreboard.cc',
+        # -- transport: common skeleton of the sprayed SACK transports (UEC, MRC)
+        'model/transport/common/mrc-message-reassembly.cc',
+        'model/transport/common/mrc-sprayed-queue-pair.cc',
+        'model/transport/common/mrc-sprayed-responder.cc',
         # -- transport: RoCEv2 RC
         'model/transport/roce/mrc-roce-queue-pair.cc',
         # -- transport: UEC RUD
@@ -154,6 +158,8 @@ def build(bld):
         'test/mrc-multipath-proof-test.cc',
         'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',
+        # -- transport: sprayed skeleton (UEC and MRC)
+        'test/mrc-sprayed-queue-pair-test.cc',
         # -- transport: UEC
         'test/mrc-uec-test.cc',
         'test/mrc-uec-path-test.cc',
@@ -237,6 +243,9 @@ def build(bld):
         'model/reliability/mrc-receive-bitmap.h',
         'model/reliability/mrc-sack-policy.h',
         'model/reliability/mrc-sack-scoreboard.h',
+        # -- transport: common skeleton of the sprayed SACK transports (UEC, MRC)
+        'model/transport/common/mrc-message-reassembly.h',
+        'model/transport/common/mrc-sprayed-queue-pair.h',
         # -- transport: RoCEv2 RC
         'model/transport/roce/mrc-roce-queue-pair.h',
         # -- transport: UEC RUD

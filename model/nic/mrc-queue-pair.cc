@@ -72,26 +72,29 @@ MrcQueuePair::AddCommonAttributes(TypeId tid,
                                   const std::string& defaultPath,
                                   const std::string& mtuSource)
 {
-    return tid
-        .AddAttribute("Mtu",
-                      "Payload bytes of a full packet (path MTU). Default: " + mtuSource,
-                      UintegerValue(defaultMtu),
-                      MakeUintegerAccessor(&MrcQueuePair::m_mtu),
-                      MakeUintegerChecker<uint32_t>(1, 65000))
+    tid.AddAttribute("Mtu",
+                     "Payload bytes of a full packet (path MTU). Default: " + mtuSource,
+                     UintegerValue(defaultMtu),
+                     MakeUintegerAccessor(&MrcQueuePair::m_mtu),
+                     MakeUintegerChecker<uint32_t>(1, 65000))
         .AddAttribute("CongestionControl",
                       "TypeId of the congestion controller (a subclass of "
                       "ns3::MrcCongestionOps), one per QP. Default " +
                           defaultCc + ".",
                       TypeIdValue(TypeId::LookupByName(defaultCc)),
                       MakeTypeIdAccessor(&MrcQueuePair::m_ccTypeId),
-                      MakeTypeIdChecker())
-        .AddAttribute("PathSelector",
-                      "TypeId of the path selector (a subclass of ns3::MrcPathSelector), "
-                      "one per QP. Default " +
-                          defaultPath + ".",
-                      TypeIdValue(TypeId::LookupByName(defaultPath)),
-                      MakeTypeIdAccessor(&MrcQueuePair::m_pathTypeId),
-                      MakeTypeIdChecker())
+                      MakeTypeIdChecker());
+    if (!defaultPath.empty())
+    {
+        tid.AddAttribute("PathSelector",
+                         "TypeId of the path selector (a subclass of ns3::MrcPathSelector), "
+                         "one per QP. Default " +
+                             defaultPath + ".",
+                         TypeIdValue(TypeId::LookupByName(defaultPath)),
+                         MakeTypeIdAccessor(&MrcQueuePair::m_pathTypeId),
+                         MakeTypeIdChecker());
+    }
+    return tid
         .AddAttribute("BaseRtt",
                       "Unloaded RTT of an MTU packet over the longest path, given to the "
                       "congestion controller (MrcCcState::baseRtt). Default 0: unknown.",
@@ -113,6 +116,7 @@ MrcQueuePair::MrcQueuePair()
       m_qpn(0),
       m_remoteQpn(0),
       m_state(MrcQpState::RESET),
+      m_receiveInRtr(false),
       m_error(MrcQpError::NONE),
       m_nextWqeSeq(0),
       m_nextWqeByte(0),
@@ -245,8 +249,9 @@ MrcQueuePair::ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
         ObjectFactory f(m_ccTypeId.GetName());
         m_ccOps = f.Create<MrcCongestionOps>();
     }
-    if (!m_pathSelector)
+    if (!m_pathSelector && m_pathTypeId.GetUid() != 0)
     {
+        // (a transport without the PathSelector attribute chooses its paths itself)
         NS_ABORT_MSG_UNLESS(m_pathTypeId.IsChildOf(MrcPathSelector::GetTypeId()),
                             "MrcQueuePair: PathSelector " << m_pathTypeId.GetName()
                                                           << " is not a subclass of "
@@ -254,7 +259,10 @@ MrcQueuePair::ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
         ObjectFactory pf(m_pathTypeId.GetName());
         m_pathSelector = pf.Create<MrcPathSelector>();
     }
-    m_pathSelector->Init(m_qpn, m_remoteQpn, m_nic->GetNPorts());
+    if (m_pathSelector)
+    {
+        m_pathSelector->Init(m_qpn, m_remoteQpn, m_nic->GetNPorts());
+    }
 
     uint64_t bps = 0;
     for (uint32_t p = 0; p < m_nic->GetNPorts(); ++p)
@@ -466,9 +474,44 @@ MrcQueuePair::NotifyReady()
     }
 }
 
-void
-MrcQueuePair::SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp)
+MrcTxPacket
+MrcQueuePair::BuildNextPacket(uint32_t port)
 {
+    if (m_state != MrcQpState::RTS)
+    {
+        return MrcTxPacket();
+    }
+    MrcTxPacket tx = DoBuildNextPacket(port);
+    if (tx.packet)
+    {
+        ++m_counters.dataPacketsSent;
+        m_counters.dataBytesSent += tx.payloadBytes;
+        if (tx.retransmission)
+        {
+            ++m_counters.retransmittedPackets;
+            m_counters.retransmittedBytes += tx.payloadBytes;
+        }
+        m_txTrace(tx.packet);
+    }
+    return tx;
+}
+
+void
+MrcQueuePair::Receive(const MrcRxPacket& rx)
+{
+    m_rxTrace(rx.packet);
+    if (IsReceiving())
+    {
+        DoReceive(rx);
+    }
+}
+
+void
+MrcQueuePair::SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp, uint8_t kind)
+{
+    m_counters.acksSent += (kind & CONTROL_ACK) ? 1 : 0;
+    m_counters.naksSent += (kind & CONTROL_NAK) ? 1 : 0;
+    m_counters.cnpsSent += (kind & CONTROL_CNP) ? 1 : 0;
     m_txTrace(p);
     m_nic->SendControl(port, p, dscp);
 }

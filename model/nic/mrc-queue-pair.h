@@ -70,8 +70,10 @@ struct MrcRxPacket
  */
 struct MrcTxPacket
 {
-    Ptr<Packet> packet; //!< from the outer IPv6 header to the ICRC
-    uint8_t dscp{0};    //!< the packet's DSCP (selects the device class)
+    Ptr<Packet> packet;         //!< from the outer IPv6 header to the ICRC
+    uint8_t dscp{0};            //!< the packet's DSCP (selects the device class)
+    bool retransmission{false}; //!< the transport sends this payload again
+    uint32_t payloadBytes{0};   //!< its payload bytes (the base counts them)
 };
 
 /**
@@ -111,8 +113,10 @@ struct MrcQpCounters
  * completes every outstanding request with an error status.
  *
  * **Strategies.** The CongestionControl attribute (a TypeId, default
- * ns3::MrcNoCongestionControl) and the PathSelector attribute (default
+ * ns3::MrcNoCongestionControl) and, for a transport that takes its path from a path
+ * selector (RoCE, UEC), the PathSelector attribute (default
  * ns3::MrcFixedEntropyPathSelector) create one strategy object per QP at Connect().
+ * MRC chooses its paths from its EV table and has no PathSelector attribute.
  * The QP owns the MrcCcState the controller acts on.
  *
  * **Transport hooks.** A transport subclass implements:
@@ -122,10 +126,16 @@ struct MrcQpCounters
  * - GetNextSendTime(port): when it could send its next packet on the port
  *   (Time::Max() for "nothing to send"; a past or present time for "now");
  * - GetNextDscp(port): the DSCP of that packet (the NIC checks its class has room);
- * - BuildNextPacket(port): build that packet (called by the NIC only when the device
- *   has room and GetNextSendTime(port) <= now);
- * - Receive(rx): a packet for this QP arrived;
+ * - DoBuildNextPacket(port): build that packet (the NIC calls BuildNextPacket only when
+ *   the device has room and GetNextSendTime(port) <= now);
+ * - DoReceive(rx): a packet for this QP arrived while the QP processes arrivals;
  * - DoEnterError(): stop timers (optional).
+ *
+ * **Counting and tracing once.** As ns-3's QueueDisc wraps DoEnqueue in Enqueue, the
+ * public BuildNextPacket and Receive are not virtual: they check the state, fire the Tx
+ * and Rx traces and update the counters every transport keeps the same way (data
+ * packets and bytes sent, retransmissions) around the hooks; SendControl counts ACKs,
+ * NAKs and CNPs by the kind its caller names.
  * Helpers for subclasses: NotifyReady(), SendControl(), CompleteFront(), EnterError(),
  * the counters, the CC state and ops, the path selector.
  */
@@ -298,16 +308,21 @@ class MrcQueuePair : public Object
 
     /**
      * Build the next packet for a port. Called only when GetNextSendTime(port) <= now.
+     * Outside RTS nothing is built; otherwise DoBuildNextPacket builds it and this
+     * counts it (dataPacketsSent, dataBytesSent, and the retransmission counters) and
+     * fires the Tx trace.
      * \param port the port
      * \return the packet and its DSCP (a null packet if there is nothing after all)
      */
-    virtual MrcTxPacket BuildNextPacket(uint32_t port) = 0;
+    MrcTxPacket BuildNextPacket(uint32_t port);
 
     /**
-     * A packet addressed to this QP arrived.
+     * A packet addressed to this QP arrived: fires the Rx trace, then hands it to
+     * DoReceive if the QP processes arrivals in its state (RTS; also RTR when the
+     * transport set m_receiveInRtr).
      * \param rx the parsed packet
      */
-    virtual void Receive(const MrcRxPacket& rx) = 0;
+    void Receive(const MrcRxPacket& rx);
 
     /**
      * Signed distance from b to a in 24-bit PSN space, in [-2^23, 2^23).
@@ -323,7 +338,38 @@ class MrcQueuePair : public Object
     static uint64_t Unwrap(uint32_t psn, uint64_t reference);
 
   protected:
+    /// What a control packet counts as (SendControl); ACK and CNP may be combined.
+    enum ControlKind : uint8_t
+    {
+        CONTROL_UNCOUNTED = 0, //!< counted by no MrcQpCounters field (probes, endpoint ops)
+        CONTROL_ACK = 1,       //!< acksSent (ACK or SACK)
+        CONTROL_NAK = 2,       //!< naksSent
+        CONTROL_CNP = 4,       //!< cnpsSent (a CNP, or the CNP flag on an ACK)
+    };
+
     void DoDispose() override;
+
+    /**
+     * Transport hook of BuildNextPacket (called in RTS only): build the next packet for
+     * the port and say whether it is a retransmission and how many payload bytes it
+     * carries; the caller counts and traces it.
+     * \param port the port
+     * \return the packet (null if there is nothing after all)
+     */
+    virtual MrcTxPacket DoBuildNextPacket(uint32_t port) = 0;
+
+    /**
+     * Transport hook of Receive: a packet arrived while the QP processes arrivals (the
+     * Rx trace has fired).
+     * \param rx the parsed packet
+     */
+    virtual void DoReceive(const MrcRxPacket& rx) = 0;
+
+    /// \return true if the QP processes arrivals now (RTS, or RTR with m_receiveInRtr)
+    bool IsReceiving() const
+    {
+        return m_state == MrcQpState::RTS || (m_receiveInRtr && m_state == MrcQpState::RTR);
+    }
 
     /// Transport hook: the peer is known and the strategies exist. Default: nothing.
     virtual void DoConnect();
@@ -345,12 +391,14 @@ class MrcQueuePair : public Object
     void NotifyReady();
 
     /**
-     * Send a control packet (ACK, NAK, CNP, SACK) at once, in its DSCP's class.
+     * Send a control packet (ACK, NAK, CNP, SACK, probe) at once, in its DSCP's class:
+     * counts it by kind and fires the Tx trace.
      * \param port the NIC port
      * \param p the packet from its IPv6 header (ICRC included)
      * \param dscp its DSCP
+     * \param kind what it counts as (ControlKind bits)
      */
-    void SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp);
+    void SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp, uint8_t kind);
 
     /**
      * Complete the oldest send work request.
@@ -380,11 +428,14 @@ class MrcQueuePair : public Object
     /**
      * Add the attributes every transport has, each under the transport's own TypeId
      * (so a profile can set RoCE's without touching MRC's): Mtu, CongestionControl,
-     * PathSelector, BaseRtt, InitialPsn.
+     * PathSelector (only for a transport that takes its paths from an MrcPathSelector),
+     * BaseRtt, InitialPsn.
      * \param tid the transport's TypeId under construction
      * \param defaultMtu default payload bytes per packet
      * \param defaultCc default congestion controller TypeId name
-     * \param defaultPath default path selector TypeId name
+     * \param defaultPath default path selector TypeId name; empty: the transport chooses
+     *        its paths itself (no PathSelector attribute, no selector is created at RTR
+     *        unless SetPathSelector installed one)
      * \param mtuSource where the default MTU comes from (for the help text)
      * \return tid
      */
@@ -437,6 +488,7 @@ class MrcQueuePair : public Object
     uint32_t m_remoteQpn;                     //!< peer QPN
     std::vector<Ipv6Address> m_remoteAddress; //!< peer address per port
     MrcQpState m_state;                       //!< state
+    bool m_receiveInRtr;                      //!< arrivals are processed in RTR too
     MrcQpError m_error;                       //!< error
     std::string m_errorReason;                //!< error detail
     std::string m_postSendError;              //!< why the last PostSend was refused

@@ -51,18 +51,6 @@ ReadU16(const uint8_t* b)
     return static_cast<uint16_t>((uint16_t(b[0]) << 8) | b[1]);
 }
 
-uint32_t
-ReadU32(const uint8_t* b)
-{
-    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
-}
-
-uint64_t
-ReadU64(const uint8_t* b)
-{
-    return (uint64_t(ReadU32(b)) << 32) | ReadU32(b + 4);
-}
-
 /// Deserialize a header from raw bytes (control packets only).
 template <typename H>
 void
@@ -95,350 +83,304 @@ constexpr uint32_t EXP_COUNT_INFINITE = 25;
 TypeId
 MrcMultipathQueuePair::GetTypeId()
 {
-    static TypeId tid =
-        AddCommonAttributes(TypeId("ns3::MrcMultipathQueuePair")
-                                .SetParent<MrcQueuePair>()
-                                .SetGroupName("Mrc")
-                                .AddConstructor<MrcMultipathQueuePair>(),
-                            4096,
-                            "ns3::MrcNscc",
-                            "ns3::MrcFixedEntropyPathSelector",
-                            "4096 B, the default path MTU of the OCP MRC benchmark "
-                            "(examples/benchmark/README.md).")
-            .AddAttribute("Timestamps",
-                          "Add a TSETH (128 ns ticks) to every data packet and take RTT "
-                          "samples from the timestamp the SACK reflects. Default false (our "
-                          "choice; the sender's send-time record gives the same sample).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_timestamps),
-                          MakeBooleanChecker())
-            .AddAttribute("Mpr",
-                          "This QP's receive window in units of 128 PSNs, advertised in every "
-                          "SACK (SETH mpr); also the peer window assumed before the first "
-                          "SACK and the sender scoreboard's capacity. Default 8 (1024 PSNs, "
-                          "the OCP API example; protocol reference sec. 9).",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_mpr),
-                          MakeUintegerChecker<uint8_t>(1, 255))
-            .AddAttribute("PeerMpr",
-                          "The peer's receive window (units of 128 PSNs) assumed at RTS "
-                          "before its first SACK (OCP RTS attribute mpr). 0 = use Mpr "
-                          "(default; the behaviour before the lifecycle existed).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_cfgPeerMpr),
-                          MakeUintegerChecker<uint8_t>())
-            .AddAttribute("DynamicMpr",
-                          "Take the peer's window from the mpr field of every SACK (OCP RTR "
-                          "dynamic MPR). false keeps the RTS value. Default true.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_dynamicMpr),
-                          MakeBooleanChecker())
-            .AddAttribute("MaxWimmDest",
-                          "Write-with-Immediate messages this QP accepts outstanding as a "
-                          "responder (OCP RTR attribute max_wimm_dest): the last packet of "
-                          "one whose RQMSN is MaxWimmDest or more ahead of the last one "
-                          "reported is refused with NACK UNEXP_EVENT (an error; MRC has no "
-                          "RNR). 0 = no limit (default).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimmDest),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("MaxWimm",
-                          "Most Write-with-Immediate requests outstanding (started, not "
-                          "acknowledged); a new one waits. 0 = no limit. Default 64 (not "
-                          "published; our choice).",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimm),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("TimeoutExponent",
-                          "Per-packet timeout 1.024 us x 2^TimeoutExponent (OCP mrc.h, at "
-                          "most 24). Default 8 = 262.144 us (OCP examples/mrc_qp.md).",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_timeoutExp),
-                          MakeUintegerChecker<uint32_t>(0, 24))
-            .AddAttribute("LinearCount",
-                          "Timeouts retried at the fixed interval before backing off (OCP "
-                          "linear_cnt, at most 7). Default 7 (OCP examples/mrc_qp.md).",
-                          UintegerValue(7),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_linearCount),
-                          MakeUintegerChecker<uint32_t>(0, 7))
-            .AddAttribute("ExpCount",
-                          "Timeouts retried with doubling interval after the linear ones "
-                          "(OCP exp_cnt; 25 = forever). Default 7 (our choice: the OCP "
-                          "example's 25 never gives up).",
-                          UintegerValue(7),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_expCount),
-                          MakeUintegerChecker<uint32_t>(0, 25))
-            .AddAttribute("ReorderPsns",
-                          "Loss inference: a PSN is lost once this many later PSNs are "
-                          "SACKed (MrcSackScoreboard count rule). Default 3 (protocol "
-                          "reference sec. 9). 0 leaves loss to NACKs, probes and timeouts.",
-                          UintegerValue(3),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_reorderPsns),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("RetxRttSamples",
-                          "Take an RTT sample from the SACK of a PSN retransmitted once when "
-                          "the sample is at least BaseRtt (UEC NSCC counts such an ACK valid "
-                          "when it echoes Retx; SETH has no Retx echo, so the sample's size "
-                          "stands in for it). Without it, while only retransmissions are "
-                          "acknowledged NSCC gets no sample and cannot grow the window. "
-                          "Default true (our choice).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxRttSamples),
-                          MakeBooleanChecker())
-            .AddAttribute("TimeoutLosesPath",
-                          "A per-packet timeout presumes the path (EVs sharing an SRv6 "
-                          "carrier) of the timed-out PSN dead and declares lost every PSN "
-                          "still in flight on it, not only the timed-out one. Default true "
-                          "(our choice: otherwise, with cwnd cut below the bytes stranded on "
-                          "a dead path, nothing new is sent, no SACK can infer the loss and "
-                          "each stranded PSN waits for its own backed-off timeout).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_timeoutLosesPath),
-                          MakeBooleanChecker())
-            .AddAttribute(
-                "LossRule",
-                "Which rule infers loss from SACK holes. Count (protocol reference "
-                "sec. 9 and Q4): a PSN is lost once ReorderPsns later PSNs are SACKed, plus "
-                "SLEEK when SleekRecovery; it reads the reordering between paths as loss. "
-                "Path (default, our choice): a PSN is lost once ReorderPsns later PSNs sent on the "
-                "same "
-                "path (EVs sharing an SRv6 carrier; an EV without one is its own path) are "
-                "SACKed, since one path delivers in order, or once PlaneReorderPsns later "
-                "PSNs of its plane or GlobalReorderPsns later PSNs of any plane are SACKed "
-                "(the backstops for a dead path or plane, on which nothing is SACKed), plus "
-                "the time rule when ReorderTime > 0; no SLEEK. Time (RACK style): a PSN in "
-                "flight is lost once a PSN sent more than ReorderTime after it is SACKed. "
-                "Plane: the count rule counting only later PSNs sent on the same plane, plus "
-                "the time rule when ReorderTime > 0.",
-#if MRC_NS3_VERSION_MINOR >= 41
-                EnumValue<LossRule>(LOSS_PATH),
-                MakeEnumAccessor<LossRule>(&MrcMultipathQueuePair::m_lossRule),
-#else
-                EnumValue(LOSS_PATH),
-                MakeEnumAccessor(&MrcMultipathQueuePair::m_lossRule),
-#endif
-                MakeEnumChecker(LOSS_COUNT,
-                                "Count",
-                                LOSS_TIME,
-                                "Time",
-                                LOSS_PLANE,
-                                "Plane",
-                                LOSS_PATH,
-                                "Path"))
-            .AddAttribute("PlaneReorderPsns",
-                          "LossRule Path: a PSN is also lost once this many later PSNs of "
-                          "its plane are SACKed (the dead-path backstop; 0 = off). Default "
-                          "16 (our choice: above most of the reordering between the paths of "
-                          "a plane measured in loss-free sprayed runs, small enough to retire "
-                          "a dead path within about one round trip).",
-                          UintegerValue(16),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_planeReorderPsns),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("GlobalReorderPsns",
-                          "LossRule Path: a PSN is also lost once this many later PSNs of any "
-                          "plane are SACKed (the backstop for a plane that died as a whole, "
-                          "where no PSN of the plane is SACKed; 0 = off). Default 96 (our "
-                          "choice: 48 misread the reordering between planes in loss-free "
-                          "sprayed runs 5 times as often).",
-                          UintegerValue(96),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_globalReorderPsns),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("ReorderTime",
-                          "Reorder window of the time rule. LossRule Time: 0 (default) = "
-                          "BaseRtt (our choice), and with both 0 the Count rule is used. "
-                          "LossRule Plane: 0 (default) = no time rule (our choice: the guard "
-                          "must exceed the queueing skew between planes; protocol reference "
-                          "sec. 9 suggests RTT + about 1 BDP).",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&MrcMultipathQueuePair::m_reorderTime),
-                          MakeTimeChecker())
-            .AddAttribute("SleekRecovery",
-                          "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
-                          "Q4 model default): enter recovery when ooo_count >= max(min("
-                          "LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x Mtu) / Mtu and "
-                          "declare lost every PSN in flight from una up to cwnd / Mtu, once "
-                          "per episode. Runs besides the ReorderPsns count rule.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_sleek),
-                          MakeBooleanChecker())
-            .AddAttribute("LossOooCwndFactor",
-                          "SLEEK threshold factor on cwnd. Default 1.5 (UEC htsim, Q4).",
-                          DoubleValue(1.5),
-                          MakeDoubleAccessor(&MrcMultipathQueuePair::m_lossOooCwndFactor),
-                          MakeDoubleChecker<double>(0.0))
-            .AddAttribute("LossOooMinPkts",
-                          "SLEEK threshold floor in packets. Default 5 (UEC htsim, Q4).",
-                          UintegerValue(5),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_lossOooMinPkts),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("InferredLossMarksEvBad",
-                          "An inferred (untrimmed) loss marks the EV that carried the packet "
-                          "ASSUMED_BAD (protocol reference Q4 default).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_lossMarksBad),
-                          MakeBooleanChecker())
-            .AddAttribute("DataDscp",
-                          "DSCP of first transmissions and probes. Default 4 "
-                          "(DSCP_TRIMMABLE, protocol reference Q5).",
-                          UintegerValue(MrcDscp::TRIMMABLE),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_dataDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("RetxDscp",
-                          "DSCP of retransmissions. Default 8 (DSCP_TRIMMABLE_RETX, Q5).",
-                          UintegerValue(MrcDscp::TRIMMABLE_RETX),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_retxDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("ControlDscp",
-                          "DSCP of SACKs and NACKs. Default 46 (DSCP_CONTROL, Q5).",
-                          UintegerValue(MrcDscp::CONTROL),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_controlDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("TrimmedDscp",
-                          "DSCP that marks a packet trimmed in the fabric (NACK TRIMMED). "
-                          "Default 11 (Q5).",
-                          UintegerValue(MrcDscp::TRIMMED),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_trimmedDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("TrimmedLastHopDscp",
-                          "DSCP that marks a packet trimmed toward a host (NACK "
-                          "TRIMMED_LASTHOP). Default 21 (Q5).",
-                          UintegerValue(MrcDscp::TRIMMED_LASTHOP),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_trimmedLhDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("EcnCapable",
-                          "Send data as ECT(0) (NSCC needs marks).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_ecnCapable),
-                          MakeBooleanChecker())
-            .AddAttribute("AlwaysSkipCeRun",
-                          "Responder: a SACK carries m = ALWAYS_SKIP when this many packets "
-                          "in a row on its EV arrived CE (our rule; the spec leaves it to the "
-                          "implementation). 0 disables ALWAYS_SKIP. Default 8.",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_alwaysSkipCeRun),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("TailProbeDelay",
-                          "Send a reliability probe when data is outstanding, nothing can be "
-                          "sent and no SACK came for this long. 0 = 2 x BaseRtt (UEC htsim "
-                          "uses base RTT + target delay); 0 with BaseRtt 0 disables probes.",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&MrcMultipathQueuePair::m_tailProbeDelay),
-                          MakeTimeChecker())
-            .AddAttribute("PortStatusUpdates",
-                          "When a local port goes down or up, send the peer QP a Port Status "
-                          "Update (ERTH, opcode 0xD8) with the reachable-port mask, on a "
-                          "working port; the peer takes the planes whose bit is clear out of "
-                          "use (protocol reference Q3). Default true.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_portStatusUpdates),
-                          MakeBooleanChecker())
-            .AddAttribute("PortRemapDelay",
-                          "Time from a local port's link change (as the device detects it) "
-                          "to remapping the EVs of its plane and sending the Port Status "
-                          "Update; until then the QP keeps using the port. Default 0 "
-                          "(protocol reference Q3 model default); about 1-3 s reproduces "
-                          "CX8's \"few seconds\" [P1 sec. 3].",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&MrcMultipathQueuePair::m_portRemapDelay),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("PortStatusTimeout",
-                          "A Port Status Update the peer has not answered (Endpoint Response, "
-                          "opcode 0xD9, same request id) within this time is sent again. "
-                          "Default 2 ms (the OCP API's endpoint-operation example; protocol "
-                          "reference Q3). 0 = never resend.",
-                          TimeValue(MilliSeconds(2)),
-                          MakeTimeAccessor(&MrcMultipathQueuePair::m_portStatusTimeout),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("PortStatusAttempts",
-                          "Transmissions of one Port Status Update at most (the first one "
-                          "included). Default 3 (protocol reference Q3, model default).",
-                          UintegerValue(3),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_portStatusTries),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("TransportAckMessages",
-                          "Responder: send a Transport ACK (opcode 0xD1, AETH: ACK syndrome "
-                          "with the no-credit code 0x1f, MSN = messages completed so far, "
-                          "mod 2^24) once this many messages have completed in MSN order, or "
-                          "sooner when no later message is in progress. 0 = no Transport "
-                          "ACKs. Default 1 (our choice: one per message; the spec's trigger "
-                          "and coalescing are not published).",
-                          UintegerValue(1),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_tackMessages),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("CompleteOnTransportAck",
-                          "Requester: a Write completes only when all its PSNs are SACKed "
-                          "and a Transport ACK covers its MSN. false (default, our choice) "
-                          "completes it on SACK coverage alone and only counts Transport "
-                          "ACKs; true needs a peer with TransportAckMessages > 0.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_completeOnTack),
-                          MakeBooleanChecker())
-            .AddAttribute("ServiceTime",
-                          "Responder service time (OCP device capability SVC_TIME): this QP "
-                          "sends each SACK this long after its trigger (local processing), "
-                          "and as a requester subtracts the same value from every SACK's RTT "
-                          "sample before NSCC, which then leaves its base RTT alone (UEC "
-                          "htsim). Set it on both ends (the model exchanges it out of band: "
-                          "CC_STATE has no field for it). Default 0 = off (our choice).",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&MrcMultipathQueuePair::m_serviceTime),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("RcvDrainRate",
-                          "Responder backpressure (rcv_cwnd_pen, restore_cwnd in CC_STATE; "
-                          "MrcRcvBackpressure): received bytes leave a virtual backlog at "
-                          "this rate. 0 (default) = off, every SACK carries pen 0 (our "
-                          "rule; the spec leaves it to the implementation).",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&MrcMultipathQueuePair::m_rcvDrainRate),
-                          MakeDataRateChecker())
-            .AddAttribute("RcvBusyBytes",
-                          "Responder backpressure threshold T: a backlog B > T gives "
-                          "pen = min(127, ceil(128 (B - T) / B)). Default 262144 B (our "
-                          "choice, about 1.5 BDP at 400 Gb/s and 4 us).",
-                          UintegerValue(262144),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_rcvBusyBytes),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("RcvRestoreSacks",
-                          "Responder backpressure: SACKs that carry restore_cwnd once the "
-                          "backlog is back at or below T / 2 after a penalty. Default 4 (our "
-                          "choice).",
-                          UintegerValue(4),
-                          MakeUintegerAccessor(&MrcMultipathQueuePair::m_rcvRestoreSacks),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("EvSrcPortHigh",
-                          "EV split: false (default, protocol reference Q2) puts EV[15:0] in "
-                          "the UDP source port and EV[31:16] in the flow label; true the "
-                          "other way round (MRC-Client).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcMultipathQueuePair::m_srcPortHigh),
-                          MakeBooleanChecker());
+    MrcSprayedAttributeDefaults d;
+    d.reorderPsns = 3;
+    d.reorderPsnsHelp = "Loss inference: a PSN is lost once this many later PSNs are SACKed "
+                        "(MrcSackScoreboard count rule; with LossRule Path counted within the "
+                        "path). Default 3 (protocol reference sec. 9). 0 leaves loss to NACKs, "
+                        "probes and timeouts.";
+    d.reorderTimeHelp = "Reorder window of the time rule. LossRule Time: 0 (default) = "
+                        "BaseRtt (our choice), and with both 0 the Count rule is used. "
+                        "LossRule Plane or Path: 0 (default) = no time rule (our choice: the "
+                        "guard must exceed the queueing skew between planes; protocol "
+                        "reference sec. 9 suggests RTT + about 1 BDP).";
+    d.ackName = "SACK";
+    static TypeId tid = AddPortStatusAttributes(
+        AddLossRuleAttributes(AddRecoveryAttributes(AddWindowAttributes(AddSprayedAttributes(
+            AddCommonAttributes(TypeId("ns3::MrcMultipathQueuePair")
+                                    .SetParent<MrcSprayedQueuePair>()
+                                    .SetGroupName("Mrc")
+                                    .AddConstructor<MrcMultipathQueuePair>(),
+                                4096,
+                                "ns3::MrcNscc",
+                                "",
+                                "4096 B, the default path MTU of the OCP MRC benchmark "
+                                "(examples/benchmark/README.md)."),
+            d)))));
     return tid;
 }
 
+TypeId
+MrcMultipathQueuePair::AddWindowAttributes(TypeId tid)
+{
+    // Windows, Write-with-Immediate limits, Transport ACKs, timestamps and the EV split
+    return tid
+        .AddAttribute("Timestamps",
+                      "Add a TSETH (128 ns ticks) to every data packet and take RTT "
+                      "samples from the timestamp the SACK reflects. Default false (our "
+                      "choice; the sender's send-time record gives the same sample).",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_timestamps),
+                      MakeBooleanChecker())
+        .AddAttribute("Mpr",
+                      "This QP's receive window in units of 128 PSNs, advertised in every "
+                      "SACK (SETH mpr); also the peer window assumed before the first "
+                      "SACK and the sender scoreboard's capacity. Default 8 (1024 PSNs, "
+                      "the OCP API example; protocol reference sec. 9).",
+                      UintegerValue(8),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_mpr),
+                      MakeUintegerChecker<uint8_t>(1, 255))
+        .AddAttribute("PeerMpr",
+                      "The peer's receive window (units of 128 PSNs) assumed at RTS "
+                      "before its first SACK (OCP RTS attribute mpr). 0 = use Mpr "
+                      "(default; the behaviour before the lifecycle existed).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_cfgPeerMpr),
+                      MakeUintegerChecker<uint8_t>())
+        .AddAttribute("DynamicMpr",
+                      "Take the peer's window from the mpr field of every SACK (OCP RTR "
+                      "dynamic MPR). false keeps the RTS value. Default true.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_dynamicMpr),
+                      MakeBooleanChecker())
+        .AddAttribute("MaxWimmDest",
+                      "Write-with-Immediate messages this QP accepts outstanding as a "
+                      "responder (OCP RTR attribute max_wimm_dest): the last packet of "
+                      "one whose RQMSN is MaxWimmDest or more ahead of the last one "
+                      "reported is refused with NACK UNEXP_EVENT (an error; MRC has no "
+                      "RNR). 0 = no limit (default).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimmDest),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("MaxWimm",
+                      "Most Write-with-Immediate requests outstanding (started, not "
+                      "acknowledged); a new one waits. 0 = no limit. Default 64 (not "
+                      "published; our choice).",
+                      UintegerValue(64),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimm),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("TransportAckMessages",
+                      "Responder: send a Transport ACK (opcode 0xD1, AETH: ACK syndrome "
+                      "with the no-credit code 0x1f, MSN = messages completed so far, "
+                      "mod 2^24) once this many messages have completed in MSN order, or "
+                      "sooner when no later message is in progress. 0 = no Transport "
+                      "ACKs. Default 1 (our choice: one per message; the spec's trigger "
+                      "and coalescing are not published).",
+                      UintegerValue(1),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_tackMessages),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("CompleteOnTransportAck",
+                      "Requester: a Write completes only when all its PSNs are SACKed "
+                      "and a Transport ACK covers its MSN. false (default, our choice) "
+                      "completes it on SACK coverage alone and only counts Transport "
+                      "ACKs; true needs a peer with TransportAckMessages > 0.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_completeOnTack),
+                      MakeBooleanChecker())
+        .AddAttribute("AlwaysSkipCeRun",
+                      "Responder: a SACK carries m = ALWAYS_SKIP when this many packets "
+                      "in a row on its EV arrived CE (our rule; the spec leaves it to the "
+                      "implementation). 0 disables ALWAYS_SKIP. Default 8.",
+                      UintegerValue(8),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_alwaysSkipCeRun),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("EvSrcPortHigh",
+                      "EV split: false (default, protocol reference Q2) puts EV[15:0] in "
+                      "the UDP source port and EV[31:16] in the flow label; true the "
+                      "other way round (MRC-Client).",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_srcPortHigh),
+                      MakeBooleanChecker());
+}
+
+TypeId
+MrcMultipathQueuePair::AddRecoveryAttributes(TypeId tid)
+{
+    // the retransmission timeout and the tail probe
+    return tid
+        .AddAttribute("TimeoutExponent",
+                      "Per-packet timeout 1.024 us x 2^TimeoutExponent (OCP mrc.h, at "
+                      "most 24). Default 8 = 262.144 us (OCP examples/mrc_qp.md).",
+                      UintegerValue(8),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_timeoutExp),
+                      MakeUintegerChecker<uint32_t>(0, 24))
+        .AddAttribute("LinearCount",
+                      "Timeouts retried at the fixed interval before backing off (OCP "
+                      "linear_cnt, at most 7). Default 7 (OCP examples/mrc_qp.md).",
+                      UintegerValue(7),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_linearCount),
+                      MakeUintegerChecker<uint32_t>(0, 7))
+        .AddAttribute("ExpCount",
+                      "Timeouts retried with doubling interval after the linear ones "
+                      "(OCP exp_cnt; 25 = forever). Default 7 (our choice: the OCP "
+                      "example's 25 never gives up).",
+                      UintegerValue(7),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_expCount),
+                      MakeUintegerChecker<uint32_t>(0, 25))
+        .AddAttribute("RetxRttSamples",
+                      "Take an RTT sample from the SACK of a PSN retransmitted once when "
+                      "the sample is at least BaseRtt (UEC NSCC counts such an ACK valid "
+                      "when it echoes Retx; SETH has no Retx echo, so the sample's size "
+                      "stands in for it). Without it, while only retransmissions are "
+                      "acknowledged NSCC gets no sample and cannot grow the window. "
+                      "Default true (our choice).",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxRttSamples),
+                      MakeBooleanChecker())
+        .AddAttribute("TimeoutLosesPath",
+                      "A per-packet timeout presumes the path (EVs sharing an SRv6 "
+                      "carrier) of the timed-out PSN dead and declares lost every PSN "
+                      "still in flight on it, not only the timed-out one. Default true "
+                      "(our choice: otherwise, with cwnd cut below the bytes stranded on "
+                      "a dead path, nothing new is sent, no SACK can infer the loss and "
+                      "each stranded PSN waits for its own backed-off timeout).",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_timeoutLosesPath),
+                      MakeBooleanChecker())
+        .AddAttribute("TailProbeDelay",
+                      "Send a reliability probe when data is outstanding, nothing can be "
+                      "sent and no SACK came for this long. 0 = 2 x BaseRtt (UEC htsim "
+                      "uses base RTT + target delay); 0 with BaseRtt 0 disables probes.",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&MrcMultipathQueuePair::m_tailProbeDelay),
+                      MakeTimeChecker());
+}
+
+TypeId
+MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
+{
+    // the rules that infer loss from SACKs
+    return tid
+        .AddAttribute(
+            "LossRule",
+            "Which rule infers loss from SACK holes. Count (protocol reference "
+            "sec. 9 and Q4): a PSN is lost once ReorderPsns later PSNs are SACKed, plus "
+            "SLEEK when SleekRecovery; it reads the reordering between paths as loss. "
+            "Path (default, our choice): a PSN is lost once ReorderPsns later PSNs sent on the "
+            "same "
+            "path (EVs sharing an SRv6 carrier; an EV without one is its own path) are "
+            "SACKed, since one path delivers in order, or once PlaneReorderPsns later "
+            "PSNs of its plane or GlobalReorderPsns later PSNs of any plane are SACKed "
+            "(the backstops for a dead path or plane, on which nothing is SACKed), plus "
+            "the time rule when ReorderTime > 0; no SLEEK. Time (RACK style): a PSN in "
+            "flight is lost once a PSN sent more than ReorderTime after it is SACKed. "
+            "Plane: the count rule counting only later PSNs sent on the same plane, plus "
+            "the time rule when ReorderTime > 0.",
+#if MRC_NS3_VERSION_MINOR >= 41
+            EnumValue<LossRule>(LOSS_PATH),
+            MakeEnumAccessor<LossRule>(&MrcMultipathQueuePair::m_lossRule),
+#else
+            EnumValue(LOSS_PATH),
+            MakeEnumAccessor(&MrcMultipathQueuePair::m_lossRule),
+#endif
+            MakeEnumChecker(LOSS_COUNT,
+                            "Count",
+                            LOSS_TIME,
+                            "Time",
+                            LOSS_PLANE,
+                            "Plane",
+                            LOSS_PATH,
+                            "Path"))
+        .AddAttribute("PlaneReorderPsns",
+                      "LossRule Path: a PSN is also lost once this many later PSNs of "
+                      "its plane are SACKed (the dead-path backstop; 0 = off). Default "
+                      "16 (our choice: above most of the reordering between the paths of "
+                      "a plane measured in loss-free sprayed runs, small enough to retire "
+                      "a dead path within about one round trip).",
+                      UintegerValue(16),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_planeReorderPsns),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("GlobalReorderPsns",
+                      "LossRule Path: a PSN is also lost once this many later PSNs of any "
+                      "plane are SACKed (the backstop for a plane that died as a whole, "
+                      "where no PSN of the plane is SACKed; 0 = off). Default 96 (our "
+                      "choice: 48 misread the reordering between planes in loss-free "
+                      "sprayed runs 5 times as often).",
+                      UintegerValue(96),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_globalReorderPsns),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("SleekRecovery",
+                      "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
+                      "Q4 model default): enter recovery when ooo_count >= max(min("
+                      "LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x Mtu) / Mtu and "
+                      "declare lost every PSN in flight from una up to cwnd / Mtu, once "
+                      "per episode. Runs besides the ReorderPsns count rule.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_sleek),
+                      MakeBooleanChecker())
+        .AddAttribute("LossOooCwndFactor",
+                      "SLEEK threshold factor on cwnd. Default 1.5 (UEC htsim, Q4).",
+                      DoubleValue(1.5),
+                      MakeDoubleAccessor(&MrcMultipathQueuePair::m_lossOooCwndFactor),
+                      MakeDoubleChecker<double>(0.0))
+        .AddAttribute("LossOooMinPkts",
+                      "SLEEK threshold floor in packets. Default 5 (UEC htsim, Q4).",
+                      UintegerValue(5),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_lossOooMinPkts),
+                      MakeUintegerChecker<uint32_t>(1))
+        .AddAttribute("InferredLossMarksEvBad",
+                      "An inferred (untrimmed) loss marks the EV that carried the packet "
+                      "ASSUMED_BAD (protocol reference Q4 default).",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_lossMarksBad),
+                      MakeBooleanChecker());
+}
+
+TypeId
+MrcMultipathQueuePair::AddPortStatusAttributes(TypeId tid)
+{
+    // Port Status Updates
+    return tid
+        .AddAttribute("PortStatusUpdates",
+                      "When a local port goes down or up, send the peer QP a Port Status "
+                      "Update (ERTH, opcode 0xD8) with the reachable-port mask, on a "
+                      "working port; the peer takes the planes whose bit is clear out of "
+                      "use (protocol reference Q3). Default true.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_portStatusUpdates),
+                      MakeBooleanChecker())
+        .AddAttribute("PortRemapDelay",
+                      "Time from a local port's link change (as the device detects it) "
+                      "to remapping the EVs of its plane and sending the Port Status "
+                      "Update; until then the QP keeps using the port. Default 0 "
+                      "(protocol reference Q3 model default); about 1-3 s reproduces "
+                      "CX8's \"few seconds\" [P1 sec. 3].",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&MrcMultipathQueuePair::m_portRemapDelay),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("PortStatusTimeout",
+                      "A Port Status Update the peer has not answered (Endpoint Response, "
+                      "opcode 0xD9, same request id) within this time is sent again. "
+                      "Default 2 ms (the OCP API's endpoint-operation example; protocol "
+                      "reference Q3). 0 = never resend.",
+                      TimeValue(MilliSeconds(2)),
+                      MakeTimeAccessor(&MrcMultipathQueuePair::m_portStatusTimeout),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("PortStatusAttempts",
+                      "Transmissions of one Port Status Update at most (the first one "
+                      "included). Default 3 (protocol reference Q3, model default).",
+                      UintegerValue(3),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_portStatusTries),
+                      MakeUintegerChecker<uint32_t>(1));
+}
+
 MrcMultipathQueuePair::MrcMultipathQueuePair()
-    : m_timestamps(false),
+    : MrcSprayedQueuePair(0),
+      m_timestamps(false),
       m_mpr(8),
       m_maxWimm(64),
       m_timeoutExp(8),
       m_linearCount(7),
       m_expCount(7),
-      m_reorderPsns(3),
       m_planeReorderPsns(16),
       m_globalReorderPsns(96),
       m_timeoutLosesPath(true),
       m_retxRttSamples(true),
       m_lossRule(LOSS_PATH),
-      m_reorderTime(0),
       m_sleek(true),
       m_lossOooCwndFactor(1.5),
       m_lossOooMinPkts(5),
       m_lossMarksBad(true),
-      m_dataDscp(MrcDscp::TRIMMABLE),
-      m_retxDscp(MrcDscp::TRIMMABLE_RETX),
-      m_controlDscp(MrcDscp::CONTROL),
-      m_trimmedDscp(MrcDscp::TRIMMED),
-      m_trimmedLhDscp(MrcDscp::TRIMMED_LASTHOP),
-      m_ecnCapable(true),
       m_alwaysSkipCeRun(8),
       m_srcPortHigh(false),
       m_portStatusUpdates(true),
@@ -449,13 +391,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_completeOnTack(false),
       m_portStatusTimeout(MilliSeconds(2)),
       m_portStatusTries(3),
-      m_rcvDrainRate(0),
-      m_rcvBusyBytes(262144),
-      m_rcvRestoreSacks(4),
-      m_serviceTime(0),
       m_portRemapDelay(0),
-      m_una(0),
-      m_sndNxt(0),
       m_peerMpr(8),
       m_wimmOutstanding(0),
       m_nextMsn(0),
@@ -467,11 +403,10 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_tackedMessages(0),
       m_completedRequests(0),
       m_evTableDisposed(false),
-      m_rxBytes(0),
-      m_nextMsnToReport(0),
-      m_wimmReported(0),
       m_tackOwed(0)
 {
+    m_reorderPsns = 3;
+    m_receiveInRtr = true; // arrivals are processed from RTR on
 }
 
 MrcMultipathQueuePair::~MrcMultipathQueuePair() = default;
@@ -494,11 +429,7 @@ MrcMultipathQueuePair::DoDispose()
     }
     m_evTable = nullptr;
     m_profile = nullptr;
-    m_sackPolicy = nullptr;
-    m_sb.reset();
-    m_rxWin.reset();
-    m_rxMessages.clear();
-    MrcQueuePair::DoDispose();
+    MrcSprayedQueuePair::DoDispose();
 }
 
 Time
@@ -544,12 +475,6 @@ const MrcMultipathCounters&
 MrcMultipathQueuePair::GetMultipathCounters() const
 {
     return m_mpCounters;
-}
-
-uint32_t
-MrcMultipathQueuePair::GetOutstandingPsns() const
-{
-    return m_sb ? m_sb->GetOutstandingPsns() : 0;
 }
 
 uint8_t
@@ -665,10 +590,7 @@ MrcMultipathQueuePair::DoConnect()
     ConfigureLossRule(cfg);
     m_sb = std::make_unique<MrcSackScoreboard>(cfg, m_initialPsn & MrcBthHeader::PSN_MASK);
     m_peerMpr = m_mpr;
-    m_rxWin = std::make_unique<MrcReceiveBitmap>(uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS,
-                                                 m_remoteInitialPsn & MrcBthHeader::PSN_MASK);
-    m_sackPolicy = CreateObject<MrcSackPolicy>();
-    m_rcvBp.Configure(m_rcvDrainRate, m_rcvBusyBytes, m_rcvRestoreSacks);
+    SetUpResponder(uint32_t(m_mpr) * MrcReceiveBitmap::MPR_UNIT_PSNS);
     m_reverseEv.assign(nPorts, MrcEvTable::NO_EV);
     m_reversePos.assign(nPorts, 0);
     if (m_tailProbeDelay.IsZero())
@@ -735,28 +657,6 @@ MrcMultipathQueuePair::DoEnterError()
 // Requester: sending
 // ---------------------------------------------------------------------------
 
-std::size_t
-MrcMultipathQueuePair::FindWqe(uint64_t seq) const
-{
-    // Common case first: the sequence number is in the newest request.
-    if (!m_sendQueue.empty() && seq >= m_sendQueue.back().firstSeq)
-    {
-        return m_sendQueue.size() - 1;
-    }
-    auto it = std::upper_bound(m_sendQueue.begin(),
-                               m_sendQueue.end(),
-                               seq,
-                               [](uint64_t s, const MrcSendWqe& w) { return s < w.firstSeq; });
-    NS_ASSERT(it != m_sendQueue.begin());
-    return static_cast<std::size_t>(std::distance(m_sendQueue.begin(), it) - 1);
-}
-
-uint64_t
-MrcMultipathQueuePair::SeqOf(uint32_t psn) const
-{
-    return Unwrap((psn - m_initialPsn) & MrcBthHeader::PSN_MASK, m_una);
-}
-
 uint64_t
 MrcMultipathQueuePair::GetSendWindow() const
 {
@@ -795,10 +695,7 @@ MrcMultipathQueuePair::CanSendNew() const
     {
         return false;
     }
-    const uint64_t offset = (m_sndNxt - w.firstSeq) * m_mtu;
-    const uint32_t len =
-        w.wr.length == 0 ? 0
-                         : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
+    const uint32_t len = PayloadOf(w, m_sndNxt - w.firstSeq);
     const uint64_t inflight = m_cc.inflight > 0 ? static_cast<uint64_t>(m_cc.inflight) : 0;
     return inflight + len <= m_cc.cwnd; // unsigned: an unlimited window is UINT64_MAX
 }
@@ -821,140 +718,122 @@ MrcMultipathQueuePair::GetNextSendTime(uint32_t port) const
     return Time::Max();
 }
 
-uint8_t
-MrcMultipathQueuePair::GetNextDscp(uint32_t /* port */) const
+bool
+MrcMultipathQueuePair::ChooseNext(uint32_t port, Time now, TxChoice& c)
 {
-    return (m_sb && m_sb->GetRetransmitQueueSize() > 0) ? m_retxDscp : m_dataDscp;
-}
-
-MrcTxPacket
-MrcMultipathQueuePair::BuildNextPacket(uint32_t port)
-{
-    MrcTxPacket tx;
-    if (m_state != MrcQpState::RTS)
-    {
-        return tx;
-    }
-    const Time now = Simulator::Now();
     const uint32_t planeBit = 1u << port;
-    uint32_t psn = 0;
-    uint64_t seq = 0;
-    uint32_t ev = MrcEvTable::NO_EV;
-    bool retx = false;
-    if (CanRetransmit() && m_sb->NextRetransmit(psn))
+    if (CanRetransmit() && m_sb->NextRetransmit(c.psn))
     {
-        const uint32_t lostEv = m_sb->GetRecord(psn)->ev;
-        ev = m_evTable->Select(planeBit, lostEv);
-        if (ev == MrcEvTable::NO_EV)
+        const uint32_t lostEv = m_sb->GetRecord(c.psn)->ev;
+        c.ev = m_evTable->Select(planeBit, lostEv);
+        if (c.ev == MrcEvTable::NO_EV && !OtherPlaneUsable(port))
         {
-            // Only fall back to the failed EV when no other plane could carry it.
-            bool otherPlane = false;
-            for (uint32_t p = 0; p < m_nic->GetNPorts() && !otherPlane; ++p)
-            {
-                otherPlane = p != port && m_evTable->IsPlaneUp(p) &&
-                             m_evTable->GetActiveCount(p) > 0 && m_nic->GetDevice(p)->IsLinkUp();
-            }
-            if (!otherPlane)
-            {
-                ev = m_evTable->Select(planeBit);
-            }
+            // only fall back to the failed EV when no other plane could carry it
+            c.ev = m_evTable->Select(planeBit);
         }
-        if (ev == MrcEvTable::NO_EV)
+        if (c.ev == MrcEvTable::NO_EV)
         {
             ++m_mpCounters.noEvStalls;
             ScheduleRetry();
-            return tx;
+            return false;
         }
-        seq = SeqOf(psn);
-        retx = true;
-        if (m_sb->GetRecord(psn)->state == MrcPsnState::RETX_PENDING)
+        c.seq = SeqOf(c.psn);
+        c.retx = true;
+        if (m_sb->GetRecord(c.psn)->state == MrcPsnState::RETX_PENDING)
         {
             ++m_mpCounters.nackRetransmits;
         }
-        m_sb->OnRetransmit(psn, ev, now, static_cast<uint8_t>(port), m_evTable->GetPath(ev));
+        m_sb->OnRetransmit(c.psn, c.ev, now, static_cast<uint8_t>(port), m_evTable->GetPath(c.ev));
+        return true;
     }
-    else if (CanSendNew())
+    if (!CanSendNew())
     {
-        ev = m_evTable->Select(planeBit);
-        if (ev == MrcEvTable::NO_EV)
-        {
-            ++m_mpCounters.noEvStalls;
-            ScheduleRetry();
-            return tx;
-        }
-        seq = m_sndNxt;
+        return false;
     }
-    else
+    c.ev = m_evTable->Select(planeBit);
+    if (c.ev == MrcEvTable::NO_EV)
     {
-        return tx;
+        ++m_mpCounters.noEvStalls;
+        ScheduleRetry();
+        return false;
     }
+    c.seq = m_sndNxt;
+    c.group = static_cast<uint8_t>(port);
+    c.path = m_evTable->GetPath(c.ev);
+    return true;
+}
 
-    const std::size_t idx = FindWqe(seq);
-    const MrcSendWqe& w = m_sendQueue[idx];
-    const uint64_t pktIdx = seq - w.firstSeq;
-    const uint64_t offset = pktIdx * m_mtu;
-    const uint32_t len =
-        w.wr.length == 0 ? 0
-                         : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
-    if (!retx)
+bool
+MrcMultipathQueuePair::OtherPlaneUsable(uint32_t port) const
+{
+    for (uint32_t p = 0; p < m_nic->GetNPorts(); ++p)
     {
-        psn = m_sb->OnSent(len, ev, now, static_cast<uint8_t>(port), m_evTable->GetPath(ev));
-        NS_ASSERT(psn == ((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
-        if (pktIdx == 0 && w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM)
+        if (p != port && m_evTable->IsPlaneUp(p) && m_evTable->GetActiveCount(p) > 0 &&
+            m_nic->GetDevice(p)->IsLinkUp())
         {
-            ++m_wimmOutstanding;
+            return true;
         }
-        ++m_sndNxt;
     }
-    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
-    m_ccOps->OnSent(m_cc, len);
-    const bool ar = retx || m_sndNxt >= m_nextWqeSeq || m_ccOps->AckRequest(m_cc);
+    return false;
+}
 
+void
+MrcMultipathQueuePair::OnNewDataSent(const MrcSendWqe& w, uint64_t pktIdx)
+{
+    if (pktIdx == 0 && w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM)
+    {
+        ++m_wimmOutstanding;
+    }
+}
+
+Ptr<Packet>
+MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
+                                       std::size_t idx,
+                                       uint64_t pktIdx,
+                                       uint32_t len,
+                                       const TxChoice& c,
+                                       bool ar,
+                                       uint8_t dscp)
+{
     // headers, innermost first
+    const MrcSendWqe& w = m_sendQueue[idx];
     const bool first = pktIdx == 0;
     const bool last = pktIdx + 1 == w.nPackets;
     const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
     const uint8_t opcode = MrcOpcode::WriteOpcode(true, first, last, imm);
     Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
     MrcRethHeader reth;
-    reth.SetVirtualAddress(w.wr.remoteAddress + offset);
+    reth.SetVirtualAddress(w.wr.remoteAddress + pktIdx * m_mtu);
     reth.SetRkey(w.wr.rkey);
     reth.SetDmaLength(w.wr.length);
     MrcTsethHeader ts;
-    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
+    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
     MrcMethHeader meth;
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
     MrcBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(psn);
+    bth.SetPsn(c.psn);
     bth.SetAckReq(ar);
-    bth.SetRetransmission(retx);
+    bth.SetRetransmission(c.retx);
     bth.SetTimestampPresent(m_timestamps);
     MrcAddHeaders(p, {&bth, &meth, m_timestamps ? &ts : nullptr, &reth});
-    const MrcEvEntry& e = m_evTable->GetEntry(ev);
-    const uint8_t dscp = retx ? m_retxDscp : m_dataDscp;
+    const MrcEvEntry& e = m_evTable->GetEntry(c.ev);
     Encapsulate(p,
                 port,
                 e.ev.value,
                 e.ev.hasCarrier ? &e.ev.carrier : nullptr,
                 dscp,
                 m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT);
+    return p;
+}
 
-    ++m_counters.dataPacketsSent;
-    m_counters.dataBytesSent += len;
-    if (retx)
-    {
-        ++m_counters.retransmittedPackets;
-        m_counters.retransmittedBytes += len;
-    }
+void
+MrcMultipathQueuePair::AfterDataSent(Ptr<const Packet> /* p */, Time /* now */)
+{
     ArmTimer();
     ArmTailProbe();
-    m_txTrace(p);
-    tx.packet = p;
-    tx.dscp = dscp;
-    return tx;
 }
 
 void
@@ -1263,7 +1142,7 @@ MrcMultipathQueuePair::SendProbe(uint32_t evId, uint16_t probeId)
                 m_dataDscp,
                 m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT);
     ++m_mpCounters.probesSent;
-    SendControl(port, p, m_dataDscp);
+    SendControl(port, p, m_dataDscp, CONTROL_UNCOUNTED);
 }
 
 // ---------------------------------------------------------------------------
@@ -1271,66 +1150,55 @@ MrcMultipathQueuePair::SendProbe(uint32_t evId, uint16_t probeId)
 // ---------------------------------------------------------------------------
 
 void
-MrcMultipathQueuePair::HandleLosses(const MrcSackUpdate& upd, bool fromTimeout)
+MrcMultipathQueuePair::OnLostPsn(const MrcPsnEvent& e, bool timeout)
 {
-    if (upd.lost.empty())
+    if (e.record.ev >= m_evTable->GetEvCount())
     {
         return;
     }
-    for (const MrcPsnEvent& e : upd.lost)
+    if (timeout)
     {
-        if (e.record.ev >= m_evTable->GetEvCount())
+        ++m_mpCounters.timedOutPsns;
+        m_evTable->OnTimeout(e.record.ev);
+    }
+    else
+    {
+        ++m_mpCounters.inferredLosses;
+        if (m_lossMarksBad)
         {
-            continue;
-        }
-        if (fromTimeout)
-        {
-            ++m_mpCounters.timedOutPsns;
-            m_evTable->OnTimeout(e.record.ev);
-        }
-        else
-        {
-            ++m_mpCounters.inferredLosses;
-            if (m_lossMarksBad)
-            {
-                m_evTable->OnInferredLoss(e.record.ev);
-            }
+            m_evTable->OnInferredLoss(e.record.ev);
         }
     }
-    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
-    m_ccOps->OnLoss(m_cc, static_cast<uint32_t>(std::min<uint64_t>(upd.lostBytes, UINT32_MAX)));
+}
+
+bool
+MrcMultipathQueuePair::MayComplete(const MrcSendWqe& /* w */) const
+{
+    // with CompleteOnTransportAck a SACKed request also waits for the peer's report
+    return !m_completeOnTack || m_completedRequests < m_tackedMessages;
+}
+
+void
+MrcMultipathQueuePair::OnRequestCompleted(const MrcSendWqe& w)
+{
+    ++m_completedRequests;
+    if (w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM && m_wimmOutstanding > 0)
+    {
+        --m_wimmOutstanding;
+    }
+    if (!m_wqeMsn.empty())
+    {
+        m_wqeMsn.pop_front();
+    }
 }
 
 bool
 MrcMultipathQueuePair::AfterAckProgress()
 {
-    const uint64_t una = SeqOf(m_sb->GetUna());
-    const bool progress = una > m_una;
-    m_una = std::max(m_una, una);
-    if (m_sndNxt < m_una)
+    const bool progress = AdvanceUna();
+    if (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR)
     {
-        m_sndNxt = m_una;
-    }
-    while (!m_sendQueue.empty() && m_sendQueue.front().EndSeq() <= m_una)
-    {
-        if (m_completeOnTack && m_completedRequests >= m_tackedMessages)
-        {
-            break; // SACKed, but the peer has not reported the message complete yet
-        }
-        ++m_completedRequests;
-        if (m_sendQueue.front().wr.opcode == MrcWrOpcode::WRITE_WITH_IMM && m_wimmOutstanding > 0)
-        {
-            --m_wimmOutstanding;
-        }
-        if (!m_wqeMsn.empty())
-        {
-            m_wqeMsn.pop_front();
-        }
-        CompleteFront(MrcWcStatus::SUCCESS);
-        if (m_state != MrcQpState::RTS)
-        {
-            return progress;
-        }
+        return progress; // a completion put the QP in the error state
     }
     ArmTimer();
     return progress;
@@ -1339,7 +1207,6 @@ MrcMultipathQueuePair::AfterAckProgress()
 void
 MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
 {
-    ++m_counters.acksReceived;
     const uint8_t* h = rx.headers + rx.extOffset;
     MrcSethHeader seth;
     MrcCcStateHeader ccs;
@@ -1368,9 +1235,47 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     const MrcSackUpdate& upd =
         pr ? m_sb->OnSack(seth.GetCackPsn(), seth.GetSackBasePsn(), seth.GetSackBitmap())
            : m_sb->OnSack(seth);
+    // (upd is the scoreboard's reused result: read it before the next scoreboard call)
+    const MrcCcAck ack = CcAckOf(seth, ccs, upd, now);
+    const bool anyAcked = !upd.acked.empty();
+    HandleLosses(upd, false);
+    if (m_sleek && !pr && m_lossRule == LOSS_COUNT)
+    {
+        SleekCheck(ccs.GetOooCount());
+    }
+    if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
+    {
+        TailProbeAnswered(seth, now);
+    }
+    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
+    if (anyAcked)
+    {
+        m_retries = 0;
+        m_ccOps->OnAck(m_cc, ack);
+    }
+    TraceCc();
+    if (AfterAckProgress())
+    {
+        m_retries = 0;
+    }
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    ArmTailProbe();
+    NotifyReady();
+}
+
+MrcCcAck
+MrcMultipathQueuePair::CcAckOf(const MrcSethHeader& seth,
+                               const MrcCcStateHeader& ccs,
+                               const MrcSackUpdate& upd,
+                               Time now) const
+{
+    const bool pr = seth.IsProbeResponse();
     MrcCcAck ack;
     ack.newlyAckedBytes = upd.ackedBytes;
-    ack.ecnEcho = !pr && m != MrcPathFeedback::NONE;
+    ack.ecnEcho = !pr && seth.GetPathFeedback() != MrcPathFeedback::NONE;
     ack.rcvCwndPend = ccs.GetRcvCwndPen();
     ack.restoreCwnd = ccs.GetRestoreCwnd();
     ack.serviceTime = pr ? Time(0) : m_serviceTime;
@@ -1407,67 +1312,52 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     {
         ack.rttSample = std::max(ack.rttSample - ack.serviceTime, Time(0)); // RTT - service time
     }
-    const bool anyAcked = !upd.acked.empty();
-    HandleLosses(upd, false);
-    if (m_sleek && !pr && m_lossRule == LOSS_COUNT)
+    return ack;
+}
+
+void
+MrcMultipathQueuePair::SleekCheck(uint32_t oooCount)
+{
+    // UEC SLEEK (protocol reference Q4): enter recovery when the receiver holds
+    // max(min(LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x MTU) / MTU packets
+    // out of order
+    const uint64_t mtu = std::max<uint32_t>(m_mtu, 1);
+    uint64_t maxWnd = uint64_t(m_sb->GetCapacity()) * mtu;
+    if (Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(m_ccOps))
     {
-        // UEC SLEEK (protocol reference Q4): enter recovery when the receiver holds
-        // max(min(LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x MTU) / MTU packets
-        // out of order
-        const uint64_t mtu = std::max<uint32_t>(m_mtu, 1);
-        uint64_t maxWnd = uint64_t(m_sb->GetCapacity()) * mtu;
-        if (Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(m_ccOps))
-        {
-            maxWnd = nscc->GetMaxWnd();
-        }
-        const double cwnd = static_cast<double>(std::min<uint64_t>(m_cc.cwnd, maxWnd));
-        const uint64_t bytes = std::max<uint64_t>(
-            static_cast<uint64_t>(std::min(m_lossOooCwndFactor * cwnd, double(maxWnd))),
-            uint64_t(m_lossOooMinPkts) * mtu);
-        if (ccs.GetOooCount() >= bytes / mtu)
-        {
-            const uint32_t limit = static_cast<uint32_t>(
-                std::min<uint64_t>(std::max<uint64_t>(m_cc.cwnd / mtu, 1), m_sb->GetCapacity()));
-            HandleLosses(m_sb->StartRecovery(limit), false);
-        }
+        maxWnd = nscc->GetMaxWnd();
     }
+    const double cwnd = static_cast<double>(std::min<uint64_t>(m_cc.cwnd, maxWnd));
+    const uint64_t bytes = std::max<uint64_t>(
+        static_cast<uint64_t>(std::min(m_lossOooCwndFactor * cwnd, double(maxWnd))),
+        uint64_t(m_lossOooMinPkts) * mtu);
+    if (oooCount >= bytes / mtu)
+    {
+        const uint32_t limit = static_cast<uint32_t>(
+            std::min<uint64_t>(std::max<uint64_t>(m_cc.cwnd / mtu, 1), m_sb->GetCapacity()));
+        HandleLosses(m_sb->StartRecovery(limit), false);
+    }
+}
+
+void
+MrcMultipathQueuePair::TailProbeAnswered(const MrcSethHeader& seth, Time now)
+{
     // a tail probe's answer: what was sent before the probe and is still not SACKed is lost
     // (only when one SACK block covers every outstanding PSN, so "not SACKed" means "not
     // arrived")
-    if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
-    {
-        m_tailProbeOutstanding = false;
-        // Only the block the answer's bitmap covers: beyond it "not SACKed" says nothing.
-        // (Before: only when at most 64 PSNs were outstanding, so a tail of more than 64
-        // PSNs, e.g. after a dead path ate part of a window, waited for the timeout.)
-        const uint32_t end =
-            (seth.GetSackBasePsn() + MrcSethHeader::SACK_BITMAP_BITS) & MrcSackScoreboard::PSN_MASK;
-        const MrcSackUpdate& late = m_sb->OnTimeoutBelow(now, now - m_tailProbeSentAt, end);
-        HandleLosses(late, false);
-    }
-    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
-    if (anyAcked)
-    {
-        m_retries = 0;
-        m_ccOps->OnAck(m_cc, ack);
-    }
-    TraceCc();
-    if (AfterAckProgress())
-    {
-        m_retries = 0;
-    }
-    if (m_state != MrcQpState::RTS)
-    {
-        return;
-    }
-    ArmTailProbe();
-    NotifyReady();
+    m_tailProbeOutstanding = false;
+    // Only the block the answer's bitmap covers: beyond it "not SACKed" says nothing.
+    // (Before: only when at most 64 PSNs were outstanding, so a tail of more than 64
+    // PSNs, e.g. after a dead path ate part of a window, waited for the timeout.)
+    const uint32_t end =
+        (seth.GetSackBasePsn() + MrcSethHeader::SACK_BITMAP_BITS) & MrcSackScoreboard::PSN_MASK;
+    const MrcSackUpdate& late = m_sb->OnTimeoutBelow(now, now - m_tailProbeSentAt, end);
+    HandleLosses(late, false);
 }
 
 void
 MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
 {
-    ++m_counters.naksReceived;
     MrcNethHeader neth;
     ReadHeader(neth, rx.headers + rx.extOffset, MrcNethHeader::SIZE);
     const MrcNackReason reason = neth.GetNackReason();
@@ -1530,31 +1420,10 @@ MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
 // ---------------------------------------------------------------------------
 
 void
-MrcMultipathQueuePair::Receive(const MrcRxPacket& rx)
+MrcMultipathQueuePair::ReceiveOther(const MrcRxPacket& rx)
 {
-    m_rxTrace(rx.packet);
-    if (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR)
-    {
-        return;
-    }
     const uint8_t op = rx.opcode;
-    if (MrcOpcode::IsMrc(op) && MrcOpcode::IsWrite(op))
-    {
-        ReceiveData(rx);
-    }
-    else if (op == MrcOpcode::MRC_SACK)
-    {
-        ReceiveSack(rx);
-    }
-    else if (op == MrcOpcode::MRC_NACK)
-    {
-        ReceiveNack(rx);
-    }
-    else if (op == MrcOpcode::MRC_PROBE)
-    {
-        ReceiveProbe(rx);
-    }
-    else if (op == MrcOpcode::MRC_ENDPOINT_REQUEST)
+    if (op == MrcOpcode::MRC_ENDPOINT_REQUEST)
     {
         ReceivePortStatus(rx);
     }
@@ -1582,181 +1451,84 @@ MrcMultipathQueuePair::EvOf(const MrcRxPacket& rx) const
 }
 
 void
-MrcMultipathQueuePair::ReceiveData(const MrcRxPacket& rx)
+MrcMultipathQueuePair::OnTrimmedArrival(const MrcRxPacket& rx, const Arrival& a, bool lastHop)
 {
-    ++m_counters.dataPacketsReceived;
-    const uint8_t* h = rx.headers + rx.extOffset;
-    const uint16_t msn = ReadU16(h + 2);
-    h += MrcMethHeader::SIZE;
-    uint16_t tsEcho = 0;
-    if (rx.bthByte8 & MrcBthHeader::TS_BIT)
-    {
-        tsEcho = ReadU16(h);
-        h += MrcTsethHeader::SIZE;
-    }
-    const uint64_t va = ReadU64(h);
-    const uint32_t rkey = ReadU32(h + 8);
-    const uint32_t dmaLen = ReadU32(h + 12);
-    h += MrcRethHeader::SERIALIZED_SIZE;
-    const uint32_t ev = EvOf(rx);
-    const uint8_t dscp = rx.info->GetDscp();
-    if (dscp == m_trimmedDscp || dscp == m_trimmedLhDscp)
-    {
-        ++m_mpCounters.trimNacksSent;
-        SendNack(rx.port,
-                 rx.psn,
-                 ev,
-                 dscp == m_trimmedDscp ? MrcNackReason::TRIMMED : MrcNackReason::TRIMMED_LASTHOP,
-                 tsEcho);
-        return;
-    }
-    const bool ce = rx.GetEcn() == MrcEcn::CE;
-    if (ce)
-    {
-        ++m_counters.ecnMarkedReceived;
-    }
+    ++m_mpCounters.trimNacksSent;
+    SendNack(rx.port,
+             rx.psn,
+             a.ev,
+             lastHop ? MrcNackReason::TRIMMED_LASTHOP : MrcNackReason::TRIMMED,
+             a.tsEcho);
+}
+
+bool
+MrcMultipathQueuePair::AdmitData(const MrcRxPacket& rx, const Arrival& a)
+{
     if (m_maxWimmDest > 0 && MrcOpcode::HasImmediate(rx.opcode))
     {
         // max_wimm_dest: a Write-with-Immediate more than MaxWimmDest ahead of the last one
         // reported is an error (no RNR in MRC); RQMSN is the first METH field
-        const auto ahead =
-            static_cast<int16_t>(ReadU16(rx.headers + rx.extOffset) - m_wimmReported);
+        const auto reported = static_cast<uint16_t>(m_rxMessages.GetImmediateCount());
+        const auto ahead = static_cast<int16_t>(ReadU16(rx.headers + rx.extOffset) - reported);
         if (ahead >= static_cast<int32_t>(m_maxWimmDest))
         {
             ++m_mpCounters.wimmDestExceeded;
-            SendNack(rx.port, rx.psn, ev, MrcNackReason::UNEXP_EVENT, tsEcho);
-            return;
+            SendNack(rx.port, rx.psn, a.ev, MrcNackReason::UNEXP_EVENT, a.tsEcho);
+            return false;
         }
     }
-    const MrcRxResult res = m_rxWin->OnArrival(rx.psn);
-    bool tackDue = false; // a Transport ACK follows the SACK (reliability first)
-    if (res.kind == MrcRxArrival::OUT_OF_WINDOW)
+    return true;
+}
+
+void
+MrcMultipathQueuePair::OnOutOfWindow(const MrcRxPacket& rx, const Arrival& a)
+{
+    ++m_mpCounters.oorNacksSent;
+    SendNack(rx.port, rx.psn, a.ev, MrcNackReason::PSN_OOR_WINDOW, a.tsEcho);
+}
+
+void
+MrcMultipathQueuePair::OnAccessError(const MrcRxPacket& rx,
+                                     const Arrival& a,
+                                     uint32_t rkey,
+                                     uint64_t va)
+{
+    NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +" << rx.payloadBytes
+                       << ") rejected");
+    SendNack(rx.port, rx.psn, a.ev, MrcNackReason::UNEXP_EVENT, a.tsEcho);
+}
+
+void
+MrcMultipathQueuePair::SetFeedback(Arrival& a)
+{
+    if (a.ce)
     {
-        ++m_mpCounters.oorNacksSent;
-        SendNack(rx.port, rx.psn, ev, MrcNackReason::PSN_OOR_WINDOW, tsEcho);
-        return;
-    }
-    if (res.kind == MrcRxArrival::NEW)
-    {
-        if (res.outOfOrder)
-        {
-            ++m_counters.outOfOrderPackets;
-        }
-        Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
-        if (!mr || !mr->Contains(va, rx.payloadBytes))
-        {
-            NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +"
-                               << rx.payloadBytes << ") rejected");
-            SendNack(rx.port, rx.psn, ev, MrcNackReason::UNEXP_EVENT, tsEcho);
-            return;
-        }
-        mr->Place(va, rx.payloadBytes);
-        m_counters.bytesPlaced += rx.payloadBytes;
-        m_rxBytes += rx.payloadBytes;
-        m_rcvBp.OnData(Simulator::Now(), rx.payloadBytes);
-        const uint64_t key = m_nextMsnToReport +
-                             static_cast<uint16_t>(msn - static_cast<uint16_t>(m_nextMsnToReport));
-        RxMessage& msg = m_rxMessages[key];
-        if (!msg.seenAny)
-        {
-            msg.seenAny = true;
-            msg.length = dmaLen;
-            msg.rkey = rkey;
-            msg.first = Simulator::Now();
-        }
-        msg.received += rx.payloadBytes;
-        msg.minVa = std::min(msg.minVa, va);
-        msg.last = Simulator::Now();
-        if (MrcOpcode::HasImmediate(rx.opcode))
-        {
-            msg.hasImm = true;
-            msg.imm = ReadU32(h);
-        }
-        if (msg.received >= msg.length && key == m_nextMsnToReport)
-        {
-            m_tackOwed += DeliverMessages();
-            tackDue = m_tackMessages > 0 && m_tackOwed > 0 &&
-                      (m_tackOwed >= m_tackMessages || m_rxMessages.empty());
-        }
-    }
-    else
-    {
-        ++m_counters.duplicatePackets;
-    }
-    MrcPathFeedback m = MrcPathFeedback::NONE;
-    if (ce)
-    {
-        const uint32_t run = ++m_ceRun[ev];
-        m = (m_alwaysSkipCeRun > 0 && run >= m_alwaysSkipCeRun) ? MrcPathFeedback::ALWAYS_SKIP
-                                                                : MrcPathFeedback::SKIP_ONCE;
+        const uint32_t run = ++m_ceRun[a.ev];
+        a.feedback = (m_alwaysSkipCeRun > 0 && run >= m_alwaysSkipCeRun)
+                         ? MrcPathFeedback::ALWAYS_SKIP
+                         : MrcPathFeedback::SKIP_ONCE;
     }
     else if (!m_ceRun.empty())
     {
-        m_ceRun.Erase(ev);
-    }
-    MrcSackPolicy::Data d;
-    d.bytes = rx.payloadBytes;
-    d.ce = ce;
-    d.ar = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
-    d.retx = (rx.bthByte8 & MrcBthHeader::RTX_BIT) != 0;
-    d.lastOfMessage = MrcOpcode::EndsMessage(rx.opcode);
-    if (m_sackPolicy->OnData(d, res) != SACK_HOLD)
-    {
-        if (m_serviceTime.IsStrictlyPositive())
-        {
-            // local processing: the SACK (built then, so it is up to date) leaves later
-            Ptr<MrcMultipathQueuePair> self(this);
-            const uint32_t port = rx.port;
-            const uint32_t psn = rx.psn;
-            Simulator::Schedule(m_serviceTime, [self, port, psn, ev, m, tsEcho]() {
-                if (self->m_state == MrcQpState::RTS || self->m_state == MrcQpState::RTR)
-                {
-                    self->SendSack(port, psn, ev, m, false, 0, tsEcho);
-                }
-            });
-        }
-        else
-        {
-            SendSack(rx.port, rx.psn, ev, m, false, 0, tsEcho);
-        }
-    }
-    if (tackDue)
-    {
-        SendTransportAck(rx.port, ev);
+        m_ceRun.Erase(a.ev);
     }
 }
 
-uint32_t
-MrcMultipathQueuePair::DeliverMessages()
+void
+MrcMultipathQueuePair::SendDataAck(uint32_t port, uint32_t psn, const Arrival& a)
 {
-    uint32_t n = 0;
-    while (!m_rxMessages.empty())
+    SendSack(port, psn, a.ev, a.feedback, false, 0, a.tsEcho);
+}
+
+void
+MrcMultipathQueuePair::AfterDataAck(const MrcRxPacket& rx, const Arrival& a, uint32_t delivered)
+{
+    // a Transport ACK follows the SACK (reliability first)
+    m_tackOwed += delivered;
+    if (m_tackMessages > 0 && (m_tackOwed >= m_tackMessages || !m_rxMessages.HasPending()))
     {
-        auto it = m_rxMessages.begin();
-        if (it->first != m_nextMsnToReport || it->second.received < it->second.length)
-        {
-            return n;
-        }
-        const RxMessage& msg = it->second;
-        MrcRecvCompletion rc;
-        rc.qpn = m_qpn;
-        rc.rkey = msg.rkey;
-        rc.address = msg.minVa;
-        rc.bytes = msg.length;
-        rc.hasImmediate = msg.hasImm;
-        rc.immediate = msg.imm;
-        rc.firstPacket = msg.first;
-        rc.end = msg.last;
-        m_rxMessages.erase(it);
-        ++m_nextMsnToReport;
-        if (rc.hasImmediate)
-        {
-            ++m_wimmReported;
-        }
-        ++n;
-        ReportReceived(rc);
+        SendTransportAck(rx.port, a.ev);
     }
-    return n;
 }
 
 void
@@ -1764,7 +1536,7 @@ MrcMultipathQueuePair::SendTransportAck(uint32_t port, uint32_t ev)
 {
     MrcAethHeader aeth;
     aeth.SetAck(MrcAethHeader::CREDIT_INVALID);
-    aeth.SetMsn(static_cast<uint32_t>(m_nextMsnToReport & MrcAethHeader::MSN_MASK));
+    aeth.SetMsn(static_cast<uint32_t>(m_rxMessages.GetNextMsn() & MrcAethHeader::MSN_MASK));
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(aeth);
     MrcBthHeader bth;
@@ -1774,7 +1546,7 @@ MrcMultipathQueuePair::SendTransportAck(uint32_t port, uint32_t ev)
     p->AddHeader(bth);
     m_tackOwed = 0;
     ++m_mpCounters.transportAcksSent;
-    SendReverse(port, p, ev);
+    SendReverse(port, p, ev, CONTROL_UNCOUNTED);
 }
 
 void
@@ -1833,7 +1605,7 @@ MrcMultipathQueuePair::ReceiveProbe(const MrcRxPacket& rx)
              peth.GetProbeId(),
              peth.GetTxTimestamp());
     m_sackPolicy->OnSackSent();
-    if (m_tackMessages > 0 && m_nextMsnToReport > 0)
+    if (m_tackMessages > 0 && m_rxMessages.GetNextMsn() > 0)
     {
         // repeat the cumulative Transport ACK: a requester that waits for a lost one
         // (CompleteOnTransportAck) probes the tail
@@ -1862,7 +1634,7 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     seth.SetCcType(MrcSethHeader::CC_TYPE_NSCC);
     MrcCcStateHeader ccs;
     m_rxWin->FillCcState(ccs);
-    ccs.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(m_rxBytes));
+    ccs.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(m_rcvdBytes));
     const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(Simulator::Now());
     ccs.SetRcvCwndPen(bp.pen);
     ccs.SetRestoreCwnd(bp.restore);
@@ -1875,8 +1647,7 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     bth.SetPsn(m_rxWin->GetCumulativePsn());
     Ptr<Packet> p = Create<Packet>();
     MrcAddHeaders(p, {&bth, &seth, &ccs});
-    ++m_counters.acksSent;
-    SendReverse(port, p, ev);
+    SendReverse(port, p, ev, CONTROL_ACK);
 }
 
 void
@@ -1897,12 +1668,11 @@ MrcMultipathQueuePair::SendNack(uint32_t port,
     bth.SetPsn(psn & MrcBthHeader::PSN_MASK);
     Ptr<Packet> p = Create<Packet>();
     MrcAddHeaders(p, {&bth, &neth});
-    ++m_counters.naksSent;
-    SendReverse(port, p, ev);
+    SendReverse(port, p, ev, CONTROL_NAK);
 }
 
 void
-MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoedEv)
+MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoedEv, uint8_t kind)
 {
     // Rotate over the GOOD active EVs of the plane: a reverse path that died silently
     // then loses only some control packets, and the cumulative SACK covers them.
@@ -1940,7 +1710,7 @@ MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoed
     {
         Encapsulate(p, port, echoedEv, nullptr, m_controlDscp, MrcEcn::NOT_ECT);
     }
-    SendControl(port, p, m_controlDscp);
+    SendControl(port, p, m_controlDscp, kind);
 }
 
 } // namespace ns3

@@ -6,22 +6,16 @@
 #define MRC_MULTIPATH_QUEUE_PAIR_H
 
 #include "ns3/event-id.h"
+#include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-ev-profile.h"
 #include "ns3/mrc-ev-table.h"
 #include "ns3/mrc-flat-map.h"
 #include "ns3/mrc-neth-header.h"
-#include "ns3/mrc-queue-pair.h"
-#include "ns3/mrc-rcv-backpressure.h"
-#include "ns3/mrc-receive-bitmap.h"
-#include "ns3/mrc-sack-policy.h"
-#include "ns3/mrc-sack-scoreboard.h"
 #include "ns3/mrc-seth-header.h"
+#include "ns3/mrc-sprayed-queue-pair.h"
 
 #include <cstdint>
 #include <deque>
-#include <map>
-#include <memory>
-#include <unordered_map>
 #include <vector>
 
 /**
@@ -135,8 +129,16 @@ struct MrcMultipathCounters
  * SACK policy are built at RTR, when arrivals start being processed; RTS applies
  * InitialPsn and PeerMpr to the sender scoreboard. SetEvCandidates and SetEvProfile are
  * allowed in RESET and INIT.
+ *
+ * **Structure.** The skeleton shared with UEC (packet building, SACK bookkeeping,
+ * placement, message reassembly, the SACK policy) and the attributes both have live in
+ * MrcSprayedQueuePair; this class keeps MRC's hooks: EV choice per plane from the
+ * MrcEvTable and the encapsulation per EV, the peer window and Write-with-Immediate
+ * limits, the loss rules, the backed-off timeout and the probes, SACK and NACK
+ * handling, the responder's NACKs, CE-run feedback and Transport ACKs, and Port Status.
+ * It takes its paths from the EV table, so it has no PathSelector attribute.
  */
-class MrcMultipathQueuePair : public MrcQueuePair
+class MrcMultipathQueuePair : public MrcSprayedQueuePair
 {
   public:
     /// Which rule infers loss from SACK holes (attribute LossRule).
@@ -187,8 +189,6 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Ptr<MrcEvTable> GetEvTable() const;
     /// \return the MRC counters
     const MrcMultipathCounters& GetMultipathCounters() const;
-    /// \return PSNs sent and not yet cumulatively acknowledged
-    uint32_t GetOutstandingPsns() const;
     /// \return the peer's MPR as last advertised (units of 128 PSNs)
     uint8_t GetPeerMpr() const;
     /// \return the current timeout (grows while retries without progress go on)
@@ -237,9 +237,6 @@ class MrcMultipathQueuePair : public MrcQueuePair
 
     bool UsesPort(uint32_t port) const override;
     Time GetNextSendTime(uint32_t port) const override;
-    uint8_t GetNextDscp(uint32_t port) const override;
-    MrcTxPacket BuildNextPacket(uint32_t port) override;
-    void Receive(const MrcRxPacket& rx) override;
 
     /// \param exponent the timeout exponent \return 1.024 us x 2^exponent
     static Time TimeoutFromExponent(uint32_t exponent);
@@ -257,25 +254,77 @@ class MrcMultipathQueuePair : public MrcQueuePair
     /// \param cfg [in,out] the scoreboard configuration
     void ConfigureLossRule(MrcSackScoreboard::Config& cfg) const;
 
+    // ---- requester hooks ----
+    /// \return true if a retransmission could go now (window permitting)
+    bool CanRetransmit() const final;
+    /// \return true if a new PSN could go now (every gate)
+    bool CanSendNew() const final;
+    /// A GOOD EV of the port's plane (a retransmission avoids the EV it was lost on).
+    bool ChooseNext(uint32_t port, Time now, TxChoice& c) override;
+    /// Counts a started Write-with-Immediate (MaxWimm).
+    void OnNewDataSent(const MrcSendWqe& w, uint64_t pktIdx) override;
+    /// METH (MSN, RQMSN), TSETH when Timestamps, RETH; encapsulated per the EV.
+    Ptr<Packet> BuildDataPacket(uint32_t port,
+                                std::size_t idx,
+                                uint64_t pktIdx,
+                                uint32_t len,
+                                const TxChoice& c,
+                                bool ar,
+                                uint8_t dscp) override;
+    /// Arms the timeout and the tail probe.
+    void AfterDataSent(Ptr<const Packet> p, Time now) override;
+    /// Counts the loss and tells the EV table (OnTimeout, OnInferredLoss).
+    void OnLostPsn(const MrcPsnEvent& e, bool timeout) override;
+    /// False while CompleteOnTransportAck waits for the peer's Transport ACK.
+    bool MayComplete(const MrcSendWqe& w) const override;
+    void OnRequestCompleted(const MrcSendWqe& w) override;
+    /// Handle a SACK.
+    void ReceiveSack(const MrcRxPacket& rx) override;
+    /// Handle a NACK.
+    void ReceiveNack(const MrcRxPacket& rx) override;
+    /// Answer a probe.
+    void ReceiveProbe(const MrcRxPacket& rx) override;
+    /// Endpoint requests and responses (Port Status) and Transport ACKs.
+    void ReceiveOther(const MrcRxPacket& rx) override;
+
+    // ---- responder hooks ----
+    /// \param rx a packet \return the EV it carries
+    uint32_t EvOf(const MrcRxPacket& rx) const final;
+    /// NACK TRIMMED or TRIMMED_LASTHOP with the packet's EV.
+    void OnTrimmedArrival(const MrcRxPacket& rx, const Arrival& a, bool lastHop) override;
+    /// MaxWimmDest: NACK UNEXP_EVENT for a Write-with-Immediate too far ahead.
+    bool AdmitData(const MrcRxPacket& rx, const Arrival& a) override;
+    /// NACK PSN_OOR_WINDOW.
+    void OnOutOfWindow(const MrcRxPacket& rx, const Arrival& a) override;
+    /// NACK UNEXP_EVENT.
+    void OnAccessError(const MrcRxPacket& rx,
+                       const Arrival& a,
+                       uint32_t rkey,
+                       uint64_t va) override;
+    /// m = SKIP_ONCE for CE, ALWAYS_SKIP after AlwaysSkipCeRun CE arrivals in a row.
+    void SetFeedback(Arrival& a) override;
+    void SendDataAck(uint32_t port, uint32_t psn, const Arrival& a) override;
+    /// A Transport ACK when TransportAckMessages messages completed (or no later one is
+    /// in progress).
+    void AfterDataAck(const MrcRxPacket& rx, const Arrival& a, uint32_t delivered) override;
+
   private:
+    // ---- attribute groups of GetTypeId ----
+    /// \param tid the TypeId \return tid with the window, Write-with-Immediate, Transport
+    /// ACK, timestamp and EV-split attributes
+    static TypeId AddWindowAttributes(TypeId tid);
+    /// \param tid the TypeId \return tid with the timeout and tail-probe attributes
+    static TypeId AddRecoveryAttributes(TypeId tid);
+    /// \param tid the TypeId \return tid with the loss-rule attributes
+    static TypeId AddLossRuleAttributes(TypeId tid);
+    /// \param tid the TypeId \return tid with the Port Status attributes
+    static TypeId AddPortStatusAttributes(TypeId tid);
+
     // ---- requester ----
-    /// \param psn a wire PSN this QP sent \return its unwrapped sequence number
-    uint64_t SeqOf(uint32_t psn) const;
     /// \return the PSNs the sender may have outstanding: min(peer MPR x 128, capacity)
     uint64_t GetSendWindow() const;
-    /// \return true if a retransmission could go now (window permitting)
-    bool CanRetransmit() const;
-    /// \return true if a new PSN could go now (every gate)
-    bool CanSendNew() const;
-    /// \param seq an unwrapped sequence number \return index of its request in m_sendQueue
-    std::size_t FindWqe(uint64_t seq) const;
-    /**
-     * Build one data packet.
-     * \param seq unwrapped sequence number \param evId the EV \param port the port
-     * \param retx whether it is a retransmission
-     * \return the packet
-     */
-    Ptr<Packet> BuildData(uint64_t seq, uint32_t evId, uint32_t port, bool retx);
+    /// \param port a port \return true if another plane could carry a packet now
+    bool OtherPlaneUsable(uint32_t port) const;
     /**
      * Add UDP, IPv6 (and the outer SRv6 header when the EV has a carrier) and the ICRC.
      * \param p packet from its BTH \param port NIC port \param evValue EV value
@@ -287,14 +336,28 @@ class MrcMultipathQueuePair : public MrcQueuePair
                      const MrcUsidCarrier* carrier,
                      uint8_t dscp,
                      MrcEcn ecn) const;
-    /// Handle a SACK.
-    void ReceiveSack(const MrcRxPacket& rx);
-    /// Handle a NACK.
-    void ReceiveNack(const MrcRxPacket& rx);
     /// Complete requests the cumulative point covers; update timers. \return true if progress
     bool AfterAckProgress();
-    /// Report losses of an update to CC and EV table.
-    void HandleLosses(const MrcSackUpdate& upd, bool fromTimeout);
+    /**
+     * What a SACK tells the congestion controller (read before the next scoreboard call:
+     * `upd` is the scoreboard's reused result).
+     * \param seth its SETH \param ccs its CC_STATE \param upd the scoreboard's update
+     * \param now the time
+     * \return newly acknowledged bytes, ECN echo, window fields and the RTT sample
+     */
+    MrcCcAck CcAckOf(const MrcSethHeader& seth,
+                     const MrcCcStateHeader& ccs,
+                     const MrcSackUpdate& upd,
+                     Time now) const;
+    /// SLEEK: enter recovery when the receiver holds enough packets out of order.
+    /// \param oooCount the SACK's ooo_count
+    void SleekCheck(uint32_t oooCount);
+    /**
+     * The answer to the outstanding tail probe arrived: PSNs sent before the probe, in
+     * the block its bitmap covers and still not SACKed, are lost.
+     * \param seth the answer's SETH \param now the time
+     */
+    void TailProbeAnswered(const MrcSethHeader& seth, Time now);
     /// (Re)arm the retransmission timer on the oldest PSN in flight.
     void ArmTimer();
     /// The retransmission timer fired.
@@ -328,10 +391,6 @@ class MrcMultipathQueuePair : public MrcQueuePair
     void RetryExceeded(const std::string& why);
 
     // ---- responder ----
-    /// Handle a data packet.
-    void ReceiveData(const MrcRxPacket& rx);
-    /// Answer a probe.
-    void ReceiveProbe(const MrcRxPacket& rx);
     /**
      * Send a SACK.
      * \param port the port \param triggerPsn the PSN it answers \param ev the echoed EV
@@ -351,32 +410,20 @@ class MrcMultipathQueuePair : public MrcQueuePair
      * \param tsEcho reflected timestamp
      */
     void SendNack(uint32_t port, uint32_t psn, uint32_t ev, MrcNackReason reason, uint16_t tsEcho);
-    /// Send a control packet on the reverse EV of a plane.
-    void SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoedEv);
-    /// \param rx a packet \return the EV it carries
-    uint32_t EvOf(const MrcRxPacket& rx) const;
-    /// Report completed messages in MSN order.
-    /// \return messages reported by this call
-    uint32_t DeliverMessages();
+    /**
+     * Send a control packet on the reverse EV of a plane.
+     * \param port the port \param p the packet from its BTH \param echoedEv the EV to
+     * fall back on \param kind what it counts as (MrcQueuePair::ControlKind)
+     */
+    void SendReverse(uint32_t port,
+                     Ptr<Packet> p,
+                     uint32_t echoedEv,
+                     uint8_t kind = CONTROL_UNCOUNTED);
     /**
      * Send a Transport ACK (opcode 0xD1, AETH: ACK, credit 0x1f, MSN = messages completed).
      * \param port the port \param ev the EV of the packet that completed the message
      */
     void SendTransportAck(uint32_t port, uint32_t ev);
-
-    /// One message being received.
-    struct RxMessage
-    {
-        uint32_t length{0};    //!< RETH DMA length
-        uint32_t received{0};  //!< new payload bytes so far
-        uint32_t rkey{0};      //!< region
-        uint64_t minVa{~0ULL}; //!< lowest VA seen (= first byte once complete)
-        bool hasImm{false};    //!< Write-with-Immediate
-        uint32_t imm{0};       //!< immediate data
-        bool seenAny{false};   //!< at least one packet placed
-        Time first;            //!< first arrival
-        Time last;             //!< last arrival
-    };
 
     // attributes
     bool m_timestamps;            //!< Timestamps
@@ -385,23 +432,15 @@ class MrcMultipathQueuePair : public MrcQueuePair
     uint32_t m_timeoutExp;        //!< TimeoutExponent
     uint32_t m_linearCount;       //!< LinearCount
     uint32_t m_expCount;          //!< ExpCount
-    uint32_t m_reorderPsns;       //!< ReorderPsns
     uint32_t m_planeReorderPsns;  //!< PlaneReorderPsns
     uint32_t m_globalReorderPsns; //!< GlobalReorderPsns
     bool m_timeoutLosesPath;      //!< TimeoutLosesPath
     bool m_retxRttSamples;        //!< RetxRttSamples
     LossRule m_lossRule;          //!< LossRule
-    Time m_reorderTime;           //!< ReorderTime (0 = BaseRtt)
     bool m_sleek;                 //!< SleekRecovery
     double m_lossOooCwndFactor;   //!< LossOooCwndFactor
     uint32_t m_lossOooMinPkts;    //!< LossOooMinPkts
     bool m_lossMarksBad;          //!< InferredLossMarksEvBad
-    uint8_t m_dataDscp;           //!< DataDscp
-    uint8_t m_retxDscp;           //!< RetxDscp
-    uint8_t m_controlDscp;        //!< ControlDscp
-    uint8_t m_trimmedDscp;        //!< TrimmedDscp
-    uint8_t m_trimmedLhDscp;      //!< TrimmedLastHopDscp
-    bool m_ecnCapable;            //!< EcnCapable
     uint32_t m_alwaysSkipCeRun;   //!< AlwaysSkipCeRun
     Time m_tailProbeDelay;        //!< TailProbeDelay
     bool m_srcPortHigh;           //!< EvSrcPortHigh
@@ -413,10 +452,6 @@ class MrcMultipathQueuePair : public MrcQueuePair
     bool m_completeOnTack;        //!< CompleteOnTransportAck
     Time m_portStatusTimeout;     //!< PortStatusTimeout
     uint32_t m_portStatusTries;   //!< PortStatusAttempts
-    DataRate m_rcvDrainRate;      //!< RcvDrainRate
-    uint32_t m_rcvBusyBytes;      //!< RcvBusyBytes
-    uint32_t m_rcvRestoreSacks;   //!< RcvRestoreSacks
-    Time m_serviceTime;           //!< ServiceTime
     Time m_portRemapDelay;        //!< PortRemapDelay
 
     // set-up
@@ -425,17 +460,12 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Ptr<MrcEvTable> m_evTable;                //!< the EV table
 
     // requester state
-    std::unique_ptr<MrcSackScoreboard> m_sb; //!< scoreboard
-    uint64_t m_una;                          //!< oldest unacked sequence (unwrapped)
-    uint64_t m_sndNxt;                       //!< next new sequence
-    uint8_t m_peerMpr;                       //!< peer's MPR
-    uint32_t m_wimmOutstanding;              //!< Write-with-Imm requests started, not done
-    uint16_t m_nextMsn;                      //!< next MSN to give a request
-    uint16_t m_nextRqMsn;                    //!< next RQMSN to give a Write-with-Imm
+    uint8_t m_peerMpr;          //!< peer's MPR
+    uint32_t m_wimmOutstanding; //!< Write-with-Imm requests started, not done
+    uint16_t m_nextMsn;         //!< next MSN to give a request
+    uint16_t m_nextRqMsn;       //!< next RQMSN to give a Write-with-Imm
     std::deque<std::pair<uint16_t, uint16_t>> m_wqeMsn; //!< (MSN, RQMSN) per m_sendQueue entry
     uint32_t m_retries;                //!< timer expiries / NACK retries since progress
-    EventId m_timer;                   //!< retransmission timer
-    Time m_timerAt;                    //!< when m_timer fires
     EventId m_tailProbe;               //!< tail-probe timer
     EventId m_retry;                   //!< NotifyReady retry
     uint16_t m_nextProbeId;            //!< probe ids
@@ -452,17 +482,10 @@ class MrcMultipathQueuePair : public MrcQueuePair
     Ptr<MrcPortStatusAgent> m_portStatus; //!< the NIC's agent (set in DoConnect)
 
     // responder state
-    std::unique_ptr<MrcReceiveBitmap> m_rxWin;  //!< receive window
-    Ptr<MrcSackPolicy> m_sackPolicy;            //!< SACK policy
-    uint64_t m_rxBytes;                         //!< new payload bytes received (rcvd_bytes)
-    uint64_t m_nextMsnToReport;                 //!< next MSN (unwrapped) to report
-    uint16_t m_wimmReported;                    //!< Write-with-Imm messages reported
-    std::map<uint64_t, RxMessage> m_rxMessages; //!< messages by unwrapped MSN
-    MrcFlatMap<uint32_t, uint32_t> m_ceRun;     //!< per echoed EV: CE arrivals in a row
-    std::vector<uint32_t> m_reverseEv;          //!< per plane: last reverse EV id used
-    std::vector<uint32_t> m_reversePos;         //!< per plane: its index in GetPlaneIds
-    uint32_t m_tackOwed;                        //!< messages completed, not yet ACKed
-    MrcRcvBackpressure m_rcvBp;                 //!< rcv_cwnd_pen / restore_cwnd rule
+    MrcFlatMap<uint32_t, uint32_t> m_ceRun; //!< per echoed EV: CE arrivals in a row
+    std::vector<uint32_t> m_reverseEv;      //!< per plane: last reverse EV id used
+    std::vector<uint32_t> m_reversePos;     //!< per plane: its index in GetPlaneIds
+    uint32_t m_tackOwed;                    //!< messages completed, not yet ACKed
 };
 
 } // namespace ns3

@@ -273,10 +273,10 @@ MrcRoceQueuePair::GetNextDscp(uint32_t /* port */) const
 }
 
 MrcTxPacket
-MrcRoceQueuePair::BuildNextPacket(uint32_t port)
+MrcRoceQueuePair::DoBuildNextPacket(uint32_t port)
 {
     MrcTxPacket tx;
-    if (m_state != MrcQpState::RTS || m_sndNxt >= m_nextWqeSeq)
+    if (m_sndNxt >= m_nextWqeSeq)
     {
         return tx;
     }
@@ -316,13 +316,8 @@ MrcRoceQueuePair::BuildNextPacket(uint32_t port)
                  m_path.flowLabel,
                  m_path.udpSrcPort);
 
-    ++m_counters.dataPacketsSent;
-    m_counters.dataBytesSent += len;
-    if (m_sndNxt < m_maxSent)
-    {
-        ++m_counters.retransmittedPackets;
-        m_counters.retransmittedBytes += len;
-    }
+    tx.retransmission = m_sndNxt < m_maxSent;
+    tx.payloadBytes = len;
     ++m_sndNxt;
     m_maxSent = std::max(m_maxSent, m_sndNxt);
     m_cc.inflight += len;
@@ -333,7 +328,6 @@ MrcRoceQueuePair::BuildNextPacket(uint32_t port)
     {
         RestartTimer();
     }
-    m_txTrace(p);
     tx.packet = p;
     tx.dscp = m_dataDscp;
     return tx;
@@ -538,13 +532,8 @@ MrcRoceQueuePair::HandleCnp()
 // ---------------------------------------------------------------------------
 
 void
-MrcRoceQueuePair::Receive(const MrcRxPacket& rx)
+MrcRoceQueuePair::DoReceive(const MrcRxPacket& rx)
 {
-    m_rxTrace(rx.packet);
-    if (m_state != MrcQpState::RTS)
-    {
-        return;
-    }
     if (rx.opcode == MrcOpcode::RC_ACK)
     {
         ReceiveAck(rx);
@@ -617,28 +606,11 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
     uint32_t ext = rx.extOffset;
     if (MrcOpcode::StartsMessage(op))
     {
-        const uint8_t* reth = rx.headers + ext;
-        const uint64_t va = ReadU64(reth);
-        const uint32_t rkey = ReadU32(reth + 8);
-        const uint32_t dmaLen = ReadU32(reth + 12);
-        ext += MrcRethHeader::SERIALIZED_SIZE;
-        Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
-        if (!mr || !mr->Contains(va, dmaLen))
+        if (!StartMessage(rx))
         {
-            NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +" << dmaLen
-                               << ") rejected");
-            SendNak(rx.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
             return;
         }
-        m_inMessage = true;
-        m_rxRegion = mr;
-        m_rxMsg = MrcRecvCompletion();
-        m_rxMsg.qpn = m_qpn;
-        m_rxMsg.rkey = rkey;
-        m_rxMsg.address = va;
-        m_rxMsg.bytes = dmaLen;
-        m_rxMsg.firstPacket = Simulator::Now();
-        m_rxNextAddr = va;
+        ext += MrcRethHeader::SERIALIZED_SIZE;
     }
     else if (!m_inMessage)
     {
@@ -675,6 +647,33 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
     }
 }
 
+bool
+MrcRoceQueuePair::StartMessage(const MrcRxPacket& rx)
+{
+    const uint8_t* reth = rx.headers + rx.extOffset;
+    const uint64_t va = ReadU64(reth);
+    const uint32_t rkey = ReadU32(reth + 8);
+    const uint32_t dmaLen = ReadU32(reth + 12);
+    Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
+    if (!mr || !mr->Contains(va, dmaLen))
+    {
+        NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +" << dmaLen
+                           << ") rejected");
+        SendNak(rx.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
+        return false;
+    }
+    m_inMessage = true;
+    m_rxRegion = mr;
+    m_rxMsg = MrcRecvCompletion();
+    m_rxMsg.qpn = m_qpn;
+    m_rxMsg.rkey = rkey;
+    m_rxMsg.address = va;
+    m_rxMsg.bytes = dmaLen;
+    m_rxMsg.firstPacket = Simulator::Now();
+    m_rxNextAddr = va;
+    return true;
+}
+
 void
 MrcRoceQueuePair::SendAck(uint32_t port)
 {
@@ -691,11 +690,12 @@ MrcRoceQueuePair::SendAck(uint32_t port)
     bth.SetOpcode(MrcOpcode::RC_ACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(static_cast<uint32_t>((m_ePsn - 1 + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
+    uint8_t kind = CONTROL_ACK;
     if (m_pendingCnpFlag)
     {
         bth.SetBecn(true);
         m_pendingCnpFlag = false;
-        ++m_counters.cnpsSent;
+        kind |= CONTROL_CNP; // the flag counts as a CNP sent
     }
     p->AddHeader(bth);
     AddIpUdpIcrc(p,
@@ -705,9 +705,8 @@ MrcRoceQueuePair::SendAck(uint32_t port)
                  MrcEcn::NOT_ECT,
                  m_path.flowLabel,
                  m_path.udpSrcPort);
-    ++m_counters.acksSent;
     m_sinceAck = 0;
-    SendControl(port, p, m_ackDscp);
+    SendControl(port, p, m_ackDscp, kind);
 }
 
 void
@@ -730,8 +729,7 @@ MrcRoceQueuePair::SendNak(uint32_t port, MrcAethHeader::NakCode code)
                  MrcEcn::NOT_ECT,
                  m_path.flowLabel,
                  m_path.udpSrcPort);
-    ++m_counters.naksSent;
-    SendControl(port, p, m_ackDscp);
+    SendControl(port, p, m_ackDscp, CONTROL_NAK);
 }
 
 void
@@ -756,8 +754,7 @@ MrcRoceQueuePair::SendCnp(uint32_t port)
                  MrcEcn::NOT_ECT,
                  m_path.flowLabel,
                  m_path.udpSrcPort);
-    ++m_counters.cnpsSent;
-    SendControl(port, p, m_cnpDscp);
+    SendControl(port, p, m_cnpDscp, CONTROL_CNP);
 }
 
 } // namespace ns3

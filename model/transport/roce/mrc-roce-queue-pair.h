@@ -73,8 +73,6 @@ class MrcRoceQueuePair : public MrcQueuePair
 
     Time GetNextSendTime(uint32_t port) const override;
     uint8_t GetNextDscp(uint32_t port) const override;
-    MrcTxPacket BuildNextPacket(uint32_t port) override;
-    void Receive(const MrcRxPacket& rx) override;
 
     /// \return the next PSN the requester will send (unwrapped)
     uint64_t GetSendNext() const;
@@ -88,6 +86,8 @@ class MrcRoceQueuePair : public MrcQueuePair
     Ptr<MrcDcqcnNotificationPoint> GetNotificationPoint() const;
 
   protected:
+    MrcTxPacket DoBuildNextPacket(uint32_t port) override;
+    void DoReceive(const MrcRxPacket& rx) override;
     void DoDispose() override;
     void DoConnect() override;
     void DoPostSend(MrcSendWqe& wqe) override;
@@ -115,6 +115,13 @@ class MrcRoceQueuePair : public MrcQueuePair
     // responder
     /// Handle a data packet.
     void ReceiveData(const MrcRxPacket& rx);
+    /**
+     * The first packet of a message: check its RETH against the memory regions and
+     * start the message (NAK REMOTE_ACCESS_ERROR if rejected).
+     * \param rx the packet
+     * \return false if it was rejected
+     */
+    bool StartMessage(const MrcRxPacket& rx);
     /// Send an ACK for everything below the expected PSN.
     void SendAck(uint32_t port);
     /// Send a NAK naming the expected PSN.

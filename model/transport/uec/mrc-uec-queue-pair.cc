@@ -45,18 +45,6 @@ namespace
 constexpr uint32_t WIRE_EXTRA_BYTES = 14 + 24;
 constexpr uint32_t PSN_MASK = MrcBthHeader::PSN_MASK;
 
-uint32_t
-ReadU32(const uint8_t* b)
-{
-    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
-}
-
-uint64_t
-ReadU64(const uint8_t* b)
-{
-    return (uint64_t(ReadU32(b)) << 32) | ReadU32(b + 4);
-}
-
 } // namespace
 
 /**
@@ -123,15 +111,29 @@ NS_OBJECT_ENSURE_REGISTERED(MrcUecBaseRttCache);
 TypeId
 MrcUecQueuePair::GetTypeId()
 {
+    MrcSprayedAttributeDefaults d;
+    d.reorderPsns = 0;
+    d.reorderPsnsHelp =
+        "Scoreboard count rule: a PSN is inferred lost once this many later PSNs were SACKed; "
+        "0 turns it off. Default 0 (off): the UEC reference simulator infers no loss from "
+        "SACKs (SLEEK off) and relies on trim NACKs and the RTO; with spraying a small count "
+        "misreads reordering as loss (see doc/mrc.rst).";
+    d.reorderTimeHelp = "Scoreboard time rule (RACK style): a PSN is inferred lost once a PSN "
+                        "sent more than this after it was SACKed; 0 turns it off. Default 0 "
+                        "(off).";
+    d.ackName = "ACK";
     static TypeId tid =
-        AddCommonAttributes(TypeId("ns3::MrcUecQueuePair")
-                                .SetParent<MrcQueuePair>()
-                                .SetGroupName("Mrc")
-                                .AddConstructor<MrcUecQueuePair>(),
-                            4096,
-                            "ns3::MrcNscc",
-                            "ns3::MrcFixedEntropyPathSelector",
-                            "4096 B (UEC reference simulator htsim, main_uec.cpp default MTU).")
+        AddSprayedAttributes(
+            AddCommonAttributes(
+                TypeId("ns3::MrcUecQueuePair")
+                    .SetParent<MrcSprayedQueuePair>()
+                    .SetGroupName("Mrc")
+                    .AddConstructor<MrcUecQueuePair>(),
+                4096,
+                "ns3::MrcNscc",
+                "ns3::MrcFixedEntropyPathSelector",
+                "4096 B (UEC reference simulator htsim, main_uec.cpp default MTU)."),
+            d)
             .AddAttribute("EntropySelector",
                           "TypeId of the per-packet EV strategy (a subclass of "
                           "ns3::MrcUecPathSelector). Default ns3::MrcUecMixedSelector, the UEC "
@@ -159,86 +161,6 @@ MrcUecQueuePair::GetTypeId()
                           UintegerValue(MrcReceiveBitmap::DEFAULT_WINDOW),
                           MakeUintegerAccessor(&MrcUecQueuePair::m_windowPsns),
                           MakeUintegerChecker<uint32_t>(64, MrcReceiveBitmap::MAX_WINDOW))
-            .AddAttribute("ReorderPsns",
-                          "Scoreboard count rule: a PSN is inferred lost once this many later "
-                          "PSNs were SACKed; 0 turns it off. Default 0 (off): the UEC reference "
-                          "simulator infers no loss from SACKs (SLEEK off) and relies on trim "
-                          "NACKs and the RTO; with spraying a small count misreads reordering "
-                          "as loss (see doc/mrc.rst).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcUecQueuePair::m_reorderPsns),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("ReorderTime",
-                          "Scoreboard time rule (RACK style): a PSN is inferred lost once a PSN "
-                          "sent more than this after it was SACKed; 0 turns it off. Default 0 "
-                          "(off).",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&MrcUecQueuePair::m_reorderTime),
-                          MakeTimeChecker())
-            .AddAttribute("DataDscp",
-                          "DSCP of first transmissions. Default 4 (MrcDscp::TRIMMABLE).",
-                          UintegerValue(MrcDscp::TRIMMABLE),
-                          MakeUintegerAccessor(&MrcUecQueuePair::m_dataDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("RetxDscp",
-                          "DSCP of retransmissions. Default 8 (MrcDscp::TRIMMABLE_RETX).",
-                          UintegerValue(MrcDscp::TRIMMABLE_RETX),
-                          MakeUintegerAccessor(&MrcUecQueuePair::m_retxDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("ControlDscp",
-                          "DSCP of ACKs and NACKs. Default 46 (MrcDscp::CONTROL).",
-                          UintegerValue(MrcDscp::CONTROL),
-                          MakeUintegerAccessor(&MrcUecQueuePair::m_controlDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("TrimmedDscp",
-                          "Outer DSCP of a header trimmed inside the fabric (NACK reason "
-                          "TRIMMED). Default 11 (MrcDscp::TRIMMED, as MrcTrimmer).",
-                          UintegerValue(MrcDscp::TRIMMED),
-                          MakeUintegerAccessor(&MrcUecQueuePair::m_trimmedDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("TrimmedLastHopDscp",
-                          "Outer DSCP of a header trimmed toward a host (NACK reason "
-                          "TRIMMED_LASTHOP). Default 21 (MrcDscp::TRIMMED_LASTHOP).",
-                          UintegerValue(MrcDscp::TRIMMED_LASTHOP),
-                          MakeUintegerAccessor(&MrcUecQueuePair::m_trimmedLhDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
-            .AddAttribute("EcnCapable",
-                          "Send data as ECT(0) (default true: NSCC needs marks) or Not-ECT.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcUecQueuePair::m_ecnCapable),
-                          MakeBooleanChecker())
-            .AddAttribute("ServiceTime",
-                          "Responder service time (UET ACK_CC service_time): this QP sends each "
-                          "data-triggered ACK this long after its trigger (local processing), "
-                          "and as a requester subtracts the same value from every ACK's RTT "
-                          "sample before NSCC, which then leaves its base RTT alone (UEC "
-                          "htsim). Set it on both ends (the model's ACK_CC packaging in SETH + "
-                          "CC_STATE has no field for it). Default 0 = off (our choice).",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&MrcUecQueuePair::m_serviceTime),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("RcvDrainRate",
-                          "Responder backpressure (ACK_CC rcv_cwnd_pend and restore_cwnd; "
-                          "MrcRcvBackpressure, the rule shared with MRC): received bytes leave "
-                          "a virtual backlog at this rate. 0 (default) = off, pen 0 always "
-                          "(our rule; UEC 1.0 leaves it to the implementation).",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&MrcUecQueuePair::m_rcvDrainRate),
-                          MakeDataRateChecker())
-            .AddAttribute("RcvBusyBytes",
-                          "Responder backpressure threshold T: a backlog B > T gives "
-                          "pen = min(127, ceil(128 (B - T) / B)). Default 262144 B (our "
-                          "choice).",
-                          UintegerValue(262144),
-                          MakeUintegerAccessor(&MrcUecQueuePair::m_rcvBusyBytes),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("RcvRestoreSacks",
-                          "Responder backpressure: ACKs that carry restore_cwnd once the "
-                          "backlog is back at or below T / 2 after a penalty. Default 4 (our "
-                          "choice).",
-                          UintegerValue(4),
-                          MakeUintegerAccessor(&MrcUecQueuePair::m_rcvRestoreSacks),
-                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("BaseRttProbe",
                           "After the first ACK or NACK, send one Probe in the control class "
                           "and feed its RTT to the congestion control's base RTT, unless the "
@@ -251,33 +173,17 @@ MrcUecQueuePair::GetTypeId()
 }
 
 MrcUecQueuePair::MrcUecQueuePair()
-    : m_minRto(MicroSeconds(100)),
+    : MrcSprayedQueuePair(NOMINAL_HEADER_BYTES),
+      m_minRto(MicroSeconds(100)),
       m_maxRtoRetries(5),
       m_windowPsns(MrcReceiveBitmap::DEFAULT_WINDOW),
-      m_reorderPsns(0),
-      m_dataDscp(MrcDscp::TRIMMABLE),
-      m_retxDscp(MrcDscp::TRIMMABLE_RETX),
-      m_controlDscp(MrcDscp::CONTROL),
-      m_trimmedDscp(MrcDscp::TRIMMED),
-      m_trimmedLhDscp(MrcDscp::TRIMMED_LASTHOP),
-      m_ecnCapable(true),
       m_baseRttProbe(true),
       m_port(0),
-      m_una(0),
-      m_sndNxt(0),
-      m_txIdx(0),
       m_msnBase(0),
       m_lastRcvdUnits(0),
-      m_timerAt(Time::Max()),
       m_probeDecided(false),
       m_probePending(false),
-      m_probeId(0),
-      m_rcvdBytes(0),
-      m_nextMsn(0),
-      m_rcvDrainRate(0),
-      m_rcvBusyBytes(262144),
-      m_rcvRestoreSacks(4),
-      m_serviceTime(0)
+      m_probeId(0)
 {
 }
 
@@ -288,8 +194,7 @@ MrcUecQueuePair::DoDispose()
 {
     m_timer.Cancel();
     m_ev = nullptr;
-    m_sackPolicy = nullptr;
-    MrcQueuePair::DoDispose();
+    MrcSprayedQueuePair::DoDispose();
 }
 
 const MrcUecCounters&
@@ -308,12 +213,6 @@ void
 MrcUecQueuePair::SetEntropySelector(Ptr<MrcUecPathSelector> selector)
 {
     m_ev = selector;
-}
-
-uint32_t
-MrcUecQueuePair::GetOutstandingPsns() const
-{
-    return m_sb ? m_sb->GetOutstandingPsns() : 0;
 }
 
 Time
@@ -347,9 +246,7 @@ MrcUecQueuePair::DoConnect()
     sc.timeRule = m_reorderTime.IsStrictlyPositive();
     sc.reorderTime = m_reorderTime;
     m_sb = std::make_unique<MrcSackScoreboard>(sc, m_initialPsn & PSN_MASK);
-    m_rxWin = std::make_unique<MrcReceiveBitmap>(m_windowPsns, m_remoteInitialPsn & PSN_MASK);
-    m_sackPolicy = CreateObject<MrcSackPolicy>();
-    m_rcvBp.Configure(m_rcvDrainRate, m_rcvBusyBytes, m_rcvRestoreSacks);
+    SetUpResponder(m_windowPsns);
     if (m_baseRttProbe)
     {
         Time cached;
@@ -372,26 +269,6 @@ MrcUecQueuePair::DoEnterError()
 // ---------------------------------------------------------------------------
 // Requester
 // ---------------------------------------------------------------------------
-
-std::size_t
-MrcUecQueuePair::FindWqe(uint64_t seq) const
-{
-    auto it = std::upper_bound(m_sendQueue.begin(),
-                               m_sendQueue.end(),
-                               seq,
-                               [](uint64_t s, const MrcSendWqe& w) { return s < w.firstSeq; });
-    NS_ASSERT(it != m_sendQueue.begin());
-    return static_cast<std::size_t>(std::distance(m_sendQueue.begin(), it)) - 1;
-}
-
-uint32_t
-MrcUecQueuePair::PayloadOf(const MrcSendWqe& w, uint64_t idx) const
-{
-    const uint64_t offset = idx * m_mtu;
-    return w.wr.length <= offset
-               ? 0
-               : static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
-}
 
 bool
 MrcUecQueuePair::WindowAllows(uint32_t bytes) const
@@ -416,12 +293,7 @@ MrcUecQueuePair::CanSendNew() const
     {
         return false;
     }
-    std::size_t i = m_txIdx;
-    while (m_sendQueue[i].EndSeq() <= m_sndNxt)
-    {
-        ++i;
-    }
-    const MrcSendWqe& w = m_sendQueue[i];
+    const MrcSendWqe& w = m_sendQueue[FindWqe(m_sndNxt)];
     return WindowAllows(PayloadOf(w, m_sndNxt - w.firstSeq) + NOMINAL_HEADER_BYTES);
 }
 
@@ -435,59 +307,36 @@ MrcUecQueuePair::GetNextSendTime(uint32_t port) const
     return m_nextAvail;
 }
 
-uint8_t
-MrcUecQueuePair::GetNextDscp(uint32_t /* port */) const
+bool
+MrcUecQueuePair::ChooseNext(uint32_t /* port */, Time now, TxChoice& c)
 {
-    return m_sb && m_sb->GetRetransmitQueueSize() > 0 ? m_retxDscp : m_dataDscp;
+    if (CanRetransmit() && m_sb->NextRetransmit(c.psn))
+    {
+        c.retx = true;
+        c.ev = m_ev->NextEv();
+        m_sb->OnRetransmit(c.psn, c.ev, now);
+        c.seq = SeqOf(c.psn);
+        return true;
+    }
+    if (CanSendNew())
+    {
+        c.seq = m_sndNxt;
+        c.ev = m_ev->NextEv();
+        return true;
+    }
+    return false;
 }
 
-MrcTxPacket
-MrcUecQueuePair::BuildNextPacket(uint32_t port)
+Ptr<Packet>
+MrcUecQueuePair::BuildDataPacket(uint32_t port,
+                                 std::size_t idx,
+                                 uint64_t pktIdx,
+                                 uint32_t len,
+                                 const TxChoice& c,
+                                 bool ar,
+                                 uint8_t dscp)
 {
-    MrcTxPacket tx;
-    if (m_state != MrcQpState::RTS)
-    {
-        return tx;
-    }
-    const Time now = Simulator::Now();
-    uint32_t psn = 0;
-    uint64_t seq = 0;
-    std::size_t idx = 0;
-    uint16_t ev = 0;
-    const bool retx = CanRetransmit() && m_sb->NextRetransmit(psn);
-    if (retx)
-    {
-        ev = m_ev->NextEv();
-        m_sb->OnRetransmit(psn, ev, now);
-        seq = Unwrap((psn - m_initialPsn) & PSN_MASK, m_una);
-        idx = FindWqe(seq);
-    }
-    else if (CanSendNew())
-    {
-        while (m_sendQueue[m_txIdx].EndSeq() <= m_sndNxt)
-        {
-            ++m_txIdx;
-        }
-        seq = m_sndNxt++;
-        idx = m_txIdx;
-        ev = m_ev->NextEv();
-    }
-    else
-    {
-        return tx;
-    }
     const MrcSendWqe& w = m_sendQueue[idx];
-    const uint64_t pktIdx = seq - w.firstSeq;
-    const uint32_t len = PayloadOf(w, pktIdx);
-    if (!retx)
-    {
-        psn = m_sb->OnSent(len + NOMINAL_HEADER_BYTES, ev, now);
-        NS_ASSERT(psn == ((seq + m_initialPsn) & PSN_MASK));
-    }
-    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
-    m_ccOps->OnSent(m_cc, len + NOMINAL_HEADER_BYTES);
-    const bool ar = retx || m_sndNxt >= m_nextWqeSeq || m_ccOps->AckRequest(m_cc);
-
     const bool first = pktIdx == 0;
     const bool last = pktIdx + 1 == w.nPackets;
     const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
@@ -504,12 +353,11 @@ MrcUecQueuePair::BuildNextPacket(uint32_t port)
     MrcBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(psn);
+    bth.SetPsn(c.psn);
     bth.SetAckReq(ar);
-    bth.SetRetransmission(retx);
+    bth.SetRetransmission(c.retx);
     p->AddHeader(bth);
-    const uint8_t dscp = retx ? m_retxDscp : m_dataDscp;
-    const MrcEvWire wire = MrcEvEncode(ev, MrcEvSplit::SRC_PORT_LOW);
+    const MrcEvWire wire = MrcEvEncode(static_cast<uint16_t>(c.ev), MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
                  GetRemoteAddress(port),
@@ -517,24 +365,24 @@ MrcUecQueuePair::BuildNextPacket(uint32_t port)
                  m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
                  wire.flowLabel,
                  wire.udpSrcPort);
+    return p;
+}
 
-    ++m_counters.dataPacketsSent;
-    m_counters.dataBytesSent += len;
-    if (retx)
-    {
-        ++m_counters.retransmittedPackets;
-        m_counters.retransmittedBytes += len;
-    }
+void
+MrcUecQueuePair::AfterDataSent(Ptr<const Packet> p, Time now)
+{
     const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
     m_nextAvail = now + rate.CalculateBytesTxTime(p->GetSize() + WIRE_EXTRA_BYTES);
     if (m_timerAt == Time::Max())
     {
         ArmTimer();
     }
-    m_txTrace(p);
-    tx.packet = p;
-    tx.dscp = dscp;
-    return tx;
+}
+
+void
+MrcUecQueuePair::OnRequestCompleted(const MrcSendWqe& /* w */)
+{
+    ++m_msnBase;
 }
 
 void
@@ -596,56 +444,24 @@ MrcUecQueuePair::OnTimer()
 }
 
 void
-MrcUecQueuePair::HandleLosses(const MrcSackUpdate& upd, bool rto)
+MrcUecQueuePair::OnLostPsn(const MrcPsnEvent& e, bool timeout)
 {
-    if (upd.lost.empty())
+    const uint16_t ev = static_cast<uint16_t>(e.record.ev);
+    if (timeout)
     {
-        return;
+        ++m_uec.timedOutPsns;
+        m_ev->OnTimeout(ev);
     }
-    for (const MrcPsnEvent& e : upd.lost)
+    else
     {
-        const uint16_t ev = static_cast<uint16_t>(e.record.ev);
-        if (rto)
-        {
-            ++m_uec.timedOutPsns;
-            m_ev->OnTimeout(ev);
-        }
-        else
-        {
-            ++m_uec.inferredLosses;
-            m_ev->OnLoss(ev);
-        }
+        ++m_uec.inferredLosses;
+        m_ev->OnLoss(ev);
     }
-    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
-    m_ccOps->OnLoss(m_cc, static_cast<uint32_t>(std::min<uint64_t>(upd.lostBytes, UINT32_MAX)));
-}
-
-bool
-MrcUecQueuePair::AdvanceUna()
-{
-    const uint64_t una = Unwrap((m_sb->GetUna() - m_initialPsn) & PSN_MASK, m_una);
-    if (una <= m_una)
-    {
-        return false;
-    }
-    m_una = una;
-    while (!m_sendQueue.empty() && m_sendQueue.front().EndSeq() <= m_una)
-    {
-        m_txIdx = m_txIdx > 0 ? m_txIdx - 1 : 0;
-        ++m_msnBase;
-        CompleteFront(MrcWcStatus::SUCCESS);
-        if (m_state != MrcQpState::RTS)
-        {
-            break;
-        }
-    }
-    return true;
 }
 
 void
-MrcUecQueuePair::ReceiveAck(const MrcRxPacket& rx)
+MrcUecQueuePair::ReceiveSack(const MrcRxPacket& rx)
 {
-    ++m_counters.acksReceived;
     if (rx.info->headerBytes < rx.extOffset + 36)
     {
         return; // not a full ACK_CC
@@ -712,7 +528,6 @@ MrcUecQueuePair::ReceiveAck(const MrcRxPacket& rx)
 void
 MrcUecQueuePair::ReceiveNack(const MrcRxPacket& rx)
 {
-    ++m_counters.naksReceived;
     if (rx.info->headerBytes < rx.extOffset + MrcNethHeader::SIZE)
     {
         return;
@@ -798,7 +613,7 @@ MrcUecQueuePair::MaybeSendBaseRttProbe(uint16_t ev)
     m_probePending = true;
     m_probeSentAt = now;
     ++m_uec.baseRttProbesSent;
-    SendOnEv(m_port, p, ev);
+    SendOnEv(m_port, p, ev, CONTROL_UNCOUNTED);
 }
 
 void
@@ -819,164 +634,61 @@ MrcUecQueuePair::OnBaseRttProbeAnswer(uint16_t probeId)
 // Responder
 // ---------------------------------------------------------------------------
 
-void
-MrcUecQueuePair::Receive(const MrcRxPacket& rx)
+uint32_t
+MrcUecQueuePair::EvOf(const MrcRxPacket& rx) const
 {
-    m_rxTrace(rx.packet);
-    if (m_state != MrcQpState::RTS)
-    {
-        return;
-    }
-    const uint8_t op = rx.opcode;
-    if (MrcOpcode::IsMrc(op) && MrcOpcode::IsWrite(op))
-    {
-        ReceiveData(rx);
-    }
-    else if (op == MrcOpcode::MRC_SACK)
-    {
-        ReceiveAck(rx);
-    }
-    else if (op == MrcOpcode::MRC_NACK)
-    {
-        ReceiveNack(rx);
-    }
-    else if (op == MrcOpcode::MRC_PROBE)
-    {
-        ReceiveProbe(rx);
-    }
-    else
-    {
-        NS_LOG_LOGIC("QP " << m_qpn << ": opcode " << unsigned(op) << " ignored");
-    }
+    return rx.info->udpSrcPort;
 }
 
 void
-MrcUecQueuePair::ReceiveData(const MrcRxPacket& rx)
+MrcUecQueuePair::OnTrimmedArrival(const MrcRxPacket& rx, const Arrival& a, bool lastHop)
 {
-    ++m_counters.dataPacketsReceived;
-    const uint16_t ev = rx.info->udpSrcPort;
-    const bool ce = rx.GetEcn() == MrcEcn::CE;
-    const uint8_t dscp = rx.info->GetDscp();
-    if (dscp == m_trimmedDscp || dscp == m_trimmedLhDscp)
+    const uint16_t ev = static_cast<uint16_t>(a.ev);
+    if (m_rxWin->HasArrived(rx.psn))
     {
-        if (m_rxWin->HasArrived(rx.psn))
-        {
-            SendAck(rx.port, rx.psn, ev, ce); // the original (or a copy) arrived already
-            m_sackPolicy->OnSackSent();
-            return;
-        }
-        const bool lastHop = dscp == m_trimmedLhDscp;
-        ++m_uec.trimNacksSent;
-        m_uec.lastHopNacksSent += lastHop ? 1 : 0;
-        MrcNethHeader neth;
-        neth.SetNackReason(lastHop ? MrcNackReason::TRIMMED_LASTHOP : MrcNackReason::TRIMMED);
-        neth.SetEntropy(ev);
-        neth.SetNackPsn(rx.psn);
-        neth.SetCcFlags(ce ? 1 : 0);
-        Ptr<Packet> p = Create<Packet>();
-        p->AddHeader(neth);
-        MrcBthHeader bth;
-        bth.SetOpcode(MrcOpcode::MRC_NACK);
-        bth.SetDestQp(m_remoteQpn);
-        bth.SetPsn(rx.psn);
-        p->AddHeader(bth);
-        ++m_counters.naksSent;
-        SendOnEv(rx.port, p, ev);
+        SendAck(rx.port, rx.psn, ev, a.ce); // the original (or a copy) arrived already
+        m_sackPolicy->OnSackSent();
         return;
     }
-    if (ce)
-    {
-        ++m_counters.ecnMarkedReceived;
-    }
-    const MrcRxResult res = m_rxWin->OnArrival(rx.psn);
-    if (res.kind == MrcRxArrival::OUT_OF_WINDOW)
-    {
-        ++m_uec.oorDrops; // the sender never exceeds the window; a stale copy at most
-        return;
-    }
-    if (res.kind == MrcRxArrival::DUPLICATE)
-    {
-        ++m_counters.duplicatePackets;
-    }
-    else
-    {
-        const uint8_t* h = rx.headers + rx.extOffset;
-        const uint16_t msn = static_cast<uint16_t>((uint16_t(h[2]) << 8) | h[3]);
-        h += MrcMethHeader::SIZE;
-        const uint64_t va = ReadU64(h);
-        const uint32_t rkey = ReadU32(h + 8);
-        const uint32_t dmaLen = ReadU32(h + 12);
-        h += MrcRethHeader::SERIALIZED_SIZE;
-        if (res.outOfOrder)
-        {
-            ++m_counters.outOfOrderPackets;
-        }
-        Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
-        if (!mr || !mr->Contains(va, rx.payloadBytes))
-        {
-            std::ostringstream why;
-            why << "Write to rkey " << rkey << " [" << va << ", +" << rx.payloadBytes
-                << ") outside every registered region";
-            EnterError(MrcQpError::LOCAL_ACCESS_ERROR, why.str(), MrcWcStatus::FLUSHED);
-            return;
-        }
-        mr->Place(va, rx.payloadBytes);
-        m_counters.bytesPlaced += rx.payloadBytes;
-        m_rcvdBytes += rx.payloadBytes + NOMINAL_HEADER_BYTES;
-        m_rcvBp.OnData(Simulator::Now(), rx.payloadBytes);
-        const uint64_t k = static_cast<uint16_t>(msn - static_cast<uint16_t>(m_nextMsn));
-        if (k >= m_rxMsgs.size())
-        {
-            m_rxMsgs.resize(k + 1);
-        }
-        RxMessage& m = m_rxMsgs[k];
-        const Time now = Simulator::Now();
-        if (!m.seen)
-        {
-            m.seen = true;
-            m.length = dmaLen;
-            m.rkey = rkey;
-            m.first = now;
-        }
-        m.received += rx.payloadBytes;
-        m.minVa = std::min(m.minVa, va);
-        m.last = now;
-        if (MrcOpcode::HasImmediate(rx.opcode))
-        {
-            m.hasImm = true;
-            m.imm = ReadU32(h);
-        }
-        if (k == 0 && m.received >= m.length)
-        {
-            DeliverMessages();
-        }
-    }
-    MrcSackPolicy::Data d;
-    d.bytes = rx.payloadBytes;
-    d.ce = ce;
-    d.ar = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
-    d.retx = (rx.bthByte8 & MrcBthHeader::RTX_BIT) != 0;
-    d.lastOfMessage = MrcOpcode::EndsMessage(rx.opcode);
-    if (m_sackPolicy->OnData(d, res) != SACK_HOLD)
-    {
-        if (m_serviceTime.IsStrictlyPositive())
-        {
-            // local processing: the ACK (built then, so it is up to date) leaves later
-            Ptr<MrcUecQueuePair> self(this);
-            const uint32_t port = rx.port;
-            const uint32_t psn = rx.psn;
-            Simulator::Schedule(m_serviceTime, [self, port, psn, ev, ce]() {
-                if (self->m_state == MrcQpState::RTS)
-                {
-                    self->SendAck(port, psn, ev, ce);
-                }
-            });
-        }
-        else
-        {
-            SendAck(rx.port, rx.psn, ev, ce);
-        }
-    }
+    ++m_uec.trimNacksSent;
+    m_uec.lastHopNacksSent += lastHop ? 1 : 0;
+    MrcNethHeader neth;
+    neth.SetNackReason(lastHop ? MrcNackReason::TRIMMED_LASTHOP : MrcNackReason::TRIMMED);
+    neth.SetEntropy(ev);
+    neth.SetNackPsn(rx.psn);
+    neth.SetCcFlags(a.ce ? 1 : 0);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(neth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_NACK);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(rx.psn);
+    p->AddHeader(bth);
+    SendOnEv(rx.port, p, ev, CONTROL_NAK);
+}
+
+void
+MrcUecQueuePair::OnOutOfWindow(const MrcRxPacket& /* rx */, const Arrival& /* a */)
+{
+    ++m_uec.oorDrops; // the sender never exceeds the window; a stale copy at most
+}
+
+void
+MrcUecQueuePair::OnAccessError(const MrcRxPacket& rx,
+                               const Arrival& /* a */,
+                               uint32_t rkey,
+                               uint64_t va)
+{
+    std::ostringstream why;
+    why << "Write to rkey " << rkey << " [" << va << ", +" << rx.payloadBytes
+        << ") outside every registered region";
+    EnterError(MrcQpError::LOCAL_ACCESS_ERROR, why.str(), MrcWcStatus::FLUSHED);
+}
+
+void
+MrcUecQueuePair::SendDataAck(uint32_t port, uint32_t psn, const Arrival& a)
+{
+    SendAck(port, psn, static_cast<uint16_t>(a.ev), a.ce);
 }
 
 void
@@ -1005,32 +717,9 @@ MrcUecQueuePair::ReceiveProbe(const MrcRxPacket& rx)
     seth.SetProbeId(probeId);
     p->AddHeader(seth);
     p->AddHeader(bth);
-    ++m_counters.acksSent;
     ++m_uec.probesAnswered;
-    SendOnEv(rx.port, p, ev);
+    SendOnEv(rx.port, p, ev, CONTROL_ACK);
     m_sackPolicy->OnSackSent();
-}
-
-void
-MrcUecQueuePair::DeliverMessages()
-{
-    while (!m_rxMsgs.empty() && m_rxMsgs.front().seen &&
-           m_rxMsgs.front().received >= m_rxMsgs.front().length)
-    {
-        const RxMessage& m = m_rxMsgs.front();
-        MrcRecvCompletion rc;
-        rc.qpn = m_qpn;
-        rc.rkey = m.rkey;
-        rc.address = m.minVa;
-        rc.bytes = m.length;
-        rc.hasImmediate = m.hasImm;
-        rc.immediate = m.imm;
-        rc.firstPacket = m.first;
-        rc.end = m.last;
-        m_rxMsgs.pop_front();
-        ++m_nextMsn;
-        ReportReceived(rc);
-    }
 }
 
 void
@@ -1039,12 +728,11 @@ MrcUecQueuePair::SendAck(uint32_t port, uint32_t psn, uint16_t ev, bool ce)
     const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(Simulator::Now());
     Ptr<Packet> p =
         MrcUecMakeAck(*m_rxWin, psn, m_remoteQpn, ev, ce, m_rcvdBytes, bp.pen, bp.restore);
-    ++m_counters.acksSent;
-    SendOnEv(port, p, ev);
+    SendOnEv(port, p, ev, CONTROL_ACK);
 }
 
 void
-MrcUecQueuePair::SendOnEv(uint32_t port, Ptr<Packet> p, uint16_t ev)
+MrcUecQueuePair::SendOnEv(uint32_t port, Ptr<Packet> p, uint16_t ev, uint8_t kind)
 {
     const MrcEvWire wire = MrcEvEncode(ev, MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
@@ -1054,7 +742,7 @@ MrcUecQueuePair::SendOnEv(uint32_t port, Ptr<Packet> p, uint16_t ev)
                  MrcEcn::NOT_ECT,
                  wire.flowLabel,
                  wire.udpSrcPort);
-    SendControl(port, p, m_controlDscp);
+    SendControl(port, p, m_controlDscp, kind);
 }
 
 } // namespace ns3

@@ -5,17 +5,10 @@
 #ifndef MRC_UEC_QUEUE_PAIR_H
 #define MRC_UEC_QUEUE_PAIR_H
 
-#include "ns3/event-id.h"
-#include "ns3/mrc-queue-pair.h"
-#include "ns3/mrc-rcv-backpressure.h"
-#include "ns3/mrc-receive-bitmap.h"
-#include "ns3/mrc-sack-policy.h"
-#include "ns3/mrc-sack-scoreboard.h"
+#include "ns3/mrc-sprayed-queue-pair.h"
 #include "ns3/mrc-uec-path-selector.h"
 
 #include <cstdint>
-#include <deque>
-#include <memory>
 
 /**
  * \file
@@ -94,8 +87,14 @@ struct MrcUecCounters
  * of base RTTs by peer address; a later connection from that NIC to that peer starts with
  * the cached base RTT and sends no probe. The answer's SACK fields are processed as any
  * ACK's, but it carries no RTT sample of a data PSN and gives no EV feedback.
+ *
+ * **Structure.** The skeleton (packet building, SACK bookkeeping, placement, message
+ * reassembly, the ACK policy) and the attributes shared with MRC live in
+ * MrcSprayedQueuePair; this class keeps UEC's hooks: the port from the PathSelector and
+ * per-packet EVs from the EntropySelector, the window rule, pacing, the RTO, ACK_CC and
+ * NACK handling, the trim NACK, and the base-RTT probe.
  */
-class MrcUecQueuePair : public MrcQueuePair
+class MrcUecQueuePair : public MrcSprayedQueuePair
 {
   public:
     /// UEC nominal header bytes added to the payload in rcvd_bytes and window accounting.
@@ -111,9 +110,6 @@ class MrcUecQueuePair : public MrcQueuePair
     ~MrcUecQueuePair() override;
 
     Time GetNextSendTime(uint32_t port) const override;
-    uint8_t GetNextDscp(uint32_t port) const override;
-    MrcTxPacket BuildNextPacket(uint32_t port) override;
-    void Receive(const MrcRxPacket& rx) override;
 
     /// \return the UEC counters
     const MrcUecCounters& GetUecCounters() const;
@@ -125,8 +121,6 @@ class MrcUecQueuePair : public MrcQueuePair
      * \param selector the selector
      */
     void SetEntropySelector(Ptr<MrcUecPathSelector> selector);
-    /// \return PSNs sent and not cumulatively acknowledged
-    uint32_t GetOutstandingPsns() const;
     /// \return the RTT the base-RTT probe measured (zero until its answer arrived)
     Time GetBaseRttProbeRtt() const;
 
@@ -135,71 +129,63 @@ class MrcUecQueuePair : public MrcQueuePair
     void DoConnect() override;
     void DoEnterError() override;
 
-  private:
-    /// One message being received (indexed by MSN from the next one to report).
-    struct RxMessage
-    {
-        uint32_t length{0};    //!< RETH DMA length
-        uint32_t received{0};  //!< new payload bytes so far
-        uint32_t rkey{0};      //!< region
-        uint64_t minVa{~0ULL}; //!< lowest address seen (the first byte once complete)
-        bool seen{false};      //!< at least one packet arrived
-        bool hasImm{false};    //!< Write-with-Immediate
-        uint32_t imm{0};       //!< immediate data
-        Time first;            //!< first arrival
-        Time last;             //!< last arrival
-    };
+    // requester hooks
+    bool CanRetransmit() const final;
+    bool CanSendNew() const final;
+    bool ChooseNext(uint32_t port, Time now, TxChoice& c) override;
+    Ptr<Packet> BuildDataPacket(uint32_t port,
+                                std::size_t idx,
+                                uint64_t pktIdx,
+                                uint32_t len,
+                                const TxChoice& c,
+                                bool ar,
+                                uint8_t dscp) override;
+    void AfterDataSent(Ptr<const Packet> p, Time now) override;
+    void OnLostPsn(const MrcPsnEvent& e, bool timeout) override;
+    void OnRequestCompleted(const MrcSendWqe& w) override;
+    /// Handle an ACK_CC (SACK opcode).
+    void ReceiveSack(const MrcRxPacket& rx) override;
+    void ReceiveNack(const MrcRxPacket& rx) override;
+    /// Answer a probe (responder).
+    void ReceiveProbe(const MrcRxPacket& rx) override;
 
-    /// \param seq a sequence number \return index in m_sendQueue of its request
-    std::size_t FindWqe(uint64_t seq) const;
-    /// \param w a request \param idx packet index \return its payload bytes
-    uint32_t PayloadOf(const MrcSendWqe& w, uint64_t idx) const;
-    /// \return true if a queued retransmission may go now
-    bool CanRetransmit() const;
-    /// \return true if a new packet may go now
-    bool CanSendNew() const;
+    // responder hooks
+    uint32_t EvOf(const MrcRxPacket& rx) const override;
+    /// A trimmed header: ACK when the PSN arrived already, else a trim NACK.
+    void OnTrimmedArrival(const MrcRxPacket& rx, const Arrival& a, bool lastHop) override;
+    /// Beyond the window: dropped (oorDrops).
+    void OnOutOfWindow(const MrcRxPacket& rx, const Arrival& a) override;
+    /// Outside every region: the QP fails (LOCAL_ACCESS_ERROR).
+    void OnAccessError(const MrcRxPacket& rx,
+                       const Arrival& a,
+                       uint32_t rkey,
+                       uint64_t va) override;
+    void SendDataAck(uint32_t port, uint32_t psn, const Arrival& a) override;
+
+  private:
     /// \param bytes nominal size \return true if the window admits it
     bool WindowAllows(uint32_t bytes) const;
-    /// Handle an ACK_CC.
-    void ReceiveAck(const MrcRxPacket& rx);
-    /// Handle a NACK.
-    void ReceiveNack(const MrcRxPacket& rx);
-    /// Report losses to NSCC and the entropy selector. \param upd the update \param rto by RTO
-    void HandleLosses(const MrcSackUpdate& upd, bool rto);
-    /// Complete requests below una. \return true if una advanced
-    bool AdvanceUna();
     /// (Re)arm the RTO on the oldest PSN in flight.
     void ArmTimer();
     /// The RTO fired.
     void OnTimer();
-    /// Handle a data packet.
-    void ReceiveData(const MrcRxPacket& rx);
-    /// Report completed messages in order.
-    void DeliverMessages();
     /// Send an ACK_CC. \param port port \param psn trigger \param ev its EV \param ce CE
     void SendAck(uint32_t port, uint32_t psn, uint16_t ev, bool ce);
-    /// Send a control packet (BTH onward) on an EV. \param port port \param p packet \param ev EV
-    void SendOnEv(uint32_t port, Ptr<Packet> p, uint16_t ev);
+    /**
+     * Send a control packet (BTH onward) on an EV.
+     * \param port port \param p packet \param ev EV \param kind what it counts as
+     */
+    void SendOnEv(uint32_t port, Ptr<Packet> p, uint16_t ev, uint8_t kind);
     /// First ACK or NACK: send the base-RTT probe if due. \param ev the EV it echoed
     void MaybeSendBaseRttProbe(uint16_t ev);
     /// The answer to the base-RTT probe arrived. \param probeId its probe_id
     void OnBaseRttProbeAnswer(uint16_t probeId);
-    /// Answer a probe (responder). \param rx the probe
-    void ReceiveProbe(const MrcRxPacket& rx);
 
     // attributes
     TypeId m_evTypeId;        //!< EntropySelector
     Time m_minRto;            //!< MinRto
     uint32_t m_maxRtoRetries; //!< MaxRtoRetries
     uint32_t m_windowPsns;    //!< WindowPsns
-    uint32_t m_reorderPsns;   //!< ReorderPsns
-    Time m_reorderTime;       //!< ReorderTime
-    uint8_t m_dataDscp;       //!< DataDscp
-    uint8_t m_retxDscp;       //!< RetxDscp
-    uint8_t m_controlDscp;    //!< ControlDscp
-    uint8_t m_trimmedDscp;    //!< TrimmedDscp
-    uint8_t m_trimmedLhDscp;  //!< TrimmedLastHopDscp
-    bool m_ecnCapable;        //!< EcnCapable
     bool m_baseRttProbe;      //!< BaseRttProbe
 
     Ptr<MrcUecPathSelector> m_ev; //!< entropy selector
@@ -207,32 +193,14 @@ class MrcUecQueuePair : public MrcQueuePair
     uint32_t m_port;              //!< the NIC port used
 
     // requester
-    std::unique_ptr<MrcSackScoreboard> m_sb; //!< sent PSNs
-    uint64_t m_una;                          //!< oldest unacknowledged sequence (unwrapped)
-    uint64_t m_sndNxt;                       //!< next new sequence
-    std::size_t m_txIdx;                     //!< request holding m_sndNxt
-    uint64_t m_msnBase;                      //!< MSN of m_sendQueue.front()
-    uint32_t m_lastRcvdUnits;                //!< rcvd_bytes of the newest ACK (256 B units)
-    Time m_nextAvail;                        //!< pacing
-    EventId m_timer;                         //!< RTO event
-    Time m_timerAt;                          //!< when it fires (Time::Max(): stopped)
-    bool m_probeDecided;                     //!< first ACK/NACK seen (probe sent or skipped)
-    bool m_probePending;                     //!< base-RTT probe sent, answer not yet in
-    uint16_t m_probeId;                      //!< probe_id of the base-RTT probe
-    Time m_probeSentAt;                      //!< when it was sent
-    Time m_probeRtt;                         //!< the RTT it measured (0: none yet)
-
-    // responder
-    std::unique_ptr<MrcReceiveBitmap> m_rxWin; //!< receive window
-    Ptr<MrcSackPolicy> m_sackPolicy;           //!< ACK generation
-    uint64_t m_rcvdBytes;                      //!< rcvd_bytes (nominal sizes of NEW packets)
-    uint64_t m_nextMsn;                        //!< next MSN to report (unwrapped)
-    std::deque<RxMessage> m_rxMsgs;            //!< messages from m_nextMsn on
-    DataRate m_rcvDrainRate;                   //!< RcvDrainRate
-    uint32_t m_rcvBusyBytes;                   //!< RcvBusyBytes
-    uint32_t m_rcvRestoreSacks;                //!< RcvRestoreSacks
-    Time m_serviceTime;                        //!< ServiceTime
-    MrcRcvBackpressure m_rcvBp;                //!< rcv_cwnd_pen / restore_cwnd rule
+    uint64_t m_msnBase;       //!< MSN of m_sendQueue.front()
+    uint32_t m_lastRcvdUnits; //!< rcvd_bytes of the newest ACK (256 B units)
+    Time m_nextAvail;         //!< pacing
+    bool m_probeDecided;      //!< first ACK/NACK seen (probe sent or skipped)
+    bool m_probePending;      //!< base-RTT probe sent, answer not yet in
+    uint16_t m_probeId;       //!< probe_id of the base-RTT probe
+    Time m_probeSentAt;       //!< when it was sent
+    Time m_probeRtt;          //!< the RTT it measured (0: none yet)
 };
 
 } // namespace ns3
