@@ -6,6 +6,8 @@
 // endpoint request per peer NIC to its QPN 0x2, applied by the peer NIC to every QP
 // connected to the sender, answered once, resent on timeout.
 
+#include "mrc-test-support.h"
+
 #include "ns3/config.h"
 #include "ns3/error-model.h"
 #include "ns3/mrc-channel.h"
@@ -28,29 +30,10 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::TwoPlaneClos;
 
 namespace
 {
-
-/// Two planes, 4 hosts, 2 per T0, 1 us per link.
-Ptr<MrcTopology>
-Fabric()
-{
-    MrcTopologyConfig c;
-    c.kind = MrcTopologyKind::CLOS;
-    c.planes = 2;
-    c.hosts = 4;
-    c.hostsPerT0 = 2;
-    c.t1PerPlane = 2;
-    c.hostDelay = MicroSeconds(1);
-    c.fabricDelay = MicroSeconds(1);
-    MrcTopologyHelper th(c);
-    th.SetNames(false);
-    Ptr<MrcTopology> t = th.Build();
-    MrcRdmaHelper rdma;
-    MrcMultipathHelper::InstallNics(rdma, t);
-    return t;
-}
 
 /// Receive "error model" on a device: counts the endpoint requests (0xD8) and responses
 /// (0xD9) arriving on the wire, and drops the responses when asked to.
@@ -203,7 +186,7 @@ TEST(MrcPortStatus, DefaultScopeIsNic)
 
 TEST(MrcPortStatus, OneUpdatePerPeerNicAppliedToEveryQp)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     // NIC A (host 0): three QPs to NIC B (host 3), one to NIC C (host 2)
     std::vector<MrcRdmaHelper::Connection> toB;
@@ -299,7 +282,7 @@ TEST(MrcPortStatus, OneUpdatePerPeerNicAppliedToEveryQp)
 
 TEST(MrcPortStatus, UnansweredUpdateIsSentThreeTimesTwoMsApart)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection conn = mrc.Connect(t, 0, 3, 1 << 20);
     mrc.Connect(t, 0, 3, 1 << 20);
@@ -339,7 +322,7 @@ TEST(MrcPortStatus, UnansweredUpdateIsSentThreeTimesTwoMsApart)
 TEST(MrcPortStatus, QpScopeSendsOneUpdatePerQp)
 {
     Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Qp"));
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Nic"));
     MrcMultipathHelper mrc;
     std::vector<MrcRdmaHelper::Connection> conns;
