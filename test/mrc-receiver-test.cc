@@ -53,6 +53,7 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::Shell;
 using ns3::MrcTest::TwoPlaneClos;
 using ns3::MrcTest::WriteRequest;
 
@@ -75,25 +76,6 @@ struct Done
         wc.push_back(c);
     }
 };
-
-std::pair<int, std::string>
-Shell(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr)
-    {
-        return {-1, out};
-    }
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    {
-        out.append(buf.data(), n);
-    }
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 /// Frames of one opcode a device put on the wire (Ethernet from its header on).
 struct FrameTap

@@ -10,11 +10,14 @@
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/uinteger.h"
 
+#include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <sys/wait.h>
 #include <system_error>
 
 namespace ns3
@@ -78,6 +81,44 @@ Lines(const std::string& text)
         out.push_back(line);
     }
     return out;
+}
+
+std::pair<int, std::string>
+Shell(const std::string& command)
+{
+    std::string out;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr)
+    {
+        return {-1, out};
+    }
+    std::array<char, 4096> buf;
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    {
+        out.append(buf.data(), n);
+    }
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::pair<int, std::string>
+RunCommand(const std::string& command)
+{
+    return Shell(command + " 2>&1");
+}
+
+std::string
+ExampleBinary(const std::string& name)
+{
+    namespace fs = std::filesystem;
+    const char* dir = std::getenv("MRC_EXAMPLES_DIR");
+    std::error_code ec;
+    const fs::path candidate =
+        (dir != nullptr && *dir != '\0')
+            ? fs::path(dir) / name
+            : fs::read_symlink("/proc/self/exe", ec).parent_path() / "examples" / name;
+    return fs::exists(candidate, ec) ? candidate.string() : "";
 }
 
 Ptr<MrcTopology>

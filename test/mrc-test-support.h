@@ -14,13 +14,15 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 /**
  * \file
  * \ingroup mrc-tests
  * Fixtures shared by the GoogleTest files: temporary folders, whole-file reads and
- * writes, the small two-plane Clos most MRC tests run on, and RDMA Write requests.
+ * writes, shell commands and example programs, the small two-plane Clos most MRC tests
+ * run on, and RDMA Write requests.
  */
 
 namespace ns3
@@ -73,6 +75,28 @@ void WriteFile(const std::string& path, const std::string& text);
  * \return its lines, without their line ends (a last line without one included)
  */
 std::vector<std::string> Lines(const std::string& text);
+
+/**
+ * Run a shell command.
+ * \param command the command (given to /bin/sh)
+ * \return its exit status (-1 if it did not exit normally) and standard output
+ */
+std::pair<int, std::string> Shell(const std::string& command);
+
+/**
+ * Run a shell command with its standard error sent to its standard output.
+ * \param command the command (given to /bin/sh)
+ * \return its exit status (-1 if it did not exit normally) and both outputs
+ */
+std::pair<int, std::string> RunCommand(const std::string& command);
+
+/**
+ * Find an example program of the module: MRC_EXAMPLES_DIR/name when that variable is
+ * set (CTest sets it), else examples/name beside the running test binary.
+ * \param name the program's file name
+ * \return its path, or "" when it is not there (say, in an ns-3 tree without it)
+ */
+std::string ExampleBinary(const std::string& name);
 
 /**
  * The small two-plane Clos of the MRC tests: `hosts` hosts, 2 per T0, 2 T1 per plane
