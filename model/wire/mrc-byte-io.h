@@ -21,8 +21,10 @@
  * of single bytes, which does not depend on the host's byte order or alignment;
  * GCC and Clang turn a whole 16-, 32- or 64-bit read or write into one load or store
  * plus a byte swap at -O2 (a loop over the bytes is not: GCC 12 keeps it a loop). A
- * field inside a 32-bit word, such as IPv6's 20-bit flow label, is read fastest as
- * ReadU32 and a mask.
+ * field that ends a 32-bit word, such as IPv6's 20-bit flow label, is read as
+ * ReadU24 of its last three bytes and a mask: where the word's first byte has been
+ * read already (the traffic class), GCC then keeps one 16-bit load instead of
+ * rebuilding the word from single bytes.
  */
 
 namespace ns3

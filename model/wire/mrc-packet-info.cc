@@ -42,7 +42,7 @@ ReadIpv6(const uint8_t* b,
          Ipv6Address& dst)
 {
     trafficClass = static_cast<uint8_t>(((b[0] & 0x0f) << 4) | (b[1] >> 4));
-    flowLabel = MrcByteIo::ReadU32(b) & MRC_FLOW_LABEL_MASK;
+    flowLabel = MrcByteIo::ReadU24(b + 1) & MRC_FLOW_LABEL_MASK;
     payloadLength = MrcByteIo::ReadU16(b + 4);
     nextHeader = b[6];
     src.Set(const_cast<uint8_t*>(b + 8));
