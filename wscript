@@ -44,6 +44,7 @@ def build(bld):
         'model/switch/mrc-switch-node.cc',
         'model/switch/mrc-trimmer.cc',
         # -- NIC: RDMA NIC, queue-pair base, memory regions, work requests
+        'model/nic/mrc-endpoint-ops.cc',
         'model/nic/mrc-memory-region.cc',
         'model/nic/mrc-queue-pair.cc',
         'model/nic/mrc-rdma-nic.cc',
@@ -70,6 +71,7 @@ def build(bld):
         # -- transport: MRC (queue pair, controller, Port Status)
         'model/transport/mrc/mrc-controller.cc',
         'model/transport/mrc/mrc-multipath-queue-pair.cc',
+        'model/transport/mrc/mrc-port-status-agent.cc',
         # -- helpers: fabric (links, switches, routes, topologies)
         'helper/fabric/mrc-ecmp-route-manager.cc',
         'helper/fabric/mrc-link-helper.cc',
@@ -149,6 +151,7 @@ def build(bld):
         # -- transport: UEC
         'test/mrc-uec-test.cc',
         'test/mrc-uec-path-test.cc',
+        'test/mrc-path-family-test.cc',
         # -- results
         'test/mrc-results-test.cc',
         # -- workloads
@@ -209,6 +212,7 @@ def build(bld):
         'model/switch/mrc-switch-node.h',
         'model/switch/mrc-trimmer.h',
         # -- NIC: RDMA NIC, queue-pair base, memory regions, work requests
+        'model/nic/mrc-endpoint-ops.h',
         'model/nic/mrc-memory-region.h',
         'model/nic/mrc-queue-pair.h',
         'model/nic/mrc-rdma-nic.h',
@@ -236,6 +240,7 @@ def build(bld):
         # -- transport: MRC (queue pair, controller, Port Status)
         'model/transport/mrc/mrc-controller.h',
         'model/transport/mrc/mrc-multipath-queue-pair.h',
+        'model/transport/mrc/mrc-port-status-agent.h',
         # -- helpers: fabric (links, switches, routes, topologies)
         'helper/fabric/mrc-ecmp-route-manager.h',
         'helper/fabric/mrc-link-helper.h',

@@ -55,10 +55,23 @@ ParseU64(const std::string& s, uint64_t& out)
     return true;
 }
 
-} // namespace
+/// The options of the example, validated.
+struct IncastOptions
+{
+    std::string pfc;      //!< "0" or "1"
+    std::string trimming; //!< "0" or "1"
+    std::string ecn;      //!< "0" or "1"
+    std::string rate;     //!< as given
+    std::string out;      //!< output folder ("" for none)
+    uint32_t n{0};        //!< senders
+    uint64_t bufKb{0};    //!< shared buffer, KiB
+    uint64_t nBytes{0};   //!< payload bytes per sender
+    uint64_t run{0};      //!< RNG run
+    DataRate dataRate;    //!< link and sending rate
+};
 
-int
-main(int argc, char* argv[])
+IncastOptions
+ParseOptions(int argc, char* argv[])
 {
     std::string senders = "8";
     std::string pfc = "1";
@@ -117,11 +130,28 @@ main(int argc, char* argv[])
         }
         dataRate = v.Get();
     }
-    const bool pfcOn = pfc == "1";
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(run);
 
-    const uint32_t n = static_cast<uint32_t>(nSenders);
+    IncastOptions o;
+    o.pfc = pfc;
+    o.trimming = trimming;
+    o.ecn = ecn;
+    o.rate = rate;
+    o.out = out;
+    o.n = static_cast<uint32_t>(nSenders);
+    o.bufKb = bufKb;
+    o.nBytes = nBytes;
+    o.run = run;
+    o.dataRate = dataRate;
+    return o;
+}
+
+/// The switch and the n + 1 hosts, each on its own port with a /128 route.
+Ptr<MrcSwitchNode>
+BuildFabric(const IncastOptions& o, NodeContainer& hosts)
+{
+    const bool pfcOn = o.pfc == "1";
+    const DataRate dataRate = o.dataRate;
+    const uint32_t n = o.n;
     const Time delay = MicroSeconds(1);
     const uint32_t mtu = 9000;
     const uint64_t reserve = 4096;
@@ -130,9 +160,9 @@ main(int argc, char* argv[])
     const uint64_t fixed = uint64_t(n + 1) * (8 * reserve + (pfcOn ? headroom : 0));
 
     MrcSwitchHelper sh;
-    sh.SetSwitchAttribute("EcnEnabled", BooleanValue(ecn == "1"));
-    sh.SetSwitchAttribute("TrimmingEnabled", BooleanValue(trimming == "1"));
-    sh.SetMmuAttribute("BufferSize", UintegerValue(fixed + bufKb * 1024));
+    sh.SetSwitchAttribute("EcnEnabled", BooleanValue(o.ecn == "1"));
+    sh.SetSwitchAttribute("TrimmingEnabled", BooleanValue(o.trimming == "1"));
+    sh.SetMmuAttribute("BufferSize", UintegerValue(fixed + o.bufKb * 1024));
     sh.SetMmuAttribute("ReservePerQueue", UintegerValue(reserve));
     sh.SetMmuAttribute("PfcPriorityMask", UintegerValue(pfcOn ? (1u << 1) : 0));
     uint64_t kmin = 0, kmax = 0;
@@ -145,7 +175,6 @@ main(int argc, char* argv[])
     link.SetDeviceAttribute("DataRate", DataRateValue(dataRate));
     link.SetDeviceAttribute("Mtu", UintegerValue(mtu));
     link.SetChannelAttribute("Delay", TimeValue(delay));
-    NodeContainer hosts;
     hosts.Create(n + 1);
     Ptr<MrcEcmpForwarding> fwd = DynamicCast<MrcEcmpForwarding>(sw->GetForwarding());
     for (uint32_t i = 0; i <= n; ++i)
@@ -158,6 +187,30 @@ main(int argc, char* argv[])
     {
         stream += sw->GetEcnMarker(p)->AssignStreams(stream);
     }
+
+    return sw;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    const IncastOptions o = ParseOptions(argc, argv);
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(o.run);
+    const uint32_t n = o.n;
+    const uint64_t nBytes = o.nBytes;
+    const uint64_t bufKb = o.bufKb;
+    const uint64_t run = o.run;
+    const DataRate dataRate = o.dataRate;
+    const std::string& pfc = o.pfc;
+    const std::string& trimming = o.trimming;
+    const std::string& ecn = o.ecn;
+    const std::string& rate = o.rate;
+    const std::string& out = o.out;
+    NodeContainer hosts;
+    Ptr<MrcSwitchNode> sw = BuildFabric(o, hosts);
 
     // Data in class 1 (DSCP 4, trimmable), ECT(0).
     std::vector<Ptr<MrcRawSource>> sources;

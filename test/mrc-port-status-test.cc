@@ -4,24 +4,36 @@
 
 // NIC-scope Port Status Update (MrcRdmaNic::PortStatusScope Nic, the default): one
 // endpoint request per peer NIC to its QPN 0x2, applied by the peer NIC to every QP
-// connected to the sender, answered once, resent on timeout.
+// connected to the sender, answered once, resent on timeout. The MrcPortStatusAgent that
+// runs it (both scopes) as the NIC's endpoint handler; the controller following the QPs
+// and switching ports through the NIC.
 
 #include "mrc-test-support.h"
 
 #include "ns3/config.h"
 #include "ns3/error-model.h"
+#include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-congestion-ops.h"
+#include "ns3/mrc-controller.h"
+#include "ns3/mrc-eeth-header.h"
 #include "ns3/mrc-erth-header.h"
 #include "ns3/mrc-ev-table.h"
+#include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-multipath-helper.h"
 #include "ns3/mrc-multipath-queue-pair.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-packet-info.h"
+#include "ns3/mrc-port-status-agent.h"
 #include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-roce-queue-pair.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-topology.h"
+#include "ns3/mrc-tseth-header.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -350,5 +362,236 @@ TEST(MrcPortStatus, QpScopeSendsOneUpdatePerQp)
         EXPECT_EQ(Mp(conn.responder)->GetMultipathCounters().portStatusReceived, 1u);
         EXPECT_FALSE(Mp(conn.responder)->GetEvTable()->IsPlaneUp(1));
     }
+    Simulator::Destroy();
+}
+
+// ---------------------------------------------------------------------------
+// The agent: the NIC's endpoint handler, its packets, the controller beside it
+// ---------------------------------------------------------------------------
+
+TEST(MrcPortStatus, AgentIsTheEndpointHandlerOfEveryNic)
+{
+    Ptr<MrcTopology> t = Fabric();
+    std::vector<Ptr<MrcPortStatusAgent>> agents;
+    for (uint32_t h = 0; h < t->GetNHosts(); ++h)
+    {
+        Ptr<MrcRdmaNic> nic = MrcRdmaNic::GetNic(t->GetHost(h));
+        Ptr<MrcPortStatusAgent> agent =
+            DynamicCast<MrcPortStatusAgent>(nic->GetEndpointHandler(MRC_ENDPOINT_QPN));
+        ASSERT_TRUE(agent) << "host " << h;                 // InstallNics registered it
+        EXPECT_EQ(MrcPortStatusAgent::Install(nic), agent); // one per NIC
+        EXPECT_EQ(agent->GetNic(), nic);
+        for (const auto& other : agents)
+        {
+            EXPECT_NE(other, agent);
+        }
+        agents.push_back(agent);
+    }
+    Simulator::Destroy();
+}
+
+TEST(MrcPortStatus, FirstMrcQpRegistersTheAgentOfANicMadeWithoutTheMrcHelper)
+{
+    Ptr<Node> ha = CreateObject<Node>();
+    Ptr<Node> hb = CreateObject<Node>();
+    MrcLinkHelper link;
+    NetDeviceContainer devs = link.Install(ha, hb);
+    MrcRdmaHelper rdma;
+    Ptr<MrcRdmaNic> a =
+        rdma.Install(ha, DynamicCast<MrcNetDevice>(devs.Get(0)), Ipv6Address("fd00::1"));
+    Ptr<MrcRdmaNic> b =
+        rdma.Install(hb, DynamicCast<MrcNetDevice>(devs.Get(1)), Ipv6Address("fd00::2"));
+    EXPECT_EQ(a->GetEndpointHandler(MRC_ENDPOINT_QPN), nullptr);
+    Ptr<MrcQueuePair> roce = a->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    roce->Connect(b->GetAddresses(), 0x999);
+    EXPECT_EQ(a->GetEndpointHandler(MRC_ENDPOINT_QPN), nullptr); // RoCE has no agent
+    ObjectFactory f("ns3::MrcMultipathQueuePair");
+    f.Set("CongestionControl", TypeIdValue(MrcNoCongestionControl::GetTypeId()));
+    Ptr<MrcQueuePair> qp = a->CreateQueuePair(f);
+    EXPECT_EQ(a->GetEndpointHandler(MRC_ENDPOINT_QPN), nullptr); // not before RTR
+    qp->Connect(b->GetAddresses(), 0x998);
+    Ptr<MrcEndpointOps> h = a->GetEndpointHandler(MRC_ENDPOINT_QPN);
+    ASSERT_TRUE(DynamicCast<MrcPortStatusAgent>(h));
+    EXPECT_EQ(MrcPortStatusAgent::Install(a), h);
+    Ptr<MrcQueuePair> qp2 = a->CreateQueuePair(f);
+    qp2->Connect(b->GetAddresses(), 0x997);
+    EXPECT_EQ(a->GetEndpointHandler(MRC_ENDPOINT_QPN), h); // still the one agent
+    EXPECT_EQ(b->GetEndpointHandler(MRC_ENDPOINT_QPN), nullptr);
+    Simulator::Destroy();
+}
+
+TEST(MrcPortStatus, PortStatusTxOfTheNicIsTheAgentsTrace)
+{
+    Ptr<MrcTopology> t = Fabric();
+    MrcMultipathHelper mrc;
+    mrc.Connect(t, 0, 3, 1 << 20);
+    mrc.Connect(t, 0, 2, 1 << 20);
+    Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
+    Ptr<MrcPortStatusAgent> agent = MrcPortStatusAgent::Install(a);
+    std::vector<Tx> viaNic;
+    std::vector<Tx> viaAgent;
+    ASSERT_TRUE(
+        a->TraceConnectWithoutContext("PortStatusTx", MakeBoundCallback(&RecordTx, &viaNic)));
+    ASSERT_TRUE(
+        agent->TraceConnectWithoutContext("PortStatusTx", MakeBoundCallback(&RecordTx, &viaAgent)));
+    Ptr<MrcChannel> ch = t->GetLink(t->GetHostLink(0, 1)).channel;
+    Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetLinkUp, ch, false);
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    ASSERT_EQ(viaNic.size(), 2u); // one per peer NIC
+    ASSERT_EQ(viaAgent.size(), 2u);
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        EXPECT_EQ(viaNic[i].peer, viaAgent[i].peer);
+        EXPECT_EQ(viaNic[i].id, viaAgent[i].id);
+        EXPECT_EQ(viaNic[i].mask, Mask({0}));
+    }
+    // the NIC's accessors read the agent's counts
+    EXPECT_EQ(a->GetPortStatusSent(), agent->GetEndpointStats().requestsSent);
+    EXPECT_EQ(agent->GetEndpointStats().requestsSent, 2u);
+    EXPECT_EQ(agent->GetEndpointStats().responsesMatched, 2u);
+    EXPECT_TRUE(
+        a->TraceDisconnectWithoutContext("PortStatusTx", MakeBoundCallback(&RecordTx, &viaNic)));
+    Simulator::Destroy();
+}
+
+TEST(MrcPortStatus, RequestAndResponseBytes)
+{
+    const uint32_t mask = Mask({0, 2});
+    Ptr<Packet> req = MrcPortStatusAgent::MakeRequest(MRC_ENDPOINT_QPN, 7, mask, MicroSeconds(3));
+    EXPECT_EQ(req->GetSize(), MrcBthHeader::SERIALIZED_SIZE + MrcErthHeader::SIZE);
+    MrcBthHeader bth;
+    req->RemoveHeader(bth);
+    EXPECT_EQ(bth.GetOpcode(), MrcOpcode::MRC_ENDPOINT_REQUEST);
+    EXPECT_EQ(bth.GetDestQp(), MRC_ENDPOINT_QPN);
+    EXPECT_EQ(bth.GetPsn(), 7u);
+    MrcErthHeader erth;
+    req->RemoveHeader(erth);
+    EXPECT_EQ(erth.GetOp(), MrcEndpointOp::PORT_STATUS_UPDATE);
+    EXPECT_EQ(erth.GetPortStatusMask(), mask);
+    EXPECT_TRUE(erth.IsPortReachable(1));
+    EXPECT_FALSE(erth.IsPortReachable(2));
+    EXPECT_TRUE(erth.IsPortReachable(3));
+    EXPECT_EQ(erth.GetTxTimestamp(), MrcTsethHeader::TimeToTicks(MicroSeconds(3)));
+
+    Ptr<Packet> resp = MrcPortStatusAgent::MakeResponse(300, 7, 0x1234);
+    EXPECT_EQ(resp->GetSize(), MrcBthHeader::SERIALIZED_SIZE + MrcEethHeader::SIZE);
+    resp->RemoveHeader(bth);
+    EXPECT_EQ(bth.GetOpcode(), MrcOpcode::MRC_ENDPOINT_RESPONSE);
+    EXPECT_EQ(bth.GetDestQp(), 300u);
+    EXPECT_EQ(bth.GetPsn(), 7u);
+    MrcEethHeader eeth;
+    resp->RemoveHeader(eeth);
+    EXPECT_EQ(eeth.GetOp(), MrcEndpointOp::PORT_STATUS_UPDATE);
+    EXPECT_EQ(eeth.GetTxTimestamp(), 0x1234u);
+}
+
+TEST(MrcPortStatus, LocalPortMaskFollowsTheLinks)
+{
+    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
+    EXPECT_EQ(MrcPortStatusAgent::LocalPortMask(a), Mask({0, 1}));
+    a->SetPortEnabled(1, false); // detection delay 0: the device sees it at once
+    EXPECT_EQ(MrcPortStatusAgent::LocalPortMask(a), Mask({0}));
+    a->SetPortEnabled(0, false);
+    EXPECT_EQ(MrcPortStatusAgent::LocalPortMask(a), 0u);
+    a->SetPortEnabled(1, true);
+    EXPECT_EQ(MrcPortStatusAgent::LocalPortMask(a), Mask({1}));
+    Simulator::Destroy();
+}
+
+TEST(MrcPortStatus, QpScopeUpdateStopsWhenTheQpFails)
+{
+    Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Qp"));
+    Ptr<MrcTopology> t = Fabric();
+    Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Nic"));
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection conn = mrc.Connect(t, 0, 3, 1 << 20);
+    std::vector<Ptr<EndpointCounter>> wireA = Watch(t, 0);
+    for (const auto& em : wireA)
+    {
+        em->dropResponses = true; // never answered: resent every 2 ms until it fails
+    }
+    std::vector<Ptr<EndpointCounter>> wireB = Watch(t, 3);
+    Ptr<MrcChannel> ch = t->GetLink(t->GetHostLink(0, 1)).channel;
+    Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetLinkUp, ch, false);
+    // the QP fails (a request with an operation MRC does not have) between the first
+    // attempt and the first resend
+    Simulator::Schedule(MilliSeconds(1), [&]() {
+        MrcWorkRequest wr;
+        wr.id = 1;
+        wr.opcode = static_cast<MrcWrOpcode>(9); // not an operation MRC has
+        wr.length = 8;
+        conn.requester->PostSend(wr);
+    });
+    Simulator::Stop(MilliSeconds(10));
+    Simulator::Run();
+    EXPECT_EQ(conn.requester->GetState(), MrcQpState::ERROR);
+    const MrcMultipathCounters& m = Mp(conn.requester)->GetMultipathCounters();
+    EXPECT_EQ(m.portStatusSent, 1u);
+    EXPECT_EQ(m.portStatusResent, 0u);
+    EXPECT_EQ(Requests(wireB), 1u);
+    Simulator::Destroy();
+}
+
+TEST(MrcPortStatus, ControllerFollowsQpsThroughTheNicTrace)
+{
+    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
+    Ptr<MrcRdmaNic> b = MrcRdmaNic::GetNic(t->GetHost(3));
+    // installed before any QP exists
+    Ptr<MrcController> ctl = MrcController::Install(a);
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection c1 = mrc.Connect(t, 0, 3, 1 << 20);
+    // a RoCE QP of the same NIC is not an MRC QP: the controller leaves it alone
+    Ptr<MrcQueuePair> roce = a->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    roce->Connect(b->GetAddresses(), 0x999);
+    // a QP connected through the controller's explicit steps
+    Ptr<MrcMultipathQueuePair> q2 = ctl->CreateQp();
+    q2->SetAttribute("CongestionControl", TypeIdValue(MrcNoCongestionControl::GetTypeId()));
+    ASSERT_TRUE(ctl->ModifyQpToInit(q2->GetQpn(), MrcQpInitAttr()));
+    MrcQpRtrAttr rtr;
+    rtr.remoteAddresses = b->GetAddresses();
+    rtr.destQpn = 0x777;
+    ASSERT_TRUE(ctl->ModifyQpToRtr(q2->GetQpn(), rtr));
+    // denying an EV of each MRC QP reports one event each
+    EXPECT_TRUE(ctl->ModifyEvState(c1.requester->GetQpn(), 0, MrcEvState::DENIED));
+    EXPECT_TRUE(ctl->ModifyEvState(q2->GetQpn(), 1, MrcEvState::DENIED));
+    std::vector<MrcCtlEvEvent> ev = ctl->PollEvEvents(10);
+    ASSERT_EQ(ev.size(), 2u);
+    EXPECT_EQ(ev[0].qpn, c1.requester->GetQpn());
+    EXPECT_EQ(ev[0].evId, 0u);
+    EXPECT_EQ(ev[0].to, MrcEvState::DENIED);
+    EXPECT_EQ(ev[1].qpn, q2->GetQpn());
+    EXPECT_EQ(ev[1].evId, 1u);
+    // a second Install attaches nothing twice
+    EXPECT_EQ(MrcController::Install(a), ctl);
+    EXPECT_TRUE(ctl->ModifyEvState(q2->GetQpn(), 2, MrcEvState::DENIED));
+    EXPECT_EQ(ctl->PollEvEvents(10).size(), 1u);
+    Simulator::Destroy();
+}
+
+TEST(MrcPortStatus, ControllerPortAdminGoesThroughTheNic)
+{
+    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
+    Ptr<MrcController> ctl = MrcController::Install(a);
+    std::vector<std::pair<uint32_t, bool>> admin;
+    a->TraceConnectWithoutContext(
+        "PortAdminState",
+        MakeCallback(+[](std::vector<std::pair<uint32_t, bool>>* v, uint32_t p, bool up) {
+            v->emplace_back(p, up);
+        }).Bind(&admin));
+    ctl->ModifyPort(1, false);
+    EXPECT_FALSE(ctl->IsPortEnabled(1));
+    EXPECT_FALSE(a->IsPortEnabled(1));
+    EXPECT_TRUE(a->IsPortEnabled(0));
+    EXPECT_FALSE(t->GetLink(t->GetHostLink(0, 1)).channel->IsLinkUp());
+    a->SetPortEnabled(1, true); // the NIC's admin is the controller's
+    EXPECT_TRUE(ctl->IsPortEnabled(1));
+    EXPECT_TRUE(t->GetLink(t->GetHostLink(0, 1)).channel->IsLinkUp());
+    ASSERT_EQ(admin.size(), 2u);
+    EXPECT_EQ(admin[0], std::make_pair(1u, false));
+    EXPECT_EQ(admin[1], std::make_pair(1u, true));
     Simulator::Destroy();
 }

@@ -576,3 +576,213 @@ TEST(MrcQueuePair, CcTraceFiresOnChangesOnly)
     EXPECT_EQ(rates, (std::vector<uint64_t>{25000000000ull, 100000000000ull}));
     Simulator::Destroy();
 }
+
+// ---------------------------------------------------------------------------
+// Endpoint operations, listeners and port admin (the NIC knows no transport)
+// ---------------------------------------------------------------------------
+
+namespace
+{
+
+/// Endpoint handler that records what it gets and takes it or not.
+class RecordingHandler : public MrcEndpointOps
+{
+  public:
+    bool take{true};               //!< what ReceiveEndpoint answers
+    std::vector<uint32_t> destQps; //!< BTH destination QP of each packet it got
+    std::vector<uint32_t> ports;   //!< arrival port of each
+    std::vector<uint8_t> opcodes;  //!< BTH opcode of each
+
+    bool ReceiveEndpoint(const MrcRxPacket& rx) override
+    {
+        destQps.push_back(rx.destQp);
+        ports.push_back(rx.port);
+        opcodes.push_back(rx.opcode);
+        return take;
+    }
+};
+
+/// Counts the queue-pair traces of a NIC, with the state the QP was in when each fired.
+struct QpTraces
+{
+    std::vector<Ptr<MrcQueuePair>> created;
+    std::vector<Ptr<MrcQueuePair>> connected;
+    std::vector<MrcQpState> connectedState;
+
+    void Created(Ptr<MrcQueuePair> qp)
+    {
+        created.push_back(qp);
+    }
+
+    void Connected(Ptr<MrcQueuePair> qp)
+    {
+        connected.push_back(qp);
+        connectedState.push_back(qp->GetState());
+    }
+};
+
+/// Records (time, port, state) of a PortState or PortAdminState trace.
+struct PortTrace
+{
+    std::vector<Time> at;
+    std::vector<uint32_t> port;
+    std::vector<bool> up;
+
+    void Record(uint32_t p, bool u)
+    {
+        at.push_back(Simulator::Now());
+        port.push_back(p);
+        up.push_back(u);
+    }
+};
+
+} // namespace
+
+TEST(MrcRdmaNic, EndpointHandlerGetsItsReservedQpn)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<RecordingHandler> h = CreateObject<RecordingHandler>();
+    d.nicB->RegisterEndpointHandler(4242, h);
+    EXPECT_EQ(d.nicB->GetEndpointHandler(4242), h);
+    EXPECT_EQ(d.nicB->GetEndpointHandler(4243), nullptr);
+    // a QP at A sends to QPN 4242 at B, which no QP has: the handler gets the packet
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    qa->Connect(Ipv6Address("fd00::2"), 4242);
+    MrcWorkRequest wr;
+    wr.id = 9;
+    wr.length = 3000;
+    ASSERT_TRUE(qa->PostSend(wr));
+    Simulator::Stop(MicroSeconds(50));
+    Simulator::Run();
+    ASSERT_EQ(h->destQps.size(), 1u);
+    EXPECT_EQ(h->destQps[0], 4242u);
+    EXPECT_EQ(h->ports[0], 0u);
+    EXPECT_EQ(d.nicB->GetRxUnknownQp(), 0u);
+    EXPECT_EQ(d.nicB->GetRxNotBth(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcRdmaNic, PacketAHandlerRefusesIsAnUnknownQp)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<RecordingHandler> h = CreateObject<RecordingHandler>();
+    h->take = false;
+    d.nicB->RegisterEndpointHandler(4242, h);
+    std::vector<std::string> why;
+    d.nicB->TraceConnectWithoutContext(
+        "RxDrop",
+        MakeCallback(+[](std::vector<std::string>* w, Ptr<const Packet>, const std::string& s) {
+            w->push_back(s);
+        }).Bind(&why));
+    Ptr<MrcQueuePair> qa = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    qa->Connect(Ipv6Address("fd00::2"), 4242);
+    MrcWorkRequest wr;
+    wr.id = 9;
+    wr.length = 3000;
+    ASSERT_TRUE(qa->PostSend(wr));
+    Simulator::Stop(MicroSeconds(50));
+    Simulator::Run();
+    EXPECT_EQ(h->destQps.size(), 1u); // offered, refused
+    EXPECT_EQ(d.nicB->GetRxUnknownQp(), 1u);
+    ASSERT_EQ(why.size(), 1u);
+    EXPECT_EQ(why[0], "unknown-qp");
+    Simulator::Destroy();
+}
+
+TEST(MrcRdmaNic, DoNothingHandlerAndNoHandlerCountNothing)
+{
+    Ptr<MrcEndpointOps> none = CreateObject<MrcEndpointOps>();
+    MrcRxPacket rx;
+    EXPECT_FALSE(none->ReceiveEndpoint(rx));
+    EXPECT_EQ(none->GetEndpointStats().requestsSent, 0u);
+    EXPECT_EQ(none->GetRequestId(Ipv6Address("fd00::2")), 0u);
+    // without a handler at the endpoint QPN 0x2 the Port Status accessors read 0, and its
+    // PortStatusTx trace cannot be connected
+    Ptr<MrcRdmaNic> nic = CreateObject<MrcRdmaNic>();
+    EXPECT_EQ(nic->GetPortStatusSent(), 0u);
+    EXPECT_EQ(nic->GetPortStatusResent(), 0u);
+    EXPECT_EQ(nic->GetPortStatusAnswered(), 0u);
+    EXPECT_EQ(nic->GetPortStatusReceived(), 0u);
+    EXPECT_EQ(nic->GetPortStatusResponses(), 0u);
+    EXPECT_EQ(nic->GetPortStatusRequestId(Ipv6Address("fd00::2")), 0u);
+    EXPECT_FALSE(
+        nic->TraceConnectWithoutContext("PortStatusTx",
+                                        MakeCallback(+[](Ipv6Address, uint16_t, uint32_t) {})));
+    nic->Dispose();
+}
+
+TEST(MrcRdmaNic, QueuePairTracesFireOncePerQp)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    QpTraces tr;
+    d.nicA->TraceConnectWithoutContext("QueuePairCreated", MakeCallback(&QpTraces::Created, &tr));
+    d.nicA->TraceConnectWithoutContext("QueuePairConnected",
+                                       MakeCallback(&QpTraces::Connected, &tr));
+    Ptr<MrcQueuePair> q1 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    Ptr<MrcQueuePair> q2 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    ASSERT_EQ(tr.created.size(), 2u);
+    EXPECT_EQ(tr.created[0], q1);
+    EXPECT_EQ(tr.created[1], q2);
+    EXPECT_TRUE(tr.connected.empty());
+    // explicit steps: the trace fires at RTR, not at INIT or RTS
+    q2->ModifyToInit();
+    EXPECT_TRUE(tr.connected.empty());
+    q2->ModifyToRtr({Ipv6Address("fd00::2")}, 300, 0);
+    ASSERT_EQ(tr.connected.size(), 1u);
+    EXPECT_EQ(tr.connected[0], q2);
+    EXPECT_EQ(tr.connectedState[0], MrcQpState::RTR);
+    q2->ModifyToRts();
+    q1->Connect(Ipv6Address("fd00::2"), 301);
+    ASSERT_EQ(tr.connected.size(), 2u);
+    EXPECT_EQ(tr.connected[1], q1);
+    EXPECT_EQ(tr.created.size(), 2u);
+    Simulator::Destroy();
+}
+
+TEST(MrcRdmaNic, DisabledPortGoesDownAfterTheDetectionDelay)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    d.devA->SetAttribute("LinkDownDetectDelay", TimeValue(MicroSeconds(3)));
+    d.devA->SetAttribute("LinkUpDetectDelay", TimeValue(MicroSeconds(5)));
+    PortTrace admin;
+    PortTrace link;
+    d.nicA->TraceConnectWithoutContext("PortAdminState", MakeCallback(&PortTrace::Record, &admin));
+    d.nicA->TraceConnectWithoutContext("PortState", MakeCallback(&PortTrace::Record, &link));
+    EXPECT_TRUE(d.nicA->IsPortEnabled(0));
+    EXPECT_TRUE(d.nicA->IsPortEnabled(7)); // no such port: never disabled
+    Simulator::Schedule(MicroSeconds(10), &MrcRdmaNic::SetPortEnabled, d.nicA, 0, false);
+    Simulator::Schedule(MicroSeconds(20), &MrcRdmaNic::SetPortEnabled, d.nicA, 0, true);
+    bool enabledBetween = true;
+    Simulator::Schedule(MicroSeconds(15), [&]() { enabledBetween = d.nicA->IsPortEnabled(0); });
+    Simulator::Stop(MicroSeconds(50));
+    Simulator::Run();
+    EXPECT_FALSE(enabledBetween);
+    EXPECT_TRUE(d.nicA->IsPortEnabled(0));
+    // admin changes at once, the link as the device detects it
+    ASSERT_EQ(admin.at.size(), 2u);
+    EXPECT_EQ(admin.at[0], MicroSeconds(10));
+    EXPECT_FALSE(admin.up[0]);
+    EXPECT_EQ(admin.at[1], MicroSeconds(20));
+    EXPECT_TRUE(admin.up[1]);
+    ASSERT_EQ(link.at.size(), 2u);
+    EXPECT_EQ(link.at[0], MicroSeconds(13));
+    EXPECT_EQ(link.port[0], 0u);
+    EXPECT_FALSE(link.up[0]);
+    EXPECT_EQ(link.at[1], MicroSeconds(25));
+    EXPECT_TRUE(link.up[1]);
+    EXPECT_TRUE(d.devA->IsLinkUp());
+    Simulator::Destroy();
+}
+
+TEST(MrcRdmaNicDeathTest, PortAdminOfAMissingPortAborts)
+{
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    EXPECT_DEATH(d.nicA->SetPortEnabled(1, false), "port 1 does not exist");
+    EXPECT_DEATH(d.nicA->RegisterEndpointHandler(2, nullptr), "null handler");
+    Simulator::Destroy();
+}

@@ -105,19 +105,14 @@ MrcTopologyHelper::Build()
         NS_FATAL_ERROR("MrcTopologyHelper: invalid fabric: " << err);
     }
     const MrcTopologyConfig& c = m_config;
-    const bool fat = c.kind == MrcTopologyKind::FAT_TREE;
     Ptr<MrcTopology> t = CreateObject<MrcTopology>();
     t->m_config = c;
-    if (fat)
+    if (c.kind == MrcTopologyKind::FAT_TREE)
     {
         t->m_config.hosts = c.GetHosts();
         t->m_config.hostsPerT0 = c.GetHostsPerT0();
     }
     t->m_locator = m_locator;
-    const uint32_t nHosts = c.GetHosts();
-    const uint32_t hpt = c.GetHostsPerT0();
-    const uint32_t nT[MRC_N_TIERS] = {c.GetT0PerPlane(), c.GetT1PerPlane(), c.GetT2PerPlane()};
-    const uint32_t half = c.k / 2;
 
     // link rates and delays per tier
     const DataRate rates[MRC_N_LINK_TIERS] = {c.hostRate, c.fabricRate, c.coreRate};
@@ -128,6 +123,30 @@ MrcTopologyHelper::Build()
         m_link[i].SetChannelAttribute("Delay", TimeValue(delays[i]));
     }
 
+    CreateHosts(t);
+    for (uint32_t p = 0; p < c.planes; ++p)
+    {
+        CreatePlaneSwitches(t, p);
+        ConnectPlaneHosts(t, p);
+        ConnectPlaneSwitches(t, p);
+        InstallPlaneEcmp(t, p);
+    }
+    NS_LOG_INFO("built " << MrcTopologyKindName(c.kind) << ": " << c.planes << " planes, "
+                         << c.GetHosts() << " hosts, " << t->m_switches.size() << " switches, "
+                         << t->m_links.size() << " links");
+    return t;
+}
+
+Ptr<MrcSwitchNode>
+MrcTopologyHelper::SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32_t i)
+{
+    return t->m_switches[t->m_firstSwitch[p * MRC_N_TIERS + uint32_t(tier)] + i];
+}
+
+void
+MrcTopologyHelper::CreateHosts(Ptr<MrcTopology> t)
+{
+    const uint32_t nHosts = t->m_config.GetHosts();
     t->m_hosts.Create(nHosts);
     for (uint32_t h = 0; h < nHosts; ++h)
     {
@@ -137,150 +156,175 @@ MrcTopologyHelper::Build()
             Names::Add("host" + std::to_string(h), t->m_hosts.Get(h));
         }
     }
-    t->m_hostLink.assign(std::size_t(nHosts) * c.planes, 0);
+    t->m_hostLink.assign(std::size_t(nHosts) * t->m_config.planes, 0);
+}
 
-    const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
-    for (uint32_t p = 0; p < c.planes; ++p)
+void
+MrcTopologyHelper::CreatePlaneSwitches(Ptr<MrcTopology> t, uint32_t p)
+{
+    const MrcTopologyConfig& c = m_config;
+    const uint32_t nT[MRC_N_TIERS] = {c.GetT0PerPlane(), c.GetT1PerPlane(), c.GetT2PerPlane()};
+    for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
     {
-        // switches, tier by tier
-        for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
+        t->m_firstSwitch.push_back(static_cast<uint32_t>(t->m_switches.size()));
+        for (uint32_t i = 0; i < nT[tier]; ++i)
         {
-            t->m_firstSwitch.push_back(static_cast<uint32_t>(t->m_switches.size()));
-            for (uint32_t i = 0; i < nT[tier]; ++i)
-            {
-                const uint32_t id = static_cast<uint32_t>(t->m_switches.size());
-                Ptr<MrcSwitchNode> sw = m_switch[tier].CreateSwitch();
-                const uint16_t usid = MrcMakeUsid(p, types[tier], i);
-                Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
-                fwd->SetLocatorBlock(m_locator);
-                fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(usid));
-                fwd->GetEcmp()->SetAttribute("Seed", UintegerValue(m_seed + id));
-                sw->SetForwarding(fwd);
-                t->m_switches.push_back(sw);
-                t->m_usids.push_back(usid);
-                t->m_switchPlane.push_back(p);
-                t->m_switchTier.push_back(static_cast<MrcTier>(tier));
-                t->m_switchIndex.push_back(i);
-                t->m_switchOfNode[sw->GetId()] = id;
-                if (m_names)
-                {
-                    Names::Add("p" + std::to_string(p) + "-t" + std::to_string(tier) + "-" +
-                                   std::to_string(i),
-                               sw);
-                }
-            }
+            AddSwitch(t, p, tier, i);
         }
-        auto swAt = [&](MrcTier tier, uint32_t i) {
-            return t->m_switches[t->m_firstSwitch[p * MRC_N_TIERS + uint32_t(tier)] + i];
-        };
-        auto usidOf = [&](MrcTier tier, uint32_t i) {
-            return MrcMakeUsid(p, types[uint32_t(tier)], i);
-        };
-        // switch-switch link; installs the static SRv6 entries when it is the first link
-        // between the two switches
-        auto join = [&](MrcLinkTier lt, MrcTier ta, uint32_t ia, MrcTier tb, uint32_t ib) {
-            Ptr<MrcSwitchNode> a = swAt(ta, ia);
-            Ptr<MrcSwitchNode> b = swAt(tb, ib);
-            const bool first = t->GetLinksBetween(a, b).empty();
-            auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(m_link[uint32_t(lt)], a, b);
-            t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
-            if (first)
-            {
-                Dual(a)->GetSrv6()->AddUsidRoute(usidOf(tb, ib), pa);
-                Dual(b)->GetSrv6()->AddUsidRoute(usidOf(ta, ia), pb);
-            }
-        };
+    }
+}
 
-        // hosts: host h hangs off T0 h / hpt on downlink h % hpt, in every plane
-        for (uint32_t h = 0; h < nHosts; ++h)
-        {
-            Ptr<MrcSwitchNode> t0 = swAt(MrcTier::T0, h / hpt);
-            Ptr<Node> host = t->m_hosts.Get(h);
-            const uint32_t port =
-                MrcSwitchHelper::ConnectHost(m_link[uint32_t(MrcLinkTier::HOST)], t0, host);
-            Ptr<MrcNetDevice> nic =
-                DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
-            NS_ASSERT(host->GetNDevices() == p + 1);
-            t->m_hostLink[std::size_t(h) * c.planes + p] =
-                t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
-            Dual(t0)->GetSrv6()->AddLocalAdjacency(
-                MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, h % hpt),
-                port);
-        }
+uint32_t
+MrcTopologyHelper::AddSwitch(Ptr<MrcTopology> t, uint32_t p, uint32_t tier, uint32_t i)
+{
+    const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
+    const uint32_t id = static_cast<uint32_t>(t->m_switches.size());
+    Ptr<MrcSwitchNode> sw = m_switch[tier].CreateSwitch();
+    const uint16_t usid = MrcMakeUsid(p, types[tier], i);
+    Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
+    fwd->SetLocatorBlock(m_locator);
+    fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(usid));
+    fwd->GetEcmp()->SetAttribute("Seed", UintegerValue(m_seed + id));
+    sw->SetForwarding(fwd);
+    t->m_switches.push_back(sw);
+    t->m_usids.push_back(usid);
+    t->m_switchPlane.push_back(p);
+    t->m_switchTier.push_back(static_cast<MrcTier>(tier));
+    t->m_switchIndex.push_back(i);
+    t->m_switchOfNode[sw->GetId()] = id;
+    if (m_names)
+    {
+        Names::Add("p" + std::to_string(p) + "-t" + std::to_string(tier) + "-" + std::to_string(i),
+                   sw);
+    }
+    return id;
+}
 
-        if (!fat)
+void
+MrcTopologyHelper::ConnectPlaneHosts(Ptr<MrcTopology> t, uint32_t p)
+{
+    // host h hangs off T0 h / hpt on downlink h % hpt, in every plane
+    const uint32_t hpt = m_config.GetHostsPerT0();
+    for (uint32_t h = 0; h < m_config.GetHosts(); ++h)
+    {
+        Ptr<MrcSwitchNode> t0 = SwitchAt(t, p, MrcTier::T0, h / hpt);
+        Ptr<Node> host = t->m_hosts.Get(h);
+        const uint32_t port =
+            MrcSwitchHelper::ConnectHost(m_link[uint32_t(MrcLinkTier::HOST)], t0, host);
+        Ptr<MrcNetDevice> nic = DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
+        NS_ASSERT(host->GetNDevices() == p + 1);
+        t->m_hostLink[std::size_t(h) * m_config.planes + p] =
+            t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
+        Dual(t0)->GetSrv6()->AddLocalAdjacency(MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, h % hpt),
+                                               port);
+    }
+}
+
+void
+MrcTopologyHelper::JoinSwitches(Ptr<MrcTopology> t,
+                                uint32_t p,
+                                MrcLinkTier lt,
+                                MrcTier ta,
+                                uint32_t ia,
+                                MrcTier tb,
+                                uint32_t ib)
+{
+    const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
+    Ptr<MrcSwitchNode> a = SwitchAt(t, p, ta, ia);
+    Ptr<MrcSwitchNode> b = SwitchAt(t, p, tb, ib);
+    const bool first = t->GetLinksBetween(a, b).empty();
+    auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(m_link[uint32_t(lt)], a, b);
+    t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
+    if (first)
+    {
+        Dual(a)->GetSrv6()->AddUsidRoute(MrcMakeUsid(p, types[uint32_t(tb)], ib), pa);
+        Dual(b)->GetSrv6()->AddUsidRoute(MrcMakeUsid(p, types[uint32_t(ta)], ia), pb);
+    }
+}
+
+void
+MrcTopologyHelper::ConnectPlaneSwitches(Ptr<MrcTopology> t, uint32_t p)
+{
+    const MrcTopologyConfig& c = m_config;
+    if (c.kind != MrcTopologyKind::FAT_TREE)
+    {
+        // T0 uplink u goes to T1 u mod t1PerPlane
+        const uint32_t up = c.GetUplinksPerT0();
+        for (uint32_t j = 0; j < c.GetT0PerPlane(); ++j)
         {
-            // T0 uplink u goes to T1 u mod t1PerPlane
-            const uint32_t up = c.GetUplinksPerT0();
-            for (uint32_t j = 0; j < nT[0]; ++j)
+            for (uint32_t u = 0; u < up; ++u)
             {
-                for (uint32_t u = 0; u < up; ++u)
-                {
-                    join(MrcLinkTier::T0_T1, MrcTier::T0, j, MrcTier::T1, u % nT[1]);
-                }
+                JoinSwitches(t,
+                             p,
+                             MrcLinkTier::T0_T1,
+                             MrcTier::T0,
+                             j,
+                             MrcTier::T1,
+                             u % c.GetT1PerPlane());
             }
         }
-        else
+        return;
+    }
+    // pod q: ToR q*half+i, aggregation q*half+j; core j*half+m joins aggregation j of
+    // every pod
+    const uint32_t half = c.k / 2;
+    for (uint32_t q = 0; q < c.k; ++q)
+    {
+        for (uint32_t i = 0; i < half; ++i)
         {
-            // pod q: ToR q*half+i, aggregation q*half+j; core j*half+m joins aggregation j of
-            // every pod
-            for (uint32_t q = 0; q < c.k; ++q)
+            for (uint32_t j = 0; j < half; ++j)
             {
-                for (uint32_t i = 0; i < half; ++i)
-                {
-                    for (uint32_t j = 0; j < half; ++j)
-                    {
-                        join(MrcLinkTier::T0_T1,
+                JoinSwitches(t,
+                             p,
+                             MrcLinkTier::T0_T1,
                              MrcTier::T0,
                              q * half + i,
                              MrcTier::T1,
                              q * half + j);
-                    }
-                }
             }
-            for (uint32_t q = 0; q < c.k; ++q)
+        }
+    }
+    for (uint32_t q = 0; q < c.k; ++q)
+    {
+        for (uint32_t j = 0; j < half; ++j)
+        {
+            for (uint32_t m = 0; m < half; ++m)
             {
-                for (uint32_t j = 0; j < half; ++j)
-                {
-                    for (uint32_t m = 0; m < half; ++m)
-                    {
-                        join(MrcLinkTier::T1_T2,
+                JoinSwitches(t,
+                             p,
+                             MrcLinkTier::T1_T2,
                              MrcTier::T1,
                              q * half + j,
                              MrcTier::T2,
                              j * half + m);
-                    }
-                }
             }
         }
-
-        // ECMP control plane of the plane
-        Ptr<MrcEcmpRouteManager> mgr = m_manager.Create<MrcEcmpRouteManager>();
-        for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
-        {
-            for (uint32_t i = 0; i < nT[tier]; ++i)
-            {
-                Ptr<MrcSwitchNode> sw = swAt(static_cast<MrcTier>(tier), i);
-                std::vector<Ptr<MrcNetDevice>> ports(sw->GetNPorts());
-                for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
-                {
-                    ports[k] = sw->GetPort(k);
-                }
-                mgr->AddSwitch(sw, Dual(sw)->GetEcmp(), ports);
-            }
-        }
-        for (uint32_t h = 0; h < nHosts; ++h)
-        {
-            const MrcTopologyLink& l = t->m_links[t->m_hostLink[std::size_t(h) * c.planes + p]];
-            mgr->AddHost(t->GetAddress(h, p), l.devB);
-        }
-        mgr->ComputeAndInstall();
-        t->m_managers.push_back(mgr);
     }
-    NS_LOG_INFO("built " << MrcTopologyKindName(c.kind) << ": " << c.planes << " planes, " << nHosts
-                         << " hosts, " << t->m_switches.size() << " switches, " << t->m_links.size()
-                         << " links");
-    return t;
+}
+
+void
+MrcTopologyHelper::InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p)
+{
+    // The plane's switches are the last ones created, tier by tier.
+    Ptr<MrcEcmpRouteManager> mgr = m_manager.Create<MrcEcmpRouteManager>();
+    for (uint32_t id = t->m_firstSwitch[p * MRC_N_TIERS]; id < t->m_switches.size(); ++id)
+    {
+        Ptr<MrcSwitchNode> sw = t->m_switches[id];
+        std::vector<Ptr<MrcNetDevice>> ports(sw->GetNPorts());
+        for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+        {
+            ports[k] = sw->GetPort(k);
+        }
+        mgr->AddSwitch(sw, Dual(sw)->GetEcmp(), ports);
+    }
+    const uint32_t planes = t->m_config.planes;
+    for (uint32_t h = 0; h < t->m_hosts.GetN(); ++h)
+    {
+        const MrcTopologyLink& l = t->m_links[t->m_hostLink[std::size_t(h) * planes + p]];
+        mgr->AddHost(t->GetAddress(h, p), l.devB);
+    }
+    mgr->ComputeAndInstall();
+    t->m_managers.push_back(mgr);
 }
 
 // ---------------------------------------------------------------------------
@@ -426,6 +470,14 @@ MrcTopologyGraph::Validate(int64_t& badLink) const
     return "";
 }
 
+struct MrcTopologyHelper::GraphIndex
+{
+    std::vector<uint32_t> tierOf;    //!< tier of every vertex (GraphTiers)
+    std::vector<uint32_t> hostIndex; //!< host index of a host vertex
+    std::vector<uint32_t> tierIndex; //!< index within its tier of a switch vertex
+    std::vector<uint32_t> switchId;  //!< switch id in the current plane of a switch vertex
+};
+
 Ptr<MrcTopology>
 MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
 {
@@ -437,20 +489,22 @@ MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
                     "MrcTopologyHelper::BuildGraph: planes=" << m_config.planes << " (allowed: 1.."
                                                              << MRC_USID_MAX_PLANES << ")");
     const std::size_t n = graph.isSwitch.size();
-    const std::vector<uint32_t> tierOf = GraphTiers(graph);
-    std::vector<uint32_t> hostIndex(n, 0);
-    std::vector<uint32_t> tierIndex(n, 0);
+    GraphIndex g;
+    g.tierOf = GraphTiers(graph);
+    g.hostIndex.assign(n, 0);
+    g.tierIndex.assign(n, 0);
+    g.switchId.assign(n, 0);
     std::vector<uint32_t> tierCount(MRC_N_TIERS, 0);
     uint32_t nHosts = 0;
     for (std::size_t v = 0; v < n; ++v)
     {
         if (graph.isSwitch[v])
         {
-            tierIndex[v] = tierCount[tierOf[v]]++;
+            g.tierIndex[v] = tierCount[g.tierOf[v]]++;
         }
         else
         {
-            hostIndex[v] = nHosts++;
+            g.hostIndex[v] = nHosts++;
         }
     }
 
@@ -487,132 +541,91 @@ MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
     t->m_tierCount = tierCount;
     t->m_hostT0.assign(nHosts, 0);
     t->m_hostDownlink.assign(nHosts, 0);
-    t->m_hosts.Create(nHosts);
-    for (uint32_t h = 0; h < nHosts; ++h)
-    {
-        t->m_hostOfNode[t->m_hosts.Get(h)->GetId()] = h;
-        if (m_names)
-        {
-            Names::Add("host" + std::to_string(h), t->m_hosts.Get(h));
-        }
-    }
-    t->m_hostLink.assign(std::size_t(nHosts) * c.planes, 0);
+    CreateHosts(t);
 
-    const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
-    std::vector<uint32_t> switchId(n, 0);
     uint32_t maxDownlinks = 0;
     for (uint32_t p = 0; p < c.planes; ++p)
     {
-        // switches, tier by tier, node id order within a tier
-        for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
-        {
-            t->m_firstSwitch.push_back(static_cast<uint32_t>(t->m_switches.size()));
-            for (std::size_t v = 0; v < n; ++v)
-            {
-                if (!graph.isSwitch[v] || tierOf[v] != tier)
-                {
-                    continue;
-                }
-                const uint32_t id = static_cast<uint32_t>(t->m_switches.size());
-                const uint32_t i = tierIndex[v];
-                Ptr<MrcSwitchNode> sw = m_switch[tier].CreateSwitch();
-                const uint16_t usid = MrcMakeUsid(p, types[tier], i);
-                Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
-                fwd->SetLocatorBlock(m_locator);
-                fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(usid));
-                fwd->GetEcmp()->SetAttribute("Seed", UintegerValue(m_seed + id));
-                sw->SetForwarding(fwd);
-                t->m_switches.push_back(sw);
-                t->m_usids.push_back(usid);
-                t->m_switchPlane.push_back(p);
-                t->m_switchTier.push_back(static_cast<MrcTier>(tier));
-                t->m_switchIndex.push_back(i);
-                t->m_switchOfNode[sw->GetId()] = id;
-                switchId[v] = id;
-                if (m_names)
-                {
-                    Names::Add("p" + std::to_string(p) + "-t" + std::to_string(tier) + "-" +
-                                   std::to_string(i),
-                               sw);
-                }
-            }
-        }
-        // links in graph order
-        std::vector<uint32_t> downlinks(n, 0);
-        for (const MrcGraphLink& l : graph.links)
-        {
-            const bool hostLink = !(graph.isSwitch[l.a] && graph.isSwitch[l.b]);
-            if (hostLink)
-            {
-                const uint32_t hv = graph.isSwitch[l.a] ? l.b : l.a;
-                const uint32_t sv = graph.isSwitch[l.a] ? l.a : l.b;
-                const uint32_t h = hostIndex[hv];
-                MrcLinkHelper lh = m_link[uint32_t(MrcLinkTier::HOST)];
-                lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
-                lh.SetChannelAttribute("Delay", TimeValue(l.delay));
-                Ptr<MrcSwitchNode> t0 = t->m_switches[switchId[sv]];
-                Ptr<Node> host = t->m_hosts.Get(h);
-                const uint32_t port = MrcSwitchHelper::ConnectHost(lh, t0, host);
-                Ptr<MrcNetDevice> nic =
-                    DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
-                NS_ASSERT(host->GetNDevices() == p + 1);
-                t->m_hostLink[std::size_t(h) * c.planes + p] =
-                    t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
-                const uint32_t down = downlinks[sv]++;
-                maxDownlinks = std::max(maxDownlinks, down + 1);
-                t->m_hostT0[h] = tierIndex[sv];
-                t->m_hostDownlink[h] = down;
-                Dual(t0)->GetSrv6()->AddLocalAdjacency(
-                    MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, down),
-                    port);
-                continue;
-            }
-            // the lower tier is end A
-            const bool swap = tierOf[l.a] > tierOf[l.b];
-            const uint32_t va = swap ? l.b : l.a;
-            const uint32_t vb = swap ? l.a : l.b;
-            const MrcLinkTier lt = tierOf[va] == 0 ? MrcLinkTier::T0_T1 : MrcLinkTier::T1_T2;
-            MrcLinkHelper lh = m_link[uint32_t(lt)];
-            lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
-            lh.SetChannelAttribute("Delay", TimeValue(l.delay));
-            Ptr<MrcSwitchNode> a = t->m_switches[switchId[va]];
-            Ptr<MrcSwitchNode> b = t->m_switches[switchId[vb]];
-            const bool first = t->GetLinksBetween(a, b).empty();
-            auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b);
-            t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
-            if (first)
-            {
-                Dual(a)->GetSrv6()->AddUsidRoute(t->m_usids[switchId[vb]], pa);
-                Dual(b)->GetSrv6()->AddUsidRoute(t->m_usids[switchId[va]], pb);
-            }
-        }
-
-        // ECMP control plane of the plane
-        Ptr<MrcEcmpRouteManager> mgr = m_manager.Create<MrcEcmpRouteManager>();
-        const uint32_t first = t->m_firstSwitch[p * MRC_N_TIERS];
-        for (uint32_t id = first; id < t->m_switches.size(); ++id)
-        {
-            Ptr<MrcSwitchNode> sw = t->m_switches[id];
-            std::vector<Ptr<MrcNetDevice>> ports(sw->GetNPorts());
-            for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
-            {
-                ports[k] = sw->GetPort(k);
-            }
-            mgr->AddSwitch(sw, Dual(sw)->GetEcmp(), ports);
-        }
-        for (uint32_t h = 0; h < nHosts; ++h)
-        {
-            const MrcTopologyLink& l = t->m_links[t->m_hostLink[std::size_t(h) * c.planes + p]];
-            mgr->AddHost(t->GetAddress(h, p), l.devB);
-        }
-        mgr->ComputeAndInstall();
-        t->m_managers.push_back(mgr);
+        maxDownlinks = std::max(maxDownlinks, BuildGraphPlane(t, p, graph, g));
+        InstallPlaneEcmp(t, p);
     }
     c.hostsPerT0 = maxDownlinks;
     NS_LOG_INFO("built graph: " << c.planes << " planes, " << nHosts << " hosts, "
                                 << t->m_switches.size() << " switches, " << t->m_links.size()
                                 << " links");
     return t;
+}
+
+uint32_t
+MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
+                                   uint32_t p,
+                                   const MrcTopologyGraph& graph,
+                                   GraphIndex& g)
+{
+    const std::size_t n = graph.isSwitch.size();
+    const uint32_t planes = t->m_config.planes;
+    // switches, tier by tier, node id order within a tier
+    for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
+    {
+        t->m_firstSwitch.push_back(static_cast<uint32_t>(t->m_switches.size()));
+        for (std::size_t v = 0; v < n; ++v)
+        {
+            if (graph.isSwitch[v] && g.tierOf[v] == tier)
+            {
+                g.switchId[v] = AddSwitch(t, p, tier, g.tierIndex[v]);
+            }
+        }
+    }
+    // links in graph order
+    uint32_t maxDownlinks = 0;
+    std::vector<uint32_t> downlinks(n, 0);
+    for (const MrcGraphLink& l : graph.links)
+    {
+        const bool hostLink = !(graph.isSwitch[l.a] && graph.isSwitch[l.b]);
+        if (hostLink)
+        {
+            const uint32_t hv = graph.isSwitch[l.a] ? l.b : l.a;
+            const uint32_t sv = graph.isSwitch[l.a] ? l.a : l.b;
+            const uint32_t h = g.hostIndex[hv];
+            MrcLinkHelper lh = m_link[uint32_t(MrcLinkTier::HOST)];
+            lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
+            lh.SetChannelAttribute("Delay", TimeValue(l.delay));
+            Ptr<MrcSwitchNode> t0 = t->m_switches[g.switchId[sv]];
+            Ptr<Node> host = t->m_hosts.Get(h);
+            const uint32_t port = MrcSwitchHelper::ConnectHost(lh, t0, host);
+            Ptr<MrcNetDevice> nic =
+                DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
+            NS_ASSERT(host->GetNDevices() == p + 1);
+            t->m_hostLink[std::size_t(h) * planes + p] =
+                t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
+            const uint32_t down = downlinks[sv]++;
+            maxDownlinks = std::max(maxDownlinks, down + 1);
+            t->m_hostT0[h] = g.tierIndex[sv];
+            t->m_hostDownlink[h] = down;
+            Dual(t0)->GetSrv6()->AddLocalAdjacency(MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, down),
+                                                   port);
+            continue;
+        }
+        // the lower tier is end A
+        const bool swap = g.tierOf[l.a] > g.tierOf[l.b];
+        const uint32_t va = swap ? l.b : l.a;
+        const uint32_t vb = swap ? l.a : l.b;
+        const MrcLinkTier lt = g.tierOf[va] == 0 ? MrcLinkTier::T0_T1 : MrcLinkTier::T1_T2;
+        MrcLinkHelper lh = m_link[uint32_t(lt)];
+        lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
+        lh.SetChannelAttribute("Delay", TimeValue(l.delay));
+        Ptr<MrcSwitchNode> a = t->m_switches[g.switchId[va]];
+        Ptr<MrcSwitchNode> b = t->m_switches[g.switchId[vb]];
+        const bool first = t->GetLinksBetween(a, b).empty();
+        auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b);
+        t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
+        if (first)
+        {
+            Dual(a)->GetSrv6()->AddUsidRoute(t->m_usids[g.switchId[vb]], pa);
+            Dual(b)->GetSrv6()->AddUsidRoute(t->m_usids[g.switchId[va]], pb);
+        }
+    }
+    return maxDownlinks;
 }
 
 // ---------------------------------------------------------------------------

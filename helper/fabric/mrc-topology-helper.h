@@ -143,6 +143,50 @@ class MrcTopologyHelper
     Ptr<MrcTopology> BuildGraph(const MrcTopologyGraph& graph);
 
   private:
+    /// \param t the fabric being built \param p a plane \param tier a tier \param i an index
+    /// \return the switch at (p, tier, i)
+    static Ptr<MrcSwitchNode> SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32_t i);
+    /// Create the hosts (and their Names). \param t the fabric being built
+    void CreateHosts(Ptr<MrcTopology> t);
+    /// Create plane p's switches, tier by tier. \param t the fabric \param p the plane
+    void CreatePlaneSwitches(Ptr<MrcTopology> t, uint32_t p);
+    /**
+     * Create one switch of plane p with its forwarding (SRv6 uSID + ECMP) and Names.
+     * \param t the fabric \param p the plane \param tier its tier \param i its index in
+     * the tier \return its switch id in the fabric
+     */
+    uint32_t AddSwitch(Ptr<MrcTopology> t, uint32_t p, uint32_t tier, uint32_t i);
+    /// How a graph's vertices map to hosts and switches (defined in the .cc file).
+    struct GraphIndex;
+    /**
+     * Create plane p of a graph fabric: its switches, then its links in graph order.
+     * \param t the fabric \param p the plane \param graph the edge list
+     * \param g the vertex index \return the largest number of host downlinks of a switch
+     */
+    uint32_t BuildGraphPlane(Ptr<MrcTopology> t,
+                             uint32_t p,
+                             const MrcTopologyGraph& graph,
+                             GraphIndex& g);
+    /// Join plane p's hosts to their T0s. \param t the fabric \param p the plane
+    void ConnectPlaneHosts(Ptr<MrcTopology> t, uint32_t p);
+    /// Join plane p's switches (Clos or fat-tree wiring). \param t the fabric \param p the plane
+    void ConnectPlaneSwitches(Ptr<MrcTopology> t, uint32_t p);
+    /**
+     * Join two switches of plane p; installs the static SRv6 entries when it is the first
+     * link between them.
+     * \param t the fabric \param p the plane \param lt the link tier
+     * \param ta tier of a \param ia index of a \param tb tier of b \param ib index of b
+     */
+    void JoinSwitches(Ptr<MrcTopology> t,
+                      uint32_t p,
+                      MrcLinkTier lt,
+                      MrcTier ta,
+                      uint32_t ia,
+                      MrcTier tb,
+                      uint32_t ib);
+    /// Create plane p's ECMP route manager and install its routes. \param t the fabric \param p
+    void InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p);
+
     MrcTopologyConfig m_config;                                //!< the shape
     std::array<MrcSwitchHelper, MRC_N_TIERS> m_switch;         //!< per tier
     std::array<MrcLinkHelper, MRC_N_LINK_TIERS> m_link;        //!< per link tier

@@ -63,6 +63,381 @@ struct HeaderCount
     std::string text;
 };
 
+/// One 'SRC->DST key value ...' line of a connection matrix (the reader's current line).
+MrcHtsimConnection
+ParseConnection(const MrcLineReader& r, uint32_t nodes, const std::string& nodesWhat)
+{
+    const auto& f = r.Fields();
+    MrcHtsimConnection c;
+    c.line = r.Line();
+    size_t arrow = f[0].find("->");
+    std::string a = f[0].substr(0, arrow);
+    std::string b = f[0].substr(arrow + 2);
+    if (!MrcParse::U32(a, c.src) || c.src >= nodes)
+    {
+        r.Fail("SRC->DST with SRC " + nodesWhat, f[0]);
+    }
+    if (!MrcParse::U32(b, c.dst) || c.dst >= nodes)
+    {
+        r.Fail("SRC->DST with DST " + nodesWhat, f[0]);
+    }
+    for (size_t i = 1; i < f.size(); ++i)
+    {
+        const std::string& key = f[i];
+        if (key == "start")
+        {
+            const std::string& v = ValueAfter(r, i, "a start time in microseconds");
+            if (!MrcParse::Double(v, c.startUs) || c.startUs < 0)
+            {
+                r.Fail("a non-negative start time in microseconds after 'start'", v);
+            }
+            c.hasStart = true;
+        }
+        else if (key == "size")
+        {
+            const std::string& v = ValueAfter(r, i, "a size in bytes");
+            if (!MrcParse::U64(v, c.size))
+            {
+                r.Fail("a size in bytes after 'size'", v);
+            }
+        }
+        else if (key == "id")
+        {
+            c.flowId = NonZeroU32(r, i);
+        }
+        else if (key == "msg")
+        {
+            c.hasMsg = true;
+            uint32_t m;
+            if (i + 1 < f.size() && MrcParse::U32(f[i + 1], m))
+            {
+                if (m == 0)
+                {
+                    r.Fail("a positive message id after 'msg'", f[i + 1]);
+                }
+                c.msgId = m;
+                ++i;
+            }
+        }
+        else if (key == "trigger")
+        {
+            c.trigger = NonZeroU32(r, i);
+        }
+        else if (key == "send_done_trigger")
+        {
+            c.sendDoneTrigger = NonZeroU32(r, i);
+        }
+        else if (key == "recv_done_trigger")
+        {
+            c.recvDoneTrigger = NonZeroU32(r, i);
+        }
+        else if (key == "prio")
+        {
+            const std::string& v = ValueAfter(r, i, "a priority");
+            double p;
+            if (!MrcParse::Double(v, p) || p != std::floor(p))
+            {
+                r.Fail("an integer priority after 'prio'", v);
+            }
+            c.priority = static_cast<int64_t>(p);
+        }
+        else
+        {
+            r.Fail("one of start, size, id, msg, trigger, send_done_trigger, "
+                   "recv_done_trigger, prio",
+                   key);
+        }
+    }
+    if (!c.hasStart && c.trigger == 0)
+    {
+        r.Fail("'start US' or 'trigger T' on the connection");
+    }
+    if (c.hasStart && c.trigger != 0)
+    {
+        r.Fail("only one of 'start' and 'trigger' on the connection");
+    }
+    if (c.trigger != 0 && c.flowId == 0)
+    {
+        r.Fail("an 'id' on a connection started by a trigger");
+    }
+    return c;
+}
+
+/// One 'trigger id I TYPE [count N]' line (the reader's current line).
+MrcHtsimTrigger
+ParseTrigger(const MrcLineReader& r)
+{
+    const auto& f = r.Fields();
+    MrcHtsimTrigger t;
+    t.line = r.Line();
+    bool typed = false;
+    for (size_t i = 1; i < f.size(); ++i)
+    {
+        const std::string& key = f[i];
+        if (key == "id")
+        {
+            t.id = NonZeroU32(r, i);
+        }
+        else if (key == "count")
+        {
+            const std::string& v = ValueAfter(r, i, "a count");
+            if (!MrcParse::U32(v, t.count))
+            {
+                r.Fail("a count after 'count'", v);
+            }
+        }
+        else if (key == "oneshot" || key == "multishot" || key == "barrier")
+        {
+            if (typed)
+            {
+                r.Fail("one trigger type", key);
+            }
+            typed = true;
+            t.type = key == "oneshot"     ? MrcHtsimTrigger::ONESHOT
+                     : key == "multishot" ? MrcHtsimTrigger::MULTISHOT
+                                          : MrcHtsimTrigger::BARRIER;
+        }
+        else
+        {
+            r.Fail("one of id, count, oneshot, multishot, barrier", key);
+        }
+    }
+    if (t.id == 0)
+    {
+        r.Fail("'id I' on the trigger");
+    }
+    if (!typed)
+    {
+        r.Fail("a trigger type (oneshot, multishot or barrier)");
+    }
+    return t;
+}
+
+/// One 'failure switch_type T switch_id S [link_id L]' line (the reader's current line).
+MrcHtsimFailure
+ParseFailure(const MrcLineReader& r)
+{
+    const auto& f = r.Fields();
+    MrcHtsimFailure fl;
+    fl.line = r.Line();
+    for (size_t i = 1; i < f.size(); ++i)
+    {
+        const std::string& key = f[i];
+        if (key == "switch_type")
+        {
+            const std::string& v = ValueAfter(r, i, "TOR, AGG or CORE");
+            if (v != "TOR" && v != "AGG" && v != "CORE")
+            {
+                r.Fail("TOR, AGG or CORE after 'switch_type'", v);
+            }
+            fl.switchType = v;
+        }
+        else if (key == "switch_id" || key == "link_id")
+        {
+            const std::string& v = ValueAfter(r, i, "an index");
+            uint32_t x;
+            if (!MrcParse::U32(v, x))
+            {
+                r.Fail("an index after '" + key + "'", v);
+            }
+            (key == "switch_id" ? fl.switchId : fl.linkId) = x;
+        }
+        else
+        {
+            r.Fail("one of switch_type, switch_id, link_id", key);
+        }
+    }
+    return fl;
+}
+
+/// The Connections / Triggers / Failures header lines must give the numbers of lines that
+/// follow (an absent header line means 0).
+void
+CheckDeclaredCounts(const MrcLineReader& r,
+                    const std::string& name,
+                    const std::map<std::string, HeaderCount>& header,
+                    const MrcHtsimConnectionMatrix& cm)
+{
+    const std::pair<const char*, size_t> counts[] = {
+        {"Connections", cm.connections.size()},
+        {"Triggers", cm.triggers.size()},
+        {"Failures", cm.failures.size()},
+    };
+    for (const auto& c : counts)
+    {
+        auto it = header.find(c.first);
+        uint32_t declared = it == header.end() ? 0 : it->second.value;
+        if (declared != c.second)
+        {
+            std::string word = Lower(c.first);
+            word.pop_back(); // "connections" -> "connection"
+            std::ostringstream got;
+            got << c.second;
+            if (it == header.end())
+            {
+                throw MrcInputError(name,
+                                    r.Line() + 1,
+                                    "a '" + std::string(c.first) + "' header line for the " + word +
+                                        " lines",
+                                    got.str());
+            }
+            std::ostringstream what;
+            what << declared << " " << word << " lines as declared";
+            throw MrcInputError(name, it->second.line, what.str(), got.str());
+        }
+    }
+}
+
+/// Every trigger a connection names must be defined by a 'trigger' line.
+void
+CheckTriggersDefined(const std::string& name,
+                     const MrcHtsimConnectionMatrix& cm,
+                     const std::map<uint32_t, size_t>& triggerIndex,
+                     const std::vector<std::string>& connText)
+{
+    for (size_t k = 0; k < cm.connections.size(); ++k)
+    {
+        const auto& c = cm.connections[k];
+        for (uint32_t t : {c.trigger, c.sendDoneTrigger, c.recvDoneTrigger})
+        {
+            if (t != 0 && !triggerIndex.count(t))
+            {
+                std::ostringstream os;
+                os << "a 'trigger id " << t << " ...' line for trigger " << t;
+                throw MrcInputError(name, c.line, os.str(), connText[k]);
+            }
+        }
+    }
+}
+
+/// Which of the header lines of an htsim topology file were read.
+struct TopologyHeaderSeen
+{
+    bool nodes{false}; //!< 'Nodes N'
+    bool tiers{false}; //!< 'Tiers T'
+    bool pod{false};   //!< 'Podsize P'
+};
+
+/// One header line of an htsim topology file ('Nodes N', 'Tiers T' or 'Podsize P').
+void
+ParseTopologyHeaderLine(const MrcLineReader& r,
+                        const std::string& key,
+                        MrcHtsimTopology& topo,
+                        TopologyHeaderSeen& seen)
+{
+    const auto& f = r.Fields();
+    uint32_t* dst = key == "nodes"     ? &topo.nodes
+                    : key == "tiers"   ? &topo.tiers
+                    : key == "podsize" ? &topo.podSize
+                                       : nullptr;
+    if (!dst)
+    {
+        r.Fail("'Nodes N', 'Tiers T', 'Podsize P' or 'Tier k'", f[0]);
+    }
+    bool& have = key == "nodes" ? seen.nodes : key == "tiers" ? seen.tiers : seen.pod;
+    if (have)
+    {
+        r.Fail("one '" + f[0] + "' line", f[0]);
+    }
+    if (f.size() != 2 || !MrcParse::U32(f[1], *dst) || *dst == 0)
+    {
+        r.Fail("'" + f[0] + " <positive integer>'");
+    }
+    if (key == "tiers" && (topo.tiers < 2 || topo.tiers > 3))
+    {
+        r.Fail("Tiers 2 or 3", f[1]);
+    }
+    have = true;
+    if (key == "podsize")
+    {
+        topo.podSizeLine = r.Line();
+    }
+}
+
+/// One '<attribute> <value>' line inside the block of tier `current`.
+void
+ParseTierAttribute(const MrcLineReader& r,
+                   const std::string& key,
+                   int current,
+                   MrcHtsimTopology& topo,
+                   bool (&setKey)[3][10])
+{
+    const auto& f = r.Fields();
+    static const char* keys[] = {"downlink_speed_gbps",
+                                 "radix_up",
+                                 "radix_down",
+                                 "queue_up",
+                                 "queue_down",
+                                 "oversubscribed",
+                                 "bundle",
+                                 "switch_latency_ns",
+                                 "downlink_latency_ns"};
+    const std::string attrs = "one of Tier, Downlink_speed_Gbps, Radix_Up, Radix_Down, Queue_Up, "
+                              "Queue_Down, Oversubscribed, Bundle, Switch_Latency_ns, "
+                              "Downlink_Latency_ns";
+    int idx = -1;
+    for (int i = 0; i < 9; ++i)
+    {
+        if (key == keys[i])
+        {
+            idx = i;
+        }
+    }
+    if (idx < 0)
+    {
+        r.Fail(attrs, f[0]);
+    }
+    if (setKey[current][idx])
+    {
+        std::ostringstream os;
+        os << "one '" << f[0] << "' in tier " << current;
+        r.Fail(os.str(), f[0]);
+    }
+    setKey[current][idx] = true;
+    if ((idx == 1 || idx == 3) && current == 2)
+    {
+        r.Fail("no " + f[0] + " in tier 2 (the top tier has no uplinks)", f[0]);
+    }
+    uint64_t v;
+    if (!MrcParse::U64(f[1], v))
+    {
+        r.Fail("a non-negative integer after '" + f[0] + "'", f[1]);
+    }
+    MrcHtsimTier& t = topo.tier[current];
+    const bool small = v <= UINT32_MAX;
+    switch (idx)
+    {
+    case 0:
+        t.downlinkGbps = v;
+        break;
+    case 1:
+    case 2:
+    case 5:
+    case 6:
+        if (!small || ((idx == 5 || idx == 6) && v == 0))
+        {
+            r.Fail("a 32-bit positive integer after '" + f[0] + "'", f[1]);
+        }
+        (idx == 1   ? t.radixUp
+         : idx == 2 ? t.radixDown
+         : idx == 5 ? t.oversubscribed
+                    : t.bundle) = static_cast<uint32_t>(v);
+        break;
+    case 3:
+        t.queueUp = v;
+        break;
+    case 4:
+        t.queueDown = v;
+        break;
+    case 7:
+        t.switchLatencyNs = v;
+        break;
+    default:
+        t.downlinkLatencyNs = v;
+        break;
+    }
+}
+
 } // namespace
 
 std::vector<MrcFlowSpec>
@@ -153,145 +528,12 @@ MrcHtsimInput::ParseConnectionMatrix(std::istream& in, const std::string& name)
         }
         if (isConn)
         {
-            MrcHtsimConnection c;
-            c.line = r.Line();
-            size_t arrow = f[0].find("->");
-            std::string a = f[0].substr(0, arrow);
-            std::string b = f[0].substr(arrow + 2);
-            if (!MrcParse::U32(a, c.src) || c.src >= cm.nodes)
-            {
-                r.Fail("SRC->DST with SRC " + nodesWhat, f[0]);
-            }
-            if (!MrcParse::U32(b, c.dst) || c.dst >= cm.nodes)
-            {
-                r.Fail("SRC->DST with DST " + nodesWhat, f[0]);
-            }
-            for (size_t i = 1; i < f.size(); ++i)
-            {
-                const std::string& key = f[i];
-                if (key == "start")
-                {
-                    const std::string& v = ValueAfter(r, i, "a start time in microseconds");
-                    if (!MrcParse::Double(v, c.startUs) || c.startUs < 0)
-                    {
-                        r.Fail("a non-negative start time in microseconds after 'start'", v);
-                    }
-                    c.hasStart = true;
-                }
-                else if (key == "size")
-                {
-                    const std::string& v = ValueAfter(r, i, "a size in bytes");
-                    if (!MrcParse::U64(v, c.size))
-                    {
-                        r.Fail("a size in bytes after 'size'", v);
-                    }
-                }
-                else if (key == "id")
-                {
-                    c.flowId = NonZeroU32(r, i);
-                }
-                else if (key == "msg")
-                {
-                    c.hasMsg = true;
-                    uint32_t m;
-                    if (i + 1 < f.size() && MrcParse::U32(f[i + 1], m))
-                    {
-                        if (m == 0)
-                        {
-                            r.Fail("a positive message id after 'msg'", f[i + 1]);
-                        }
-                        c.msgId = m;
-                        ++i;
-                    }
-                }
-                else if (key == "trigger")
-                {
-                    c.trigger = NonZeroU32(r, i);
-                }
-                else if (key == "send_done_trigger")
-                {
-                    c.sendDoneTrigger = NonZeroU32(r, i);
-                }
-                else if (key == "recv_done_trigger")
-                {
-                    c.recvDoneTrigger = NonZeroU32(r, i);
-                }
-                else if (key == "prio")
-                {
-                    const std::string& v = ValueAfter(r, i, "a priority");
-                    double p;
-                    if (!MrcParse::Double(v, p) || p != std::floor(p))
-                    {
-                        r.Fail("an integer priority after 'prio'", v);
-                    }
-                    c.priority = static_cast<int64_t>(p);
-                }
-                else
-                {
-                    r.Fail("one of start, size, id, msg, trigger, send_done_trigger, "
-                           "recv_done_trigger, prio",
-                           key);
-                }
-            }
-            if (!c.hasStart && c.trigger == 0)
-            {
-                r.Fail("'start US' or 'trigger T' on the connection");
-            }
-            if (c.hasStart && c.trigger != 0)
-            {
-                r.Fail("only one of 'start' and 'trigger' on the connection");
-            }
-            if (c.trigger != 0 && c.flowId == 0)
-            {
-                r.Fail("an 'id' on a connection started by a trigger");
-            }
-            cm.connections.push_back(c);
+            cm.connections.push_back(ParseConnection(r, cm.nodes, nodesWhat));
             connText.push_back(r.Text());
         }
         else if (isTrigger)
         {
-            MrcHtsimTrigger t;
-            t.line = r.Line();
-            bool typed = false;
-            for (size_t i = 1; i < f.size(); ++i)
-            {
-                const std::string& key = f[i];
-                if (key == "id")
-                {
-                    t.id = NonZeroU32(r, i);
-                }
-                else if (key == "count")
-                {
-                    const std::string& v = ValueAfter(r, i, "a count");
-                    if (!MrcParse::U32(v, t.count))
-                    {
-                        r.Fail("a count after 'count'", v);
-                    }
-                }
-                else if (key == "oneshot" || key == "multishot" || key == "barrier")
-                {
-                    if (typed)
-                    {
-                        r.Fail("one trigger type", key);
-                    }
-                    typed = true;
-                    t.type = key == "oneshot"     ? MrcHtsimTrigger::ONESHOT
-                             : key == "multishot" ? MrcHtsimTrigger::MULTISHOT
-                                                  : MrcHtsimTrigger::BARRIER;
-                }
-                else
-                {
-                    r.Fail("one of id, count, oneshot, multishot, barrier", key);
-                }
-            }
-            if (t.id == 0)
-            {
-                r.Fail("'id I' on the trigger");
-            }
-            if (!typed)
-            {
-                r.Fail("a trigger type (oneshot, multishot or barrier)");
-            }
+            MrcHtsimTrigger t = ParseTrigger(r);
             if (triggerIndex.count(t.id))
             {
                 std::ostringstream os;
@@ -303,36 +545,7 @@ MrcHtsimInput::ParseConnectionMatrix(std::istream& in, const std::string& name)
         }
         else
         {
-            MrcHtsimFailure fl;
-            fl.line = r.Line();
-            for (size_t i = 1; i < f.size(); ++i)
-            {
-                const std::string& key = f[i];
-                if (key == "switch_type")
-                {
-                    const std::string& v = ValueAfter(r, i, "TOR, AGG or CORE");
-                    if (v != "TOR" && v != "AGG" && v != "CORE")
-                    {
-                        r.Fail("TOR, AGG or CORE after 'switch_type'", v);
-                    }
-                    fl.switchType = v;
-                }
-                else if (key == "switch_id" || key == "link_id")
-                {
-                    const std::string& v = ValueAfter(r, i, "an index");
-                    uint32_t x;
-                    if (!MrcParse::U32(v, x))
-                    {
-                        r.Fail("an index after '" + key + "'", v);
-                    }
-                    (key == "switch_id" ? fl.switchId : fl.linkId) = x;
-                }
-                else
-                {
-                    r.Fail("one of switch_type, switch_id, link_id", key);
-                }
-            }
-            cm.failures.push_back(fl);
+            cm.failures.push_back(ParseFailure(r));
         }
     }
     if (!body)
@@ -343,49 +556,8 @@ MrcHtsimInput::ParseConnectionMatrix(std::istream& in, const std::string& name)
         }
         cm.nodes = header["Nodes"].value;
     }
-    // Counts must match the header (absent header lines mean 0).
-    const std::pair<const char*, size_t> counts[] = {
-        {"Connections", cm.connections.size()},
-        {"Triggers", cm.triggers.size()},
-        {"Failures", cm.failures.size()},
-    };
-    for (const auto& c : counts)
-    {
-        auto it = header.find(c.first);
-        uint32_t declared = it == header.end() ? 0 : it->second.value;
-        if (declared != c.second)
-        {
-            std::string word = Lower(c.first);
-            word.pop_back(); // "connections" -> "connection"
-            std::ostringstream got;
-            got << c.second;
-            if (it == header.end())
-            {
-                throw MrcInputError(name,
-                                    r.Line() + 1,
-                                    "a '" + std::string(c.first) + "' header line for the " + word +
-                                        " lines",
-                                    got.str());
-            }
-            std::ostringstream what;
-            what << declared << " " << word << " lines as declared";
-            throw MrcInputError(name, it->second.line, what.str(), got.str());
-        }
-    }
-    // Every trigger a connection names must be defined.
-    for (size_t k = 0; k < cm.connections.size(); ++k)
-    {
-        const auto& c = cm.connections[k];
-        for (uint32_t t : {c.trigger, c.sendDoneTrigger, c.recvDoneTrigger})
-        {
-            if (t != 0 && !triggerIndex.count(t))
-            {
-                std::ostringstream os;
-                os << "a 'trigger id " << t << " ...' line for trigger " << t;
-                throw MrcInputError(name, c.line, os.str(), connText[k]);
-            }
-        }
-    }
+    CheckDeclaredCounts(r, name, header, cm);
+    CheckTriggersDefined(name, cm, triggerIndex, connText);
     return cm;
 }
 
@@ -409,67 +581,28 @@ MrcHtsimInput::ParseTopology(std::istream& in, const std::string& name)
     int current = -1;
     bool seen[3] = {false, false, false};
     bool setKey[3][10] = {};
-    static const char* keys[] = {"downlink_speed_gbps",
-                                 "radix_up",
-                                 "radix_down",
-                                 "queue_up",
-                                 "queue_down",
-                                 "oversubscribed",
-                                 "bundle",
-                                 "switch_latency_ns",
-                                 "downlink_latency_ns"};
-    const std::string attrs = "one of Tier, Downlink_speed_Gbps, Radix_Up, Radix_Down, Queue_Up, "
-                              "Queue_Down, Oversubscribed, Bundle, Switch_Latency_ns, "
-                              "Downlink_Latency_ns";
-    bool haveNodes = false;
-    bool haveTiers = false;
-    bool havePod = false;
+    TopologyHeaderSeen header;
     while (r.Next(true))
     {
         const auto& f = r.Fields();
         const std::string key = Lower(f[0]);
         if (current < 0 && key != "tier")
         {
-            uint32_t* dst = key == "nodes"     ? &topo.nodes
-                            : key == "tiers"   ? &topo.tiers
-                            : key == "podsize" ? &topo.podSize
-                                               : nullptr;
-            if (!dst)
-            {
-                r.Fail("'Nodes N', 'Tiers T', 'Podsize P' or 'Tier k'", f[0]);
-            }
-            bool& have = key == "nodes" ? haveNodes : key == "tiers" ? haveTiers : havePod;
-            if (have)
-            {
-                r.Fail("one '" + f[0] + "' line", f[0]);
-            }
-            if (f.size() != 2 || !MrcParse::U32(f[1], *dst) || *dst == 0)
-            {
-                r.Fail("'" + f[0] + " <positive integer>'");
-            }
-            if (key == "tiers" && (topo.tiers < 2 || topo.tiers > 3))
-            {
-                r.Fail("Tiers 2 or 3", f[1]);
-            }
-            have = true;
-            if (key == "podsize")
-            {
-                topo.podSizeLine = r.Line();
-            }
+            ParseTopologyHeaderLine(r, key, topo, header);
             continue;
         }
         if (current < 0)
         {
             // First "Tier" line: the header must be complete.
-            if (!haveNodes)
+            if (!header.nodes)
             {
                 r.Fail("a 'Nodes N' line before the first Tier");
             }
-            if (!haveTiers)
+            if (!header.tiers)
             {
                 r.Fail("a 'Tiers T' line before the first Tier");
             }
-            if (!havePod)
+            if (!header.pod)
             {
                 r.Fail("a 'Podsize P' line before the first Tier");
             }
@@ -497,79 +630,19 @@ MrcHtsimInput::ParseTopology(std::istream& in, const std::string& name)
             current = static_cast<int>(k);
             continue;
         }
-        int idx = -1;
-        for (int i = 0; i < 9; ++i)
-        {
-            if (key == keys[i])
-            {
-                idx = i;
-            }
-        }
-        if (idx < 0)
-        {
-            r.Fail(attrs, f[0]);
-        }
-        if (setKey[current][idx])
-        {
-            std::ostringstream os;
-            os << "one '" << f[0] << "' in tier " << current;
-            r.Fail(os.str(), f[0]);
-        }
-        setKey[current][idx] = true;
-        if ((idx == 1 || idx == 3) && current == 2)
-        {
-            r.Fail("no " + f[0] + " in tier 2 (the top tier has no uplinks)", f[0]);
-        }
-        uint64_t v;
-        if (!MrcParse::U64(f[1], v))
-        {
-            r.Fail("a non-negative integer after '" + f[0] + "'", f[1]);
-        }
-        MrcHtsimTier& t = topo.tier[current];
-        const bool small = v <= UINT32_MAX;
-        switch (idx)
-        {
-        case 0:
-            t.downlinkGbps = v;
-            break;
-        case 1:
-        case 2:
-        case 5:
-        case 6:
-            if (!small || ((idx == 5 || idx == 6) && v == 0))
-            {
-                r.Fail("a 32-bit positive integer after '" + f[0] + "'", f[1]);
-            }
-            (idx == 1   ? t.radixUp
-             : idx == 2 ? t.radixDown
-             : idx == 5 ? t.oversubscribed
-                        : t.bundle) = static_cast<uint32_t>(v);
-            break;
-        case 3:
-            t.queueUp = v;
-            break;
-        case 4:
-            t.queueDown = v;
-            break;
-        case 7:
-            t.switchLatencyNs = v;
-            break;
-        default:
-            t.downlinkLatencyNs = v;
-            break;
-        }
+        ParseTierAttribute(r, key, current, topo, setKey);
     }
     if (current < 0)
     {
-        if (!haveNodes)
+        if (!header.nodes)
         {
             r.FailEof("a 'Nodes N' line");
         }
-        if (!haveTiers)
+        if (!header.tiers)
         {
             r.FailEof("a 'Tiers T' line");
         }
-        if (!havePod)
+        if (!header.pod)
         {
             r.FailEof("a 'Podsize P' line");
         }

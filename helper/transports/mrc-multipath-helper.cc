@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-entropy.h"
 #include "ns3/mrc-multipath-queue-pair.h"
+#include "ns3/mrc-port-status-agent.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"
@@ -66,7 +67,8 @@ MrcMultipathHelper::InstallNics(MrcRdmaHelper& rdma, Ptr<MrcTopology> topo)
         {
             ports.emplace_back(topo->GetNicPort(h, p), topo->GetAddress(h, p));
         }
-        rdma.Install(topo->GetHost(h), ports);
+        // the NIC's Port Status Update (endpoint QPN 0x2) is MRC's agent
+        MrcPortStatusAgent::Install(rdma.Install(topo->GetHost(h), ports));
     }
 }
 

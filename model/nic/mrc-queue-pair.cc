@@ -273,6 +273,7 @@ MrcQueuePair::ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
     m_ccOps->Init(m_cc);
     SetState(MrcQpState::RTR);
     DoConnect();
+    m_nic->NotifyConnected(this); // listeners (a controller) follow the connected QP
     TraceCc();
 }
 

@@ -9,13 +9,11 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
-#include "ns3/mrc-eeth-header.h"
+#include "ns3/mrc-channel.h"
 #include "ns3/mrc-erth-header.h"
 #include "ns3/mrc-icrc-trailer.h"
-#include "ns3/mrc-multipath-queue-pair.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-reusable-event.h"
-#include "ns3/mrc-tseth-header.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -23,6 +21,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <string>
+#include <utility>
 
 namespace ns3
 {
@@ -38,24 +38,56 @@ constexpr uint32_t MAX_HEADER_BYTES = 256;
 /// Packets one Serve call builds at most before it yields (see Serve).
 constexpr uint32_t MAX_PACKETS_PER_SERVE = 64;
 
-/// Read the fixed-size extension header H that follows the BTH of an arrival.
-/// \return false if the packet is too short
-template <typename H>
-bool
-ReadExtHeader(const MrcRxPacket& rx, H& h)
+/**
+ * A trace source of the NIC that lives in the endpoint handler of a QP number: connecting
+ * to it connects to the handler's trace source of the same name (false without a
+ * handler, or when the handler has no such source).
+ */
+class EndpointTraceAccessor : public TraceSourceAccessor
 {
-    if (rx.packet->GetSize() < rx.extOffset + H::SIZE)
+  public:
+    /// \param qpn the handler's QP number \param name the trace source's name there
+    EndpointTraceAccessor(uint32_t qpn, std::string name)
+        : m_qpn(qpn),
+          m_name(std::move(name))
     {
-        return false;
     }
-    uint8_t bytes[H::SIZE];
-    rx.packet->CreateFragment(rx.extOffset, H::SIZE)->CopyData(bytes, H::SIZE);
-    Buffer b;
-    b.AddAtStart(H::SIZE);
-    b.Begin().Write(bytes, H::SIZE);
-    h.Deserialize(b.Begin());
-    return true;
-}
+
+    bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        Ptr<MrcEndpointOps> h = Handler(obj);
+        return h && h->TraceConnectWithoutContext(m_name, cb);
+    }
+
+    bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        Ptr<MrcEndpointOps> h = Handler(obj);
+        return h && h->TraceConnect(m_name, context, cb);
+    }
+
+    bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        Ptr<MrcEndpointOps> h = Handler(obj);
+        return h && h->TraceDisconnectWithoutContext(m_name, cb);
+    }
+
+    bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        Ptr<MrcEndpointOps> h = Handler(obj);
+        return h && h->TraceDisconnect(m_name, context, cb);
+    }
+
+  private:
+    /// \param obj the NIC \return its handler of m_qpn, or null
+    Ptr<MrcEndpointOps> Handler(ObjectBase* obj) const
+    {
+        auto* nic = dynamic_cast<MrcRdmaNic*>(obj);
+        return nic ? nic->GetEndpointHandler(m_qpn) : nullptr;
+    }
+
+    uint32_t m_qpn;     //!< the handler's QP number
+    std::string m_name; //!< the trace source's name in the handler
+};
 
 } // namespace
 
@@ -122,9 +154,31 @@ MrcRdmaNic::GetTypeId()
                             "ns3::MrcRdmaNic::RxDropTracedCallback")
             .AddTraceSource("PortStatusTx",
                             "A NIC-scope Port Status Update left (first attempt or resend): "
-                            "the peer NIC's port-0 address, the request id, the mask.",
-                            MakeTraceSourceAccessor(&MrcRdmaNic::m_portStatusTxTrace),
-                            "ns3::MrcRdmaNic::PortStatusTracedCallback");
+                            "the peer NIC's port-0 address, the request id, the mask. The "
+                            "source lives in the handler of the endpoint QPN 0x2 (the MRC "
+                            "Port Status agent); connecting fails while there is none.",
+                            Create<EndpointTraceAccessor>(MRC_ENDPOINT_QPN, "PortStatusTx"),
+                            "ns3::MrcRdmaNic::PortStatusTracedCallback")
+            .AddTraceSource("QueuePairCreated",
+                            "The NIC made a queue pair (CreateQueuePair), after giving it its "
+                            "QP number.",
+                            MakeTraceSourceAccessor(&MrcRdmaNic::m_qpCreatedTrace),
+                            "ns3::MrcRdmaNic::QueuePairTracedCallback")
+            .AddTraceSource("QueuePairConnected",
+                            "A queue pair of this NIC reached RTR (Connect or ModifyToRtr), "
+                            "its transport's connected state set up.",
+                            MakeTraceSourceAccessor(&MrcRdmaNic::m_qpConnectedTrace),
+                            "ns3::MrcRdmaNic::QueuePairTracedCallback")
+            .AddTraceSource("PortState",
+                            "The link of a port went down or up, as its device detects it: "
+                            "the port and whether it is up.",
+                            MakeTraceSourceAccessor(&MrcRdmaNic::m_portStateTrace),
+                            "ns3::MrcRdmaNic::PortStateTracedCallback")
+            .AddTraceSource("PortAdminState",
+                            "SetPortEnabled changed a port's admin state: the port and "
+                            "whether it is enabled.",
+                            MakeTraceSourceAccessor(&MrcRdmaNic::m_portAdminTrace),
+                            "ns3::MrcRdmaNic::PortStateTracedCallback");
     return tid;
 }
 
@@ -146,12 +200,6 @@ MrcRdmaNic::~MrcRdmaNic() = default;
 void
 MrcRdmaNic::DoDispose()
 {
-    m_portStatusFlush.Cancel();
-    for (auto& peer : m_peers)
-    {
-        peer.timer.Cancel();
-    }
-    m_peers.clear();
     for (auto& port : m_ports)
     {
         port.wake.Cancel();
@@ -171,6 +219,11 @@ MrcRdmaNic::DoDispose()
     }
     m_qps.clear();
     m_qpList.clear();
+    for (auto& [qpn, handler] : m_endpoints)
+    {
+        handler->Dispose();
+    }
+    m_endpoints.clear();
     m_regions.clear();
     Object::DoDispose();
 }
@@ -195,7 +248,9 @@ MrcRdmaNic::AddPort(Ptr<MrcNetDevice> device, Ipv6Address address)
     port.address = address;
     NS_ABORT_MSG_IF(index >= 32, "MrcRdmaNic::AddPort: 32 ports at most (port " << index << ")");
     m_ports.push_back(port);
+    m_portDisabled.push_back(false);
     device->SetClassReceiveCallback(MakeCallback(&MrcRdmaNic::ReceiveFromDevice, this));
+    device->AddLinkChangeCallback(Callback<void>([this, index]() { PortLinkChanged(index); }));
     device->SetDequeueHook(MrcNetDevice::DequeueHook(
         [this, index](Ptr<Packet> frame, uint8_t cls) { DequeueHook(index, frame, cls); }));
     NS_LOG_FUNCTION(this << index << address);
@@ -238,6 +293,34 @@ MrcRdmaNic::GetAddresses() const
     return out;
 }
 
+void
+MrcRdmaNic::SetPortEnabled(uint32_t port, bool enable)
+{
+    NS_LOG_FUNCTION(this << port << enable);
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "MrcRdmaNic::SetPortEnabled: port " << port << " does not exist");
+    Ptr<MrcChannel> ch = DynamicCast<MrcChannel>(m_ports[port].dev->GetChannel());
+    NS_ABORT_MSG_IF(!ch, "MrcRdmaNic::SetPortEnabled: port " << port << " has no MrcChannel");
+    m_portDisabled[port] = !enable;
+    ch->SetLinkUp(enable);
+    m_portAdminTrace(port, enable);
+}
+
+bool
+MrcRdmaNic::IsPortEnabled(uint32_t port) const
+{
+    return port >= m_portDisabled.size() || !m_portDisabled[port];
+}
+
+void
+MrcRdmaNic::PortLinkChanged(uint32_t port)
+{
+    if (port < m_ports.size()) // not after DoDispose
+    {
+        m_portStateTrace(port, m_ports[port].dev->IsLinkUp());
+    }
+}
+
 Ptr<MrcQueuePair>
 MrcRdmaNic::CreateQueuePair(TypeId transport)
 {
@@ -268,7 +351,31 @@ MrcRdmaNic::Adopt(Ptr<MrcQueuePair> qp)
     qp->SetNic(this, qpn);
     m_qps[qpn] = qp;
     m_qpList.push_back(qp);
+    m_qpCreatedTrace(qp);
     return qp;
+}
+
+void
+MrcRdmaNic::NotifyConnected(Ptr<MrcQueuePair> qp)
+{
+    m_qpConnectedTrace(qp);
+}
+
+void
+MrcRdmaNic::RegisterEndpointHandler(uint32_t qpn, Ptr<MrcEndpointOps> handler)
+{
+    NS_ABORT_MSG_IF(!handler, "MrcRdmaNic::RegisterEndpointHandler: null handler");
+    NS_ABORT_MSG_IF(qpn > 0xffffff,
+                    "MrcRdmaNic::RegisterEndpointHandler: QPN " << qpn
+                                                                << " does not fit in 24 bits");
+    m_endpoints[qpn] = handler;
+}
+
+Ptr<MrcEndpointOps>
+MrcRdmaNic::GetEndpointHandler(uint32_t qpn) const
+{
+    auto it = m_endpoints.find(qpn);
+    return it == m_endpoints.end() ? nullptr : it->second;
 }
 
 Ptr<MrcQueuePair>
@@ -530,7 +637,8 @@ MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
     auto it = m_qps.find(rx.destQp);
     if (it == m_qps.end())
     {
-        if (rx.destQp == MRC_ENDPOINT_QPN && ReceiveEndpoint(rx))
+        auto ep = m_endpoints.find(rx.destQp);
+        if (ep != m_endpoints.end() && ep->second->ReceiveEndpoint(rx))
         {
             return;
         }
@@ -571,296 +679,48 @@ MrcRdmaNic::GetPortStatusScope() const
     return m_portStatusScope;
 }
 
+MrcEndpointStats
+MrcRdmaNic::EndpointStats() const
+{
+    Ptr<MrcEndpointOps> h = GetEndpointHandler(MRC_ENDPOINT_QPN);
+    return h ? h->GetEndpointStats() : MrcEndpointStats();
+}
+
 uint64_t
 MrcRdmaNic::GetPortStatusSent() const
 {
-    return m_psSent;
+    return EndpointStats().requestsSent;
 }
 
 uint64_t
 MrcRdmaNic::GetPortStatusResent() const
 {
-    return m_psResent;
+    return EndpointStats().requestsResent;
 }
 
 uint64_t
 MrcRdmaNic::GetPortStatusAnswered() const
 {
-    return m_psAnswered;
+    return EndpointStats().responsesMatched;
 }
 
 uint64_t
 MrcRdmaNic::GetPortStatusReceived() const
 {
-    return m_psReceived;
+    return EndpointStats().requestsApplied;
 }
 
 uint64_t
 MrcRdmaNic::GetPortStatusResponses() const
 {
-    return m_psResponses;
+    return EndpointStats().responsesSent;
 }
 
 uint16_t
 MrcRdmaNic::GetPortStatusRequestId(Ipv6Address peer) const
 {
-    for (const auto& ps : m_peers)
-    {
-        if (std::find(ps.addresses.begin(), ps.addresses.end(), peer) != ps.addresses.end())
-        {
-            return ps.id;
-        }
-    }
-    return 0;
-}
-
-// ---------------------------------------------------------------------------
-// NIC-scope Port Status Update (endpoint operation, QPN 0x2)
-// ---------------------------------------------------------------------------
-
-void
-MrcRdmaNic::RequestPortStatusUpdate()
-{
-    if (m_portStatusFlush.IsExpired())
-    {
-        // after every QP that sees the same change at this instant has remapped
-        m_portStatusFlush = Simulator::ScheduleNow(&MrcRdmaNic::FlushPortStatus, this);
-    }
-}
-
-uint32_t
-MrcRdmaNic::LocalPortMask() const
-{
-    uint32_t mask = 0;
-    for (uint32_t p = 0; p < m_ports.size() && p < MrcErthHeader::MAX_PORT; ++p)
-    {
-        if (m_ports[p].dev->IsLinkUp())
-        {
-            mask |= MrcErthHeader::PortBit(p + 1);
-        }
-    }
-    return mask;
-}
-
-Ptr<MrcMultipathQueuePair>
-MrcRdmaNic::PeerQp(std::size_t peer) const
-{
-    const std::vector<Ipv6Address>& a = m_peers[peer].addresses;
-    for (const auto& qp : m_qpList)
-    {
-        const MrcQpState st = qp->GetState();
-        if (st != MrcQpState::RTS && st != MrcQpState::RTR)
-        {
-            continue;
-        }
-        Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
-        if (mp && mp->GetPortStatusUpdates() && !a.empty() && mp->GetRemoteAddress(0) == a[0])
-        {
-            return mp;
-        }
-    }
-    return nullptr;
-}
-
-void
-MrcRdmaNic::FlushPortStatus()
-{
-    const uint32_t mask = LocalPortMask();
-    // the peers: one per distinct peer address on port 0 among the live MRC QPs
-    std::vector<bool> due(m_peers.size(), false);
-    for (const auto& qp : m_qpList)
-    {
-        const MrcQpState st = qp->GetState();
-        if (st != MrcQpState::RTS && st != MrcQpState::RTR)
-        {
-            continue;
-        }
-        Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
-        if (!mp || !mp->GetPortStatusUpdates() || m_ports.empty())
-        {
-            continue;
-        }
-        const Ipv6Address first = mp->GetRemoteAddress(0);
-        std::size_t i = 0;
-        while (i < m_peers.size() && m_peers[i].addresses[0] != first)
-        {
-            ++i;
-        }
-        if (i == m_peers.size())
-        {
-            PeerStatus ps;
-            for (uint32_t p = 0; p < m_ports.size(); ++p)
-            {
-                ps.addresses.push_back(mp->GetRemoteAddress(p));
-            }
-            m_peers.push_back(ps);
-            due.push_back(false);
-        }
-        due[i] = true;
-    }
-    for (std::size_t i = 0; i < m_peers.size(); ++i)
-    {
-        PeerStatus& ps = m_peers[i];
-        if (!due[i] || (ps.sent && ps.mask == mask))
-        {
-            continue; // no live QP to it, or it has (or is being sent) this mask already
-        }
-        // a new local state replaces an update still waiting for its response
-        ps.timer.Cancel();
-        ps.mask = mask;
-        ps.sent = true;
-        ps.pending = true;
-        ++ps.id; // request id in PSN[15:0]; consumes no PSN
-        Ptr<MrcMultipathQueuePair> qp = PeerQp(i);
-        ps.left = qp->GetPortStatusAttempts();
-        TransmitPortStatus(i);
-    }
-}
-
-void
-MrcRdmaNic::TransmitPortStatus(std::size_t peer)
-{
-    PeerStatus& ps = m_peers[peer];
-    Ptr<MrcMultipathQueuePair> qp = PeerQp(peer);
-    uint32_t via = 0;
-    while (via < m_ports.size() && !m_ports[via].dev->IsLinkUp())
-    {
-        ++via;
-    }
-    if (!qp || via == m_ports.size() || ps.left == 0)
-    {
-        ps.pending = false; // no QP or port left to tell the peer through, or no attempt left
-        return;
-    }
-    MrcErthHeader erth;
-    erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
-    erth.SetPortStatusMask(ps.mask);
-    erth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(erth);
-    MrcBthHeader bth;
-    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_REQUEST);
-    bth.SetDestQp(MRC_ENDPOINT_QPN);
-    bth.SetPsn(ps.id);
-    p->AddHeader(bth);
-    --ps.left;
-    ++m_psSent;
-    NS_LOG_LOGIC("Port Status Update " << ps.id << " mask 0x" << std::hex << ps.mask << std::dec
-                                       << " to " << ps.addresses[0] << " via port " << via);
-    m_portStatusTxTrace(ps.addresses[0], ps.id, ps.mask);
-    qp->SendEndpointPacket(via, p);
-    const Time timeout = qp->GetPortStatusTimeout();
-    if (timeout.IsStrictlyPositive())
-    {
-        ps.timer = Simulator::Schedule(timeout, &MrcRdmaNic::PortStatusTimedOut, this, peer);
-    }
-}
-
-void
-MrcRdmaNic::PortStatusTimedOut(std::size_t peer)
-{
-    PeerStatus& ps = m_peers[peer];
-    if (!ps.pending)
-    {
-        return;
-    }
-    if (ps.left == 0)
-    {
-        NS_LOG_LOGIC("Port Status Update " << ps.id << " to " << ps.addresses[0]
-                                           << " unanswered after all attempts");
-        ps.pending = false;
-        return;
-    }
-    ++m_psResent;
-    TransmitPortStatus(peer);
-}
-
-Ipv6Address
-MrcRdmaNic::SourceOf(const MrcRxPacket& rx)
-{
-    return rx.info->encapsulated ? rx.info->innerSrc : rx.info->src;
-}
-
-bool
-MrcRdmaNic::ReceiveEndpoint(const MrcRxPacket& rx)
-{
-    if (rx.opcode == MrcOpcode::MRC_ENDPOINT_REQUEST)
-    {
-        MrcErthHeader erth;
-        if (!ReadExtHeader(rx, erth))
-        {
-            return false;
-        }
-        if (erth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
-        {
-            return false;
-        }
-        const Ipv6Address src = SourceOf(rx);
-        Ptr<MrcMultipathQueuePair> answerVia;
-        for (const auto& qp : m_qpList)
-        {
-            Ptr<MrcMultipathQueuePair> mp = DynamicCast<MrcMultipathQueuePair>(qp);
-            const MrcQpState st = qp->GetState();
-            if (!mp || (st != MrcQpState::RTS && st != MrcQpState::RTR) ||
-                qp->GetRemoteAddress(rx.port) != src)
-            {
-                continue;
-            }
-            mp->ApplyPeerPortStatus(erth.GetPortStatusMask());
-            if (!answerVia)
-            {
-                answerVia = mp;
-            }
-        }
-        if (!answerVia)
-        {
-            return false; // no QP connected to the sender: nothing to apply or answer through
-        }
-        ++m_psReceived;
-        // one answer, on the port the request came in on (a port the peer reaches)
-        MrcEethHeader eeth;
-        eeth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
-        eeth.SetTxTimestamp(erth.GetTxTimestamp());
-        Ptr<Packet> resp = Create<Packet>();
-        resp->AddHeader(eeth);
-        MrcBthHeader bth;
-        bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_RESPONSE);
-        bth.SetDestQp(MRC_ENDPOINT_QPN);
-        bth.SetPsn(MrcEndpointRequestIdOfPsn(rx.psn));
-        resp->AddHeader(bth);
-        ++m_psResponses;
-        answerVia->SendEndpointPacket(rx.port, resp);
-        return true;
-    }
-    if (rx.opcode == MrcOpcode::MRC_ENDPOINT_RESPONSE)
-    {
-        MrcEethHeader eeth;
-        if (!ReadExtHeader(rx, eeth))
-        {
-            return false;
-        }
-        if (eeth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
-        {
-            return false;
-        }
-        const Ipv6Address src = SourceOf(rx);
-        const uint16_t id = MrcEndpointRequestIdOfPsn(rx.psn);
-        for (auto& ps : m_peers)
-        {
-            if (rx.port < ps.addresses.size() && ps.addresses[rx.port] == src)
-            {
-                if (ps.pending && ps.id == id)
-                {
-                    ++m_psAnswered;
-                    ps.pending = false;
-                    ps.timer.Cancel();
-                }
-                return true; // answers to replaced updates are ignored
-            }
-        }
-        return false;
-    }
-    return false;
+    Ptr<MrcEndpointOps> h = GetEndpointHandler(MRC_ENDPOINT_QPN);
+    return h ? h->GetRequestId(peer) : 0;
 }
 
 } // namespace ns3

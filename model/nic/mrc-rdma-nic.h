@@ -5,6 +5,7 @@
 #ifndef MRC_RDMA_NIC_H
 #define MRC_RDMA_NIC_H
 
+#include "mrc-endpoint-ops.h"
 #include "mrc-memory-region.h"
 #include "mrc-queue-pair.h"
 
@@ -32,7 +33,6 @@ namespace ns3
 {
 
 class Node;
-class MrcMultipathQueuePair;
 
 /**
  * \ingroup mrc
@@ -56,16 +56,22 @@ class MrcMultipathQueuePair;
  *   their DSCP (high priority with the default DSCP map).
  * - **Memory regions.** RegisterMemoryRegion gives a region an rkey; responders look it
  *   up by the RETH's rkey.
- * - **Port Status Update (MRC).** With PortStatusScope Nic (default), a local port change
- *   that the NIC's MRC QPs apply (after their PortRemapDelay) makes the NIC send ONE
- *   Port Status Update (Endpoint Request 0xD8, ERTH op 0, reachable-port mask) to the
- *   reserved QPN 0x2 of every peer NIC it has a live MRC QP to, answered by one Endpoint
- *   Response (0xD9, same request id in PSN[15:0]) and sent again after the
- *   PortStatusTimeout of the peer's first QP, up to its PortStatusAttempts. A request
- *   arriving at QPN 0x2 is applied to every live MRC QP whose peer address on the
- *   arrival port is the request's source, and answered once. The packets travel through
- *   one of those QPs (its reverse EVs, control class). With Qp each QP exchanges its own
- *   updates with its peer QP (MrcMultipathQueuePair).
+ * - **Endpoint operations.** A transport registers an MrcEndpointOps handler for a
+ *   reserved QP number (RegisterEndpointHandler; MRC's Port Status agent takes the
+ *   endpoint QPN 0x2). An arrival for a QP number that no queue pair owns goes to the
+ *   handler of that number, if any; what it does not take is dropped as "unknown-qp".
+ *   The NIC includes no transport: the Port Status accessors and the PortStatusTx trace
+ *   below forward to the handler of QPN 0x2 (MrcPortStatusAgent with MRC), and the
+ *   PortStatusScope attribute (Nic: one update per peer NIC to its QPN 0x2; Qp: each MRC
+ *   QP updates its peer QP) is read by that agent.
+ * - **Listeners.** QueuePairCreated and QueuePairConnected report each queue pair when
+ *   the NIC makes it and when it reaches RTR (after its transport set up its state), so
+ *   a control plane (MrcController) follows the QPs without them calling it;
+ *   PortState reports a port's link as its device detects it, PortAdminState the
+ *   changes of SetPortEnabled.
+ * - **Port admin.** SetPortEnabled(port, false) takes the port's link down (as a
+ *   failure would; the device and the QPs notice it after the device's detection
+ *   delay), SetPortEnabled(port, true) brings it back.
  */
 class MrcRdmaNic : public Object
 {
@@ -81,6 +87,10 @@ class MrcRdmaNic : public Object
     typedef void (*RxDropTracedCallback)(Ptr<const Packet> packet, const std::string& why);
     /// Signature of the PortStatusTx trace: peer (its port-0 address), request id, mask.
     typedef void (*PortStatusTracedCallback)(Ipv6Address peer, uint16_t id, uint32_t mask);
+    /// Signature of the QueuePairCreated and QueuePairConnected traces.
+    typedef void (*QueuePairTracedCallback)(Ptr<MrcQueuePair> qp);
+    /// Signature of the PortState and PortAdminState traces: the port and its new state.
+    typedef void (*PortStateTracedCallback)(uint32_t port, bool up);
 
     /**
      * \brief Get the type ID.
@@ -115,6 +125,16 @@ class MrcRdmaNic : public Object
     Ipv6Address GetAddress(uint32_t port) const;
     /// \return every port's address, port order
     std::vector<Ipv6Address> GetAddresses() const;
+    /**
+     * Port admin (OCP mrc_ctl_modify_port): disabling a port takes its link down, enabling
+     * brings it back up; the devices and QPs see the change after the device's detection
+     * delay, as for a failure. Fires PortAdminState. Aborts if the port does not exist or
+     * its device has no MrcChannel.
+     * \param port a port \param enable true to enable
+     */
+    void SetPortEnabled(uint32_t port, bool enable);
+    /// \param port a port \return false if SetPortEnabled disabled it
+    bool IsPortEnabled(uint32_t port) const;
 
     // ---- queue pairs ----
 
@@ -136,6 +156,18 @@ class MrcRdmaNic : public Object
     uint32_t GetNQueuePairs() const;
     /// \return every queue pair, in creation order
     std::vector<Ptr<MrcQueuePair>> GetQueuePairs() const;
+
+    // ---- endpoint operations ----
+
+    /**
+     * Register the handler of a reserved QP number (one that no queue pair gets: below
+     * FirstQpn). Replaces an earlier handler of the number.
+     * \param qpn the QP number (24 bits)
+     * \param handler the handler (not null)
+     */
+    void RegisterEndpointHandler(uint32_t qpn, Ptr<MrcEndpointOps> handler);
+    /// \param qpn a QP number \return its handler, or null
+    Ptr<MrcEndpointOps> GetEndpointHandler(uint32_t qpn) const;
 
     // ---- memory regions ----
 
@@ -167,19 +199,19 @@ class MrcRdmaNic : public Object
      */
     bool SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp);
 
+    /**
+     * The QP reached RTR and its transport set up its connected state: fires
+     * QueuePairConnected.
+     * \param qp the queue pair
+     */
+    void NotifyConnected(Ptr<MrcQueuePair> qp);
+
     /// \return the BthUdpPort attribute
     uint16_t GetBthUdpPort() const;
     /// \return the ComputeIcrc attribute
     bool GetComputeIcrc() const;
-    /// \return the PortStatusScope attribute
+    /// \return the PortStatusScope attribute (read by the MRC Port Status agent)
     PortStatusScope GetPortStatusScope() const;
-    /**
-     * An MRC QP applied a local port change (PortStatusScope Nic): at the end of this
-     * instant, send every peer NIC whose last update carried another mask a new Port
-     * Status Update with the current mask. Calls of many QPs at once make one update per
-     * peer.
-     */
-    void RequestPortStatusUpdate();
 
     // ---- counters ----
 
@@ -191,6 +223,9 @@ class MrcRdmaNic : public Object
     uint64_t GetTxDataPackets(uint32_t port) const;
     /// \param port a port \return data packets the device refused (queue full, link down)
     uint64_t GetTxDataDrops(uint32_t port) const;
+    // Port Status Update counts: forwarded to the handler of the endpoint QPN 0x2 (its
+    // MrcEndpointStats); 0 without one.
+
     /// \return NIC-scope Port Status Update requests sent (first attempts and resends)
     uint64_t GetPortStatusSent() const;
     /// \return of those, resends after a timeout
@@ -239,32 +274,10 @@ class MrcRdmaNic : public Object
     /// Fill the port's device from the ring.
     void Serve(uint32_t port);
 
-    /// NIC-scope Port Status Update state toward one peer NIC.
-    struct PeerStatus
-    {
-        std::vector<Ipv6Address> addresses; //!< the peer's address per port (of its first QP)
-        uint16_t id{0};                     //!< request id of the last update
-        uint32_t mask{0};                   //!< its mask
-        uint32_t left{0};                   //!< attempts left
-        bool sent{false};                   //!< an update was started
-        bool pending{false};                //!< it waits for its response
-        EventId timer;                      //!< response timeout
-    };
-
-    /// Send the updates RequestPortStatusUpdate asked for.
-    void FlushPortStatus();
-    /// \return the current reachable-port mask of this NIC
-    uint32_t LocalPortMask() const;
-    /// \param peer index in m_peers \return first live MRC QP connected to it, or null
-    Ptr<MrcMultipathQueuePair> PeerQp(std::size_t peer) const;
-    /// Send (again) the pending update of a peer.
-    void TransmitPortStatus(std::size_t peer);
-    /// The response timeout of a peer's update fired.
-    void PortStatusTimedOut(std::size_t peer);
-    /// A packet for the endpoint QPN 0x2 arrived. \return false if not an endpoint op
-    bool ReceiveEndpoint(const MrcRxPacket& rx);
-    /// \param rx an arrival \return its sender's address (inner source when encapsulated)
-    static Ipv6Address SourceOf(const MrcRxPacket& rx);
+    /// The link of a port changed (device callback): fires PortState.
+    void PortLinkChanged(uint32_t port);
+    /// \return the stats of the endpoint QPN 0x2's handler (zero without one)
+    MrcEndpointStats EndpointStats() const;
 
     /// Register a created QP.
     Ptr<MrcQueuePair> Adopt(Ptr<MrcQueuePair> qp);
@@ -283,15 +296,13 @@ class MrcRdmaNic : public Object
     uint64_t m_rxNotBth;                                                 //!< counter
     uint64_t m_rxUnknownQp;                                              //!< counter
     PortStatusScope m_portStatusScope;                                   //!< PortStatusScope
-    std::vector<PeerStatus> m_peers;                                     //!< peer NICs
-    EventId m_portStatusFlush;                                           //!< pending flush
-    uint64_t m_psSent{0};                                                //!< counter
-    uint64_t m_psResent{0};                                              //!< counter
-    uint64_t m_psAnswered{0};                                            //!< counter
-    uint64_t m_psReceived{0};                                            //!< counter
-    uint64_t m_psResponses{0};                                           //!< counter
-    TracedCallback<Ipv6Address, uint16_t, uint32_t> m_portStatusTxTrace; //!< PortStatusTx
+    std::map<uint32_t, Ptr<MrcEndpointOps>> m_endpoints;                 //!< handlers by QPN
+    std::vector<bool> m_portDisabled;                                    //!< SetPortEnabled
     TracedCallback<Ptr<const Packet>, const std::string&> m_rxDropTrace; //!< RxDrop
+    TracedCallback<Ptr<MrcQueuePair>> m_qpCreatedTrace;                  //!< QueuePairCreated
+    TracedCallback<Ptr<MrcQueuePair>> m_qpConnectedTrace;                //!< QueuePairConnected
+    TracedCallback<uint32_t, bool> m_portStateTrace;                     //!< PortState
+    TracedCallback<uint32_t, bool> m_portAdminTrace;                     //!< PortAdminState
 };
 
 } // namespace ns3

@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -70,12 +71,27 @@ MrcEvReasonName(MrcEvReason r)
     return "?";
 }
 
+MrcPathSignal
+MrcPathSignalOfSack(MrcPathFeedback m)
+{
+    switch (m)
+    {
+    case MrcPathFeedback::NONE:
+        return MrcPathSignal::GOOD;
+    case MrcPathFeedback::SKIP_ONCE:
+        return MrcPathSignal::ECN;
+    case MrcPathFeedback::ALWAYS_SKIP:
+        return MrcPathSignal::BAD;
+    }
+    return MrcPathSignal::GOOD;
+}
+
 TypeId
 MrcEvTable::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::MrcEvTable")
-            .SetParent<Object>()
+            .SetParent<MrcPathSelector>()
             .SetGroupName("Mrc")
             .AddConstructor<MrcEvTable>()
             .AddAttribute(
@@ -151,6 +167,13 @@ MrcEvTable::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&MrcEvTable::m_reviveSuccesses),
                           MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("Profile",
+                          "EV profile of Init(localQpn, remoteQpn, nPorts), the path-selector "
+                          "family's entry (the MRC queue pair passes its own profile to Init). "
+                          "Null (default): a structured profile with default attributes.",
+                          PointerValue(),
+                          MakePointerAccessor(&MrcEvTable::m_profile),
+                          MakePointerChecker<MrcEvProfile>())
             .AddTraceSource("EvState",
                             "An EV changed state (or a backup EV entered the active set).",
                             MakeTraceSourceAccessor(&MrcEvTable::m_stateTrace),
@@ -191,7 +214,8 @@ MrcEvTable::DoDispose()
     }
     m_probeCb = MakeNullCallback<void, uint32_t>();
     m_rng = nullptr;
-    Object::DoDispose();
+    m_profile = nullptr;
+    MrcPathSelector::DoDispose();
 }
 
 int64_t
@@ -210,71 +234,29 @@ MrcEvTable::Init(Ptr<MrcEvProfile> profile,
 }
 
 void
+MrcEvTable::Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts)
+{
+    NS_LOG_FUNCTION(this << localQpn << remoteQpn << nPorts);
+    Ptr<MrcEvProfile> profile = m_profile;
+    if (!profile)
+    {
+        profile = CreateObject<MrcEvProfile>();
+        profile->SetFormat(MrcEvProfile::STRUCTURED);
+    }
+    Init(profile, nPorts, {});
+}
+
+void
 MrcEvTable::Init(const MrcEvSet& set)
 {
     NS_LOG_FUNCTION(this << set.active.size() << set.backup.size());
     NS_ABORT_MSG_IF(!m_evs.empty(), "MrcEvTable::Init called twice");
     NS_ABORT_MSG_IF(set.active.empty(), "MrcEvTable::Init: the active set is empty");
-    m_planes = 0;
-    for (const auto* list : {&set.active, &set.backup})
-    {
-        for (const auto& c : *list)
-        {
-            NS_ABORT_MSG_IF(c.plane >= 32,
-                            "MrcEvTable: plane " << c.plane << " not allowed; allowed 0..31");
-            m_planes = std::max(m_planes, c.plane + 1);
-        }
-    }
-    m_backup.assign(m_planes, {});
-    m_planeTarget.assign(m_planes, 0);
-    m_planeActive.assign(m_planes, 0);
-    m_evs.reserve(set.active.size() + set.backup.size());
-    m_hot.reserve(set.active.size() + set.backup.size());
-    m_active.assign(m_planes, {});
-    m_planeIds.assign(m_planes, {});
-    m_cursor.assign(m_planes, 0);
-    m_planeRounds.assign(m_planes, 0);
-    m_byValue.clear();
-    m_byValue.Reserve(set.active.size() + set.backup.size());
-    // Path groups: EVs that share an SRv6 carrier take the same path (replicas told apart
-    // only by their value); every EV without a carrier is a path of its own.
-    std::vector<uint32_t> carrierPathIds; // id of the first EV of each carrier path
-    auto add = [this, &carrierPathIds](const MrcEvCandidate& c) {
-        uint32_t id = m_evs.size();
-        NS_ABORT_MSG_IF(!m_byValue.Insert(c.value, id),
-                        "MrcEvTable: EV value 0x" << std::hex << c.value << std::dec
-                                                  << " appears twice");
-        m_evs.emplace_back();
-        m_evs.back().ev = c;
-        m_hot.emplace_back();
-        m_planeIds[c.plane].push_back(id);
-        uint32_t path = m_paths;
-        if (c.hasCarrier)
-        {
-            for (uint32_t first : carrierPathIds)
-            {
-                const MrcEvCandidate& o = m_evs[first].ev;
-                if (o.plane == c.plane && o.carrier == c.carrier)
-                {
-                    path = m_evs[first].path;
-                    break;
-                }
-            }
-            if (path == m_paths)
-            {
-                carrierPathIds.push_back(id);
-            }
-        }
-        if (path == m_paths)
-        {
-            ++m_paths;
-        }
-        m_evs.back().path = path;
-        return id;
-    };
+    SizePlanes(set);
+    std::vector<uint32_t> carrierPaths; // id of the first EV of each carrier path
     for (const auto& c : set.active)
     {
-        uint32_t id = add(c);
+        uint32_t id = AddEv(c, carrierPaths);
         m_evs[id].state = MrcEvState::GOOD;
         m_hot[id].state = MrcEvState::GOOD;
         AddToActive(id);
@@ -282,7 +264,7 @@ MrcEvTable::Init(const MrcEvSet& set)
     }
     for (const auto& c : set.backup)
     {
-        uint32_t id = add(c);
+        uint32_t id = AddEv(c, carrierPaths);
         m_evs[id].state = MrcEvState::UNKNOWN;
         m_hot[id].state = MrcEvState::UNKNOWN;
         m_evs[id].set = MrcEvEntry::BACKUP;
@@ -295,6 +277,71 @@ MrcEvTable::Init(const MrcEvSet& set)
     // The first round is drawn by the first Select: the random stream may still be fixed
     // (AssignStreams) after Init, so the order depends only on the stream and the EVs.
     m_drawn = false;
+}
+
+void
+MrcEvTable::SizePlanes(const MrcEvSet& set)
+{
+    m_planes = 0;
+    for (const auto* list : {&set.active, &set.backup})
+    {
+        for (const auto& c : *list)
+        {
+            NS_ABORT_MSG_IF(c.plane >= 32,
+                            "MrcEvTable: plane " << c.plane << " not allowed; allowed 0..31");
+            m_planes = std::max(m_planes, c.plane + 1);
+        }
+    }
+    const size_t total = set.active.size() + set.backup.size();
+    m_backup.assign(m_planes, {});
+    m_planeTarget.assign(m_planes, 0);
+    m_planeActive.assign(m_planes, 0);
+    m_evs.reserve(total);
+    m_hot.reserve(total);
+    m_active.assign(m_planes, {});
+    m_planeIds.assign(m_planes, {});
+    m_cursor.assign(m_planes, 0);
+    m_planeRounds.assign(m_planes, 0);
+    m_byValue.clear();
+    m_byValue.Reserve(total);
+}
+
+uint32_t
+MrcEvTable::AddEv(const MrcEvCandidate& c, std::vector<uint32_t>& carrierPaths)
+{
+    uint32_t id = m_evs.size();
+    NS_ABORT_MSG_IF(!m_byValue.Insert(c.value, id),
+                    "MrcEvTable: EV value 0x" << std::hex << c.value << std::dec
+                                              << " appears twice");
+    m_evs.emplace_back();
+    m_evs.back().ev = c;
+    m_hot.emplace_back();
+    m_planeIds[c.plane].push_back(id);
+    // Path groups: EVs that share an SRv6 carrier take the same path (replicas told apart
+    // only by their value); every EV without a carrier is a path of its own.
+    uint32_t path = m_paths;
+    if (c.hasCarrier)
+    {
+        for (uint32_t first : carrierPaths)
+        {
+            const MrcEvCandidate& o = m_evs[first].ev;
+            if (o.plane == c.plane && o.carrier == c.carrier)
+            {
+                path = m_evs[first].path;
+                break;
+            }
+        }
+        if (path == m_paths)
+        {
+            carrierPaths.push_back(id);
+        }
+    }
+    if (path == m_paths)
+    {
+        ++m_paths;
+    }
+    m_evs.back().path = path;
+    return id;
 }
 
 void
@@ -379,6 +426,16 @@ MrcEvTable::RemoveFromActive(uint32_t id)
 }
 
 void
+MrcEvTable::ShuffleIds(std::vector<uint32_t>& ids)
+{
+    for (uint32_t i = ids.size(); i > 1; --i)
+    {
+        uint32_t j = m_rng->GetInteger(0, i - 1);
+        std::swap(ids[i - 1], ids[j]);
+    }
+}
+
+void
 MrcEvTable::Reshuffle(uint32_t plane)
 {
     std::vector<uint32_t>& act = m_active[plane];
@@ -403,44 +460,11 @@ MrcEvTable::Reshuffle(uint32_t plane)
     {
         // Fisher-Yates of the plane's active set: the Shuffle order, and also the
         // stratified one when every active EV is a path of its own (structured EVs)
-        for (uint32_t i = n; i > 1; --i)
-        {
-            uint32_t j = m_rng->GetInteger(0, i - 1);
-            std::swap(act[i - 1], act[j]);
-        }
+        ShuffleIds(act);
     }
     else
     {
-        // Stratified: shuffle every bucket and the order of the paths, then deal one EV
-        // per path per sub-round in that path order.
-        std::sort(m_pathOrder.begin(), m_pathOrder.end());
-        for (uint32_t p : m_pathOrder)
-        {
-            auto& b = m_buckets[p];
-            for (uint32_t i = b.size(); i > 1; --i)
-            {
-                uint32_t j = m_rng->GetInteger(0, i - 1);
-                std::swap(b[i - 1], b[j]);
-            }
-        }
-        for (uint32_t i = m_pathOrder.size(); i > 1; --i)
-        {
-            uint32_t j = m_rng->GetInteger(0, i - 1);
-            std::swap(m_pathOrder[i - 1], m_pathOrder[j]);
-        }
-        uint32_t k = 0;
-        for (uint32_t r = 0; r < longest; ++r)
-        {
-            for (uint32_t p : m_pathOrder)
-            {
-                const auto& b = m_buckets[p];
-                if (r < b.size())
-                {
-                    act[k++] = b[r];
-                }
-            }
-        }
-        NS_ASSERT(k == n);
+        DealStratified(plane, longest);
     }
     for (uint32_t p : m_pathOrder)
     {
@@ -455,8 +479,49 @@ MrcEvTable::Reshuffle(uint32_t plane)
     m_rounds = std::max(m_rounds, m_planeRounds[plane]);
 }
 
+void
+MrcEvTable::DealStratified(uint32_t plane, uint32_t longest)
+{
+    // Shuffle every bucket and the order of the paths, then deal one EV per path per
+    // sub-round in that path order.
+    std::vector<uint32_t>& act = m_active[plane];
+    std::sort(m_pathOrder.begin(), m_pathOrder.end());
+    for (uint32_t p : m_pathOrder)
+    {
+        ShuffleIds(m_buckets[p]);
+    }
+    ShuffleIds(m_pathOrder);
+    uint32_t k = 0;
+    for (uint32_t r = 0; r < longest; ++r)
+    {
+        for (uint32_t p : m_pathOrder)
+        {
+            const auto& b = m_buckets[p];
+            if (r < b.size())
+            {
+                act[k++] = b[r];
+            }
+        }
+    }
+    NS_ASSERT(k == act.size());
+}
+
+void
+MrcEvTable::DrawFirstRounds()
+{
+    // round 1 of every plane, drawn lazily (see Init), in plane order
+    for (uint32_t p = 0; p < m_planes; ++p)
+    {
+        if (!m_active[p].empty())
+        {
+            Reshuffle(p);
+        }
+    }
+    m_drawn = true;
+}
+
 uint32_t
-MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
+MrcEvTable::SelectId(uint32_t sendablePlanes, uint32_t excludeEv)
 {
     const uint32_t usable = sendablePlanes & ~(m_localDownMask | m_remoteDownMask);
     // a retransmission avoids the path of the EV it was lost on, not only the EV: other
@@ -464,15 +529,7 @@ MrcEvTable::Select(uint32_t sendablePlanes, uint32_t excludeEv)
     const uint32_t excludePath = excludeEv < m_evs.size() ? m_evs[excludeEv].path : NO_EV;
     if (!m_drawn && m_nActive > 0)
     {
-        // round 1 of every plane, drawn lazily (see Init), in plane order
-        for (uint32_t p = 0; p < m_planes; ++p)
-        {
-            if (!m_active[p].empty())
-            {
-                Reshuffle(p);
-            }
-        }
-        m_drawn = true;
+        DrawFirstRounds();
     }
     // The planes whose port can send take turns; each plane walks its own rotation, so a
     // busy port never costs its paths their turns and every path of a plane gets the same
@@ -565,7 +622,46 @@ void
 MrcEvTable::OnSack(uint32_t evId, MrcPathFeedback m)
 {
     CheckId(evId);
-    MrcEvEntry& e = m_evs[evId];
+    CountFeedback(MrcPathSignalOfSack(m));
+    ApplySack(evId, m);
+}
+
+void
+MrcEvTable::OnNack(uint32_t evId, MrcNackReason reason)
+{
+    CheckId(evId);
+    if (!MrcNackReasonPenalizesEv(reason))
+    {
+        return; // says nothing about the path
+    }
+    CountFeedback(MrcPathSignal::NACK);
+    ApplyTrim(evId);
+}
+
+void
+MrcEvTable::OnTimeout(uint32_t evId)
+{
+    CheckId(evId);
+    CountFeedback(MrcPathSignal::TIMEOUT);
+    ApplyLoss(evId, MrcEvReason::TIMEOUT);
+}
+
+void
+MrcEvTable::OnInferredLoss(uint32_t evId)
+{
+    CheckId(evId);
+    CountFeedback(MrcPathSignal::LOSS);
+    ApplyLoss(evId, MrcEvReason::LOSS_INFERRED);
+}
+
+void
+MrcEvTable::ApplySack(uint32_t id, MrcPathFeedback m)
+{
+    MrcEvEntry& e = m_evs[id];
+    if (m == MrcPathFeedback::ALWAYS_SKIP)
+    {
+        m_lastLost = id;
+    }
     if (e.set != MrcEvEntry::ACTIVE || m == MrcPathFeedback::NONE)
     {
         return;
@@ -573,47 +669,36 @@ MrcEvTable::OnSack(uint32_t evId, MrcPathFeedback m)
     if (m == MrcPathFeedback::SKIP_ONCE)
     {
         ++e.ecnEchoes;
-        EnterSkip(evId, m_ecnSkipTurns, MrcEvReason::ECN_ECHO);
+        EnterSkip(id, m_ecnSkipTurns, MrcEvReason::ECN_ECHO);
     }
     else if (m == MrcPathFeedback::ALWAYS_SKIP)
     {
-        Retire(evId, MrcEvReason::ALWAYS_SKIP);
+        Retire(id, MrcEvReason::ALWAYS_SKIP);
     }
 }
 
 void
-MrcEvTable::OnNack(uint32_t evId, MrcNackReason reason)
+MrcEvTable::ApplyTrim(uint32_t id)
 {
-    CheckId(evId);
-    MrcEvEntry& e = m_evs[evId];
-    if (e.set != MrcEvEntry::ACTIVE || !MrcNackReasonPenalizesEv(reason))
+    m_lastLost = id;
+    MrcEvEntry& e = m_evs[id];
+    if (e.set != MrcEvEntry::ACTIVE)
     {
         return;
     }
     ++e.trims;
-    EnterSkip(evId, m_trimSkipTurns, MrcEvReason::TRIM_NACK);
+    EnterSkip(id, m_trimSkipTurns, MrcEvReason::TRIM_NACK);
 }
 
 void
-MrcEvTable::OnTimeout(uint32_t evId)
+MrcEvTable::ApplyLoss(uint32_t id, MrcEvReason reason)
 {
-    CheckId(evId);
-    if (m_evs[evId].set == MrcEvEntry::ACTIVE)
+    m_lastLost = id;
+    if (m_evs[id].set == MrcEvEntry::ACTIVE)
     {
-        ++m_evs[evId].timeouts;
+        ++m_evs[id].timeouts;
     }
-    Retire(evId, MrcEvReason::TIMEOUT);
-}
-
-void
-MrcEvTable::OnInferredLoss(uint32_t evId)
-{
-    CheckId(evId);
-    if (m_evs[evId].set == MrcEvEntry::ACTIVE)
-    {
-        ++m_evs[evId].timeouts;
-    }
-    Retire(evId, MrcEvReason::LOSS_INFERRED);
+    Retire(id, reason);
 }
 
 void
@@ -892,6 +977,63 @@ bool
 MrcEvTable::IsPlaneUp(uint32_t plane) const
 {
     return (((m_localDownMask | m_remoteDownMask) >> plane) & 1) == 0;
+}
+
+// ----- the path-selector family's interface -----
+
+bool
+MrcEvTable::UsesPort(uint32_t port) const
+{
+    return port < m_planes && !m_planeIds[port].empty();
+}
+
+MrcPathChoice
+MrcEvTable::DoSelect(uint32_t port, bool retransmission)
+{
+    uint32_t planes = 0xffffffff;
+    if (port != NO_PORT)
+    {
+        planes = port < 32 ? (1u << port) : 0;
+    }
+    const uint32_t id = SelectId(planes, retransmission ? m_lastLost : NO_EV);
+    if (id == NO_EV)
+    {
+        MrcPathChoice none;
+        none.port = NO_PORT;
+        return none;
+    }
+    return EvChoice(m_evs[id].ev.plane, m_evs[id].ev.value);
+}
+
+void
+MrcEvTable::DoFeedback(uint32_t ev, MrcPathSignal kind)
+{
+    const uint32_t id = FindByValue(ev);
+    if (id == NO_EV)
+    {
+        return; // late feedback for a replaced value, or not ours
+    }
+    switch (kind)
+    {
+    case MrcPathSignal::GOOD:
+        ApplySack(id, MrcPathFeedback::NONE);
+        break;
+    case MrcPathSignal::ECN:
+        ApplySack(id, MrcPathFeedback::SKIP_ONCE);
+        break;
+    case MrcPathSignal::BAD:
+        ApplySack(id, MrcPathFeedback::ALWAYS_SKIP);
+        break;
+    case MrcPathSignal::NACK:
+        ApplyTrim(id);
+        break;
+    case MrcPathSignal::TIMEOUT:
+        ApplyLoss(id, MrcEvReason::TIMEOUT);
+        break;
+    case MrcPathSignal::LOSS:
+        ApplyLoss(id, MrcEvReason::LOSS_INFERRED);
+        break;
+    }
 }
 
 // ----- queries -----

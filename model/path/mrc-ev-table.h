@@ -6,6 +6,7 @@
 #define MRC_EV_TABLE_H
 
 #include "mrc-ev-profile.h"
+#include "mrc-path-selector.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
@@ -74,6 +75,12 @@ enum class MrcEvReason : uint8_t
 const char* MrcEvReasonName(MrcEvReason r);
 
 /**
+ * \param m the path feedback (m field) of an MRC SACK
+ * \return the family's signal: NONE -> GOOD, SKIP_ONCE -> ECN, ALWAYS_SKIP -> BAD
+ */
+MrcPathSignal MrcPathSignalOfSack(MrcPathFeedback m);
+
+/**
  * \ingroup mrc
  * One EV of a QP with its state and counters.
  */
@@ -135,8 +142,19 @@ struct MrcEvEntry
  *   placed like a revived EV. Nothing else leaves DENIED.
  * - A plane whose local or remote port is down keeps its EVs and states, but Select() passes
  *   over them and they are not probed (Q3).
+ *
+ * As a member of the path-selection family (MrcPathSelector): Init(localQpn, remoteQpn,
+ * nPorts) loads the EVs the Profile attribute generates for nPorts planes without candidate
+ * paths (no profile: a structured one with default attributes); UsesPort() is true for the
+ * planes that have EVs; Select(port, retransmission) is Select(bit of port, or every plane for
+ * NO_PORT) and, for a retransmission, passes over the path of the EV with the latest loss or
+ * trim feedback; its choice carries the EV value (MrcPathChoice::ev) encoded SRC_PORT_LOW, or
+ * port NO_PORT when no EV can be used. Feedback(value, signal) finds the EV by value and maps
+ * GOOD/ECN/BAD onto OnSack (m = NONE/SKIP_ONCE/ALWAYS_SKIP), NACK onto a TRIMMED OnNack,
+ * TIMEOUT onto OnTimeout and LOSS onto OnInferredLoss. GetPathCount() counts path groups.
+ * The MRC queue pair keeps using the id-based methods, which count into the same statistics.
  */
-class MrcEvTable : public Object
+class MrcEvTable : public MrcPathSelector
 {
   public:
     /// No EV (Select found none, FindByValue found none, or "exclude nothing").
@@ -193,6 +211,18 @@ class MrcEvTable : public Object
     void Init(const MrcEvSet& set);
 
     /**
+     * The family's entry: Init(profile, nPorts, {}) with the Profile attribute (or a
+     * structured profile with default attributes when it is null).
+     * \param localQpn the local queue pair number (not used)
+     * \param remoteQpn the peer's queue pair number (not used)
+     * \param nPorts number of planes
+     */
+    void Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts) override;
+
+    /// \param port a NIC port (plane) \return true if the plane has EVs (in any set)
+    bool UsesPort(uint32_t port) const override;
+
+    /**
      * Convenience: Init(profile->Generate(numPlanes, candidates)).
      * \param profile the profile
      * \param numPlanes number of planes
@@ -227,14 +257,20 @@ class MrcEvTable : public Object
      * plane is down or not in `sendablePlanes`, or it is `excludeEv`. Returns NO_EV if a
      * whole round finds none; it never falls back to a SKIP, bad or excluded EV (only GOOD
      * EVs carry traffic [P2 sec. II-A]). In rotation mode that failed round has still spent
-     * one skip turn of every SKIP EV. O(1) amortized; no allocation.
+     * one skip turn of every SKIP EV. O(1) amortized; no allocation. Counted in the family's
+     * statistics (GetSelectCount, or GetNoPathCount for NO_EV).
      * \param sendablePlanes bit p set = the port of plane p can send now (the free_ports of
      *        the spec's GetSendParams)
      * \param excludeEv the EV a retransmitted packet was lost on, or NO_EV; every EV of its
      *        path (GetPath) is passed over too
      * \return the EV id, or NO_EV
      */
-    uint32_t Select(uint32_t sendablePlanes, uint32_t excludeEv = NO_EV);
+    uint32_t Select(uint32_t sendablePlanes, uint32_t excludeEv = NO_EV)
+    {
+        const uint32_t id = SelectId(sendablePlanes, excludeEv);
+        CountSelect(id != NO_EV);
+        return id;
+    }
 
     /**
      * A SACK (not a probe answer) echoed this EV with path feedback m.
@@ -359,7 +395,7 @@ class MrcEvTable : public Object
     uint64_t GetRounds() const;
 
     /// \return the number of distinct paths (path groups) of all EVs
-    uint32_t GetPathCount() const;
+    uint32_t GetPathCount() const override;
 
     /// \param evId an EV id \return its path group (EVs with one SRv6 carrier share it)
     uint32_t GetPath(uint32_t evId) const;
@@ -372,8 +408,37 @@ class MrcEvTable : public Object
 
   protected:
     void DoDispose() override;
+    MrcPathChoice DoSelect(uint32_t port, bool retransmission) override;
+    void DoFeedback(uint32_t ev, MrcPathSignal kind) override;
 
   private:
+    /// Select without counting (see Select).
+    /// \param sendablePlanes planes that may send
+    /// \param excludeEv EV to pass over with its path (or NO_EV)
+    /// \return the EV id, or NO_EV
+    uint32_t SelectId(uint32_t sendablePlanes, uint32_t excludeEv);
+    /// Draw the first round of every plane (see Init).
+    void DrawFirstRounds();
+    /// OnSack without counting. \param id the EV id \param m the m field
+    void ApplySack(uint32_t id, MrcPathFeedback m);
+    /// A TRIMMED NACK without counting. \param id the EV id
+    void ApplyTrim(uint32_t id);
+    /// OnTimeout / OnInferredLoss without counting.
+    /// \param id the EV id \param reason TIMEOUT or LOSS_INFERRED
+    void ApplyLoss(uint32_t id, MrcEvReason reason);
+    /// Size the per-plane vectors for an EV set (Init).
+    /// \param set the EV set
+    void SizePlanes(const MrcEvSet& set);
+    /// Add one EV to m_evs, m_hot, m_byValue and its plane, with its path group (Init).
+    /// \param c the EV
+    /// \param carrierPaths ids of the first EV of each SRv6 carrier seen so far
+    /// \return its id
+    uint32_t AddEv(const MrcEvCandidate& c, std::vector<uint32_t>& carrierPaths);
+    /// Fisher-Yates shuffle of ids with the table's stream. \param ids the ids
+    void ShuffleIds(std::vector<uint32_t>& ids);
+    /// Stratified order of a plane (Reshuffle): buckets shuffled, paths shuffled, dealt.
+    /// \param plane the plane \param longest the largest bucket
+    void DealStratified(uint32_t plane, uint32_t longest);
     /// Change state, fire the trace.
     void SetState(uint32_t id, MrcEvState to, MrcEvReason reason);
     /// GOOD/SKIP -> SKIP for `turns` passes (rotation) or SkipTime (time).
@@ -443,6 +508,8 @@ class MrcEvTable : public Object
     Time m_baseRtt;                                //!< SetBaseRtt
     Callback<void, uint32_t> m_probeCb;            //!< probe sender
     Ptr<UniformRandomVariable> m_rng;              //!< shuffle and probe jitter
+    uint32_t m_lastLost{NO_EV};  //!< EV with the latest loss or trim feedback (DoSelect)
+    Ptr<MrcEvProfile> m_profile; //!< Profile attribute (family Init)
 
     // attributes
     Order m_order;              //!< Order

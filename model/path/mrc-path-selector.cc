@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-entropy.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -16,6 +17,27 @@ NS_LOG_COMPONENT_DEFINE("MrcPathSelector");
 NS_OBJECT_ENSURE_REGISTERED(MrcPathSelector);
 NS_OBJECT_ENSURE_REGISTERED(MrcFixedEntropyPathSelector);
 
+const char*
+MrcPathSignalName(MrcPathSignal s)
+{
+    switch (s)
+    {
+    case MrcPathSignal::GOOD:
+        return "GOOD";
+    case MrcPathSignal::ECN:
+        return "ECN";
+    case MrcPathSignal::NACK:
+        return "NACK";
+    case MrcPathSignal::TIMEOUT:
+        return "TIMEOUT";
+    case MrcPathSignal::LOSS:
+        return "LOSS";
+    case MrcPathSignal::BAD:
+        return "BAD";
+    }
+    return "?";
+}
+
 TypeId
 MrcPathSelector::GetTypeId()
 {
@@ -23,9 +45,60 @@ MrcPathSelector::GetTypeId()
     return tid;
 }
 
-void
-MrcPathSelector::Feedback(uint32_t /* ev */, MrcPathSignal /* kind */)
+MrcPathSelector::MrcPathSelector()
 {
+    NS_LOG_FUNCTION(this);
+}
+
+MrcPathSelector::~MrcPathSelector()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcPathSelector::DoFeedback(uint32_t /* ev */, MrcPathSignal /* kind */)
+{
+}
+
+MrcPathChoice
+MrcPathSelector::EvChoice(uint32_t port, uint32_t ev)
+{
+    const MrcEvWire wire = MrcEvEncode(ev, MrcEvSplit::SRC_PORT_LOW);
+    MrcPathChoice c;
+    c.port = port;
+    c.udpSrcPort = wire.udpSrcPort;
+    c.flowLabel = wire.flowLabel;
+    c.ev = ev;
+    return c;
+}
+
+uint64_t
+MrcPathSelector::GetSelectCount() const
+{
+    return m_selects;
+}
+
+uint64_t
+MrcPathSelector::GetNoPathCount() const
+{
+    return m_noPath;
+}
+
+uint64_t
+MrcPathSelector::GetFeedbackCount(MrcPathSignal kind) const
+{
+    return m_feedback[static_cast<uint8_t>(kind)];
+}
+
+uint64_t
+MrcPathSelector::GetFeedbackCount() const
+{
+    uint64_t n = 0;
+    for (uint64_t c : m_feedback)
+    {
+        n += c;
+    }
+    return n;
 }
 
 TypeId
@@ -96,8 +169,14 @@ MrcFixedEntropyPathSelector::UsesPort(uint32_t port) const
     return port == m_path.port;
 }
 
+uint32_t
+MrcFixedEntropyPathSelector::GetPathCount() const
+{
+    return 1;
+}
+
 MrcPathChoice
-MrcFixedEntropyPathSelector::Select(uint32_t /* port */, bool /* retransmission */)
+MrcFixedEntropyPathSelector::DoSelect(uint32_t /* port */, bool /* retransmission */)
 {
     return m_path;
 }

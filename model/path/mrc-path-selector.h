@@ -7,13 +7,17 @@
 
 #include "ns3/object.h"
 
+#include <array>
 #include <cstdint>
 
 /**
  * \file
  * \ingroup mrc
- * Path-selection strategies: which NIC port (plane) and which entropy (UDP source
- * port, flow label) a queue pair's next packet uses.
+ * The path-selection family: which NIC port (plane) and which entropy (UDP source port,
+ * flow label) a queue pair's next packet uses, and how feedback about a path changes later
+ * choices. MrcPathSelector is the common base; RoCEv2's fixed ECMP entropy
+ * (MrcFixedEntropyPathSelector, here), UEC's spraying strategies (MrcUecPathSelector,
+ * mrc-uec-path-selector.h) and MRC's EV table (MrcEvTable, mrc-ev-table.h) derive from it.
  */
 
 namespace ns3
@@ -23,6 +27,8 @@ namespace ns3
  * \ingroup mrc
  * One packet's path: the NIC port it leaves on and the header fields that steer it
  * through ECMP (or, in SRv6 mode, the entropy value a transport maps to a uSID path).
+ * A port of MrcPathSelector::NO_PORT means that no path can be used now (the EV table
+ * passes over every EV of the asked port's plane).
  */
 struct MrcPathChoice
 {
@@ -32,21 +38,52 @@ struct MrcPathChoice
     uint32_t ev{0};         //!< entropy value (transports without EVs: the hash used)
 };
 
-/// Feedback a transport gives a path selector about one path (entropy value).
+/**
+ * Feedback a transport gives a path selector about one path (entropy value). The first
+ * four values are those of UEC's MrcUecEvFeedback (an alias of this enum); MRC's SACK
+ * path feedback maps onto GOOD, ECN and BAD (MrcPathSignalOfSack), its trim NACK onto
+ * NACK, its timeout and inferred loss onto TIMEOUT and LOSS.
+ */
 enum class MrcPathSignal : uint8_t
 {
     GOOD = 0,    ///< acknowledged without congestion
     ECN = 1,     ///< acknowledged with CE (or CNP)
     NACK = 2,    ///< NACKed (trimmed, out of window)
     TIMEOUT = 3, ///< retransmission timeout (path unknown or the one last used)
+    LOSS = 4,    ///< a loss inferred from SACK holes, before any timer fired
+    BAD = 5,     ///< the receiver says the path is bad (MRC SACK m = ALWAYS_SKIP)
 };
+
+/// Number of MrcPathSignal values.
+constexpr uint32_t MRC_PATH_SIGNAL_COUNT = 6;
+
+/// \param s a signal \return its name, e.g. "TIMEOUT"
+const char* MrcPathSignalName(MrcPathSignal s);
+
+/**
+ * \param s a signal
+ * \return true for the signals that report a lost packet or a failed path (TIMEOUT, LOSS,
+ *         BAD); strategies without finer rules treat these three alike
+ */
+constexpr bool
+MrcPathSignalIsLoss(MrcPathSignal s)
+{
+    return s == MrcPathSignal::TIMEOUT || s == MrcPathSignal::LOSS || s == MrcPathSignal::BAD;
+}
 
 /**
  * \ingroup mrc
- * Path-selection strategy of a queue pair. One object per queue pair; it keeps only its
- * own variables. The transport calls Init once when the QP is connected, then Select for
- * every packet it builds for a port (RoCE: one fixed path), and Feedback as ACKs, NACKs
- * and timeouts come back (spraying policies such as REPS use it).
+ * Path-selection strategy of a queue pair, the base of the family. One object per queue
+ * pair; it keeps only its own variables. The transport calls Init once when the QP is
+ * connected, then Select for every packet it builds for a port, and Feedback as ACKs,
+ * NACKs and timeouts come back (spraying policies such as REPS and the MRC EV table use
+ * it).
+ *
+ * Select and Feedback are non-virtual: they count (GetSelectCount, GetNoPathCount,
+ * GetFeedbackCount) and call the strategy's DoSelect and DoFeedback hooks, one virtual call
+ * each. Members of the family that keep their own entry points (UEC's NextEv and On*,
+ * the EV table's Select(planes, exclude) and On*) count through the same counters, so the
+ * statistics do not depend on which interface a transport uses.
  */
 class MrcPathSelector : public Object
 {
@@ -56,6 +93,9 @@ class MrcPathSelector : public Object
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    MrcPathSelector();
+    ~MrcPathSelector() override;
 
     /**
      * Start selecting paths for a connection.
@@ -76,19 +116,83 @@ class MrcPathSelector : public Object
      * \param port the NIC port that has room now (the scheduler's port), or
      *        NO_PORT when the transport asks for the connection's default path
      * \param retransmission the packet is a retransmission
-     * \return the path (its port is `port` unless port is NO_PORT)
+     * \return the path (its port is `port` unless port is NO_PORT; NO_PORT if none can be
+     *         used now)
      */
-    virtual MrcPathChoice Select(uint32_t port, bool retransmission) = 0;
+    MrcPathChoice Select(uint32_t port, bool retransmission)
+    {
+        const MrcPathChoice c = DoSelect(port, retransmission);
+        CountSelect(c.port != NO_PORT);
+        return c;
+    }
 
     /**
-     * Feedback about one path. Default: ignored.
-     * \param ev the entropy value the feedback is about
+     * Feedback about one path.
+     * \param ev the entropy value the feedback is about (MrcPathChoice::ev)
      * \param kind what happened
      */
-    virtual void Feedback(uint32_t ev, MrcPathSignal kind);
+    void Feedback(uint32_t ev, MrcPathSignal kind)
+    {
+        CountFeedback(kind);
+        DoFeedback(ev, kind);
+    }
+
+    /// \return the number of distinct paths this selector spreads a connection over
+    virtual uint32_t GetPathCount() const = 0;
+
+    /// \return the number of paths handed out (packets), by any entry point
+    uint64_t GetSelectCount() const;
+    /// \return the number of selections that found no usable path
+    uint64_t GetNoPathCount() const;
+    /// \param kind a signal \return the number of feedbacks of that kind received
+    uint64_t GetFeedbackCount(MrcPathSignal kind) const;
+    /// \return the number of feedbacks of all kinds received
+    uint64_t GetFeedbackCount() const;
 
     /// "no particular port"
     static constexpr uint32_t NO_PORT = 0xffffffff;
+
+  protected:
+    /**
+     * The strategy's choice (see Select).
+     * \param port the port asked for, or NO_PORT
+     * \param retransmission the packet is a retransmission
+     * \return the path
+     */
+    virtual MrcPathChoice DoSelect(uint32_t port, bool retransmission) = 0;
+
+    /**
+     * The strategy's reaction to feedback (see Feedback). Default: ignored.
+     * \param ev the entropy value
+     * \param kind what happened
+     */
+    virtual void DoFeedback(uint32_t ev, MrcPathSignal kind);
+
+    /**
+     * The choice of a strategy that puts its EV into the UDP source port and the flow label
+     * (MrcEvEncode with MrcEvSplit::SRC_PORT_LOW: the UEC strategies and the EV table).
+     * \param port the NIC port
+     * \param ev the 32-bit entropy value
+     * \return the choice
+     */
+    static MrcPathChoice EvChoice(uint32_t port, uint32_t ev);
+
+    /// \param found a path was handed out (else: none usable)
+    void CountSelect(bool found)
+    {
+        ++(found ? m_selects : m_noPath);
+    }
+
+    /// \param kind the signal received
+    void CountFeedback(MrcPathSignal kind)
+    {
+        ++m_feedback[static_cast<uint8_t>(kind)];
+    }
+
+  private:
+    uint64_t m_selects{0};                                    //!< paths handed out
+    uint64_t m_noPath{0};                                     //!< selections without a path
+    std::array<uint64_t, MRC_PATH_SIGNAL_COUNT> m_feedback{}; //!< feedbacks by signal
 };
 
 /**
@@ -101,6 +205,8 @@ class MrcPathSelector : public Object
  * the Salt attribute (20 bits). UDP source port: the Linux rule that folds the label
  * into 14 bits (rdma_flow_label_to_udp_sport): (label & 0x3FFF) ^ ((label & 0xFC000) >>
  * 14), OR 0xC000. Port: the Port attribute, or (label mod nPorts) when Port is NO_PORT.
+ * Feedback is ignored; Select returns the same path for every packet (the asked port is
+ * not looked at).
  */
 class MrcFixedEntropyPathSelector : public MrcPathSelector
 {
@@ -115,7 +221,8 @@ class MrcFixedEntropyPathSelector : public MrcPathSelector
 
     void Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts) override;
     bool UsesPort(uint32_t port) const override;
-    MrcPathChoice Select(uint32_t port, bool retransmission) override;
+    /// \return 1
+    uint32_t GetPathCount() const override;
 
     /**
      * \param localQpn local QPN
@@ -129,6 +236,9 @@ class MrcFixedEntropyPathSelector : public MrcPathSelector
      * \return the RoCEv2 UDP source port the Linux rule derives from it (0xC000..0xFFFF)
      */
     static uint16_t UdpSourcePortOf(uint32_t flowLabel);
+
+  protected:
+    MrcPathChoice DoSelect(uint32_t port, bool retransmission) override;
 
   private:
     uint32_t m_portAttr;  //!< Port attribute

@@ -45,21 +45,22 @@ MrcUecPathSelector::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::MrcUecPathSelector")
-            .SetParent<Object>()
+            .SetParent<MrcPathSelector>()
             .SetGroupName("Mrc")
             .AddAttribute("PathCount",
                           "Paths (EVs) per connection P, a power of two in [1, 65536]; the "
                           "strategies spray over EV & (P - 1). Default 64 (uet-htsim -paths).",
                           UintegerValue(DEFAULT_PATHS),
                           MakeUintegerAccessor(&MrcUecPathSelector::SetPathCount,
-                                               &MrcUecPathSelector::GetPathCount),
+                                               &MrcUecPathSelector::GetPathCountAttribute),
                           MakeUintegerChecker<uint32_t>(1, 65536));
     return tid;
 }
 
 MrcUecPathSelector::MrcUecPathSelector()
     : m_pathCount(DEFAULT_PATHS),
-      m_mask(DEFAULT_PATHS - 1)
+      m_mask(DEFAULT_PATHS - 1),
+      m_port(0)
 {
     NS_LOG_FUNCTION(this);
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
@@ -77,7 +78,27 @@ void
 MrcUecPathSelector::DoDispose()
 {
     m_rng = nullptr;
-    Object::DoDispose();
+    MrcPathSelector::DoDispose();
+}
+
+void
+MrcUecPathSelector::Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts)
+{
+    NS_ABORT_MSG_IF(nPorts == 0, "MrcUecPathSelector: the NIC has no ports");
+    m_port = MrcFixedEntropyPathSelector::FlowLabelOf(localQpn, remoteQpn) % nPorts;
+    NS_LOG_FUNCTION(this << localQpn << remoteQpn << nPorts << m_port);
+}
+
+bool
+MrcUecPathSelector::UsesPort(uint32_t port) const
+{
+    return port == m_port;
+}
+
+MrcPathChoice
+MrcUecPathSelector::DoSelect(uint32_t port, bool /* retransmission */)
+{
+    return EvChoice(port == NO_PORT ? m_port : port, DoNextEv());
 }
 
 void
@@ -101,11 +122,17 @@ MrcUecPathSelector::OnTimeout(uint16_t ev)
 void
 MrcUecPathSelector::OnLoss(uint16_t ev)
 {
-    Feedback(ev, MrcUecEvFeedback::TIMEOUT);
+    Feedback(ev, MrcUecEvFeedback::LOSS);
 }
 
 uint32_t
 MrcUecPathSelector::GetPathCount() const
+{
+    return m_pathCount;
+}
+
+uint32_t
+MrcUecPathSelector::GetPathCountAttribute() const
 {
     return m_pathCount;
 }
@@ -202,7 +229,7 @@ MrcUecObliviousSpray::Advance()
 }
 
 uint16_t
-MrcUecObliviousSpray::NextEv()
+MrcUecObliviousSpray::DoNextEv()
 {
     Start();
     uint32_t e = Candidate();
@@ -211,7 +238,7 @@ MrcUecObliviousSpray::NextEv()
 }
 
 void
-MrcUecObliviousSpray::Feedback(uint16_t /* ev */, MrcUecEvFeedback /* kind */)
+MrcUecObliviousSpray::DoFeedback(uint32_t /* ev */, MrcPathSignal /* kind */)
 {
 }
 
@@ -268,7 +295,7 @@ MrcUecBitmapSelector::PathCountChanged()
 }
 
 uint16_t
-MrcUecBitmapSelector::NextEv()
+MrcUecBitmapSelector::DoNextEv()
 {
     Start();
     uint32_t e = Candidate();
@@ -300,20 +327,22 @@ MrcUecBitmapSelector::NextEv()
 }
 
 void
-MrcUecBitmapSelector::Feedback(uint16_t ev, MrcUecEvFeedback kind)
+MrcUecBitmapSelector::DoFeedback(uint32_t ev, MrcPathSignal kind)
 {
     uint32_t add = 0;
     switch (kind)
     {
-    case MrcUecEvFeedback::GOOD:
+    case MrcPathSignal::GOOD:
         return;
-    case MrcUecEvFeedback::ECN:
+    case MrcPathSignal::ECN:
         add = m_ecnPenalty;
         break;
-    case MrcUecEvFeedback::NACK:
+    case MrcPathSignal::NACK:
         add = m_nackPenalty;
         break;
-    case MrcUecEvFeedback::TIMEOUT:
+    case MrcPathSignal::TIMEOUT:
+    case MrcPathSignal::LOSS:
+    case MrcPathSignal::BAD:
         add = m_timeoutPenalty;
         break;
     }
@@ -426,7 +455,7 @@ MrcUecReps::ResetBuffer()
 }
 
 uint16_t
-MrcUecReps::NextEv()
+MrcUecReps::DoNextEv()
 {
     if (m_explore > 0)
     {
@@ -473,9 +502,9 @@ MrcUecReps::NextEv()
 }
 
 void
-MrcUecReps::Feedback(uint16_t ev, MrcUecEvFeedback kind)
+MrcUecReps::DoFeedback(uint32_t ev, MrcPathSignal kind)
 {
-    if (kind == MrcUecEvFeedback::TIMEOUT && m_freezing && !m_frozen && m_explore == 0)
+    if (MrcPathSignalIsLoss(kind) && m_freezing && !m_frozen && m_explore == 0)
     {
         m_frozen = true;
         m_exitAt = Simulator::Now() + m_freezeDuration;
@@ -488,7 +517,7 @@ MrcUecReps::Feedback(uint16_t ev, MrcUecEvFeedback kind)
         m_explore = m_exploreCount;
         NS_LOG_DEBUG("REPS unfrozen, exploring " << m_explore << " packets");
     }
-    if (kind == MrcUecEvFeedback::GOOD)
+    if (kind == MrcPathSignal::GOOD)
     {
         const uint32_t size = static_cast<uint32_t>(m_slots.size());
         Slot& s = m_slots[m_head];
@@ -496,7 +525,7 @@ MrcUecReps::Feedback(uint16_t ev, MrcUecEvFeedback kind)
         {
             ++m_fresh;
         }
-        s.ev = ev;
+        s.ev = static_cast<uint16_t>(ev);
         s.fresh = true;
         s.lifetime = static_cast<int32_t>(m_lifetime);
         m_head = (m_head + 1) % size;
@@ -572,7 +601,7 @@ MrcUecMixedSelector::GetRecycleCapacity() const
 }
 
 uint16_t
-MrcUecMixedSelector::NextEv()
+MrcUecMixedSelector::DoNextEv()
 {
     if (m_fifoSize > 0)
     {
@@ -581,14 +610,14 @@ MrcUecMixedSelector::NextEv()
         --m_fifoSize;
         return ev;
     }
-    return MrcUecBitmapSelector::NextEv();
+    return MrcUecBitmapSelector::DoNextEv();
 }
 
 void
-MrcUecMixedSelector::Feedback(uint16_t ev, MrcUecEvFeedback kind)
+MrcUecMixedSelector::DoFeedback(uint32_t ev, MrcPathSignal kind)
 {
-    MrcUecBitmapSelector::Feedback(ev, kind);
-    if (kind != MrcUecEvFeedback::GOOD)
+    MrcUecBitmapSelector::DoFeedback(ev, kind);
+    if (kind != MrcPathSignal::GOOD)
     {
         return;
     }
@@ -598,7 +627,7 @@ MrcUecMixedSelector::Feedback(uint16_t ev, MrcUecEvFeedback kind)
         m_fifoHead = (m_fifoHead + 1) % cap; // drop the oldest
         --m_fifoSize;
     }
-    m_fifo[(m_fifoHead + m_fifoSize) % cap] = ev;
+    m_fifo[(m_fifoHead + m_fifoSize) % cap] = static_cast<uint16_t>(ev);
     ++m_fifoSize;
 }
 
@@ -635,7 +664,7 @@ MrcUecSinglePath::MrcUecSinglePath()
 }
 
 uint16_t
-MrcUecSinglePath::NextEv()
+MrcUecSinglePath::DoNextEv()
 {
     if (!m_started)
     {
@@ -646,8 +675,14 @@ MrcUecSinglePath::NextEv()
 }
 
 void
-MrcUecSinglePath::Feedback(uint16_t /* ev */, MrcUecEvFeedback /* kind */)
+MrcUecSinglePath::DoFeedback(uint32_t /* ev */, MrcPathSignal /* kind */)
 {
+}
+
+uint32_t
+MrcUecSinglePath::GetPathCount() const
+{
+    return 1;
 }
 
 } // namespace ns3

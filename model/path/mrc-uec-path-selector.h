@@ -5,6 +5,8 @@
 #ifndef MRC_UEC_PATH_SELECTOR_H
 #define MRC_UEC_PATH_SELECTOR_H
 
+#include "mrc-path-selector.h"
+
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -25,20 +27,21 @@
  * specification (§3.6.16) leaves the policy to the implementer. The classes are network-free:
  * the transport calls NextEv() for every data packet and writes the EV into the UDP source
  * port with MrcEvEncode(ev, MrcEvSplit::SRC_PORT_LOW) (mrc-entropy.h), and reports feedback
- * with OnAck/OnNack/OnTimeout/OnLoss.
+ * with OnAck/OnNack/OnTimeout/OnLoss. They are members of the path-selection family
+ * (MrcPathSelector): through its interface, Select() returns NextEv() encoded the same way,
+ * and Feedback() takes the common signals.
  */
 
 namespace ns3
 {
 
-/// Feedback about one EV (the values match the RoCE branch's MrcPathFeedback).
-enum class MrcUecEvFeedback : uint8_t
-{
-    GOOD = 0,    ///< acknowledged without CE (also a last-hop trim NACK without CE)
-    ECN = 1,     ///< acknowledged with CE (also a last-hop trim NACK with CE)
-    NACK = 2,    ///< trim NACK from a non-last hop
-    TIMEOUT = 3, ///< retransmission timeout or loss inferred from SACKs
-};
+/**
+ * Feedback about one EV: the family's common signal. UEC reads GOOD as acknowledged without
+ * CE (also a last-hop trim NACK without CE), ECN as acknowledged with CE (also a last-hop
+ * trim NACK with CE), NACK as a trim NACK from a non-last hop; TIMEOUT, LOSS (inferred from
+ * SACKs) and BAD all count as uet-htsim's timeout.
+ */
+using MrcUecEvFeedback = MrcPathSignal;
 
 /**
  * \ingroup mrc
@@ -48,8 +51,15 @@ enum class MrcUecEvFeedback : uint8_t
  * 65536) is rng->GetInteger() mod n. Per-connection random state (XOR offsets, upper EV bits)
  * is drawn at the first NextEv(), so AssignStreams() and SetRandomVariable() may be called any
  * time before that.
+ *
+ * As a member of the path-selection family: Init() fixes the connection's port by the RoCEv2
+ * rule (MrcFixedEntropyPathSelector::FlowLabelOf(localQpn, remoteQpn) mod nPorts; the UEC
+ * queue pair takes its port from its own PathSelector instead), UsesPort() is true for that
+ * port only, Select() draws NextEv() for any packet (new or retransmitted alike) and encodes it
+ * with MrcEvSplit::SRC_PORT_LOW, and GetPathCount() is P. Strategies implement DoNextEv() and
+ * DoFeedback().
  */
-class MrcUecPathSelector : public Object
+class MrcUecPathSelector : public MrcPathSelector
 {
   public:
     /**
@@ -67,16 +77,19 @@ class MrcUecPathSelector : public Object
     /**
      * Choose the EV of the next data packet (new or retransmitted). No allocation; O(1)
      * except the bitmap strategy's skip over penalised EVs (at most PathCount + 1 steps).
+     * Counted as a selection (GetSelectCount).
      * \return the 16-bit EV
      */
-    virtual uint16_t NextEv() = 0;
+    uint16_t NextEv()
+    {
+        CountSelect(true);
+        return DoNextEv();
+    }
 
-    /**
-     * Feedback about one EV; the four On* methods funnel into it.
-     * \param ev the EV the feedback is about
-     * \param kind what happened
-     */
-    virtual void Feedback(uint16_t ev, MrcUecEvFeedback kind) = 0;
+    // Feedback(ev, kind) is the base class's: the four On* methods funnel into it.
+
+    void Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts) override;
+    bool UsesPort(uint32_t port) const override;
 
     /**
      * An ACK (or SACK) covered a packet sent on ev.
@@ -88,11 +101,13 @@ class MrcUecPathSelector : public Object
     void OnNack(uint16_t ev);
     /// \param ev EV of the packet whose retransmission timer expired (TIMEOUT)
     void OnTimeout(uint16_t ev);
-    /// \param ev EV of a packet inferred lost from SACKs (TIMEOUT, as uet-htsim's inferred loss)
+    /// \param ev EV of a packet inferred lost from SACKs (LOSS, which the strategies treat as
+    /// TIMEOUT, as uet-htsim's inferred loss)
     void OnLoss(uint16_t ev);
 
-    /// \return the number of paths per connection P (a power of two)
-    uint32_t GetPathCount() const;
+    /// \return the number of paths per connection P (a power of two); the single-path
+    /// strategy returns 1 (the PathCount attribute still reads P)
+    uint32_t GetPathCount() const override;
     /**
      * \param paths the number of paths per connection; a power of two in [1, 65536]
      *        (aborts otherwise). Resets the strategy's per-path state.
@@ -116,6 +131,15 @@ class MrcUecPathSelector : public Object
   protected:
     void DoDispose() override;
 
+    /**
+     * The strategy's EV choice (see NextEv).
+     * \return the 16-bit EV
+     */
+    virtual uint16_t DoNextEv() = 0;
+
+    /// The EV of NextEv() on the asked port (or the connection's), encoded SRC_PORT_LOW.
+    MrcPathChoice DoSelect(uint32_t port, bool retransmission) override;
+
     /// Called when the path count changes (also once from the constructor with the default).
     virtual void PathCountChanged();
 
@@ -129,7 +153,11 @@ class MrcUecPathSelector : public Object
     uint32_t m_mask;      //!< P - 1
 
   private:
+    /// \return P, the PathCount attribute (whatever GetPathCount says)
+    uint32_t GetPathCountAttribute() const;
+
     Ptr<RandomVariableStream> m_rng; //!< random source
+    uint32_t m_port;                 //!< the connection's port (Init)
 };
 
 /**
@@ -149,10 +177,9 @@ class MrcUecObliviousSpray : public MrcUecPathSelector
     static TypeId GetTypeId();
     MrcUecObliviousSpray();
 
-    uint16_t NextEv() override;
-    void Feedback(uint16_t ev, MrcUecEvFeedback kind) override;
-
   protected:
+    uint16_t DoNextEv() override;
+    void DoFeedback(uint32_t ev, MrcPathSignal kind) override;
     void PathCountChanged() override;
     /// Draw U and r if not done yet.
     void Start();
@@ -170,10 +197,10 @@ class MrcUecObliviousSpray : public MrcUecPathSelector
 /**
  * \ingroup mrc
  * Bitmap spraying (uet-htsim UecMpBitmap): oblivious spraying plus a penalty per path index
- * (EV & (P - 1)): ECN +1, NACK +4, TIMEOUT +15, GOOD +0, capped at 15. NextEv() walks the
- * oblivious order; while the candidate has a penalty > 0 it skips it (decrementing only the
- * first candidate skipped) and moves on, giving up after PathCount + 1 candidates (it then
- * uses the last one). Attributes EcnPenalty, NackPenalty, TimeoutPenalty, MaxPenalty.
+ * (EV & (P - 1)): ECN +1, NACK +4, TIMEOUT (and LOSS, BAD) +15, GOOD +0, capped at 15. NextEv()
+ * walks the oblivious order; while the candidate has a penalty > 0 it skips it (decrementing only
+ * the first candidate skipped) and moves on, giving up after PathCount + 1 candidates (it then uses
+ * the last one). Attributes EcnPenalty, NackPenalty, TimeoutPenalty, MaxPenalty.
  */
 class MrcUecBitmapSelector : public MrcUecObliviousSpray
 {
@@ -185,15 +212,14 @@ class MrcUecBitmapSelector : public MrcUecObliviousSpray
     static TypeId GetTypeId();
     MrcUecBitmapSelector();
 
-    uint16_t NextEv() override;
-    void Feedback(uint16_t ev, MrcUecEvFeedback kind) override;
-
     /// \param ev an EV \return the penalty of its path index (EV & (P - 1))
     uint8_t GetPenalty(uint16_t ev) const;
     /// \return the number of path indices with a penalty > 0
     uint32_t GetPenalisedCount() const;
 
   protected:
+    uint16_t DoNextEv() override;
+    void DoFeedback(uint32_t ev, MrcPathSignal kind) override;
     void PathCountChanged() override;
 
   private:
@@ -211,12 +237,12 @@ class MrcUecBitmapSelector : public MrcUecObliviousSpray
  *
  * A ring of BufferSize (8) slots. GOOD feedback writes the EV at the head and marks it fresh
  * (overwriting the oldest slot when full). Not frozen: send on the oldest fresh EV and consume
- * it; with no fresh EV, send on a random EV in [0, P). A TIMEOUT while not frozen and with no
- * exploration pending freezes for FreezeDuration (10 ms) if Freezing is on: while frozen,
- * NextEv() cycles round-robin over the buffered EVs (fresh or not) starting at slot 0 (random
- * if the buffer is empty). The end of a freeze is noticed at the first feedback strictly after
- * it: the buffer is cleared and the next ExploreCount (16) packets use random EVs. An EV may be
- * reused UsableLifetime (1) times before it stops being fresh.
+ * it; with no fresh EV, send on a random EV in [0, P). A TIMEOUT (or LOSS, BAD) while not
+ * frozen and with no exploration pending freezes for FreezeDuration (10 ms) if Freezing is on:
+ * while frozen, NextEv() cycles round-robin over the buffered EVs (fresh or not) starting at
+ * slot 0 (random if the buffer is empty). The end of a freeze is noticed at the first feedback
+ * strictly after it: the buffer is cleared and the next ExploreCount (16) packets use random
+ * EVs. An EV may be reused UsableLifetime (1) times before it stops being fresh.
  */
 class MrcUecReps : public MrcUecPathSelector
 {
@@ -228,9 +254,6 @@ class MrcUecReps : public MrcUecPathSelector
     static TypeId GetTypeId();
     MrcUecReps();
 
-    uint16_t NextEv() override;
-    void Feedback(uint16_t ev, MrcUecEvFeedback kind) override;
-
     /// \return true while frozen
     bool IsFrozen() const;
     /// \return the number of fresh EVs in the buffer
@@ -239,6 +262,10 @@ class MrcUecReps : public MrcUecPathSelector
     uint32_t GetBufferedCount() const;
     /// \return the number of exploration packets still to send
     uint32_t GetExploreRemaining() const;
+
+  protected:
+    uint16_t DoNextEv() override;
+    void DoFeedback(uint32_t ev, MrcPathSignal kind) override;
 
   private:
     /// Clear all slots (end of a freeze, buffer size change).
@@ -288,11 +315,12 @@ class MrcUecMixedSelector : public MrcUecBitmapSelector
     static TypeId GetTypeId();
     MrcUecMixedSelector();
 
-    uint16_t NextEv() override;
-    void Feedback(uint16_t ev, MrcUecEvFeedback kind) override;
-
     /// \return the number of EVs waiting to be recycled
     uint32_t GetRecycleQueueSize() const;
+
+  protected:
+    uint16_t DoNextEv() override;
+    void DoFeedback(uint32_t ev, MrcPathSignal kind) override;
 
   private:
     /// \param capacity the RecycleCapacity attribute (>= 1, aborts otherwise)
@@ -321,11 +349,15 @@ class MrcUecSinglePath : public MrcUecPathSelector
     static TypeId GetTypeId();
     MrcUecSinglePath();
 
-    uint16_t NextEv() override;
-    void Feedback(uint16_t ev, MrcUecEvFeedback kind) override;
-
     /// Ev attribute value meaning "draw at random".
     static constexpr uint32_t RANDOM_EV = 65536;
+
+    /// \return 1
+    uint32_t GetPathCount() const override;
+
+  protected:
+    uint16_t DoNextEv() override;
+    void DoFeedback(uint32_t ev, MrcPathSignal kind) override;
 
   private:
     uint32_t m_evAttr; //!< Ev attribute

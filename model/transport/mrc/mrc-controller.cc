@@ -9,9 +9,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
-#include "ns3/mrc-channel.h"
 #include "ns3/mrc-congestion-ops.h"
-#include "ns3/mrc-net-device.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -60,6 +58,12 @@ MrcController::~MrcController() = default;
 void
 MrcController::DoDispose()
 {
+    if (m_nic)
+    {
+        m_nic->TraceDisconnectWithoutContext(
+            "QueuePairConnected",
+            MakeCallback(&MrcController::QueuePairConnected, this));
+    }
     m_nic = nullptr;
     m_evProfiles.clear();
     m_ccProfiles.clear();
@@ -78,17 +82,15 @@ MrcController::Install(Ptr<MrcRdmaNic> nic)
     }
     ctl = CreateObject<MrcController>();
     ctl->m_nic = nic;
-    ctl->m_portDisabled.assign(nic->GetNPorts(), false);
     nic->AggregateObject(ctl);
-    // QPs already past RTR register now; later ones register themselves.
+    // QPs already past RTR are attached now, later ones when the NIC reports them.
     for (const Ptr<MrcQueuePair>& qp : nic->GetQueuePairs())
     {
-        Ptr<MrcMultipathQueuePair> mqp = DynamicCast<MrcMultipathQueuePair>(qp);
-        if (mqp && mqp->GetEvTable())
-        {
-            ctl->AttachQp(mqp);
-        }
+        ctl->QueuePairConnected(qp);
     }
+    nic->TraceConnectWithoutContext(
+        "QueuePairConnected",
+        MakeCallback(&MrcController::QueuePairConnected, PeekPointer(ctl)));
     return ctl;
 }
 
@@ -365,20 +367,13 @@ MrcController::ModifyPort(uint32_t port, bool enable)
 {
     NS_ABORT_MSG_IF(!m_nic || port >= m_nic->GetNPorts(),
                     "MrcController::ModifyPort: port " << port << " does not exist");
-    Ptr<MrcChannel> ch = DynamicCast<MrcChannel>(m_nic->GetDevice(port)->GetChannel());
-    NS_ABORT_MSG_IF(!ch, "MrcController::ModifyPort: port " << port << " has no MrcChannel");
-    if (m_portDisabled.size() < m_nic->GetNPorts())
-    {
-        m_portDisabled.resize(m_nic->GetNPorts(), false); // ports added after Install
-    }
-    m_portDisabled[port] = !enable;
-    ch->SetLinkUp(enable);
+    m_nic->SetPortEnabled(port, enable);
 }
 
 bool
 MrcController::IsPortEnabled(uint32_t port) const
 {
-    return port >= m_portDisabled.size() || !m_portDisabled[port];
+    return !m_nic || m_nic->IsPortEnabled(port);
 }
 
 std::vector<MrcCtlEvEvent>
@@ -397,6 +392,15 @@ uint64_t
 MrcController::GetEvEventDropCount() const
 {
     return m_dropCount;
+}
+
+void
+MrcController::QueuePairConnected(Ptr<MrcQueuePair> qp)
+{
+    if (Ptr<MrcMultipathQueuePair> mqp = DynamicCast<MrcMultipathQueuePair>(qp))
+    {
+        AttachQp(mqp);
+    }
 }
 
 void

@@ -31,6 +31,7 @@ namespace ns3
 {
 
 class MrcRdmaNic;
+class MrcQueuePair;
 class MrcMultipathQueuePair;
 class MrcCongestionOps;
 
@@ -114,9 +115,10 @@ struct MrcCtlEvEvent
 /**
  * \ingroup mrc
  * The MRC controller of one NIC (ns3::MrcController), a model of the OCP MRC control API
- * (mrc_ctl.h; protocol reference sec. 7). Install() aggregates one to the NIC; MRC QPs of
- * that NIC register with it when they reach RTR, however they got there (Connect or the
- * explicit steps).
+ * (mrc_ctl.h; protocol reference sec. 7). Install() aggregates one to the NIC and follows
+ * the NIC's QueuePairConnected trace: every MRC QP of that NIC is attached when it reaches
+ * RTR, however it got there (Connect or the explicit steps); QPs already past RTR are
+ * attached by Install.
  *
  * - Profiles: AddEvProfile / AddCcProfile return ids that MrcQpInitAttr names;
  *   SetCcProfileParameter changes a CC profile (offline: QPs that reach INIT later get it;
@@ -125,8 +127,9 @@ struct MrcCtlEvEvent
  *   false (reason in GetLastError) when the QP is not in the state the step starts from.
  * - EVs: QueryEvState, ModifyEvState (DENIED, or GOOD to re-enable a DENIED EV),
  *   QueryEvArray, ReplaceEv (REPLACE_EV).
- * - Ports: ModifyPort(port, enable) takes the port's link down or up (the QPs see it after
- *   the device's detection delay, as for a failure); a disabled port reports down.
+ * - Ports: ModifyPort(port, enable) is the NIC's port admin (MrcRdmaNic::SetPortEnabled):
+ *   it takes the port's link down or up (the QPs see it after the device's detection
+ *   delay, as for a failure); a disabled port reports down.
  * - EV events: the EvEvent trace and a bounded queue (PollEvEvents, EventQueueDepth,
  *   GetEvEventDropCount) of every transition into or out of ASSUMED_BAD or DENIED, and of
  *   revivals to GOOD.
@@ -215,7 +218,7 @@ class MrcController : public Object
      * \param port 0-based NIC port \param enable true to enable
      */
     void ModifyPort(uint32_t port, bool enable);
-    /// \param port 0-based NIC port \return false if ModifyPort disabled it
+    /// \param port 0-based NIC port \return false if ModifyPort (or SetPortEnabled) disabled it
     bool IsPortEnabled(uint32_t port) const;
 
     // ---- EV events ----
@@ -224,13 +227,16 @@ class MrcController : public Object
     /// \return events lost because the queue was full (drop_count)
     uint64_t GetEvEventDropCount() const;
 
-    /// Called by an MRC QP of this NIC when it reaches RTR. \param qp the QP
+    /// Follow the EV events of an MRC QP of this NIC (RTR or later; once per QP).
+    /// \param qp the QP
     void AttachQp(Ptr<MrcMultipathQueuePair> qp);
 
   protected:
     void DoDispose() override;
 
   private:
+    /// The NIC's QueuePairConnected trace: attach the QP if it is an MRC QP.
+    void QueuePairConnected(Ptr<MrcQueuePair> qp);
     /// \param qpn a QPN \return the MRC QP (aborts if there is none)
     Ptr<MrcMultipathQueuePair> GetMrcQp(uint32_t qpn) const;
     /// \param qpn a QPN \return its EV table (aborts before RTR)
@@ -248,7 +254,6 @@ class MrcController : public Object
     std::vector<Ptr<MrcEvProfile>> m_evProfiles;         //!< EV profiles by id
     std::vector<Ptr<MrcCongestionOps>> m_ccProfiles;     //!< CC profiles by id
     std::map<uint32_t, bool> m_attached;                 //!< QPNs whose EV trace is connected
-    std::vector<bool> m_portDisabled;                    //!< ports disabled by ModifyPort
     std::deque<MrcCtlEvEvent> m_events;                  //!< EV-event queue
     uint32_t m_queueDepth;                               //!< EventQueueDepth
     uint64_t m_dropCount;                                //!< events lost to a full queue

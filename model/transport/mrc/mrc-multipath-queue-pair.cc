@@ -4,7 +4,7 @@
 
 #include "mrc-multipath-queue-pair.h"
 
-#include "mrc-controller.h"
+#include "mrc-port-status-agent.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -464,10 +464,6 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_nextProbeId(0),
       m_tailProbeId(0),
       m_tailProbeOutstanding(false),
-      m_portStatusId(0),
-      m_portStatusMask(0),
-      m_portStatusLeft(0),
-      m_portStatusPending(false),
       m_tackedMessages(0),
       m_completedRequests(0),
       m_evTableDisposed(false),
@@ -486,7 +482,11 @@ MrcMultipathQueuePair::DoDispose()
     Simulator::Remove(m_timer);
     Simulator::Remove(m_tailProbe);
     Simulator::Remove(m_retry);
-    Simulator::Remove(m_portStatusTimer);
+    if (m_portStatus)
+    {
+        m_portStatus->StopQp(m_qpn);
+        m_portStatus = nullptr;
+    }
     if (m_evTable && !m_evTableDisposed)
     {
         m_evTable->SetProbeCallback(Callback<void, uint32_t>());
@@ -685,11 +685,9 @@ MrcMultipathQueuePair::DoConnect()
             m_evTable->SetLocalPortUp(p, false);
         }
     }
-    // A controller aggregated to the NIC follows this QP's EV events from now on.
-    if (Ptr<MrcController> ctl = m_nic->GetObject<MrcController>())
-    {
-        ctl->AttachQp(this);
-    }
+    // The NIC's Port Status agent sends and applies this QP's Port Status Updates. (A
+    // controller learns of this QP through the NIC's QueuePairConnected trace.)
+    m_portStatus = MrcPortStatusAgent::Install(m_nic);
 }
 
 void
@@ -719,8 +717,10 @@ MrcMultipathQueuePair::DoEnterError()
     Simulator::Remove(m_timer);
     Simulator::Remove(m_tailProbe);
     Simulator::Remove(m_retry);
-    Simulator::Remove(m_portStatusTimer);
-    m_portStatusPending = false;
+    if (m_portStatus)
+    {
+        m_portStatus->StopQp(m_qpn);
+    }
     m_wqeMsn.clear();
     if (m_evTable)
     {
@@ -1013,14 +1013,7 @@ MrcMultipathQueuePair::ApplyLocalPortState(uint32_t port)
     m_evTable->SetLocalPortUp(port, up);
     if (m_portStatusUpdates)
     {
-        if (m_nic->GetPortStatusScope() == MrcRdmaNic::PORT_STATUS_NIC)
-        {
-            m_nic->RequestPortStatusUpdate(); // one update per peer NIC, sent by the NIC
-        }
-        else
-        {
-            SendPortStatus();
-        }
+        SendPortStatus();
     }
     NotifyReady();
 }
@@ -1043,19 +1036,28 @@ MrcMultipathQueuePair::GetPortStatusAttempts() const
     return m_portStatusTries;
 }
 
-void
-MrcMultipathQueuePair::ApplyPeerPortStatus(uint32_t mask)
+bool
+MrcMultipathQueuePair::ApplyPeerPortMask(uint32_t mask)
 {
     if (!m_evTable || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
     {
-        return;
+        return false;
     }
     ++m_mpCounters.portStatusReceived;
     for (uint32_t p = 0; p < m_evTable->GetPlaneCount() && p < MrcErthHeader::MAX_PORT; ++p)
     {
         m_evTable->SetRemotePortUp(p, (mask & MrcErthHeader::PortBit(p + 1)) != 0);
     }
-    NotifyReady();
+    return true;
+}
+
+void
+MrcMultipathQueuePair::ApplyPeerPortStatus(uint32_t mask)
+{
+    if (ApplyPeerPortMask(mask))
+    {
+        NotifyReady();
+    }
 }
 
 bool
@@ -1072,137 +1074,23 @@ MrcMultipathQueuePair::SendEndpointPacket(uint32_t port, Ptr<Packet> p)
 void
 MrcMultipathQueuePair::SendPortStatus()
 {
-    // A new local state replaces any update still waiting for its response.
-    uint32_t mask = 0;
-    for (uint32_t p = 0; p < m_nic->GetNPorts() && p < MrcErthHeader::MAX_PORT; ++p)
-    {
-        if (m_nic->GetDevice(p)->IsLinkUp())
-        {
-            mask |= MrcErthHeader::PortBit(p + 1);
-        }
-    }
-    Simulator::Remove(m_portStatusTimer);
-    m_portStatusMask = mask;
-    m_portStatusLeft = m_portStatusTries;
-    m_portStatusPending = true;
-    ++m_portStatusId; // request id in PSN[15:0]; consumes no PSN
-    TransmitPortStatus();
-}
-
-void
-MrcMultipathQueuePair::TransmitPortStatus()
-{
-    uint32_t via = m_nic->GetNPorts();
-    for (uint32_t p = 0; p < m_nic->GetNPorts() && via == m_nic->GetNPorts(); ++p)
-    {
-        if (m_nic->GetDevice(p)->IsLinkUp())
-        {
-            via = p;
-        }
-    }
-    if (via == m_nic->GetNPorts() || m_portStatusLeft == 0)
-    {
-        m_portStatusPending = false; // no port left to tell the peer on, or no attempt left
-        return;
-    }
-    MrcErthHeader erth;
-    erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
-    erth.SetPortStatusMask(m_portStatusMask);
-    erth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(erth);
-    MrcBthHeader bth;
-    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_REQUEST);
-    bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(m_portStatusId);
-    p->AddHeader(bth);
-    --m_portStatusLeft;
-    ++m_mpCounters.portStatusSent;
-    SendReverse(via, p, 0);
-    if (m_portStatusTimeout.IsStrictlyPositive())
-    {
-        m_portStatusTimer = Simulator::Schedule(m_portStatusTimeout,
-                                                &MrcMultipathQueuePair::PortStatusTimedOut,
-                                                this);
-    }
-}
-
-void
-MrcMultipathQueuePair::PortStatusTimedOut()
-{
-    if (!m_portStatusPending || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
-    {
-        return;
-    }
-    if (m_portStatusLeft == 0)
-    {
-        NS_LOG_LOGIC("QP " << m_qpn << ": Port Status Update " << m_portStatusId
-                           << " unanswered after " << m_portStatusTries << " attempts");
-        m_portStatusPending = false;
-        return;
-    }
-    ++m_mpCounters.portStatusResent;
-    TransmitPortStatus();
+    // scope Nic: one update per peer NIC at the end of this instant; Qp: this QP's own now
+    m_portStatus->LocalPortsChanged(this, &m_mpCounters);
 }
 
 void
 MrcMultipathQueuePair::ReceivePortStatusResponse(const MrcRxPacket& rx)
 {
-    const uint32_t off = rx.info->bthOffset + MrcBthHeader::SERIALIZED_SIZE;
-    if (rx.packet->GetSize() < off + MrcEethHeader::SIZE)
-    {
-        return;
-    }
-    uint8_t bytes[MrcEethHeader::SIZE];
-    Ptr<Packet> copy = rx.packet->CreateFragment(off, MrcEethHeader::SIZE);
-    copy->CopyData(bytes, MrcEethHeader::SIZE);
-    MrcEethHeader eeth;
-    ReadHeader(eeth, bytes, MrcEethHeader::SIZE);
-    if (eeth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE || !m_portStatusPending ||
-        MrcEndpointRequestIdOfPsn(rx.psn) != m_portStatusId)
-    {
-        return; // an answer to an older attempt of a replaced update, or another operation
-    }
-    ++m_mpCounters.portStatusAnswered;
-    m_portStatusPending = false;
-    Simulator::Remove(m_portStatusTimer);
+    m_portStatus->ReceiveResponseAtQp(this, rx);
 }
 
 void
 MrcMultipathQueuePair::ReceivePortStatus(const MrcRxPacket& rx)
 {
-    const uint32_t off = rx.info->bthOffset + MrcBthHeader::SERIALIZED_SIZE;
-    if (rx.packet->GetSize() < off + MrcErthHeader::SIZE)
+    if (m_portStatus->ReceiveRequestAtQp(this, rx))
     {
-        return;
+        NotifyReady();
     }
-    uint8_t bytes[MrcErthHeader::SIZE];
-    Ptr<Packet> copy = rx.packet->CreateFragment(off, MrcErthHeader::SIZE);
-    copy->CopyData(bytes, MrcErthHeader::SIZE);
-    MrcErthHeader erth;
-    ReadHeader(erth, bytes, MrcErthHeader::SIZE);
-    if (erth.GetOp() != MrcEndpointOp::PORT_STATUS_UPDATE)
-    {
-        return;
-    }
-    ++m_mpCounters.portStatusReceived;
-    for (uint32_t p = 0; p < m_evTable->GetPlaneCount() && p < MrcErthHeader::MAX_PORT; ++p)
-    {
-        m_evTable->SetRemotePortUp(p, erth.IsPortReachable(p + 1));
-    }
-    // Answer on the port it came in on (a port the peer reaches): EETH, same request id.
-    MrcEethHeader eeth;
-    eeth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
-    eeth.SetTxTimestamp(erth.GetTxTimestamp());
-    Ptr<Packet> resp = Create<Packet>();
-    resp->AddHeader(eeth);
-    MrcBthHeader bth;
-    bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_RESPONSE);
-    bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(MrcEndpointRequestIdOfPsn(rx.psn));
-    resp->AddHeader(bth);
-    SendReverse(rx.port, resp, 0);
-    NotifyReady();
 }
 
 void

@@ -36,6 +36,7 @@ namespace ns3
 {
 
 class MrcMemoryRegion;
+class MrcPortStatusAgent;
 
 /**
  * \ingroup mrc
@@ -204,7 +205,7 @@ class MrcMultipathQueuePair : public MrcQueuePair
      */
     void SetRemotePortUp(uint32_t plane, bool up);
 
-    // ---- NIC-scope Port Status Update (MrcRdmaNic::PortStatusScope Nic) ----
+    // ---- Port Status Update (run by the NIC's MrcPortStatusAgent, both scopes) ----
 
     /// \return the PortStatusUpdates attribute
     bool GetPortStatusUpdates() const;
@@ -213,15 +214,21 @@ class MrcMultipathQueuePair : public MrcQueuePair
     /// \return the PortStatusAttempts attribute
     uint32_t GetPortStatusAttempts() const;
     /**
-     * Apply a peer NIC's reachable-port mask (ERTH port_status_mask, bit N = port N) to
-     * this QP's EV table, as a Port Status Update addressed to the QP would; counts
-     * portStatusReceived.
+     * Apply a peer's reachable-port mask (ERTH port_status_mask, bit N = port N) to this
+     * QP's EV table, as a Port Status Update does; counts portStatusReceived.
+     * \param mask the mask
+     * \return false if the QP is not connected (nothing applied)
+     */
+    bool ApplyPeerPortMask(uint32_t mask);
+    /**
+     * ApplyPeerPortMask, then offer the QP to the NIC's scheduler (the set of usable
+     * planes changed).
      * \param mask the mask
      */
     void ApplyPeerPortStatus(uint32_t mask);
     /**
-     * Send a NIC-built endpoint packet (from its BTH on) toward this QP's peer on a port,
-     * in the control class on a reverse EV of that plane, as the QP's own control packets.
+     * Send an endpoint packet (from its BTH on) toward this QP's peer on a port, in the
+     * control class on a reverse EV of that plane, as the QP's own control packets.
      * \param port the port
      * \param p the packet, BTH first
      * \return false if the QP cannot send (not connected, or in error)
@@ -307,16 +314,12 @@ class MrcMultipathQueuePair : public MrcQueuePair
     /// Remap the EVs of a local port to its current link state and tell the peer
     /// (PortRemapDelay after the change).
     void ApplyLocalPortState(uint32_t port);
-    /// Tell the peer which local ports are up (Port Status Update).
+    /// Tell the peers which local ports are up (Port Status Update, through the agent).
     void SendPortStatus();
-    /// A Port Status Update arrived.
+    /// A Port Status Update addressed to this QP arrived (scope Qp).
     void ReceivePortStatus(const MrcRxPacket& rx);
-    /// A Port Status Update response (EETH, opcode 0xD9) arrived.
+    /// A Port Status Update response (EETH, opcode 0xD9) addressed to this QP arrived.
     void ReceivePortStatusResponse(const MrcRxPacket& rx);
-    /// No response to the last Port Status Update within PortStatusTimeout.
-    void PortStatusTimedOut();
-    /// Send the current Port Status Update request (first attempt or again).
-    void TransmitPortStatus();
     /// A Transport ACK arrived: the peer completed messages.
     void ReceiveTransportAck(const MrcRxPacket& rx);
     /// \return true if every PSN is acknowledged but a request waits for its Transport ACK
@@ -440,15 +443,13 @@ class MrcMultipathQueuePair : public MrcQueuePair
     bool m_tailProbeOutstanding;       //!< its answer has not come
     Time m_tailProbeSentAt;            //!< when it was sent
     Time m_lastActivity;               //!< last send or SACK (tail-probe clock)
-    uint16_t m_portStatusId;           //!< last Port Status Update request id
-    uint32_t m_portStatusMask;         //!< mask of the request in flight
-    uint32_t m_portStatusLeft;         //!< attempts left for it
-    bool m_portStatusPending;          //!< a request waits for its response
-    EventId m_portStatusTimer;         //!< its response timeout
     uint64_t m_tackedMessages;         //!< messages the peer's Transport ACKs covered
     uint64_t m_completedRequests;      //!< send requests completed successfully
     MrcMultipathCounters m_mpCounters; //!< counters
     bool m_evTableDisposed;            //!< the EV table was stopped (error state)
+
+    // Port Status Update
+    Ptr<MrcPortStatusAgent> m_portStatus; //!< the NIC's agent (set in DoConnect)
 
     // responder state
     std::unique_ptr<MrcReceiveBitmap> m_rxWin;  //!< receive window
