@@ -371,7 +371,7 @@ TEST(MrcPortStatus, QpScopeSendsOneUpdatePerQp)
 
 TEST(MrcPortStatus, AgentIsTheEndpointHandlerOfEveryNic)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     std::vector<Ptr<MrcPortStatusAgent>> agents;
     for (uint32_t h = 0; h < t->GetNHosts(); ++h)
     {
@@ -422,7 +422,7 @@ TEST(MrcPortStatus, FirstMrcQpRegistersTheAgentOfANicMadeWithoutTheMrcHelper)
 
 TEST(MrcPortStatus, PortStatusTxOfTheNicIsTheAgentsTrace)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     mrc.Connect(t, 0, 3, 1 << 20);
     mrc.Connect(t, 0, 2, 1 << 20);
@@ -488,7 +488,7 @@ TEST(MrcPortStatus, RequestAndResponseBytes)
 
 TEST(MrcPortStatus, LocalPortMaskFollowsTheLinks)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
     EXPECT_EQ(MrcPortStatusAgent::LocalPortMask(a), Mask({0, 1}));
     a->SetPortEnabled(1, false); // detection delay 0: the device sees it at once
@@ -503,7 +503,7 @@ TEST(MrcPortStatus, LocalPortMaskFollowsTheLinks)
 TEST(MrcPortStatus, QpScopeUpdateStopsWhenTheQpFails)
 {
     Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Qp"));
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Nic"));
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection conn = mrc.Connect(t, 0, 3, 1 << 20);
@@ -536,7 +536,7 @@ TEST(MrcPortStatus, QpScopeUpdateStopsWhenTheQpFails)
 
 TEST(MrcPortStatus, ControllerFollowsQpsThroughTheNicTrace)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
     Ptr<MrcRdmaNic> b = MrcRdmaNic::GetNic(t->GetHost(3));
     // installed before any QP exists
@@ -573,7 +573,7 @@ TEST(MrcPortStatus, ControllerFollowsQpsThroughTheNicTrace)
 
 TEST(MrcPortStatus, ControllerPortAdminGoesThroughTheNic)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
     Ptr<MrcController> ctl = MrcController::Install(a);
     std::vector<std::pair<uint32_t, bool>> admin;
