@@ -22,6 +22,7 @@
 
 namespace fs = std::filesystem;
 using ns3::MrcTest::ExampleBinary;
+using ns3::MrcTest::ReadFile;
 using ns3::MrcTest::RunCommand;
 
 namespace
@@ -70,10 +71,7 @@ class FabricIncast : public ::testing::Test
         fs::path out = m_dir / sub;
         auto [rc, text] = RunCommand(m_bin + " " + options + " --out=" + out.string());
         EXPECT_EQ(rc, 0) << text;
-        std::ifstream in(out / "summary.json");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
+        return ReadFile((out / "summary.json").string());
     }
 
     std::string m_bin; //!< example binary

@@ -34,6 +34,7 @@
 
 using namespace ns3;
 using ns3::MrcTest::ExampleBinary;
+using ns3::MrcTest::ReadFile;
 using ns3::MrcTest::RunCommand;
 
 namespace
@@ -701,10 +702,7 @@ TEST(MrcTopologyExample, WritesTheShapeAndRejectsBadOptions)
     ASSERT_EQ(rc, 0) << text;
     EXPECT_NE(text.find("switches per plane: T0 4, T1 3, T2 0; total 21"), std::string::npos)
         << text;
-    std::ifstream in(dir / "topology.json");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string js = ss.str();
+    const std::string js = ReadFile((dir / "topology.json").string());
     for (const char* expected : {"\"schema\": 1",
                                  "\"planes\": 3",
                                  "\"hosts\": 20",
