@@ -95,9 +95,19 @@ def build(bld):
         'helper/results/mrc-results-writer.cc',
         'helper/results/mrc-run-results.cc',
         'helper/results/mrc-time-series-sampler.cc',
-        # -- experiments: the scenario runner behind mrc-sim, shared option names
+        # -- experiments: mrc-sim (options, presets, transport table, runner), command lines
         'helper/experiments/mrc-command-line.cc',
-        'helper/experiments/mrc-scenario.cc',
+        'helper/experiments/mrc-scenario-inputs.cc',
+        'helper/experiments/mrc-scenario-options.cc',
+        'helper/experiments/mrc-scenario-presets.cc',
+        'helper/experiments/mrc-scenario-report.cc',
+        'helper/experiments/mrc-scenario-runner.cc',
+        'helper/experiments/mrc-scenario-series.cc',
+        'helper/experiments/mrc-scenario-workload.cc',
+        'helper/experiments/mrc-sim-main.cc',
+        'helper/experiments/mrc-stall-tracker.cc',
+        'helper/experiments/mrc-topology-options.cc',
+        'helper/experiments/mrc-transport-table.cc',
     ]
 
     module_test = bld.create_ns3_module_test_library('mrc')
@@ -159,6 +169,7 @@ def build(bld):
         'test/mrc-workload-test.cc',
         'test/mrc-input-files-test.cc',
         # -- scenarios
+        'test/mrc-experiments-test.cc',
         'test/mrc-scenario-test.cc',
         'test/mrc-bench-reference-test.cc',
     ]
@@ -264,9 +275,21 @@ def build(bld):
         'helper/results/mrc-results-writer.h',
         'helper/results/mrc-run-results.h',
         'helper/results/mrc-time-series-sampler.h',
-        # -- experiments: the scenario runner behind mrc-sim, shared option names
+        # -- experiments: mrc-sim (options, presets, transport table, runner), command lines
         'helper/experiments/mrc-command-line.h',
         'helper/experiments/mrc-scenario.h',
+        'helper/experiments/mrc-scenario-config.h',
+        'helper/experiments/mrc-scenario-inputs.h',
+        'helper/experiments/mrc-scenario-options.h',
+        'helper/experiments/mrc-scenario-presets.h',
+        'helper/experiments/mrc-scenario-report.h',
+        'helper/experiments/mrc-scenario-runner.h',
+        'helper/experiments/mrc-scenario-series.h',
+        'helper/experiments/mrc-scenario-workload.h',
+        'helper/experiments/mrc-sim-main.h',
+        'helper/experiments/mrc-stall-tracker.h',
+        'helper/experiments/mrc-topology-options.h',
+        'helper/experiments/mrc-transport-table.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

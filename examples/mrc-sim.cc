@@ -3,7 +3,8 @@
  */
 
 // mrc-sim: the scenario program behind `./ns3-mrc run SCENARIO` and `./ns3-mrc list`.
-// Everything (options, scenarios, runner, output files) lives in helper/experiments/mrc-scenario.h.
+// Everything (options, scenarios, runner, output files) lives in helper/experiments/:
+// mrc-sim-main.h is the program, mrc-scenario.h includes all of its parts.
 //
 //   build/examples/mrc-sim --list
 //   build/examples/mrc-sim incast --senders=8 --out=results/incast/

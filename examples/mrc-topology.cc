@@ -12,6 +12,7 @@
 #include "ns3/core-module.h"
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-topology-helper.h"
+#include "ns3/mrc-topology-options.h"
 
 #include <fstream>
 #include <iostream>

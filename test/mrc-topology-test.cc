@@ -13,6 +13,7 @@
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-srv6-encap.h"
 #include "ns3/mrc-topology-helper.h"
+#include "ns3/mrc-topology-options.h"
 #include "ns3/mrc-topology.h"
 #include "ns3/names.h"
 #include "ns3/nstime.h"

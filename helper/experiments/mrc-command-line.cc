@@ -227,6 +227,17 @@ MrcCommandLine::CheckChoice(const std::string& name,
     return "error: invalid value '" + value + "' for --" + name + " (allowed: " + list + ")";
 }
 
+std::string
+MrcCommandLine::Join(const std::vector<std::string>& names)
+{
+    std::string s;
+    for (const auto& n : names)
+    {
+        s += (s.empty() ? "" : ", ") + n;
+    }
+    return s;
+}
+
 void
 MrcCommandLine::RequireChoice(const std::string& name,
                               const std::string& value,

@@ -106,6 +106,12 @@ class MrcCommandLine
                                    const std::vector<std::string>& allowed);
 
     /**
+     * \param names values to list
+     * \return them separated by ", " (as the "allowed: ..." lists of the messages)
+     */
+    static std::string Join(const std::vector<std::string>& names);
+
+    /**
      * Exit with EXIT_USAGE and CheckChoice's message unless value is allowed.
      * \param name the option name, without dashes
      * \param value the value given

@@ -1,0 +1,93 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_SCENARIO_CONFIG_H
+#define MRC_SCENARIO_CONFIG_H
+
+#include "ns3/mrc-htsim-input.h"
+#include "ns3/mrc-topology-helper.h"
+#include "ns3/mrc-workload.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup mrc
+ * MrcScenarioConfig: the checked settings of one mrc-sim run.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * A scenario's validated settings (what MrcScenarioOptions::ToConfig produces; tests
+ * fill it directly).
+ */
+struct MrcScenarioConfig
+{
+    std::string scenario{"permutation"}; //!< scenario name (recorded in summary.json)
+    /// traffic: permutation, incast, incast-victim, alltoall, allreduce, flows
+    std::string pattern{"permutation"};
+    MrcTopologyConfig topology;       //!< the fabric
+    std::string transport{"roce"};    //!< the transport: "roce", "uec" or "mrc"
+    std::string profile{"roce-hpcc"}; //!< parameter profile ("none": attribute defaults)
+    /// transports run one after another (--transports; empty: just `transport`)
+    std::vector<std::string> transports;
+    bool sameFabric{true};        //!< false: RoCE on one plane at planes x the rates (compare)
+    bool mtuAuto{true};           //!< --mtu not given: 1000 B for roce, 4096 B for uec, mrc
+    std::string evFormat{"srv6"}; //!< MRC EVs: "srv6" (topology paths) or "structured"
+    uint32_t evMinPerPlane{256};  //!< srv6: a plane with fewer paths gets replica EVs up to this
+    double lossRate{0};           //!< random loss probability (--lossRate)
+    std::string lossAt{"path"};   //!< "path" (once per path, host NIC ingress) or "links"
+    Time duration{MicroSeconds(500)};      //!< flows: arrival window
+    double load{0.5};                      //!< flows: offered load per host
+    std::string cdf{"websearch"};          //!< flows: flow-size distribution name
+    uint32_t chunks{1};                    //!< allreduce: chunks per segment
+    uint32_t maxEvEvents{10000};           //!< ev_state records kept in events.csv (per transport)
+    bool tagFabricSeries{false};           //!< label host/queue series with the transport (several)
+    uint64_t bytes{1000000};               //!< bytes per sender (split over qpsPerPair)
+    uint32_t senders{8};                   //!< incast senders
+    uint32_t qpsPerPair{1};                //!< queue pairs (messages) per sender-receiver pair
+    std::string failLink;                  //!< links to cut ("a:b,c:d"; empty: none)
+    Time failAt{MicroSeconds(100)};        //!< when they are cut
+    Time repairAt{0};                      //!< when they are repaired (0: never)
+    uint64_t seed{1};                      //!< run seed
+    Time simTime{Seconds(1)};              //!< simulated-time limit
+    bool pcap{false};                      //!< write one pcap file per port into pcapDir
+    std::string pcapDir;                   //!< folder of the pcap files (the output folder)
+    Time sampleInterval{MicroSeconds(10)}; //!< time-series sampling period (0: no samples)
+    bool progress{true};                   //!< progress lines on stderr
+    /// Option values recorded in summary.json (name -> value as given)
+    std::map<std::string, std::string> options;
+    /// Attribute defaults given explicitly (--ns3::Class::Attribute=value), applied after
+    /// the profile so that they override it
+    std::vector<std::pair<std::string, std::string>> attributeOverrides;
+
+    // -- input files (--topoFile, --flowFile; MrcScenarioOptions::TryToConfig loads them)
+    std::string topoFile; //!< HPCC/ConWeave topology file or htsim .topo ("": topology options)
+    std::string flowFile; //!< HPCC/ConWeave flow file or htsim .cm ("": the pattern's flows)
+    /// The fabric of topoFile (null: MrcTopologyHelper::Build from `topology`)
+    std::shared_ptr<const MrcTopologyGraph> graph;
+    /// Per graph link: its packet error rate (HPCC's err column; 0 for htsim)
+    std::vector<double> graphLinkError;
+    /// Per host index: the topology file's node id (HPCC sip/dip in fct.txt)
+    std::vector<uint32_t> graphNodeOfHost;
+    /// The messages of flowFile, src/dst as host indices (pattern "file"; a .cm: those
+    /// with a start time)
+    std::vector<MrcFlowSpec> fileFlows;
+    /// flowFile as an htsim connection matrix (null otherwise): its triggers start the
+    /// connections without a start time
+    std::shared_ptr<const MrcHtsimConnectionMatrix> htsimMatrix;
+};
+
+} // namespace ns3
+
+#endif /* MRC_SCENARIO_CONFIG_H */

@@ -1,0 +1,443 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-scenario-options.h"
+
+#include "mrc-scenario-inputs.h"
+#include "mrc-scenario-presets.h"
+
+#include "ns3/mrc-profiles.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+bool
+ParseU64(const std::string& s, uint64_t& out)
+{
+    if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos)
+    {
+        return false;
+    }
+    out = std::stoull(s);
+    return true;
+}
+
+/// A time with an explicit unit ("10us", "1.5ms"); false (instead of ns-3's abort) otherwise.
+bool
+ParseTime(const std::string& s, Time& out)
+{
+    static const std::regex re("^[0-9]+(\\.[0-9]+)?(s|ms|us|ns|ps)$");
+    if (s.size() > 40 || !std::regex_match(s, re))
+    {
+        return false;
+    }
+    out = Time(s);
+    return true;
+}
+
+/// MrcCommandLine::CheckChoice without its "error: " prefix (Fail adds it).
+std::string
+Choice(const std::string& name, const std::string& value, const std::vector<std::string>& allowed)
+{
+    std::string e = MrcCommandLine::CheckChoice(name, value, allowed);
+    const std::string prefix = "error: ";
+    if (e.rfind(prefix, 0) == 0)
+    {
+        e.erase(0, prefix.size());
+    }
+    return e;
+}
+
+std::string
+Bad(const std::string& name, const std::string& value, const std::string& what)
+{
+    return "--" + name + "='" + value + "' " + what;
+}
+
+} // namespace
+
+MrcScenarioOptions::MrcScenarioOptions()
+{
+    // Empty: the transport's payload size, 1000 B for roce (HPCC simulator run.py) and
+    // 4096 B for mrc (the mrc profile) and uec (uec-htsim, htsim main_uec.cpp).
+    topo.mtu = "";
+}
+
+void
+MrcScenarioOptions::Register(MrcCommandLine& cmd)
+{
+    cmd.AddValue("scenario", "scenario name (see --list)", scenario);
+    topo.Register(cmd);
+    cmd.AddValue("transport",
+                 "transport: " + MrcCommandLine::Join(MrcScenarios::GetTransports()),
+                 transport);
+    cmd.AddValue("transports",
+                 "comma-separated transports run one after another on fresh fabrics with the "
+                 "same seed and workload (overrides --transport)",
+                 transports);
+    cmd.AddValue("sameFabric",
+                 "1: every transport on the fabric given; 0: roce and uec on one plane at "
+                 "planes x the link rates (the same NIC bandwidth as mrc on all planes)",
+                 sameFabric);
+    cmd.AddValue("evFormat", "mrc entropy values: srv6 (topology paths) or structured", evFormat);
+    cmd.AddValue("evMinPerPlane",
+                 "srv6: a plane with fewer paths than this gets replica EVs up to it",
+                 evMinPerPlane);
+    cmd.AddValue("lossRate", "random packet loss probability (0: none)", lossRate);
+    cmd.AddValue("lossAt",
+                 "where --lossRate drops: path (once per path, at the receiving host's NIC "
+                 "port) or links (every device of every link)",
+                 lossAt);
+    cmd.AddValue("duration", "flows: window of Poisson arrivals", duration);
+    cmd.AddValue("load", "flows: offered load per host, 0..1", load);
+    cmd.AddValue("cdf",
+                 "flows: flow-size distribution (data/cdf/NAME.txt: websearch, fb-hadoop, "
+                 "alistorage2019, google-rpc2008) or a file path",
+                 cdf);
+    cmd.AddValue("chunks", "allreduce: chunks per segment (pipelining)", chunks);
+    cmd.AddValue("maxEvEvents", "ev_state records kept in events.csv per transport", maxEvEvents);
+    cmd.AddValue("profile",
+                 "parameter profile: " + MrcCommandLine::Join(MrcProfiles::GetNames()) +
+                     " or none (empty: roce-hpcc for roce)",
+                 profile);
+    cmd.AddValue("bytes", "bytes each sender writes (split over qpsPerPair messages)", bytes);
+    cmd.AddValue("senders", "incast: number of senders", senders);
+    cmd.AddValue("qpsPerPair",
+                 "queue pairs (one message each) per sender-receiver pair",
+                 qpsPerPair);
+    cmd.AddValue("failAt", "when the --failLink links are cut", failAt);
+    cmd.AddValue("failLink",
+                 "links to cut, comma-separated nodeA:nodeB (node names as p0-t0-0, host3)",
+                 failLink);
+    cmd.AddValue("repairAt", "when the cut links are repaired (empty: never)", repairAt);
+    cmd.AddValue("seed", "run seed (permutation, incast senders, ECMP, ECN marking)", seed);
+    cmd.AddValue("simTime", "simulated-time limit", simTime);
+    cmd.AddValue("out", "output folder (empty: results/<scenario>/)", out);
+    cmd.AddValue("pcap", "write a pcap file per port into the output folder", pcap);
+    cmd.AddValue("sampleInterval", "time-series sampling period (0s: none)", sampleInterval);
+    cmd.AddValue("benchJson", "also write the benchmark figures as JSON to this file", benchJson);
+    cmd.AddValue("list", "list the scenarios and exit", list);
+    cmd.AddValue("topoFile",
+                 "fabric from a file instead of --topology: an HPCC/ConWeave topology file "
+                 "('N S L', switch ids, 'src dst rate delay err' links) or an htsim fat tree "
+                 "(name ending in .topo); none: no file",
+                 topoFile);
+    cmd.AddValue("flowFile",
+                 "messages from a file instead of the scenario's pattern: an HPCC/ConWeave flow "
+                 "file (count, then 'src dst pg dport bytes start_s') or an htsim connection "
+                 "matrix (name ending in .cm); none: no file",
+                 flowFile);
+}
+
+std::map<std::string, std::string>
+MrcScenarioOptions::ToMap() const
+{
+    return {{"scenario", scenario},
+            {"topology", topo.topology},
+            {"planes", topo.planes},
+            {"hosts", topo.hosts},
+            {"hostsPerT0", topo.hostsPerT0},
+            {"t1PerPlane", topo.t1PerPlane},
+            {"uplinksPerT0", topo.uplinksPerT0},
+            {"k", topo.k},
+            {"hostRate", topo.hostRate},
+            {"fabricRate", topo.fabricRate},
+            {"coreRate", topo.coreRate},
+            {"linkDelay", topo.linkDelay},
+            {"hostLinkDelay", topo.hostLinkDelay},
+            {"coreLinkDelay", topo.coreLinkDelay},
+            {"mtu", topo.mtu},
+            {"transport", transport},
+            {"transports", transports},
+            {"sameFabric", sameFabric},
+            {"evFormat", evFormat},
+            {"evMinPerPlane", evMinPerPlane},
+            {"lossRate", lossRate},
+            {"lossAt", lossAt},
+            {"duration", duration},
+            {"load", load},
+            {"cdf", cdf},
+            {"chunks", chunks},
+            {"maxEvEvents", maxEvEvents},
+            {"profile", profile},
+            {"bytes", bytes},
+            {"senders", senders},
+            {"qpsPerPair", qpsPerPair},
+            {"failAt", failAt},
+            {"failLink", failLink},
+            {"repairAt", repairAt},
+            {"seed", seed},
+            {"simTime", simTime},
+            {"pcap", pcap ? "true" : "false"},
+            {"sampleInterval", sampleInterval},
+            {"topoFile", topoFile},
+            {"flowFile", flowFile}};
+}
+
+std::string
+MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
+{
+    for (auto part : {&MrcScenarioOptions::CheckFabricAndInputs,
+                      &MrcScenarioOptions::CheckTransports,
+                      &MrcScenarioOptions::CheckFabricModel,
+                      &MrcScenarioOptions::CheckWorkload,
+                      &MrcScenarioOptions::CheckRun})
+    {
+        const std::string e = (this->*part)(c);
+        if (!e.empty())
+        {
+            return e;
+        }
+    }
+    c.options = ToMap();
+    if (c.graph)
+    {
+        // The fabric of --topoFile, not of the topology options.
+        c.options["topology"] = "graph";
+        c.options["hosts"] = std::to_string(c.topology.hosts);
+    }
+    return "";
+}
+
+std::string
+MrcScenarioOptions::CheckFabricAndInputs(MrcScenarioConfig& c) const
+{
+    if (!MrcScenarios::Find(scenario))
+    {
+        return Bad("scenario",
+                   scenario,
+                   "is not a scenario (allowed: " + MrcCommandLine::Join(MrcScenarios::GetNames()) +
+                       ")");
+    }
+    c.scenario = scenario;
+    c.pattern = pattern;
+    MrcTopologyOptions t = topo;
+    c.mtuAuto = t.mtu.empty();
+    if (c.mtuAuto)
+    {
+        t.mtu = "1000"; // replaced per transport in Build
+    }
+    std::string e = t.TryToConfig(c.topology);
+    if (!e.empty())
+    {
+        return e;
+    }
+    e = MrcScenarioInputs::Load(c, topoFile, flowFile);
+    if (!e.empty())
+    {
+        return e;
+    }
+    if (!c.flowFile.empty())
+    {
+        c.pattern = "file";
+    }
+    else if (c.pattern == "file")
+    {
+        return Bad("flowFile", flowFile, "is needed by scenario " + scenario + " (a flow file)");
+    }
+    return "";
+}
+
+std::string
+MrcScenarioOptions::CheckTransports(MrcScenarioConfig& c) const
+{
+    const std::vector<std::string> transportsOk = MrcScenarios::GetTransports();
+    std::string e = Choice("transport", transport, transportsOk);
+    if (!e.empty())
+    {
+        return e;
+    }
+    c.transport = transport;
+    if (transports.empty())
+    {
+        return "";
+    }
+    std::stringstream ss(transports);
+    std::string item;
+    std::vector<std::string> list;
+    while (std::getline(ss, item, ','))
+    {
+        e = Choice("transports", item, transportsOk);
+        if (!e.empty())
+        {
+            return e;
+        }
+        list.push_back(item);
+    }
+    if (list.empty())
+    {
+        return Bad("transports", transports, "names no transport");
+    }
+    c.transport = list[0];
+    c.transports = list;
+    return "";
+}
+
+std::string
+MrcScenarioOptions::CheckFabricModel(MrcScenarioConfig& c) const
+{
+    if (sameFabric != "0" && sameFabric != "1")
+    {
+        return Bad("sameFabric", sameFabric, "must be 0 or 1");
+    }
+    c.sameFabric = sameFabric == "1";
+    std::string e = Choice("evFormat", evFormat, {"srv6", "structured"});
+    if (!e.empty())
+    {
+        return e;
+    }
+    c.evFormat = evFormat;
+    uint64_t v = 0;
+    if (!ParseU64(evMinPerPlane, v) || v == 0 || v > 256)
+    {
+        return Bad("evMinPerPlane", evMinPerPlane, "must be an integer 1..256");
+    }
+    c.evMinPerPlane = static_cast<uint32_t>(v);
+    char* end = nullptr;
+    c.lossRate = std::strtod(lossRate.c_str(), &end);
+    if (lossRate.empty() || *end != '\0' || !(c.lossRate >= 0 && c.lossRate <= 1))
+    {
+        return Bad("lossRate", lossRate, "must be a probability 0..1");
+    }
+    c.load = std::strtod(load.c_str(), &end);
+    if (load.empty() || *end != '\0' || !(c.load > 0 && c.load <= 1))
+    {
+        return Bad("load", load, "must be a number in (0, 1]");
+    }
+    e = Choice("lossAt", lossAt, {"path", "links"});
+    if (!e.empty())
+    {
+        return e;
+    }
+    c.lossAt = lossAt;
+    return "";
+}
+
+std::string
+MrcScenarioOptions::CheckWorkload(MrcScenarioConfig& c) const
+{
+    uint64_t v = 0;
+    if (!ParseTime(duration, c.duration) || c.duration.IsZero())
+    {
+        return Bad("duration", duration, "must be a positive time with a unit, e.g. 500us");
+    }
+    c.cdf = cdf;
+    if (!ParseU64(chunks, v) || v == 0 || v > 1024)
+    {
+        return Bad("chunks", chunks, "must be an integer 1..1024");
+    }
+    c.chunks = static_cast<uint32_t>(v);
+    if (!ParseU64(maxEvEvents, v) || v > 0xffffffffULL)
+    {
+        return Bad("maxEvEvents", maxEvEvents, "must be a non-negative integer");
+    }
+    c.maxEvEvents = static_cast<uint32_t>(v);
+    std::vector<std::string> profiles = MrcProfiles::GetNames();
+    profiles.push_back("none");
+    if (!profile.empty())
+    {
+        const std::string e = Choice("profile", profile, profiles);
+        if (!e.empty())
+        {
+            return e;
+        }
+    }
+    // Empty: the transport's own profile (chosen per transport in MrcSimMain).
+    c.profile = profile.empty() ? MrcScenarios::DefaultProfile(c.transport) : profile;
+    if (!ParseU64(bytes, c.bytes) || c.bytes > 0xffffffffULL)
+    {
+        return Bad("bytes", bytes, "must be an integer 0..4294967295 (one RDMA Write)");
+    }
+    const uint32_t hosts = c.topology.GetHosts();
+    const bool incastLike = pattern == "incast" || pattern == "incast-victim";
+    if (!ParseU64(senders, v) || v == 0 || (incastLike && v >= hosts))
+    {
+        return Bad("senders",
+                   senders,
+                   "must be an integer 1.." + std::to_string(hosts - 1) + " (hosts - 1)");
+    }
+    c.senders = static_cast<uint32_t>(v);
+    if (!ParseU64(qpsPerPair, v) || v == 0 || v > 1024)
+    {
+        return Bad("qpsPerPair", qpsPerPair, "must be an integer 1..1024");
+    }
+    c.qpsPerPair = static_cast<uint32_t>(v);
+    return "";
+}
+
+std::string
+MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
+{
+    if (!ParseU64(seed, c.seed) || c.seed == 0)
+    {
+        return Bad("seed", seed, "must be a positive integer");
+    }
+    if (!ParseTime(simTime, c.simTime) || c.simTime.IsZero())
+    {
+        return Bad("simTime", simTime, "must be a positive time with a unit, e.g. 10ms");
+    }
+    Time lastStart;
+    for (const MrcFlowSpec& f : c.fileFlows)
+    {
+        lastStart = std::max(lastStart, f.start);
+    }
+    if (!c.fileFlows.empty() && c.simTime <= lastStart)
+    {
+        return Bad("simTime",
+                   simTime,
+                   "ends before the last flow of --flowFile starts (at " +
+                       std::to_string(lastStart.GetSeconds()) + " s): give a later --simTime");
+    }
+    if (!ParseTime(failAt, c.failAt))
+    {
+        return Bad("failAt", failAt, "must be a time with a unit, e.g. 100us");
+    }
+    c.repairAt = Time(0);
+    if (!repairAt.empty() && (!ParseTime(repairAt, c.repairAt) || c.repairAt <= c.failAt))
+    {
+        return Bad("repairAt", repairAt, "must be a time with a unit after --failAt");
+    }
+    c.failLink = failLink;
+    if (!failLink.empty())
+    {
+        static const std::regex re(
+            "^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+)*$");
+        if (!std::regex_match(failLink, re))
+        {
+            return Bad("failLink", failLink, "must be nodeA:nodeB[,nodeC:nodeD...]");
+        }
+    }
+    if (!ParseTime(sampleInterval, c.sampleInterval) && sampleInterval != "0")
+    {
+        return Bad("sampleInterval", sampleInterval, "must be a time with a unit, e.g. 10us");
+    }
+    if (sampleInterval == "0")
+    {
+        c.sampleInterval = Time(0);
+    }
+    c.pcap = pcap;
+    return "";
+}
+
+MrcScenarioConfig
+MrcScenarioOptions::ToConfig() const
+{
+    MrcScenarioConfig c;
+    const std::string e = TryToConfig(c);
+    if (!e.empty())
+    {
+        MrcCommandLine::Fail(e);
+    }
+    return c;
+}
+
+} // namespace ns3

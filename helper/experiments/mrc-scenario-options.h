@@ -1,0 +1,106 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_SCENARIO_OPTIONS_H
+#define MRC_SCENARIO_OPTIONS_H
+
+#include "mrc-command-line.h"
+#include "mrc-scenario-config.h"
+#include "mrc-topology-options.h"
+
+#include <map>
+#include <string>
+
+/**
+ * \file
+ * \ingroup mrc
+ * The options of mrc-sim, as text, and their conversion into an MrcScenarioConfig.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * The options of mrc-sim (design.md section 4), as text so every value is checked
+ * and a bad one is named: the topology options of MrcTopologyOptions, and --scenario,
+ * --transport, --transports, --profile, --bytes, --senders, --qpsPerPair, --failAt,
+ * --failLink, --repairAt, --seed, --simTime, --out, --pcap, --sampleInterval,
+ * --benchJson, --list. Current member values are the defaults; a scenario's preset
+ * changes them before Register, so --PrintHelp shows the scenario's defaults.
+ */
+class MrcScenarioOptions
+{
+  public:
+    MrcScenarioOptions();
+
+    /// \param cmd the command line to register every option on
+    void Register(MrcCommandLine& cmd);
+
+    /**
+     * Check and convert the values.
+     * \param config receives the settings (scenario, pattern and options filled too)
+     * \return "" or a message naming the offending option and its value
+     */
+    std::string TryToConfig(MrcScenarioConfig& config) const;
+
+    /// As TryToConfig; prints the message and exits with code 2 on a problem.
+    /// \return the settings
+    MrcScenarioConfig ToConfig() const;
+
+    /// \return every option (except --out, --benchJson and --list) as name -> value
+    std::map<std::string, std::string> ToMap() const;
+
+    MrcTopologyOptions topo;             //!< topology options
+    std::string scenario{"permutation"}; //!< --scenario
+    std::string pattern{"permutation"};  //!< set by the scenario preset (no option)
+    std::string transport{"roce"};       //!< --transport
+    std::string transports{""};          //!< --transports (comma-separated, run in turn)
+    std::string sameFabric{"1"};         //!< --sameFabric
+    std::string evFormat{"srv6"};        //!< --evFormat
+    std::string evMinPerPlane{"256"};    //!< --evMinPerPlane
+    std::string lossRate{"0"};           //!< --lossRate
+    std::string lossAt{"path"};          //!< --lossAt
+    std::string duration{"500us"};       //!< --duration (flows)
+    std::string load{"0.5"};             //!< --load (flows)
+    std::string cdf{"websearch"};        //!< --cdf (flows)
+    std::string chunks{"1"};             //!< --chunks (allreduce)
+    std::string maxEvEvents{"10000"};    //!< --maxEvEvents
+    std::string profile{""};             //!< --profile (empty: the transport's default)
+    std::string bytes{"1000000"};        //!< --bytes
+    std::string senders{"8"};            //!< --senders
+    std::string qpsPerPair{"1"};         //!< --qpsPerPair
+    std::string failAt{"100us"};         //!< --failAt
+    std::string failLink{""};            //!< --failLink
+    std::string repairAt{""};            //!< --repairAt
+    std::string seed{"1"};               //!< --seed
+    std::string simTime{"1s"};           //!< --simTime
+    std::string out{""};                 //!< --out (empty: results/<scenario>/)
+    bool pcap{false};                    //!< --pcap
+    std::string sampleInterval{"10us"};  //!< --sampleInterval
+    std::string topoFile{""};            //!< --topoFile (HPCC/ConWeave topology or htsim .topo)
+    std::string flowFile{""};            //!< --flowFile (HPCC/ConWeave flows or htsim .cm)
+    std::string benchJson{""};           //!< --benchJson
+    bool list{false};                    //!< --list
+
+  private:
+    // The parts of TryToConfig, in the order the options are checked; each returns ""
+    // or the message of the first bad value.
+
+    /// --scenario, the topology options and the input files (sets the pattern)
+    std::string CheckFabricAndInputs(MrcScenarioConfig& c) const;
+    /// --transport and --transports
+    std::string CheckTransports(MrcScenarioConfig& c) const;
+    /// --sameFabric, --evFormat, --evMinPerPlane, --lossRate, --load, --lossAt
+    std::string CheckFabricModel(MrcScenarioConfig& c) const;
+    /// --duration, --cdf, --chunks, --maxEvEvents, --profile, --bytes, --senders,
+    /// --qpsPerPair
+    std::string CheckWorkload(MrcScenarioConfig& c) const;
+    /// --seed, --simTime, --failAt, --repairAt, --failLink, --sampleInterval, --pcap
+    std::string CheckRun(MrcScenarioConfig& c) const;
+};
+
+} // namespace ns3
+
+#endif /* MRC_SCENARIO_OPTIONS_H */

@@ -1,0 +1,86 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_SCENARIO_REPORT_H
+#define MRC_SCENARIO_REPORT_H
+
+#include "mrc-transport-table.h"
+
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-rdma-helper.h"
+#include "ns3/mrc-run-results.h"
+#include "ns3/mrc-topology.h"
+#include "ns3/mrc-workload.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+/**
+ * \file
+ * \ingroup mrc
+ * What a scenario run reports besides its flows: pfc.txt records, per-link records and
+ * the transport counters of summary.json.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * Reads a finished (or running) scenario's fabric and queue pairs into MrcRunResults.
+ */
+class MrcScenarioReport
+{
+  public:
+    /**
+     * Add a pfc.txt record (HPCC's format: the paused port's node and interface) for
+     * every PauseState change of every device of the fabric.
+     * \param topo the fabric
+     * \param results where the records go (must outlive the run)
+     */
+    static void ConnectPfcLog(Ptr<MrcTopology> topo, MrcRunResults* results);
+
+    /**
+     * Add one MrcLinkRecord per device of every link (both directions) and count the
+     * switches' trims, drops, ECN marks and pauses and the hosts' drops and pauses.
+     * \param topo the fabric
+     * \param results where the link records go
+     * \param tc the transport's counters to add to
+     * \return frames put on a wire by any device (data and ACKs, PFC excluded)
+     */
+    static uint64_t CollectLinks(Ptr<MrcTopology> topo,
+                                 MrcRunResults& results,
+                                 MrcTransportCounters& tc);
+
+    /**
+     * Add the requesters' retransmissions, timeouts, NACKs and CNPs and the bytes placed
+     * exactly once to tc; return the transport's own counters (MRC's mrc..., UEC's
+     * uec...) for summary.json's options.
+     * \param transport the transport's table entry
+     * \param conns the connections, one per message
+     * \param msgs the messages
+     * \param evChanges EV health changes seen (MRC)
+     * \param tc the transport's counters to add to
+     * \return name -> value
+     */
+    static std::map<std::string, std::string> CollectQueuePairs(
+        const MrcTransportInfo& transport,
+        const std::vector<MrcRdmaHelper::Connection>& conns,
+        const std::vector<MrcFlowSpec>& msgs,
+        uint64_t evChanges,
+        MrcTransportCounters& tc);
+
+    /// \param d a device \return bytes it sent, every class
+    static uint64_t TxBytes(Ptr<MrcNetDevice> d);
+    /// \param d a device \return bytes it received, every class
+    static uint64_t RxBytes(Ptr<MrcNetDevice> d);
+    /// \return the process's peak resident set (kB)
+    static uint64_t PeakRssKb();
+};
+
+} // namespace ns3
+
+#endif /* MRC_SCENARIO_REPORT_H */
