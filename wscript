@@ -22,6 +22,7 @@ def build(bld):
         'model/wire/mrc-packet-info.cc',
         'model/wire/mrc-peth-header.cc',
         'model/wire/mrc-pfc-frame.cc',
+        'model/wire/mrc-raw-header.cc',
         'model/wire/mrc-reth-header.cc',
         'model/wire/mrc-seth-header.cc',
         'model/wire/mrc-srh-header.cc',
@@ -117,8 +118,11 @@ def build(bld):
     module_test.source = [
         'test/mrc-test-suite.cc',
         'test/mrc-traffic-class-test.cc',
+        'test/mrc-test-support.cc',
+        'test/mrc-test-support.h',
         # -- wire formats: InfiniBand / RoCEv2
         'test/mrc-roce-headers-test.cc',
+        'test/mrc-byte-io-test.cc',
         # -- wire formats: MRC extension headers
         'test/mrc-ext-headers-test.cc',
         # -- wire formats: PFC and SRv6
@@ -188,6 +192,7 @@ def build(bld):
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.h',
         'model/wire/mrc-bth-header.h',
+        'model/wire/mrc-byte-io.h',
         'model/wire/mrc-cc-state-header.h',
         'model/wire/mrc-cnp-header.h',
         'model/wire/mrc-eeth-header.h',
@@ -202,6 +207,7 @@ def build(bld):
         'model/wire/mrc-packet-info.h',
         'model/wire/mrc-peth-header.h',
         'model/wire/mrc-pfc-frame.h',
+        'model/wire/mrc-raw-header.h',
         'model/wire/mrc-reth-header.h',
         'model/wire/mrc-seth-header.h',
         'model/wire/mrc-srh-header.h',

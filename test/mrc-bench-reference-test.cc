@@ -6,6 +6,8 @@
 // small topology and checks its counts: every data packet and ACK delivered,
 // no drops, and exactly the packet hops the fixed paths imply.
 
+#include "mrc-test-support.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,42 +17,11 @@
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
+using ns3::MrcTest::ExampleBinary;
+using ns3::MrcTest::RunCommand;
 
 namespace
 {
-
-/// \return the benchmark binary, or "" when not built (e.g. point-to-point missing in a tree)
-std::string
-ReferenceBinary()
-{
-    const char* dir = std::getenv("MRC_EXAMPLES_DIR");
-    std::error_code ec;
-    fs::path candidate = (dir != nullptr && *dir != '\0')
-                             ? fs::path(dir) / "mrc-bench-reference"
-                             : fs::read_symlink("/proc/self/exe", ec).parent_path() / "examples" /
-                                   "mrc-bench-reference";
-    return fs::exists(candidate, ec) ? candidate.string() : "";
-}
-
-/// Run a command; \return {exit status, stdout and stderr}
-std::pair<int, std::string>
-RunProgram(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    if (pipe == nullptr)
-    {
-        return {-1, out};
-    }
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0)
-    {
-        out.append(buf, n);
-    }
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 /// \return the integer value of "key" in the printed JSON
 long long
@@ -66,13 +37,13 @@ Value(const std::string& json, const std::string& key)
 
 TEST(MrcBenchReference, SmallPermutationIsExact)
 {
-    const std::string bin = ReferenceBinary();
+    const std::string bin = ExampleBinary("mrc-bench-reference");
     if (bin.empty())
     {
         GTEST_SKIP() << "mrc-bench-reference not built";
     }
     // 8 hosts under 2 T0s, 2 T1s, 10 packets per flow.
-    auto [rc, out] = RunProgram(bin + " --hosts=8 --hostsPerT0=4 --t1PerPlane=2 --bytes=10000");
+    auto [rc, out] = RunCommand(bin + " --hosts=8 --hostsPerT0=4 --t1PerPlane=2 --bytes=10000");
     ASSERT_EQ(rc, 0) << out;
     EXPECT_EQ(Value(out, "dataPacketsSent"), 80);
     EXPECT_EQ(Value(out, "dataPacketsDelivered"), 80);
@@ -87,7 +58,7 @@ TEST(MrcBenchReference, SmallPermutationIsExact)
     EXPECT_LE(hops, 8 * 80);
     EXPECT_GT(Value(out, "eventsExecuted"), 2 * hops); // transmit end + receive per hop
     // The same seed draws the same permutation.
-    auto [rc2, out2] = RunProgram(bin + " --hosts=8 --hostsPerT0=4 --t1PerPlane=2 --bytes=10000");
+    auto [rc2, out2] = RunCommand(bin + " --hosts=8 --hostsPerT0=4 --t1PerPlane=2 --bytes=10000");
     EXPECT_EQ(rc2, 0);
     EXPECT_EQ(Value(out2, "packetHops"), hops);
     EXPECT_EQ(Value(out2, "simulatedNs"), Value(out, "simulatedNs"));
@@ -95,14 +66,14 @@ TEST(MrcBenchReference, SmallPermutationIsExact)
 
 TEST(MrcBenchReference, BadTopologyIsAUsageError)
 {
-    const std::string bin = ReferenceBinary();
+    const std::string bin = ExampleBinary("mrc-bench-reference");
     if (bin.empty())
     {
         GTEST_SKIP() << "mrc-bench-reference not built";
     }
-    auto [rc, out] = RunProgram(bin + " --hosts=10 --hostsPerT0=4");
+    auto [rc, out] = RunCommand(bin + " --hosts=10 --hostsPerT0=4");
     EXPECT_EQ(rc, 2) << out;
     EXPECT_NE(out.find("multiple of hostsPerT0"), std::string::npos) << out;
-    auto [rc2, out2] = RunProgram(bin + " --noSuchOption=1");
+    auto [rc2, out2] = RunCommand(bin + " --noSuchOption=1");
     EXPECT_EQ(rc2, 2) << out2;
 }

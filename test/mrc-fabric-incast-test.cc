@@ -6,6 +6,8 @@
 // packets, zero drops with PFC, drops = sent - received without it, determinism, and
 // the exit code of bad options.
 
+#include "mrc-test-support.h"
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -19,49 +21,12 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+using ns3::MrcTest::ExampleBinary;
+using ns3::MrcTest::ReadFile;
+using ns3::MrcTest::RunCommand;
 
 namespace
 {
-
-/// \return the example binary, or "" when not found (e.g. in an ns-3 source tree)
-std::string
-IncastBinary()
-{
-    const char* dir = std::getenv("MRC_EXAMPLES_DIR");
-    fs::path candidate;
-    if (dir != nullptr && *dir != '\0')
-    {
-        candidate = fs::path(dir) / "mrc-fabric-incast";
-    }
-    else
-    {
-        std::error_code ec;
-        candidate =
-            fs::read_symlink("/proc/self/exe", ec).parent_path() / "examples" / "mrc-fabric-incast";
-    }
-    std::error_code ec;
-    return fs::exists(candidate, ec) ? candidate.string() : "";
-}
-
-/// Run a command; \return {exit status, stdout and stderr}
-std::pair<int, std::string>
-RunCommand(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    if (pipe == nullptr)
-    {
-        return {-1, out};
-    }
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    {
-        out.append(buf.data(), n);
-    }
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 /// \return the integer after "key": inside the object that follows "section":
 uint64_t
@@ -79,7 +44,7 @@ class FabricIncast : public ::testing::Test
   protected:
     void SetUp() override
     {
-        m_bin = IncastBinary();
+        m_bin = ExampleBinary("mrc-fabric-incast");
         if (m_bin.empty())
         {
             GTEST_SKIP() << "mrc-fabric-incast not found (MRC_EXAMPLES_DIR unset and no "
@@ -106,10 +71,7 @@ class FabricIncast : public ::testing::Test
         fs::path out = m_dir / sub;
         auto [rc, text] = RunCommand(m_bin + " " + options + " --out=" + out.string());
         EXPECT_EQ(rc, 0) << text;
-        std::ifstream in(out / "summary.json");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
+        return ReadFile((out / "summary.json").string());
     }
 
     std::string m_bin; //!< example binary

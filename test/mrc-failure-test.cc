@@ -14,6 +14,8 @@
 //
 // Every device notices a change after LinkDownDetectDelay = 2 us / LinkUpDetectDelay = 5 us.
 
+#include "mrc-test-support.h"
+
 #include "ns3/error-model.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-event-log.h"
@@ -37,6 +39,8 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::ReadFile;
+using ns3::MrcTest::TempDir;
 
 namespace
 {
@@ -137,28 +141,6 @@ struct Sampler
         });
     }
 };
-
-/// A fresh empty directory under TMPDIR or /tmp.
-std::string
-TempDir()
-{
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base ? base : "/tmp") + "/mrc-failure-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    const char* dir = mkdtemp(buf.data());
-    EXPECT_NE(dir, nullptr);
-    return dir ? dir : "/tmp";
-}
-
-std::string
-ReadFile(const std::string& path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
 
 /// Schedule the mixed scenario of EventsCsvIsExact and return its events.csv.
 std::string
@@ -261,7 +243,7 @@ TEST(MrcEventLog, WritesTheFileByteForByte)
     Ptr<MrcEventLog> log = CreateObject<MrcEventLog>();
     log->Record(MilliSeconds(2), MrcEventKind::LINK_UP, "a:0-b:1", "");
     log->Record(MilliSeconds(1), MrcEventKind::LINK_DOWN, "a:0-b:1", "x,y");
-    std::string path = TempDir() + "/events.csv";
+    std::string path = TempDir("mrc-failure") + "/events.csv";
     log->WriteCsv(path);
     EXPECT_EQ(ReadFile(path),
               "time_ns,kind,where,detail\n"

@@ -10,6 +10,8 @@
 // packets; a flow's priority group picks the RoCE data DSCP; malformed files and
 // impossible choices exit with code 2 (or abort) naming the file, line and expectation.
 
+#include "mrc-test-support.h"
+
 #include "ns3/config.h"
 #include "ns3/mrc-hpcc-input.h"
 #include "ns3/mrc-roce-queue-pair.h"
@@ -30,6 +32,10 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::Lines;
+using ns3::MrcTest::ReadFile;
+using ns3::MrcTest::TempDir;
+using ns3::MrcTest::WriteFile;
 
 namespace
 {
@@ -42,44 +48,6 @@ const std::string HTSIM_CM = std::string(MRC_SOURCE_DIR) + "/data/htsim/sample.c
 /// The sizes of data/hpcc/flow.txt, in file order.
 const std::vector<uint64_t> HPCC_SIZES =
     {100000, 250000, 50000, 1000000, 20000, 500000, 8000, 300000};
-
-std::string
-TempDir()
-{
-    std::string t = (std::filesystem::temp_directory_path() / "mrc-inputs-XXXXXX").string();
-    char* d = mkdtemp(t.data());
-    EXPECT_NE(d, nullptr);
-    return t;
-}
-
-std::string
-ReadFile(const std::string& path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-std::vector<std::string>
-Lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string l;
-    while (std::getline(ss, l))
-    {
-        out.push_back(l);
-    }
-    return out;
-}
-
-void
-WriteFile(const std::string& path, const std::string& text)
-{
-    std::ofstream f(path);
-    f << text;
-}
 
 /// Settings of a scenario with the given option changes.
 MrcScenarioConfig
@@ -150,7 +118,7 @@ TEST(MrcInputRuns, HpccSampleRunsExactlyOnceWithEveryTransport)
         EXPECT_EQ(s[0].counters.bytesExactlyOnce, total);
         EXPECT_EQ(s[0].counters.drops, 0u);
 
-        const std::string dir = TempDir();
+        const std::string dir = TempDir("mrc-inputs");
         r.Write(dir);
         const std::vector<std::string> fct = Lines(ReadFile(dir + "/fct.txt"));
         ASSERT_EQ(fct.size(), 8u);
@@ -245,7 +213,7 @@ TEST(MrcInputRuns, FatTreeAsAGraphRunsAsTheBuiltInFatTree)
     // A k=4 fat-tree written as an HPCC topology (hosts 0-15, ToRs 16-23, aggregation
     // switches 24-31, cores 32-35, wired as MrcTopologyHelper wires --topology=fattree) gives
     // the same switch numbering, hence the same ECMP hashing and byte-identical flow records.
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-inputs");
     std::ostringstream t;
     t << "36 20 48\n";
     for (int s = 16; s < 36; ++s)
@@ -344,7 +312,7 @@ TEST(MrcInputRuns, HtsimSampleBuildsHtsimsFatTreeAndRuns)
 
 TEST(MrcInputRuns, LinkErrorRateDropsAndRoceRecovers)
 {
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-inputs");
     // 2 hosts on one switch; the receiver's link loses 5 % of the packets.
     WriteFile(dir + "/t.txt", "3 1 2\n2\n0 2 100Gbps 0.001ms 0\n1 2 100Gbps 0.001ms 0.05\n");
     WriteFile(dir + "/f.txt", "1\n0 1 3 100 200000 0\n");
@@ -370,7 +338,7 @@ TEST(MrcInputRuns, LinkErrorRateDropsAndRoceRecovers)
 
 TEST(MrcInputRuns, PriorityGroupPicksTheRoceDataDscp)
 {
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-inputs");
     WriteFile(dir + "/f.txt", "3\n0 4 1 200 10000 0\n1 4 3 201 10000 0\n2 4 0 202 10000 0\n");
     MrcScenarioConfig c = Settings("hpcc", HPCC_TOPO, dir + "/f.txt", "roce");
     MrcScenarioRunner r(c);
@@ -396,7 +364,7 @@ TEST(MrcInputRuns, PriorityGroupPicksTheRoceDataDscp)
 
 TEST(MrcInputRuns, HtsimTriggersStartConnectionsAsHtsimDoes)
 {
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-inputs");
     // 0->1 fires oneshot 1 (starts 1->2 and 2->3); both fire barrier 2 (count 2: starts 3->0);
     // 3->0 and then 4->5 fire multishot 3, which starts one more target each time.
     WriteFile(dir + "/t.cm",
@@ -434,7 +402,7 @@ TEST(MrcInputRuns, HtsimTriggersStartConnectionsAsHtsimDoes)
 
 TEST(MrcInputRuns, ConWeaveFlowsIgnoreTheirCount)
 {
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-inputs");
     // ConWeave's 5-field form; its generator can leave a wrong count on line 1
     WriteFile(dir + "/f.txt", "92\n0 4 3 30000 0\n1 5 3 20000 0.000001\n");
     MrcScenarioConfig c = Settings("hpcc", HPCC_TOPO, dir + "/f.txt", "roce");
@@ -450,7 +418,7 @@ TEST(MrcInputRuns, ConWeaveFlowsIgnoreTheirCount)
 
 TEST(MrcInputRunsDeathTest, MalformedFilesExitWith2NamingFileLineAndExpectation)
 {
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-inputs");
     WriteFile(dir + "/flow-bad.txt", "3\n0 4 3 100 1000 2.0\n1 5 3 100 x 2.0\n2 6 3 100 1 2\n");
     EXPECT_EXIT(
         Main({"mrc-sim", "hpcc", "--topoFile=" + HPCC_TOPO, "--flowFile=" + dir + "/flow-bad.txt"}),
@@ -484,7 +452,7 @@ TEST(MrcInputRunsDeathTest, MalformedFilesExitWith2NamingFileLineAndExpectation)
 
 TEST(MrcInputRunsDeathTest, MrcSrv6NeedsPathsThatFitACarrier)
 {
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-inputs");
     // hosts 0 and 1 at the two ends of a line of 6 switches
     WriteFile(dir + "/line.txt",
               "8 6 7\n2 3 4 5 6 7\n0 2 100Gbps 1us 0\n1 7 100Gbps 1us 0\n2 3 100Gbps 1us 0\n"

@@ -7,6 +7,8 @@
 // spraying and trimming, each EV transition (ECN, blackhole, DENIED, ev_min_active), the
 // trim path's counter identity, Write-with-Immediate order under reordering, port admin.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
@@ -37,55 +39,11 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::TwoPlaneClos;
+using ns3::MrcTest::WriteRequest;
 
 namespace
 {
-
-/// A 2-plane Clos: 2 hosts per T0, 2 T1 per plane, 100 Gb/s, 1 us links.
-Ptr<MrcTopology>
-Fabric(uint32_t hosts, bool trimming = false, uint32_t trimThreshold = 40000, uint64_t kmin = 0)
-{
-    MrcTopologyConfig c;
-    c.kind = MrcTopologyKind::CLOS;
-    c.planes = 2;
-    c.hosts = hosts;
-    c.hostsPerT0 = 2;
-    c.t1PerPlane = 2;
-    c.hostDelay = MicroSeconds(1);
-    c.fabricDelay = MicroSeconds(1);
-    MrcTopologyHelper th(c);
-    th.SetNames(false);
-    for (MrcTier t : {MrcTier::T0, MrcTier::T1})
-    {
-        if (trimming)
-        {
-            th.GetSwitchHelper(t).SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
-            th.GetSwitchHelper(t).SetTrimmerAttribute("TrimThreshold",
-                                                      UintegerValue(trimThreshold));
-        }
-        if (kmin > 0)
-        {
-            th.GetSwitchHelper(t).SetEcnAttribute("Kmin", UintegerValue(kmin));
-            th.GetSwitchHelper(t).SetEcnAttribute("Kmax", UintegerValue(kmin + 1));
-            th.GetSwitchHelper(t).SetEcnAttribute("Pmax", DoubleValue(1.0));
-        }
-    }
-    Ptr<MrcTopology> t = th.Build();
-    MrcRdmaHelper rdma;
-    MrcMultipathHelper::InstallNics(rdma, t);
-    return t;
-}
-
-MrcWorkRequest
-WriteReq(Ptr<MrcMemoryRegion> r, uint64_t id, uint32_t length, uint64_t offset)
-{
-    MrcWorkRequest wr;
-    wr.id = id;
-    wr.remoteAddress = r->GetBase() + offset;
-    wr.rkey = r->GetRkey();
-    wr.length = length;
-    return wr;
-}
 
 Ptr<MrcMultipathQueuePair>
 Mp(Ptr<MrcQueuePair> qp)
@@ -173,7 +131,7 @@ Trims(Ptr<MrcTopology> t)
 
 TEST(MrcMultipathProof, ConnectWalksInitRtrRts)
 {
-    Ptr<MrcTopology> t = Fabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(t->GetHost(0));
     Ptr<MrcQueuePair> qa = na->CreateQueuePair(MrcMultipathQueuePair::GetTypeId());
     Ptr<MrcQueuePair> qb =
@@ -197,7 +155,7 @@ TEST(MrcMultipathProof, ConnectWalksInitRtrRts)
 
 TEST(MrcMultipathProof, ControllerLifecycleStepsAndDataBeforeRtsRejected)
 {
-    Ptr<MrcTopology> t = Fabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(t->GetHost(0));
     Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(t->GetHost(3));
     Ptr<MrcController> ca = MrcController::Install(na);
@@ -218,7 +176,7 @@ TEST(MrcMultipathProof, ControllerLifecycleStepsAndDataBeforeRtsRejected)
     qa->SetAttribute("BaseRtt", TimeValue(t->GetBaseRtt(4096)));
     qb->SetAttribute("BaseRtt", TimeValue(t->GetBaseRtt(4096)));
     Ptr<MrcMemoryRegion> region = nb->RegisterMemoryRegion(0x1000000, 1 << 20);
-    const MrcWorkRequest wr = WriteReq(region, 5, 100000, 0);
+    const MrcWorkRequest wr = WriteRequest(region, 5, 100000, 0);
 
     // out of order: RTR or RTS from RESET is refused with a reason
     MrcQpRtrAttr rtrA;
@@ -314,7 +272,7 @@ TEST(MrcMultipathProof, ControllerLifecycleStepsAndDataBeforeRtsRejected)
 
 TEST(MrcMultipathProof, ThousandRandomWritesExactlyOnceUnderLossSprayAndTrim)
 {
-    Ptr<MrcTopology> t = Fabric(4, true, 40000);
+    Ptr<MrcTopology> t = TwoPlaneClos(4, true, 40000);
     MrcMultipathHelper mrc;
     const uint32_t n = 1000;
     std::mt19937 rng(12345);
@@ -333,7 +291,7 @@ TEST(MrcMultipathProof, ThousandRandomWritesExactlyOnceUnderLossSprayAndTrim)
     {
         MrcRdmaHelper::Connection bg =
             mrc.Connect(t, h, 3, 8 << 20, MrcEvProfile::STRUCTURED, uint64_t(h) << 40);
-        ASSERT_TRUE(bg.requester->PostSend(WriteReq(bg.region, 100 + h, 8 << 20, 0)));
+        ASSERT_TRUE(bg.requester->PostSend(WriteRequest(bg.region, 100 + h, 8 << 20, 0)));
     }
     for (uint32_t p = 0; p < 2; ++p) // 1 % of the frames reaching the receiver are lost
     {
@@ -348,7 +306,7 @@ TEST(MrcMultipathProof, ThousandRandomWritesExactlyOnceUnderLossSprayAndTrim)
     uint64_t offset = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
-        ASSERT_TRUE(c.requester->PostSend(WriteReq(c.region, i, sizes[i], offset)));
+        ASSERT_TRUE(c.requester->PostSend(WriteRequest(c.region, i, sizes[i], offset)));
         offset += sizes[i];
     }
     Simulator::Stop(MilliSeconds(100));
@@ -404,7 +362,7 @@ struct IncastResult
 IncastResult
 RunTrimIncast(const std::string& lossRule)
 {
-    Ptr<MrcTopology> t = Fabric(4, true, 40000);
+    Ptr<MrcTopology> t = TwoPlaneClos(4, true, 40000);
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("LossRule", StringValue(lossRule));
     std::vector<MrcRdmaHelper::Connection> conns;
@@ -414,7 +372,8 @@ RunTrimIncast(const std::string& lossRule)
     {
         conns.push_back(mrc.Connect(t, s, 3, bytes, MrcEvProfile::STRUCTURED, (s + 1) << 28));
         logs[s].Attach(conns.back().requester, conns.back().responder);
-        EXPECT_TRUE(conns.back().requester->PostSend(WriteReq(conns.back().region, s, bytes, 0)));
+        EXPECT_TRUE(
+            conns.back().requester->PostSend(WriteRequest(conns.back().region, s, bytes, 0)));
     }
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();
@@ -493,11 +452,11 @@ TEST(MrcMultipathProof, TrimIncastTrimsEqualNacksEqualFastRetransmits)
 TEST(MrcMultipathProof, WriteWithImmediateInMsnOrderUnderHeavyReordering)
 {
     // spraying over 4 paths, 2 % loss, and a trimming incast from a second sender
-    Ptr<MrcTopology> t = Fabric(4, true, 40000);
+    Ptr<MrcTopology> t = TwoPlaneClos(4, true, 40000);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 8 << 20, MrcEvProfile::SRV6);
     MrcRdmaHelper::Connection bg = mrc.Connect(t, 1, 3, 4 << 20, MrcEvProfile::SRV6, 1ULL << 36);
-    ASSERT_TRUE(bg.requester->PostSend(WriteReq(bg.region, 99, 4 << 20, 0)));
+    ASSERT_TRUE(bg.requester->PostSend(WriteRequest(bg.region, 99, 4 << 20, 0)));
     for (uint32_t p = 0; p < 2; ++p)
     {
         Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
@@ -516,7 +475,7 @@ TEST(MrcMultipathProof, WriteWithImmediateInMsnOrderUnderHeavyReordering)
     for (uint32_t i = 0; i < n; ++i)
     {
         sizes[i] = size(rng);
-        MrcWorkRequest wr = WriteReq(c.region, i, sizes[i], offset);
+        MrcWorkRequest wr = WriteRequest(c.region, i, sizes[i], offset);
         wr.opcode = MrcWrOpcode::WRITE_WITH_IMM;
         wr.immediate = 5000 + i;
         ASSERT_TRUE(c.requester->PostSend(wr));
@@ -550,7 +509,7 @@ TEST(MrcMultipathProof, WriteWithImmediateInMsnOrderUnderHeavyReordering)
 TEST(MrcMultipathProof, EcnSkipThenGoodOnTheSameEv)
 {
     // every queued packet is CE-marked: SACKs echo SKIP_ONCE
-    Ptr<MrcTopology> t = Fabric(4, false, 0, 1);
+    Ptr<MrcTopology> t = TwoPlaneClos(4, false, 0, 1);
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("AlwaysSkipCeRun", UintegerValue(0));
     MrcRdmaHelper::Connection a = mrc.Connect(t, 0, 3, 2 << 20, MrcEvProfile::SRV6);
@@ -559,8 +518,8 @@ TEST(MrcMultipathProof, EcnSkipThenGoodOnTheSameEv)
     Mp(a.requester)
         ->GetEvTable()
         ->TraceConnectWithoutContext("EvState", MakeCallback(&EvLog::Add, &evs));
-    ASSERT_TRUE(a.requester->PostSend(WriteReq(a.region, 1, 2 << 20, 0)));
-    ASSERT_TRUE(b.requester->PostSend(WriteReq(b.region, 2, 2 << 20, 0)));
+    ASSERT_TRUE(a.requester->PostSend(WriteRequest(a.region, 1, 2 << 20, 0)));
+    ASSERT_TRUE(b.requester->PostSend(WriteRequest(b.region, 2, 2 << 20, 0)));
     Simulator::Stop(MilliSeconds(10));
     Simulator::Run();
     EXPECT_EQ(a.requester->GetCounters().messagesCompleted, 1u);
@@ -589,7 +548,7 @@ TEST(MrcMultipathProof, EcnSkipThenGoodOnTheSameEv)
 
 TEST(MrcMultipathProof, BlackholeAssumedBadWithinOneTimeoutThenProbedBackToGood)
 {
-    Ptr<MrcTopology> t = Fabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcController> ctl = MrcController::Install(MrcRdmaNic::GetNic(t->GetHost(0)));
     const MrcTopologyLink& dead =
         t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
@@ -614,7 +573,7 @@ TEST(MrcMultipathProof, BlackholeAssumedBadWithinOneTimeoutThenProbedBackToGood)
     } sink{&traced};
 
     ctl->TraceConnectWithoutContext("EvEvent", MakeCallback(&Sink::Add, &sink));
-    ASSERT_TRUE(c.requester->PostSend(WriteReq(c.region, 1, 4 << 20, 0)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c.region, 1, 4 << 20, 0)));
     Simulator::Stop(MilliSeconds(2));
     Simulator::Run();
     EXPECT_EQ(c.requester->GetCounters().messagesCompleted, 1u);
@@ -648,7 +607,7 @@ TEST(MrcMultipathProof, BlackholeAssumedBadWithinOneTimeoutThenProbedBackToGood)
 
 TEST(MrcMultipathProof, DeniedEvStaysDeniedUntilReenabled)
 {
-    Ptr<MrcTopology> t = Fabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 8 << 20, MrcEvProfile::SRV6);
     // installed after Connect: the existing QP is picked up
@@ -662,7 +621,7 @@ TEST(MrcMultipathProof, DeniedEvStaysDeniedUntilReenabled)
     EXPECT_NE(ctl->GetLastError().find("DENIED or GOOD only"), std::string::npos);
     ASSERT_TRUE(ctl->ModifyEvState(qpn, id, MrcEvState::DENIED));
     EXPECT_EQ(ctl->QueryEvState(qpn, id), MrcEvState::DENIED);
-    ASSERT_TRUE(c.requester->PostSend(WriteReq(c.region, 1, 4 << 20, 0)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c.region, 1, 4 << 20, 0)));
     Simulator::Stop(MilliSeconds(3));
     Simulator::Run();
     EXPECT_EQ(c.requester->GetCounters().messagesCompleted, 1u);
@@ -687,7 +646,7 @@ TEST(MrcMultipathProof, DeniedEvStaysDeniedUntilReenabled)
     // re-enabled: carries traffic again
     ASSERT_TRUE(ctl->ModifyEvState(qpn, id, MrcEvState::GOOD));
     EXPECT_EQ(ctl->QueryEvState(qpn, id), MrcEvState::GOOD);
-    ASSERT_TRUE(c.requester->PostSend(WriteReq(c.region, 2, 4 << 20, 4 << 20)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c.region, 2, 4 << 20, 4 << 20)));
     Simulator::Stop(MilliSeconds(6));
     Simulator::Run();
     EXPECT_EQ(c.requester->GetCounters().messagesCompleted, 2u);
@@ -703,7 +662,7 @@ TEST(MrcMultipathProof, DeniedEvStaysDeniedUntilReenabled)
 TEST(MrcMultipathProof, EvMinActiveFloorKeepsTheActiveSet)
 {
     // 4 SRv6 EVs, no backups, ev_min_active 4: the blackholed EV may not be retired
-    Ptr<MrcTopology> t = Fabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     const MrcTopologyLink& dead =
         t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
     dead.channel->SetLinkUp(false);
@@ -714,7 +673,7 @@ TEST(MrcMultipathProof, EvMinActiveFloorKeepsTheActiveSet)
     EXPECT_EQ(evs->GetEvMinActive(), 4u);
     EvLog log;
     evs->TraceConnectWithoutContext("EvState", MakeCallback(&EvLog::Add, &log));
-    ASSERT_TRUE(c.requester->PostSend(WriteReq(c.region, 1, 1 << 20, 0)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c.region, 1, 1 << 20, 0)));
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();
     EXPECT_EQ(c.requester->GetCounters().messagesCompleted, 1u);
@@ -731,7 +690,7 @@ TEST(MrcMultipathProof, EvMinActiveFloorKeepsTheActiveSet)
 
 TEST(MrcMultipathProof, PortAdminDownMovesTrafficToTheOtherPlane)
 {
-    Ptr<MrcTopology> t = Fabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20);
     Ptr<MrcRdmaNic> nic = c.requester->GetNic();
@@ -743,7 +702,7 @@ TEST(MrcMultipathProof, PortAdminDownMovesTrafficToTheOtherPlane)
     Simulator::Run();
     EXPECT_FALSE(nic->GetDevice(1)->IsLinkUp());
     EXPECT_FALSE(Mp(c.requester)->GetEvTable()->IsPlaneUp(1));
-    ASSERT_TRUE(c.requester->PostSend(WriteReq(c.region, 1, 4 << 20, 0)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c.region, 1, 4 << 20, 0)));
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     EXPECT_EQ(c.requester->GetCounters().messagesCompleted, 1u);
@@ -765,7 +724,7 @@ TEST(MrcMultipathProof, MaxWimmDestExceededIsAnError)
     // MaxWimm 8 the third is 2 ahead of the last reported one and is refused
     for (uint32_t maxWimm : {2u, 8u})
     {
-        Ptr<MrcTopology> t = Fabric(4);
+        Ptr<MrcTopology> t = TwoPlaneClos(4);
         MrcMultipathHelper mrc;
         mrc.SetQueuePairAttribute("MaxWimm", UintegerValue(maxWimm));
         mrc.SetQueuePairAttribute("MaxWimmDest", UintegerValue(2));
@@ -776,7 +735,7 @@ TEST(MrcMultipathProof, MaxWimmDestExceededIsAnError)
         uint64_t offset = 0;
         for (uint32_t i = 0; i < sizes.size(); ++i)
         {
-            MrcWorkRequest wr = WriteReq(c.region, i, sizes[i], offset);
+            MrcWorkRequest wr = WriteRequest(c.region, i, sizes[i], offset);
             wr.opcode = MrcWrOpcode::WRITE_WITH_IMM;
             ASSERT_TRUE(c.requester->PostSend(wr));
             offset += sizes[i];

@@ -8,6 +8,8 @@
 // completions in MSN order, a dead path whose EV is retired, retries exhausted on a dead
 // receiver, and a rejected operation.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
@@ -34,63 +36,11 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::TwoPlaneClos;
+using ns3::MrcTest::WriteRequest;
 
 namespace
 {
-
-/// A 2-plane Clos: `hosts` hosts, 2 per T0, 2 T1 per plane (2 paths per plane between
-/// hosts on different T0s).
-Ptr<MrcTopology>
-BuildFabric(uint32_t hosts,
-            bool trimming = false,
-            uint32_t trimThreshold = 125000,
-            uint64_t ecnKmin = 0,
-            Time linkDelay = MicroSeconds(1))
-{
-    MrcTopologyConfig c;
-    c.kind = MrcTopologyKind::CLOS;
-    c.planes = 2;
-    c.hosts = hosts;
-    c.hostsPerT0 = 2;
-    c.t1PerPlane = 2;
-    c.hostDelay = linkDelay;
-    c.fabricDelay = linkDelay;
-    MrcTopologyHelper th(c);
-    th.SetNames(false);
-    if (trimming)
-    {
-        for (MrcTier t : {MrcTier::T0, MrcTier::T1})
-        {
-            th.GetSwitchHelper(t).SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
-            th.GetSwitchHelper(t).SetTrimmerAttribute("TrimThreshold",
-                                                      UintegerValue(trimThreshold));
-        }
-    }
-    if (ecnKmin > 0)
-    {
-        for (MrcTier t : {MrcTier::T0, MrcTier::T1})
-        {
-            th.GetSwitchHelper(t).SetEcnAttribute("Kmin", UintegerValue(ecnKmin));
-            th.GetSwitchHelper(t).SetEcnAttribute("Kmax", UintegerValue(ecnKmin + 1));
-            th.GetSwitchHelper(t).SetEcnAttribute("Pmax", DoubleValue(1.0));
-        }
-    }
-    Ptr<MrcTopology> t = th.Build();
-    MrcRdmaHelper rdma;
-    MrcMultipathHelper::InstallNics(rdma, t);
-    return t;
-}
-
-MrcWorkRequest
-WriteTo(const MrcRdmaHelper::Connection& c, uint64_t id, uint32_t length, uint64_t offset = 0)
-{
-    MrcWorkRequest wr;
-    wr.id = id;
-    wr.remoteAddress = c.region->GetBase() + offset;
-    wr.rkey = c.region->GetRkey();
-    wr.length = length;
-    return wr;
-}
 
 /// Collects completions of both kinds.
 struct Log
@@ -180,14 +130,14 @@ struct EvReasons
 
 TEST(MrcMultipath, OneWriteCompletesExactlyOnce)
 {
-    Ptr<MrcTopology> t = BuildFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
     EXPECT_EQ(Mp(c.requester)->AssignStreams(100), 2);
     Log log;
     log.Attach(c);
     const uint32_t bytes = 1 << 20;
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 7, bytes)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 7, bytes)));
     Simulator::Run();
     ASSERT_EQ(log.wc.size(), 1u);
     EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
@@ -216,7 +166,7 @@ TEST(MrcMultipath, SprayingUsesBothPlanes)
 {
     for (MrcEvProfile::Format format : {MrcEvProfile::STRUCTURED, MrcEvProfile::SRV6})
     {
-        Ptr<MrcTopology> t = BuildFabric(4);
+        Ptr<MrcTopology> t = TwoPlaneClos(4);
         MrcMultipathHelper mrc;
         const bool ts = format == MrcEvProfile::SRV6; // TSETH in one of the two runs
         mrc.SetQueuePairAttribute("Timestamps", BooleanValue(ts));
@@ -225,7 +175,7 @@ TEST(MrcMultipath, SprayingUsesBothPlanes)
         c.requester->TraceConnectWithoutContext("Tx", MakeCallback(&EncapCounter::Tx, &enc));
         Log log;
         log.Attach(c);
-        ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 1 << 20)));
+        ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 1 << 20)));
         Simulator::Run();
         ASSERT_EQ(log.wc.size(), 1u);
         EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
@@ -259,7 +209,7 @@ TEST(MrcMultipath, SprayingUsesBothPlanes)
 
 TEST(MrcMultipath, ExactlyOnceUnderRandomLossAcrossPsnWrap)
 {
-    Ptr<MrcTopology> t = BuildFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     // PSNs start 256 below the 24-bit wrap: the transfer crosses it
     mrc.SetQueuePairAttribute("InitialPsn", UintegerValue(0xffff00));
@@ -276,7 +226,7 @@ TEST(MrcMultipath, ExactlyOnceUnderRandomLossAcrossPsnWrap)
     Log log;
     log.Attach(c);
     const uint32_t bytes = 4 << 20;
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
     Simulator::Stop(MilliSeconds(50));
     Simulator::Run();
     ASSERT_EQ(log.wc.size(), 1u);
@@ -294,7 +244,7 @@ TEST(MrcMultipath, ExactlyOnceUnderRandomLossAcrossPsnWrap)
 TEST(MrcMultipath, TrimmingIncastWithoutTimeouts)
 {
     // hosts 0, 1 (T0 0) and 2 (T0 1) write to host 3 (T0 1): 3:1 on host 3's downlinks
-    Ptr<MrcTopology> t = BuildFabric(4, true, 40000);
+    Ptr<MrcTopology> t = TwoPlaneClos(4, true, 40000);
     MrcMultipathHelper mrc;
     std::vector<MrcRdmaHelper::Connection> conns;
     std::vector<Log> logs(3);
@@ -303,7 +253,7 @@ TEST(MrcMultipath, TrimmingIncastWithoutTimeouts)
     {
         conns.push_back(mrc.Connect(t, s, 3, bytes, MrcEvProfile::STRUCTURED, (s + 1) << 28));
         logs[s].Attach(conns.back());
-        ASSERT_TRUE(conns.back().requester->PostSend(WriteTo(conns.back(), s, bytes)));
+        ASSERT_TRUE(conns.back().requester->PostSend(WriteRequest(conns.back(), s, bytes)));
     }
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();
@@ -331,7 +281,7 @@ TEST(MrcMultipath, TrimmingIncastWithoutTimeouts)
 
 TEST(MrcMultipath, WriteWithImmediateCompletesInMsnOrder)
 {
-    Ptr<MrcTopology> t = BuildFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("MaxWimm", UintegerValue(2));
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
@@ -341,7 +291,7 @@ TEST(MrcMultipath, WriteWithImmediateCompletesInMsnOrder)
     uint64_t offset = 0;
     for (uint32_t i = 0; i < sizes.size(); ++i)
     {
-        MrcWorkRequest wr = WriteTo(c, i, sizes[i], offset);
+        MrcWorkRequest wr = WriteRequest(c, i, sizes[i], offset);
         wr.opcode = MrcWrOpcode::WRITE_WITH_IMM;
         wr.immediate = 1000 + i;
         ASSERT_TRUE(c.requester->PostSend(wr));
@@ -374,7 +324,7 @@ TEST(MrcMultipath, WriteWithImmediateCompletesInMsnOrder)
 
 TEST(MrcMultipath, DeadPathEvRetiredTrafficContinuesProbesRevive)
 {
-    Ptr<MrcTopology> t = BuildFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     // plane 0: the link between host 0's T0 and T1 1 dies silently before the transfer
     const MrcTopologyLink& dead =
         t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
@@ -389,7 +339,7 @@ TEST(MrcMultipath, DeadPathEvRetiredTrafficContinuesProbesRevive)
     Log log;
     log.Attach(c);
     const uint32_t bytes = 4 << 20;
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
     EvReasons reasons;
     Mp(c.requester)
         ->GetEvTable()
@@ -431,13 +381,13 @@ TEST(MrcMultipath, DeadPathEvRetiredTrafficContinuesProbesRevive)
 
 TEST(MrcMultipath, NicPortDownMovesTrafficToTheOtherPlane)
 {
-    Ptr<MrcTopology> t = BuildFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 8 << 20);
     Log log;
     log.Attach(c);
     const uint32_t bytes = 8 << 20;
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
     // the requester's plane-1 port dies 20 us into the transfer
     Ptr<MrcChannel> ch = t->GetLink(t->GetHostLink(0, 1)).channel;
     Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetLinkUp, ch, false);
@@ -468,7 +418,7 @@ TEST(MrcMultipath, NicPortDownMovesTrafficToTheOtherPlane)
 TEST(MrcMultipath, OutOfWindowIsNackedAndTheSenderLearnsMpr)
 {
     // 10 us links: about 2 MB are in flight before the first SACK tells the window
-    Ptr<MrcTopology> t = BuildFabric(4, false, 125000, 0, MicroSeconds(10));
+    Ptr<MrcTopology> t = TwoPlaneClos(4, false, 125000, 0, MicroSeconds(10));
     // the requester assumes a 16 x 128 PSN window and has no congestion control; the
     // responder's window is 128 PSNs (Mpr 1)
     ObjectFactory fa("ns3::MrcMultipathQueuePair");
@@ -493,7 +443,7 @@ TEST(MrcMultipath, OutOfWindowIsNackedAndTheSenderLearnsMpr)
     Log log;
     log.Attach(c);
     const uint32_t bytes = 4 << 20;
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();
     ASSERT_EQ(log.wc.size(), 1u);
@@ -513,7 +463,7 @@ TEST(MrcMultipath, OutOfWindowIsNackedAndTheSenderLearnsMpr)
 TEST(MrcMultipath, EcnEchoSkipsAndAlwaysSkipRetiresEvs)
 {
     // every queued packet is marked, at every hop (the last one too)
-    Ptr<MrcTopology> t = BuildFabric(4, false, 125000, 1);
+    Ptr<MrcTopology> t = TwoPlaneClos(4, false, 125000, 1);
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("AlwaysSkipCeRun", UintegerValue(2));
     std::vector<MrcRdmaHelper::Connection> conns;
@@ -527,7 +477,7 @@ TEST(MrcMultipath, EcnEchoSkipsAndAlwaysSkipRetiresEvs)
         Mp(conns.back().requester)
             ->GetEvTable()
             ->TraceConnectWithoutContext("EvState", MakeCallback(&EvReasons::Change, &reasons));
-        ASSERT_TRUE(conns.back().requester->PostSend(WriteTo(conns.back(), s, bytes)));
+        ASSERT_TRUE(conns.back().requester->PostSend(WriteRequest(conns.back(), s, bytes)));
     }
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();
@@ -548,7 +498,7 @@ TEST(MrcMultipath, EcnEchoSkipsAndAlwaysSkipRetiresEvs)
 
 TEST(MrcMultipath, RetriesExhaustedOnDeadReceiverEndInError)
 {
-    Ptr<MrcTopology> t = BuildFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     for (uint32_t p = 0; p < 2; ++p)
     {
         t->GetLink(t->GetHostLink(3, p)).channel->SetLinkUp(false);
@@ -560,8 +510,8 @@ TEST(MrcMultipath, RetriesExhaustedOnDeadReceiverEndInError)
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
     Log log;
     log.Attach(c);
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 1 << 20)));
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 2, 4096)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 1 << 20)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 2, 4096)));
     Simulator::Run(); // must end by itself: no hang
     ASSERT_EQ(log.wc.size(), 2u);
     EXPECT_EQ(log.wc[0].status, MrcWcStatus::RETRY_EXCEEDED);
@@ -574,18 +524,18 @@ TEST(MrcMultipath, RetriesExhaustedOnDeadReceiverEndInError)
     // 32.768 us x (1 + 1 + 2 + 4 + 8 + 16) after the first send at the earliest
     EXPECT_GE(log.wc[0].end, NanoSeconds(32768 * 32));
     EXPECT_EQ(c.region->GetBytesPlaced(), 0u);
-    EXPECT_FALSE(c.requester->PostSend(WriteTo(c, 3, 10)));
+    EXPECT_FALSE(c.requester->PostSend(WriteRequest(c, 3, 10)));
     Simulator::Destroy();
 }
 
 TEST(MrcMultipath, UnsupportedOperationIsRejected)
 {
-    Ptr<MrcTopology> t = BuildFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
     Log log;
     log.Attach(c);
-    MrcWorkRequest wr = WriteTo(c, 9, 100);
+    MrcWorkRequest wr = WriteRequest(c, 9, 100);
     wr.opcode = static_cast<MrcWrOpcode>(4); // e.g. an RDMA Read: not in MRC
     c.requester->PostSend(wr);
     ASSERT_EQ(log.wc.size(), 1u);

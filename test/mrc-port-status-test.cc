@@ -8,6 +8,8 @@
 // runs it (both scopes) as the NIC's endpoint handler; the controller following the QPs
 // and switching ports through the NIC.
 
+#include "mrc-test-support.h"
+
 #include "ns3/config.h"
 #include "ns3/error-model.h"
 #include "ns3/mrc-bth-header.h"
@@ -40,29 +42,10 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::TwoPlaneClos;
 
 namespace
 {
-
-/// Two planes, 4 hosts, 2 per T0, 1 us per link.
-Ptr<MrcTopology>
-Fabric()
-{
-    MrcTopologyConfig c;
-    c.kind = MrcTopologyKind::CLOS;
-    c.planes = 2;
-    c.hosts = 4;
-    c.hostsPerT0 = 2;
-    c.t1PerPlane = 2;
-    c.hostDelay = MicroSeconds(1);
-    c.fabricDelay = MicroSeconds(1);
-    MrcTopologyHelper th(c);
-    th.SetNames(false);
-    Ptr<MrcTopology> t = th.Build();
-    MrcRdmaHelper rdma;
-    MrcMultipathHelper::InstallNics(rdma, t);
-    return t;
-}
 
 /// Receive "error model" on a device: counts the endpoint requests (0xD8) and responses
 /// (0xD9) arriving on the wire, and drops the responses when asked to.
@@ -215,7 +198,7 @@ TEST(MrcPortStatus, DefaultScopeIsNic)
 
 TEST(MrcPortStatus, OneUpdatePerPeerNicAppliedToEveryQp)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     // NIC A (host 0): three QPs to NIC B (host 3), one to NIC C (host 2)
     std::vector<MrcRdmaHelper::Connection> toB;
@@ -311,7 +294,7 @@ TEST(MrcPortStatus, OneUpdatePerPeerNicAppliedToEveryQp)
 
 TEST(MrcPortStatus, UnansweredUpdateIsSentThreeTimesTwoMsApart)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection conn = mrc.Connect(t, 0, 3, 1 << 20);
     mrc.Connect(t, 0, 3, 1 << 20);
@@ -351,7 +334,7 @@ TEST(MrcPortStatus, UnansweredUpdateIsSentThreeTimesTwoMsApart)
 TEST(MrcPortStatus, QpScopeSendsOneUpdatePerQp)
 {
     Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Qp"));
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Nic"));
     MrcMultipathHelper mrc;
     std::vector<MrcRdmaHelper::Connection> conns;
@@ -388,7 +371,7 @@ TEST(MrcPortStatus, QpScopeSendsOneUpdatePerQp)
 
 TEST(MrcPortStatus, AgentIsTheEndpointHandlerOfEveryNic)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     std::vector<Ptr<MrcPortStatusAgent>> agents;
     for (uint32_t h = 0; h < t->GetNHosts(); ++h)
     {
@@ -439,7 +422,7 @@ TEST(MrcPortStatus, FirstMrcQpRegistersTheAgentOfANicMadeWithoutTheMrcHelper)
 
 TEST(MrcPortStatus, PortStatusTxOfTheNicIsTheAgentsTrace)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     mrc.Connect(t, 0, 3, 1 << 20);
     mrc.Connect(t, 0, 2, 1 << 20);
@@ -505,7 +488,7 @@ TEST(MrcPortStatus, RequestAndResponseBytes)
 
 TEST(MrcPortStatus, LocalPortMaskFollowsTheLinks)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
     EXPECT_EQ(MrcPortStatusAgent::LocalPortMask(a), Mask({0, 1}));
     a->SetPortEnabled(1, false); // detection delay 0: the device sees it at once
@@ -520,7 +503,7 @@ TEST(MrcPortStatus, LocalPortMaskFollowsTheLinks)
 TEST(MrcPortStatus, QpScopeUpdateStopsWhenTheQpFails)
 {
     Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Qp"));
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Config::SetDefault("ns3::MrcRdmaNic::PortStatusScope", StringValue("Nic"));
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection conn = mrc.Connect(t, 0, 3, 1 << 20);
@@ -553,7 +536,7 @@ TEST(MrcPortStatus, QpScopeUpdateStopsWhenTheQpFails)
 
 TEST(MrcPortStatus, ControllerFollowsQpsThroughTheNicTrace)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
     Ptr<MrcRdmaNic> b = MrcRdmaNic::GetNic(t->GetHost(3));
     // installed before any QP exists
@@ -590,7 +573,7 @@ TEST(MrcPortStatus, ControllerFollowsQpsThroughTheNicTrace)
 
 TEST(MrcPortStatus, ControllerPortAdminGoesThroughTheNic)
 {
-    Ptr<MrcTopology> t = Fabric();
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
     Ptr<MrcController> ctl = MrcController::Install(a);
     std::vector<std::pair<uint32_t, bool>> admin;

@@ -7,6 +7,8 @@
 // UEC ACK_CC carrying those fields, MRC's Transport ACK (AETH, opcode 0xD1; counts, completion on
 // Transport ACK, bytes decoded by tshark), and the acknowledged Port Status Update.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -51,40 +53,12 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::Shell;
+using ns3::MrcTest::TwoPlaneClos;
+using ns3::MrcTest::WriteRequest;
 
 namespace
 {
-
-/// 2 planes, `hosts` hosts (2 per T0), 2 T1 per plane, 1 us links; MRC NICs.
-Ptr<MrcTopology>
-TwoPlaneFabric(uint32_t hosts)
-{
-    MrcTopologyConfig c;
-    c.kind = MrcTopologyKind::CLOS;
-    c.planes = 2;
-    c.hosts = hosts;
-    c.hostsPerT0 = 2;
-    c.t1PerPlane = 2;
-    c.hostDelay = MicroSeconds(1);
-    c.fabricDelay = MicroSeconds(1);
-    MrcTopologyHelper th(c);
-    th.SetNames(false);
-    Ptr<MrcTopology> t = th.Build();
-    MrcRdmaHelper rdma;
-    MrcMultipathHelper::InstallNics(rdma, t);
-    return t;
-}
-
-MrcWorkRequest
-Write(const MrcRdmaHelper::Connection& c, uint64_t id, uint32_t length, uint64_t offset)
-{
-    MrcWorkRequest wr;
-    wr.id = id;
-    wr.remoteAddress = c.region->GetBase() + offset;
-    wr.rkey = c.region->GetRkey();
-    wr.length = length;
-    return wr;
-}
 
 Ptr<MrcMultipathQueuePair>
 Mp(Ptr<MrcQueuePair> qp)
@@ -102,25 +76,6 @@ struct Done
         wc.push_back(c);
     }
 };
-
-std::pair<int, std::string>
-Shell(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr)
-    {
-        return {-1, out};
-    }
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    {
-        out.append(buf.data(), n);
-    }
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 /// Frames of one opcode a device put on the wire (Ethernet from its header on).
 struct FrameTap
@@ -245,7 +200,7 @@ namespace
 Time
 BackpressureRun(DataRate drain, uint64_t& penaltySacks, uint64_t& restoreSacks)
 {
-    Ptr<MrcTopology> t = TwoPlaneFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("RcvDrainRate", DataRateValue(drain));
     mrc.SetQueuePairAttribute("RcvBusyBytes", UintegerValue(65536));
@@ -253,7 +208,7 @@ BackpressureRun(DataRate drain, uint64_t& penaltySacks, uint64_t& restoreSacks)
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, bytes);
     Done d;
     c.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));
-    EXPECT_TRUE(c.requester->PostSend(Write(c, 1, bytes, 0)));
+    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes, 0)));
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();
     Time end(0);
@@ -290,7 +245,7 @@ TEST(MrcReceiver, BackpressureSlowsTheSenderToTheDrainRate)
 
 TEST(MrcReceiver, TransportAckPerMessage)
 {
-    Ptr<MrcTopology> t = TwoPlaneFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
     FrameTap tap;
@@ -318,7 +273,7 @@ TEST(MrcReceiver, TransportAckPerMessage)
     // three Writes, posted at once
     for (uint32_t i = 0; i < 3; ++i)
     {
-        ASSERT_TRUE(c.requester->PostSend(Write(c, i, 65536, i * 65536)));
+        ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, i, 65536, i * 65536)));
     }
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
@@ -387,7 +342,7 @@ TEST(MrcReceiver, CompletionWaitsForTheTransportAck)
 {
     for (bool tackOn : {true, false})
     {
-        Ptr<MrcTopology> t = TwoPlaneFabric(4);
+        Ptr<MrcTopology> t = TwoPlaneClos(4);
         MrcMultipathHelper mrc;
         mrc.SetQueuePairAttribute("CompleteOnTransportAck", BooleanValue(true));
         mrc.SetQueuePairAttribute("TransportAckMessages", UintegerValue(tackOn ? 2 : 0));
@@ -397,7 +352,7 @@ TEST(MrcReceiver, CompletionWaitsForTheTransportAck)
         c.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));
         for (uint32_t i = 0; i < 3; ++i)
         {
-            ASSERT_TRUE(c.requester->PostSend(Write(c, i, 4096, i * 4096)));
+            ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, i, 4096, i * 4096)));
         }
         Simulator::Stop(MilliSeconds(2));
         Simulator::Run();
@@ -485,13 +440,13 @@ struct PortWatch
 TEST(MrcReceiver, PortDownReachesThePeerWhichDropsThatPlaneAtOnce)
 {
     QpScopePortStatus qpScope;
-    Ptr<MrcTopology> t = TwoPlaneFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20);
     Done d;
     c.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));
     const uint32_t bytes = 4 << 20;
-    ASSERT_TRUE(c.requester->PostSend(Write(c, 1, bytes, 0)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes, 0)));
     Ptr<MrcEvTable> peer = Mp(c.requester)->GetEvTable();
     const uint32_t plane0Active = peer->GetActiveCount(0);
     ASSERT_GT(plane0Active, 0u);
@@ -560,14 +515,14 @@ struct SentWatch
 TEST(MrcReceiver, PortRemapDelayKeepsUsingTheDeadPortUntilItEnds)
 {
     QpScopePortStatus qpScope;
-    Ptr<MrcTopology> t = TwoPlaneFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("PortRemapDelay", TimeValue(MicroSeconds(50)));
     const uint32_t bytes = 4 << 20;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, bytes);
     Done d;
     c.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));
-    ASSERT_TRUE(c.requester->PostSend(Write(c, 1, bytes, 0)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes, 0)));
     // the requester's own plane-1 port dies at 20 us
     Ptr<MrcChannel> ch = t->GetLink(t->GetHostLink(0, 1)).channel;
     Simulator::Schedule(MicroSeconds(20), &MrcChannel::SetLinkUp, ch, false);
@@ -597,7 +552,7 @@ TEST(MrcReceiver, PortRemapDelayKeepsUsingTheDeadPortUntilItEnds)
 TEST(MrcReceiver, UnansweredPortStatusIsSentThreeTimes)
 {
     QpScopePortStatus qpScope;
-    Ptr<MrcTopology> t = TwoPlaneFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     // a QP whose peer QPN does not exist: the peer NIC drops what it gets, nobody answers
     Ptr<MrcRdmaNic> a = MrcRdmaNic::GetNic(t->GetHost(0));
     Ptr<MrcRdmaNic> b = MrcRdmaNic::GetNic(t->GetHost(3));
@@ -623,7 +578,7 @@ TEST(MrcReceiver, UnansweredPortStatusIsSentThreeTimes)
 
 TEST(MrcReceiver, ControllerReplaceEv)
 {
-    Ptr<MrcTopology> t = TwoPlaneFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 2 << 20);
     Ptr<MrcController> ctl = MrcController::Install(c.requester->GetNic());
@@ -682,7 +637,7 @@ TEST(MrcReceiver, ControllerReplaceEv)
     }
     EXPECT_TRUE(found);
     // the new value carries traffic and its SACK echoes are recognised (no stray feedback)
-    ASSERT_TRUE(c.requester->PostSend(Write(c, 1, 2 << 20, 0)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 2 << 20, 0)));
     Simulator::Stop(MilliSeconds(3));
     Simulator::Run();
     EXPECT_EQ(c.requester->GetCounters().messagesCompleted, 1u);
@@ -758,7 +713,7 @@ struct SvcRun
 SvcRun
 ServiceTimeRun(Time svc)
 {
-    Ptr<MrcTopology> t = TwoPlaneFabric(4);
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
     Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(t->GetHost(0));
     Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(t->GetHost(3));
     ObjectFactory f("ns3::MrcMultipathQueuePair");
@@ -838,7 +793,7 @@ UecRun(uint32_t bytes, const std::string& attr, const AttributeValue& value)
     MrcRdmaHelper::Connection conn = rdma.Connect(t->GetHost(0), t->GetHost(3), bytes);
     Done d;
     conn.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));
-    EXPECT_TRUE(conn.requester->PostSend(Write(conn, 1, bytes, 0)));
+    EXPECT_TRUE(conn.requester->PostSend(WriteRequest(conn, 1, bytes, 0)));
     DynamicCast<MrcUecQueuePair>(conn.requester)->GetEntropySelector()->AssignStreams(7);
     Simulator::Stop(MilliSeconds(20));
     Simulator::Run();

@@ -7,6 +7,8 @@
 // JSON validity (parsed back by python3), determinism, and that the progress
 // reporter leaves a simulation's events untouched.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/mrc-progress-reporter.h"
 #include "ns3/mrc-results-writer.h"
@@ -26,30 +28,10 @@
 
 using namespace ns3;
 namespace fs = std::filesystem;
+using ns3::MrcTest::ReadFile;
 
 namespace
 {
-
-/// A fresh empty temporary folder.
-fs::path
-TempDir()
-{
-    std::string tmpl = (fs::temp_directory_path() / "mrc-results-XXXXXX").string();
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    const char* made = mkdtemp(buf.data());
-    EXPECT_NE(made, nullptr);
-    return fs::path(made);
-}
-
-std::string
-ReadFile(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 MrcFlowRecord
 Flow(const std::string& transport,
@@ -353,7 +335,7 @@ TEST(MrcResultsFiles, ExactBytesOfEveryFile)
     EXPECT_EQ(Text(&MrcResultsWriter::WritePfcTxt, r), PFC_TXT);
 
     // WriteAll writes the same bytes into the folder and calls the hook last.
-    const fs::path dir = TempDir() / "out" / "sub";
+    const fs::path dir = fs::path(MrcTest::TempDir("mrc-results")) / "out" / "sub";
     std::vector<std::string> seen;
     const auto names = MrcResultsWriter::WriteAll(r, dir.string(), [&](const std::string& d) {
         seen.push_back(d);
@@ -402,7 +384,7 @@ TEST(MrcResultsFiles, JsonParsesBackWithPython)
     r.GetInfo().options["weird"] = "quote\" backslash\\ tab\t";
     MrcRunResults empty;
     empty.AddTransport("uec");
-    const fs::path dir = TempDir();
+    const fs::path dir = fs::path(MrcTest::TempDir("mrc-results"));
     int i = 0;
     for (const MrcRunResults* res : {&r, &empty})
     {
@@ -426,7 +408,7 @@ TEST(MrcResultsFiles, JsonParsesBackWithPython)
 TEST(MrcResultsFiles, Deterministic)
 {
     // Same records, different wall clock: all files equal except the host line.
-    const fs::path dir = TempDir();
+    const fs::path dir = fs::path(MrcTest::TempDir("mrc-results"));
     MrcResultsWriter::WriteAll(Sample(1.0), (dir / "a").string());
     MrcResultsWriter::WriteAll(Sample(99.5), (dir / "b").string());
     for (const char* f : {"flows.csv", "timeseries.csv", "links.csv", "fct.txt", "pfc.txt"})

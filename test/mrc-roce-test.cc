@@ -6,6 +6,8 @@
 // Immediate, 32->1 incast under PFC, go-back-N after one lost packet, a dead link
 // ending in a QP error, a rejected rkey, both CNP styles; and the named profiles.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -37,6 +39,7 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::WriteRequest;
 
 namespace
 {
@@ -104,17 +107,6 @@ MakeStar(MrcRdmaHelper& rdma, const StarConfig& cfg)
         stream += s.sw->GetEcnMarker(p)->AssignStreams(stream);
     }
     return s;
-}
-
-MrcWorkRequest
-WriteTo(const MrcRdmaHelper::Connection& c, uint64_t id, uint32_t length, uint64_t offset = 0)
-{
-    MrcWorkRequest wr;
-    wr.id = id;
-    wr.remoteAddress = c.region->GetBase() + offset;
-    wr.rkey = c.region->GetRkey();
-    wr.length = length;
-    return wr;
 }
 
 /// Collects completions.
@@ -219,7 +211,7 @@ TEST(MrcRoce, SingleFlowReachesLineRate)
     Completions done;
     c.requester->SetCompletionCallback(done.Cb());
     const uint32_t bytes = 8 << 20;
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
     Simulator::Run();
     ASSERT_EQ(done.wc.size(), 1u);
     EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
@@ -258,16 +250,16 @@ TEST(MrcRoce, AckCoalescingCountsAndWriteWithImmediate)
         [&recv](const MrcRecvCompletion& r) { recv.push_back(r); }));
     // 10 packets, 3 packets with imm (first, middle, last-imm), 1 packet with imm
     // (only-imm), an empty Write (1 packet).
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 10000, 0)));
-    MrcWorkRequest w2 = WriteTo(c, 2, 2500, 10000);
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 10000, 0)));
+    MrcWorkRequest w2 = WriteRequest(c, 2, 2500, 10000);
     w2.opcode = MrcWrOpcode::WRITE_WITH_IMM;
     w2.immediate = 0xdeadbeef;
     ASSERT_TRUE(c.requester->PostSend(w2));
-    MrcWorkRequest w3 = WriteTo(c, 3, 100, 12500);
+    MrcWorkRequest w3 = WriteRequest(c, 3, 100, 12500);
     w3.opcode = MrcWrOpcode::WRITE_WITH_IMM;
     w3.immediate = 7;
     ASSERT_TRUE(c.requester->PostSend(w3));
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 4, 0, 12600)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 4, 0, 12600)));
     Simulator::Run();
     ASSERT_EQ(done.wc.size(), 4u);
     for (uint32_t i = 0; i < 4; ++i)
@@ -311,7 +303,7 @@ TEST(MrcRoce, Incast32To1WithPfcIsLosslessAndExactlyOnce)
     {
         conns.push_back(rdma.Connect(s.hosts.Get(i), s.hosts.Get(n), bytes));
         conns.back().requester->SetCompletionCallback(done.Cb());
-        ASSERT_TRUE(conns.back().requester->PostSend(WriteTo(conns.back(), i, bytes)));
+        ASSERT_TRUE(conns.back().requester->PostSend(WriteRequest(conns.back(), i, bytes)));
     }
     Simulator::Run();
     ASSERT_EQ(done.wc.size(), n);
@@ -369,7 +361,7 @@ TEST(MrcRoce, OneLostPacketGoesBackN)
             [&sentPsns](Ptr<const Packet> p) { sentPsns.push_back(PsnOf(p)); }));
     Completions done;
     c.requester->SetCompletionCallback(done.Cb());
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 100000)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 100000)));
     Simulator::Run();
     ASSERT_EQ(done.wc.size(), 1u);
     EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
@@ -421,7 +413,7 @@ TEST(MrcRoce, PsnWrapAroundWithALoss)
             [&sentPsns](Ptr<const Packet> p) { sentPsns.push_back(PsnOf(p)); }));
     Completions done;
     c.requester->SetCompletionCallback(done.Cb());
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 100000)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 100000)));
     Simulator::Run();
     ASSERT_EQ(done.wc.size(), 1u);
     EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
@@ -457,7 +449,7 @@ TEST(MrcRoce, LostLastPacketIsRecoveredByTheTimeout)
     MrcRdmaHelper::Connection c = rdma.Connect(s.hosts.Get(0), s.hosts.Get(1), 100000);
     Completions done;
     c.requester->SetCompletionCallback(done.Cb());
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 100000)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 100000)));
     Simulator::Run();
     ASSERT_EQ(done.wc.size(), 1u);
     EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
@@ -493,8 +485,8 @@ TEST(MrcRoce, DeadLinkEndsInQpErrorWithoutHanging)
                 errors.push_back(why);
                 errorAt = Simulator::Now();
             }));
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, 1 << 20)));
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 2, 1000)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 1 << 20)));
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 2, 1000)));
     Ptr<MrcChannel> ch = s.dev[0]->GetMrcChannel();
     Simulator::Schedule(MicroSeconds(5), &MrcChannel::SetLinkUp, ch, false);
     Simulator::Run(); // returns: nothing keeps running after the error
@@ -513,7 +505,7 @@ TEST(MrcRoce, DeadLinkEndsInQpErrorWithoutHanging)
     // microseconds after the previous one.
     EXPECT_GE(errorAt, MicroSeconds(400));
     EXPECT_LT(errorAt, MicroSeconds(500));
-    EXPECT_FALSE(c.requester->PostSend(WriteTo(c, 3, 10)));
+    EXPECT_FALSE(c.requester->PostSend(WriteRequest(c, 3, 10)));
     Simulator::Destroy();
 }
 
@@ -524,7 +516,7 @@ TEST(MrcRoce, BadRkeyIsARemoteAccessError)
     MrcRdmaHelper::Connection c = rdma.Connect(s.hosts.Get(0), s.hosts.Get(1), 4096);
     Completions done;
     c.requester->SetCompletionCallback(done.Cb());
-    MrcWorkRequest wr = WriteTo(c, 1, 5000); // longer than the region
+    MrcWorkRequest wr = WriteRequest(c, 1, 5000); // longer than the region
     ASSERT_TRUE(c.requester->PostSend(wr));
     Simulator::Run();
     ASSERT_EQ(done.wc.size(), 1u);
@@ -551,7 +543,7 @@ MarkedIncast(MrcRdmaHelper& rdma, Time& firstArrival, Time& lastArrival)
     for (uint32_t i = 0; i < 2; ++i)
     {
         conns.push_back(rdma.Connect(s.hosts.Get(i), s.hosts.Get(2), 500000));
-        conns.back().requester->PostSend(WriteTo(conns.back(), i, 500000));
+        conns.back().requester->PostSend(WriteRequest(conns.back(), i, 500000));
     }
     firstArrival = Time::Max();
     conns[0].responder->TraceConnectWithoutContext(

@@ -8,6 +8,8 @@
 // option value exits with code 2 naming it; two DCQCN flows into one bottleneck
 // converge to their fair share with the queue held near the ECN thresholds.
 
+#include "mrc-test-support.h"
+
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/mrc-ecn-marker.h"
@@ -29,6 +31,9 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::Lines;
+using ns3::MrcTest::ReadFile;
+using ns3::MrcTest::TempDir;
 
 namespace
 {
@@ -40,38 +45,6 @@ const char* const FILES[] = {"summary.json",
                              "events.csv",
                              "fct.txt",
                              "pfc.txt"};
-
-/// A fresh temporary folder.
-std::string
-TempDir()
-{
-    std::string t = (std::filesystem::temp_directory_path() / "mrc-scenario-XXXXXX").string();
-    char* d = mkdtemp(t.data());
-    EXPECT_NE(d, nullptr);
-    return t;
-}
-
-std::string
-ReadFile(const std::string& path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-std::vector<std::string>
-Lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    std::string l;
-    while (std::getline(ss, l))
-    {
-        out.push_back(l);
-    }
-    return out;
-}
 
 /// Settings of a small scenario (16-host Clos, 4 hosts per T0, 4 T1) from the options.
 MrcScenarioConfig
@@ -93,7 +66,7 @@ std::string
 RunAndWrite(const MrcScenarioConfig& c, MrcScenarioRunner& r)
 {
     r.Run();
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-scenario");
     r.Write(dir);
     return dir;
 }
@@ -354,7 +327,7 @@ TEST(MrcScenario, TwoDcqcnFlowsShareOneBottleneckFairly)
 TEST(MrcScenario, PcapWritesOneFilePerPort)
 {
     MrcScenarioConfig c = Small("incast", "5000", "1");
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-scenario");
     c.pcap = true;
     c.pcapDir = dir;
     uint32_t sender = 0;
@@ -513,7 +486,7 @@ TEST(MrcScenarioDeathTest, MrcIncastIsDeterministic)
     std::vector<std::string> dirs;
     for (int run = 0; run < 2; ++run)
     {
-        dirs.push_back(TempDir());
+        dirs.push_back(TempDir("mrc-scenario"));
         EXPECT_EXIT(Main({"mrc-sim",
                           "incast",
                           "--transport=mrc",
@@ -712,7 +685,7 @@ TEST(MrcScenario, PoissonFlowsFromTheWebsearchCdf)
 
 TEST(MrcScenario, CompareRunsThreeTransportsIntoOneFolder)
 {
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-scenario");
     std::vector<std::string> args = {"mrc-sim",
                                      "compare",
                                      "--hosts=8",
@@ -755,7 +728,7 @@ TEST(MrcScenario, SeveralTransportsTagTheirEvents)
 {
     // A link cut at 3 us: RoCE QPs hashed onto it fail after their retries (exit code 1),
     // MRC completes; every record says which run it comes from.
-    const std::string dir = TempDir();
+    const std::string dir = TempDir("mrc-scenario");
     std::vector<std::string> args = {"mrc-sim",
                                      "compare",
                                      "--hosts=8",

@@ -6,6 +6,8 @@
 // loss-free sprayed run retransmits nothing, and a small permutation gives every flow
 // line rate.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/mrc-ev-table.h"
@@ -25,6 +27,7 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::TwoPlaneClos;
 
 namespace
 {
@@ -40,17 +43,7 @@ FirstPicks(uint32_t before, int64_t firstStream, uint32_t n)
         others.push_back(CreateObject<UniformRandomVariable>());
         others.back()->GetValue();
     }
-    MrcTopologyConfig c;
-    c.kind = MrcTopologyKind::CLOS;
-    c.planes = 2;
-    c.hosts = 4;
-    c.hostsPerT0 = 2;
-    c.t1PerPlane = 2;
-    MrcTopologyHelper th(c);
-    th.SetNames(false);
-    Ptr<MrcTopology> topo = th.Build();
-    MrcRdmaHelper rdma;
-    MrcMultipathHelper::InstallNics(rdma, topo);
+    Ptr<MrcTopology> topo = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     mrc.SetFirstStream(firstStream);
     // structured EVs: the EV set itself is drawn from the profile's stream

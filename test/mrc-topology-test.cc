@@ -6,6 +6,8 @@
 // bisection bandwidth, and probes over ECMP and along every SRv6 path of a small
 // 2-plane Clos, before and after a T0-T1 link failure.
 
+#include "mrc-test-support.h"
+
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-dual-forwarding.h"
 #include "ns3/mrc-packet-info.h"
@@ -32,6 +34,9 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::ExampleBinary;
+using ns3::MrcTest::ReadFile;
+using ns3::MrcTest::RunCommand;
 
 namespace
 {
@@ -678,44 +683,11 @@ namespace
 
 namespace fs = std::filesystem;
 
-/// \return the mrc-topology example binary, or "" when it cannot be found
-std::string
-TopologyBinary()
-{
-    const char* dir = std::getenv("MRC_EXAMPLES_DIR");
-    std::error_code ec;
-    fs::path bin =
-        (dir != nullptr && *dir != '\0')
-            ? fs::path(dir) / "mrc-topology"
-            : fs::read_symlink("/proc/self/exe", ec).parent_path() / "examples" / "mrc-topology";
-    return fs::exists(bin, ec) ? bin.string() : "";
-}
-
-/// Run a shell command; \return exit status and combined output
-std::pair<int, std::string>
-Shell(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    if (pipe == nullptr)
-    {
-        return {-1, out};
-    }
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), pipe)) > 0)
-    {
-        out.append(buf, n);
-    }
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
 } // namespace
 
 TEST(MrcTopologyExample, WritesTheShapeAndRejectsBadOptions)
 {
-    const std::string bin = TopologyBinary();
+    const std::string bin = ExampleBinary("mrc-topology");
     if (bin.empty())
     {
         GTEST_SKIP() << "mrc-topology not found (MRC_EXAMPLES_DIR unset, no examples/ beside "
@@ -724,17 +696,14 @@ TEST(MrcTopologyExample, WritesTheShapeAndRejectsBadOptions)
     const fs::path dir =
         fs::temp_directory_path() / ("mrc-topology-test-" + std::to_string(::getpid()));
     fs::remove_all(dir);
-    auto [rc, text] = Shell(bin +
-                            " --planes=3 --hosts=20 --hostsPerT0=5 --t1PerPlane=3 --src=0 "
-                            "--dst=19 --out=" +
-                            dir.string());
+    auto [rc, text] = RunCommand(bin +
+                                 " --planes=3 --hosts=20 --hostsPerT0=5 --t1PerPlane=3 --src=0 "
+                                 "--dst=19 --out=" +
+                                 dir.string());
     ASSERT_EQ(rc, 0) << text;
     EXPECT_NE(text.find("switches per plane: T0 4, T1 3, T2 0; total 21"), std::string::npos)
         << text;
-    std::ifstream in(dir / "topology.json");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string js = ss.str();
+    const std::string js = ReadFile((dir / "topology.json").string());
     for (const char* expected : {"\"schema\": 1",
                                  "\"planes\": 3",
                                  "\"hosts\": 20",
@@ -751,13 +720,13 @@ TEST(MrcTopologyExample, WritesTheShapeAndRejectsBadOptions)
     }
     fs::remove_all(dir);
 
-    auto [rc2, t2] = Shell(bin + " --hosts=15");
+    auto [rc2, t2] = RunCommand(bin + " --hosts=15");
     EXPECT_EQ(rc2, 2);
     EXPECT_NE(t2.find("hosts=15 is not a multiple of hostsPerT0=4"), std::string::npos) << t2;
-    auto [rc3, t3] = Shell(bin + " --topology=torus");
+    auto [rc3, t3] = RunCommand(bin + " --topology=torus");
     EXPECT_EQ(rc3, 2);
     EXPECT_NE(t3.find("--topology='torus'"), std::string::npos) << t3;
-    auto [rc4, t4] = Shell(bin + " --dst=20");
+    auto [rc4, t4] = RunCommand(bin + " --dst=20");
     EXPECT_EQ(rc4, 2);
     EXPECT_NE(t4.find("--dst='20'"), std::string::npos) << t4;
 }

@@ -6,6 +6,8 @@
 // them (Ethernet, outer IPv6, inner IPv6, UDP 4791, InfiniBand) without
 // malformed-packet or expert warnings, with the trimmed DSCP and exact lengths.
 
+#include "mrc-test-support.h"
+
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv6-header.h"
 #include "ns3/mrc-bth-header.h"
@@ -35,29 +37,10 @@
 #include <sys/wait.h>
 
 using namespace ns3;
+using ns3::MrcTest::Shell;
 
 namespace
 {
-
-/// Run a shell command; \return its exit status and standard output
-std::pair<int, std::string>
-Shell(const std::string& command)
-{
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr)
-    {
-        return {-1, out};
-    }
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    {
-        out.append(buf.data(), n);
-    }
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 /// \return an SRv6-encapsulated MRC Write Only with a 4096-byte payload, from the outer IPv6 on
 Ptr<Packet>

@@ -10,6 +10,8 @@
 // The gallery binary is found through MRC_EXAMPLES_DIR, or beside the test
 // binary in the standalone build. Elsewhere (an ns-3 source tree) the tests skip.
 
+#include "mrc-test-support.h"
+
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -28,6 +30,7 @@ namespace
 {
 
 namespace fs = std::filesystem;
+using ns3::MrcTest::ScopedTempDir;
 
 /// Exit status and output of a shell command.
 struct RunResult
@@ -86,38 +89,6 @@ Split(const std::string& s, char sep)
     }
     return out;
 }
-
-/// A fresh temporary folder, removed when the object goes.
-class TempDir
-{
-  public:
-    TempDir()
-    {
-        std::string pattern = (fs::temp_directory_path() / "mrc-gallery-XXXXXX").string();
-        std::vector<char> buf(pattern.begin(), pattern.end());
-        buf.push_back('\0');
-        char* made = mkdtemp(buf.data());
-        m_path = made ? made : "";
-    }
-
-    ~TempDir()
-    {
-        if (!m_path.empty())
-        {
-            std::error_code ec;
-            fs::remove_all(m_path, ec);
-        }
-    }
-
-    /// \return the folder
-    const std::string& Path() const
-    {
-        return m_path;
-    }
-
-  private:
-    std::string m_path; ///< the folder ("" if it could not be made)
-};
 
 /**
  * \return the gallery binary: MRC_EXAMPLES_DIR/mrc-wire-gallery when the variable
@@ -395,7 +366,7 @@ class MrcWireGallery : public ::testing::Test
         {
             return;
         }
-        s_dir = new TempDir();
+        s_dir = new ScopedTempDir("mrc-gallery");
         s_pcap = (fs::path(s_dir->Path()) / "a" / "b" / "wire-gallery.pcap").string();
         s_run = RunShell(Quote(s_binary) + " --out=" + Quote(s_dir->Path() + "/a/b") + " 2>&1");
         std::string cmd = "tshark -r " + Quote(s_pcap) +
@@ -446,7 +417,7 @@ class MrcWireGallery : public ::testing::Test
     }
 
     static std::string s_binary; ///< the gallery binary
-    static TempDir* s_dir;       ///< the run's folder
+    static ScopedTempDir* s_dir; ///< the run's folder
     static std::string s_pcap;   ///< the pcap it wrote
     static RunResult s_run;      ///< the gallery's exit and output
     static int s_tsharkStatus;   ///< tshark's exit code
@@ -454,7 +425,7 @@ class MrcWireGallery : public ::testing::Test
 };
 
 std::string MrcWireGallery::s_binary;
-TempDir* MrcWireGallery::s_dir = nullptr;
+ScopedTempDir* MrcWireGallery::s_dir = nullptr;
 std::string MrcWireGallery::s_pcap;
 RunResult MrcWireGallery::s_run{-1, ""};
 int MrcWireGallery::s_tsharkStatus = -1;

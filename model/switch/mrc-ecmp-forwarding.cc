@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/mrc-byte-io.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -71,17 +72,6 @@ CrcBytes(uint32_t crc, uint64_t v, int n)
         crc = g_crc32.t[(crc ^ static_cast<uint8_t>(v >> (8 * i))) & 0xFFU] ^ (crc >> 8);
     }
     return crc;
-}
-
-uint64_t
-ReadU64(const uint8_t* b)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i)
-    {
-        v = (v << 8) | b[i];
-    }
-    return v;
 }
 
 void
@@ -150,7 +140,7 @@ MrcEcmpForwarding::ToKey(const Ipv6Address& a)
 {
     uint8_t b[16];
     a.GetBytes(b);
-    return Key{ReadU64(b), ReadU64(b + 8)};
+    return Key{MrcByteIo::ReadU64(b), MrcByteIo::ReadU64(b + 8)};
 }
 
 MrcEcmpForwarding::Key

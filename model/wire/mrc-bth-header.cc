@@ -4,6 +4,7 @@
 
 #include "mrc-bth-header.h"
 
+#include "mrc-byte-io.h"
 #include "mrc-opcodes.h"
 
 #include "ns3/abort.h"
@@ -26,25 +27,6 @@ inline void
 SetBits(uint8_t& byte, uint8_t mask, bool on)
 {
     byte = on ? static_cast<uint8_t>(byte | mask) : static_cast<uint8_t>(byte & ~mask);
-}
-
-/// Write the low 24 bits of value, most significant byte first.
-inline void
-WriteU24(Buffer::Iterator& i, uint32_t value)
-{
-    i.WriteU8(static_cast<uint8_t>(value >> 16));
-    i.WriteU8(static_cast<uint8_t>(value >> 8));
-    i.WriteU8(static_cast<uint8_t>(value));
-}
-
-/// Read 24 bits, most significant byte first.
-inline uint32_t
-ReadU24(Buffer::Iterator& i)
-{
-    uint32_t v = static_cast<uint32_t>(i.ReadU8()) << 16;
-    v |= static_cast<uint32_t>(i.ReadU8()) << 8;
-    v |= i.ReadU8();
-    return v;
 }
 
 } // namespace
@@ -90,9 +72,9 @@ MrcBthHeader::Serialize(Buffer::Iterator start) const
     i.WriteU8(m_byte1);
     i.WriteHtonU16(m_pKey);
     i.WriteU8(m_byte4);
-    WriteU24(i, m_destQp);
+    MrcByteIo::WriteU24(i, m_destQp);
     i.WriteU8(m_byte8);
-    WriteU24(i, m_psn);
+    MrcByteIo::WriteU24(i, m_psn);
 }
 
 uint32_t
@@ -103,9 +85,9 @@ MrcBthHeader::Deserialize(Buffer::Iterator start)
     m_byte1 = i.ReadU8();
     m_pKey = i.ReadNtohU16();
     m_byte4 = i.ReadU8();
-    m_destQp = ReadU24(i);
+    m_destQp = MrcByteIo::ReadU24(i);
     m_byte8 = i.ReadU8();
-    m_psn = ReadU24(i);
+    m_psn = MrcByteIo::ReadU24(i);
     return SERIALIZED_SIZE;
 }
 

@@ -5,16 +5,14 @@
 #ifndef MRC_EXT_HEADER_COMMON_H
 #define MRC_EXT_HEADER_COMMON_H
 
-#include "ns3/buffer.h"
-
 #include <cstdint>
 
 /**
  * \file
  * \ingroup mrc
  * Small wire helpers shared by the MRC extension headers (SETH, NETH, PETH,
- * ERTH, EETH): 24-bit fields and the leading 16-bit word whose top nine bits
- * are the reserved type (4 bits) and next-header (5 bits) fields.
+ * ERTH, EETH): the leading 16-bit word whose top nine bits are the reserved type
+ * (4 bits) and next-header (5 bits) fields. (24-bit fields: mrc-byte-io.h.)
  */
 
 namespace ns3
@@ -28,24 +26,6 @@ constexpr uint8_t TYPE_MAX = 0xf;       ///< type is 4 bits
 constexpr uint8_t NXT_MAX = 0x1f;       ///< nxt is 5 bits
 constexpr unsigned TYPE_SHIFT = 12;     ///< type is bits 15..12 of the leading word
 constexpr unsigned NXT_SHIFT = 7;       ///< nxt is bits 11..7 of the leading word
-
-/// Write the low 24 bits of v, most significant byte first.
-inline void
-WriteU24(Buffer::Iterator& i, uint32_t v)
-{
-    i.WriteU8(static_cast<uint8_t>(v >> 16));
-    i.WriteU8(static_cast<uint8_t>(v >> 8));
-    i.WriteU8(static_cast<uint8_t>(v));
-}
-
-/// \return a 24-bit big-endian field
-inline uint32_t
-ReadU24(Buffer::Iterator& i)
-{
-    uint32_t v = static_cast<uint32_t>(i.ReadU8()) << 16;
-    v |= static_cast<uint32_t>(i.ReadU8()) << 8;
-    return v | i.ReadU8();
-}
 
 /// \return the type and nxt bits of the leading word
 constexpr uint16_t

@@ -4,6 +4,8 @@
 
 #include "mrc-icrc-trailer.h"
 
+#include "mrc-byte-io.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -152,11 +154,8 @@ MrcIcrcTrailer::Crc32Update(uint32_t state, const uint8_t* data, std::size_t siz
     // result does not depend on the host's endianness.
     while (size >= 8)
     {
-        uint32_t lo =
-            crc ^ (static_cast<uint32_t>(data[0]) | static_cast<uint32_t>(data[1]) << 8 |
-                   static_cast<uint32_t>(data[2]) << 16 | static_cast<uint32_t>(data[3]) << 24);
-        uint32_t hi = static_cast<uint32_t>(data[4]) | static_cast<uint32_t>(data[5]) << 8 |
-                      static_cast<uint32_t>(data[6]) << 16 | static_cast<uint32_t>(data[7]) << 24;
+        uint32_t lo = crc ^ MrcByteIo::ReadLeU32(data);
+        uint32_t hi = MrcByteIo::ReadLeU32(data + 4);
         crc = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^ t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24] ^
               t[3][hi & 0xff] ^ t[2][(hi >> 8) & 0xff] ^ t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
         data += 8;
@@ -265,9 +264,7 @@ MrcIcrcTrailer::Verify(Ptr<const Packet> ipPacketWithIcrc)
     }
     ipPacketWithIcrc->CopyData(buffer.data(), size);
     const uint8_t* tail = buffer.data() + size - SERIALIZED_SIZE;
-    const uint32_t carried = static_cast<uint32_t>(tail[0]) | static_cast<uint32_t>(tail[1]) << 8 |
-                             static_cast<uint32_t>(tail[2]) << 16 |
-                             static_cast<uint32_t>(tail[3]) << 24;
+    const uint32_t carried = MrcByteIo::ReadLeU32(tail);
     return Compute(buffer.data(), size - SERIALIZED_SIZE) == carried;
 }
 

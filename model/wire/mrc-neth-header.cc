@@ -4,6 +4,7 @@
 
 #include "mrc-neth-header.h"
 
+#include "mrc-byte-io.h"
 #include "mrc-ext-header-common.h"
 
 #include "ns3/abort.h"
@@ -75,7 +76,7 @@ MrcNethHeader::Serialize(Buffer::Iterator start) const
     start.WriteHtonU16(m_spdcid);
     start.WriteHtonU16(m_dpdcid);
     start.WriteU8(0);
-    MrcWire::WriteU24(start, m_nackPsn);
+    MrcByteIo::WriteU24(start, m_nackPsn);
     start.WriteU8(static_cast<uint8_t>((m_ccType << 4) | m_ccFlags));
     start.WriteU8(0);
     start.WriteHtonU16(m_txTimestamp);
@@ -93,7 +94,7 @@ MrcNethHeader::Deserialize(Buffer::Iterator start)
     m_spdcid = start.ReadNtohU16();
     m_dpdcid = start.ReadNtohU16();
     start.ReadU8();
-    m_nackPsn = MrcWire::ReadU24(start);
+    m_nackPsn = MrcByteIo::ReadU24(start);
     uint8_t cc = start.ReadU8();
     m_ccType = cc >> 4;
     m_ccFlags = cc & 0xf;

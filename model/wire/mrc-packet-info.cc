@@ -4,6 +4,9 @@
 
 #include "mrc-packet-info.h"
 
+#include "mrc-byte-io.h"
+#include "mrc-raw-header.h"
+
 #include "ns3/abort.h"
 #include "ns3/header.h"
 #include "ns3/ipv6-header.h"
@@ -25,11 +28,8 @@ constexpr uint32_t FIRST_WINDOW = 192;
 /// Largest header stack the parser reads (longer stacks make the parse fail).
 constexpr uint32_t MAX_WINDOW = 1024;
 
-uint16_t
-ReadU16(const uint8_t* b)
-{
-    return static_cast<uint16_t>((b[0] << 8) | b[1]);
-}
+/// Largest IPv6 offset + 2 that MrcMarkCeInPlace rewrites.
+constexpr uint32_t MAX_MARK_BYTES = 64;
 
 /// Fields of a fixed IPv6 header at b (40 bytes).
 void
@@ -42,59 +42,12 @@ ReadIpv6(const uint8_t* b,
          Ipv6Address& dst)
 {
     trafficClass = static_cast<uint8_t>(((b[0] & 0x0f) << 4) | (b[1] >> 4));
-    flowLabel =
-        (static_cast<uint32_t>(b[1] & 0x0f) << 16) | (static_cast<uint32_t>(b[2]) << 8) | b[3];
-    payloadLength = ReadU16(b + 4);
+    flowLabel = MrcByteIo::ReadU24(b + 1) & MRC_FLOW_LABEL_MASK;
+    payloadLength = MrcByteIo::ReadU16(b + 4);
     nextHeader = b[6];
     src.Set(const_cast<uint8_t*>(b + 8));
     dst.Set(const_cast<uint8_t*>(b + 24));
 }
-
-/// Up to MAX_BYTES leading bytes of a packet as one header, to rewrite bytes in
-/// place with one buffer write (instead of parsing and re-serializing a header).
-class MrcRawPrefixHeader : public Header
-{
-  public:
-    static constexpr uint32_t MAX_BYTES = 64; //!< largest prefix
-
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::MrcRawPrefixHeader")
-                                .SetParent<Header>()
-                                .SetGroupName("Mrc")
-                                .AddConstructor<MrcRawPrefixHeader>();
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return size;
-    }
-
-    void Serialize(Buffer::Iterator start) const override
-    {
-        start.Write(bytes, size);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator start) override
-    {
-        start.Read(bytes, size);
-        return size;
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << size << " raw bytes";
-    }
-
-    uint8_t bytes[MAX_BYTES]{}; //!< the bytes
-    uint32_t size{0};           //!< how many are used
-};
 
 /// Several headers serialized back to back as one (write-only: MrcAddHeaders).
 class MrcHeaderSequence : public Header
@@ -161,14 +114,6 @@ class MrcHeaderSequence : public Header
     std::initializer_list<const Header*> m_headers; //!< the headers, wire order
     uint32_t m_size{0};                             //!< their total size
 };
-
-/// Replace the first `raw.size` bytes of p (which must have them) by raw.bytes.
-void
-ReplacePrefix(const Ptr<Packet>& p, const MrcRawPrefixHeader& raw)
-{
-    p->RemoveAtStart(raw.size);
-    p->AddHeader(raw);
-}
 
 bool
 IsSkippableExtension(uint8_t nh)
@@ -320,8 +265,8 @@ MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
         }
         out.hasUdp = true;
         out.udpOffset = static_cast<uint16_t>(off);
-        out.udpSrcPort = ReadU16(buf + off);
-        out.udpDstPort = ReadU16(buf + off + 2);
+        out.udpSrcPort = MrcByteIo::ReadU16(buf + off);
+        out.udpDstPort = MrcByteIo::ReadU16(buf + off + 2);
         off += MRC_UDP_HEADER_BYTES;
         if (out.udpDstPort == bthUdpPort)
         {
@@ -360,29 +305,27 @@ MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info)
 {
     // Rewrite the 16 address bytes in place (same bytes as remove / SetDestination /
     // add of an Ipv6Header).
-    MrcRawPrefixHeader raw;
-    raw.size = MRC_IPV6_HEADER_BYTES;
-    const uint32_t got = p->CopyData(raw.bytes, raw.size);
-    NS_ABORT_MSG_IF(got < raw.size,
+    MrcRawHeader raw(MRC_IPV6_HEADER_BYTES);
+    const uint32_t got = p->CopyData(raw.Bytes(), MRC_IPV6_HEADER_BYTES);
+    NS_ABORT_MSG_IF(got < MRC_IPV6_HEADER_BYTES,
                     "MrcWriteDestination: a " << got << "-byte packet has no IPv6 header");
-    info.dst.GetBytes(raw.bytes + 24);
-    ReplacePrefix(p, raw);
+    info.dst.GetBytes(raw.Bytes() + 24);
+    raw.ReplaceStartOf(p);
 }
 
 bool
 MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset)
 {
-    NS_ABORT_MSG_IF(ipOffset + 2 > MrcRawPrefixHeader::MAX_BYTES,
+    NS_ABORT_MSG_IF(ipOffset + 2 > MAX_MARK_BYTES,
                     "MrcMarkCeInPlace: IPv6 offset " << ipOffset << " is out of range: allowed 0.."
-                                                     << MrcRawPrefixHeader::MAX_BYTES - 2);
-    MrcRawPrefixHeader raw;
-    raw.size = ipOffset + 2;
-    if (p->CopyData(raw.bytes, raw.size) < raw.size)
+                                                     << MAX_MARK_BYTES - 2);
+    MrcRawHeader raw;
+    if (!raw.CopyFrom(*p, ipOffset + 2))
     {
         return false;
     }
     // Byte 0: version | TC[7:4]; byte 1: TC[3:0] | flow label[19:16]; ECN = TC[1:0].
-    uint8_t& second = raw.bytes[ipOffset + 1];
+    uint8_t& second = raw.Bytes()[ipOffset + 1];
     const auto ecn = static_cast<MrcEcn>((second >> 4) & 0x3);
     if (!MrcIsEcnCapable(ecn))
     {
@@ -391,7 +334,7 @@ MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset)
     if (ecn != MrcEcn::CE)
     {
         second = static_cast<uint8_t>(second | 0x30);
-        ReplacePrefix(p, raw);
+        raw.ReplaceStartOf(p);
     }
     return true;
 }
@@ -414,16 +357,13 @@ MrcAddIpv6Header(Ptr<Packet> p,
     NS_ABORT_MSG_IF(ip.flowLabel > MRC_FLOW_LABEL_MASK,
                     "MrcAddIpv6Header: flow label 0x" << std::hex << ip.flowLabel << std::dec
                                                       << " does not fit in 20 bits");
-    MrcRawPrefixHeader raw;
-    raw.size = MRC_IPV6_HEADER_BYTES + followingBytes;
-    uint8_t* b = raw.bytes;
+    MrcRawHeader raw(MRC_IPV6_HEADER_BYTES + followingBytes);
+    uint8_t* b = raw.Bytes();
     // Version 6 | traffic class | flow label, then payload length, next header, hop limit.
-    b[0] = static_cast<uint8_t>(0x60 | (ip.trafficClass >> 4));
-    b[1] = static_cast<uint8_t>(((ip.trafficClass & 0x0f) << 4) | (ip.flowLabel >> 16));
-    b[2] = static_cast<uint8_t>(ip.flowLabel >> 8);
-    b[3] = static_cast<uint8_t>(ip.flowLabel);
-    b[4] = static_cast<uint8_t>(ip.payloadLength >> 8);
-    b[5] = static_cast<uint8_t>(ip.payloadLength);
+    MrcByteIo::WriteU32(b,
+                        (0x6u << 28) | (static_cast<uint32_t>(ip.trafficClass) << 20) |
+                            ip.flowLabel);
+    MrcByteIo::WriteU16(b + 4, ip.payloadLength);
     b[6] = ip.nextHeader;
     b[7] = ip.hopLimit;
     ip.src.GetBytes(b + 8);

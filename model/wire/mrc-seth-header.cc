@@ -4,6 +4,7 @@
 
 #include "mrc-seth-header.h"
 
+#include "mrc-byte-io.h"
 #include "mrc-ext-header-common.h"
 
 #include "ns3/abort.h"
@@ -72,7 +73,7 @@ MrcSethHeader::Serialize(Buffer::Iterator start) const
     start.WriteHtonU16(m_spdcid);
     start.WriteHtonU16(m_dpdcid);
     start.WriteU8(0);
-    MrcWire::WriteU24(start, m_cackPsn);
+    MrcByteIo::WriteU24(start, m_cackPsn);
     start.WriteU8(static_cast<uint8_t>((m_ccType << 4) | m_ccFlags));
     start.WriteU8(m_mpr);
     start.WriteHtonU16(static_cast<uint16_t>(m_sackOffset));
@@ -92,7 +93,7 @@ MrcSethHeader::Deserialize(Buffer::Iterator start)
     m_spdcid = start.ReadNtohU16();
     m_dpdcid = start.ReadNtohU16();
     start.ReadU8();
-    m_cackPsn = MrcWire::ReadU24(start);
+    m_cackPsn = MrcByteIo::ReadU24(start);
     uint8_t cc = start.ReadU8();
     m_ccType = cc >> 4;
     m_ccFlags = cc & 0xf;

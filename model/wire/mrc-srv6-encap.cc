@@ -4,6 +4,7 @@
 
 #include "mrc-srv6-encap.h"
 
+#include "mrc-byte-io.h"
 #include "mrc-packet-info.h"
 #include "mrc-traffic-class.h"
 
@@ -98,7 +99,7 @@ MrcSrv6Encapsulate(Ptr<Packet> p,
                     "the packet to encapsulate starts with IP version " << (b[0] >> 4)
                                                                         << ", not 6");
     uint8_t trafficClass = static_cast<uint8_t>(((b[0] & 0x0f) << 4) | (b[1] >> 4));
-    uint32_t flowLabel = (static_cast<uint32_t>(b[1] & 0x0f) << 16) | (b[2] << 8) | b[3];
+    uint32_t flowLabel = MrcByteIo::ReadU24(b + 1) & MRC_FLOW_LABEL_MASK;
     MrcSrv6Encapsulate(p, trafficClass, flowLabel, outerSource, outerDestination, srh, hopLimit);
 }
 

@@ -4,6 +4,8 @@
 
 #include "mrc-usid.h"
 
+#include "mrc-byte-io.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -11,34 +13,6 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("MrcUsid");
-
-namespace
-{
-
-/// Read 8 bytes in network order.
-uint64_t
-LoadBigEndian64(const uint8_t* b)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i)
-    {
-        v = (v << 8) | b[i];
-    }
-    return v;
-}
-
-/// Write 8 bytes in network order.
-void
-StoreBigEndian64(uint64_t v, uint8_t* b)
-{
-    for (int i = 7; i >= 0; --i)
-    {
-        b[i] = static_cast<uint8_t>(v);
-        v >>= 8;
-    }
-}
-
-} // namespace
 
 MrcUsidCarrier::MrcUsidCarrier()
     : m_high(0),
@@ -80,16 +54,16 @@ MrcUsidCarrier::MrcUsidCarrier(const Ipv6Address& address)
 {
     uint8_t buf[16];
     address.GetBytes(buf);
-    m_high = LoadBigEndian64(buf);
-    m_low = LoadBigEndian64(buf + 8);
+    m_high = MrcByteIo::ReadU64(buf);
+    m_low = MrcByteIo::ReadU64(buf + 8);
 }
 
 MrcUsidCarrier
 MrcUsidCarrier::FromBytes(const uint8_t buf[16])
 {
     MrcUsidCarrier c;
-    c.m_high = LoadBigEndian64(buf);
-    c.m_low = LoadBigEndian64(buf + 8);
+    c.m_high = MrcByteIo::ReadU64(buf);
+    c.m_low = MrcByteIo::ReadU64(buf + 8);
     return c;
 }
 
@@ -104,8 +78,8 @@ MrcUsidCarrier::ToAddress() const
 void
 MrcUsidCarrier::GetBytes(uint8_t buf[16]) const
 {
-    StoreBigEndian64(m_high, buf);
-    StoreBigEndian64(m_low, buf + 8);
+    MrcByteIo::WriteU64(buf, m_high);
+    MrcByteIo::WriteU64(buf + 8, m_low);
 }
 
 uint32_t

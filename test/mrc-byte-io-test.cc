@@ -1,0 +1,304 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Big-endian byte reads and writes (MrcByteIo) and the raw-bytes header (MrcRawHeader).
+
+#include "ns3/buffer.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv6-header.h"
+#include "ns3/mac48-address.h"
+#include "ns3/mrc-byte-io.h"
+#include "ns3/mrc-packet-info.h"
+#include "ns3/mrc-raw-header.h"
+#include "ns3/packet.h"
+
+#include <array>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Guard bytes around a field, to catch writes outside it.
+constexpr uint8_t GUARD = 0xA5;
+
+/// A field of `width` bytes written by `write` at offset 1 of a guarded array.
+template <typename W>
+std::array<uint8_t, 10>
+Written(W write)
+{
+    std::array<uint8_t, 10> a;
+    a.fill(GUARD);
+    write(a.data() + 1);
+    return a;
+}
+
+/// Every byte of a packet.
+std::vector<uint8_t>
+PacketBytes(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> v(p->GetSize());
+    p->CopyData(v.data(), v.size());
+    return v;
+}
+
+} // namespace
+
+TEST(ByteIo, ReadsKnownValuesMostSignificantByteFirst)
+{
+    const uint8_t b[8] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef};
+    EXPECT_EQ(MrcByteIo::ReadU8(b), 0x01u);
+    EXPECT_EQ(MrcByteIo::ReadU16(b), 0x0123u);
+    EXPECT_EQ(MrcByteIo::ReadU24(b), 0x012345u);
+    EXPECT_EQ(MrcByteIo::ReadU32(b), 0x01234567u);
+    EXPECT_EQ(MrcByteIo::ReadU48(b), 0x0123456789abULL);
+    EXPECT_EQ(MrcByteIo::ReadU64(b), 0x0123456789abcdefULL);
+    EXPECT_EQ(MrcByteIo::ReadLeU32(b), 0x67452301u);
+    // at an odd (unaligned) offset
+    EXPECT_EQ(MrcByteIo::ReadU16(b + 1), 0x2345u);
+    EXPECT_EQ(MrcByteIo::ReadU24(b + 5), 0xabcdefu);
+    EXPECT_EQ(MrcByteIo::ReadU32(b + 3), 0x6789abcdu);
+    EXPECT_EQ(MrcByteIo::ReadU48(b + 1), 0x23456789abcdULL);
+}
+
+TEST(ByteIo, WritesExactBytesAndNothingAround)
+{
+    using A = std::array<uint8_t, 10>;
+    const uint8_t G = GUARD;
+    EXPECT_EQ(Written([](uint8_t* b) { MrcByteIo::WriteU8(b, 0x5a); }),
+              (A{G, 0x5a, G, G, G, G, G, G, G, G}));
+    EXPECT_EQ(Written([](uint8_t* b) { MrcByteIo::WriteU16(b, 0x1234); }),
+              (A{G, 0x12, 0x34, G, G, G, G, G, G, G}));
+    // 24 and 48 bits: the bits above the field are dropped
+    EXPECT_EQ(Written([](uint8_t* b) { MrcByteIo::WriteU24(b, 0xff123456u); }),
+              (A{G, 0x12, 0x34, 0x56, G, G, G, G, G, G}));
+    EXPECT_EQ(Written([](uint8_t* b) { MrcByteIo::WriteU32(b, 0xdeadbeefu); }),
+              (A{G, 0xde, 0xad, 0xbe, 0xef, G, G, G, G, G}));
+    EXPECT_EQ(Written([](uint8_t* b) { MrcByteIo::WriteU48(b, 0xffff0a0b0c0d0e0fULL); }),
+              (A{G, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, G, G, G}));
+    EXPECT_EQ(Written([](uint8_t* b) { MrcByteIo::WriteU64(b, 0x0102030405060708ULL); }),
+              (A{G, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, G}));
+    EXPECT_EQ(Written([](uint8_t* b) { MrcByteIo::WriteLeU32(b, 0xdeadbeefu); }),
+              (A{G, 0xef, 0xbe, 0xad, 0xde, G, G, G, G, G}));
+}
+
+TEST(ByteIo, RoundTripsEdgeValuesOfEveryWidth)
+{
+    uint8_t b[8];
+    for (uint64_t v : {0ULL,
+                       1ULL,
+                       0x80ULL,
+                       0xffULL,
+                       0x100ULL,
+                       0x8000ULL,
+                       0xffffULL,
+                       0x800000ULL,
+                       0xffffffULL,
+                       0x80000000ULL,
+                       0xffffffffULL,
+                       0x800000000000ULL,
+                       0xffffffffffffULL,
+                       0x8000000000000000ULL,
+                       0xffffffffffffffffULL,
+                       0x0123456789abcdefULL})
+    {
+        MrcByteIo::WriteU8(b, static_cast<uint8_t>(v));
+        EXPECT_EQ(MrcByteIo::ReadU8(b), v & 0xff) << std::hex << v;
+        MrcByteIo::WriteU16(b, static_cast<uint16_t>(v));
+        EXPECT_EQ(MrcByteIo::ReadU16(b), v & 0xffff) << std::hex << v;
+        MrcByteIo::WriteU24(b, static_cast<uint32_t>(v));
+        EXPECT_EQ(MrcByteIo::ReadU24(b), v & 0xffffff) << std::hex << v;
+        MrcByteIo::WriteU32(b, static_cast<uint32_t>(v));
+        EXPECT_EQ(MrcByteIo::ReadU32(b), v & 0xffffffff) << std::hex << v;
+        MrcByteIo::WriteU48(b, v);
+        EXPECT_EQ(MrcByteIo::ReadU48(b), v & 0xffffffffffffULL) << std::hex << v;
+        MrcByteIo::WriteU64(b, v);
+        EXPECT_EQ(MrcByteIo::ReadU64(b), v) << std::hex << v;
+        MrcByteIo::WriteLeU32(b, static_cast<uint32_t>(v));
+        EXPECT_EQ(MrcByteIo::ReadLeU32(b), v & 0xffffffff) << std::hex << v;
+    }
+}
+
+TEST(ByteIo, AgreesWithBufferIterator)
+{
+    // The array functions give the bytes ns-3's own network-order writes give.
+    Buffer buf;
+    buf.AddAtStart(14);
+    Buffer::Iterator i = buf.Begin();
+    i.WriteHtonU16(0xbeef);
+    i.WriteHtonU32(0x01020304u);
+    i.WriteHtonU64(0xa1a2a3a4a5a6a7a8ULL);
+    uint8_t got[14];
+    buf.CopyData(got, 14);
+    uint8_t mine[14];
+    MrcByteIo::WriteU16(mine, 0xbeef);
+    MrcByteIo::WriteU32(mine + 2, 0x01020304u);
+    MrcByteIo::WriteU64(mine + 6, 0xa1a2a3a4a5a6a7a8ULL);
+    EXPECT_EQ(std::vector<uint8_t>(got, got + 14), std::vector<uint8_t>(mine, mine + 14));
+    EXPECT_EQ(MrcByteIo::ReadU16(got), 0xbeefu);
+    EXPECT_EQ(MrcByteIo::ReadU32(got + 2), 0x01020304u);
+    EXPECT_EQ(MrcByteIo::ReadU64(got + 6), 0xa1a2a3a4a5a6a7a8ULL);
+}
+
+TEST(ByteIo, IteratorFieldsOf24And48Bits)
+{
+    Buffer buf;
+    buf.AddAtStart(9);
+    Buffer::Iterator w = buf.Begin();
+    MrcByteIo::WriteU24(w, 0xaa123456u);
+    MrcByteIo::WriteU48(w, 0xbbbb010203040506ULL);
+    EXPECT_EQ(w.GetDistanceFrom(buf.Begin()), 9u);
+    uint8_t got[9];
+    buf.CopyData(got, 9);
+    const uint8_t want[9] = {0x12, 0x34, 0x56, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06};
+    EXPECT_EQ(std::vector<uint8_t>(got, got + 9), std::vector<uint8_t>(want, want + 9));
+    Buffer::Iterator r = buf.Begin();
+    EXPECT_EQ(MrcByteIo::ReadU24(r), 0x123456u);
+    EXPECT_EQ(MrcByteIo::ReadU48(r), 0x010203040506ULL);
+    EXPECT_EQ(r.GetDistanceFrom(buf.Begin()), 9u);
+}
+
+TEST(RawHeader, WritesItsBytesAndReadsThemBack)
+{
+    Ptr<Packet> p = Create<Packet>(100);
+    MrcRawHeader h(5);
+    EXPECT_EQ(h.GetSerializedSize(), 5u);
+    const uint8_t bytes[5] = {1, 2, 3, 4, 5};
+    std::copy(bytes, bytes + 5, h.Bytes());
+    p->AddHeader(h);
+    EXPECT_EQ(p->GetSize(), 105u);
+    const std::vector<uint8_t> v = PacketBytes(p);
+    EXPECT_EQ(std::vector<uint8_t>(v.begin(), v.begin() + 5),
+              std::vector<uint8_t>(bytes, bytes + 5));
+    EXPECT_EQ(v[5], 0u); // the payload behind it
+
+    MrcRawHeader back(3);
+    EXPECT_EQ(p->RemoveHeader(back), 3u);
+    EXPECT_EQ(p->GetSize(), 102u);
+    EXPECT_EQ(std::vector<uint8_t>(back.Bytes(), back.Bytes() + 3),
+              std::vector<uint8_t>(bytes, bytes + 3));
+    EXPECT_EQ(MrcRawHeader::MAX_BYTES, 78u);
+}
+
+TEST(RawHeader, CopyFromAndReplaceStartOfRewriteInPlace)
+{
+    Ipv6Header ip;
+    ip.SetSource(Ipv6Address("fd00::1"));
+    ip.SetDestination(Ipv6Address("fd00::2"));
+    ip.SetNextHeader(17);
+    ip.SetPayloadLength(60);
+    ip.SetHopLimit(64);
+    Ptr<Packet> p = Create<Packet>(60);
+    p->AddHeader(ip);
+
+    MrcRawHeader raw;
+    ASSERT_TRUE(raw.CopyFrom(*p, 40));
+    EXPECT_EQ(raw.GetSize(), 40u);
+    Ipv6Address("fd00::99").GetBytes(raw.Bytes() + 24);
+    raw.ReplaceStartOf(p);
+
+    // the same bytes as remove, change, add of an Ipv6Header
+    Ptr<Packet> q = Create<Packet>(60);
+    ip.SetDestination(Ipv6Address("fd00::99"));
+    q->AddHeader(ip);
+    EXPECT_EQ(p->GetSize(), 100u);
+    EXPECT_EQ(PacketBytes(p), PacketBytes(q));
+
+    // a packet shorter than asked for
+    Ptr<Packet> small = Create<Packet>(10);
+    EXPECT_FALSE(raw.CopyFrom(*small, 40));
+    EXPECT_TRUE(raw.CopyFrom(*small, 10));
+}
+
+TEST(RawHeader, EthernetBytesMatchEthernetHeader)
+{
+    const Mac48Address src("02:00:00:00:00:01");
+    const Mac48Address dst("02:00:00:00:00:02");
+    EthernetHeader eth(false);
+    eth.SetSource(src);
+    eth.SetDestination(dst);
+    eth.SetLengthType(0x86dd);
+    Ptr<Packet> ref = Create<Packet>(50);
+    ref->AddHeader(eth);
+
+    MrcRawHeader raw(MrcRawHeader::ETHERNET_BYTES, MrcRawHeader::ETHERNET);
+    dst.CopyTo(raw.Bytes());
+    src.CopyTo(raw.Bytes() + 6);
+    MrcByteIo::WriteU16(raw.Bytes() + 12, 0x86dd);
+    Ptr<Packet> mine = Create<Packet>(50);
+    mine->AddHeader(raw);
+    EXPECT_EQ(PacketBytes(mine), PacketBytes(ref));
+
+    std::ostringstream os;
+    raw.Print(os);
+    EXPECT_EQ(os.str(),
+              "length/type=0x86dd, source=02:00:00:00:00:01, destination=02:00:00:00:00:02");
+    raw.SetSize(16);
+    raw.Bytes()[14] = 0x60;
+    raw.Bytes()[15] = 0x0f;
+    os.str("");
+    raw.Print(os);
+    EXPECT_EQ(os.str(),
+              "length/type=0x86dd, source=02:00:00:00:00:01, destination=02:00:00:00:00:02, "
+              "then 2 raw bytes: 60 0f");
+    raw.SetLayout(MrcRawHeader::OPAQUE);
+    EXPECT_EQ(raw.GetLayout(), MrcRawHeader::OPAQUE);
+    os.str("");
+    raw.Print(os);
+    EXPECT_EQ(os.str().substr(0, 24), "16 raw bytes: 02 00 00 0");
+    // Print leaves the stream's format as it was
+    os.str("");
+    os << 255;
+    EXPECT_EQ(os.str(), "255");
+}
+
+TEST(RawHeader, IsRegisteredAndBuildsEmpty)
+{
+    TypeId tid;
+    ASSERT_TRUE(TypeId::LookupByNameFailSafe("ns3::MrcRawHeader", &tid));
+    EXPECT_EQ(tid.GetParent(), Header::GetTypeId());
+    MrcRawHeader h;
+    EXPECT_EQ(h.GetSerializedSize(), 0u);
+    EXPECT_EQ(h.GetInstanceTypeId(), tid);
+}
+
+TEST(RawHeader, AddIpv6HeaderGivesIpv6HeaderBytes)
+{
+    // MrcAddIpv6Header builds its header with MrcRawHeader and MrcByteIo.
+    MrcIpv6Fields f;
+    f.trafficClass = 0xb9;
+    f.flowLabel = 0xfedcb;
+    f.payloadLength = 0x1234;
+    f.nextHeader = 17;
+    f.hopLimit = 63;
+    f.src = Ipv6Address("2001:db8::1");
+    f.dst = Ipv6Address("2001:db8::2");
+    const uint8_t udp[8] = {0xc0, 0x01, 0x30, 0x39, 0, 8, 0, 0}; // not the RoCEv2 port
+    Ptr<Packet> mine = Create<Packet>(0);
+    MrcAddIpv6Header(mine, f, udp, 8);
+
+    Ipv6Header ip;
+    ip.SetTrafficClass(f.trafficClass);
+    ip.SetFlowLabel(f.flowLabel);
+    ip.SetPayloadLength(f.payloadLength);
+    ip.SetNextHeader(f.nextHeader);
+    ip.SetHopLimit(f.hopLimit);
+    ip.SetSource(f.src);
+    ip.SetDestination(f.dst);
+    Ptr<Packet> ref = Create<Packet>(udp, 8);
+    ref->AddHeader(ip);
+    EXPECT_EQ(PacketBytes(mine), PacketBytes(ref));
+
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(mine, info));
+    EXPECT_EQ(info.trafficClass, 0xb9);
+    EXPECT_EQ(info.flowLabel, 0xfedcbu);
+    EXPECT_EQ(info.payloadLength, 0x1234u);
+    EXPECT_EQ(info.udpSrcPort, 0xc001u);
+    EXPECT_EQ(info.udpDstPort, 12345u);
+}

@@ -1,0 +1,180 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "mrc-test-support.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/mrc-multipath-helper.h"
+#include "ns3/mrc-topology-helper.h"
+#include "ns3/uinteger.h"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <system_error>
+
+namespace ns3
+{
+namespace MrcTest
+{
+
+std::string
+TempDir(const std::string& prefix)
+{
+    std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    const char* made = mkdtemp(pattern.data());
+    EXPECT_NE(made, nullptr) << "cannot make a temporary folder " << pattern;
+    return made ? std::string(made) : std::string();
+}
+
+ScopedTempDir::ScopedTempDir(const std::string& prefix)
+    : m_path(TempDir(prefix))
+{
+}
+
+ScopedTempDir::~ScopedTempDir()
+{
+    if (!m_path.empty())
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+}
+
+const std::string&
+ScopedTempDir::Path() const
+{
+    return m_path;
+}
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream f(path, std::ios::binary);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+void
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+}
+
+std::vector<std::string>
+Lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream s(text);
+    std::string line;
+    while (std::getline(s, line))
+    {
+        out.push_back(line);
+    }
+    return out;
+}
+
+std::pair<int, std::string>
+Shell(const std::string& command)
+{
+    std::string out;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr)
+    {
+        return {-1, out};
+    }
+    std::array<char, 4096> buf;
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    {
+        out.append(buf.data(), n);
+    }
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::pair<int, std::string>
+RunCommand(const std::string& command)
+{
+    return Shell(command + " 2>&1");
+}
+
+std::string
+ExampleBinary(const std::string& name)
+{
+    namespace fs = std::filesystem;
+    const char* dir = std::getenv("MRC_EXAMPLES_DIR");
+    std::error_code ec;
+    const fs::path candidate =
+        (dir != nullptr && *dir != '\0')
+            ? fs::path(dir) / name
+            : fs::read_symlink("/proc/self/exe", ec).parent_path() / "examples" / name;
+    return fs::exists(candidate, ec) ? candidate.string() : "";
+}
+
+Ptr<MrcTopology>
+TwoPlaneClos(uint32_t hosts,
+             bool trimming,
+             uint32_t trimThreshold,
+             uint64_t ecnKmin,
+             Time linkDelay)
+{
+    MrcTopologyConfig c;
+    c.kind = MrcTopologyKind::CLOS;
+    c.planes = 2;
+    c.hosts = hosts;
+    c.hostsPerT0 = 2;
+    c.t1PerPlane = 2;
+    c.hostDelay = linkDelay;
+    c.fabricDelay = linkDelay;
+    MrcTopologyHelper th(c);
+    th.SetNames(false);
+    for (MrcTier t : {MrcTier::T0, MrcTier::T1})
+    {
+        MrcSwitchHelper& sh = th.GetSwitchHelper(t);
+        if (trimming)
+        {
+            sh.SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
+            sh.SetTrimmerAttribute("TrimThreshold", UintegerValue(trimThreshold));
+        }
+        if (ecnKmin > 0)
+        {
+            sh.SetEcnAttribute("Kmin", UintegerValue(ecnKmin));
+            sh.SetEcnAttribute("Kmax", UintegerValue(ecnKmin + 1));
+            sh.SetEcnAttribute("Pmax", DoubleValue(1.0));
+        }
+    }
+    Ptr<MrcTopology> t = th.Build();
+    MrcRdmaHelper rdma;
+    MrcMultipathHelper::InstallNics(rdma, t);
+    return t;
+}
+
+MrcWorkRequest
+WriteRequest(Ptr<MrcMemoryRegion> region, uint64_t id, uint32_t length, uint64_t offset)
+{
+    MrcWorkRequest wr;
+    wr.id = id;
+    wr.remoteAddress = region->GetBase() + offset;
+    wr.rkey = region->GetRkey();
+    wr.length = length;
+    return wr;
+}
+
+MrcWorkRequest
+WriteRequest(const MrcRdmaHelper::Connection& c, uint64_t id, uint32_t length, uint64_t offset)
+{
+    return WriteRequest(c.region, id, length, offset);
+}
+
+} // namespace MrcTest
+} // namespace ns3
