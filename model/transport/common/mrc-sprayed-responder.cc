@@ -10,6 +10,7 @@
 
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-byte-io.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-meth-header.h"
 #include "ns3/mrc-opcodes.h"
@@ -26,29 +27,10 @@ NS_LOG_COMPONENT_DEFINE("MrcSprayedResponder");
 namespace
 {
 
-// Wire fields of the data headers, big endian (the roce, uec and mrc units read them the
-// same way; one shared byte reader in model/wire is to replace these).
-
-/// \param b two bytes \return their value
-uint16_t
-ReadU16(const uint8_t* b)
-{
-    return static_cast<uint16_t>((uint16_t(b[0]) << 8) | b[1]);
-}
-
-/// \param b four bytes \return their value
-uint32_t
-ReadU32(const uint8_t* b)
-{
-    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
-}
-
-/// \param b eight bytes \return their value
-uint64_t
-ReadU64(const uint8_t* b)
-{
-    return (uint64_t(ReadU32(b)) << 32) | ReadU32(b + 4);
-}
+// Wire fields of the data headers, big endian.
+using MrcByteIo::ReadU16;
+using MrcByteIo::ReadU32;
+using MrcByteIo::ReadU64;
 
 } // namespace
 

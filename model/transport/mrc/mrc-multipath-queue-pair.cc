@@ -14,6 +14,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-aeth-header.h"
 #include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-byte-io.h"
 #include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-eeth-header.h"
 #include "ns3/mrc-entropy.h"
@@ -45,11 +46,7 @@ NS_OBJECT_ENSURE_REGISTERED(MrcMultipathQueuePair);
 namespace
 {
 
-uint16_t
-ReadU16(const uint8_t* b)
-{
-    return static_cast<uint16_t>((uint16_t(b[0]) << 8) | b[1]);
-}
+using MrcByteIo::ReadU16;
 
 /// Deserialize a header from raw bytes (control packets only).
 template <typename H>

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-aeth-header.h"
 #include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-byte-io.h"
 #include "ns3/mrc-cnp-header.h"
 #include "ns3/mrc-imm-dt-header.h"
 #include "ns3/mrc-opcodes.h"
@@ -34,17 +35,8 @@ namespace
 /// Ethernet header + preamble/SFD/IFG/FCS: what a frame costs on the wire beyond the packet.
 constexpr uint32_t WIRE_EXTRA_BYTES = 14 + 24;
 
-uint32_t
-ReadU32(const uint8_t* b)
-{
-    return (uint32_t(b[0]) << 24) | (uint32_t(b[1]) << 16) | (uint32_t(b[2]) << 8) | b[3];
-}
-
-uint64_t
-ReadU64(const uint8_t* b)
-{
-    return (uint64_t(ReadU32(b)) << 32) | ReadU32(b + 4);
-}
+using MrcByteIo::ReadU32;
+using MrcByteIo::ReadU64;
 
 } // namespace
 
