@@ -284,4 +284,28 @@ MrcSprayedQueuePair::OnRequestCompleted(const MrcSendWqe& /* w */)
 {
 }
 
+MrcSprayedQueuePair::DataParts
+MrcSprayedQueuePair::MakeDataParts(std::size_t idx,
+                                   uint64_t pktIdx,
+                                   uint32_t len,
+                                   const TxChoice& c,
+                                   bool ar) const
+{
+    const MrcSendWqe& w = m_sendQueue[idx];
+    const bool first = pktIdx == 0;
+    const bool last = pktIdx + 1 == w.nPackets;
+    const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
+    DataParts d;
+    d.packet = MakeWritePayload(len, imm && last, w.wr.immediate);
+    d.reth.SetVirtualAddress(w.wr.remoteAddress + pktIdx * m_mtu);
+    d.reth.SetRkey(w.wr.rkey);
+    d.reth.SetDmaLength(w.wr.length);
+    d.bth.SetOpcode(MrcOpcode::WriteOpcode(true, first, last, imm));
+    d.bth.SetDestQp(m_remoteQpn);
+    d.bth.SetPsn(c.psn);
+    d.bth.SetAckReq(ar);
+    d.bth.SetRetransmission(c.retx);
+    return d;
+}
+
 } // namespace ns3

@@ -9,9 +9,11 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-rcv-backpressure.h"
 #include "ns3/mrc-receive-bitmap.h"
+#include "ns3/mrc-reth-header.h"
 #include "ns3/mrc-sack-policy.h"
 #include "ns3/mrc-sack-scoreboard.h"
 #include "ns3/mrc-seth-header.h"
@@ -184,6 +186,27 @@ class MrcSprayedQueuePair : public MrcQueuePair
      * \param w its request \param pktIdx its index in the request
      */
     virtual void OnNewDataSent(const MrcSendWqe& w, uint64_t pktIdx);
+
+    /// What every sprayed data packet carries whatever the transport (MakeDataParts).
+    struct DataParts
+    {
+        Ptr<Packet> packet; //!< the payload (and ImmDt on the last packet of a Write-with-Imm)
+        MrcRethHeader reth; //!< the request's remote address at this packet, rkey, length
+        MrcBthHeader bth;   //!< opcode, destination QP, PSN, AckReq and RTX bits
+    };
+
+    /**
+     * The parts of a data packet the transports share: the payload, its RETH and its BTH;
+     * the transport adds its own headers (METH, TSETH) and the outer encapsulation.
+     * \param idx index of its request in m_sendQueue \param pktIdx packet index in the request
+     * \param len payload bytes \param c the choice (psn set) \param ar AckReq bit
+     * \return the parts
+     */
+    DataParts MakeDataParts(std::size_t idx,
+                            uint64_t pktIdx,
+                            uint32_t len,
+                            const TxChoice& c,
+                            bool ar) const;
     /**
      * Write a data packet: payload, transport headers from the BTH on, outer headers.
      * \param port the port \param idx index of its request in m_sendQueue

@@ -793,29 +793,15 @@ MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
                                        uint8_t dscp)
 {
     // headers, innermost first
-    const MrcSendWqe& w = m_sendQueue[idx];
-    const bool first = pktIdx == 0;
-    const bool last = pktIdx + 1 == w.nPackets;
-    const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
-    const uint8_t opcode = MrcOpcode::WriteOpcode(true, first, last, imm);
-    Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
-    MrcRethHeader reth;
-    reth.SetVirtualAddress(w.wr.remoteAddress + pktIdx * m_mtu);
-    reth.SetRkey(w.wr.rkey);
-    reth.SetDmaLength(w.wr.length);
+    DataParts d = MakeDataParts(idx, pktIdx, len, c, ar);
+    Ptr<Packet> p = d.packet;
     MrcTsethHeader ts;
     ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
     MrcMethHeader meth;
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
-    MrcBthHeader bth;
-    bth.SetOpcode(opcode);
-    bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(c.psn);
-    bth.SetAckReq(ar);
-    bth.SetRetransmission(c.retx);
-    bth.SetTimestampPresent(m_timestamps);
-    MrcAddHeaders(p, {&bth, &meth, m_timestamps ? &ts : nullptr, &reth});
+    d.bth.SetTimestampPresent(m_timestamps);
+    MrcAddHeaders(p, {&d.bth, &meth, m_timestamps ? &ts : nullptr, &d.reth});
     const MrcEvEntry& e = m_evTable->GetEntry(c.ev);
     Encapsulate(p,
                 port,

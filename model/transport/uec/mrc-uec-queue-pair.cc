@@ -336,27 +336,13 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
                                  bool ar,
                                  uint8_t dscp)
 {
-    const MrcSendWqe& w = m_sendQueue[idx];
-    const bool first = pktIdx == 0;
-    const bool last = pktIdx + 1 == w.nPackets;
-    const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
-    const uint8_t opcode = MrcOpcode::WriteOpcode(true, first, last, imm);
-    Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
-    MrcRethHeader reth;
-    reth.SetVirtualAddress(w.wr.remoteAddress + pktIdx * m_mtu);
-    reth.SetRkey(w.wr.rkey);
-    reth.SetDmaLength(w.wr.length);
-    p->AddHeader(reth);
+    DataParts d = MakeDataParts(idx, pktIdx, len, c, ar);
+    Ptr<Packet> p = d.packet;
+    p->AddHeader(d.reth);
     MrcMethHeader meth;
     meth.SetMsn(static_cast<uint16_t>(m_msnBase + idx));
     p->AddHeader(meth);
-    MrcBthHeader bth;
-    bth.SetOpcode(opcode);
-    bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(c.psn);
-    bth.SetAckReq(ar);
-    bth.SetRetransmission(c.retx);
-    p->AddHeader(bth);
+    p->AddHeader(d.bth);
     const MrcEvWire wire = MrcEvEncode(static_cast<uint16_t>(c.ev), MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
