@@ -118,125 +118,173 @@ MrcTopologyConfig::GetOversubscription() const
     return up == 0 ? 0.0 : double(GetHostsPerT0()) * double(hostRate.GetBitRate()) / up;
 }
 
-std::string
-MrcTopologyConfig::Validate() const
+namespace
 {
-    std::ostringstream e;
-    auto add = [&e](const std::string& s) { e << (e.tellp() > 0 ? "; " : "") << s; };
-    if (planes == 0)
+
+/// The problems found in a fabric's shape, joined by "; ".
+class ShapeProblems
+{
+  public:
+    /// \param s one problem
+    void Add(const std::string& s)
     {
-        add("planes=0: at least 1 plane is needed");
+        m_text << (m_text.tellp() > 0 ? "; " : "") << s;
     }
-    else if (planes > MRC_USID_MAX_PLANES)
+
+    /// \return all problems ("" for none)
+    std::string Text() const
     {
-        add("planes=" + std::to_string(planes) + ": the uSID plane field holds at most " +
-            std::to_string(MRC_USID_MAX_PLANES) + " planes");
+        return m_text.str();
     }
-    const uint32_t maxIdx = MRC_USID_MAX_INDEX;
-    if (kind == MrcTopologyKind::CLOS)
+
+  private:
+    std::ostringstream m_text; //!< the problems so far
+};
+
+/// The checks of a 2-tier Clos shape. \param c the shape \param problems where to add
+void
+ValidateClos(const MrcTopologyConfig& c, ShapeProblems& problems)
+{
+    if (c.hostsPerT0 == 0)
     {
-        if (hostsPerT0 == 0)
-        {
-            add("hostsPerT0=0: at least 1 host per T0 is needed");
-        }
-        else if (hostsPerT0 > maxIdx)
-        {
-            add("hostsPerT0=" + std::to_string(hostsPerT0) + ": more downlinks than the 10-bit " +
-                "uSID index holds (at most " + std::to_string(maxIdx) + ")");
-        }
-        if (hosts == 0)
-        {
-            add("hosts=0: at least 1 host is needed");
-        }
-        else if (hostsPerT0 != 0 && hosts % hostsPerT0 != 0)
-        {
-            add("hosts=" + std::to_string(hosts) +
-                " is not a multiple of hostsPerT0=" + std::to_string(hostsPerT0));
-        }
-        else if (hostsPerT0 != 0 && hosts / hostsPerT0 > maxIdx)
-        {
-            add("hosts=" + std::to_string(hosts) + " / hostsPerT0=" + std::to_string(hostsPerT0) +
-                " gives " + std::to_string(hosts / hostsPerT0) +
-                " T0 per plane, more than the 10-bit uSID index holds (" + std::to_string(maxIdx) +
-                ")");
-        }
-        if (t1PerPlane == 0)
-        {
-            add("t1PerPlane=0: at least 1 T1 per plane is needed");
-        }
-        else if (t1PerPlane > maxIdx)
-        {
-            add("t1PerPlane=" + std::to_string(t1PerPlane) +
-                ": more T1 than the 10-bit uSID index holds (at most " + std::to_string(maxIdx) +
-                ")");
-        }
-        else if (uplinksPerT0 % t1PerPlane != 0)
-        {
-            add("uplinksPerT0=" + std::to_string(uplinksPerT0) +
-                " is not a multiple of t1PerPlane=" + std::to_string(t1PerPlane) +
-                " (every T0 has the same number of links to every T1; 0 = t1PerPlane)");
-        }
+        problems.Add("hostsPerT0=0: at least 1 host per T0 is needed");
+    }
+    else if (c.hostsPerT0 > MRC_USID_MAX_INDEX)
+    {
+        problems.Add("hostsPerT0=" + std::to_string(c.hostsPerT0) +
+                     ": more downlinks than the 10-bit " + "uSID index holds (at most " +
+                     std::to_string(MRC_USID_MAX_INDEX) + ")");
+    }
+    if (c.hosts == 0)
+    {
+        problems.Add("hosts=0: at least 1 host is needed");
+    }
+    else if (c.hostsPerT0 != 0 && c.hosts % c.hostsPerT0 != 0)
+    {
+        problems.Add("hosts=" + std::to_string(c.hosts) +
+                     " is not a multiple of hostsPerT0=" + std::to_string(c.hostsPerT0));
+    }
+    else if (c.hostsPerT0 != 0 && c.hosts / c.hostsPerT0 > MRC_USID_MAX_INDEX)
+    {
+        problems.Add("hosts=" + std::to_string(c.hosts) +
+                     " / hostsPerT0=" + std::to_string(c.hostsPerT0) + " gives " +
+                     std::to_string(c.hosts / c.hostsPerT0) +
+                     " T0 per plane, more than the 10-bit uSID index holds (" +
+                     std::to_string(MRC_USID_MAX_INDEX) + ")");
+    }
+    if (c.t1PerPlane == 0)
+    {
+        problems.Add("t1PerPlane=0: at least 1 T1 per plane is needed");
+    }
+    else if (c.t1PerPlane > MRC_USID_MAX_INDEX)
+    {
+        problems.Add("t1PerPlane=" + std::to_string(c.t1PerPlane) +
+                     ": more T1 than the 10-bit uSID index holds (at most " +
+                     std::to_string(MRC_USID_MAX_INDEX) + ")");
+    }
+    else if (c.uplinksPerT0 % c.t1PerPlane != 0)
+    {
+        problems.Add("uplinksPerT0=" + std::to_string(c.uplinksPerT0) +
+                     " is not a multiple of t1PerPlane=" + std::to_string(c.t1PerPlane) +
+                     " (every T0 has the same number of links to every T1; 0 = t1PerPlane)");
+    }
+}
+
+/// The checks of a fat-tree shape. \param c the shape \param problems where to add
+void
+ValidateFatTree(const MrcTopologyConfig& c, ShapeProblems& problems)
+{
+    if (c.k < 2 || c.k % 2 != 0)
+    {
+        problems.Add("k=" + std::to_string(c.k) +
+                     ": the fat-tree arity must be even and at least 2");
+    }
+    else if (c.k * (c.k / 2) > MRC_USID_MAX_INDEX)
+    {
+        problems.Add("k=" + std::to_string(c.k) + " gives " + std::to_string(c.k * (c.k / 2)) +
+                     " T0 per plane, more than the 10-bit uSID index holds (" +
+                     std::to_string(MRC_USID_MAX_INDEX) + "): k <= 44");
     }
     else
     {
-        if (k < 2 || k % 2 != 0)
+        const uint32_t hpt = c.GetHostsPerT0();
+        if (hpt == 0 || hpt > MRC_USID_MAX_INDEX)
         {
-            add("k=" + std::to_string(k) + ": the fat-tree arity must be even and at least 2");
+            problems.Add("hostsPerT0=" + std::to_string(c.hostsPerT0) + ": must be 1.." +
+                         std::to_string(MRC_USID_MAX_INDEX) + " (0 = k/2)");
         }
-        else if (k * (k / 2) > maxIdx)
+        else if (c.hosts != 0 && c.hosts != c.k * (c.k / 2) * hpt)
         {
-            add("k=" + std::to_string(k) + " gives " + std::to_string(k * (k / 2)) +
-                " T0 per plane, more than the 10-bit uSID index holds (" + std::to_string(maxIdx) +
-                "): k <= 44");
-        }
-        else
-        {
-            const uint32_t hpt = GetHostsPerT0();
-            if (hpt == 0 || hpt > maxIdx)
-            {
-                add("hostsPerT0=" + std::to_string(hostsPerT0) + ": must be 1.." +
-                    std::to_string(maxIdx) + " (0 = k/2)");
-            }
-            else if (hosts != 0 && hosts != k * (k / 2) * hpt)
-            {
-                add("hosts=" + std::to_string(hosts) + " does not fill a k=" + std::to_string(k) +
-                    " fat-tree with hostsPerT0=" + std::to_string(hpt) + ": it has k*k/2*" +
-                    "hostsPerT0 = " + std::to_string(k * (k / 2) * hpt) + " hosts (0 = that)");
-            }
-        }
-        if (uplinksPerT0 != 0 && uplinksPerT0 != k / 2)
-        {
-            add("uplinksPerT0=" + std::to_string(uplinksPerT0) +
-                ": a fat-tree ToR has k/2 uplinks (leave it 0)");
+            problems.Add(
+                "hosts=" + std::to_string(c.hosts) + " does not fill a k=" + std::to_string(c.k) +
+                " fat-tree with hostsPerT0=" + std::to_string(hpt) + ": it has k*k/2*" +
+                "hostsPerT0 = " + std::to_string(c.k * (c.k / 2) * hpt) + " hosts (0 = that)");
         }
     }
-    if (hostRate.GetBitRate() == 0)
+    if (c.uplinksPerT0 != 0 && c.uplinksPerT0 != c.k / 2)
     {
-        add("hostRate=0: a link rate must be positive");
+        problems.Add("uplinksPerT0=" + std::to_string(c.uplinksPerT0) +
+                     ": a fat-tree ToR has k/2 uplinks (leave it 0)");
     }
-    if (fabricRate.GetBitRate() == 0)
+}
+
+/// The checks of rates, delays and the MTU. \param c the shape \param problems where to add
+void
+ValidateLinks(const MrcTopologyConfig& c, ShapeProblems& problems)
+{
+    if (c.hostRate.GetBitRate() == 0)
     {
-        add("fabricRate=0: a link rate must be positive");
+        problems.Add("hostRate=0: a link rate must be positive");
     }
-    if (kind == MrcTopologyKind::FAT_TREE && coreRate.GetBitRate() == 0)
+    if (c.fabricRate.GetBitRate() == 0)
     {
-        add("coreRate=0: a link rate must be positive");
+        problems.Add("fabricRate=0: a link rate must be positive");
     }
-    for (const auto& [name, t] : {std::pair<const char*, Time>{"hostLinkDelay", hostDelay},
-                                  {"linkDelay", fabricDelay},
-                                  {"coreLinkDelay", coreDelay}})
+    if (c.kind == MrcTopologyKind::FAT_TREE && c.coreRate.GetBitRate() == 0)
+    {
+        problems.Add("coreRate=0: a link rate must be positive");
+    }
+    for (const auto& [name, t] : {std::pair<const char*, Time>{"hostLinkDelay", c.hostDelay},
+                                  {"linkDelay", c.fabricDelay},
+                                  {"coreLinkDelay", c.coreDelay}})
     {
         if (t.IsStrictlyNegative())
         {
-            add(std::string(name) + "=" + std::to_string(t.GetNanoSeconds()) +
-                "ns: a delay cannot be negative");
+            problems.Add(std::string(name) + "=" + std::to_string(t.GetNanoSeconds()) +
+                         "ns: a delay cannot be negative");
         }
     }
-    if (mtu == 0)
+    if (c.mtu == 0)
     {
-        add("mtu=0: the MTU must be positive");
+        problems.Add("mtu=0: the MTU must be positive");
     }
-    return e.str();
+}
+
+} // namespace
+
+std::string
+MrcTopologyConfig::Validate() const
+{
+    ShapeProblems problems;
+    if (planes == 0)
+    {
+        problems.Add("planes=0: at least 1 plane is needed");
+    }
+    else if (planes > MRC_USID_MAX_PLANES)
+    {
+        problems.Add("planes=" + std::to_string(planes) + ": the uSID plane field holds at most " +
+                     std::to_string(MRC_USID_MAX_PLANES) + " planes");
+    }
+    if (kind == MrcTopologyKind::CLOS)
+    {
+        ValidateClos(*this, problems);
+    }
+    else
+    {
+        ValidateFatTree(*this, problems);
+    }
+    ValidateLinks(*this, problems);
+    return problems.Text();
 }
 
 // ---------------------------------------------------------------------------
