@@ -196,6 +196,13 @@ MrcClassScheduler::GetQueueLimit() const
     return m_queueLimit;
 }
 
+void
+MrcClassScheduler::AbortBadClass(const char* what, uint32_t cls)
+{
+    CheckSchedulerClass(cls, what);
+    NS_FATAL_ERROR(what << ": class " << cls << " is out of range");
+}
+
 // ---------------------------------------------------------------- selection
 
 bool
@@ -272,13 +279,6 @@ uint8_t
 MrcClassScheduler::GetBacklogMask() const
 {
     return m_backlogMask;
-}
-
-uint32_t
-MrcClassScheduler::GetQueueBytes(uint8_t cls) const
-{
-    CheckSchedulerClass(cls, "MrcClassScheduler::GetQueueBytes");
-    return m_queues[cls].bytes;
 }
 
 uint32_t

@@ -192,6 +192,12 @@ class MrcClassScheduler : public Object
     uint8_t SelectDwrr();
     /// \return true if the class has frames and is not paused
     bool IsEligible(uint8_t cls) const;
+    /**
+     * Abort: a class argument is out of range.
+     * \param what who was given it
+     * \param cls the class
+     */
+    [[noreturn]] static void AbortBadClass(const char* what, uint32_t cls);
 
     /// One class FIFO, its size and its send counters.
     struct ClassQueue
@@ -269,6 +275,16 @@ MrcClassScheduler::CountSent(uint8_t cls, uint32_t bytes)
     ClassQueue& q = m_queues[cls];
     ++q.sentPackets;
     q.sentBytes += bytes;
+}
+
+inline uint32_t
+MrcClassScheduler::GetQueueBytes(uint8_t cls) const
+{
+    if (cls >= N_CLASSES)
+    {
+        AbortBadClass("MrcClassScheduler::GetQueueBytes", cls);
+    }
+    return m_queues[cls].bytes;
 }
 
 inline void

@@ -864,7 +864,8 @@ MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls)
         CountDrop(packet, MrcDropReason::LINK_DOWN);
         return false;
     }
-    if (!m_scheduler->Enqueue(packet, cls))
+    // PeekPointer: the scheduler is never null, and Ptr's checked dereference is a call
+    if (!PeekPointer(m_scheduler)->Enqueue(packet, cls))
     {
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::QUEUE_FULL);
@@ -937,9 +938,10 @@ MrcNetDevice::TryTransmit()
         StartTransmission(pfc);
         return;
     }
+    MrcClassScheduler* const scheduler = PeekPointer(m_scheduler); // never null
     uint8_t cls;
     // After the dequeue this local is the queue's only reference to the frame.
-    Ptr<Packet> frame = m_scheduler->Dequeue(cls);
+    Ptr<Packet> frame = scheduler->Dequeue(cls);
     if (!frame)
     {
         return;
@@ -956,7 +958,7 @@ MrcNetDevice::TryTransmit()
     {
         m_dequeueHook(frame, cls);
     }
-    m_scheduler->CountSent(cls, frame->GetSize());
+    scheduler->CountSent(cls, frame->GetSize());
     StartTransmission(frame);
 }
 
@@ -980,16 +982,18 @@ MrcNetDevice::GetPauseDuration(uint16_t quanta) const
     return m_pfc->GetPauseDuration(quanta);
 }
 
-Time
-MrcNetDevice::NextTxTime(uint64_t bits)
+void
+MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
 {
+    NS_LOG_FUNCTION(this << frame);
     // Back-to-back frames keep the sub-step remainder so that a busy period ends
     // exactly when its total bit count says (rounded down); an idle link drops it.
-    const Time now = Simulator::Now();
+    Time now = Simulator::Now();
     if (now != m_lastTxEnd)
     {
         m_txCarry = 0;
     }
+    const uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead);
     const uint64_t bps = m_bps;
     const uint64_t steps = StepsPerSecond();
     Time txTime;
@@ -1007,15 +1011,6 @@ MrcNetDevice::NextTxTime(uint64_t bits)
         m_txCarry = static_cast<uint64_t>(scaled % bps);
     }
     m_lastTxEnd = now + txTime;
-    return txTime;
-}
-
-void
-MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
-{
-    NS_LOG_FUNCTION(this << frame);
-    const uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead);
-    const Time txTime = NextTxTime(bits);
     m_txBusy = true;
     if (m_frameTraces && !m_phyTxBeginTrace.IsEmpty())
     {
@@ -1322,7 +1317,7 @@ uint32_t
 MrcNetDevice::GetQueueBytes(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetQueueBytes");
-    return m_scheduler->GetQueueBytes(cls);
+    return PeekPointer(m_scheduler)->GetQueueBytes(cls); // per frame at a marking switch
 }
 
 uint32_t

@@ -449,9 +449,6 @@ class MrcNetDevice : public NetDevice
     /// Put a frame on the wire.
     /// \param frame the frame; the caller's reference may be the only one
     void StartTransmission(const Ptr<Packet>& frame);
-    /// \param bits the frame's bits on the wire \return its serialization time,
-    ///        carrying the sub-step remainder of back-to-back frames
-    Time NextTxTime(uint64_t bits);
     /// The frame on the wire has been serialized (m_txFrame: the frame, if kept).
     void TransmitComplete();
     /// Add the 14-byte Ethernet header to a packet.
