@@ -248,22 +248,22 @@ MrcClassScheduler::SelectStrict() const
 inline Ptr<Packet>
 MrcClassScheduler::Dequeue(uint8_t& cls)
 {
+    Ptr<Packet> frame; // the only return value: returned without a copy (NRVO)
     cls = m_dwrr ? SelectDwrr() : SelectStrict();
-    if (cls == NO_CLASS)
+    if (cls != NO_CLASS)
     {
-        return nullptr;
-    }
-    ClassQueue& q = m_queues[cls];
-    // After the pop the returned pointer is the only reference the queue gave out.
-    Ptr<Packet> frame = q.frames.front();
-    q.frames.pop_front();
-    q.bytes -= frame->GetSize();
-    if (q.frames.empty())
-    {
-        m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
-        if (m_dwrr)
+        ClassQueue& q = m_queues[cls];
+        // After the pop the returned pointer is the only reference the queue gave out.
+        frame = q.frames.front();
+        q.frames.pop_front();
+        q.bytes -= frame->GetSize();
+        if (q.frames.empty())
         {
-            m_deficit[cls] = 0;
+            m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
+            if (m_dwrr)
+            {
+                m_deficit[cls] = 0;
+            }
         }
     }
     return frame;
