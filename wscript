@@ -32,7 +32,10 @@ def build(bld):
         'model/wire/mrc-usid.cc',
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.cc',
+        'model/link/mrc-class-scheduler.cc',
+        'model/link/mrc-comma-list.cc',
         'model/link/mrc-net-device.cc',
+        'model/link/mrc-pfc-port.cc',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
         'model/switch/mrc-dual-forwarding.cc',
         'model/switch/mrc-ecmp-forwarding.cc',
@@ -132,7 +135,9 @@ def build(bld):
         'test/mrc-command-line-test.cc',
         'test/mrc-wire-gallery-test.cc',
         # -- fabric: link
+        'test/mrc-class-scheduler-test.cc',
         'test/mrc-link-test.cc',
+        'test/mrc-pfc-port-test.cc',
         # -- fabric: switch
         'test/mrc-trim-tshark-test.cc',
         'test/mrc-fabric-incast-test.cc',
@@ -217,7 +222,10 @@ def build(bld):
         'model/wire/mrc-usid.h',
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.h',
+        'model/link/mrc-class-scheduler.h',
+        'model/link/mrc-comma-list.h',
         'model/link/mrc-net-device.h',
+        'model/link/mrc-pfc-port.h',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
         'model/switch/mrc-dual-forwarding.h',
         'model/switch/mrc-ecmp-forwarding.h',

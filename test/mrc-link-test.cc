@@ -6,6 +6,8 @@
 // Each test builds two nodes joined by one link and checks hand-computed times,
 // orders and counts.
 
+#include "ns3/command-line.h"
+#include "ns3/config.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv6-header.h"
@@ -329,10 +331,15 @@ TEST(MrcLink, PfcPauseExpiresAfterQuantaTimes512BitTimes)
         EXPECT_TRUE(l.a->IsClassPaused(3));
         EXPECT_FALSE(l.a->IsClassPaused(1));
         EXPECT_EQ(l.a->GetPausedTime(3), NanoSeconds(1723 - 1084));
+        // the scheduler's gate follows the PFC port
+        EXPECT_EQ(l.a->GetClassScheduler()->GetPausedMask(), 0x08);
     });
     // (Checks run 1 ns after an event: a check scheduled now would run before an
     // event the device schedules later for the same time.)
-    Simulator::Schedule(NanoSeconds(1725), [&]() { EXPECT_FALSE(l.a->IsClassPaused(3)); });
+    Simulator::Schedule(NanoSeconds(1725), [&]() {
+        EXPECT_FALSE(l.a->IsClassPaused(3));
+        EXPECT_EQ(l.a->GetClassScheduler()->GetPausedMask(), 0);
+    });
     Simulator::Run();
     ASSERT_EQ(l.txBeginA.size(), 2u);
     EXPECT_EQ(l.txBeginA[0].id, 2u);
@@ -501,6 +508,137 @@ TEST(MrcLink, LinkDownLosesQueuedAndInFlightFramesAndNotifiesAfterDetection)
     }
     EXPECT_EQ(offered, l.b->GetRxBytes(0) + dropped);
     EXPECT_EQ(l.a->GetTxBytes(1), l.b->GetRxBytes(0) + l.ch->GetLostBytes(0));
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, LinkDownDropsPendingPfcFramesAndEndsPauses)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    std::vector<std::pair<int64_t, uint32_t>> drops;
+    l.a->TraceConnectWithoutContext(
+        "Drop",
+        Callback<void, Ptr<const Packet>, MrcDropReason>([&](Ptr<const Packet> p, MrcDropReason r) {
+            EXPECT_EQ(r, MrcDropReason::LINK_DOWN);
+            drops.emplace_back(Simulator::Now().GetNanoSeconds(), p->GetSize());
+        }));
+    std::vector<std::pair<int64_t, bool>> pauseState;
+    l.a->TraceConnectWithoutContext("PauseState",
+                                    Callback<void, uint8_t, bool>([&](uint8_t c, bool paused) {
+                                        EXPECT_EQ(c, 2);
+                                        pauseState.emplace_back(Simulator::Now().GetNanoSeconds(),
+                                                                paused);
+                                    }));
+    // b pauses a's class 2 for long (at a from 1084 ns); a then queues a class-2 frame
+    // (paused), sends a class-0 frame (1100..1624 ns) and queues a PFC frame behind it.
+    Simulator::Schedule(NanoSeconds(0), [&]() { l.b->SendPause(2, 0xffff); });
+    Link::SendAt(1100, l.a, 1000, 1, 2);
+    Link::SendAt(1100, l.a, 500, 2, 0);
+    Simulator::Schedule(NanoSeconds(1200), [&]() { l.a->SendPause(5, 10); });
+    // Down at 1300 (noticed at once): the channel loses the frame on the wire, then the
+    // device drops its queued data frame and then its PFC frame, and ends the pause.
+    Simulator::Schedule(NanoSeconds(1300), [&]() { l.ch->SetLinkUp(false); });
+    Simulator::Schedule(NanoSeconds(1301), [&]() {
+        EXPECT_FALSE(l.a->IsClassPaused(2));
+        EXPECT_EQ(l.a->GetClassScheduler()->GetPausedMask(), 0);
+        EXPECT_FALSE(l.a->GetPfcPort()->HasPending());
+        EXPECT_EQ(l.a->GetTotalQueueBytes(), 0u);
+    });
+    // Up again at 3000: class 2 is not paused any more.
+    Simulator::Schedule(NanoSeconds(3000), [&]() { l.ch->SetLinkUp(true); });
+    Link::SendAt(3100, l.a, 1000, 3, 2);
+    Simulator::Run();
+    std::vector<uint32_t> at1300;
+    for (const auto& d : drops)
+    {
+        if (d.first == 1300)
+        {
+            at1300.push_back(d.second);
+        }
+    }
+    EXPECT_EQ(at1300, (std::vector<uint32_t>{500, 1000, 60}));
+    EXPECT_EQ(drops.size(), 3u);
+    EXPECT_EQ(l.a->GetDropPackets(MrcDropReason::LINK_DOWN), 3u);
+    EXPECT_EQ(l.a->GetDropBytes(MrcDropReason::LINK_DOWN), 500u + 1000 + 60);
+    EXPECT_EQ(pauseState, (std::vector<std::pair<int64_t, bool>>{{1084, true}, {1300, false}}));
+    EXPECT_EQ(l.a->GetPausedTime(2), NanoSeconds(1300 - 1084));
+    EXPECT_EQ(l.a->GetPfcTxFrames(), 0u);
+    EXPECT_EQ(Times(l.txBeginA), (std::vector<int64_t>{1100, 3100}));
+    EXPECT_EQ(Ids(l.rxB), (std::vector<uint32_t>{3}));
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, SchedulerAttributesOfTheDeviceReachItsScheduler)
+{
+    // --ns3::MrcNetDevice::X options are defaults of the device's attributes, which the
+    // device forwards to its scheduler.
+    CommandLine cmd;
+    const char* argv[] = {"test",
+                          "--ns3::MrcNetDevice::Scheduler=Dwrr",
+                          "--ns3::MrcNetDevice::DwrrWeights=1,2,3,4,5,6,7,0",
+                          "--ns3::MrcNetDevice::DwrrQuantum=1500",
+                          "--ns3::MrcNetDevice::QueueLimit=5000"};
+    cmd.Parse(5, const_cast<char**>(argv));
+    Ptr<MrcNetDevice> d = CreateObject<MrcNetDevice>();
+    Config::SetDefault("ns3::MrcNetDevice::Scheduler", StringValue("StrictPriority"));
+    Config::SetDefault("ns3::MrcNetDevice::DwrrWeights", StringValue("1,1,1,1,1,1,1,1"));
+    Config::SetDefault("ns3::MrcNetDevice::DwrrQuantum", UintegerValue(9216));
+    Config::SetDefault("ns3::MrcNetDevice::QueueLimit", UintegerValue(32 * 1024 * 1024));
+    Ptr<MrcClassScheduler> s = d->GetClassScheduler();
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->IsDwrr());
+    EXPECT_EQ(s->GetDwrrWeights(), "1,2,3,4,5,6,7,0");
+    EXPECT_EQ(s->GetDwrrQuantum(), 1500u);
+    EXPECT_EQ(s->GetQueueLimit(), 5000u);
+    // Read back through the device's attributes.
+    StringValue sched;
+    d->GetAttribute("Scheduler", sched);
+    EXPECT_EQ(sched.Get(), "Dwrr");
+    UintegerValue limit;
+    d->GetAttribute("QueueLimit", limit);
+    EXPECT_EQ(limit.Get(), 5000u);
+    // Set on the device at run time, seen by the scheduler; and the other way.
+    d->SetAttribute("DwrrQuantum", UintegerValue(777));
+    EXPECT_EQ(s->GetDwrrQuantum(), 777u);
+    s->SetAttribute("Scheduler", StringValue("StrictPriority"));
+    d->GetAttribute("Scheduler", sched);
+    EXPECT_EQ(sched.Get(), "StrictPriority");
+    // The parts are reachable as read-only pointer attributes (Config paths).
+    PointerValue part;
+    d->GetAttribute("ClassScheduler", part);
+    EXPECT_EQ(part.Get<MrcClassScheduler>(), s);
+    d->GetAttribute("PfcPort", part);
+    EXPECT_EQ(part.Get<MrcPfcPort>(), d->GetPfcPort());
+    // A device made now has the defaults back.
+    Ptr<MrcNetDevice> fresh = CreateObject<MrcNetDevice>();
+    EXPECT_FALSE(fresh->GetClassScheduler()->IsDwrr());
+    EXPECT_EQ(fresh->GetClassScheduler()->GetQueueLimit(), 32u * 1024 * 1024);
+    d->Dispose();
+    fresh->Dispose();
+}
+
+TEST(MrcLink, ConfigPathsReachTheSchedulerAndThePfcPort)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    const std::string dev =
+        "/NodeList/" + std::to_string(l.na->GetId()) + "/DeviceList/*/$ns3::MrcNetDevice/";
+    Config::Set(dev + "ClassScheduler/DwrrQuantum", UintegerValue(4321));
+    EXPECT_EQ(l.a->GetClassScheduler()->GetDwrrQuantum(), 4321u);
+    EXPECT_EQ(l.b->GetClassScheduler()->GetDwrrQuantum(), 9216u);
+    // The PFC traces connect on the device or on its port alike.
+    uint32_t onDevice = 0;
+    uint32_t onPort = 0;
+    Config::ConnectWithoutContext(
+        dev + "PfcRx",
+        Callback<void, uint8_t, uint16_t>([&](uint8_t, uint16_t) { ++onDevice; }));
+    Config::ConnectWithoutContext(
+        dev + "PfcPort/PfcRx",
+        Callback<void, uint8_t, uint16_t>([&](uint8_t, uint16_t) { ++onPort; }));
+    Simulator::Schedule(NanoSeconds(0), [&]() { l.b->SendPause(1, 5); });
+    Simulator::Run();
+    EXPECT_EQ(onDevice, 1u);
+    EXPECT_EQ(onPort, 1u);
     Simulator::Destroy();
 }
 

@@ -5,11 +5,11 @@
 #include "mrc-net-device.h"
 
 #include "mrc-channel.h"
+#include "mrc-comma-list.h"
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
-#include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/mrc-pfc-frame.h"
 #include "ns3/mrc-reusable-event.h"
@@ -66,56 +66,6 @@ CheckClass(uint32_t cls, const char* what)
 {
     NS_ABORT_MSG_IF(cls >= MrcNetDevice::N_CLASSES,
                     what << ": class " << cls << " is out of range: allowed 0..7");
-}
-
-/// Strip blanks at both ends.
-std::string
-Trim(const std::string& s)
-{
-    const char* blanks = " \t\n\r";
-    std::size_t b = s.find_first_not_of(blanks);
-    if (b == std::string::npos)
-    {
-        return "";
-    }
-    std::size_t e = s.find_last_not_of(blanks);
-    return s.substr(b, e - b + 1);
-}
-
-/// Parse a non-negative decimal integer; false if s is not one (or is too long).
-bool
-ParseUnsigned(const std::string& s, uint32_t& value)
-{
-    if (s.empty() || s.size() > 9 ||
-        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    {
-        return false;
-    }
-    value = static_cast<uint32_t>(std::stoul(s));
-    return true;
-}
-
-/// Split on commas; an empty or all-blank string gives no items.
-std::vector<std::string>
-SplitCommas(const std::string& s)
-{
-    std::vector<std::string> items;
-    if (Trim(s).empty())
-    {
-        return items;
-    }
-    std::size_t start = 0;
-    while (true)
-    {
-        std::size_t comma = s.find(',', start);
-        items.push_back(Trim(s.substr(start, comma - start)));
-        if (comma == std::string::npos)
-        {
-            break;
-        }
-        start = comma + 1;
-    }
-    return items;
 }
 
 /// Bytes of an Ethernet header without preamble and FCS: destination, source, type.
@@ -263,168 +213,246 @@ MakeFrameTraceAccessor(T MrcNetDevice::*source, bool MrcNetDevice::*flag)
     return Ptr<const TraceSourceAccessor>(new MrcFrameTraceAccessor<T>(source, flag), false);
 }
 
+/**
+ * The accessor of a trace source the device offers on behalf of its PFC port: it
+ * connects to the port's trace source of the same name, so that "PfcTx", "PfcRx" and
+ * "PauseState" keep working on the device (and its Config paths).
+ */
+class MrcPfcTraceAccessor : public TraceSourceAccessor
+{
+  public:
+    /// \param name the trace source's name in MrcPfcPort
+    explicit MrcPfcTraceAccessor(std::string name)
+        : m_name(std::move(name))
+    {
+    }
+
+    bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        return dev && dev->GetPfcPort()->TraceConnectWithoutContext(m_name, cb);
+    }
+
+    bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        return dev && dev->GetPfcPort()->TraceConnect(m_name, context, cb);
+    }
+
+    bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        return dev && dev->GetPfcPort()->TraceDisconnectWithoutContext(m_name, cb);
+    }
+
+    bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        auto* dev = dynamic_cast<MrcNetDevice*>(obj);
+        return dev && dev->GetPfcPort()->TraceDisconnect(m_name, context, cb);
+    }
+
+  private:
+    std::string m_name; //!< the port's trace source
+};
+
+/**
+ * \param name a trace source of MrcPfcPort
+ * \return the accessor that reaches it through an MrcNetDevice
+ */
+Ptr<const TraceSourceAccessor>
+MakePfcTraceAccessor(const std::string& name)
+{
+    return Ptr<const TraceSourceAccessor>(new MrcPfcTraceAccessor(name), false);
+}
+
 } // namespace
 
 TypeId
 MrcNetDevice::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::MrcNetDevice")
-            .SetParent<NetDevice>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcNetDevice>()
-            .AddAttribute(
-                "DataRate",
-                "Line rate of the port.",
-                DataRateValue(DataRate("100Gbps")),
-                MakeDataRateAccessor(&MrcNetDevice::SetDataRate, &MrcNetDevice::GetDataRate),
-                MakeDataRateChecker())
-            .AddAttribute("Mtu",
-                          "Largest packet in bytes without the 14-byte Ethernet header "
-                          "(a larger one aborts the simulation).",
-                          UintegerValue(9000),
-                          MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
-                          MakeUintegerChecker<uint16_t>(1280))
-            .AddAttribute("WireOverhead",
-                          "Bytes per frame that take wire time but are not in the packet: "
-                          "preamble + SFD (8), inter-frame gap (12), FCS (4).",
-                          UintegerValue(24),
-                          MakeUintegerAccessor(&MrcNetDevice::m_wireOverhead),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute(
-                "DscpToClass",
-                "Class of IPv6 packets by DSCP: comma-separated dscp:class pairs, "
-                "dscp 0..63, class 0..7.",
-                StringValue(DEFAULT_DSCP_MAP),
-                MakeStringAccessor(&MrcNetDevice::SetDscpToClass, &MrcNetDevice::GetDscpToClass),
-                MakeStringChecker())
-            .AddAttribute("UnmappedDscpClass",
-                          "Class of IPv6 packets whose DSCP is not in DscpToClass.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcNetDevice::SetUnmappedDscpClass,
-                                               &MrcNetDevice::GetUnmappedDscpClass),
-                          MakeUintegerChecker<uint8_t>())
-            .AddAttribute(
-                "NonIpClass",
-                "Class of frames sent with Send() whose EtherType is not IPv6.",
-                UintegerValue(0),
-                MakeUintegerAccessor(&MrcNetDevice::SetNonIpClass, &MrcNetDevice::GetNonIpClass),
-                MakeUintegerChecker<uint8_t>())
-            .AddAttribute(
-                "Scheduler",
-                "Class scheduler: StrictPriority (class 7 first) or Dwrr.",
-                StringValue("StrictPriority"),
-                MakeStringAccessor(&MrcNetDevice::SetScheduler, &MrcNetDevice::GetScheduler),
-                MakeStringChecker())
-            .AddAttribute(
-                "DwrrWeights",
-                "DWRR weights, class 0 first; weight 0 = strict priority above "
-                "the weighted classes.",
-                StringValue("1,1,1,1,1,1,1,1"),
-                MakeStringAccessor(&MrcNetDevice::SetDwrrWeights, &MrcNetDevice::GetDwrrWeights),
-                MakeStringChecker())
-            .AddAttribute("DwrrQuantum",
-                          "DWRR credit in bytes per unit of weight and round.",
-                          UintegerValue(9216),
-                          MakeUintegerAccessor(&MrcNetDevice::m_quantum),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute(
-                "QueueLimit",
-                "Bytes (frames with Ethernet header) each class queue may hold; "
-                "a frame that does not fit is dropped (queue-full).",
-                UintegerValue(32 * 1024 * 1024),
-                MakeUintegerAccessor(&MrcNetDevice::SetQueueLimit, &MrcNetDevice::GetQueueLimit),
-                MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("ReceiveErrorModel",
-                          "Error model deciding which received frames are corrupted "
-                          "(gray failure); none by default.",
-                          PointerValue(),
-                          MakePointerAccessor(&MrcNetDevice::m_receiveErrorModel),
-                          MakePointerChecker<ErrorModel>())
-            .AddAttribute("LinkDownDetectDelay",
-                          "Time this end takes to notice that the link went down.",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&MrcNetDevice::m_linkDownDetectDelay),
-                          MakeTimeChecker(Seconds(0)))
-            .AddAttribute("LinkUpDetectDelay",
-                          "Time this end takes to notice that the link came up.",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&MrcNetDevice::m_linkUpDetectDelay),
-                          MakeTimeChecker(Seconds(0)))
-            .AddTraceSource(
-                "Enqueue",
-                "A frame entered a class queue.",
-                MakeFrameTraceAccessor(&MrcNetDevice::m_enqueueTrace, &MrcNetDevice::m_frameTraces),
-                "ns3::MrcNetDevice::ClassPacketTracedCallback")
-            .AddTraceSource(
-                "Dequeue",
-                "A frame left a class queue for the wire (before the dequeue hook).",
-                MakeFrameTraceAccessor(&MrcNetDevice::m_dequeueTrace, &MrcNetDevice::m_frameTraces),
-                "ns3::MrcNetDevice::ClassPacketTracedCallback")
-            .AddTraceSource("Drop",
-                            "A packet was dropped, with the reason.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
-                            "ns3::MrcNetDevice::DropTracedCallback")
-            .AddTraceSource("PfcTx",
-                            "A PFC frame went on the wire; once per enabled class.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_pfcTxTrace),
-                            "ns3::MrcNetDevice::PfcTracedCallback")
-            .AddTraceSource("PfcRx",
-                            "A PFC frame arrived; once per enabled class.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_pfcRxTrace),
-                            "ns3::MrcNetDevice::PfcTracedCallback")
-            .AddTraceSource("PauseState",
-                            "A class became paused or resumed.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_pauseStateTrace),
-                            "ns3::MrcNetDevice::PauseStateTracedCallback")
-            .AddTraceSource("LinkStateChange",
-                            "This end noticed a link state change (after its detection delay).",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_linkStateTrace),
-                            "ns3::MrcNetDevice::LinkStateTracedCallback")
-            .AddTraceSource(
-                "MacTx",
-                "A packet was handed to Send/SendFrom/SendToClass.",
-                MakeFrameTraceAccessor(&MrcNetDevice::m_macTxTrace, &MrcNetDevice::m_frameTraces),
-                "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacTxDrop",
-                            "A packet handed to the device was dropped before queueing.",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_macTxDropTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource(
-                "MacRx",
-                "A data packet was received and is passed up (header stripped).",
-                MakeFrameTraceAccessor(&MrcNetDevice::m_macRxTrace, &MrcNetDevice::m_frameTraces),
-                "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyTxBegin",
-                            "A frame started its serialization.",
-                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyTxBeginTrace,
-                                                   &MrcNetDevice::m_frameTraces),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyTxEnd",
-                            "A frame finished its serialization.",
-                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyTxEndTrace,
-                                                   &MrcNetDevice::m_frameTraces),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyRxEnd",
-                            "A frame arrived intact.",
-                            MakeFrameTraceAccessor(&MrcNetDevice::m_phyRxEndTrace,
-                                                   &MrcNetDevice::m_frameTraces),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyRxDrop",
-                            "A frame arrived corrupted (receive error model).",
-                            MakeTraceSourceAccessor(&MrcNetDevice::m_phyRxDropTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource(
-                "Sniffer",
-                "Every frame sent or received intact, with its Ethernet header.",
-                MakeFrameTraceAccessor(&MrcNetDevice::m_snifferTrace, &MrcNetDevice::m_frameTraces),
-                "ns3::Packet::TracedCallback")
-            .AddTraceSource("PromiscSniffer",
-                            "Every frame sent or received intact, with its Ethernet header.",
-                            MakeFrameTraceAccessor(&MrcNetDevice::m_promiscSnifferTrace,
-                                                   &MrcNetDevice::m_frameTraces),
-                            "ns3::Packet::TracedCallback");
+        AddTraceSources(AddConfigurationAttributes(TypeId("ns3::MrcNetDevice")
+                                                       .SetParent<NetDevice>()
+                                                       .SetGroupName("Mrc")
+                                                       .AddConstructor<MrcNetDevice>()));
     return tid;
+}
+
+TypeId
+MrcNetDevice::AddConfigurationAttributes(TypeId tid)
+{
+    return tid
+        .AddAttribute("DataRate",
+                      "Line rate of the port.",
+                      DataRateValue(DataRate("100Gbps")),
+                      MakeDataRateAccessor(&MrcNetDevice::SetDataRate, &MrcNetDevice::GetDataRate),
+                      MakeDataRateChecker())
+        .AddAttribute("Mtu",
+                      "Largest packet in bytes without the 14-byte Ethernet header "
+                      "(a larger one aborts the simulation).",
+                      UintegerValue(9000),
+                      MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
+                      MakeUintegerChecker<uint16_t>(1280))
+        .AddAttribute("WireOverhead",
+                      "Bytes per frame that take wire time but are not in the packet: "
+                      "preamble + SFD (8), inter-frame gap (12), FCS (4).",
+                      UintegerValue(24),
+                      MakeUintegerAccessor(&MrcNetDevice::m_wireOverhead),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute(
+            "DscpToClass",
+            "Class of IPv6 packets by DSCP: comma-separated dscp:class pairs, "
+            "dscp 0..63, class 0..7.",
+            StringValue(DEFAULT_DSCP_MAP),
+            MakeStringAccessor(&MrcNetDevice::SetDscpToClass, &MrcNetDevice::GetDscpToClass),
+            MakeStringChecker())
+        .AddAttribute("UnmappedDscpClass",
+                      "Class of IPv6 packets whose DSCP is not in DscpToClass.",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcNetDevice::SetUnmappedDscpClass,
+                                           &MrcNetDevice::GetUnmappedDscpClass),
+                      MakeUintegerChecker<uint8_t>())
+        .AddAttribute(
+            "NonIpClass",
+            "Class of frames sent with Send() whose EtherType is not IPv6.",
+            UintegerValue(0),
+            MakeUintegerAccessor(&MrcNetDevice::SetNonIpClass, &MrcNetDevice::GetNonIpClass),
+            MakeUintegerChecker<uint8_t>())
+        // The scheduler's attributes, forwarded to the device's MrcClassScheduler.
+        .AddAttribute("Scheduler",
+                      "Class scheduler: StrictPriority (class 7 first) or Dwrr.",
+                      StringValue("StrictPriority"),
+                      MakeStringAccessor(&MrcNetDevice::SetScheduler, &MrcNetDevice::GetScheduler),
+                      MakeStringChecker())
+        .AddAttribute(
+            "DwrrWeights",
+            "DWRR weights, class 0 first; weight 0 = strict priority above "
+            "the weighted classes.",
+            StringValue(MrcClassScheduler::DEFAULT_WEIGHTS),
+            MakeStringAccessor(&MrcNetDevice::SetDwrrWeights, &MrcNetDevice::GetDwrrWeights),
+            MakeStringChecker())
+        .AddAttribute(
+            "DwrrQuantum",
+            "DWRR credit in bytes per unit of weight and round.",
+            UintegerValue(MrcClassScheduler::DEFAULT_QUANTUM),
+            MakeUintegerAccessor(&MrcNetDevice::SetDwrrQuantum, &MrcNetDevice::GetDwrrQuantum),
+            MakeUintegerChecker<uint32_t>(1))
+        .AddAttribute(
+            "QueueLimit",
+            "Bytes (frames with Ethernet header) each class queue may hold; "
+            "a frame that does not fit is dropped (queue-full).",
+            UintegerValue(MrcClassScheduler::DEFAULT_QUEUE_LIMIT),
+            MakeUintegerAccessor(&MrcNetDevice::SetQueueLimit, &MrcNetDevice::GetQueueLimit),
+            MakeUintegerChecker<uint32_t>(1))
+        .AddAttribute("ReceiveErrorModel",
+                      "Error model deciding which received frames are corrupted "
+                      "(gray failure); none by default.",
+                      PointerValue(),
+                      MakePointerAccessor(&MrcNetDevice::m_receiveErrorModel),
+                      MakePointerChecker<ErrorModel>())
+        .AddAttribute("LinkDownDetectDelay",
+                      "Time this end takes to notice that the link went down.",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&MrcNetDevice::m_linkDownDetectDelay),
+                      MakeTimeChecker(Seconds(0)))
+        .AddAttribute("LinkUpDetectDelay",
+                      "Time this end takes to notice that the link came up.",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&MrcNetDevice::m_linkUpDetectDelay),
+                      MakeTimeChecker(Seconds(0)))
+        // The parts, read-only (for Config paths such as .../ClassScheduler/DwrrQuantum).
+        .AddAttribute("ClassScheduler",
+                      "The device's class queues and scheduler.",
+                      TypeId::ATTR_GET,
+                      PointerValue(),
+                      MakePointerAccessor(&MrcNetDevice::GetClassScheduler),
+                      MakePointerChecker<MrcClassScheduler>())
+        .AddAttribute("PfcPort",
+                      "The device's PFC state.",
+                      TypeId::ATTR_GET,
+                      PointerValue(),
+                      MakePointerAccessor(&MrcNetDevice::GetPfcPort),
+                      MakePointerChecker<MrcPfcPort>());
+}
+
+TypeId
+MrcNetDevice::AddTraceSources(TypeId tid)
+{
+    return tid
+        .AddTraceSource(
+            "Enqueue",
+            "A frame entered a class queue.",
+            MakeFrameTraceAccessor(&MrcNetDevice::m_enqueueTrace, &MrcNetDevice::m_frameTraces),
+            "ns3::MrcNetDevice::ClassPacketTracedCallback")
+        .AddTraceSource(
+            "Dequeue",
+            "A frame left a class queue for the wire (before the dequeue hook).",
+            MakeFrameTraceAccessor(&MrcNetDevice::m_dequeueTrace, &MrcNetDevice::m_frameTraces),
+            "ns3::MrcNetDevice::ClassPacketTracedCallback")
+        .AddTraceSource("Drop",
+                        "A packet was dropped, with the reason.",
+                        MakeTraceSourceAccessor(&MrcNetDevice::m_dropTrace),
+                        "ns3::MrcNetDevice::DropTracedCallback")
+        .AddTraceSource("PfcTx",
+                        "A PFC frame went on the wire; once per enabled class "
+                        "(the PFC port's PfcTx).",
+                        MakePfcTraceAccessor("PfcTx"),
+                        "ns3::MrcNetDevice::PfcTracedCallback")
+        .AddTraceSource("PfcRx",
+                        "A PFC frame arrived; once per enabled class (the PFC port's PfcRx).",
+                        MakePfcTraceAccessor("PfcRx"),
+                        "ns3::MrcNetDevice::PfcTracedCallback")
+        .AddTraceSource("PauseState",
+                        "A class became paused or resumed (the PFC port's PauseState).",
+                        MakePfcTraceAccessor("PauseState"),
+                        "ns3::MrcNetDevice::PauseStateTracedCallback")
+        .AddTraceSource("LinkStateChange",
+                        "This end noticed a link state change (after its detection delay).",
+                        MakeTraceSourceAccessor(&MrcNetDevice::m_linkStateTrace),
+                        "ns3::MrcNetDevice::LinkStateTracedCallback")
+        .AddTraceSource(
+            "MacTx",
+            "A packet was handed to Send/SendFrom/SendToClass.",
+            MakeFrameTraceAccessor(&MrcNetDevice::m_macTxTrace, &MrcNetDevice::m_frameTraces),
+            "ns3::Packet::TracedCallback")
+        .AddTraceSource("MacTxDrop",
+                        "A packet handed to the device was dropped before queueing.",
+                        MakeTraceSourceAccessor(&MrcNetDevice::m_macTxDropTrace),
+                        "ns3::Packet::TracedCallback")
+        .AddTraceSource(
+            "MacRx",
+            "A data packet was received and is passed up (header stripped).",
+            MakeFrameTraceAccessor(&MrcNetDevice::m_macRxTrace, &MrcNetDevice::m_frameTraces),
+            "ns3::Packet::TracedCallback")
+        .AddTraceSource(
+            "PhyTxBegin",
+            "A frame started its serialization.",
+            MakeFrameTraceAccessor(&MrcNetDevice::m_phyTxBeginTrace, &MrcNetDevice::m_frameTraces),
+            "ns3::Packet::TracedCallback")
+        .AddTraceSource(
+            "PhyTxEnd",
+            "A frame finished its serialization.",
+            MakeFrameTraceAccessor(&MrcNetDevice::m_phyTxEndTrace, &MrcNetDevice::m_frameTraces),
+            "ns3::Packet::TracedCallback")
+        .AddTraceSource(
+            "PhyRxEnd",
+            "A frame arrived intact.",
+            MakeFrameTraceAccessor(&MrcNetDevice::m_phyRxEndTrace, &MrcNetDevice::m_frameTraces),
+            "ns3::Packet::TracedCallback")
+        .AddTraceSource("PhyRxDrop",
+                        "A frame arrived corrupted (receive error model).",
+                        MakeTraceSourceAccessor(&MrcNetDevice::m_phyRxDropTrace),
+                        "ns3::Packet::TracedCallback")
+        .AddTraceSource(
+            "Sniffer",
+            "Every frame sent or received intact, with its Ethernet header.",
+            MakeFrameTraceAccessor(&MrcNetDevice::m_snifferTrace, &MrcNetDevice::m_frameTraces),
+            "ns3::Packet::TracedCallback")
+        .AddTraceSource("PromiscSniffer",
+                        "Every frame sent or received intact, with its Ethernet header.",
+                        MakeFrameTraceAccessor(&MrcNetDevice::m_promiscSnifferTrace,
+                                               &MrcNetDevice::m_frameTraces),
+                        "ns3::Packet::TracedCallback");
 }
 
 MrcNetDevice::MrcNetDevice()
@@ -434,33 +462,27 @@ MrcNetDevice::MrcNetDevice()
       m_ownerDequeue(false),
       m_txBusy(false),
       m_linkUp(false),
-      m_dwrr(false),
+      m_pfcPending(false),
       m_unmappedDscpClass(0),
       m_nonIpClass(0),
       m_mtu(9000),
-      m_queueLimit(32 * 1024 * 1024),
       m_wireOverhead(24),
       m_bps(100000000000ULL),
       m_txCarry(0),
       m_lastTxEnd(Seconds(-1)),
       m_ifIndex(0),
-      m_quantum(9216),
-      m_detectGeneration(0),
-      m_drrCurrent(0),
-      m_drrCharged(false),
-      m_pfcTxFrames(0),
-      m_pfcRxFrames(0)
+      m_detectGeneration(0)
 {
     NS_LOG_FUNCTION(this);
     m_dscpClass.fill(NO_CLASS);
-    m_weights.fill(1);
-    m_paused.fill(false);
-    m_deficit.fill(0);
     m_dropPackets.fill(0);
     m_dropBytes.fill(0);
     std::fill(std::begin(m_macBytes), std::end(m_macBytes), 0);
     std::fill(std::begin(m_ethMacs), std::end(m_ethMacs), 0);
     m_txCompleteEvent = Create<MrcReusableEvent>([this]() { TransmitComplete(); });
+    m_scheduler = CreateObject<MrcClassScheduler>();
+    m_pfc = CreateObject<MrcPfcPort>();
+    m_pfc->SetPauseChangeCallback(MakeCallback(&MrcNetDevice::PauseChanged, this));
 }
 
 MrcNetDevice::~MrcNetDevice()
@@ -472,18 +494,9 @@ void
 MrcNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& e : m_resumeEvent)
-    {
-        e.Cancel();
-    }
-    for (auto& q : m_queues)
-    {
-        q.frames.clear();
-        q.bytes = 0;
-    }
-    m_backlogMask = 0;
-    m_pfcQueue.clear();
-    m_pfcQueued = 0;
+    m_scheduler->Dispose();
+    m_pfc->Dispose();
+    m_pfcPending = false;
     m_txFrame = nullptr;
     m_owner = nullptr;
     m_ownerRx = false;
@@ -535,6 +548,7 @@ MrcNetDevice::SetDataRate(DataRate rate)
     m_rate = rate;
     m_bps = rate.GetBitRate();
     m_txCarry = 0;
+    m_pfc->SetDataRate(rate);
 }
 
 DataRate
@@ -549,19 +563,31 @@ MrcNetDevice::GetMacAddress() const
     return m_address;
 }
 
+Ptr<MrcClassScheduler>
+MrcNetDevice::GetClassScheduler() const
+{
+    return m_scheduler;
+}
+
+Ptr<MrcPfcPort>
+MrcNetDevice::GetPfcPort() const
+{
+    return m_pfc;
+}
+
 void
 MrcNetDevice::SetDscpToClass(const std::string& map)
 {
     std::array<uint8_t, 64> table;
     table.fill(NO_CLASS);
-    for (const std::string& item : SplitCommas(map))
+    for (const std::string& item : MrcSplitCommas(map))
     {
         std::size_t colon = item.find(':');
         uint32_t dscp = 0;
         uint32_t cls = 0;
         NS_ABORT_MSG_IF(colon == std::string::npos ||
-                            !ParseUnsigned(Trim(item.substr(0, colon)), dscp) ||
-                            !ParseUnsigned(Trim(item.substr(colon + 1)), cls),
+                            !MrcParseUnsigned(MrcTrim(item.substr(0, colon)), dscp) ||
+                            !MrcParseUnsigned(MrcTrim(item.substr(colon + 1)), cls),
                         "DscpToClass entry \"" << item << "\" in \"" << map
                                                << "\" is not dscp:class (two decimal numbers)");
         NS_ABORT_MSG_IF(dscp > 63,
@@ -594,53 +620,37 @@ MrcNetDevice::GetDscpToClass() const
 void
 MrcNetDevice::SetDwrrWeights(const std::string& weights)
 {
-    std::vector<std::string> items = SplitCommas(weights);
-    NS_ABORT_MSG_IF(items.size() != N_CLASSES,
-                    "DwrrWeights \"" << weights << "\" has " << items.size()
-                                     << " entries: exactly 8 are needed, class 0 first");
-    std::array<uint32_t, 8> w;
-    for (std::size_t c = 0; c < N_CLASSES; ++c)
-    {
-        NS_ABORT_MSG_IF(!ParseUnsigned(items[c], w[c]),
-                        "DwrrWeights \"" << weights << "\": weight \"" << items[c] << "\" of class "
-                                         << c << " is not a non-negative integer");
-    }
-    m_weights = w;
+    m_scheduler->SetDwrrWeights(weights);
 }
 
 std::string
 MrcNetDevice::GetDwrrWeights() const
 {
-    std::ostringstream os;
-    for (std::size_t c = 0; c < N_CLASSES; ++c)
-    {
-        os << (c ? "," : "") << m_weights[c];
-    }
-    return os.str();
+    return m_scheduler->GetDwrrWeights();
 }
 
 void
 MrcNetDevice::SetScheduler(const std::string& name)
 {
-    if (name == "StrictPriority")
-    {
-        m_dwrr = false;
-    }
-    else if (name == "Dwrr")
-    {
-        m_dwrr = true;
-    }
-    else
-    {
-        NS_ABORT_MSG("MrcNetDevice Scheduler \"" << name
-                                                 << "\" is unknown: allowed StrictPriority, Dwrr");
-    }
+    m_scheduler->SetScheduler(name);
 }
 
 std::string
 MrcNetDevice::GetScheduler() const
 {
-    return m_dwrr ? "Dwrr" : "StrictPriority";
+    return m_scheduler->GetScheduler();
+}
+
+void
+MrcNetDevice::SetDwrrQuantum(uint32_t bytes)
+{
+    m_scheduler->SetDwrrQuantum(bytes);
+}
+
+uint32_t
+MrcNetDevice::GetDwrrQuantum() const
+{
+    return m_scheduler->GetDwrrQuantum();
 }
 
 void
@@ -672,19 +682,13 @@ MrcNetDevice::GetUnmappedDscpClass() const
 void
 MrcNetDevice::SetQueueLimit(uint32_t bytes)
 {
-    for (std::size_t c = 0; c < N_CLASSES; ++c)
-    {
-        NS_ABORT_MSG_IF(m_queues[c].bytes > bytes,
-                        "MrcNetDevice QueueLimit " << bytes << " is below the " << m_queues[c].bytes
-                                                   << " bytes now queued on class " << c);
-    }
-    m_queueLimit = bytes;
+    m_scheduler->SetQueueLimit(bytes);
 }
 
 uint32_t
 MrcNetDevice::GetQueueLimit() const
 {
-    return m_queueLimit;
+    return m_scheduler->GetQueueLimit();
 }
 
 // ---------------------------------------------------------------- classification
@@ -860,17 +864,13 @@ MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls)
         CountDrop(packet, MrcDropReason::LINK_DOWN);
         return false;
     }
-    ClassQueue& q = m_queues[cls];
-    const uint32_t size = packet->GetSize();
-    if (static_cast<uint64_t>(q.bytes) + size > m_queueLimit)
+    // PeekPointer: the scheduler is never null, and Ptr's checked dereference is a call
+    if (!PeekPointer(m_scheduler)->Enqueue(packet, cls))
     {
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::QUEUE_FULL);
         return false;
     }
-    q.frames.push_back(packet);
-    q.bytes += size;
-    m_backlogMask |= static_cast<uint8_t>(1u << cls);
     if (m_frameTraces && !m_enqueueTrace.IsEmpty())
     {
         m_enqueueTrace(packet, cls);
@@ -897,26 +897,14 @@ void
 MrcNetDevice::SendPfc(uint8_t classVector, const std::array<uint16_t, 8>& quanta)
 {
     NS_LOG_FUNCTION(this << unsigned(classVector));
-    MrcPfcFrame pfc;
-    pfc.SetClassEnableVector(classVector);
-    for (uint8_t c = 0; c < N_CLASSES; ++c)
-    {
-        pfc.SetQuanta(c, quanta[c]);
-    }
-    Ptr<Packet> frame = Create<Packet>();
-    frame->AddHeader(pfc);
-    EthernetHeader eth;
-    eth.SetSource(m_address);
-    eth.SetDestination(MrcPfcFrame::GetDestination());
-    eth.SetLengthType(MrcPfcFrame::ETHER_TYPE);
-    frame->AddHeader(eth);
+    Ptr<Packet> frame = MrcPfcPort::MakeFrame(m_address, classVector, quanta);
     if (!m_linkUp)
     {
         CountDrop(frame, MrcDropReason::LINK_DOWN);
         return;
     }
-    m_pfcQueue.push_back(PfcPending{frame, classVector, quanta});
-    ++m_pfcQueued;
+    m_pfc->EnqueueFrame(frame, classVector, quanta);
+    m_pfcPending = true;
     TryTransmit();
 }
 
@@ -942,39 +930,21 @@ MrcNetDevice::TryTransmit()
     {
         return;
     }
-    if (m_pfcQueued > 0)
+    if (m_pfcPending)
     {
-        PfcPending next = m_pfcQueue.front();
-        m_pfcQueue.pop_front();
-        --m_pfcQueued;
-        ++m_pfcTxFrames;
-        for (uint8_t c = 0; c < N_CLASSES; ++c)
-        {
-            if ((next.vector >> c) & 1)
-            {
-                m_pfcTxTrace(c, next.quanta[c]);
-            }
-        }
-        StartTransmission(next.frame);
+        // PFC frames go ahead of all data, whatever the pauses.
+        Ptr<Packet> pfc = m_pfc->DequeueFrame();
+        m_pfcPending = m_pfc->HasPending();
+        StartTransmission(pfc);
         return;
     }
-    uint8_t cls = SelectClass();
-    if (cls == NO_CLASS)
+    MrcClassScheduler* const scheduler = PeekPointer(m_scheduler); // never null
+    uint8_t cls;
+    // After the dequeue this local is the queue's only reference to the frame.
+    Ptr<Packet> frame = scheduler->Dequeue(cls);
+    if (!frame)
     {
         return;
-    }
-    ClassQueue& q = m_queues[cls];
-    // After the pop this local is the queue's only reference to the frame.
-    Ptr<Packet> frame = q.frames.front();
-    q.frames.pop_front();
-    q.bytes -= frame->GetSize();
-    if (q.frames.empty())
-    {
-        m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
-        if (m_dwrr)
-        {
-            m_deficit[cls] = 0;
-        }
     }
     if (m_frameTraces && !m_dequeueTrace.IsEmpty())
     {
@@ -988,85 +958,8 @@ MrcNetDevice::TryTransmit()
     {
         m_dequeueHook(frame, cls);
     }
-    ++q.txPackets;
-    q.txBytes += frame->GetSize();
+    scheduler->CountSent(cls, frame->GetSize());
     StartTransmission(frame);
-}
-
-bool
-MrcNetDevice::IsEligible(uint8_t cls) const
-{
-    return ((m_backlogMask >> cls) & 1) && !m_paused[cls];
-}
-
-uint8_t
-MrcNetDevice::SelectClass()
-{
-    if (m_dwrr)
-    {
-        return SelectDwrr();
-    }
-    // strict priority: the highest backlogged class that is not paused (the mask spares a
-    // walk over eight queue objects per frame)
-    for (uint32_t m = m_backlogMask; m != 0;)
-    {
-        const int c = 31 - __builtin_clz(m);
-        if (!m_paused[c])
-        {
-            return static_cast<uint8_t>(c);
-        }
-        m &= ~(1u << c);
-    }
-    return NO_CLASS;
-}
-
-uint8_t
-MrcNetDevice::SelectDwrr()
-{
-    // Weight-0 classes are served first, in strict priority.
-    bool anyWeighted = false;
-    for (int c = N_CLASSES - 1; c >= 0; --c)
-    {
-        if (IsEligible(c))
-        {
-            if (m_weights[c] == 0)
-            {
-                return static_cast<uint8_t>(c);
-            }
-            anyWeighted = true;
-        }
-    }
-    if (!anyWeighted)
-    {
-        return NO_CLASS;
-    }
-    // Deficit round robin: a class gets weight * quantum bytes of credit when the
-    // pointer reaches it and keeps sending while its head frame fits the credit.
-    // An empty class loses its credit; a paused one keeps it and is skipped.
-    while (true)
-    {
-        uint8_t c = m_drrCurrent;
-        if (m_weights[c] > 0 && IsEligible(c))
-        {
-            if (!m_drrCharged)
-            {
-                m_deficit[c] += static_cast<uint64_t>(m_weights[c]) * m_quantum;
-                m_drrCharged = true;
-            }
-            uint32_t head = m_queues[c].frames.front()->GetSize();
-            if (head <= m_deficit[c])
-            {
-                m_deficit[c] -= head;
-                return c;
-            }
-        }
-        else if (m_queues[c].frames.empty())
-        {
-            m_deficit[c] = 0;
-        }
-        m_drrCurrent = static_cast<uint8_t>((c + 1) % N_CLASSES);
-        m_drrCharged = false;
-    }
 }
 
 uint64_t
@@ -1086,10 +979,7 @@ MrcNetDevice::GetSerializationTime(uint32_t frameBytes) const
 Time
 MrcNetDevice::GetPauseDuration(uint16_t quanta) const
 {
-    uint64_t bits = static_cast<uint64_t>(quanta) * MrcPfcFrame::BITS_PER_QUANTUM;
-    unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * StepsPerSecond();
-    uint64_t bps = m_rate.GetBitRate();
-    return TimeStep(static_cast<uint64_t>((scaled + bps - 1) / bps));
+    return m_pfc->GetPauseDuration(quanta);
 }
 
 void
@@ -1177,17 +1067,9 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
         CountDrop(frame, MrcDropReason::ERROR_MODEL);
         return;
     }
-    if (m_frameTraces && !m_phyRxEndTrace.IsEmpty())
+    if (m_frameTraces)
     {
-        m_phyRxEndTrace(frame);
-    }
-    if (m_frameTraces && !m_snifferTrace.IsEmpty())
-    {
-        m_snifferTrace(frame);
-    }
-    if (m_frameTraces && !m_promiscSnifferTrace.IsEmpty())
-    {
-        m_promiscSnifferTrace(frame);
+        TraceReceivedFrame(frame);
     }
     const uint32_t frameBytes = frame->GetSize();
     // The Ethernet header and the first two IPv6 bytes (traffic class), read at once.
@@ -1199,41 +1081,10 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
     const uint16_t type = static_cast<uint16_t>((head[12] << 8) | head[13]);
     if (type == MrcPfcFrame::ETHER_TYPE)
     {
-        MrcPfcFrame pfc;
-        frame->RemoveHeader(pfc);
-        ++m_pfcRxFrames;
-        if (pfc.GetOpcode() != MrcPfcFrame::OPCODE)
-        {
-            NS_LOG_LOGIC("ignoring MAC Control opcode " << pfc.GetOpcode());
-            return;
-        }
-        for (uint8_t c = 0; c < N_CLASSES; ++c)
-        {
-            if (pfc.IsEnabled(c))
-            {
-                m_pfcRxTrace(c, pfc.GetQuanta(c));
-                ApplyPause(c, pfc.GetQuanta(c));
-            }
-        }
+        m_pfc->Receive(frame);
         return;
     }
-    uint8_t cls;
-    if (type != ETHER_TYPE_IPV6)
-    {
-        cls = m_nonIpClass;
-    }
-    else if (got < ETH_HEADER_BYTES + 2)
-    {
-        cls = m_unmappedDscpClass;
-    }
-    else
-    {
-        // IPv6: version (4 bits) | traffic class (8 bits) | flow label (20 bits).
-        const uint8_t* ip = head + ETH_HEADER_BYTES;
-        const uint8_t dscp = static_cast<uint8_t>((((ip[0] & 0x0f) << 4) | (ip[1] >> 4)) >> 2);
-        const uint8_t mapped = m_dscpClass[dscp];
-        cls = mapped == NO_CLASS ? m_unmappedDscpClass : mapped;
-    }
+    const uint8_t cls = ClassOfFrame(type, head + ETH_HEADER_BYTES, got >= ETH_HEADER_BYTES + 2);
     ++m_rx[cls].packets;
     m_rx[cls].bytes += frameBytes;
     if (m_frameTraces && !m_macRxTrace.IsEmpty())
@@ -1255,6 +1106,40 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
     dst.CopyFrom(head);
     src.CopyFrom(head + 6);
     Deliver(frame, src, dst, type, cls);
+}
+
+void
+MrcNetDevice::TraceReceivedFrame(const Ptr<Packet>& frame)
+{
+    if (!m_phyRxEndTrace.IsEmpty())
+    {
+        m_phyRxEndTrace(frame);
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (!m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
+}
+
+uint8_t
+MrcNetDevice::ClassOfFrame(uint16_t type, const uint8_t* ip, bool haveIp) const
+{
+    if (type != ETHER_TYPE_IPV6)
+    {
+        return m_nonIpClass;
+    }
+    if (!haveIp)
+    {
+        return m_unmappedDscpClass;
+    }
+    // IPv6: version (4 bits) | traffic class (8 bits) | flow label (20 bits).
+    const uint8_t dscp = static_cast<uint8_t>((((ip[0] & 0x0f) << 4) | (ip[1] >> 4)) >> 2);
+    const uint8_t mapped = m_dscpClass[dscp];
+    return mapped == NO_CLASS ? m_unmappedDscpClass : mapped;
 }
 
 void
@@ -1299,51 +1184,27 @@ MrcNetDevice::Deliver(Ptr<Packet> packet,
 // ---------------------------------------------------------------- PFC
 
 void
-MrcNetDevice::ApplyPause(uint8_t cls, uint16_t quanta)
+MrcNetDevice::PauseChanged(uint8_t cls, bool paused)
 {
-    NS_LOG_FUNCTION(this << unsigned(cls) << quanta);
-    if (quanta == 0)
+    m_scheduler->SetClassPaused(cls, paused);
+    if (!paused)
     {
-        if (m_paused[cls])
-        {
-            m_resumeEvent[cls].Cancel();
-            Resume(cls);
-        }
-        return;
+        TryTransmit();
     }
-    if (!m_paused[cls])
-    {
-        m_paused[cls] = true;
-        m_pauseStart[cls] = Simulator::Now();
-        m_pauseStateTrace(cls, true);
-    }
-    m_resumeEvent[cls].Cancel();
-    m_resumeEvent[cls] =
-        Simulator::Schedule(GetPauseDuration(quanta), &MrcNetDevice::Resume, this, cls);
-}
-
-void
-MrcNetDevice::Resume(uint8_t cls)
-{
-    NS_LOG_FUNCTION(this << unsigned(cls));
-    m_paused[cls] = false;
-    m_pausedTotal[cls] += Simulator::Now() - m_pauseStart[cls];
-    m_pauseStateTrace(cls, false);
-    TryTransmit();
 }
 
 bool
 MrcNetDevice::IsClassPaused(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::IsClassPaused");
-    return m_paused[cls];
+    return m_pfc->IsPaused(cls);
 }
 
 Time
 MrcNetDevice::GetPausedTime(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetPausedTime");
-    return m_pausedTotal[cls] + (m_paused[cls] ? Simulator::Now() - m_pauseStart[cls] : Seconds(0));
+    return m_pfc->GetPausedTime(cls);
 }
 
 // ---------------------------------------------------------------- link state
@@ -1388,35 +1249,7 @@ MrcNetDevice::ApplyLinkState(bool up)
     m_linkUp = up;
     if (!up)
     {
-        for (auto& q : m_queues)
-        {
-            while (!q.frames.empty())
-            {
-                Ptr<Packet> frame = q.frames.front();
-                q.frames.pop_front();
-                q.bytes -= frame->GetSize();
-                CountDrop(frame, MrcDropReason::LINK_DOWN);
-            }
-        }
-        m_backlogMask = 0;
-        m_deficit.fill(0);
-        m_drrCharged = false;
-        while (!m_pfcQueue.empty())
-        {
-            CountDrop(m_pfcQueue.front().frame, MrcDropReason::LINK_DOWN);
-            m_pfcQueue.pop_front();
-            --m_pfcQueued;
-        }
-        for (uint8_t c = 0; c < N_CLASSES; ++c)
-        {
-            if (m_paused[c])
-            {
-                m_resumeEvent[c].Cancel();
-                m_paused[c] = false;
-                m_pausedTotal[c] += Simulator::Now() - m_pauseStart[c];
-                m_pauseStateTrace(c, false);
-            }
-        }
+        FlushOnLinkDown();
     }
     m_linkStateTrace(up);
     m_linkChangeCallbacks();
@@ -1424,6 +1257,19 @@ MrcNetDevice::ApplyLinkState(bool up)
     {
         TryTransmit();
     }
+}
+
+void
+MrcNetDevice::FlushOnLinkDown()
+{
+    m_scheduler->Flush(
+        [this](const Ptr<Packet>& frame) { CountDrop(frame, MrcDropReason::LINK_DOWN); });
+    while (Ptr<Packet> frame = m_pfc->DiscardFrame())
+    {
+        CountDrop(frame, MrcDropReason::LINK_DOWN);
+    }
+    m_pfcPending = false;
+    m_pfc->ResumeAll(); // the port's callback ungates the scheduler's classes
 }
 
 void
@@ -1471,39 +1317,34 @@ uint32_t
 MrcNetDevice::GetQueueBytes(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetQueueBytes");
-    return m_queues[cls].bytes;
+    return PeekPointer(m_scheduler)->GetQueueBytes(cls); // per frame at a marking switch
 }
 
 uint32_t
 MrcNetDevice::GetQueuePackets(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetQueuePackets");
-    return static_cast<uint32_t>(m_queues[cls].frames.size());
+    return m_scheduler->GetQueuePackets(cls);
 }
 
 uint64_t
 MrcNetDevice::GetTotalQueueBytes() const
 {
-    uint64_t total = 0;
-    for (const auto& q : m_queues)
-    {
-        total += q.bytes;
-    }
-    return total;
+    return m_scheduler->GetTotalQueueBytes();
 }
 
 uint64_t
 MrcNetDevice::GetTxPackets(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetTxPackets");
-    return m_queues[cls].txPackets;
+    return m_scheduler->GetSentPackets(cls);
 }
 
 uint64_t
 MrcNetDevice::GetTxBytes(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetTxBytes");
-    return m_queues[cls].txBytes;
+    return m_scheduler->GetSentBytes(cls);
 }
 
 uint64_t
@@ -1535,13 +1376,13 @@ MrcNetDevice::GetDropBytes(MrcDropReason reason) const
 uint64_t
 MrcNetDevice::GetPfcTxFrames() const
 {
-    return m_pfcTxFrames;
+    return m_pfc->GetTxFrames();
 }
 
 uint64_t
 MrcNetDevice::GetPfcRxFrames() const
 {
-    return m_pfcRxFrames;
+    return m_pfc->GetRxFrames();
 }
 
 // ---------------------------------------------------------------- NetDevice

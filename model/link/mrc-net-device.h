@@ -5,6 +5,9 @@
 #ifndef MRC_NET_DEVICE_H
 #define MRC_NET_DEVICE_H
 
+#include "mrc-class-scheduler.h"
+#include "mrc-pfc-port.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -13,12 +16,11 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
-#include "ns3/queue.h"
+#include "ns3/queue.h" // not used here; kept for the files that rely on it (ns3/enum.h)
 #include "ns3/traced-callback.h"
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <ostream>
 #include <string>
 
@@ -26,7 +28,8 @@
  * \file
  * \ingroup mrc
  * An Ethernet port with eight priority classes, a scheduler, 802.1Qbb PFC and
- * link state.
+ * link state: the device, with its class scheduler (mrc-class-scheduler.h) and PFC
+ * port (mrc-pfc-port.h).
  */
 
 namespace ns3
@@ -118,6 +121,16 @@ class MrcPortOwner
  * class receive callback or the standard receive callbacks, and the queue and
  * counter getters. Send() is the standard NetDevice entry: it classifies IPv6
  * packets by DSCP through the DscpToClass map.
+ *
+ * The device is made of three objects. It keeps the NetDevice interface, the link
+ * state, the transmitter (serialization, the end-of-transmission event), receive
+ * and classification, and the traces. It owns an MrcClassScheduler (the class
+ * queues and the choice of the next frame; its attributes are forwarded by the
+ * device's Scheduler, DwrrWeights, DwrrQuantum and QueueLimit) and an MrcPfcPort
+ * (pauses received from the peer, PFC frames waiting to be sent, PFC counters and
+ * the PfcTx, PfcRx and PauseState traces, also offered by the device). Both are
+ * called directly, without virtual calls, on the frame path; the port tells the
+ * device of a pause change, and the device gates the scheduler's class.
  */
 class MrcNetDevice : public NetDevice
 {
@@ -179,6 +192,12 @@ class MrcNetDevice : public NetDevice
     void SetDataRate(DataRate rate);
     /// \return the line rate
     DataRate GetDataRate() const;
+
+    /// \return the class queues and scheduler this device owns
+    Ptr<MrcClassScheduler> GetClassScheduler() const;
+
+    /// \return the PFC state of this port
+    Ptr<MrcPfcPort> GetPfcPort() const;
 
     /// \return this device's MAC address
     Mac48Address GetMacAddress() const;
@@ -412,13 +431,10 @@ class MrcNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
-    /// A PFC frame waiting for the wire.
-    struct PfcPending
-    {
-        Ptr<Packet> frame;              //!< the frame with Ethernet header
-        uint8_t vector;                 //!< class-enable vector
-        std::array<uint16_t, 8> quanta; //!< quanta, class 0 first
-    };
+    /// \param tid the TypeId under construction \return it, with the configuration attributes
+    static TypeId AddConfigurationAttributes(TypeId tid);
+    /// \param tid the TypeId under construction \return it, with the trace sources
+    static TypeId AddTraceSources(TypeId tid);
 
     /// Add the Ethernet header and queue the frame (common to all send paths).
     bool Enqueue(Ptr<Packet> packet,
@@ -430,12 +446,6 @@ class MrcNetDevice : public NetDevice
     bool EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls);
     /// Start the next frame if the wire is free.
     void TryTransmit();
-    /// \return the class to serve next, or NO_CLASS
-    uint8_t SelectClass();
-    /// \return the next class under DWRR, or NO_CLASS
-    uint8_t SelectDwrr();
-    /// \return true if the class has frames and is not paused
-    bool IsEligible(uint8_t cls) const;
     /// Put a frame on the wire.
     /// \param frame the frame; the caller's reference may be the only one
     void StartTransmission(const Ptr<Packet>& frame);
@@ -446,14 +456,23 @@ class MrcNetDevice : public NetDevice
                                   const Mac48Address& src,
                                   const Mac48Address& dst,
                                   uint16_t type);
-    /// Apply a received PFC frame's quanta to one class.
-    void ApplyPause(uint8_t cls, uint16_t quanta);
-    /// End the pause of a class.
-    void Resume(uint8_t cls);
+    /// Fire the per-frame traces of a frame that arrived intact.
+    void TraceReceivedFrame(const Ptr<Packet>& frame);
+    /**
+     * \param type a received frame's EtherType
+     * \param ip the first two bytes after its Ethernet header
+     * \param haveIp false if the frame has fewer than two bytes there
+     * \return its class by this device's map
+     */
+    uint8_t ClassOfFrame(uint16_t type, const uint8_t* ip, bool haveIp) const;
+    /// The PFC port paused or resumed a class: gate the scheduler, restart on resume.
+    void PauseChanged(uint8_t cls, bool paused);
     /// The detection delay has passed: adopt the state unless it changed again.
     void DetectLinkState(bool up, uint64_t generation);
     /// Adopt a new link state (flush on down, restart on up, notify the owner).
     void ApplyLinkState(bool up);
+    /// The link went down: drop the queued data and PFC frames, end the pauses.
+    void FlushOnLinkDown();
     /// Count a drop and fire the Drop trace.
     void CountDrop(Ptr<const Packet> packet, MrcDropReason reason);
     /// Deliver a received non-control packet to the owner.
@@ -472,17 +491,22 @@ class MrcNetDevice : public NetDevice
     void SetUnmappedDscpClass(uint8_t cls);
     /// \return the class of unmapped DSCPs
     uint8_t GetUnmappedDscpClass() const;
-    /// Set the per-class queue limit in bytes.
+    /// Set the per-class queue limit in bytes (forwarded to the scheduler).
     void SetQueueLimit(uint32_t bytes);
+    /// \return the per-class queue limit in bytes
+    uint32_t GetQueueLimit() const;
+    /// Set the DWRR quantum in bytes (forwarded to the scheduler).
+    void SetDwrrQuantum(uint32_t bytes);
+    /// \return the DWRR quantum in bytes
+    uint32_t GetDwrrQuantum() const;
     /// Fill m_ethMacs from the peer's and this device's address.
     void RefreshEthMacs();
     /// This device's address or attachment changed: drop its and its peer's MAC cache.
     void InvalidateEthMacs();
-    /// \return the per-class queue limit in bytes
-    uint32_t GetQueueLimit() const;
 
     // The members touched by every frame come first and together, so that a hop costs a
-    // few cache lines of this object (in a large fabric most devices are cold in cache).
+    // few cache lines of this object (in a large fabric most devices are cold in cache);
+    // the scheduler's per-frame state sits at the start of its own object.
 
     // hot state: every frame
     MrcPortOwner* m_owner;                  //!< fast-path owner, or null
@@ -491,21 +515,18 @@ class MrcNetDevice : public NetDevice
     bool m_ownerDequeue;                    //!< owner has the dequeue role
     bool m_txBusy;                          //!< a frame is being serialized
     bool m_linkUp;                          //!< link state as this device knows it
-    bool m_dwrr;                            //!< DWRR (true) or strict priority
-    uint8_t m_backlogMask{0};               //!< bit c: class c's FIFO is not empty
+    bool m_pfcPending;                      //!< m_pfc has frames for the wire (its copy)
     uint8_t m_unmappedDscpClass;            //!< class of unmapped DSCPs
     uint8_t m_nonIpClass;                   //!< class of non-IPv6 frames
     bool m_frameTraces{false};              //!< a per-frame trace source was ever connected
     bool m_ethMacsValid{false};             //!< m_ethMacs is up to date
-    std::array<bool, 8> m_paused;           //!< class paused by PFC
     uint16_t m_mtu;                         //!< largest packet without Ethernet header
     uint8_t m_ethMacs[12];                  //!< destination (peer) and source MAC, as sent
-    uint32_t m_pfcQueued{0};                //!< frames in m_pfcQueue
-    uint32_t m_queueLimit;                  //!< bytes per class queue
     uint32_t m_wireOverhead;                //!< timed bytes not in the packet
     uint64_t m_bps;                         //!< line rate in bit/s
     uint64_t m_txCarry;                     //!< sub-step remainder of back-to-back frames
     Time m_lastTxEnd;                       //!< end of the latest serialization
+    Ptr<MrcClassScheduler> m_scheduler;     //!< class queues and scheduler
     Ptr<MrcChannel> m_channel;              //!< attached channel
     Ptr<Packet> m_txFrame;                  //!< the frame being serialized, if kept
     Ptr<EventImpl> m_txCompleteEvent;       //!< reusable end-of-serialization event
@@ -525,15 +546,6 @@ class MrcNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_snifferTrace;          //!< Sniffer
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;   //!< PromiscSniffer
 
-    /// One class FIFO: frames, their total size, and the class's transmit counters.
-    struct ClassQueue
-    {
-        std::deque<Ptr<Packet>> frames; //!< frames, head first
-        uint32_t bytes{0};              //!< bytes of the frames
-        uint64_t txPackets{0};          //!< frames sent from this class
-        uint64_t txBytes{0};            //!< their bytes
-    };
-
     /// Receive counters of one class.
     struct ClassRx
     {
@@ -541,35 +553,25 @@ class MrcNetDevice : public NetDevice
         uint64_t bytes{0};   //!< their bytes
     };
 
-    std::deque<PfcPending> m_pfcQueue;  //!< PFC frames, ahead of data
-    std::array<ClassQueue, 8> m_queues; //!< one FIFO per class
-    std::array<ClassRx, 8> m_rx;        //!< receive counters per class
+    std::array<ClassRx, 8> m_rx; //!< receive counters per class
+
+    Ptr<MrcPfcPort> m_pfc; //!< PFC state
 
     // configuration
-    Ptr<Node> m_node;                  //!< owning node
-    Mac48Address m_address;            //!< MAC address
-    uint8_t m_macBytes[6];             //!< m_address as bytes
-    uint32_t m_ifIndex;                //!< interface index
-    DataRate m_rate;                   //!< line rate
-    std::array<uint32_t, 8> m_weights; //!< DWRR weights (0: strict)
-    uint32_t m_quantum;                //!< DWRR bytes per unit of weight
-    Time m_linkDownDetectDelay;        //!< delay to notice a down link
-    Time m_linkUpDetectDelay;          //!< delay to notice an up link
+    Ptr<Node> m_node;           //!< owning node
+    Mac48Address m_address;     //!< MAC address
+    uint8_t m_macBytes[6];      //!< m_address as bytes
+    uint32_t m_ifIndex;         //!< interface index
+    DataRate m_rate;            //!< line rate
+    Time m_linkDownDetectDelay; //!< delay to notice a down link
+    Time m_linkUpDetectDelay;   //!< delay to notice an up link
 
     // state
-    uint64_t m_detectGeneration;          //!< channel state changes seen
-    std::array<Time, 8> m_pauseStart;     //!< when the current pause began
-    std::array<Time, 8> m_pausedTotal;    //!< finished pauses' total
-    std::array<EventId, 8> m_resumeEvent; //!< pause expiry
-    uint8_t m_drrCurrent;                 //!< DWRR round-robin pointer
-    bool m_drrCharged;                    //!< current class got its quantum this visit
-    std::array<uint64_t, 8> m_deficit;    //!< DWRR deficit counters
+    uint64_t m_detectGeneration; //!< channel state changes seen
 
     // counters
     std::array<uint64_t, MRC_DROP_REASON_COUNT> m_dropPackets; //!< per reason
     std::array<uint64_t, MRC_DROP_REASON_COUNT> m_dropBytes;   //!< per reason
-    uint64_t m_pfcTxFrames;                                    //!< PFC frames sent
-    uint64_t m_pfcRxFrames;                                    //!< PFC frames received
 
     // other callbacks
     NetDevice::ReceiveCallback m_rxCallback;             //!< standard receive
@@ -578,9 +580,6 @@ class MrcNetDevice : public NetDevice
 
     // other traces
     TracedCallback<Ptr<const Packet>, MrcDropReason> m_dropTrace; //!< Drop
-    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;               //!< PfcTx
-    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;               //!< PfcRx
-    TracedCallback<uint8_t, bool> m_pauseStateTrace;              //!< PauseState
     TracedCallback<bool> m_linkStateTrace;                        //!< LinkStateChange
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace;           //!< MacTxDrop
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;           //!< PhyRxDrop

@@ -1,0 +1,318 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_CLASS_SCHEDULER_H
+#define MRC_CLASS_SCHEDULER_H
+
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+
+/**
+ * \file
+ * \ingroup mrc
+ * The eight class queues of a port and the scheduler that picks the next frame:
+ * strict priority or deficit weighted round robin, skipping paused classes.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * Eight FIFO class queues (0..7, 7 highest) and the choice of the next frame to
+ * send: strict priority (the highest class with frames first) or deficit
+ * weighted round robin (DWRR), where a class of weight 0 is served in strict
+ * priority above all weighted classes. A class can be paused (802.1Qbb: the
+ * owner's PFC port says the peer paused it): a paused class keeps its frames and
+ * is skipped until resumed.
+ *
+ * The object holds frames as its owner gives them (an MrcNetDevice: with their
+ * Ethernet header) and counts bytes per class against QueueLimit. A bit mask of
+ * the non-empty classes spares a walk over the eight queues per frame. Enqueue,
+ * Dequeue and the pause setters are inline: they run for every frame of every
+ * hop.
+ *
+ * Inside an MrcNetDevice the scheduler attributes are set through the device's
+ * attributes of the same names (Scheduler, DwrrWeights, DwrrQuantum, QueueLimit),
+ * which forward here; the attributes of this TypeId serve a scheduler created on
+ * its own.
+ */
+class MrcClassScheduler : public Object
+{
+  public:
+    static constexpr uint8_t N_CLASSES = 8;                           //!< priority classes
+    static constexpr uint8_t NO_CLASS = 0xff;                         //!< "no class is ready"
+    static constexpr uint32_t DEFAULT_QUANTUM = 9216;                 //!< DwrrQuantum default
+    static constexpr uint32_t DEFAULT_QUEUE_LIMIT = 32u << 20;        //!< QueueLimit default
+    static constexpr const char* DEFAULT_WEIGHTS = "1,1,1,1,1,1,1,1"; //!< DwrrWeights default
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MrcClassScheduler();
+    ~MrcClassScheduler() override;
+
+    // ---- configuration ----
+
+    /**
+     * \param name "StrictPriority" or "Dwrr" (aborts otherwise)
+     */
+    void SetScheduler(const std::string& name);
+    /// \return "StrictPriority" or "Dwrr"
+    std::string GetScheduler() const;
+    /// \return true under DWRR, false under strict priority
+    bool IsDwrr() const;
+
+    /**
+     * Set the DWRR weights, class 0 first, e.g. "1,1,1,1,1,1,1,1". A weight of 0
+     * puts the class in strict priority above all weighted classes. Aborts unless
+     * there are exactly eight non-negative integers.
+     * \param weights the comma-separated weights
+     */
+    void SetDwrrWeights(const std::string& weights);
+    /// \return the DWRR weights in the attribute's syntax
+    std::string GetDwrrWeights() const;
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return its DWRR weight
+     */
+    uint32_t GetDwrrWeight(uint8_t cls) const;
+
+    /// \param bytes DWRR credit per unit of weight and round, at least 1 (aborts otherwise)
+    void SetDwrrQuantum(uint32_t bytes);
+    /// \return DWRR credit per unit of weight and round
+    uint32_t GetDwrrQuantum() const;
+
+    /**
+     * \param bytes the most bytes each class queue may hold, at least 1; aborts if a
+     *        class now holds more
+     */
+    void SetQueueLimit(uint32_t bytes);
+    /// \return the most bytes each class queue may hold
+    uint32_t GetQueueLimit() const;
+
+    // ---- the frame path ----
+
+    /**
+     * Append a frame to a class queue if it fits.
+     * \param frame the frame
+     * \param cls its class, 0..7 (not checked)
+     * \return false (and the frame not queued) if the class would exceed QueueLimit
+     */
+    bool Enqueue(const Ptr<Packet>& frame, uint8_t cls);
+
+    /**
+     * Remove the next frame to send: the head of the class the scheduler picks
+     * among the non-empty, non-paused classes.
+     * \param[out] cls the frame's class, or NO_CLASS
+     * \return the frame, or null if no class is ready
+     */
+    Ptr<Packet> Dequeue(uint8_t& cls);
+
+    /**
+     * Count a frame the owner sent from a class (after its dequeue hook, which may
+     * change the frame).
+     * \param cls the class, 0..7 (not checked)
+     * \param bytes the frame's size
+     */
+    void CountSent(uint8_t cls, uint32_t bytes);
+
+    /**
+     * Pause or resume a class: a paused class keeps its frames and its DWRR
+     * credit and is skipped by Dequeue.
+     * \param cls the class, 0..7 (not checked)
+     * \param paused the new state
+     */
+    void SetClassPaused(uint8_t cls, bool paused);
+
+    /**
+     * Empty every queue, class 0 first and head first, handing each frame to drop
+     * (e.g. a link went down); resets the DWRR credits.
+     * \param drop called with each frame after it left its queue
+     */
+    template <typename Drop>
+    void Flush(Drop&& drop);
+
+    // ---- state and counters ----
+
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return true if the class is paused
+     */
+    bool IsClassPaused(uint8_t cls) const;
+    /// \return bit c set: class c is paused
+    uint8_t GetPausedMask() const;
+    /// \return bit c set: class c holds frames
+    uint8_t GetBacklogMask() const;
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return bytes queued on the class
+     */
+    uint32_t GetQueueBytes(uint8_t cls) const;
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return frames queued on the class
+     */
+    uint32_t GetQueuePackets(uint8_t cls) const;
+    /// \return bytes queued on all classes
+    uint64_t GetTotalQueueBytes() const;
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return DWRR credit the class holds now, in bytes
+     */
+    uint64_t GetDeficit(uint8_t cls) const;
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return frames counted by CountSent on the class
+     */
+    uint64_t GetSentPackets(uint8_t cls) const;
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return bytes counted by CountSent on the class
+     */
+    uint64_t GetSentBytes(uint8_t cls) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// \return the highest non-empty, non-paused class, or NO_CLASS
+    uint8_t SelectStrict() const;
+    /// \return the next class under DWRR (its credit charged for the head frame), or NO_CLASS
+    uint8_t SelectDwrr();
+    /// \return true if the class has frames and is not paused
+    bool IsEligible(uint8_t cls) const;
+    /**
+     * Abort: a class argument is out of range.
+     * \param what who was given it
+     * \param cls the class
+     */
+    [[noreturn]] static void AbortBadClass(const char* what, uint32_t cls);
+
+    /// One class FIFO, its size and its send counters.
+    struct ClassQueue
+    {
+        std::deque<Ptr<Packet>> frames; //!< frames, head first
+        uint32_t bytes{0};              //!< bytes of the frames
+        uint64_t sentPackets{0};        //!< frames sent from this class
+        uint64_t sentBytes{0};          //!< their bytes
+    };
+
+    // state read for every frame first, then the queues
+    uint8_t m_backlogMask{0};           //!< bit c: class c's FIFO is not empty
+    uint8_t m_pausedMask{0};            //!< bit c: class c is paused
+    bool m_dwrr{false};                 //!< DWRR (true) or strict priority
+    bool m_drrCharged{false};           //!< current class got its quantum this visit
+    uint8_t m_drrCurrent{0};            //!< DWRR round-robin pointer
+    uint32_t m_queueLimit;              //!< bytes per class queue
+    uint32_t m_quantum;                 //!< DWRR bytes per unit of weight
+    std::array<ClassQueue, 8> m_queues; //!< one FIFO per class
+    std::array<uint32_t, 8> m_weights;  //!< DWRR weights (0: strict)
+    std::array<uint64_t, 8> m_deficit;  //!< DWRR deficit counters
+};
+
+// The frame path, inline: one call per frame and hop, worth no call.
+
+inline bool
+MrcClassScheduler::Enqueue(const Ptr<Packet>& frame, uint8_t cls)
+{
+    ClassQueue& q = m_queues[cls];
+    const uint32_t size = frame->GetSize();
+    if (static_cast<uint64_t>(q.bytes) + size > m_queueLimit)
+    {
+        return false;
+    }
+    q.frames.push_back(frame);
+    q.bytes += size;
+    m_backlogMask |= static_cast<uint8_t>(1u << cls);
+    return true;
+}
+
+inline uint8_t
+MrcClassScheduler::SelectStrict() const
+{
+    const uint32_t ready = m_backlogMask & ~static_cast<uint32_t>(m_pausedMask) & 0xffu;
+    return ready == 0 ? NO_CLASS : static_cast<uint8_t>(31 - __builtin_clz(ready));
+}
+
+inline Ptr<Packet>
+MrcClassScheduler::Dequeue(uint8_t& cls)
+{
+    Ptr<Packet> frame; // the only return value: returned without a copy (NRVO)
+    cls = m_dwrr ? SelectDwrr() : SelectStrict();
+    if (cls != NO_CLASS)
+    {
+        ClassQueue& q = m_queues[cls];
+        // After the pop the returned pointer is the only reference the queue gave out.
+        frame = q.frames.front();
+        q.frames.pop_front();
+        q.bytes -= frame->GetSize();
+        if (q.frames.empty())
+        {
+            m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
+            if (m_dwrr)
+            {
+                m_deficit[cls] = 0;
+            }
+        }
+    }
+    return frame;
+}
+
+inline void
+MrcClassScheduler::CountSent(uint8_t cls, uint32_t bytes)
+{
+    ClassQueue& q = m_queues[cls];
+    ++q.sentPackets;
+    q.sentBytes += bytes;
+}
+
+inline uint32_t
+MrcClassScheduler::GetQueueBytes(uint8_t cls) const
+{
+    if (cls >= N_CLASSES)
+    {
+        AbortBadClass("MrcClassScheduler::GetQueueBytes", cls);
+    }
+    return m_queues[cls].bytes;
+}
+
+inline void
+MrcClassScheduler::SetClassPaused(uint8_t cls, bool paused)
+{
+    const uint8_t bit = static_cast<uint8_t>(1u << cls);
+    m_pausedMask = paused ? (m_pausedMask | bit) : (m_pausedMask & ~bit);
+}
+
+template <typename Drop>
+void
+MrcClassScheduler::Flush(Drop&& drop)
+{
+    for (auto& q : m_queues)
+    {
+        while (!q.frames.empty())
+        {
+            Ptr<Packet> frame = q.frames.front();
+            q.frames.pop_front();
+            q.bytes -= frame->GetSize();
+            drop(frame);
+        }
+    }
+    m_backlogMask = 0;
+    m_deficit.fill(0);
+    m_drrCharged = false;
+}
+
+} // namespace ns3
+
+#endif /* MRC_CLASS_SCHEDULER_H */
