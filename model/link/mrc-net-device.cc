@@ -11,7 +11,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
+#include "ns3/mrc-byte-io.h"
 #include "ns3/mrc-pfc-frame.h"
+#include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-reusable-event.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -69,62 +71,10 @@ CheckClass(uint32_t cls, const char* what)
 }
 
 /// Bytes of an Ethernet header without preamble and FCS: destination, source, type.
-constexpr uint32_t ETH_HEADER_BYTES = 14;
-
-/**
- * The 14 Ethernet header bytes as one raw header: written with a single buffer
- * write (ns-3's EthernetHeader goes through Mac48Address conversions per field).
- * The bytes are the same as EthernetHeader's without preamble. It may carry the
- * packet's new leading bytes behind them (SendToClassReplacing).
- */
-class MrcRawEthernetHeader : public Header
-{
-  public:
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::MrcRawEthernetHeader")
-                                .SetParent<Header>()
-                                .SetGroupName("Mrc")
-                                .AddConstructor<MrcRawEthernetHeader>();
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return size;
-    }
-
-    void Serialize(Buffer::Iterator start) const override
-    {
-        start.Write(bytes, size);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator start) override
-    {
-        start.Read(bytes, size);
-        return size;
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        Mac48Address dst;
-        Mac48Address src;
-        dst.CopyFrom(bytes);
-        src.CopyFrom(bytes + 6);
-        os << "length/type=0x" << std::hex << ((bytes[12] << 8) | bytes[13]) << std::dec
-           << ", source=" << src << ", destination=" << dst;
-    }
-
-    /// destination, source, EtherType; then the bytes that replace the packet's first
-    /// ones (SendToClassReplacing)
-    uint8_t bytes[ETH_HEADER_BYTES + MrcNetDevice::MAX_PREFIX_BYTES]; // first `size` used
-    uint32_t size{ETH_HEADER_BYTES};                                  //!< bytes written
-};
+constexpr uint32_t ETH_HEADER_BYTES = MrcRawHeader::ETHERNET_BYTES;
+static_assert(ETH_HEADER_BYTES + MrcNetDevice::MAX_PREFIX_BYTES <= MrcRawHeader::MAX_BYTES,
+              "an Ethernet header and the bytes SendToClassReplacing replaces fit in one "
+              "MrcRawHeader");
 
 } // namespace
 
@@ -771,10 +721,9 @@ MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
     {
         RefreshEthMacs();
     }
-    MrcRawEthernetHeader eth;
-    std::copy(m_ethMacs, m_ethMacs + 12, eth.bytes);
-    eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
-    eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
+    MrcRawHeader eth(ETH_HEADER_BYTES, MrcRawHeader::ETHERNET);
+    std::copy(m_ethMacs, m_ethMacs + 12, eth.Bytes());
+    MrcByteIo::WriteU16(eth.Bytes() + 12, etherType);
     packet->AddHeader(eth);
     return EnqueueFrame(packet, cls);
 }
@@ -794,13 +743,12 @@ MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
                                                << "in a " << packet->GetSize()
                                                << "-byte packet; allowed 1.." << MAX_PREFIX_BYTES);
     packet->RemoveAtStart(prefixBytes);
-    MrcRawEthernetHeader eth;
     if (m_frameTraces && !m_macTxTrace.IsEmpty())
     {
         // the trace sees the packet with its new bytes and without the Ethernet header
-        eth.size = prefixBytes;
-        std::copy(prefix, prefix + prefixBytes, eth.bytes);
-        packet->AddHeader(eth);
+        MrcRawHeader bytes(prefixBytes);
+        std::copy(prefix, prefix + prefixBytes, bytes.Bytes());
+        packet->AddHeader(bytes);
         return SendToClass(packet, etherType, cls);
     }
     NS_ABORT_MSG_IF(packet->GetSize() + prefixBytes > m_mtu,
@@ -810,11 +758,10 @@ MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
     {
         RefreshEthMacs();
     }
-    std::copy(m_ethMacs, m_ethMacs + 12, eth.bytes);
-    eth.bytes[12] = static_cast<uint8_t>(etherType >> 8);
-    eth.bytes[13] = static_cast<uint8_t>(etherType & 0xff);
-    std::copy(prefix, prefix + prefixBytes, eth.bytes + ETH_HEADER_BYTES);
-    eth.size = ETH_HEADER_BYTES + prefixBytes;
+    MrcRawHeader eth(ETH_HEADER_BYTES + prefixBytes, MrcRawHeader::ETHERNET);
+    std::copy(m_ethMacs, m_ethMacs + 12, eth.Bytes());
+    MrcByteIo::WriteU16(eth.Bytes() + 12, etherType);
+    std::copy(prefix, prefix + prefixBytes, eth.Bytes() + ETH_HEADER_BYTES);
     packet->AddHeader(eth);
     return EnqueueFrame(packet, cls);
 }
@@ -885,11 +832,10 @@ MrcNetDevice::AddEthernetHeader(const Ptr<Packet>& packet,
                                 const Mac48Address& dst,
                                 uint16_t type)
 {
-    MrcRawEthernetHeader eth;
-    dst.CopyTo(eth.bytes);
-    src.CopyTo(eth.bytes + 6);
-    eth.bytes[12] = static_cast<uint8_t>(type >> 8);
-    eth.bytes[13] = static_cast<uint8_t>(type & 0xff);
+    MrcRawHeader eth(ETH_HEADER_BYTES, MrcRawHeader::ETHERNET);
+    dst.CopyTo(eth.Bytes());
+    src.CopyTo(eth.Bytes() + 6);
+    MrcByteIo::WriteU16(eth.Bytes() + 12, type);
     packet->AddHeader(eth);
 }
 
@@ -1078,7 +1024,7 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
     NS_ABORT_MSG_IF(got < ETH_HEADER_BYTES,
                     "MrcNetDevice: a " << frameBytes << "-byte frame has no Ethernet header");
     frame->RemoveAtStart(ETH_HEADER_BYTES);
-    const uint16_t type = static_cast<uint16_t>((head[12] << 8) | head[13]);
+    const uint16_t type = MrcByteIo::ReadU16(head + 12);
     if (type == MrcPfcFrame::ETHER_TYPE)
     {
         m_pfc->Receive(frame);
