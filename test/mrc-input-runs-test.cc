@@ -76,17 +76,7 @@ Cleanup()
     Config::Reset();
 }
 
-/// Run mrc-sim's main with the given arguments (in a death-test child).
-void
-Main(std::vector<std::string> args)
-{
-    std::vector<char*> argv;
-    for (auto& a : args)
-    {
-        argv.push_back(a.data());
-    }
-    std::exit(MrcSimMain(static_cast<int>(argv.size()), argv.data()));
-}
+using MrcTest::RunSimMain;
 
 } // namespace
 
@@ -421,30 +411,31 @@ TEST(MrcInputRunsDeathTest, MalformedFilesExitWith2NamingFileLineAndExpectation)
     const std::string dir = TempDir("mrc-inputs");
     WriteFile(dir + "/flow-bad.txt", "3\n0 4 3 100 1000 2.0\n1 5 3 100 x 2.0\n2 6 3 100 1 2\n");
     EXPECT_EXIT(
-        Main({"mrc-sim", "hpcc", "--topoFile=" + HPCC_TOPO, "--flowFile=" + dir + "/flow-bad.txt"}),
+        RunSimMain(
+            {"mrc-sim", "hpcc", "--topoFile=" + HPCC_TOPO, "--flowFile=" + dir + "/flow-bad.txt"}),
         ::testing::ExitedWithCode(2),
         "flow-bad.txt:3: expected bytes: a positive integer, got 'x'");
     // a link to node 12 of a 12-node topology
     std::string topo = ReadFile(HPCC_TOPO);
     topo.replace(topo.find("\n7 9 "), 5, "\n7 12 ");
     WriteFile(dir + "/topo-bad.txt", topo);
-    EXPECT_EXIT(Main({"mrc-sim", "hpcc", "--topoFile=" + dir + "/topo-bad.txt"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "hpcc", "--topoFile=" + dir + "/topo-bad.txt"}),
                 ::testing::ExitedWithCode(2),
                 "topo-bad.txt:10: expected a node id below 12, got '12'");
     // a link between two hosts
     topo.replace(topo.find("\n7 12 "), 6, "\n7 6 ");
     WriteFile(dir + "/topo-hh.txt", topo);
-    EXPECT_EXIT(Main({"mrc-sim", "hpcc", "--topoFile=" + dir + "/topo-hh.txt"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "hpcc", "--topoFile=" + dir + "/topo-hh.txt"}),
                 ::testing::ExitedWithCode(2),
                 "topo-hh.txt:10: expected one link per host, each to a switch, got 'link 7-6 "
                 "joins two hosts");
     // a flow to a switch
     WriteFile(dir + "/flow-sw.txt", "1\n0 9 3 100 1000 2.0\n");
-    EXPECT_EXIT(Main({"mrc-sim", "hpcc", "--flowFile=" + dir + "/flow-sw.txt"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "hpcc", "--flowFile=" + dir + "/flow-sw.txt"}),
                 ::testing::ExitedWithCode(2),
                 "flow-sw.txt:2: expected dst: a host's node id \\(node 9 is a switch");
     // flows after the simulated-time limit
-    EXPECT_EXIT(Main({"mrc-sim", "hpcc", "--simTime=1s"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "hpcc", "--simTime=1s"}),
                 ::testing::ExitedWithCode(2),
                 "--simTime='1s' ends before the last flow of --flowFile starts");
     std::filesystem::remove_all(dir);
@@ -458,23 +449,23 @@ TEST(MrcInputRunsDeathTest, MrcSrv6NeedsPathsThatFitACarrier)
               "8 6 7\n2 3 4 5 6 7\n0 2 100Gbps 1us 0\n1 7 100Gbps 1us 0\n2 3 100Gbps 1us 0\n"
               "3 4 100Gbps 1us 0\n4 5 100Gbps 1us 0\n5 6 100Gbps 1us 0\n6 7 100Gbps 1us 0\n");
     WriteFile(dir + "/f.txt", "1\n0 1 3 100 10000 0\n");
-    EXPECT_DEATH(Main({"mrc-sim",
-                       "hpcc",
-                       "--transport=mrc",
-                       "--topoFile=" + dir + "/line.txt",
-                       "--flowFile=" + dir + "/f.txt",
-                       "--out=" + dir + "/out"}),
+    EXPECT_DEATH(RunSimMain({"mrc-sim",
+                             "hpcc",
+                             "--transport=mrc",
+                             "--topoFile=" + dir + "/line.txt",
+                             "--flowFile=" + dir + "/f.txt",
+                             "--out=" + dir + "/out"}),
                  "--evFormat=srv6: the path from host 0 to host 1 crosses 6 switches.*"
                  "--evFormat=structured");
-    EXPECT_EXIT(Main({"mrc-sim",
-                      "hpcc",
-                      "--transport=mrc",
-                      "--evFormat=structured",
-                      "--sampleInterval=0s",
-                      "--ns3::MrcProgressReporter::Enabled=false",
-                      "--topoFile=" + dir + "/line.txt",
-                      "--flowFile=" + dir + "/f.txt",
-                      "--out=" + dir + "/out"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim",
+                            "hpcc",
+                            "--transport=mrc",
+                            "--evFormat=structured",
+                            "--sampleInterval=0s",
+                            "--ns3::MrcProgressReporter::Enabled=false",
+                            "--topoFile=" + dir + "/line.txt",
+                            "--flowFile=" + dir + "/f.txt",
+                            "--out=" + dir + "/out"}),
                 ::testing::ExitedWithCode(0),
                 "");
     EXPECT_EQ(Lines(ReadFile(dir + "/out/fct.txt")).size(), 1u);

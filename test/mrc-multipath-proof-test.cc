@@ -52,27 +52,7 @@ Mp(Ptr<MrcQueuePair> qp)
 }
 
 /// Completions of both kinds.
-struct Log
-{
-    std::vector<MrcWorkCompletion> wc;
-    std::vector<MrcRecvCompletion> rc;
-
-    void Wc(const MrcWorkCompletion& c)
-    {
-        wc.push_back(c);
-    }
-
-    void Rc(const MrcRecvCompletion& c)
-    {
-        rc.push_back(c);
-    }
-
-    void Attach(Ptr<MrcQueuePair> req, Ptr<MrcQueuePair> resp)
-    {
-        req->SetCompletionCallback(MakeCallback(&Log::Wc, this));
-        resp->SetReceiveCallback(MakeCallback(&Log::Rc, this));
-    }
-};
+using Log = MrcTest::CompletionLog;
 
 /// EV transitions as they happen.
 struct EvLog

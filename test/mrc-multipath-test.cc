@@ -43,27 +43,7 @@ namespace
 {
 
 /// Collects completions of both kinds.
-struct Log
-{
-    std::vector<MrcWorkCompletion> wc;
-    std::vector<MrcRecvCompletion> rc;
-
-    void Wc(const MrcWorkCompletion& c)
-    {
-        wc.push_back(c);
-    }
-
-    void Rc(const MrcRecvCompletion& c)
-    {
-        rc.push_back(c);
-    }
-
-    void Attach(const MrcRdmaHelper::Connection& c)
-    {
-        c.requester->SetCompletionCallback(MakeCallback(&Log::Wc, this));
-        c.responder->SetReceiveCallback(MakeCallback(&Log::Rc, this));
-    }
-};
+using Log = MrcTest::CompletionLog;
 
 Ptr<MrcMultipathQueuePair>
 Mp(Ptr<MrcQueuePair> qp)

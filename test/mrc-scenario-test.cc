@@ -210,41 +210,39 @@ TEST(MrcScenario, SameSeedGivesIdenticalFiles)
 namespace
 {
 
-/// Run mrc-sim's main with the given arguments (in a death-test child).
-void
-Main(std::vector<std::string> args)
-{
-    std::vector<char*> argv;
-    for (auto& a : args)
-    {
-        argv.push_back(a.data());
-    }
-    std::exit(MrcSimMain(static_cast<int>(argv.size()), argv.data()));
-}
+using MrcTest::RunSimMain;
 
 } // namespace
 
 TEST(MrcScenarioDeathTest, BadOptionValuesExitWith2NamingThem)
 {
-    EXPECT_EXIT(Main({"mrc-sim", "incast", "--senders=abc"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "incast", "--senders=abc"}),
                 ::testing::ExitedWithCode(2),
                 "--senders='abc'");
-    EXPECT_EXIT(Main({"mrc-sim", "incast", "--senders=16"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "incast", "--senders=16"}),
                 ::testing::ExitedWithCode(2),
                 "--senders='16' must be an integer 1..15");
-    EXPECT_EXIT(Main({"mrc-sim", "--transport=tcp"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "--transport=tcp"}),
                 ::testing::ExitedWithCode(2),
                 "tcp.*transport.*roce, uec, mrc");
-    EXPECT_EXIT(Main({"mrc-sim", "--transports=roce,tcp"}),
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "--transports=roce,tcp"}),
                 ::testing::ExitedWithCode(2),
                 "tcp.*transports.*roce");
-    EXPECT_EXIT(Main({"mrc-sim", "--evFormat=x"}), ::testing::ExitedWithCode(2), "evFormat");
-    EXPECT_EXIT(Main({"mrc-sim", "--lossRate=2"}), ::testing::ExitedWithCode(2), "lossRate");
-    EXPECT_EXIT(Main({"mrc-sim", "--sameFabric=2"}), ::testing::ExitedWithCode(2), "sameFabric");
-    EXPECT_EXIT(Main({"mrc-sim", "nosuch"}), ::testing::ExitedWithCode(2), "nosuch.*permutation");
-    EXPECT_EXIT(Main({"mrc-sim", "--simTime=10"}), ::testing::ExitedWithCode(2), "--simTime='10'");
-    EXPECT_EXIT(Main({"mrc-sim", "--hostRate=fast"}), ::testing::ExitedWithCode(2), "hostRate");
-    EXPECT_EXIT(Main({"mrc-sim", "--bogus=1"}), ::testing::ExitedWithCode(2), "bogus");
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "--evFormat=x"}), ::testing::ExitedWithCode(2), "evFormat");
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "--lossRate=2"}), ::testing::ExitedWithCode(2), "lossRate");
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "--sameFabric=2"}),
+                ::testing::ExitedWithCode(2),
+                "sameFabric");
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "nosuch"}),
+                ::testing::ExitedWithCode(2),
+                "nosuch.*permutation");
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "--simTime=10"}),
+                ::testing::ExitedWithCode(2),
+                "--simTime='10'");
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "--hostRate=fast"}),
+                ::testing::ExitedWithCode(2),
+                "hostRate");
+    EXPECT_EXIT(RunSimMain({"mrc-sim", "--bogus=1"}), ::testing::ExitedWithCode(2), "bogus");
 }
 
 TEST(MrcScenario, TwoDcqcnFlowsShareOneBottleneckFairly)
@@ -487,15 +485,15 @@ TEST(MrcScenarioDeathTest, MrcIncastIsDeterministic)
     for (int run = 0; run < 2; ++run)
     {
         dirs.push_back(TempDir("mrc-scenario"));
-        EXPECT_EXIT(Main({"mrc-sim",
-                          "incast",
-                          "--transport=mrc",
-                          "--evFormat=structured",
-                          "--bytes=300000",
-                          "--seed=3",
-                          "--sampleInterval=5us",
-                          "--ns3::MrcProgressReporter::Enabled=false",
-                          "--out=" + dirs.back()}),
+        EXPECT_EXIT(RunSimMain({"mrc-sim",
+                                "incast",
+                                "--transport=mrc",
+                                "--evFormat=structured",
+                                "--bytes=300000",
+                                "--seed=3",
+                                "--sampleInterval=5us",
+                                "--ns3::MrcProgressReporter::Enabled=false",
+                                "--out=" + dirs.back()}),
                     ::testing::ExitedWithCode(0),
                     "");
     }

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/mrc-multipath-helper.h"
+#include "ns3/mrc-scenario.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/uinteger.h"
 
@@ -174,6 +175,42 @@ MrcWorkRequest
 WriteRequest(const MrcRdmaHelper::Connection& c, uint64_t id, uint32_t length, uint64_t offset)
 {
     return WriteRequest(c.region, id, length, offset);
+}
+
+void
+CompletionLog::Wc(const MrcWorkCompletion& c)
+{
+    wc.push_back(c);
+}
+
+void
+CompletionLog::Rc(const MrcRecvCompletion& c)
+{
+    rc.push_back(c);
+}
+
+void
+CompletionLog::Attach(Ptr<MrcQueuePair> req, Ptr<MrcQueuePair> resp)
+{
+    req->SetCompletionCallback(MakeCallback(&CompletionLog::Wc, this));
+    resp->SetReceiveCallback(MakeCallback(&CompletionLog::Rc, this));
+}
+
+void
+CompletionLog::Attach(const MrcRdmaHelper::Connection& c)
+{
+    Attach(c.requester, c.responder);
+}
+
+void
+RunSimMain(std::vector<std::string> args)
+{
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    std::exit(MrcSimMain(static_cast<int>(argv.size()), argv.data()));
 }
 
 } // namespace MrcTest

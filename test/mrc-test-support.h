@@ -142,6 +142,29 @@ MrcWorkRequest WriteRequest(const MrcRdmaHelper::Connection& c,
                             uint32_t length,
                             uint64_t offset = 0);
 
+/// The completions a requester and the messages a responder reported, in order.
+struct CompletionLog
+{
+    std::vector<MrcWorkCompletion> wc; //!< the requester's work completions
+    std::vector<MrcRecvCompletion> rc; //!< the responder's received messages
+
+    /// \param c a work completion (completion callback)
+    void Wc(const MrcWorkCompletion& c);
+    /// \param c a received message (receive callback)
+    void Rc(const MrcRecvCompletion& c);
+    /// Log the completions of req and the messages of resp. \param req \param resp
+    void Attach(Ptr<MrcQueuePair> req, Ptr<MrcQueuePair> resp);
+    /// Log a connection's requester and responder. \param c the connection
+    void Attach(const MrcRdmaHelper::Connection& c);
+};
+
+/**
+ * Run mrc-sim's main with these arguments and exit with its exit code (for death tests,
+ * which run it in a child process).
+ * \param args the arguments, program name first
+ */
+[[noreturn]] void RunSimMain(std::vector<std::string> args);
+
 } // namespace MrcTest
 
 } // namespace ns3
