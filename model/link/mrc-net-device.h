@@ -16,7 +16,6 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
-#include "ns3/queue.h" // not used here; kept for the files that rely on it (ns3/enum.h)
 #include "ns3/traced-callback.h"
 
 #include <array>

@@ -11,6 +11,7 @@
 #include "ns3/buffer.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/mrc-aeth-header.h"
 #include "ns3/mrc-bth-header.h"
