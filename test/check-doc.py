@@ -17,6 +17,17 @@ problems = []
 for n, line in enumerate(src.split("\n"), 1):
     if re.match(r"^(<{7,}|>{7,}) ", line):
         problems.append(f"{path}:{n}: merge conflict marker")
+    # A merge's "=======" separator: seven '=' alone, not the underline of a title of at most
+    # seven characters (a title's underline is at least as long as the title).
+    if line == "=======":
+        lines = src.split("\n")
+        prev = lines[n - 2] if n >= 2 else ""
+        overline = n >= 3 and lines[n - 3] == line
+        if not overline and (prev.strip() == "" or len(prev) > 7):
+            nxt = lines[n] if n < len(lines) else ""
+            underline_next = n + 1 < len(lines) and lines[n + 1] == line and nxt.strip() != ""
+            if not underline_next:
+                problems.append(f"{path}:{n}: merge conflict marker (=======)")
 src = src.replace(".. include:: replace.txt", "").replace(".. highlight:: cpp", "")
 src = re.sub(r"\|(ns3|ns-3)\|", "ns-3", src)
 err = io.StringIO()
