@@ -16,6 +16,7 @@ def build(bld):
         'model/wire/mrc-entropy.cc',
         'model/wire/mrc-erth-header.cc',
         'model/wire/mrc-icrc-trailer.cc',
+        'model/wire/mrc-udp-checksum.cc',
         'model/wire/mrc-imm-dt-header.cc',
         'model/wire/mrc-meth-header.cc',
         'model/wire/mrc-neth-header.cc',
@@ -134,6 +135,7 @@ def build(bld):
         # -- wire gallery
         'test/mrc-command-line-test.cc',
         'test/mrc-wire-gallery-test.cc',
+        'test/mrc-dissector-test.cc',
         # -- fabric: link
         'test/mrc-class-scheduler-test.cc',
         'test/mrc-link-test.cc',
@@ -205,6 +207,7 @@ def build(bld):
         'model/wire/mrc-erth-header.h',
         'model/wire/mrc-ext-header-common.h',
         'model/wire/mrc-icrc-trailer.h',
+        'model/wire/mrc-udp-checksum.h',
         'model/wire/mrc-imm-dt-header.h',
         'model/wire/mrc-meth-header.h',
         'model/wire/mrc-neth-header.h',

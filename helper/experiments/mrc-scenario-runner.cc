@@ -318,8 +318,10 @@ MrcScenarioRunner::Impl::ApplyAttributeDefaults()
     Config::SetDefault(transport->queuePairType + "::Mtu", UintegerValue(c.topology.mtu));
     if (c.pcap)
     {
-        // Captures are for Wireshark, which checks the ICRC.
+        // Captures are for Wireshark: real ICRCs (wireshark/mrc.lua checks them) and real
+        // UDP checksums (Wireshark calls a zero one over IPv6 illegal).
         Config::SetDefault("ns3::MrcRdmaNic::ComputeIcrc", BooleanValue(true));
+        Config::SetDefault("ns3::MrcRdmaNic::ComputeUdpChecksum", BooleanValue(true));
     }
     if (transport->priorityGroups)
     {

@@ -10,6 +10,7 @@
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/node.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -84,6 +85,9 @@ MrcLinkHelper::EnablePcapInternal(std::string prefix,
     pcapHelper.HookDefaultSink<MrcNetDevice>(device,
                                              promiscuous ? "PromiscSniffer" : "Sniffer",
                                              file);
+    // Close (and so flush) the file when the simulator is destroyed: a device that outlives
+    // the run (a switch port) would otherwise keep its last frames in the stream buffer.
+    Simulator::ScheduleDestroy(&PcapFileWrapper::Close, file);
 }
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-imm-dt-header.h"
+#include "ns3/mrc-udp-checksum.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -617,8 +618,8 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
 {
     const uint32_t udpLength =
         p->GetSize() + MRC_UDP_HEADER_BYTES + MrcIcrcTrailer::SERIALIZED_SIZE;
-    // UDP header (checksum 0: RoCEv2 does not use the UDP checksum; the length field
-    // counts the ICRC) and IPv6 header, written with one AddHeader.
+    // UDP header (checksum 0 unless ComputeUdpChecksum: RoCEv2 does not use it; the
+    // length field counts the ICRC) and IPv6 header, written with one AddHeader.
     const uint16_t dstPort = m_nic->GetBthUdpPort();
     const uint8_t udp[MRC_UDP_HEADER_BYTES] = {static_cast<uint8_t>(udpSrcPort >> 8),
                                                static_cast<uint8_t>(udpSrcPort),
@@ -644,6 +645,11 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     else
     {
         p->AddTrailer(MrcIcrcTrailer(0));
+    }
+    if (m_nic->GetComputeUdpChecksum())
+    {
+        // Last: the checksum covers the ICRC, and the ICRC masks the checksum.
+        MrcUdpChecksum::Fill(p);
     }
 }
 

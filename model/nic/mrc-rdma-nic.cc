@@ -128,6 +128,17 @@ MrcRdmaNic::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&MrcRdmaNic::m_computeIcrc),
                           MakeBooleanChecker())
+            .AddAttribute("ComputeUdpChecksum",
+                          "Fill in the UDP checksum of every packet sent, over the IPv6 "
+                          "pseudo-header and the whole datagram, ICRC included (true), or "
+                          "write zero (false, default: RoCEv2 senders write 0, IBTA Annex "
+                          "A17, and the ICRC protects the packet; IPv6 itself asks for a "
+                          "checksum, RFC 8200 section 8.1, so Wireshark flags a zero one). "
+                          "Computed once per packet at the sender, after the ICRC; mrc-sim "
+                          "turns it on with --pcap.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcRdmaNic::m_computeUdpChecksum),
+                          MakeBooleanChecker())
             .AddAttribute("PortStatusScope",
                           "Who tells peers about a local port going down or up (MRC Port "
                           "Status Update). Nic (default): the NIC sends one update per peer "
@@ -188,6 +199,7 @@ MrcRdmaNic::MrcRdmaNic()
       m_txThreshold(8192),
       m_bthUdpPort(MRC_ROCEV2_UDP_PORT),
       m_computeIcrc(false),
+      m_computeUdpChecksum(false),
       m_rxNotBth(0),
       m_rxUnknownQp(0),
       m_portStatusScope(PORT_STATUS_NIC)
@@ -424,6 +436,12 @@ bool
 MrcRdmaNic::GetComputeIcrc() const
 {
     return m_computeIcrc;
+}
+
+bool
+MrcRdmaNic::GetComputeUdpChecksum() const
+{
+    return m_computeUdpChecksum;
 }
 
 void

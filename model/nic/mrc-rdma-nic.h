@@ -210,6 +210,8 @@ class MrcRdmaNic : public Object
     uint16_t GetBthUdpPort() const;
     /// \return the ComputeIcrc attribute
     bool GetComputeIcrc() const;
+    /// \return the ComputeUdpChecksum attribute
+    bool GetComputeUdpChecksum() const;
     /// \return the PortStatusScope attribute (read by the MRC Port Status agent)
     PortStatusScope GetPortStatusScope() const;
 
@@ -293,6 +295,7 @@ class MrcRdmaNic : public Object
     uint32_t m_txThreshold;                                              //!< TxQueueThreshold
     uint16_t m_bthUdpPort;                                               //!< BthUdpPort
     bool m_computeIcrc;                                                  //!< ComputeIcrc
+    bool m_computeUdpChecksum;                                           //!< ComputeUdpChecksum
     uint64_t m_rxNotBth;                                                 //!< counter
     uint64_t m_rxUnknownQp;                                              //!< counter
     PortStatusScope m_portStatusScope;                                   //!< PortStatusScope

@@ -9,11 +9,13 @@
 #include "ns3/header.h"
 #include "ns3/log.h"
 #include "ns3/mrc-traffic-class.h"
+#include "ns3/mrc-udp-checksum.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cstring>
 #include <iomanip>
+#include <vector>
 
 namespace ns3
 {
@@ -290,8 +292,21 @@ MrcTrimmer::Trim(Ptr<const Packet> p, const MrcPacketInfo& info, bool egressFace
     }
     if (info.hasUdp)
     {
-        // The checksum stays as it was (RoCEv2 sends 0).
         WriteU16(buf + info.udpOffset + 4, keep - info.udpOffset);
+        // A zero checksum (RoCEv2's) stays zero; a filled-in one is recomputed over what
+        // is left, so that a capture of the trimmed packet still checks clean.
+        const uint32_t field = info.udpOffset + MrcUdpChecksum::FIELD_OFFSET;
+        if (buf[field] != 0 || buf[field + 1] != 0)
+        {
+            std::vector<uint8_t> bytes(keep);
+            q->CopyData(bytes.data(), keep);
+            std::copy(buf, buf + patch, bytes.begin());
+            const uint16_t sum = MrcUdpChecksum::Compute(bytes.data(),
+                                                         keep,
+                                                         info.GetInnermostIpv6Offset(),
+                                                         info.udpOffset);
+            WriteU16(buf + field, sum);
+        }
     }
     q->RemoveAtStart(patch);
     MrcTrimmedHeaderBytes h;
