@@ -5,6 +5,7 @@
 #include "mrc-scenario-runner.h"
 
 #include "mrc-command-line.h"
+#include "mrc-scenario-connections.h"
 #include "mrc-scenario-report.h"
 #include "mrc-scenario-series.h"
 #include "mrc-scenario-workload.h"
@@ -43,6 +44,7 @@
 #include <map>
 #include <sstream>
 #include <sys/resource.h>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -132,12 +134,26 @@ struct MrcScenarioRunner::Impl
     Ptr<MrcEventLog> log;
     Ptr<MrcFailureInjector> injector;
     Ptr<MrcProgressReporter> progress;
-    std::vector<MrcFlowSpec> msgs;
-    std::vector<MrcRdmaHelper::Connection> conns;
-    std::vector<Ptr<MrcQueuePair>> requesters;
-    std::vector<std::size_t> handles;
-    std::vector<bool> ended;
-    std::size_t nEnded{0};
+    // messages: only the open ones are held (a finished one keeps its flow record)
+    MrcScenarioConnections connections;        //!< the queue pairs, per connection
+    std::vector<Ptr<MrcQueuePair>> requesters; //!< requester of each lane, in opening order
+
+    /// A message posted and not ended yet.
+    struct OpenMessage
+    {
+        MrcFlowSpec f;            //!< the message
+        std::size_t lane{0};      //!< the lane it is posted on
+        int64_t cmConnection{-1}; //!< its .cm connection (-1: none)
+    };
+
+    std::unordered_map<std::size_t, OpenMessage> open; //!< open messages by id
+    std::size_t nMsgs{0};                              //!< messages added
+    std::size_t nEnded{0};                             //!< messages ended (completed or failed)
+    std::vector<bool> ended;                           //!< per message: it ended
+    std::size_t firstHandle{0};    //!< results handle of message 0 (the others follow)
+    Time firstStart{Time::Max()};  //!< earliest start of any message
+    bool keepMessages{true};       //!< keep every message's spec (GetMessages)
+    std::vector<MrcFlowSpec> kept; //!< every message, with keepMessages
     MrcRunResults results;
     MrcRunResults* res{&results}; //!< where results go (own, or shared by several runs)
 
@@ -164,9 +180,8 @@ struct MrcScenarioRunner::Impl
     std::vector<MrcRingCollective> collectives;
     std::vector<int> pgDscps; //!< roce: data DSCP per priority group of a flow file (-1: none)
 
-    MrcHtsimTriggers triggers;    //!< htsim triggers of a .cm flow file
-    std::vector<int64_t> msgConn; //!< per message: its .cm connection (-1: none)
-    uint64_t connsStarted{0};     //!< .cm connections started
+    MrcHtsimTriggers triggers; //!< htsim triggers of a .cm flow file
+    uint64_t connsStarted{0};  //!< .cm connections started
 
     // Per-message stalls (runs with --failLink).
     bool trackStalls{false};
@@ -200,8 +215,12 @@ struct MrcScenarioRunner::Impl
 
     // -- messages
 
-    /// Connect a queue-pair pair for a message, post its Write at its start time.
-    void AddMessage(const MrcFlowSpec& f);
+    /// Place a message on its connection (opening a lane if needed), record it, post
+    /// its Write at its start time. \return its id
+    std::size_t AddMessage(const MrcFlowSpec& f);
+    /// Open a lane (a connected queue-pair pair) for a message's connection, with its
+    /// completion, error and (with stall tracking) Rx traces.
+    MrcRdmaHelper::Connection OpenLane(const MrcFlowSpec& f);
     /// \return a connected pair with MRC entropy values (EV profiles with fixed streams)
     MrcRdmaHelper::Connection ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionBytes);
     /// \return a pair connected by MrcRdmaHelper (RoCE DSCP of a priority group, UEC
@@ -215,10 +234,14 @@ struct MrcScenarioRunner::Impl
     void TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester);
     /// Add message i's flow record (with its ideal FCT) to the results.
     void RecordFlow(std::size_t i, const MrcFlowSpec& f, const MrcRdmaHelper::Connection& conn);
+    /// A packet reached the responder of a lane: progress of its open messages.
+    void OnLaneRx(std::size_t lane);
     /// \return the base RTT (ns) and bottleneck (b/s) of the first path from src to dst
     std::pair<int64_t, uint64_t> PathFigures(uint32_t src, uint32_t dst, uint32_t overhead);
-    /// Completion, error and stall traces of message i.
-    void ConnectTraces(std::size_t i, const MrcFlowSpec& f, const MrcRdmaHelper::Connection& conn);
+    /// Completion, error and stall traces of a lane.
+    void ConnectTraces(std::size_t lane,
+                       const MrcFlowSpec& f,
+                       const MrcRdmaHelper::Connection& conn);
 
     /// Start .cm connection k now (or at its start time).
     void StartConnection(std::size_t k);
@@ -235,9 +258,9 @@ struct MrcScenarioRunner::Impl
                    MrcEvReason reason);
     void OnComplete(std::size_t i, const MrcWorkCompletion& wc);
     /// A completed collective step: its next messages, its completion time.
-    void OnCollectiveStep(std::size_t i);
-    /// htsim's send_done and recv_done triggers of message i's connection.
-    void OnConnectionDone(std::size_t i);
+    void OnCollectiveStep(const MrcFlowSpec& done);
+    /// htsim's send_done and recv_done triggers of .cm connection k.
+    void OnConnectionDone(int64_t k);
 
     // -- results
 
@@ -284,6 +307,10 @@ MrcScenarioRunner::Build()
     m.trackStalls = !c.failLink.empty();
     m.stalls.SetEventLog(m.log);
     m.nextStream = stream + 100000;
+    m.connections.SetQpsPerConnection(0);
+    Impl* self = &m;
+    m.connections.SetOpener(
+        MrcScenarioConnections::Opener([self](const MrcFlowSpec& f) { return self->OpenLane(f); }));
     m.CreateWorkload();
     m.ScheduleFailures();
     MrcScenarioReport::ConnectPfcLog(m.topo, m.res);
@@ -514,13 +541,6 @@ MrcScenarioRunner::Impl::CreateWorkload()
             AddMessage(f);
         }
     }
-    for (std::size_t i = 0; i < msgs.size(); ++i)
-    {
-        if (msgs[i].kind == MrcFlowKind::VICTIM)
-        {
-            c.options["victimFlow"] = std::to_string(i);
-        }
-    }
 }
 
 void
@@ -569,12 +589,7 @@ MrcScenarioRunner::Impl::StartSampling()
     }
     series.AddSwitchQueues(topo, c.tagFabricSeries ? c.transport : "");
     // Flow files often start late (HPCC's at 2 s): sample from the first message on.
-    Time first = Time::Max();
-    for (const MrcFlowSpec& f : msgs)
-    {
-        first = std::min(first, f.start);
-    }
-    first = msgs.empty() || c.pattern != "file" ? Time(0) : first;
+    const Time first = nMsgs == 0 || c.pattern != "file" ? Time(0) : firstStart;
     sampleEvent = Simulator::Schedule(first + c.sampleInterval, &Impl::Sample, this);
 }
 
@@ -601,27 +616,49 @@ MrcScenarioRunner::Impl::EnablePcap()
 // ---------------------------------------------------------------------------
 // messages
 
-void
+std::size_t
 MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
 {
-    const std::size_t i = msgs.size();
-    msgs.push_back(f);
-    const uint64_t regionBytes = std::max<uint64_t>(f.bytes, 1);
-    const MrcRdmaHelper::Connection conn = transport->entropyValues
-                                               ? ConnectWithEvs(f, regionBytes)
-                                               : ConnectWithHelper(f, regionBytes);
-    conns.push_back(conn);
-    requesters.push_back(conn.requester);
+    const std::size_t i = nMsgs++;
+    if (keepMessages)
+    {
+        kept.push_back(f);
+    }
+    if (f.kind == MrcFlowKind::VICTIM)
+    {
+        cfg.options["victimFlow"] = std::to_string(i);
+    }
+    firstStart = std::min(firstStart, f.start);
+    const MrcScenarioConnections::Placement at = connections.Place(i, f);
+    const MrcRdmaHelper::Connection& conn = connections.GetLane(at.lane).qps;
+    open.emplace(i, OpenMessage{f, at.lane, -1});
     RecordFlow(i, f, conn);
-    ConnectTraces(i, f, conn);
+    if (trackStalls)
+    {
+        stalls.Add(conn.responder, f.start);
+    }
     MrcWorkRequest wr;
     wr.id = i;
-    wr.remoteAddress = conn.region->GetBase();
+    wr.remoteAddress = conn.region->GetBase() + at.offset;
     wr.rkey = conn.region->GetRkey();
     wr.length = static_cast<uint32_t>(f.bytes);
     Ptr<MrcQueuePair> qp = conn.requester;
     const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
     Simulator::Schedule(delay, [qp, wr]() { qp->PostSend(wr); });
+    return i;
+}
+
+MrcRdmaHelper::Connection
+MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
+{
+    const std::size_t lane = connections.GetLanes().size(); // the one being opened
+    const uint64_t regionBytes = MrcScenarioConnections::REGION_BYTES;
+    const MrcRdmaHelper::Connection conn = transport->entropyValues
+                                               ? ConnectWithEvs(f, regionBytes)
+                                               : ConnectWithHelper(f, regionBytes);
+    requesters.push_back(conn.requester);
+    ConnectTraces(lane, f, conn);
+    return conn;
 }
 
 MrcRdmaHelper::Connection
@@ -787,7 +824,12 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
                                    overhead + transport->idealFctExtraBytes,
                                    rtt,
                                    bottleneck);
-    handles.push_back(res->AddFlow(rec));
+    const std::size_t handle = res->AddFlow(rec);
+    if (i == 0)
+    {
+        firstHandle = handle;
+    }
+    NS_ABORT_MSG_IF(handle != firstHandle + i, "flow records of a run must be consecutive");
     ended.push_back(false);
     if (c.sampleInterval > Time(0))
     {
@@ -796,25 +838,32 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
 }
 
 void
-MrcScenarioRunner::Impl::ConnectTraces(std::size_t i,
+MrcScenarioRunner::Impl::OnLaneRx(std::size_t lane)
+{
+    for (std::size_t i : connections.GetLane(lane).open)
+    {
+        if (!ended[i])
+        {
+            stalls.OnRx(i);
+        }
+    }
+}
+
+void
+MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
                                        const MrcFlowSpec& f,
                                        const MrcRdmaHelper::Connection& conn)
 {
     Impl* self = this;
     if (trackStalls)
     {
-        stalls.Add(conn.responder, f.start);
         conn.responder->TraceConnectWithoutContext(
             "Rx",
-            Callback<void, Ptr<const Packet>>([self, i](Ptr<const Packet>) {
-                if (!self->ended[i])
-                {
-                    self->stalls.OnRx(i);
-                }
-            }));
+            Callback<void, Ptr<const Packet>>(
+                [self, lane](Ptr<const Packet>) { self->OnLaneRx(lane); }));
     }
     conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
-        [self, i](const MrcWorkCompletion& wc) { self->OnComplete(i, wc); }));
+        [self](const MrcWorkCompletion& wc) { self->OnComplete(wc.wrId, wc); }));
     auto onError = [self](const std::string& where) {
         return Callback<void, uint32_t, MrcQpError, const std::string&>(
             [self, where](uint32_t qpn, MrcQpError e, const std::string& reason) {
@@ -875,9 +924,7 @@ MrcScenarioRunner::Impl::StartConnection(std::size_t k)
     // htsim truncates a start time to whole microseconds; a triggered connection starts now
     f.start = conn.hasStart ? MicroSeconds(static_cast<int64_t>(std::floor(conn.startUs)))
                             : Simulator::Now();
-    AddMessage(f);
-    msgConn.resize(msgs.size(), -1);
-    msgConn.back() = static_cast<int64_t>(k);
+    open.at(AddMessage(f)).cmConnection = static_cast<int64_t>(k);
     ++connsStarted;
     cfg.options["htsimConnectionsStarted"] = std::to_string(connsStarted);
 }
@@ -922,23 +969,27 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
     }
     ended[i] = true;
     ++nEnded;
+    auto it = open.find(i);
+    const OpenMessage m = std::move(it->second);
+    open.erase(it);
+    connections.Close(m.lane, i);
     if (trackStalls && wc.status == MrcWcStatus::SUCCESS)
     {
         stalls.Close(i, -1); // a failed message stays stalled: Collect closes it at the end
     }
     if (wc.status == MrcWcStatus::SUCCESS)
     {
-        res->CompleteFlow(handles[i], wc.end.GetNanoSeconds());
-        if (msgs[i].kind == MrcFlowKind::COLLECTIVE)
+        res->CompleteFlow(firstHandle + i, wc.end.GetNanoSeconds());
+        if (m.f.kind == MrcFlowKind::COLLECTIVE)
         {
-            OnCollectiveStep(i);
+            OnCollectiveStep(m.f);
         }
-        if (cfg.htsimMatrix && msgConn.size() > i && msgConn[i] >= 0)
+        if (cfg.htsimMatrix && m.cmConnection >= 0)
         {
-            OnConnectionDone(i);
+            OnConnectionDone(m.cmConnection);
         }
     }
-    if (nEnded == msgs.size())
+    if (nEnded == nMsgs)
     {
         Simulator::Stop();
         sampleEvent.Cancel();
@@ -950,10 +1001,9 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
 }
 
 void
-MrcScenarioRunner::Impl::OnCollectiveStep(std::size_t i)
+MrcScenarioRunner::Impl::OnCollectiveStep(const MrcFlowSpec& done)
 {
-    MrcRingCollective& rc = collectives.at(msgs[i].collective);
-    const MrcFlowSpec done = msgs[i]; // AddMessage may reallocate msgs
+    MrcRingCollective& rc = collectives.at(done.collective);
     for (const MrcFlowSpec& f : rc.OnFlowComplete(done, Simulator::Now()))
     {
         AddMessage(f);
@@ -966,10 +1016,10 @@ MrcScenarioRunner::Impl::OnCollectiveStep(std::size_t i)
 }
 
 void
-MrcScenarioRunner::Impl::OnConnectionDone(std::size_t i)
+MrcScenarioRunner::Impl::OnConnectionDone(int64_t kc)
 {
     // htsim's send_done and recv_done triggers, both at the sender's completion
-    const MrcHtsimConnection& k = cfg.htsimMatrix->connections[msgConn[i]];
+    const MrcHtsimConnection& k = cfg.htsimMatrix->connections[kc];
     for (uint32_t t : {k.sendDoneTrigger, k.recvDoneTrigger})
     {
         if (t != 0)
@@ -986,7 +1036,7 @@ void
 MrcScenarioRunner::Impl::Sample()
 {
     series.Sample(cfg.sampleInterval, ended);
-    if (nEnded < msgs.size() && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
+    if (nEnded < nMsgs && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
     {
         sampleEvent = Simulator::Schedule(cfg.sampleInterval, &Impl::Sample, this);
     }
@@ -1007,7 +1057,7 @@ MrcScenarioRunner::Run()
     Simulator::Stop(m.cfg.simTime);
     const double cpu0 = CpuSeconds();
     const auto t0 = Impl::Clock::now();
-    if (m.msgs.empty())
+    if (m.nMsgs == 0)
     {
         Simulator::Stop();
     }
@@ -1050,7 +1100,7 @@ MrcScenarioRunner::Impl::Collect()
     // Several transports in one results: per-transport figures under "<transport>." names.
     const std::string pre = cfg.transports.size() > 1 ? cfg.transport + "." : "";
     const std::map<std::string, std::string> figures =
-        MrcScenarioReport::CollectQueuePairs(*transport, conns, msgs, evChanges, tc);
+        MrcScenarioReport::CollectQueuePairs(*transport, connections.GetLanes(), evChanges, tc);
     hops = MrcScenarioReport::CollectLinks(topo, *res, tc);
     FillRunInfo(pre, figures);
 }
@@ -1122,13 +1172,33 @@ MrcScenarioRunner::GetTopology() const
 const std::vector<MrcFlowSpec>&
 MrcScenarioRunner::GetMessages() const
 {
-    return m_impl->msgs;
+    NS_ABORT_MSG_IF(!m_impl->keepMessages, "GetMessages: SetKeepMessages(false) was called");
+    return m_impl->kept;
 }
 
 const std::vector<Ptr<MrcQueuePair>>&
 MrcScenarioRunner::GetRequesters() const
 {
     return m_impl->requesters;
+}
+
+void
+MrcScenarioRunner::SetKeepMessages(bool keep)
+{
+    NS_ABORT_MSG_IF(m_impl->built, "SetKeepMessages must come before Build");
+    m_impl->keepMessages = keep;
+}
+
+std::size_t
+MrcScenarioRunner::GetNMessages() const
+{
+    return m_impl->nMsgs;
+}
+
+const MrcScenarioConnections&
+MrcScenarioRunner::GetConnections() const
+{
+    return m_impl->connections;
 }
 
 std::vector<std::string>
