@@ -183,6 +183,7 @@ def build(bld):
         # -- scenarios
         'test/mrc-experiments-test.cc',
         'test/mrc-scenario-test.cc',
+        'test/mrc-connections-test.cc',
         'test/mrc-bench-reference-test.cc',
     ]
     module_test.uselib = 'GTEST'

@@ -134,9 +134,36 @@ struct MrcScenarioRunner::Impl
     Ptr<MrcEventLog> log;
     Ptr<MrcFailureInjector> injector;
     Ptr<MrcProgressReporter> progress;
-    // messages: only the open ones are held (a finished one keeps its flow record)
-    MrcScenarioConnections connections;        //!< the queue pairs, per connection
-    std::vector<Ptr<MrcQueuePair>> requesters; //!< requester of each lane, in opening order
+    MrcRunResults results;
+    MrcRunResults* res{&results}; //!< where results go (own, or shared by several runs)
+    Ptr<MrcEventLog> sharedLog;   //!< events of several runs (tagged with the transport)
+
+    MrcScenarioSeries series; //!< the time series (with --sampleInterval > 0)
+    EventId sampleEvent;      //!< the next sample
+
+    /// The figures of the run (the benchmark's and summary.json's).
+    struct Figures
+    {
+        uint64_t hops{0};    //!< frames put on a wire
+        uint64_t events{0};  //!< simulator events (progress checks excluded)
+        double buildWall{0}; //!< wall-clock seconds of Build
+        double runWall{0};   //!< wall-clock seconds of Simulator::Run
+        double runCpu{0};    //!< CPU seconds of Simulator::Run
+    };
+
+    /// How queue pairs are made: the transport's helper and factories, the random streams
+    /// they take, and the per-pair path figures of the flow records.
+    struct TransportSetup
+    {
+        MrcRdmaHelper rdma;        //!< NICs and (RoCE, UEC) queue pairs
+        ObjectFactory evQpFactory; //!< makes queue pairs with entropy values (MRC)
+        Time evBaseRtt;            //!< the fabric's base RTT for the MTU (MRC queue pairs)
+        uint32_t evPerQp{0};       //!< EvCount + BackupCount of the EV profile
+        int64_t nextStream{0};     //!< next free random stream of the queue pairs
+        /// (src, dst) -> base RTT (ns) and bottleneck (b/s) of its first path
+        std::map<std::pair<uint32_t, uint32_t>, std::pair<int64_t, uint64_t>> pathCache;
+        std::vector<int> pgDscps; //!< roce: data DSCP per priority group of a flow file (-1: none)
+    };
 
     /// A message posted and not ended yet.
     struct OpenMessage
@@ -146,46 +173,50 @@ struct MrcScenarioRunner::Impl
         int64_t cmConnection{-1}; //!< its .cm connection (-1: none)
     };
 
-    std::unordered_map<std::size_t, OpenMessage> open; //!< open messages by id
-    std::size_t nMsgs{0};                              //!< messages added
-    std::size_t nEnded{0};                             //!< messages ended (completed or failed)
-    std::vector<bool> ended;                           //!< per message: it ended
-    std::size_t firstHandle{0};    //!< results handle of message 0 (the others follow)
-    Time firstStart{Time::Max()};  //!< earliest start of any message
-    bool keepMessages{true};       //!< keep every message's spec (GetMessages)
-    std::vector<MrcFlowSpec> kept; //!< every message, with keepMessages
-    MrcRunResults results;
-    MrcRunResults* res{&results}; //!< where results go (own, or shared by several runs)
+    /// The messages: their connections, the open ones, counts. A message that ended
+    /// keeps only its flow record (in the results) and its bit in `ended`.
+    struct MessageBook
+    {
+        MrcScenarioConnections connections;        //!< the queue pairs, per connection
+        std::vector<Ptr<MrcQueuePair>> requesters; //!< requester of each lane, opening order
+        std::unordered_map<std::size_t, OpenMessage> open; //!< open messages by id
+        std::size_t nMsgs{0};                              //!< messages added
+        std::size_t nEnded{0};                             //!< messages ended (completed or failed)
+        std::vector<bool> ended;                           //!< per message: it ended
+        std::size_t firstHandle{0};    //!< results handle of message 0 (the others follow)
+        Time firstStart{Time::Max()};  //!< earliest start of any message
+        bool keepMessages{true};       //!< keep every message's spec (GetMessages)
+        std::vector<MrcFlowSpec> kept; //!< every message, with keepMessages
+    };
 
-    MrcScenarioSeries series; //!< the time series (with --sampleInterval > 0)
-    EventId sampleEvent;
+    /// What starts messages during the run: collectives and htsim triggers.
+    struct Drivers
+    {
+        std::vector<MrcRingCollective> collectives; //!< the collectives (allreduce, allgather)
+        MrcHtsimTriggers triggers;                  //!< htsim triggers of a .cm flow file
+        uint64_t connsStarted{0};                   //!< .cm connections started
+    };
 
-    // figures
-    uint64_t hops{0};
-    uint64_t events{0};
-    double buildWall{0};
-    double runWall{0};
-    double runCpu{0};
+    /// MRC EV-state records (events.csv).
+    struct EvEvents
+    {
+        uint64_t evRecorded{0}; //!< ev_state records written
+        uint64_t evChanges{0};  //!< EV health changes seen
+    };
 
-    // transport
-    MrcRdmaHelper rdma;
-    ObjectFactory evQpFactory; //!< makes queue pairs with entropy values (MRC)
-    Time evBaseRtt;            //!< the fabric's base RTT for the MTU (MRC queue pairs)
-    uint32_t evPerQp{0};       //!< EvCount + BackupCount of the EV profile
-    int64_t nextStream{0};
-    std::map<std::pair<uint32_t, uint32_t>, std::pair<int64_t, uint64_t>> pathCache;
-    Ptr<MrcEventLog> sharedLog; //!< events of several runs (tagged with the transport)
-    uint64_t evRecorded{0};     //!< ev_state records written
-    uint64_t evChanges{0};      //!< EV health changes seen
-    std::vector<MrcRingCollective> collectives;
-    std::vector<int> pgDscps; //!< roce: data DSCP per priority group of a flow file (-1: none)
+    /// Per-message stalls (runs with --failLink).
+    struct Stalls
+    {
+        bool trackStalls{false}; //!< track them
+        MrcStallTracker stalls;  //!< the tracker
+    };
 
-    MrcHtsimTriggers triggers; //!< htsim triggers of a .cm flow file
-    uint64_t connsStarted{0};  //!< .cm connections started
-
-    // Per-message stalls (runs with --failLink).
-    bool trackStalls{false};
-    MrcStallTracker stalls;
+    Figures fig;       //!< figures
+    TransportSetup tr; //!< queue-pair making
+    MessageBook book;  //!< messages
+    Drivers drv;       //!< collectives and triggers
+    EvEvents ev;       //!< EV-state records
+    Stalls stall;      //!< stalls
 
     // -- Build, phase by phase (in this order: each phase's random streams and objects
     //    come after the previous phase's)
@@ -304,19 +335,22 @@ MrcScenarioRunner::Build()
     m.res->AddTransport(c.transport);
     m.RegisterHostSeries();
     stream = m.InstallLosses(stream);
-    m.trackStalls = !c.failLink.empty();
-    m.stalls.SetEventLog(m.log);
-    m.nextStream = stream + 100000;
-    m.connections.SetQpsPerConnection(0);
+    m.stall.trackStalls = !c.failLink.empty();
+    m.stall.stalls.SetEventLog(m.log);
+    m.tr.nextStream = stream + 100000;
+    // Queue pairs per connection: --qpsPerConnection; not given: a new lane per message for
+    // now (0 for the table).
+    m.book.connections.SetQpsPerConnection(
+        c.qpsPerConnection == MrcScenarioConfig::QP_PER_MESSAGE ? 0 : c.qpsPerConnection);
     Impl* self = &m;
-    m.connections.SetOpener(
+    m.book.connections.SetOpener(
         MrcScenarioConnections::Opener([self](const MrcFlowSpec& f) { return self->OpenLane(f); }));
     m.CreateWorkload();
     m.ScheduleFailures();
     MrcScenarioReport::ConnectPfcLog(m.topo, m.res);
     m.StartSampling();
     m.EnablePcap();
-    m.buildWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
+    m.fig.buildWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
 }
 
 void
@@ -350,7 +384,7 @@ MrcScenarioRunner::Impl::ApplyAttributeDefaults()
     }
     if (transport->priorityGroups)
     {
-        pgDscps = ConfigurePriorityGroups(c.fileFlows);
+        tr.pgDscps = ConfigurePriorityGroups(c.fileFlows);
     }
     for (const auto& o : c.attributeOverrides)
     {
@@ -401,16 +435,16 @@ MrcScenarioRunner::Impl::BuildFabric()
 void
 MrcScenarioRunner::Impl::InstallTransport()
 {
-    MrcMultipathHelper::InstallNics(rdma, topo); // one port per plane on every host
+    MrcMultipathHelper::InstallNics(tr.rdma, topo); // one port per plane on every host
     const uint32_t mtu = cfg.topology.mtu;
     if (transport->entropyValues)
     {
-        evQpFactory.SetTypeId(transport->queuePairType);
-        evBaseRtt = topo->GetBaseRtt(mtu);
+        tr.evQpFactory.SetTypeId(transport->queuePairType);
+        tr.evBaseRtt = topo->GetBaseRtt(mtu);
         // The EV profile's current defaults, read without creating one (a new object's
         // random variable would shift the automatic stream numbers of everything after it).
-        evPerQp = std::stoul(CurrentDefault(MrcEvProfile::GetTypeId(), "EvCount")) +
-                  std::stoul(CurrentDefault(MrcEvProfile::GetTypeId(), "BackupCount"));
+        tr.evPerQp = std::stoul(CurrentDefault(MrcEvProfile::GetTypeId(), "EvCount")) +
+                     std::stoul(CurrentDefault(MrcEvProfile::GetTypeId(), "BackupCount"));
     }
     if (transport->entropySelector)
     {
@@ -418,7 +452,7 @@ MrcScenarioRunner::Impl::InstallTransport()
         // RoCEv2 flow label of the QPN pair modulo the planes); per-packet spraying over
         // ECMP within that plane by the EV in the UDP source port. BaseRtt: the fabric's
         // unloaded RTT for the MTU, unless --ns3::<queue pair>::BaseRtt is given.
-        rdma.SetQueuePairType(transport->queuePairType);
+        tr.rdma.SetQueuePairType(transport->queuePairType);
         bool rttGiven = false;
         for (const auto& o : cfg.attributeOverrides)
         {
@@ -426,7 +460,7 @@ MrcScenarioRunner::Impl::InstallTransport()
         }
         if (!rttGiven)
         {
-            rdma.SetQueuePairAttribute("BaseRtt", TimeValue(topo->GetBaseRtt(mtu)));
+            tr.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(topo->GetBaseRtt(mtu)));
         }
     }
 }
@@ -509,13 +543,13 @@ MrcScenarioRunner::Impl::CreateWorkload()
                         c.pattern << ": --bytes=" << c.bytes
                                   << " must be at least hosts x chunks = "
                                   << uint64_t{nHosts} * c.chunks);
-        collectives.emplace_back(0,
-                                 c.pattern == "allreduce" ? MrcRingCollective::ALL_REDUCE
-                                                          : MrcRingCollective::ALL_GATHER,
-                                 ring,
-                                 c.bytes,
-                                 c.chunks);
-        for (const MrcFlowSpec& f : collectives[0].Start(Time(0)))
+        drv.collectives.emplace_back(0,
+                                     c.pattern == "allreduce" ? MrcRingCollective::ALL_REDUCE
+                                                              : MrcRingCollective::ALL_GATHER,
+                                     ring,
+                                     c.bytes,
+                                     c.chunks);
+        for (const MrcFlowSpec& f : drv.collectives[0].Start(Time(0)))
         {
             AddMessage(f);
         }
@@ -524,7 +558,7 @@ MrcScenarioRunner::Impl::CreateWorkload()
     {
         // An htsim connection matrix: timed connections now, the others when a trigger
         // starts them.
-        triggers.Load(*c.htsimMatrix);
+        drv.triggers.Load(*c.htsimMatrix);
         const auto& cm = c.htsimMatrix->connections;
         for (std::size_t k = 0; k < cm.size(); ++k)
         {
@@ -589,7 +623,7 @@ MrcScenarioRunner::Impl::StartSampling()
     }
     series.AddSwitchQueues(topo, c.tagFabricSeries ? c.transport : "");
     // Flow files often start late (HPCC's at 2 s): sample from the first message on.
-    const Time first = nMsgs == 0 || c.pattern != "file" ? Time(0) : firstStart;
+    const Time first = book.nMsgs == 0 || c.pattern != "file" ? Time(0) : book.firstStart;
     sampleEvent = Simulator::Schedule(first + c.sampleInterval, &Impl::Sample, this);
 }
 
@@ -619,23 +653,23 @@ MrcScenarioRunner::Impl::EnablePcap()
 std::size_t
 MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
 {
-    const std::size_t i = nMsgs++;
-    if (keepMessages)
+    const std::size_t i = book.nMsgs++;
+    if (book.keepMessages)
     {
-        kept.push_back(f);
+        book.kept.push_back(f);
     }
     if (f.kind == MrcFlowKind::VICTIM)
     {
         cfg.options["victimFlow"] = std::to_string(i);
     }
-    firstStart = std::min(firstStart, f.start);
-    const MrcScenarioConnections::Placement at = connections.Place(i, f);
-    const MrcRdmaHelper::Connection& conn = connections.GetLane(at.lane).qps;
-    open.emplace(i, OpenMessage{f, at.lane, -1});
+    book.firstStart = std::min(book.firstStart, f.start);
+    const MrcScenarioConnections::Placement at = book.connections.Place(i, f);
+    const MrcRdmaHelper::Connection& conn = book.connections.GetLane(at.lane).qps;
+    book.open.emplace(i, OpenMessage{f, at.lane, -1});
     RecordFlow(i, f, conn);
-    if (trackStalls)
+    if (stall.trackStalls)
     {
-        stalls.Add(conn.responder, f.start);
+        stall.stalls.Add(conn.responder, f.start);
     }
     MrcWorkRequest wr;
     wr.id = i;
@@ -651,12 +685,12 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
 MrcRdmaHelper::Connection
 MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
 {
-    const std::size_t lane = connections.GetLanes().size(); // the one being opened
+    const std::size_t lane = book.connections.GetLanes().size(); // the one being opened
     const uint64_t regionBytes = MrcScenarioConnections::REGION_BYTES;
     const MrcRdmaHelper::Connection conn = transport->entropyValues
                                                ? ConnectWithEvs(f, regionBytes)
                                                : ConnectWithHelper(f, regionBytes);
-    requesters.push_back(conn.requester);
+    book.requesters.push_back(conn.requester);
     ConnectTraces(lane, f, conn);
     return conn;
 }
@@ -679,24 +713,24 @@ MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionByt
     }
     Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
     Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
-    conn.requester = na->CreateQueuePair(evQpFactory);
-    conn.responder = nb->CreateQueuePair(evQpFactory);
+    conn.requester = na->CreateQueuePair(tr.evQpFactory);
+    conn.responder = nb->CreateQueuePair(tr.evQpFactory);
     for (auto [q, cands] :
          {std::make_pair(conn.requester, &ab), std::make_pair(conn.responder, &ba)})
     {
         Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(q);
         Ptr<MrcEvProfile> profile = CreateObject<MrcEvProfile>();
         profile->SetFormat(srv6 ? MrcEvProfile::SRV6 : MrcEvProfile::STRUCTURED);
-        nextStream += profile->AssignStreams(nextStream);
+        tr.nextStream += profile->AssignStreams(tr.nextStream);
         mq->SetEvProfile(profile);
         mq->SetEvCandidates(*cands);
-        mq->SetAttribute("BaseRtt", TimeValue(evBaseRtt));
+        mq->SetAttribute("BaseRtt", TimeValue(tr.evBaseRtt));
     }
     MrcRdmaHelper::ConnectPair(conn.requester, conn.responder);
     conn.region = nb->RegisterMemoryRegion(0x100000000ULL, regionBytes);
     for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
     {
-        nextStream += DynamicCast<MrcMultipathQueuePair>(q)->AssignStreams(nextStream);
+        tr.nextStream += DynamicCast<MrcMultipathQueuePair>(q)->AssignStreams(tr.nextStream);
     }
     if (cfg.maxEvEvents > 0)
     {
@@ -747,19 +781,19 @@ MrcRdmaHelper::Connection
 MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f, uint64_t regionBytes)
 {
     MrcRdmaHelper::Connection conn =
-        rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
+        tr.rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
     if (transport->priorityGroups && f.priorityGroup >= 0 &&
-        f.priorityGroup < static_cast<int>(pgDscps.size()) && pgDscps[f.priorityGroup] >= 0)
+        f.priorityGroup < static_cast<int>(tr.pgDscps.size()) && tr.pgDscps[f.priorityGroup] >= 0)
     {
-        conn.requester->SetAttribute("DataDscp", UintegerValue(pgDscps[f.priorityGroup]));
+        conn.requester->SetAttribute("DataDscp", UintegerValue(tr.pgDscps[f.priorityGroup]));
     }
     if (transport->entropySelector)
     {
         // Fixed streams for the per-packet EV choice (as the MRC EV profiles).
         for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
         {
-            nextStream +=
-                DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(nextStream);
+            tr.nextStream +=
+                DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(tr.nextStream);
         }
     }
     return conn;
@@ -769,8 +803,8 @@ std::pair<int64_t, uint64_t>
 MrcScenarioRunner::Impl::PathFigures(uint32_t src, uint32_t dst, uint32_t overhead)
 {
     auto key = std::make_pair(src, dst);
-    auto it = pathCache.find(key);
-    if (it != pathCache.end())
+    auto it = tr.pathCache.find(key);
+    if (it != tr.pathCache.end())
     {
         return it->second;
     }
@@ -788,7 +822,7 @@ MrcScenarioRunner::Impl::PathFigures(uint32_t src, uint32_t dst, uint32_t overhe
     {
         bottleneck *= topo->GetNPlanes(); // sprays over every plane
     }
-    return pathCache.emplace(key, std::make_pair(rtt, bottleneck)).first->second;
+    return tr.pathCache.emplace(key, std::make_pair(rtt, bottleneck)).first->second;
 }
 
 void
@@ -827,10 +861,10 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
     const std::size_t handle = res->AddFlow(rec);
     if (i == 0)
     {
-        firstHandle = handle;
+        book.firstHandle = handle;
     }
-    NS_ABORT_MSG_IF(handle != firstHandle + i, "flow records of a run must be consecutive");
-    ended.push_back(false);
+    NS_ABORT_MSG_IF(handle != book.firstHandle + i, "flow records of a run must be consecutive");
+    book.ended.push_back(false);
     if (c.sampleInterval > Time(0))
     {
         series.AddFlow(c.transport, conn.requester);
@@ -840,11 +874,11 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
 void
 MrcScenarioRunner::Impl::OnLaneRx(std::size_t lane)
 {
-    for (std::size_t i : connections.GetLane(lane).open)
+    for (std::size_t i : book.connections.GetLane(lane).open)
     {
-        if (!ended[i])
+        if (!book.ended[i])
         {
-            stalls.OnRx(i);
+            stall.stalls.OnRx(i);
         }
     }
 }
@@ -855,7 +889,7 @@ MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
                                        const MrcRdmaHelper::Connection& conn)
 {
     Impl* self = this;
-    if (trackStalls)
+    if (stall.trackStalls)
     {
         conn.responder->TraceConnectWithoutContext(
             "Rx",
@@ -882,7 +916,7 @@ MrcScenarioRunner::Impl::Srv6Candidates(uint32_t src, uint32_t dst) const
     std::vector<MrcEvCandidate> paths = MrcMultipathHelper::GetSrv6Candidates(topo, src, dst);
     const uint32_t planes = topo->GetNPlanes();
     const uint32_t want =
-        std::min((evPerQp + planes - 1) / planes, std::max<uint32_t>(cfg.evMinPerPlane, 1));
+        std::min((tr.evPerQp + planes - 1) / planes, std::max<uint32_t>(cfg.evMinPerPlane, 1));
     std::vector<uint32_t> perPlane(planes, 0);
     for (const auto& c : paths)
     {
@@ -924,9 +958,9 @@ MrcScenarioRunner::Impl::StartConnection(std::size_t k)
     // htsim truncates a start time to whole microseconds; a triggered connection starts now
     f.start = conn.hasStart ? MicroSeconds(static_cast<int64_t>(std::floor(conn.startUs)))
                             : Simulator::Now();
-    open.at(AddMessage(f)).cmConnection = static_cast<int64_t>(k);
-    ++connsStarted;
-    cfg.options["htsimConnectionsStarted"] = std::to_string(connsStarted);
+    book.open.at(AddMessage(f)).cmConnection = static_cast<int64_t>(k);
+    ++drv.connsStarted;
+    cfg.options["htsimConnectionsStarted"] = std::to_string(drv.connsStarted);
 }
 
 // ---------------------------------------------------------------------------
@@ -948,12 +982,12 @@ MrcScenarioRunner::Impl::OnEvState(const std::string& where,
     {
         return;
     }
-    ++evChanges;
-    if (evRecorded >= cfg.maxEvEvents)
+    ++ev.evChanges;
+    if (ev.evRecorded >= cfg.maxEvEvents)
     {
         return;
     }
-    ++evRecorded;
+    ++ev.evRecorded;
     std::ostringstream d;
     d << "ev " << evId << " value 0x" << std::hex << value << std::dec << " plane " << plane << " "
       << MrcEvStateName(from) << "->" << MrcEvStateName(to) << " " << MrcEvReasonName(reason);
@@ -963,33 +997,33 @@ MrcScenarioRunner::Impl::OnEvState(const std::string& where,
 void
 MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
 {
-    if (ended[i])
+    if (book.ended[i])
     {
         return;
     }
-    ended[i] = true;
-    ++nEnded;
-    auto it = open.find(i);
-    const OpenMessage m = std::move(it->second);
-    open.erase(it);
-    connections.Close(m.lane, i);
-    if (trackStalls && wc.status == MrcWcStatus::SUCCESS)
+    book.ended[i] = true;
+    ++book.nEnded;
+    auto it = book.open.find(i);
+    const OpenMessage msg = std::move(it->second);
+    book.open.erase(it);
+    book.connections.Close(msg.lane, i);
+    if (stall.trackStalls && wc.status == MrcWcStatus::SUCCESS)
     {
-        stalls.Close(i, -1); // a failed message stays stalled: Collect closes it at the end
+        stall.stalls.Close(i, -1); // a failed message stays stalled: Collect closes it at the end
     }
     if (wc.status == MrcWcStatus::SUCCESS)
     {
-        res->CompleteFlow(firstHandle + i, wc.end.GetNanoSeconds());
-        if (m.f.kind == MrcFlowKind::COLLECTIVE)
+        res->CompleteFlow(book.firstHandle + i, wc.end.GetNanoSeconds());
+        if (msg.f.kind == MrcFlowKind::COLLECTIVE)
         {
-            OnCollectiveStep(m.f);
+            OnCollectiveStep(msg.f);
         }
-        if (cfg.htsimMatrix && m.cmConnection >= 0)
+        if (cfg.htsimMatrix && msg.cmConnection >= 0)
         {
-            OnConnectionDone(m.cmConnection);
+            OnConnectionDone(msg.cmConnection);
         }
     }
-    if (nEnded == nMsgs)
+    if (book.nEnded == book.nMsgs)
     {
         Simulator::Stop();
         sampleEvent.Cancel();
@@ -1003,7 +1037,7 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
 void
 MrcScenarioRunner::Impl::OnCollectiveStep(const MrcFlowSpec& done)
 {
-    MrcRingCollective& rc = collectives.at(done.collective);
+    MrcRingCollective& rc = drv.collectives.at(done.collective);
     for (const MrcFlowSpec& f : rc.OnFlowComplete(done, Simulator::Now()))
     {
         AddMessage(f);
@@ -1024,7 +1058,7 @@ MrcScenarioRunner::Impl::OnConnectionDone(int64_t kc)
     {
         if (t != 0)
         {
-            for (std::size_t next : triggers.Activate(t))
+            for (std::size_t next : drv.triggers.Activate(t))
             {
                 StartConnection(next);
             }
@@ -1035,8 +1069,8 @@ MrcScenarioRunner::Impl::OnConnectionDone(int64_t kc)
 void
 MrcScenarioRunner::Impl::Sample()
 {
-    series.Sample(cfg.sampleInterval, ended);
-    if (nEnded < nMsgs && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
+    series.Sample(cfg.sampleInterval, book.ended);
+    if (book.nEnded < book.nMsgs && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
     {
         sampleEvent = Simulator::Schedule(cfg.sampleInterval, &Impl::Sample, this);
     }
@@ -1057,18 +1091,18 @@ MrcScenarioRunner::Run()
     Simulator::Stop(m.cfg.simTime);
     const double cpu0 = CpuSeconds();
     const auto t0 = Impl::Clock::now();
-    if (m.nMsgs == 0)
+    if (m.book.nMsgs == 0)
     {
         Simulator::Stop();
     }
     Simulator::Run();
-    m.runWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
-    m.runCpu = CpuSeconds() - cpu0;
+    m.fig.runWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
+    m.fig.runCpu = CpuSeconds() - cpu0;
     if (m.progress)
     {
         m.progress->Stop();
     }
-    m.events = Simulator::GetEventCount() - (m.progress ? m.progress->GetChecks() : 0);
+    m.fig.events = Simulator::GetEventCount() - (m.progress ? m.progress->GetChecks() : 0);
     m.Collect();
     if (m.sharedLog)
     {
@@ -1092,16 +1126,19 @@ MrcScenarioRunner::Run()
 void
 MrcScenarioRunner::Impl::Collect()
 {
-    if (trackStalls)
+    if (stall.trackStalls)
     {
-        stalls.CloseOpen();
+        stall.stalls.CloseOpen();
     }
     MrcTransportCounters& tc = res->GetCounters(cfg.transport);
     // Several transports in one results: per-transport figures under "<transport>." names.
     const std::string pre = cfg.transports.size() > 1 ? cfg.transport + "." : "";
     const std::map<std::string, std::string> figures =
-        MrcScenarioReport::CollectQueuePairs(*transport, connections.GetLanes(), evChanges, tc);
-    hops = MrcScenarioReport::CollectLinks(topo, *res, tc);
+        MrcScenarioReport::CollectQueuePairs(*transport,
+                                             book.connections.GetLanes(),
+                                             ev.evChanges,
+                                             tc);
+    fig.hops = MrcScenarioReport::CollectLinks(topo, *res, tc);
     FillRunInfo(pre, figures);
 }
 
@@ -1135,8 +1172,8 @@ MrcScenarioRunner::Impl::FillRunInfo(const std::string& pre,
     }
     info.ns3Version = MrcNs3VersionString();
     info.simulatedTimeNs = std::max(info.simulatedTimeNs, Simulator::Now().GetNanoSeconds());
-    info.eventsExecuted += events;
-    info.wallClockSeconds += buildWall + runWall;
+    info.eventsExecuted += fig.events;
+    info.wallClockSeconds += fig.buildWall + fig.runWall;
     info.peakRssKb = MrcScenarioReport::PeakRssKb();
 }
 
@@ -1172,33 +1209,40 @@ MrcScenarioRunner::GetTopology() const
 const std::vector<MrcFlowSpec>&
 MrcScenarioRunner::GetMessages() const
 {
-    NS_ABORT_MSG_IF(!m_impl->keepMessages, "GetMessages: SetKeepMessages(false) was called");
-    return m_impl->kept;
+    NS_ABORT_MSG_IF(!m_impl->book.keepMessages, "GetMessages: SetKeepMessages(false) was called");
+    return m_impl->book.kept;
 }
 
 const std::vector<Ptr<MrcQueuePair>>&
 MrcScenarioRunner::GetRequesters() const
 {
-    return m_impl->requesters;
+    return m_impl->book.requesters;
+}
+
+std::size_t
+MrcScenarioRunner::AddMessage(const MrcFlowSpec& f)
+{
+    NS_ABORT_MSG_IF(!m_impl->built, "AddMessage must come after Build");
+    return m_impl->AddMessage(f);
 }
 
 void
 MrcScenarioRunner::SetKeepMessages(bool keep)
 {
     NS_ABORT_MSG_IF(m_impl->built, "SetKeepMessages must come before Build");
-    m_impl->keepMessages = keep;
+    m_impl->book.keepMessages = keep;
 }
 
 std::size_t
 MrcScenarioRunner::GetNMessages() const
 {
-    return m_impl->nMsgs;
+    return m_impl->book.nMsgs;
 }
 
 const MrcScenarioConnections&
 MrcScenarioRunner::GetConnections() const
 {
-    return m_impl->connections;
+    return m_impl->book.connections;
 }
 
 std::vector<std::string>
@@ -1216,31 +1260,31 @@ MrcScenarioRunner::Write(const std::string& dir) const
 uint64_t
 MrcScenarioRunner::GetPacketHops() const
 {
-    return m_impl->hops;
+    return m_impl->fig.hops;
 }
 
 uint64_t
 MrcScenarioRunner::GetEvents() const
 {
-    return m_impl->events;
+    return m_impl->fig.events;
 }
 
 double
 MrcScenarioRunner::GetBuildWallSeconds() const
 {
-    return m_impl->buildWall;
+    return m_impl->fig.buildWall;
 }
 
 double
 MrcScenarioRunner::GetRunWallSeconds() const
 {
-    return m_impl->runWall;
+    return m_impl->fig.runWall;
 }
 
 double
 MrcScenarioRunner::GetRunCpuSeconds() const
 {
-    return m_impl->runCpu;
+    return m_impl->fig.runCpu;
 }
 
 std::vector<uint32_t>

@@ -67,6 +67,15 @@ class MrcScenarioRunner
     void Run();
 
     /**
+     * Add a message to the workload, after Build (before or during Run): it goes on its
+     * connection and is posted at max(now, f.start). A driver that adds messages during
+     * the run must keep one added and not ended, or the run stops when all have ended.
+     * \param f the message
+     * \return its id (flow id)
+     */
+    std::size_t AddMessage(const MrcFlowSpec& f);
+
+    /**
      * Put the results and events into shared objects (several transports run one after
      * another into the same files). Call before Build.
      * \param results where flows, links, series and counters go (null: this runner's own)
