@@ -338,10 +338,12 @@ MrcScenarioRunner::Build()
     m.stall.trackStalls = !c.failLink.empty();
     m.stall.stalls.SetEventLog(m.log);
     m.tr.nextStream = stream + 100000;
-    // Queue pairs per connection: --qpsPerConnection; not given: a new lane per message for
-    // now (0 for the table).
+    // Queue pairs per connection: --qpsPerConnection; not given: as many as the messages a
+    // flow is split into (qpsPerPair). 0 for the table: a new lane per message.
     m.book.connections.SetQpsPerConnection(
-        c.qpsPerConnection == MrcScenarioConfig::QP_PER_MESSAGE ? 0 : c.qpsPerConnection);
+        c.qpsPerConnection == MrcScenarioConfig::QP_PER_MESSAGE
+            ? 0
+            : (c.qpsPerConnection > 0 ? c.qpsPerConnection : std::max<uint32_t>(c.qpsPerPair, 1)));
     Impl* self = &m;
     m.book.connections.SetOpener(
         MrcScenarioConnections::Opener([self](const MrcFlowSpec& f) { return self->OpenLane(f); }));
