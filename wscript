@@ -111,6 +111,7 @@ def build(bld):
         'helper/experiments/mrc-scenario-report.cc',
         'helper/experiments/mrc-scenario-runner.cc',
         'helper/experiments/mrc-scenario-series.cc',
+        'helper/experiments/mrc-scenario-connections.cc',
         'helper/experiments/mrc-scenario-workload.cc',
         'helper/experiments/mrc-sim-main.cc',
         'helper/experiments/mrc-stall-tracker.cc',
@@ -184,6 +185,7 @@ def build(bld):
         # -- scenarios
         'test/mrc-experiments-test.cc',
         'test/mrc-scenario-test.cc',
+        'test/mrc-connections-test.cc',
         'test/mrc-bench-reference-test.cc',
     ]
     module_test.uselib = 'GTEST'
@@ -305,6 +307,7 @@ def build(bld):
         'helper/experiments/mrc-scenario-report.h',
         'helper/experiments/mrc-scenario-runner.h',
         'helper/experiments/mrc-scenario-series.h',
+        'helper/experiments/mrc-scenario-connections.h',
         'helper/experiments/mrc-scenario-workload.h',
         'helper/experiments/mrc-sim-main.h',
         'helper/experiments/mrc-stall-tracker.h',

@@ -47,15 +47,20 @@ struct MrcScenarioConfig
     uint32_t evMinPerPlane{256};  //!< srv6: a plane with fewer paths gets replica EVs up to this
     double lossRate{0};           //!< random loss probability (--lossRate)
     std::string lossAt{"path"};   //!< "path" (once per path, host NIC ingress) or "links"
-    Time duration{MicroSeconds(500)};      //!< flows: arrival window
-    double load{0.5};                      //!< flows: offered load per host
-    std::string cdf{"websearch"};          //!< flows: flow-size distribution name
-    uint32_t chunks{1};                    //!< allreduce: chunks per segment
-    uint32_t maxEvEvents{10000};           //!< ev_state records kept in events.csv (per transport)
-    bool tagFabricSeries{false};           //!< label host/queue series with the transport (several)
-    uint64_t bytes{1000000};               //!< bytes per sender (split over qpsPerPair)
-    uint32_t senders{8};                   //!< incast senders
-    uint32_t qpsPerPair{1};                //!< queue pairs (messages) per sender-receiver pair
+    Time duration{MicroSeconds(500)}; //!< flows: arrival window
+    double load{0.5};                 //!< flows: offered load per host
+    std::string cdf{"websearch"};     //!< flows: flow-size distribution name
+    uint32_t chunks{1};               //!< allreduce: chunks per segment
+    uint32_t maxEvEvents{10000};      //!< ev_state records kept in events.csv (per transport)
+    bool tagFabricSeries{false};      //!< label host/queue series with the transport (several)
+    uint64_t bytes{1000000};          //!< bytes per sender (split over qpsPerPair)
+    uint32_t senders{8};              //!< incast senders
+    uint32_t qpsPerPair{1};           //!< queue pairs (messages) per sender-receiver pair
+    /// queue pairs per connection (job, source, destination), messages striped over them
+    /// round-robin (0: as many as qpsPerPair); QP_PER_MESSAGE: a new pair per message
+    uint32_t qpsPerConnection{0};
+    /// qpsPerConnection value of --qpsPerConnection=message (the older per-message model)
+    static constexpr uint32_t QP_PER_MESSAGE = UINT32_MAX;
     std::string failLink;                  //!< links to cut ("a:b,c:d"; empty: none)
     Time failAt{MicroSeconds(100)};        //!< when they are cut
     Time repairAt{0};                      //!< when they are repaired (0: never)

@@ -112,8 +112,13 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("bytes", "bytes each sender writes (split over qpsPerPair messages)", bytes);
     cmd.AddValue("senders", "incast: number of senders", senders);
     cmd.AddValue("qpsPerPair",
-                 "queue pairs (one message each) per sender-receiver pair",
+                 "messages each flow is split into (each sender-receiver pair's flow)",
                  qpsPerPair);
+    cmd.AddValue("qpsPerConnection",
+                 "queue pairs per connection (job, sender, receiver), opened once and reused "
+                 "by its messages, striped round-robin (empty: qpsPerPair; message: a new "
+                 "pair for every message)",
+                 qpsPerConnection);
     cmd.AddValue("failAt", "when the --failLink links are cut", failAt);
     cmd.AddValue("failLink",
                  "links to cut, comma-separated nodeA:nodeB (node names as p0-t0-0, host3)",
@@ -199,6 +204,10 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
         }
     }
     c.options = ToMap();
+    if (!qpsPerConnection.empty())
+    {
+        c.options["qpsPerConnection"] = qpsPerConnection; // recorded when given
+    }
     if (c.graph)
     {
         // The fabric of --topoFile, not of the topology options.
@@ -371,6 +380,20 @@ MrcScenarioOptions::CheckWorkload(MrcScenarioConfig& c) const
         return Bad("qpsPerPair", qpsPerPair, "must be an integer 1..1024");
     }
     c.qpsPerPair = static_cast<uint32_t>(v);
+    if (qpsPerConnection == "message")
+    {
+        c.qpsPerConnection = MrcScenarioConfig::QP_PER_MESSAGE;
+    }
+    else if (!qpsPerConnection.empty())
+    {
+        if (!ParseU64(qpsPerConnection, v) || v == 0 || v > 1024)
+        {
+            return Bad("qpsPerConnection",
+                       qpsPerConnection,
+                       "must be an integer 1..1024 or 'message'");
+        }
+        c.qpsPerConnection = static_cast<uint32_t>(v);
+    }
     return "";
 }
 

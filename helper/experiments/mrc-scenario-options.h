@@ -71,6 +71,7 @@ class MrcScenarioOptions
     std::string bytes{"1000000"};        //!< --bytes
     std::string senders{"8"};            //!< --senders
     std::string qpsPerPair{"1"};         //!< --qpsPerPair
+    std::string qpsPerConnection{""};    //!< --qpsPerConnection (empty: qpsPerPair)
     std::string failAt{"100us"};         //!< --failAt
     std::string failLink{""};            //!< --failLink
     std::string repairAt{""};            //!< --repairAt
@@ -95,7 +96,7 @@ class MrcScenarioOptions
     /// --sameFabric, --evFormat, --evMinPerPlane, --lossRate, --load, --lossAt
     std::string CheckFabricModel(MrcScenarioConfig& c) const;
     /// --duration, --cdf, --chunks, --maxEvEvents, --profile, --bytes, --senders,
-    /// --qpsPerPair
+    /// --qpsPerPair, --qpsPerConnection
     std::string CheckWorkload(MrcScenarioConfig& c) const;
     /// --seed, --simTime, --failAt, --repairAt, --failLink, --sampleInterval, --pcap
     std::string CheckRun(MrcScenarioConfig& c) const;

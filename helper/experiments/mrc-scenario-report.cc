@@ -117,8 +117,7 @@ MrcScenarioReport::ConnectPfcLog(Ptr<MrcTopology> topo, MrcRunResults* results)
 
 std::map<std::string, std::string>
 MrcScenarioReport::CollectQueuePairs(const MrcTransportInfo& transport,
-                                     const std::vector<MrcRdmaHelper::Connection>& conns,
-                                     const std::vector<MrcFlowSpec>& msgs,
+                                     const std::vector<MrcConnectionLane>& lanes,
                                      uint64_t evChanges,
                                      MrcTransportCounters& tc)
 {
@@ -127,16 +126,17 @@ MrcScenarioReport::CollectQueuePairs(const MrcTransportInfo& transport,
     uint64_t mpProbes = 0;
     uint64_t mpInferred = 0;
     MrcUecCounters uc;
-    for (std::size_t i = 0; i < conns.size(); ++i)
+    for (const MrcConnectionLane& lane : lanes)
     {
-        const MrcQpCounters& q = conns[i].requester->GetCounters();
+        const MrcRdmaHelper::Connection& conn = lane.qps;
+        const MrcQpCounters& q = conn.requester->GetCounters();
         tc.retransmissions += q.retransmittedPackets;
         tc.timeouts += q.timeouts;
         tc.nacks += q.naksReceived;
         tc.cnps += q.cnpsReceived;
         if (transport.entropyValues)
         {
-            Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(conns[i].requester);
+            Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(conn.requester);
             mpTrimNacks += mq->GetMultipathCounters().trimNacksReceived;
             mpProbes += mq->GetMultipathCounters().probesSent;
             mpInferred += mq->GetMultipathCounters().inferredLosses;
@@ -144,19 +144,21 @@ MrcScenarioReport::CollectQueuePairs(const MrcTransportInfo& transport,
         if (transport.entropySelector)
         {
             const MrcUecCounters& u =
-                DynamicCast<MrcUecQueuePair>(conns[i].requester)->GetUecCounters();
+                DynamicCast<MrcUecQueuePair>(conn.requester)->GetUecCounters();
             const MrcUecCounters& r =
-                DynamicCast<MrcUecQueuePair>(conns[i].responder)->GetUecCounters();
+                DynamicCast<MrcUecQueuePair>(conn.responder)->GetUecCounters();
             uc.trimNacksReceived += u.trimNacksReceived;
             uc.inferredLosses += u.inferredLosses;
             uc.timedOutPsns += u.timedOutPsns;
             uc.lastHopNacksSent += r.lastHopNacksSent;
             uc.oorDrops += r.oorDrops;
         }
-        const Ptr<MrcMemoryRegion> r = conns[i].region;
-        if (msgs[i].bytes == 0 || r->IsExactlyOnce(r->GetBase(), msgs[i].bytes))
+        // The lane's messages wrote one range after another from the region's base.
+        const Ptr<MrcMemoryRegion> r = conn.region;
+        const uint64_t bytes = lane.nextOffset;
+        if (bytes == 0 || r->IsExactlyOnce(r->GetBase(), bytes))
         {
-            tc.bytesExactlyOnce += msgs[i].bytes;
+            tc.bytesExactlyOnce += bytes;
         }
         else if (r->GetBytesPlaced() > r->GetDuplicateBytes())
         {
@@ -170,11 +172,11 @@ MrcScenarioReport::CollectQueuePairs(const MrcTransportInfo& transport,
         figures["mrcInferredLosses"] = std::to_string(mpInferred);
         figures["mrcProbesSent"] = std::to_string(mpProbes);
         figures["mrcEvHealthChanges"] = std::to_string(evChanges);
-        if (!conns.empty())
+        if (!lanes.empty())
         {
             // One MRC timeout, 1.024 us x 2^TimeoutExponent (the stall bound of validation).
             UintegerValue e;
-            conns[0].requester->GetAttribute("TimeoutExponent", e);
+            lanes[0].qps.requester->GetAttribute("TimeoutExponent", e);
             figures["mrcTimeoutNs"] = std::to_string(uint64_t{1024} << e.Get());
         }
     }

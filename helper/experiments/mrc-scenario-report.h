@@ -5,6 +5,7 @@
 #ifndef MRC_SCENARIO_REPORT_H
 #define MRC_SCENARIO_REPORT_H
 
+#include "mrc-scenario-connections.h"
 #include "mrc-transport-table.h"
 
 #include "ns3/mrc-net-device.h"
@@ -60,16 +61,15 @@ class MrcScenarioReport
      * exactly once to tc; return the transport's own counters (MRC's mrc..., UEC's
      * uec...) for summary.json's options.
      * \param transport the transport's table entry
-     * \param conns the connections, one per message
-     * \param msgs the messages
+     * \param lanes the queue-pair pairs of the workload's connections (each lane's
+     *        nextOffset: the bytes its messages wrote, one range after another)
      * \param evChanges EV health changes seen (MRC)
      * \param tc the transport's counters to add to
      * \return name -> value
      */
     static std::map<std::string, std::string> CollectQueuePairs(
         const MrcTransportInfo& transport,
-        const std::vector<MrcRdmaHelper::Connection>& conns,
-        const std::vector<MrcFlowSpec>& msgs,
+        const std::vector<MrcConnectionLane>& lanes,
         uint64_t evChanges,
         MrcTransportCounters& tc);
 

@@ -5,6 +5,7 @@
 #include "mrc-scenario-runner.h"
 
 #include "mrc-command-line.h"
+#include "mrc-scenario-connections.h"
 #include "mrc-scenario-report.h"
 #include "mrc-scenario-series.h"
 #include "mrc-scenario-workload.h"
@@ -43,6 +44,7 @@
 #include <map>
 #include <sstream>
 #include <sys/resource.h>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -132,45 +134,89 @@ struct MrcScenarioRunner::Impl
     Ptr<MrcEventLog> log;
     Ptr<MrcFailureInjector> injector;
     Ptr<MrcProgressReporter> progress;
-    std::vector<MrcFlowSpec> msgs;
-    std::vector<MrcRdmaHelper::Connection> conns;
-    std::vector<Ptr<MrcQueuePair>> requesters;
-    std::vector<std::size_t> handles;
-    std::vector<bool> ended;
-    std::size_t nEnded{0};
     MrcRunResults results;
     MrcRunResults* res{&results}; //!< where results go (own, or shared by several runs)
+    Ptr<MrcEventLog> sharedLog;   //!< events of several runs (tagged with the transport)
 
     MrcScenarioSeries series; //!< the time series (with --sampleInterval > 0)
-    EventId sampleEvent;
+    EventId sampleEvent;      //!< the next sample
 
-    // figures
-    uint64_t hops{0};
-    uint64_t events{0};
-    double buildWall{0};
-    double runWall{0};
-    double runCpu{0};
+    /// The figures of the run (the benchmark's and summary.json's).
+    struct Figures
+    {
+        uint64_t hops{0};    //!< frames put on a wire
+        uint64_t events{0};  //!< simulator events (progress checks excluded)
+        double buildWall{0}; //!< wall-clock seconds of Build
+        double runWall{0};   //!< wall-clock seconds of Simulator::Run
+        double runCpu{0};    //!< CPU seconds of Simulator::Run
+    };
 
-    // transport
-    MrcRdmaHelper rdma;
-    ObjectFactory evQpFactory; //!< makes queue pairs with entropy values (MRC)
-    Time evBaseRtt;            //!< the fabric's base RTT for the MTU (MRC queue pairs)
-    uint32_t evPerQp{0};       //!< EvCount + BackupCount of the EV profile
-    int64_t nextStream{0};
-    std::map<std::pair<uint32_t, uint32_t>, std::pair<int64_t, uint64_t>> pathCache;
-    Ptr<MrcEventLog> sharedLog; //!< events of several runs (tagged with the transport)
-    uint64_t evRecorded{0};     //!< ev_state records written
-    uint64_t evChanges{0};      //!< EV health changes seen
-    std::vector<MrcRingCollective> collectives;
-    std::vector<int> pgDscps; //!< roce: data DSCP per priority group of a flow file (-1: none)
+    /// How queue pairs are made: the transport's helper and factories, the random streams
+    /// they take, and the per-pair path figures of the flow records.
+    struct TransportSetup
+    {
+        MrcRdmaHelper rdma;        //!< NICs and (RoCE, UEC) queue pairs
+        ObjectFactory evQpFactory; //!< makes queue pairs with entropy values (MRC)
+        Time evBaseRtt;            //!< the fabric's base RTT for the MTU (MRC queue pairs)
+        uint32_t evPerQp{0};       //!< EvCount + BackupCount of the EV profile
+        int64_t nextStream{0};     //!< next free random stream of the queue pairs
+        /// (src, dst) -> base RTT (ns) and bottleneck (b/s) of its first path
+        std::map<std::pair<uint32_t, uint32_t>, std::pair<int64_t, uint64_t>> pathCache;
+        std::vector<int> pgDscps; //!< roce: data DSCP per priority group of a flow file (-1: none)
+    };
 
-    MrcHtsimTriggers triggers;    //!< htsim triggers of a .cm flow file
-    std::vector<int64_t> msgConn; //!< per message: its .cm connection (-1: none)
-    uint64_t connsStarted{0};     //!< .cm connections started
+    /// A message posted and not ended yet.
+    struct OpenMessage
+    {
+        MrcFlowSpec f;            //!< the message
+        std::size_t lane{0};      //!< the lane it is posted on
+        int64_t cmConnection{-1}; //!< its .cm connection (-1: none)
+    };
 
-    // Per-message stalls (runs with --failLink).
-    bool trackStalls{false};
-    MrcStallTracker stalls;
+    /// The messages: their connections, the open ones, counts. A message that ended
+    /// keeps only its flow record (in the results) and its bit in `ended`.
+    struct MessageBook
+    {
+        MrcScenarioConnections connections;        //!< the queue pairs, per connection
+        std::vector<Ptr<MrcQueuePair>> requesters; //!< requester of each lane, opening order
+        std::unordered_map<std::size_t, OpenMessage> open; //!< open messages by id
+        std::size_t nMsgs{0};                              //!< messages added
+        std::size_t nEnded{0};                             //!< messages ended (completed or failed)
+        std::vector<bool> ended;                           //!< per message: it ended
+        std::size_t firstHandle{0};    //!< results handle of message 0 (the others follow)
+        Time firstStart{Time::Max()};  //!< earliest start of any message
+        bool keepMessages{true};       //!< keep every message's spec (GetMessages)
+        std::vector<MrcFlowSpec> kept; //!< every message, with keepMessages
+    };
+
+    /// What starts messages during the run: collectives and htsim triggers.
+    struct Drivers
+    {
+        std::vector<MrcRingCollective> collectives; //!< the collectives (allreduce, allgather)
+        MrcHtsimTriggers triggers;                  //!< htsim triggers of a .cm flow file
+        uint64_t connsStarted{0};                   //!< .cm connections started
+    };
+
+    /// MRC EV-state records (events.csv).
+    struct EvEvents
+    {
+        uint64_t evRecorded{0}; //!< ev_state records written
+        uint64_t evChanges{0};  //!< EV health changes seen
+    };
+
+    /// Per-message stalls (runs with --failLink).
+    struct Stalls
+    {
+        bool trackStalls{false}; //!< track them
+        MrcStallTracker stalls;  //!< the tracker
+    };
+
+    Figures fig;       //!< figures
+    TransportSetup tr; //!< queue-pair making
+    MessageBook book;  //!< messages
+    Drivers drv;       //!< collectives and triggers
+    EvEvents ev;       //!< EV-state records
+    Stalls stall;      //!< stalls
 
     // -- Build, phase by phase (in this order: each phase's random streams and objects
     //    come after the previous phase's)
@@ -200,8 +246,12 @@ struct MrcScenarioRunner::Impl
 
     // -- messages
 
-    /// Connect a queue-pair pair for a message, post its Write at its start time.
-    void AddMessage(const MrcFlowSpec& f);
+    /// Place a message on its connection (opening a lane if needed), record it, post
+    /// its Write at its start time. \return its id
+    std::size_t AddMessage(const MrcFlowSpec& f);
+    /// Open a lane (a connected queue-pair pair) for a message's connection, with its
+    /// completion, error and (with stall tracking) Rx traces.
+    MrcRdmaHelper::Connection OpenLane(const MrcFlowSpec& f);
     /// \return a connected pair with MRC entropy values (EV profiles with fixed streams)
     MrcRdmaHelper::Connection ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionBytes);
     /// \return a pair connected by MrcRdmaHelper (RoCE DSCP of a priority group, UEC
@@ -215,10 +265,14 @@ struct MrcScenarioRunner::Impl
     void TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester);
     /// Add message i's flow record (with its ideal FCT) to the results.
     void RecordFlow(std::size_t i, const MrcFlowSpec& f, const MrcRdmaHelper::Connection& conn);
+    /// A packet reached the responder of a lane: progress of its open messages.
+    void OnLaneRx(std::size_t lane);
     /// \return the base RTT (ns) and bottleneck (b/s) of the first path from src to dst
     std::pair<int64_t, uint64_t> PathFigures(uint32_t src, uint32_t dst, uint32_t overhead);
-    /// Completion, error and stall traces of message i.
-    void ConnectTraces(std::size_t i, const MrcFlowSpec& f, const MrcRdmaHelper::Connection& conn);
+    /// Completion, error and stall traces of a lane.
+    void ConnectTraces(std::size_t lane,
+                       const MrcFlowSpec& f,
+                       const MrcRdmaHelper::Connection& conn);
 
     /// Start .cm connection k now (or at its start time).
     void StartConnection(std::size_t k);
@@ -235,9 +289,9 @@ struct MrcScenarioRunner::Impl
                    MrcEvReason reason);
     void OnComplete(std::size_t i, const MrcWorkCompletion& wc);
     /// A completed collective step: its next messages, its completion time.
-    void OnCollectiveStep(std::size_t i);
-    /// htsim's send_done and recv_done triggers of message i's connection.
-    void OnConnectionDone(std::size_t i);
+    void OnCollectiveStep(const MrcFlowSpec& done);
+    /// htsim's send_done and recv_done triggers of .cm connection k.
+    void OnConnectionDone(int64_t k);
 
     // -- results
 
@@ -281,15 +335,24 @@ MrcScenarioRunner::Build()
     m.res->AddTransport(c.transport);
     m.RegisterHostSeries();
     stream = m.InstallLosses(stream);
-    m.trackStalls = !c.failLink.empty();
-    m.stalls.SetEventLog(m.log);
-    m.nextStream = stream + 100000;
+    m.stall.trackStalls = !c.failLink.empty();
+    m.stall.stalls.SetEventLog(m.log);
+    m.tr.nextStream = stream + 100000;
+    // Queue pairs per connection: --qpsPerConnection; not given: as many as the messages a
+    // flow is split into (qpsPerPair). 0 for the table: a new lane per message.
+    m.book.connections.SetQpsPerConnection(
+        c.qpsPerConnection == MrcScenarioConfig::QP_PER_MESSAGE
+            ? 0
+            : (c.qpsPerConnection > 0 ? c.qpsPerConnection : std::max<uint32_t>(c.qpsPerPair, 1)));
+    Impl* self = &m;
+    m.book.connections.SetOpener(
+        MrcScenarioConnections::Opener([self](const MrcFlowSpec& f) { return self->OpenLane(f); }));
     m.CreateWorkload();
     m.ScheduleFailures();
     MrcScenarioReport::ConnectPfcLog(m.topo, m.res);
     m.StartSampling();
     m.EnablePcap();
-    m.buildWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
+    m.fig.buildWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
 }
 
 void
@@ -325,7 +388,7 @@ MrcScenarioRunner::Impl::ApplyAttributeDefaults()
     }
     if (transport->priorityGroups)
     {
-        pgDscps = ConfigurePriorityGroups(c.fileFlows);
+        tr.pgDscps = ConfigurePriorityGroups(c.fileFlows);
     }
     for (const auto& o : c.attributeOverrides)
     {
@@ -376,16 +439,16 @@ MrcScenarioRunner::Impl::BuildFabric()
 void
 MrcScenarioRunner::Impl::InstallTransport()
 {
-    MrcMultipathHelper::InstallNics(rdma, topo); // one port per plane on every host
+    MrcMultipathHelper::InstallNics(tr.rdma, topo); // one port per plane on every host
     const uint32_t mtu = cfg.topology.mtu;
     if (transport->entropyValues)
     {
-        evQpFactory.SetTypeId(transport->queuePairType);
-        evBaseRtt = topo->GetBaseRtt(mtu);
+        tr.evQpFactory.SetTypeId(transport->queuePairType);
+        tr.evBaseRtt = topo->GetBaseRtt(mtu);
         // The EV profile's current defaults, read without creating one (a new object's
         // random variable would shift the automatic stream numbers of everything after it).
-        evPerQp = std::stoul(CurrentDefault(MrcEvProfile::GetTypeId(), "EvCount")) +
-                  std::stoul(CurrentDefault(MrcEvProfile::GetTypeId(), "BackupCount"));
+        tr.evPerQp = std::stoul(CurrentDefault(MrcEvProfile::GetTypeId(), "EvCount")) +
+                     std::stoul(CurrentDefault(MrcEvProfile::GetTypeId(), "BackupCount"));
     }
     if (transport->entropySelector)
     {
@@ -393,7 +456,7 @@ MrcScenarioRunner::Impl::InstallTransport()
         // RoCEv2 flow label of the QPN pair modulo the planes); per-packet spraying over
         // ECMP within that plane by the EV in the UDP source port. BaseRtt: the fabric's
         // unloaded RTT for the MTU, unless --ns3::<queue pair>::BaseRtt is given.
-        rdma.SetQueuePairType(transport->queuePairType);
+        tr.rdma.SetQueuePairType(transport->queuePairType);
         bool rttGiven = false;
         for (const auto& o : cfg.attributeOverrides)
         {
@@ -401,7 +464,7 @@ MrcScenarioRunner::Impl::InstallTransport()
         }
         if (!rttGiven)
         {
-            rdma.SetQueuePairAttribute("BaseRtt", TimeValue(topo->GetBaseRtt(mtu)));
+            tr.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(topo->GetBaseRtt(mtu)));
         }
     }
 }
@@ -484,13 +547,13 @@ MrcScenarioRunner::Impl::CreateWorkload()
                         c.pattern << ": --bytes=" << c.bytes
                                   << " must be at least hosts x chunks = "
                                   << uint64_t{nHosts} * c.chunks);
-        collectives.emplace_back(0,
-                                 c.pattern == "allreduce" ? MrcRingCollective::ALL_REDUCE
-                                                          : MrcRingCollective::ALL_GATHER,
-                                 ring,
-                                 c.bytes,
-                                 c.chunks);
-        for (const MrcFlowSpec& f : collectives[0].Start(Time(0)))
+        drv.collectives.emplace_back(0,
+                                     c.pattern == "allreduce" ? MrcRingCollective::ALL_REDUCE
+                                                              : MrcRingCollective::ALL_GATHER,
+                                     ring,
+                                     c.bytes,
+                                     c.chunks);
+        for (const MrcFlowSpec& f : drv.collectives[0].Start(Time(0)))
         {
             AddMessage(f);
         }
@@ -499,7 +562,7 @@ MrcScenarioRunner::Impl::CreateWorkload()
     {
         // An htsim connection matrix: timed connections now, the others when a trigger
         // starts them.
-        triggers.Load(*c.htsimMatrix);
+        drv.triggers.Load(*c.htsimMatrix);
         const auto& cm = c.htsimMatrix->connections;
         for (std::size_t k = 0; k < cm.size(); ++k)
         {
@@ -514,13 +577,6 @@ MrcScenarioRunner::Impl::CreateWorkload()
         for (const MrcFlowSpec& f : MrcScenarioWorkload::MakeMessages(c, nHosts))
         {
             AddMessage(f);
-        }
-    }
-    for (std::size_t i = 0; i < msgs.size(); ++i)
-    {
-        if (msgs[i].kind == MrcFlowKind::VICTIM)
-        {
-            c.options["victimFlow"] = std::to_string(i);
         }
     }
 }
@@ -571,12 +627,7 @@ MrcScenarioRunner::Impl::StartSampling()
     }
     series.AddSwitchQueues(topo, c.tagFabricSeries ? c.transport : "");
     // Flow files often start late (HPCC's at 2 s): sample from the first message on.
-    Time first = Time::Max();
-    for (const MrcFlowSpec& f : msgs)
-    {
-        first = std::min(first, f.start);
-    }
-    first = msgs.empty() || c.pattern != "file" ? Time(0) : first;
+    const Time first = book.nMsgs == 0 || c.pattern != "file" ? Time(0) : book.firstStart;
     sampleEvent = Simulator::Schedule(first + c.sampleInterval, &Impl::Sample, this);
 }
 
@@ -603,27 +654,49 @@ MrcScenarioRunner::Impl::EnablePcap()
 // ---------------------------------------------------------------------------
 // messages
 
-void
+std::size_t
 MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
 {
-    const std::size_t i = msgs.size();
-    msgs.push_back(f);
-    const uint64_t regionBytes = std::max<uint64_t>(f.bytes, 1);
-    const MrcRdmaHelper::Connection conn = transport->entropyValues
-                                               ? ConnectWithEvs(f, regionBytes)
-                                               : ConnectWithHelper(f, regionBytes);
-    conns.push_back(conn);
-    requesters.push_back(conn.requester);
+    const std::size_t i = book.nMsgs++;
+    if (book.keepMessages)
+    {
+        book.kept.push_back(f);
+    }
+    if (f.kind == MrcFlowKind::VICTIM)
+    {
+        cfg.options["victimFlow"] = std::to_string(i);
+    }
+    book.firstStart = std::min(book.firstStart, f.start);
+    const MrcScenarioConnections::Placement at = book.connections.Place(i, f);
+    const MrcRdmaHelper::Connection& conn = book.connections.GetLane(at.lane).qps;
+    book.open.emplace(i, OpenMessage{f, at.lane, -1});
     RecordFlow(i, f, conn);
-    ConnectTraces(i, f, conn);
+    if (stall.trackStalls)
+    {
+        stall.stalls.Add(conn.responder, f.start);
+    }
     MrcWorkRequest wr;
     wr.id = i;
-    wr.remoteAddress = conn.region->GetBase();
+    wr.remoteAddress = conn.region->GetBase() + at.offset;
     wr.rkey = conn.region->GetRkey();
     wr.length = static_cast<uint32_t>(f.bytes);
     Ptr<MrcQueuePair> qp = conn.requester;
     const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
     Simulator::Schedule(delay, [qp, wr]() { qp->PostSend(wr); });
+    return i;
+}
+
+MrcRdmaHelper::Connection
+MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
+{
+    const std::size_t lane = book.connections.GetLanes().size(); // the one being opened
+    const uint64_t regionBytes = MrcScenarioConnections::REGION_BYTES;
+    const MrcRdmaHelper::Connection conn = transport->entropyValues
+                                               ? ConnectWithEvs(f, regionBytes)
+                                               : ConnectWithHelper(f, regionBytes);
+    book.requesters.push_back(conn.requester);
+    ConnectTraces(lane, f, conn);
+    return conn;
 }
 
 MrcRdmaHelper::Connection
@@ -644,24 +717,24 @@ MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionByt
     }
     Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
     Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
-    conn.requester = na->CreateQueuePair(evQpFactory);
-    conn.responder = nb->CreateQueuePair(evQpFactory);
+    conn.requester = na->CreateQueuePair(tr.evQpFactory);
+    conn.responder = nb->CreateQueuePair(tr.evQpFactory);
     for (auto [q, cands] :
          {std::make_pair(conn.requester, &ab), std::make_pair(conn.responder, &ba)})
     {
         Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(q);
         Ptr<MrcEvProfile> profile = CreateObject<MrcEvProfile>();
         profile->SetFormat(srv6 ? MrcEvProfile::SRV6 : MrcEvProfile::STRUCTURED);
-        nextStream += profile->AssignStreams(nextStream);
+        tr.nextStream += profile->AssignStreams(tr.nextStream);
         mq->SetEvProfile(profile);
         mq->SetEvCandidates(*cands);
-        mq->SetAttribute("BaseRtt", TimeValue(evBaseRtt));
+        mq->SetAttribute("BaseRtt", TimeValue(tr.evBaseRtt));
     }
     MrcRdmaHelper::ConnectPair(conn.requester, conn.responder);
     conn.region = nb->RegisterMemoryRegion(0x100000000ULL, regionBytes);
     for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
     {
-        nextStream += DynamicCast<MrcMultipathQueuePair>(q)->AssignStreams(nextStream);
+        tr.nextStream += DynamicCast<MrcMultipathQueuePair>(q)->AssignStreams(tr.nextStream);
     }
     if (cfg.maxEvEvents > 0)
     {
@@ -712,19 +785,19 @@ MrcRdmaHelper::Connection
 MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f, uint64_t regionBytes)
 {
     MrcRdmaHelper::Connection conn =
-        rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
+        tr.rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
     if (transport->priorityGroups && f.priorityGroup >= 0 &&
-        f.priorityGroup < static_cast<int>(pgDscps.size()) && pgDscps[f.priorityGroup] >= 0)
+        f.priorityGroup < static_cast<int>(tr.pgDscps.size()) && tr.pgDscps[f.priorityGroup] >= 0)
     {
-        conn.requester->SetAttribute("DataDscp", UintegerValue(pgDscps[f.priorityGroup]));
+        conn.requester->SetAttribute("DataDscp", UintegerValue(tr.pgDscps[f.priorityGroup]));
     }
     if (transport->entropySelector)
     {
         // Fixed streams for the per-packet EV choice (as the MRC EV profiles).
         for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
         {
-            nextStream +=
-                DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(nextStream);
+            tr.nextStream +=
+                DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(tr.nextStream);
         }
     }
     return conn;
@@ -734,8 +807,8 @@ std::pair<int64_t, uint64_t>
 MrcScenarioRunner::Impl::PathFigures(uint32_t src, uint32_t dst, uint32_t overhead)
 {
     auto key = std::make_pair(src, dst);
-    auto it = pathCache.find(key);
-    if (it != pathCache.end())
+    auto it = tr.pathCache.find(key);
+    if (it != tr.pathCache.end())
     {
         return it->second;
     }
@@ -753,7 +826,7 @@ MrcScenarioRunner::Impl::PathFigures(uint32_t src, uint32_t dst, uint32_t overhe
     {
         bottleneck *= topo->GetNPlanes(); // sprays over every plane
     }
-    return pathCache.emplace(key, std::make_pair(rtt, bottleneck)).first->second;
+    return tr.pathCache.emplace(key, std::make_pair(rtt, bottleneck)).first->second;
 }
 
 void
@@ -789,8 +862,13 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
                                    overhead + transport->idealFctExtraBytes,
                                    rtt,
                                    bottleneck);
-    handles.push_back(res->AddFlow(rec));
-    ended.push_back(false);
+    const std::size_t handle = res->AddFlow(rec);
+    if (i == 0)
+    {
+        book.firstHandle = handle;
+    }
+    NS_ABORT_MSG_IF(handle != book.firstHandle + i, "flow records of a run must be consecutive");
+    book.ended.push_back(false);
     if (c.sampleInterval > Time(0))
     {
         series.AddFlow(c.transport, conn.requester);
@@ -798,25 +876,32 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
 }
 
 void
-MrcScenarioRunner::Impl::ConnectTraces(std::size_t i,
+MrcScenarioRunner::Impl::OnLaneRx(std::size_t lane)
+{
+    for (std::size_t i : book.connections.GetLane(lane).open)
+    {
+        if (!book.ended[i])
+        {
+            stall.stalls.OnRx(i);
+        }
+    }
+}
+
+void
+MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
                                        const MrcFlowSpec& f,
                                        const MrcRdmaHelper::Connection& conn)
 {
     Impl* self = this;
-    if (trackStalls)
+    if (stall.trackStalls)
     {
-        stalls.Add(conn.responder, f.start);
         conn.responder->TraceConnectWithoutContext(
             "Rx",
-            Callback<void, Ptr<const Packet>>([self, i](Ptr<const Packet>) {
-                if (!self->ended[i])
-                {
-                    self->stalls.OnRx(i);
-                }
-            }));
+            Callback<void, Ptr<const Packet>>(
+                [self, lane](Ptr<const Packet>) { self->OnLaneRx(lane); }));
     }
     conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
-        [self, i](const MrcWorkCompletion& wc) { self->OnComplete(i, wc); }));
+        [self](const MrcWorkCompletion& wc) { self->OnComplete(wc.wrId, wc); }));
     auto onError = [self](const std::string& where) {
         return Callback<void, uint32_t, MrcQpError, const std::string&>(
             [self, where](uint32_t qpn, MrcQpError e, const std::string& reason) {
@@ -835,7 +920,7 @@ MrcScenarioRunner::Impl::Srv6Candidates(uint32_t src, uint32_t dst) const
     std::vector<MrcEvCandidate> paths = MrcMultipathHelper::GetSrv6Candidates(topo, src, dst);
     const uint32_t planes = topo->GetNPlanes();
     const uint32_t want =
-        std::min((evPerQp + planes - 1) / planes, std::max<uint32_t>(cfg.evMinPerPlane, 1));
+        std::min((tr.evPerQp + planes - 1) / planes, std::max<uint32_t>(cfg.evMinPerPlane, 1));
     std::vector<uint32_t> perPlane(planes, 0);
     for (const auto& c : paths)
     {
@@ -877,11 +962,9 @@ MrcScenarioRunner::Impl::StartConnection(std::size_t k)
     // htsim truncates a start time to whole microseconds; a triggered connection starts now
     f.start = conn.hasStart ? MicroSeconds(static_cast<int64_t>(std::floor(conn.startUs)))
                             : Simulator::Now();
-    AddMessage(f);
-    msgConn.resize(msgs.size(), -1);
-    msgConn.back() = static_cast<int64_t>(k);
-    ++connsStarted;
-    cfg.options["htsimConnectionsStarted"] = std::to_string(connsStarted);
+    book.open.at(AddMessage(f)).cmConnection = static_cast<int64_t>(k);
+    ++drv.connsStarted;
+    cfg.options["htsimConnectionsStarted"] = std::to_string(drv.connsStarted);
 }
 
 // ---------------------------------------------------------------------------
@@ -903,12 +986,12 @@ MrcScenarioRunner::Impl::OnEvState(const std::string& where,
     {
         return;
     }
-    ++evChanges;
-    if (evRecorded >= cfg.maxEvEvents)
+    ++ev.evChanges;
+    if (ev.evRecorded >= cfg.maxEvEvents)
     {
         return;
     }
-    ++evRecorded;
+    ++ev.evRecorded;
     std::ostringstream d;
     d << "ev " << evId << " value 0x" << std::hex << value << std::dec << " plane " << plane << " "
       << MrcEvStateName(from) << "->" << MrcEvStateName(to) << " " << MrcEvReasonName(reason);
@@ -918,29 +1001,33 @@ MrcScenarioRunner::Impl::OnEvState(const std::string& where,
 void
 MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
 {
-    if (ended[i])
+    if (book.ended[i])
     {
         return;
     }
-    ended[i] = true;
-    ++nEnded;
-    if (trackStalls && wc.status == MrcWcStatus::SUCCESS)
+    book.ended[i] = true;
+    ++book.nEnded;
+    auto it = book.open.find(i);
+    const OpenMessage msg = std::move(it->second);
+    book.open.erase(it);
+    book.connections.Close(msg.lane, i);
+    if (stall.trackStalls && wc.status == MrcWcStatus::SUCCESS)
     {
-        stalls.Close(i, -1); // a failed message stays stalled: Collect closes it at the end
+        stall.stalls.Close(i, -1); // a failed message stays stalled: Collect closes it at the end
     }
     if (wc.status == MrcWcStatus::SUCCESS)
     {
-        res->CompleteFlow(handles[i], wc.end.GetNanoSeconds());
-        if (msgs[i].kind == MrcFlowKind::COLLECTIVE)
+        res->CompleteFlow(book.firstHandle + i, wc.end.GetNanoSeconds());
+        if (msg.f.kind == MrcFlowKind::COLLECTIVE)
         {
-            OnCollectiveStep(i);
+            OnCollectiveStep(msg.f);
         }
-        if (cfg.htsimMatrix && msgConn.size() > i && msgConn[i] >= 0)
+        if (cfg.htsimMatrix && msg.cmConnection >= 0)
         {
-            OnConnectionDone(i);
+            OnConnectionDone(msg.cmConnection);
         }
     }
-    if (nEnded == msgs.size())
+    if (book.nEnded == book.nMsgs)
     {
         Simulator::Stop();
         sampleEvent.Cancel();
@@ -952,10 +1039,9 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
 }
 
 void
-MrcScenarioRunner::Impl::OnCollectiveStep(std::size_t i)
+MrcScenarioRunner::Impl::OnCollectiveStep(const MrcFlowSpec& done)
 {
-    MrcRingCollective& rc = collectives.at(msgs[i].collective);
-    const MrcFlowSpec done = msgs[i]; // AddMessage may reallocate msgs
+    MrcRingCollective& rc = drv.collectives.at(done.collective);
     for (const MrcFlowSpec& f : rc.OnFlowComplete(done, Simulator::Now()))
     {
         AddMessage(f);
@@ -968,15 +1054,15 @@ MrcScenarioRunner::Impl::OnCollectiveStep(std::size_t i)
 }
 
 void
-MrcScenarioRunner::Impl::OnConnectionDone(std::size_t i)
+MrcScenarioRunner::Impl::OnConnectionDone(int64_t kc)
 {
     // htsim's send_done and recv_done triggers, both at the sender's completion
-    const MrcHtsimConnection& k = cfg.htsimMatrix->connections[msgConn[i]];
+    const MrcHtsimConnection& k = cfg.htsimMatrix->connections[kc];
     for (uint32_t t : {k.sendDoneTrigger, k.recvDoneTrigger})
     {
         if (t != 0)
         {
-            for (std::size_t next : triggers.Activate(t))
+            for (std::size_t next : drv.triggers.Activate(t))
             {
                 StartConnection(next);
             }
@@ -987,8 +1073,8 @@ MrcScenarioRunner::Impl::OnConnectionDone(std::size_t i)
 void
 MrcScenarioRunner::Impl::Sample()
 {
-    series.Sample(cfg.sampleInterval, ended);
-    if (nEnded < msgs.size() && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
+    series.Sample(cfg.sampleInterval, book.ended);
+    if (book.nEnded < book.nMsgs && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
     {
         sampleEvent = Simulator::Schedule(cfg.sampleInterval, &Impl::Sample, this);
     }
@@ -1009,18 +1095,18 @@ MrcScenarioRunner::Run()
     Simulator::Stop(m.cfg.simTime);
     const double cpu0 = CpuSeconds();
     const auto t0 = Impl::Clock::now();
-    if (m.msgs.empty())
+    if (m.book.nMsgs == 0)
     {
         Simulator::Stop();
     }
     Simulator::Run();
-    m.runWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
-    m.runCpu = CpuSeconds() - cpu0;
+    m.fig.runWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
+    m.fig.runCpu = CpuSeconds() - cpu0;
     if (m.progress)
     {
         m.progress->Stop();
     }
-    m.events = Simulator::GetEventCount() - (m.progress ? m.progress->GetChecks() : 0);
+    m.fig.events = Simulator::GetEventCount() - (m.progress ? m.progress->GetChecks() : 0);
     m.Collect();
     if (m.sharedLog)
     {
@@ -1044,16 +1130,19 @@ MrcScenarioRunner::Run()
 void
 MrcScenarioRunner::Impl::Collect()
 {
-    if (trackStalls)
+    if (stall.trackStalls)
     {
-        stalls.CloseOpen();
+        stall.stalls.CloseOpen();
     }
     MrcTransportCounters& tc = res->GetCounters(cfg.transport);
     // Several transports in one results: per-transport figures under "<transport>." names.
     const std::string pre = cfg.transports.size() > 1 ? cfg.transport + "." : "";
     const std::map<std::string, std::string> figures =
-        MrcScenarioReport::CollectQueuePairs(*transport, conns, msgs, evChanges, tc);
-    hops = MrcScenarioReport::CollectLinks(topo, *res, tc);
+        MrcScenarioReport::CollectQueuePairs(*transport,
+                                             book.connections.GetLanes(),
+                                             ev.evChanges,
+                                             tc);
+    fig.hops = MrcScenarioReport::CollectLinks(topo, *res, tc);
     FillRunInfo(pre, figures);
 }
 
@@ -1087,8 +1176,8 @@ MrcScenarioRunner::Impl::FillRunInfo(const std::string& pre,
     }
     info.ns3Version = MrcNs3VersionString();
     info.simulatedTimeNs = std::max(info.simulatedTimeNs, Simulator::Now().GetNanoSeconds());
-    info.eventsExecuted += events;
-    info.wallClockSeconds += buildWall + runWall;
+    info.eventsExecuted += fig.events;
+    info.wallClockSeconds += fig.buildWall + fig.runWall;
     info.peakRssKb = MrcScenarioReport::PeakRssKb();
 }
 
@@ -1124,13 +1213,40 @@ MrcScenarioRunner::GetTopology() const
 const std::vector<MrcFlowSpec>&
 MrcScenarioRunner::GetMessages() const
 {
-    return m_impl->msgs;
+    NS_ABORT_MSG_IF(!m_impl->book.keepMessages, "GetMessages: SetKeepMessages(false) was called");
+    return m_impl->book.kept;
 }
 
 const std::vector<Ptr<MrcQueuePair>>&
 MrcScenarioRunner::GetRequesters() const
 {
-    return m_impl->requesters;
+    return m_impl->book.requesters;
+}
+
+std::size_t
+MrcScenarioRunner::AddMessage(const MrcFlowSpec& f)
+{
+    NS_ABORT_MSG_IF(!m_impl->built, "AddMessage must come after Build");
+    return m_impl->AddMessage(f);
+}
+
+void
+MrcScenarioRunner::SetKeepMessages(bool keep)
+{
+    NS_ABORT_MSG_IF(m_impl->built, "SetKeepMessages must come before Build");
+    m_impl->book.keepMessages = keep;
+}
+
+std::size_t
+MrcScenarioRunner::GetNMessages() const
+{
+    return m_impl->book.nMsgs;
+}
+
+const MrcScenarioConnections&
+MrcScenarioRunner::GetConnections() const
+{
+    return m_impl->book.connections;
 }
 
 std::vector<std::string>
@@ -1148,31 +1264,31 @@ MrcScenarioRunner::Write(const std::string& dir) const
 uint64_t
 MrcScenarioRunner::GetPacketHops() const
 {
-    return m_impl->hops;
+    return m_impl->fig.hops;
 }
 
 uint64_t
 MrcScenarioRunner::GetEvents() const
 {
-    return m_impl->events;
+    return m_impl->fig.events;
 }
 
 double
 MrcScenarioRunner::GetBuildWallSeconds() const
 {
-    return m_impl->buildWall;
+    return m_impl->fig.buildWall;
 }
 
 double
 MrcScenarioRunner::GetRunWallSeconds() const
 {
-    return m_impl->runWall;
+    return m_impl->fig.runWall;
 }
 
 double
 MrcScenarioRunner::GetRunCpuSeconds() const
 {
-    return m_impl->runCpu;
+    return m_impl->fig.runCpu;
 }
 
 std::vector<uint32_t>

@@ -6,6 +6,7 @@
 #define MRC_SCENARIO_RUNNER_H
 
 #include "mrc-scenario-config.h"
+#include "mrc-scenario-connections.h"
 #include "mrc-transport-table.h"
 
 #include "ns3/mrc-event-log.h"
@@ -39,10 +40,15 @@ namespace ns3
  * explicit attribute overrides; builds the fabric
  * (MrcTopologyHelper, ECMP seed = seed); installs an RDMA NIC on every host with one
  * port per plane (a RoCE QP sends on the port its flow label selects: plane 0 with one
- * plane); makes the flow list (permutation or incast, split over qpsPerPair), and for
- * every message connects a queue-pair pair with a region of the message's size at the
- * receiver and posts one RDMA Write at its start time; schedules the failures; connects
- * the traces (completions, QP errors -> qp_error events, PFC pause state -> pfc.txt).
+ * plane); makes the flow list (permutation or incast, split over qpsPerPair) and posts
+ * every message as one RDMA Write at its start time on its connection
+ * (MrcScenarioConnections: queue-pair pairs opened once per job, source and destination
+ * and reused by the messages between them; each with one large region at the receiver,
+ * every message writing its own range of it); schedules the failures; connects the traces
+ * (completions, QP errors -> qp_error events, PFC pause state -> pfc.txt).
+ *
+ * Memory: a message that ended keeps only its flow record (and, with SetKeepMessages,
+ * its spec); the queue pairs free their per-message state as messages complete.
  *
  * Run(): runs until every message completed (or failed) or simTime, sampling the time
  * series every sampleInterval, then fills the per-link records, the transport counters
@@ -61,6 +67,15 @@ class MrcScenarioRunner
     void Run();
 
     /**
+     * Add a message to the workload, after Build (before or during Run): it goes on its
+     * connection and is posted at max(now, f.start). A driver that adds messages during
+     * the run must keep one added and not ended, or the run stops when all have ended.
+     * \param f the message
+     * \return its id (flow id)
+     */
+    std::size_t AddMessage(const MrcFlowSpec& f);
+
+    /**
      * Put the results and events into shared objects (several transports run one after
      * another into the same files). Call before Build.
      * \param results where flows, links, series and counters go (null: this runner's own)
@@ -74,10 +89,23 @@ class MrcScenarioRunner
     Ptr<MrcEventLog> GetEventLog() const;
     /// \return the fabric (after Build)
     Ptr<MrcTopology> GetTopology() const;
-    /// \return the messages, in flow-id order
+    /**
+     * Keep every message's spec for GetMessages (the default). A long run that needs no
+     * list saves the memory: without it, a message that ended keeps only its flow record.
+     * Call before Build.
+     * \param keep keep the specs
+     */
+    void SetKeepMessages(bool keep);
+
+    /// \return the number of messages added so far (all of them after Run)
+    std::size_t GetNMessages() const;
+    /// \return the messages, in flow-id order (aborts after SetKeepMessages(false))
     const std::vector<MrcFlowSpec>& GetMessages() const;
-    /// \return the requester queue pair of each message
+    /// \return the requester queue pair of each connection lane, in opening order (with
+    ///         --qpsPerConnection=0, one per message)
     const std::vector<Ptr<MrcQueuePair>>& GetRequesters() const;
+    /// \return the connections of the workload and their queue-pair lanes
+    const MrcScenarioConnections& GetConnections() const;
 
     /**
      * Write every output file into a folder (created): summary.json, flows.csv,
