@@ -545,7 +545,7 @@ TEST(MrcMultipath, AnyFamilyMemberServesAsEntropySelector)
     EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
     EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
     EXPECT_EQ(Mp(c.requester)->GetEvTable(), nullptr);
-    Ptr<MrcPathSelector> s = Mp(c.requester)->GetPathSelector();
+    Ptr<MrcPathSelector> s = Mp(c.requester)->GetEntropySelector();
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(s->GetInstanceTypeId().GetName(), "ns3::MrcUecObliviousSpray");
     Ptr<MrcRdmaNic> nic = c.requester->GetNic();
@@ -569,7 +569,7 @@ TEST(MrcMultipath, EvTableIsTheDefaultEntropySelector)
     Ptr<MrcTopology> t = TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
-    Ptr<MrcPathSelector> s = Mp(c.requester)->GetPathSelector();
+    Ptr<MrcPathSelector> s = Mp(c.requester)->GetEntropySelector();
     ASSERT_NE(s, nullptr);
     EXPECT_EQ(PeekPointer(s), PeekPointer(Mp(c.requester)->GetEvTable()));
     EXPECT_EQ(Mp(c.requester)->GetEvTable()->GetActiveCount(0),

@@ -165,8 +165,8 @@ MrcMultipathHelper::DoConnect(Ptr<MrcRdmaNic> na,
     }
     MrcRdmaHelper::ConnectPair(c.requester, c.responder);
     // the path selectors (EV tables) exist now and have not drawn their first rotation order
-    qa->GetPathSelector()->AssignStreams(first + 1);
-    qb->GetPathSelector()->AssignStreams(first + 3);
+    qa->GetEntropySelector()->AssignStreams(first + 1);
+    qb->GetEntropySelector()->AssignStreams(first + 3);
     if (regionBytes > 0)
     {
         c.region = nb->RegisterMemoryRegion(regionBase, regionBytes);

@@ -129,7 +129,7 @@ MrcMultipathQueuePair::GetEvTable() const
 }
 
 Ptr<MrcPathSelector>
-MrcMultipathQueuePair::GetPathSelector() const
+MrcMultipathQueuePair::GetEntropySelector() const
 {
     return m_paths;
 }

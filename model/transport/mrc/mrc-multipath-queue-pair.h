@@ -202,8 +202,9 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     /// \return the EV table (null before Connect, or when the EntropySelector is another
     /// member of the path-selection family)
     Ptr<MrcEvTable> GetEvTable() const;
-    /// \return the path selector, whatever its type (null before Connect)
-    Ptr<MrcPathSelector> GetPathSelector() const;
+    /// \return the path selector (EntropySelector), whatever its type (null before Connect;
+    /// the base class's GetPathSelector, the PathSelector attribute, stays null for MRC)
+    Ptr<MrcPathSelector> GetEntropySelector() const;
     /// \return the MRC counters
     const MrcMultipathCounters& GetMultipathCounters() const;
     /// \return the peer's MPR as last advertised (units of 128 PSNs)
