@@ -59,6 +59,7 @@ def build(bld):
         'model/cc/mrc-nscc.cc',
         # -- path selection: ECMP hash, UEC spraying, MRC EV profile and table
         'model/path/mrc-ev-profile.cc',
+        'model/path/mrc-ev-table-health.cc',
         'model/path/mrc-ev-table.cc',
         'model/path/mrc-path-selector.cc',
         'model/path/mrc-uec-path-selector.cc',
@@ -78,7 +79,13 @@ def build(bld):
         'model/transport/uec/mrc-uec-wire.cc',
         # -- transport: MRC (queue pair, controller, Port Status)
         'model/transport/mrc/mrc-controller.cc',
+        'model/transport/mrc/mrc-multipath-attributes.cc',
+        'model/transport/mrc/mrc-multipath-messages.cc',
+        'model/transport/mrc/mrc-multipath-port-state.cc',
         'model/transport/mrc/mrc-multipath-queue-pair.cc',
+        'model/transport/mrc/mrc-multipath-recovery.cc',
+        'model/transport/mrc/mrc-multipath-responder.cc',
+        'model/transport/mrc/mrc-multipath-sender.cc',
         'model/transport/mrc/mrc-port-status-agent.cc',
         # -- helpers: fabric (links, switches, routes, topologies)
         'helper/fabric/mrc-ecmp-route-manager.cc',

@@ -526,3 +526,53 @@ TEST(MrcMultipath, UnsupportedOperationIsRejected)
     EXPECT_EQ(c.requester->GetCounters().dataPacketsSent, 0u);
     Simulator::Destroy();
 }
+
+TEST(MrcMultipath, AnyFamilyMemberServesAsEntropySelector)
+{
+    // the MRC queue pair talks to its path selector only through MrcPathSelector: a UEC
+    // strategy named by TypeId replaces the EV table (it keeps a connection on one port)
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("EntropySelector",
+                              TypeIdValue(TypeId::LookupByName("ns3::MrcUecObliviousSpray")));
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 1 << 20;
+    ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 7, bytes)));
+    Simulator::Run();
+    ASSERT_EQ(log.wc.size(), 1u);
+    EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+    EXPECT_EQ(Mp(c.requester)->GetEvTable(), nullptr);
+    Ptr<MrcPathSelector> s = Mp(c.requester)->GetEntropySelector();
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->GetInstanceTypeId().GetName(), "ns3::MrcUecObliviousSpray");
+    Ptr<MrcRdmaNic> nic = c.requester->GetNic();
+    const uint64_t p0 = nic->GetTxDataPackets(0);
+    const uint64_t p1 = nic->GetTxDataPackets(1);
+    EXPECT_EQ(p0 + p1, 256u);
+    EXPECT_TRUE(p0 == 0 || p1 == 0) << p0 << " / " << p1;
+    EXPECT_TRUE(s->UsesPort(p0 > 0 ? 0 : 1));
+    EXPECT_GE(s->GetSelectCount(), 256u);
+    EXPECT_EQ(s->GetNoPathCount(), 0u);
+    EXPECT_GT(s->GetFeedbackCount(MrcPathSignal::GOOD), 0u);
+    EXPECT_EQ(c.requester->GetCounters().timeouts, 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcMultipath, EvTableIsTheDefaultEntropySelector)
+{
+    TypeId::AttributeInformation info;
+    ASSERT_TRUE(MrcMultipathQueuePair::GetTypeId().LookupAttributeByName("EntropySelector", &info));
+    EXPECT_EQ(info.initialValue->SerializeToString(info.checker), "ns3::MrcEvTable");
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    Ptr<MrcPathSelector> s = Mp(c.requester)->GetEntropySelector();
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(PeekPointer(s), PeekPointer(Mp(c.requester)->GetEvTable()));
+    EXPECT_EQ(Mp(c.requester)->GetEvTable()->GetActiveCount(0),
+              Mp(c.requester)->GetEvTable()->GetActiveCount(1));
+    Simulator::Destroy();
+}

@@ -469,3 +469,201 @@ TEST(MrcPathFamily, EvTableRetransmissionAvoidsTheLastLostEv)
     s->Dispose();
     Simulator::Destroy();
 }
+
+// ------------------------------------------------------------------ the optional parts
+
+TEST(MrcPathFamily, OptionalPartsDefaultToNothing)
+{
+    // members without per-path health: no reverse path, no probes, every port they use is
+    // usable, port state changes nothing
+    for (const auto& name : FAMILY)
+    {
+        if (name == "ns3::MrcEvTable")
+        {
+            continue;
+        }
+        SCOPED_TRACE(name);
+        Ptr<MrcPathSelector> s = Make(name);
+        s->Init(7, 9, 2);
+        uint32_t probes = 0;
+        s->SetProbeSender(
+            Callback<void, const MrcPathChoice&>([&probes](const MrcPathChoice&) { ++probes; }));
+        s->SetBaseRtt(MicroSeconds(10));
+        const uint32_t port = s->Select(MrcPathSelector::NO_PORT, false).port;
+        ASSERT_LT(port, 2u);
+        EXPECT_EQ(s->SelectReverse(port).port, MrcPathSelector::NO_PORT);
+        EXPECT_FALSE(s->ProbeAnswered(0, MrcPathSignal::GOOD));
+        for (uint32_t p = 0; p < 3; ++p)
+        {
+            EXPECT_EQ(s->CanUsePort(p), s->UsesPort(p)) << p;
+        }
+        s->SetLocalPortUp(port, false);
+        s->SetRemotePortUp(port, false);
+        EXPECT_TRUE(s->CanUsePort(port));
+        EXPECT_EQ(s->Select(port, false).port, port);
+        const bool uec = TypeId::LookupByName(name).IsChildOf(MrcUecPathSelector::GetTypeId());
+        EXPECT_EQ(s->AssignStreams(5), uec ? 1 : 0);
+        EXPECT_EQ(probes, 0u);
+        EXPECT_EQ(s->GetSelectCount(), 2u); // SelectReverse is not a selection
+        s->Dispose();
+    }
+    Simulator::Destroy();
+}
+
+TEST(MrcPathFamily, RequestNamesTheLostEvAndThePorts)
+{
+    Ptr<MrcPathSelector> s = Make("ns3::MrcEvTable");
+    s->SetAttribute("Profile", PointerValue(StructuredProfile(8, 0)));
+    s->Init(1, 2, 2); // 4 active EVs per plane
+    Ptr<MrcEvTable> t = DynamicCast<MrcEvTable>(s);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(s->AssignStreams(3), 1);
+    const uint32_t lost = t->GetValue(t->GetPlaneIds(1)[2]);
+    // a retransmission that names its lost EV never gets it back, nor a path of plane 0
+    MrcPathRequest r;
+    r.port = MrcPathSelector::NO_PORT;
+    r.ports = 0x2;
+    r.retransmission = true;
+    r.lostEv = lost;
+    std::set<uint32_t> seen;
+    for (int i = 0; i < 12; ++i)
+    {
+        const MrcPathChoice c = s->Select(r);
+        ASSERT_EQ(c.port, 1u);
+        EXPECT_NE(c.ev, lost);
+        EXPECT_EQ(t->GetPlane(t->FindByValue(c.ev)), 1u);
+        EXPECT_EQ(c.path, t->GetPath(t->FindByValue(c.ev)));
+        EXPECT_EQ(c.carrier, nullptr); // structured: ECMP, no source route
+        seen.insert(c.ev);
+    }
+    EXPECT_EQ(seen.size(), 3u);
+    // as new data (or naming an EV the table does not have) it is used again
+    r.retransmission = false;
+    seen.clear();
+    for (int i = 0; i < 8; ++i)
+    {
+        seen.insert(s->Select(r).ev);
+    }
+    EXPECT_EQ(seen.size(), 4u);
+    EXPECT_EQ(seen.count(lost), 1u);
+    r.retransmission = true;
+    r.lostEv = 0xfedcba;
+    seen.clear();
+    for (int i = 0; i < 8; ++i)
+    {
+        seen.insert(s->Select(r).ev);
+    }
+    EXPECT_EQ(seen.count(lost), 1u);
+    // no port in the mask: no path
+    r.ports = 0;
+    EXPECT_EQ(s->Select(r).port, MrcPathSelector::NO_PORT);
+    EXPECT_EQ(s->GetSelectCount(), 28u);
+    EXPECT_EQ(s->GetNoPathCount(), 1u);
+    s->Dispose();
+    Simulator::Destroy();
+}
+
+TEST(MrcPathFamily, EvTableReversePathRotatesOverGoodActiveEvs)
+{
+    Ptr<MrcPathSelector> s = Make("ns3::MrcEvTable");
+    s->SetAttribute("Profile", PointerValue(StructuredProfile(8, 2)));
+    s->Init(1, 2, 2); // 4 active and 1 backup EV per plane
+    Ptr<MrcEvTable> t = DynamicCast<MrcEvTable>(s);
+    ASSERT_NE(t, nullptr);
+    const std::vector<uint32_t>& ids = t->GetPlaneIds(1);
+    std::vector<uint32_t> active;
+    for (uint32_t id : ids)
+    {
+        if (t->IsActiveAndGood(id))
+        {
+            active.push_back(id);
+        }
+    }
+    ASSERT_EQ(active.size(), 4u);
+    // in id order, wrapping, the backup EV passed over
+    for (uint32_t i = 0; i < 9; ++i)
+    {
+        const MrcPathChoice c = s->SelectReverse(1);
+        ASSERT_EQ(c.port, 1u);
+        EXPECT_EQ(c.ev, t->GetValue(active[i % 4])) << i;
+    }
+    // ECN on active[2]: SKIP, passed over (the last one used is active[0])
+    s->Feedback(t->GetValue(active[2]), MrcPathSignal::ECN);
+    EXPECT_EQ(s->SelectReverse(1).ev, t->GetValue(active[1]));
+    EXPECT_EQ(s->SelectReverse(1).ev, t->GetValue(active[3]));
+    // a plane without EVs, or every EV of a plane down to SKIP: none
+    EXPECT_EQ(s->SelectReverse(2).port, MrcPathSelector::NO_PORT);
+    for (uint32_t id : t->GetPlaneIds(0))
+    {
+        s->Feedback(t->GetValue(id), MrcPathSignal::ECN);
+    }
+    EXPECT_EQ(s->SelectReverse(0).port, MrcPathSelector::NO_PORT);
+    EXPECT_EQ(s->GetSelectCount(), 0u);
+    EXPECT_EQ(s->GetNoPathCount(), 0u);
+    s->Dispose();
+    Simulator::Destroy();
+}
+
+TEST(MrcPathFamily, EvTablePortStateThroughTheFamily)
+{
+    Ptr<MrcPathSelector> s = Make("ns3::MrcEvTable");
+    s->SetAttribute("Profile", PointerValue(StructuredProfile(4, 0)));
+    s->Init(1, 2, 2);
+    EXPECT_TRUE(s->CanUsePort(0));
+    EXPECT_TRUE(s->CanUsePort(1));
+    EXPECT_FALSE(s->CanUsePort(2));
+    EXPECT_FALSE(s->CanUsePort(40));
+    s->SetLocalPortUp(0, false);
+    EXPECT_FALSE(s->CanUsePort(0));
+    EXPECT_EQ(s->Select(0, false).port, MrcPathSelector::NO_PORT);
+    for (int i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(s->Select(MrcPathSelector::NO_PORT, false).port, 1u);
+    }
+    s->SetRemotePortUp(1, false);
+    EXPECT_FALSE(s->CanUsePort(1));
+    EXPECT_EQ(s->Select(MrcPathSelector::NO_PORT, false).port, MrcPathSelector::NO_PORT);
+    s->SetLocalPortUp(0, true);
+    s->SetRemotePortUp(1, true);
+    EXPECT_TRUE(s->CanUsePort(0));
+    EXPECT_TRUE(s->CanUsePort(1));
+    EXPECT_EQ(s->GetNoPathCount(), 2u);
+    s->Dispose();
+    Simulator::Destroy();
+}
+
+TEST(MrcPathFamily, EvTableProbesThroughTheFamily)
+{
+    Ptr<MrcPathSelector> s = Make("ns3::MrcEvTable");
+    s->SetAttribute("Profile", PointerValue(StructuredProfile(4, 2)));
+    s->Init(1, 2, 1);
+    Ptr<MrcEvTable> t = DynamicCast<MrcEvTable>(s);
+    ASSERT_NE(t, nullptr);
+    const uint32_t bad = t->GetValue(0);
+    // every probe the table asks for is answered GOOD at once
+    std::vector<MrcPathChoice> probes;
+    std::vector<bool> expected;
+    s->SetProbeSender(Callback<void, const MrcPathChoice&>([&](const MrcPathChoice& c) {
+        probes.push_back(c);
+        expected.push_back(s->ProbeAnswered(c.ev, MrcPathSignal::GOOD));
+    }));
+    s->Feedback(bad, MrcPathSignal::TIMEOUT);
+    EXPECT_EQ(t->GetState(0), MrcEvState::ASSUMED_BAD);
+    Simulator::Stop(MilliSeconds(50));
+    Simulator::Run();
+    // ReviveSuccesses (3) answered probes on that EV revive it; then no more probes
+    ASSERT_EQ(probes.size(), 3u);
+    for (uint32_t i = 0; i < probes.size(); ++i)
+    {
+        EXPECT_EQ(probes[i].ev, bad);
+        EXPECT_EQ(probes[i].port, 0u);
+        EXPECT_TRUE(expected[i]);
+    }
+    EXPECT_EQ(t->GetState(0), MrcEvState::GOOD);
+    EXPECT_EQ(t->GetEntry(0).probeAnswers, 3u);
+    // an answer nobody waits for, or for a value the table does not have
+    EXPECT_FALSE(s->ProbeAnswered(bad, MrcPathSignal::GOOD));
+    EXPECT_FALSE(s->ProbeAnswered(0xfedcba, MrcPathSignal::GOOD));
+    s->Dispose();
+    Simulator::Destroy();
+}

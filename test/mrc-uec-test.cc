@@ -864,3 +864,42 @@ TEST(MrcUec, ObliviousUplinkShareIsTheHashOfItsEvs)
     std::cout << "; max deviation " << MaxDeviation(share) * 100 << "%\n";
     Simulator::Destroy();
 }
+
+TEST(MrcUec, AnyFamilyMemberServesAsEntropySelector)
+{
+    // the UEC queue pair talks to its entropy selector only through MrcPathSelector: RoCE's
+    // fixed entropy (one EV: one spine) and MRC's EV table work as well as the UEC ones
+    for (const std::string sel : {"ns3::MrcFixedEntropyPathSelector", "ns3::MrcEvTable"})
+    {
+        SCOPED_TRACE(sel);
+        Fabric f;
+        Build(f, Clos(8, 4, 4), true, sel, CLOS_RTT);
+        const uint32_t bytes = 1 << 20;
+        Flow(f, 0, 4, bytes);
+        Simulator::Run();
+        ExpectAllExactlyOnce(f, bytes);
+        Ptr<MrcPathSelector> s = Uec(f.conns[0].requester)->GetEntropySelector();
+        ASSERT_NE(s, nullptr);
+        EXPECT_EQ(s->GetInstanceTypeId().GetName(), sel);
+        const MrcQpCounters& tx = f.conns[0].requester->GetCounters();
+        EXPECT_EQ(s->GetSelectCount(), tx.dataPacketsSent); // one selection per data packet
+        EXPECT_EQ(s->GetNoPathCount(), 0u);
+        EXPECT_GT(s->GetFeedbackCount(MrcPathSignal::GOOD) +
+                      s->GetFeedbackCount(MrcPathSignal::ECN),
+                  0u);
+        uint32_t used = 0;
+        for (uint64_t b : UplinkDataBytes(f, 0))
+        {
+            used += b > 0 ? 1 : 0;
+        }
+        if (sel == "ns3::MrcFixedEntropyPathSelector")
+        {
+            EXPECT_EQ(used, 1u);
+        }
+        else
+        {
+            EXPECT_GT(used, 1u);
+        }
+        Simulator::Destroy();
+    }
+}

@@ -164,9 +164,9 @@ MrcMultipathHelper::DoConnect(Ptr<MrcRdmaNic> na,
         }
     }
     MrcRdmaHelper::ConnectPair(c.requester, c.responder);
-    // the EV tables exist now and have not drawn their first rotation order yet
-    qa->GetEvTable()->AssignStreams(first + 1);
-    qb->GetEvTable()->AssignStreams(first + 3);
+    // the path selectors (EV tables) exist now and have not drawn their first rotation order
+    qa->GetEntropySelector()->AssignStreams(first + 1);
+    qb->GetEntropySelector()->AssignStreams(first + 3);
     if (regionBytes > 0)
     {
         c.region = nb->RegisterMemoryRegion(regionBase, regionBytes);

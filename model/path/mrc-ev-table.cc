@@ -169,7 +169,7 @@ MrcEvTable::GetTypeId()
                           MakeUintegerChecker<uint32_t>(1, 1000))
             .AddAttribute("Profile",
                           "EV profile of Init(localQpn, remoteQpn, nPorts), the path-selector "
-                          "family's entry (the MRC queue pair passes its own profile to Init). "
+                          "family's entry (the MRC queue pair sets it to its own profile). "
                           "Null (default): a structured profile with default attributes.",
                           PointerValue(),
                           MakePointerAccessor(&MrcEvTable::m_profile),
@@ -213,6 +213,7 @@ MrcEvTable::DoDispose()
         e.probeEvent.Cancel();
     }
     m_probeCb = MakeNullCallback<void, uint32_t>();
+    m_probeSender = MakeNullCallback<void, const MrcPathChoice&>();
     m_rng = nullptr;
     m_profile = nullptr;
     MrcPathSelector::DoDispose();
@@ -243,7 +244,7 @@ MrcEvTable::Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts)
         profile = CreateObject<MrcEvProfile>();
         profile->SetFormat(MrcEvProfile::STRUCTURED);
     }
-    Init(profile, nPorts, {});
+    Init(profile, nPorts, m_candidates);
 }
 
 void
@@ -274,6 +275,8 @@ MrcEvTable::Init(const MrcEvSet& set)
     m_evMinActive = set.evMinActive;
     m_buckets.resize(m_paths);
     m_pathOrder.reserve(m_paths);
+    m_reverseEv.assign(m_planes, NO_EV);
+    m_reversePos.assign(m_planes, 0);
     // The first round is drawn by the first Select: the random stream may still be fixed
     // (AssignStreams) after Init, so the order depends only on the stream and the EVs.
     m_drawn = false;
@@ -348,6 +351,24 @@ void
 MrcEvTable::SetProbeCallback(Callback<void, uint32_t> cb)
 {
     m_probeCb = cb;
+}
+
+void
+MrcEvTable::SetProbeSender(Callback<void, const MrcPathChoice&> cb)
+{
+    m_probeSender = cb;
+}
+
+void
+MrcEvTable::SetProfile(Ptr<MrcEvProfile> profile)
+{
+    m_profile = profile;
+}
+
+void
+MrcEvTable::SetCandidates(const std::vector<MrcEvCandidate>& candidates)
+{
+    m_candidates = candidates;
 }
 
 void
@@ -598,354 +619,6 @@ MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePa
     return NO_EV;
 }
 
-// ----- feedback -----
-
-void
-MrcEvTable::EnterSkip(uint32_t id, uint32_t turns, MrcEvReason reason)
-{
-    MrcEvEntry& e = m_evs[id];
-    if (m_skipMode == SKIP_ROTATION)
-    {
-        m_hot[id].skipTurns = std::max(m_hot[id].skipTurns, turns);
-    }
-    else
-    {
-        e.skipUntil = std::max(e.skipUntil, Simulator::Now() + GetSkipTime());
-    }
-    if (e.state != MrcEvState::SKIP)
-    {
-        SetState(id, MrcEvState::SKIP, reason);
-    }
-}
-
-void
-MrcEvTable::OnSack(uint32_t evId, MrcPathFeedback m)
-{
-    CheckId(evId);
-    CountFeedback(MrcPathSignalOfSack(m));
-    ApplySack(evId, m);
-}
-
-void
-MrcEvTable::OnNack(uint32_t evId, MrcNackReason reason)
-{
-    CheckId(evId);
-    if (!MrcNackReasonPenalizesEv(reason))
-    {
-        return; // says nothing about the path
-    }
-    CountFeedback(MrcPathSignal::NACK);
-    ApplyTrim(evId);
-}
-
-void
-MrcEvTable::OnTimeout(uint32_t evId)
-{
-    CheckId(evId);
-    CountFeedback(MrcPathSignal::TIMEOUT);
-    ApplyLoss(evId, MrcEvReason::TIMEOUT);
-}
-
-void
-MrcEvTable::OnInferredLoss(uint32_t evId)
-{
-    CheckId(evId);
-    CountFeedback(MrcPathSignal::LOSS);
-    ApplyLoss(evId, MrcEvReason::LOSS_INFERRED);
-}
-
-void
-MrcEvTable::ApplySack(uint32_t id, MrcPathFeedback m)
-{
-    MrcEvEntry& e = m_evs[id];
-    if (m == MrcPathFeedback::ALWAYS_SKIP)
-    {
-        m_lastLost = id;
-    }
-    if (e.set != MrcEvEntry::ACTIVE || m == MrcPathFeedback::NONE)
-    {
-        return;
-    }
-    if (m == MrcPathFeedback::SKIP_ONCE)
-    {
-        ++e.ecnEchoes;
-        EnterSkip(id, m_ecnSkipTurns, MrcEvReason::ECN_ECHO);
-    }
-    else if (m == MrcPathFeedback::ALWAYS_SKIP)
-    {
-        Retire(id, MrcEvReason::ALWAYS_SKIP);
-    }
-}
-
-void
-MrcEvTable::ApplyTrim(uint32_t id)
-{
-    m_lastLost = id;
-    MrcEvEntry& e = m_evs[id];
-    if (e.set != MrcEvEntry::ACTIVE)
-    {
-        return;
-    }
-    ++e.trims;
-    EnterSkip(id, m_trimSkipTurns, MrcEvReason::TRIM_NACK);
-}
-
-void
-MrcEvTable::ApplyLoss(uint32_t id, MrcEvReason reason)
-{
-    m_lastLost = id;
-    if (m_evs[id].set == MrcEvEntry::ACTIVE)
-    {
-        ++m_evs[id].timeouts;
-    }
-    Retire(id, reason);
-}
-
-void
-MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
-{
-    MrcEvEntry& e = m_evs[id];
-    if (e.set != MrcEvEntry::ACTIVE)
-    {
-        return;
-    }
-    const uint32_t plane = e.ev.plane;
-    if (!IsPlaneUp(plane) && reason != MrcEvReason::ALWAYS_SKIP)
-    {
-        // Q3: losses on a plane whose port is down do not count against its EVs
-        NS_LOG_LOGIC("EV " << id << ": loss on down plane " << plane << " ignored");
-        return;
-    }
-    if (m_backup[plane].empty() && m_nActive <= m_evMinActive)
-    {
-        EnterSkip(id, m_ecnSkipTurns, MrcEvReason::MIN_ACTIVE_FLOOR);
-        return;
-    }
-    RemoveFromActive(id);
-    e.set = MrcEvEntry::RETIRED;
-    m_hot[id].set = MrcEvEntry::RETIRED;
-    ++e.retirements;
-    e.probeSuccesses = 0;
-    e.probeOutstanding = false;
-    m_hot[id].skipTurns = 0;
-    SetState(id, MrcEvState::ASSUMED_BAD, reason);
-    Refill(plane, e.path);
-    ScheduleProbe(id);
-}
-
-void
-MrcEvTable::Refill(uint32_t plane, uint32_t avoidPath)
-{
-    while (m_planeActive[plane] < m_planeTarget[plane] && !m_backup[plane].empty())
-    {
-        // the oldest backup, but not one on the path the retired EV just failed on (a
-        // replica of the same SRv6 carrier would fail the same way) unless no other is left
-        std::deque<uint32_t>& backup = m_backup[plane];
-        auto it = backup.begin();
-        if (avoidPath != NO_EV)
-        {
-            it = std::find_if(backup.begin(), backup.end(), [this, avoidPath](uint32_t b) {
-                return m_evs[b].path != avoidPath;
-            });
-            if (it == backup.end())
-            {
-                it = backup.begin();
-            }
-        }
-        uint32_t id = *it;
-        backup.erase(it);
-        MrcEvEntry& b = m_evs[id];
-        m_hot[id].skipTurns = 0;
-        b.skipUntil = Time(0);
-        AddToActive(id);
-        SetState(id, MrcEvState::GOOD, MrcEvReason::PROMOTED);
-    }
-}
-
-void
-MrcEvTable::Place(uint32_t id)
-{
-    MrcEvEntry& e = m_evs[id];
-    const uint32_t plane = e.ev.plane;
-    if (m_planeActive[plane] < m_planeTarget[plane])
-    {
-        AddToActive(id);
-    }
-    else
-    {
-        e.set = MrcEvEntry::BACKUP;
-        m_hot[id].set = MrcEvEntry::BACKUP;
-        m_backup[plane].push_back(id);
-    }
-}
-
-// ----- probes -----
-
-void
-MrcEvTable::ScheduleProbe(uint32_t id)
-{
-    MrcEvEntry& e = m_evs[id];
-    e.probeEvent.Cancel();
-    double factor = 1.0 + m_rng->GetValue(-m_probeJitter, m_probeJitter);
-    e.probeEvent = Simulator::Schedule(Seconds(m_probeInterval.GetSeconds() * factor),
-                                       &MrcEvTable::SendProbe,
-                                       this,
-                                       id);
-}
-
-void
-MrcEvTable::SendProbe(uint32_t id)
-{
-    MrcEvEntry& e = m_evs[id];
-    if (e.state != MrcEvState::ASSUMED_BAD)
-    {
-        return;
-    }
-    if (m_probeCb.IsNull() || !IsPlaneUp(e.ev.plane))
-    {
-        ScheduleProbe(id); // try again later (Q3: no probes on a down plane)
-        return;
-    }
-    e.probeOutstanding = true;
-    ++e.probesSent;
-    e.probeEvent = Simulator::Schedule(m_probeTimeout, &MrcEvTable::ProbeTimedOut, this, id);
-    m_probeCb(id);
-}
-
-void
-MrcEvTable::ProbeTimedOut(uint32_t id)
-{
-    MrcEvEntry& e = m_evs[id];
-    if (e.state != MrcEvState::ASSUMED_BAD || !e.probeOutstanding)
-    {
-        return;
-    }
-    e.probeOutstanding = false;
-    e.probeSuccesses = 0;
-    ++e.probeTimeouts;
-    ScheduleProbe(id);
-}
-
-bool
-MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
-{
-    CheckId(evId);
-    MrcEvEntry& e = m_evs[evId];
-    if (e.state != MrcEvState::ASSUMED_BAD || !e.probeOutstanding)
-    {
-        return false;
-    }
-    e.probeEvent.Cancel();
-    e.probeOutstanding = false;
-    ++e.probeAnswers;
-    if (m == MrcPathFeedback::ALWAYS_SKIP)
-    {
-        e.probeSuccesses = 0;
-        ScheduleProbe(evId);
-        return true;
-    }
-    if (++e.probeSuccesses < m_reviveSuccesses)
-    {
-        ScheduleProbe(evId);
-        return true;
-    }
-    e.probeSuccesses = 0;
-    if (m == MrcPathFeedback::SKIP_ONCE)
-    {
-        m_hot[evId].skipTurns = m_ecnSkipTurns;
-        e.skipUntil = Simulator::Now() + GetSkipTime();
-        SetState(evId, MrcEvState::SKIP, MrcEvReason::PROBE_REVIVED);
-    }
-    else
-    {
-        SetState(evId, MrcEvState::GOOD, MrcEvReason::PROBE_REVIVED);
-    }
-    Place(evId);
-    return true;
-}
-
-// ----- controller -----
-
-void
-MrcEvTable::Deny(uint32_t evId)
-{
-    CheckId(evId);
-    MrcEvEntry& e = m_evs[evId];
-    const uint32_t plane = e.ev.plane;
-    switch (e.set)
-    {
-    case MrcEvEntry::DENIED:
-        return;
-    case MrcEvEntry::ACTIVE:
-        RemoveFromActive(evId);
-        break;
-    case MrcEvEntry::BACKUP: {
-        auto& q = m_backup[plane];
-        q.erase(std::find(q.begin(), q.end(), evId));
-        break;
-    }
-    case MrcEvEntry::RETIRED:
-        break;
-    }
-    const bool wasActive = e.set == MrcEvEntry::ACTIVE;
-    e.probeEvent.Cancel();
-    e.probeOutstanding = false;
-    e.set = MrcEvEntry::DENIED;
-    m_hot[evId].set = MrcEvEntry::DENIED;
-    SetState(evId, MrcEvState::DENIED, MrcEvReason::CONTROLLER_DENY);
-    if (wasActive)
-    {
-        Refill(plane);
-    }
-}
-
-void
-MrcEvTable::Allow(uint32_t evId)
-{
-    CheckId(evId);
-    if (m_evs[evId].set != MrcEvEntry::DENIED)
-    {
-        return;
-    }
-    m_hot[evId].skipTurns = 0;
-    SetState(evId, MrcEvState::GOOD, MrcEvReason::CONTROLLER_ALLOW);
-    Place(evId);
-}
-
-bool
-MrcEvTable::Replace(uint32_t evId, const MrcEvCandidate& ev)
-{
-    CheckId(evId);
-    MrcEvEntry& e = m_evs[evId];
-    if (ev.plane != e.ev.plane)
-    {
-        return false;
-    }
-    const uint32_t* other = m_byValue.Find(ev.value);
-    if (other && *other != evId)
-    {
-        return false;
-    }
-    m_byValue.Erase(e.ev.value);
-    m_byValue.Insert(ev.value, evId);
-    e.ev = ev;
-    m_hot[evId].skipTurns = 0;
-    e.skipUntil = Time(0);
-    e.probeSuccesses = 0;
-    if (e.set == MrcEvEntry::RETIRED)
-    {
-        e.probeEvent.Cancel();
-        e.probeOutstanding = false;
-        SetState(evId, MrcEvState::GOOD, MrcEvReason::CONTROLLER_ALLOW);
-        Place(evId);
-    }
-    else if (e.set != MrcEvEntry::DENIED && e.state == MrcEvState::SKIP)
-    {
-        SetState(evId, MrcEvState::GOOD, MrcEvReason::CONTROLLER_ALLOW);
-    }
-    return true;
-}
-
 // ----- planes -----
 
 void
@@ -979,6 +652,42 @@ MrcEvTable::IsPlaneUp(uint32_t plane) const
     return (((m_localDownMask | m_remoteDownMask) >> plane) & 1) == 0;
 }
 
+bool
+MrcEvTable::CanUsePort(uint32_t port) const
+{
+    return port < 32 && IsPlaneUp(port) && GetActiveCount(port) > 0;
+}
+
+MrcPathChoice
+MrcEvTable::SelectReverse(uint32_t port)
+{
+    MrcPathChoice none;
+    none.port = NO_PORT;
+    if (port >= m_reverseEv.size())
+    {
+        return none;
+    }
+    // the next of the plane's EVs after the last one used, in id order (the plane's list
+    // only: a walk over every EV would touch all planes' entries)
+    const std::vector<uint32_t>& ids = m_planeIds[port];
+    const auto n = static_cast<uint32_t>(ids.size());
+    const uint32_t start = m_reverseEv[port] == NO_EV ? 0 : m_reversePos[port] + 1;
+    uint32_t id = NO_EV;
+    for (uint32_t k = 0; k < n; ++k)
+    {
+        const uint32_t pos = (start + k) % n;
+        const EvHot& h = m_hot[ids[pos]];
+        if (h.set == MrcEvEntry::ACTIVE && h.state == MrcEvState::GOOD)
+        {
+            id = ids[pos];
+            m_reversePos[port] = pos;
+            break;
+        }
+    }
+    m_reverseEv[port] = id;
+    return id == NO_EV ? none : ChoiceOf(id);
+}
+
 // ----- the path-selector family's interface -----
 
 bool
@@ -988,21 +697,36 @@ MrcEvTable::UsesPort(uint32_t port) const
 }
 
 MrcPathChoice
-MrcEvTable::DoSelect(uint32_t port, bool retransmission)
+MrcEvTable::DoSelect(const MrcPathRequest& r)
 {
-    uint32_t planes = 0xffffffff;
-    if (port != NO_PORT)
+    uint32_t planes = r.ports;
+    if (r.port != NO_PORT)
     {
-        planes = port < 32 ? (1u << port) : 0;
+        planes = r.port < 32 ? (1u << r.port) : 0;
     }
-    const uint32_t id = SelectId(planes, retransmission ? m_lastLost : NO_EV);
+    uint32_t exclude = NO_EV;
+    if (r.retransmission)
+    {
+        exclude = r.lostEv != NO_EV ? FindByValue(r.lostEv) : m_lastLost;
+    }
+    const uint32_t id = SelectId(planes, exclude);
     if (id == NO_EV)
     {
         MrcPathChoice none;
         none.port = NO_PORT;
         return none;
     }
-    return EvChoice(m_evs[id].ev.plane, m_evs[id].ev.value);
+    return ChoiceOf(id);
+}
+
+MrcPathChoice
+MrcEvTable::ChoiceOf(uint32_t id) const
+{
+    const MrcEvEntry& e = m_evs[id];
+    MrcPathChoice c = EvChoice(e.ev.plane, e.ev.value);
+    c.path = e.path;
+    c.carrier = e.ev.hasCarrier ? &e.ev.carrier : nullptr;
+    return c;
 }
 
 void

@@ -29,7 +29,9 @@
  * \file
  * \ingroup mrc
  * The per-QP EV table of an MRC requestor: EV health states, the active and backup sets and
- * the per-packet EV choice.
+ * the per-packet EV choice. Implemented in mrc-ev-table.cc (set-up, rotation, planes, the
+ * path-selector family's interface, queries) and mrc-ev-table-health.cc (the health state
+ * machine: feedback, retirement and refill, probes, the controller's Deny/Allow/Replace).
  */
 
 namespace ns3
@@ -152,13 +154,21 @@ struct MrcEvEntry
  * port NO_PORT when no EV can be used. Feedback(value, signal) finds the EV by value and maps
  * GOOD/ECN/BAD onto OnSack (m = NONE/SKIP_ONCE/ALWAYS_SKIP), NACK onto a TRIMMED OnNack,
  * TIMEOUT onto OnTimeout and LOSS onto OnInferredLoss. GetPathCount() counts path groups.
- * The MRC queue pair keeps using the id-based methods, which count into the same statistics.
+ * A request naming the EV a retransmission was lost on (MrcPathRequest::lostEv) passes over
+ * that EV's path instead of the latest one. The optional parts of the family interface map
+ * onto the table: SetLocalPortUp / SetRemotePortUp take planes out of use, CanUsePort is "plane
+ * up and active EVs left", SetProbeSender receives the probes of ASSUMED_BAD EVs (as paths),
+ * ProbeAnswered is OnProbeAnswer by value (GOOD/ECN/BAD = m NONE/SKIP_ONCE/ALWAYS_SKIP), and
+ * SelectReverse rotates over a plane's GOOD active EVs for the control packets the QP sends
+ * back. The MRC queue pair uses only that interface (so another selector can replace the
+ * table); the id-based methods serve the controller and the tests, and count into the same
+ * statistics.
  */
 class MrcEvTable : public MrcPathSelector
 {
   public:
-    /// No EV (Select found none, FindByValue found none, or "exclude nothing").
-    static constexpr uint32_t NO_EV = std::numeric_limits<uint32_t>::max();
+    // NO_EV (MrcPathSelector::NO_EV): Select found none, FindByValue found none, or
+    // "exclude nothing".
 
     /// Order of the active set within a rotation round (attribute Order).
     enum Order : uint8_t
@@ -211,8 +221,9 @@ class MrcEvTable : public MrcPathSelector
     void Init(const MrcEvSet& set);
 
     /**
-     * The family's entry: Init(profile, nPorts, {}) with the Profile attribute (or a
-     * structured profile with default attributes when it is null).
+     * The family's entry: Init(profile, nPorts, candidates) with the Profile attribute (or a
+     * structured profile with default attributes when it is null) and the candidates of
+     * SetCandidates (none by default).
      * \param localQpn the local queue pair number (not used)
      * \param remoteQpn the peer's queue pair number (not used)
      * \param nPorts number of planes
@@ -241,9 +252,27 @@ class MrcEvTable : public MrcPathSelector
     void SetProbeCallback(Callback<void, uint32_t> cb);
 
     /**
+     * The family's probe sender: like SetProbeCallback, with the EV's path (value, plane,
+     * carrier) instead of its id. Used when no id callback is set.
+     * \param cb the callback
+     */
+    void SetProbeSender(Callback<void, const MrcPathChoice&> cb) override;
+
+    /**
+     * \param profile the profile the family's Init generates the EVs with (the Profile
+     *        attribute)
+     */
+    void SetProfile(Ptr<MrcEvProfile> profile);
+
+    /**
+     * \param candidates candidate paths for the family's Init (call before it)
+     */
+    void SetCandidates(const std::vector<MrcEvCandidate>& candidates);
+
+    /**
      * \param rtt the base RTT, used as the SKIP time when the SkipTime attribute is 0
      */
-    void SetBaseRtt(Time rtt);
+    void SetBaseRtt(Time rtt) override;
 
     /**
      * Pick the EV of the next packet. Walks the active set in a pseudo-random order that is
@@ -308,6 +337,14 @@ class MrcEvTable : public MrcPathSelector
     bool OnProbeAnswer(uint32_t evId, MrcPathFeedback m);
 
     /**
+     * The family's probe answer: OnProbeAnswer for the EV with this value, m = NONE for
+     * GOOD, SKIP_ONCE for ECN, ALWAYS_SKIP otherwise.
+     * \param ev the EV value \param kind the answer
+     * \return false if no EV has the value or the answer was not expected
+     */
+    bool ProbeAnswered(uint32_t ev, MrcPathSignal kind) override;
+
+    /**
      * Controller: MODIFY_EV_STATE to DENIED.
      * \param evId the EV id
      */
@@ -336,17 +373,29 @@ class MrcEvTable : public MrcPathSelector
      * \param plane the plane
      * \param up true if up
      */
-    void SetLocalPortUp(uint32_t plane, bool up);
+    void SetLocalPortUp(uint32_t plane, bool up) override;
 
     /**
      * The peer's port of a plane went down or came up (Port Status Update, Q3).
      * \param plane the plane
      * \param up true if up
      */
-    void SetRemotePortUp(uint32_t plane, bool up);
+    void SetRemotePortUp(uint32_t plane, bool up) override;
 
     /// \param plane a plane \return true if both its ports are up
     bool IsPlaneUp(uint32_t plane) const;
+
+    /// \param port a plane \return true if it is up and has active EVs
+    bool CanUsePort(uint32_t port) const override;
+
+    /**
+     * The EV of a control packet sent back on a plane: the next GOOD active EV of the plane
+     * after the one used last, in id order (a reverse path that died silently then loses
+     * only some control packets). Not counted as a selection.
+     * \param port the plane
+     * \return its path, or port NO_PORT when the plane has no GOOD active EV
+     */
+    MrcPathChoice SelectReverse(uint32_t port) override;
 
     /// \param value an echoed 32-bit EV \return its id, or NO_EV
     uint32_t FindByValue(uint32_t value) const;
@@ -404,11 +453,11 @@ class MrcEvTable : public MrcPathSelector
      * \param stream first stream index
      * \return the number of streams used (1)
      */
-    int64_t AssignStreams(int64_t stream);
+    int64_t AssignStreams(int64_t stream) override;
 
   protected:
     void DoDispose() override;
-    MrcPathChoice DoSelect(uint32_t port, bool retransmission) override;
+    MrcPathChoice DoSelect(const MrcPathRequest& r) override;
     void DoFeedback(uint32_t ev, MrcPathSignal kind) override;
 
   private:
@@ -474,6 +523,8 @@ class MrcEvTable : public MrcPathSelector
     Time GetSkipTime() const;
     /// Abort on a bad id.
     void CheckId(uint32_t id) const;
+    /// \param id an EV id \return its path (value encoded SRC_PORT_LOW, plane, group, carrier)
+    MrcPathChoice ChoiceOf(uint32_t id) const;
 
     std::vector<MrcEvEntry> m_evs; //!< all EVs, by id
 
@@ -485,31 +536,35 @@ class MrcEvTable : public MrcPathSelector
         uint32_t skipTurns{0};                   //!< rotation mode: turns still to skip
     };
 
-    std::vector<EvHot> m_hot;                      //!< by id
-    MrcFlatMap<uint32_t, uint32_t> m_byValue;      //!< value -> id
-    std::vector<std::vector<uint32_t>> m_active;   //!< per plane: active ids, round order
-    std::vector<std::vector<uint32_t>> m_planeIds; //!< per plane: all its ids, ascending
-    std::vector<uint32_t> m_cursor;                //!< per plane: next position in m_active
-    std::vector<uint64_t> m_planeRounds;           //!< per plane: rounds drawn
-    uint64_t m_rounds{0};                          //!< most rounds drawn by one plane
-    uint32_t m_nActive{0};                         //!< active EVs over all planes
-    uint32_t m_nextPlane{0};                       //!< plane whose turn is next
-    bool m_drawn{false};                           //!< the first round has been drawn
-    uint32_t m_paths{0};                           //!< number of path groups
-    std::vector<std::vector<uint32_t>> m_buckets;  //!< Reshuffle scratch: ids per path
-    std::vector<uint32_t> m_pathOrder;             //!< Reshuffle scratch: path order
-    std::vector<std::deque<uint32_t>> m_backup;    //!< per-plane backup ids, oldest first
-    std::vector<uint32_t> m_planeTarget;           //!< per-plane active size at Init
-    std::vector<uint32_t> m_planeActive;           //!< per-plane active size now
-    uint32_t m_planes{0};                          //!< number of planes
-    uint32_t m_localDownMask{0};                   //!< bit p: local port of plane p down
-    uint32_t m_remoteDownMask{0};                  //!< bit p: remote port of plane p down
-    uint32_t m_evMinActive{0};                     //!< ev_min_active
-    Time m_baseRtt;                                //!< SetBaseRtt
-    Callback<void, uint32_t> m_probeCb;            //!< probe sender
-    Ptr<UniformRandomVariable> m_rng;              //!< shuffle and probe jitter
-    uint32_t m_lastLost{NO_EV};  //!< EV with the latest loss or trim feedback (DoSelect)
-    Ptr<MrcEvProfile> m_profile; //!< Profile attribute (family Init)
+    std::vector<EvHot> m_hot;                           //!< by id
+    MrcFlatMap<uint32_t, uint32_t> m_byValue;           //!< value -> id
+    std::vector<std::vector<uint32_t>> m_active;        //!< per plane: active ids, round order
+    std::vector<std::vector<uint32_t>> m_planeIds;      //!< per plane: all its ids, ascending
+    std::vector<uint32_t> m_cursor;                     //!< per plane: next position in m_active
+    std::vector<uint64_t> m_planeRounds;                //!< per plane: rounds drawn
+    uint64_t m_rounds{0};                               //!< most rounds drawn by one plane
+    uint32_t m_nActive{0};                              //!< active EVs over all planes
+    uint32_t m_nextPlane{0};                            //!< plane whose turn is next
+    bool m_drawn{false};                                //!< the first round has been drawn
+    uint32_t m_paths{0};                                //!< number of path groups
+    std::vector<std::vector<uint32_t>> m_buckets;       //!< Reshuffle scratch: ids per path
+    std::vector<uint32_t> m_pathOrder;                  //!< Reshuffle scratch: path order
+    std::vector<std::deque<uint32_t>> m_backup;         //!< per-plane backup ids, oldest first
+    std::vector<uint32_t> m_planeTarget;                //!< per-plane active size at Init
+    std::vector<uint32_t> m_planeActive;                //!< per-plane active size now
+    uint32_t m_planes{0};                               //!< number of planes
+    uint32_t m_localDownMask{0};                        //!< bit p: local port of plane p down
+    uint32_t m_remoteDownMask{0};                       //!< bit p: remote port of plane p down
+    uint32_t m_evMinActive{0};                          //!< ev_min_active
+    Time m_baseRtt;                                     //!< SetBaseRtt
+    Callback<void, uint32_t> m_probeCb;                 //!< probe sender (by id)
+    Callback<void, const MrcPathChoice&> m_probeSender; //!< probe sender (by path)
+    std::vector<MrcEvCandidate> m_candidates;           //!< SetCandidates (family Init)
+    std::vector<uint32_t> m_reverseEv;  //!< per plane: last reverse EV id (SelectReverse)
+    std::vector<uint32_t> m_reversePos; //!< per plane: its index in GetPlaneIds
+    Ptr<UniformRandomVariable> m_rng;   //!< shuffle and probe jitter
+    uint32_t m_lastLost{NO_EV};         //!< EV with the latest loss or trim feedback (DoSelect)
+    Ptr<MrcEvProfile> m_profile;        //!< Profile attribute (family Init)
 
     // attributes
     Order m_order;              //!< Order

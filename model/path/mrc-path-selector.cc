@@ -60,6 +60,52 @@ MrcPathSelector::DoFeedback(uint32_t /* ev */, MrcPathSignal /* kind */)
 {
 }
 
+void
+MrcPathSelector::SetLocalPortUp(uint32_t /* port */, bool /* up */)
+{
+}
+
+void
+MrcPathSelector::SetRemotePortUp(uint32_t /* port */, bool /* up */)
+{
+}
+
+bool
+MrcPathSelector::CanUsePort(uint32_t port) const
+{
+    return UsesPort(port);
+}
+
+MrcPathChoice
+MrcPathSelector::SelectReverse(uint32_t /* port */)
+{
+    MrcPathChoice none;
+    none.port = NO_PORT;
+    return none;
+}
+
+void
+MrcPathSelector::SetProbeSender(Callback<void, const MrcPathChoice&> /* cb */)
+{
+}
+
+bool
+MrcPathSelector::ProbeAnswered(uint32_t /* ev */, MrcPathSignal /* kind */)
+{
+    return false;
+}
+
+void
+MrcPathSelector::SetBaseRtt(Time /* rtt */)
+{
+}
+
+int64_t
+MrcPathSelector::AssignStreams(int64_t /* stream */)
+{
+    return 0;
+}
+
 MrcPathChoice
 MrcPathSelector::EvChoice(uint32_t port, uint32_t ev)
 {
@@ -176,7 +222,7 @@ MrcFixedEntropyPathSelector::GetPathCount() const
 }
 
 MrcPathChoice
-MrcFixedEntropyPathSelector::DoSelect(uint32_t /* port */, bool /* retransmission */)
+MrcFixedEntropyPathSelector::DoSelect(const MrcPathRequest& /* r */)
 {
     return m_path;
 }

@@ -5,6 +5,8 @@
 #ifndef MRC_PATH_SELECTOR_H
 #define MRC_PATH_SELECTOR_H
 
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <array>
@@ -23,6 +25,8 @@
 namespace ns3
 {
 
+class MrcUsidCarrier;
+
 /**
  * \ingroup mrc
  * One packet's path: the NIC port it leaves on and the header fields that steer it
@@ -36,6 +40,31 @@ struct MrcPathChoice
     uint16_t udpSrcPort{0}; //!< UDP source port
     uint32_t flowLabel{0};  //!< IPv6 flow label (20 bits)
     uint32_t ev{0};         //!< entropy value (transports without EVs: the hash used)
+    /// Path group: choices that share a route share it (a transport's per-path loss rules
+    /// count by it). Selectors that know no routes leave 0.
+    uint32_t path{0};
+    /// The source route of an SRv6 path (the selector keeps it; valid until the selector
+    /// changes its paths), or nullptr for a path ECMP hashes.
+    const MrcUsidCarrier* carrier{nullptr};
+};
+
+/**
+ * \ingroup mrc
+ * What a transport asks for when it needs a path (MrcPathSelector::Select).
+ */
+struct MrcPathRequest
+{
+    /// The port that has room now (the scheduler's port), or 0xffffffff
+    /// (MrcPathSelector::NO_PORT): any port of `ports`.
+    uint32_t port{0xffffffff};
+    /// With port NO_PORT: bit p set = port p can carry the packet now.
+    uint32_t ports{0xffffffff};
+    /// The packet is a retransmission.
+    bool retransmission{false};
+    /// For a retransmission: the EV the lost copy left on, to pass over with its path;
+    /// 0xffffffff (MrcPathSelector::NO_EV) when the transport does not know it (a selector
+    /// may then avoid the path of its latest loss feedback).
+    uint32_t lostEv{0xffffffff};
 };
 
 /**
@@ -84,6 +113,13 @@ MrcPathSignalIsLoss(MrcPathSignal s)
  * each. Members of the family that keep their own entry points (UEC's NextEv and On*,
  * the EV table's Select(planes, exclude) and On*) count through the same counters, so the
  * statistics do not depend on which interface a transport uses.
+ *
+ * The transports (RoCE, UEC, MRC) use nothing but this interface, so any member of the family
+ * can be named by TypeId in their selector attributes. Besides Select and Feedback it has a
+ * few optional parts, each with a do-nothing default, for selectors that keep per-path
+ * health: the port state (SetLocalPortUp, SetRemotePortUp, CanUsePort), the path of control
+ * packets sent back (SelectReverse), out-of-band probes (SetProbeSender, ProbeAnswered), the
+ * base RTT (SetBaseRtt) and the random streams (AssignStreams).
  */
 class MrcPathSelector : public Object
 {
@@ -121,7 +157,21 @@ class MrcPathSelector : public Object
      */
     MrcPathChoice Select(uint32_t port, bool retransmission)
     {
-        const MrcPathChoice c = DoSelect(port, retransmission);
+        MrcPathRequest r;
+        r.port = port;
+        r.retransmission = retransmission;
+        return Select(r);
+    }
+
+    /**
+     * Choose the path of the next packet (the full request).
+     * \param r what the transport asks for
+     * \return the path (its port is r.port unless that is NO_PORT; NO_PORT if none can be
+     *         used now)
+     */
+    MrcPathChoice Select(const MrcPathRequest& r)
+    {
+        const MrcPathChoice c = DoSelect(r);
         CountSelect(c.port != NO_PORT);
         return c;
     }
@@ -140,6 +190,55 @@ class MrcPathSelector : public Object
     /// \return the number of distinct paths this selector spreads a connection over
     virtual uint32_t GetPathCount() const = 0;
 
+    // ---- optional parts (defaults: nothing) ----
+
+    /**
+     * A local NIC port went down or came up. Default: ignored.
+     * \param port the port (plane) \param up true if up
+     */
+    virtual void SetLocalPortUp(uint32_t port, bool up);
+    /**
+     * The peer's port of a plane went down or came up (MRC Port Status). Default: ignored.
+     * \param port the port (plane) \param up true if up
+     */
+    virtual void SetRemotePortUp(uint32_t port, bool up);
+    /**
+     * \param port a NIC port
+     * \return true if the port is up at both ends and has paths a Select could return
+     *         (default: UsesPort)
+     */
+    virtual bool CanUsePort(uint32_t port) const;
+    /**
+     * The path of a control packet (ACK, NACK) this end sends back to the peer on a port.
+     * Not counted as a selection. Default: none (port NO_PORT), and the transport answers
+     * on the EV it echoes.
+     * \param port the port the control packet leaves on
+     * \return the path, or port NO_PORT
+     */
+    virtual MrcPathChoice SelectReverse(uint32_t port);
+    /**
+     * Where to send out-of-band probes: a selector that tests paths by itself (the EV table
+     * probes the EVs it took out of use) calls cb with the path to probe, and hears of the
+     * answer through ProbeAnswered. Default: never probes.
+     * \param cb the transport's probe sender (a null callback stops probing)
+     */
+    virtual void SetProbeSender(Callback<void, const MrcPathChoice&> cb);
+    /**
+     * The answer to a probe on a path arrived.
+     * \param ev the EV the probe went on
+     * \param kind GOOD, ECN or BAD (what the answer says of the path)
+     * \return true if the selector was waiting for it (default: false)
+     */
+    virtual bool ProbeAnswered(uint32_t ev, MrcPathSignal kind);
+    /// \param rtt the connection's base RTT (timers counted in RTTs). Default: ignored.
+    virtual void SetBaseRtt(Time rtt);
+    /**
+     * Use fixed random-number streams.
+     * \param stream first stream index
+     * \return the number of streams used (default 0)
+     */
+    virtual int64_t AssignStreams(int64_t stream);
+
     /// \return the number of paths handed out (packets), by any entry point
     uint64_t GetSelectCount() const;
     /// \return the number of selections that found no usable path
@@ -151,15 +250,16 @@ class MrcPathSelector : public Object
 
     /// "no particular port"
     static constexpr uint32_t NO_PORT = 0xffffffff;
+    /// "no EV" (an unknown lost EV; the EV table: no EV found)
+    static constexpr uint32_t NO_EV = 0xffffffff;
 
   protected:
     /**
      * The strategy's choice (see Select).
-     * \param port the port asked for, or NO_PORT
-     * \param retransmission the packet is a retransmission
+     * \param r the request
      * \return the path
      */
-    virtual MrcPathChoice DoSelect(uint32_t port, bool retransmission) = 0;
+    virtual MrcPathChoice DoSelect(const MrcPathRequest& r) = 0;
 
     /**
      * The strategy's reaction to feedback (see Feedback). Default: ignored.
@@ -238,7 +338,7 @@ class MrcFixedEntropyPathSelector : public MrcPathSelector
     static uint16_t UdpSourcePortOf(uint32_t flowLabel);
 
   protected:
-    MrcPathChoice DoSelect(uint32_t port, bool retransmission) override;
+    MrcPathChoice DoSelect(const MrcPathRequest& r) override;
 
   private:
     uint32_t m_portAttr;  //!< Port attribute

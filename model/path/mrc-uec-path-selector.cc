@@ -96,9 +96,9 @@ MrcUecPathSelector::UsesPort(uint32_t port) const
 }
 
 MrcPathChoice
-MrcUecPathSelector::DoSelect(uint32_t port, bool /* retransmission */)
+MrcUecPathSelector::DoSelect(const MrcPathRequest& r)
 {
-    return EvChoice(port == NO_PORT ? m_port : port, DoNextEv());
+    return EvChoice(r.port == NO_PORT ? m_port : r.port, DoNextEv());
 }
 
 void

@@ -119,7 +119,7 @@ class MrcUecPathSelector : public MrcPathSelector
      * \param stream first stream index
      * \return the number of streams used (1)
      */
-    int64_t AssignStreams(int64_t stream);
+    int64_t AssignStreams(int64_t stream) override;
 
     /**
      * Replace the random source (tests: a DeterministicRandomVariable gives hand-computable
@@ -138,7 +138,7 @@ class MrcUecPathSelector : public MrcPathSelector
     virtual uint16_t DoNextEv() = 0;
 
     /// The EV of NextEv() on the asked port (or the connection's), encoded SRC_PORT_LOW.
-    MrcPathChoice DoSelect(uint32_t port, bool retransmission) override;
+    MrcPathChoice DoSelect(const MrcPathRequest& r) override;
 
     /// Called when the path count changes (also once from the constructor with the default).
     virtual void PathCountChanged();

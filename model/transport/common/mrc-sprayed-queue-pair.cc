@@ -4,10 +4,12 @@
 
 #include "mrc-sprayed-queue-pair.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-traffic-class.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -147,6 +149,17 @@ MrcSprayedQueuePair::DoDispose()
     m_rxWin.reset();
     m_rxMessages = MrcMessageReassembly();
     MrcQueuePair::DoDispose();
+}
+
+Ptr<MrcPathSelector>
+MrcSprayedQueuePair::CreateEntropySelector(TypeId tid) const
+{
+    NS_ABORT_MSG_UNLESS(tid.IsChildOf(MrcPathSelector::GetTypeId()),
+                        GetInstanceTypeId().GetName() << ": EntropySelector " << tid.GetName()
+                                                      << " is not a subclass of "
+                                                         "ns3::MrcPathSelector");
+    ObjectFactory f(tid.GetName());
+    return f.Create<MrcPathSelector>();
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "mrc-message-reassembly.h"
 
+#include "ns3/buffer.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/mrc-bth-header.h"
@@ -34,6 +35,8 @@
 
 namespace ns3
 {
+
+class MrcUsidCarrier;
 
 /**
  * \ingroup mrc
@@ -108,10 +111,11 @@ class MrcSprayedQueuePair : public MrcQueuePair
     {
         uint64_t seq{0};  //!< its unwrapped sequence number
         uint32_t psn{0};  //!< its PSN (set by ChooseNext for a retransmission)
-        uint32_t ev{0};   //!< the EV (or EV id) it leaves on
+        uint32_t ev{0};   //!< the EV it leaves on
         bool retx{false}; //!< a retransmission (already recorded in the scoreboard)
         uint8_t group{0}; //!< scoreboard group of a new PSN (its plane)
         uint32_t path{0}; //!< scoreboard path of a new PSN
+        const MrcUsidCarrier* carrier{nullptr}; //!< SRv6 route of the EV (MRC), or nullptr
     };
 
     /// One data arrival as the responder hooks see it.
@@ -132,9 +136,33 @@ class MrcSprayedQueuePair : public MrcQueuePair
      */
     static TypeId AddSprayedAttributes(TypeId tid, const MrcSprayedAttributeDefaults& d);
 
+    /**
+     * Deserialize fixed-size headers that follow each other in a received packet's bytes
+     * (control packets: SETH and CC_STATE, NETH, PETH), through one Buffer.
+     * \param bytes the first header's bytes
+     * \param h [out] the headers, in wire order
+     */
+    template <typename... H>
+    static void ReadHeaders(const uint8_t* bytes, H&... h)
+    {
+        const uint32_t n = (H::SIZE + ...);
+        Buffer b;
+        b.AddAtStart(n);
+        b.Begin().Write(bytes, n);
+        Buffer::Iterator it = b.Begin();
+        (it.Next(h.Deserialize(it)), ...);
+    }
+
     void DoDispose() override;
     void DoReceive(const MrcRxPacket& rx) override;
     MrcTxPacket DoBuildNextPacket(uint32_t port) override;
+
+    /**
+     * Create the per-packet path selector an EntropySelector attribute names.
+     * \param tid its TypeId (aborts unless a subclass of ns3::MrcPathSelector)
+     * \return the selector (not initialised)
+     */
+    Ptr<MrcPathSelector> CreateEntropySelector(TypeId tid) const;
 
     /**
      * Build the responder side (receive window, SACK policy, backpressure).

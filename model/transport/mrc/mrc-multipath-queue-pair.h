@@ -75,8 +75,8 @@ struct MrcMultipathCounters
  * (a) NSCC allows it (inflight + bytes <= cwnd; retransmissions too), (b) its PSN is
  * below una + min(peer MPR x 128, scoreboard capacity), (c) a new Write-with-Immediate
  * finds fewer than MaxWimm of them outstanding. The NIC asks the QP per port; the QP
- * picks a GOOD EV of that port's plane from its MrcEvTable (Select with the port's plane
- * bit) and encapsulates per the EV: SRv6 (EV with a uSID carrier: outer IPv6 to the
+ * asks its path selector (EntropySelector, default MrcEvTable: a GOOD EV of that port's
+ * plane) and encapsulates per the path: SRv6 (EV with a uSID carrier: outer IPv6 to the
  * carrier, inner IPv6 to the peer's address on that plane) or structured/ECMP (no outer
  * header); in both the EV rides in the UDP source port and flow label (MrcEvEncode,
  * EvSplit). First transmissions use DataDscp (trimmable), retransmissions RetxDscp.
@@ -89,8 +89,9 @@ struct MrcMultipathCounters
  * the trigger arrived CE and m = ALWAYS_SKIP when the last AlwaysSkipCeRun packets on
  * that EV all arrived CE (our rule; 0 disables it), and a CC_STATE (rcvd_bytes in 256 B
  * units, ooo_count, reflected timestamp). Control packets go back on the plane the data
- * came in on, on a reverse EV: the first GOOD active EV of that plane in this QP's own EV
- * table (SRv6 carrier back when it has one), else the echoed EV in structured form.
+ * came in on, on the path selector's reverse path (SelectReverse; the EV table rotates over
+ * the GOOD active EVs of that plane, SRv6 carrier back when it has one), else the echoed
+ * EV in structured form.
  * Messages are reported (MessageReceived, receive callback) in MSN order once every byte
  * has arrived.
  *
@@ -98,9 +99,11 @@ struct MrcMultipathCounters
  * (LossRule Count: ReorderPsns count rule, and SLEEK recovery on the SACK's ooo_count when
  * SleekRecovery; LossRule Plane: the count rule within the plane; LossRule Time); NSCC
  * gets OnAck with the newly acknowledged bytes, the ECN echo (m != NONE), an RTT sample (the
- * trigger's send time, or the reflected TSETH) and the receiver's window fields; the EV table gets
- * OnSack(m), OnNack(reason), OnInferredLoss (when InferredLossMarksEvBad). Lost and NACKed PSNs are
- * retransmitted oldest first on a fresh EV (excluding the one they were lost on) before new data.
+ * trigger's send time, or the reflected TSETH) and the receiver's window fields; the path
+ * selector gets Feedback: the SACK's m as GOOD / ECN / BAD (MrcPathSignalOfSack), a trim
+ * NACK as NACK, an inferred loss as LOSS (when InferredLossMarksEvBad). Lost and NACKed
+ * PSNs are retransmitted oldest first on a fresh path (the request names the EV they were
+ * lost on, which the selector passes over with its path) before new data.
  * NACK UNEXP_EVENT is fatal; a NACK other than TRIMMED / TRIMMED_LASTHOP for a packet that
  * was already retransmitted counts against the retry counter. Retransmissions obey the
  * peer's window as new data does. A Write completes when all its PSNs are acknowledged.
@@ -108,35 +111,46 @@ struct MrcMultipathCounters
  * **Timeout.** One timer on the oldest PSN in flight: 1.024 us x 2^TimeoutExponent for
  * the first LinearCount expiries without progress, then doubling for ExpCount more;
  * one more expiry puts the QP in the error state ("retry counter exceeded"). Each
- * expiry marks the EVs of the timed-out PSNs (MrcEvTable::OnTimeout).
+ * expiry reports the EVs of the timed-out PSNs (Feedback TIMEOUT).
  *
  * **Probes.** A reliability probe (PETH, no PSN) asks the peer for a SACK when data is
  * outstanding, nothing else can be sent and no SACK came for TailProbeDelay; ASSUMED_BAD
- * EVs are probed through the EV table's probe callback, and the SACK with pr = 1 that
- * answers goes to MrcEvTable::OnProbeAnswer.
+ * EVs are probed when the path selector asks (SetProbeSender), and the SACK with pr = 1
+ * that answers goes back to it (ProbeAnswered).
  *
  * **Port state.** A NIC port's link going down or up takes its plane out of (into) use
- * in the EV table (SetLocalPortUp) and, with PortStatusUpdates, sends the peer QP a Port
- * Status Update (ERTH op 0, reachable-port mask) on a working port; the peer applies it
- * with MrcEvTable::SetRemotePortUp and answers (EETH, same request id); unanswered
+ * in the path selector (SetLocalPortUp) and, with PortStatusUpdates, sends the peer QP a
+ * Port Status Update (ERTH op 0, reachable-port mask) on a working port; the peer applies
+ * it with the selector's SetRemotePortUp and answers (EETH, same request id); unanswered
  * updates are sent again (PortStatusTimeout, PortStatusAttempts). With
  * MrcRdmaNic::PortStatusScope Nic (default) the NIC sends one update per peer NIC to its
  * reserved QPN 0x2 instead, and the peer NIC applies it to every QP connected to the
  * sender; with Qp each QP sends its own to the peer QP.
  *
  * **Lifecycle.** Connect() or the steps ModifyToInit / ModifyToRtr / ModifyToRts (see
- * MrcController for the OCP attributes of each step). The EV table, receive window and
- * SACK policy are built at RTR, when arrivals start being processed; RTS applies
+ * MrcController for the OCP attributes of each step). The path selector, receive window
+ * and SACK policy are built at RTR, when arrivals start being processed; RTS applies
  * InitialPsn and PeerMpr to the sender scoreboard. SetEvCandidates and SetEvProfile are
  * allowed in RESET and INIT.
  *
+ * **Paths.** The QP talks to its path selector only through the MrcPathSelector
+ * interface (Select with an MrcPathRequest, Feedback, and the optional parts: port state,
+ * SelectReverse, probes, base RTT, streams), so EntropySelector may name any member of the
+ * family. The one EV-table-specific step is set-up: when the selector is an MrcEvTable, the
+ * QP hands it its EV profile and candidates before Init (GetEvTable then returns it, for
+ * the controller). The scoreboard records each PSN's EV value and the selector's path group.
+ *
  * **Structure.** The skeleton shared with UEC (packet building, SACK bookkeeping,
  * placement, message reassembly, the SACK policy) and the attributes both have live in
- * MrcSprayedQueuePair; this class keeps MRC's hooks: EV choice per plane from the
- * MrcEvTable and the encapsulation per EV, the peer window and Write-with-Immediate
- * limits, the loss rules, the backed-off timeout and the probes, SACK and NACK
- * handling, the responder's NACKs, CE-run feedback and Transport ACKs, and Port Status.
- * It takes its paths from the EV table, so it has no PathSelector attribute.
+ * MrcSprayedQueuePair; this class keeps MRC's hooks, implemented in one file per concern:
+ * mrc-multipath-queue-pair.cc (lifecycle, set-up, accessors), mrc-multipath-attributes.cc
+ * (TypeId and attributes), mrc-multipath-sender.cc (send gates, path choice, data packets,
+ * encapsulation), mrc-multipath-recovery.cc (SACK and NACK processing, loss inference, the
+ * backed-off timeout and the probes), mrc-multipath-responder.cc (the responder's NACKs,
+ * CE-run feedback, SACKs, probe answers, the reverse path), mrc-multipath-messages.cc
+ * (MSNs, Write-with-Immediate limits, Transport ACKs) and mrc-multipath-port-state.cc (link
+ * changes and Port Status). It has no PathSelector attribute: its selector is the
+ * EntropySelector.
  */
 class MrcMultipathQueuePair : public MrcSprayedQueuePair
 {
@@ -185,8 +199,12 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
      */
     int64_t AssignStreams(int64_t stream);
 
-    /// \return the EV table (null before Connect)
+    /// \return the EV table (null before Connect, or when the EntropySelector is another
+    /// member of the path-selection family)
     Ptr<MrcEvTable> GetEvTable() const;
+    /// \return the path selector (EntropySelector), whatever its type (null before Connect;
+    /// the base class's GetPathSelector, the PathSelector attribute, stays null for MRC)
+    Ptr<MrcPathSelector> GetEntropySelector() const;
     /// \return the MRC counters
     const MrcMultipathCounters& GetMultipathCounters() const;
     /// \return the peer's MPR as last advertised (units of 128 PSNs)
@@ -309,7 +327,14 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     void AfterDataAck(const MrcRxPacket& rx, const Arrival& a, uint32_t delivered) override;
 
   private:
+    /// ExpCount at or above this value means "retry forever" (OCP MRC API: 25 = infinite).
+    static constexpr uint32_t EXP_COUNT_INFINITE = 25;
+
     // ---- attribute groups of GetTypeId ----
+    /// \return the TypeId, built once by GetTypeId
+    static TypeId MakeTypeId();
+    /// \param tid the TypeId \return tid with the EntropySelector attribute
+    static TypeId AddPathAttributes(TypeId tid);
     /// \param tid the TypeId \return tid with the window, Write-with-Immediate, Transport
     /// ACK, timestamp and EV-split attributes
     static TypeId AddWindowAttributes(TypeId tid);
@@ -325,6 +350,12 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     uint64_t GetSendWindow() const;
     /// \param port a port \return true if another plane could carry a packet now
     bool OtherPlaneUsable(uint32_t port) const;
+    /**
+     * Take the selector's path into a choice, or count a stall and ask again later.
+     * \param path the selector's path \param c [out] the choice (ev, path, carrier)
+     * \return false if the selector found no path
+     */
+    bool TakePath(const MrcPathChoice& path, TxChoice& c);
     /**
      * Add UDP, IPv6 (and the outer SRv6 header when the EV has a carrier) and the ICRC.
      * \param p packet from its BTH \param port NIC port \param evValue EV value
@@ -366,10 +397,11 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     void ArmTailProbe();
     /// The tail-probe timer fired.
     void OnTailProbe();
-    /// EV table asks for a probe on an ASSUMED_BAD EV.
-    void SendEvProbe(uint32_t evId);
-    /// Send a PETH on an EV.
-    void SendProbe(uint32_t evId, uint16_t probeId);
+    /// The path selector asks for a probe (the EV table: on an ASSUMED_BAD EV).
+    /// \param path the path to probe
+    void SendEvProbe(const MrcPathChoice& path);
+    /// Send a PETH on a path. \param path the path \param probeId the probe's id
+    void SendProbe(const MrcPathChoice& path, uint16_t probeId);
     /// Ask the NIC again a little later (no EV was usable).
     void ScheduleRetry();
     /// The link of a local port changed.
@@ -387,6 +419,8 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     void ReceiveTransportAck(const MrcRxPacket& rx);
     /// \return true if every PSN is acknowledged but a request waits for its Transport ACK
     bool AwaitingTransportAck() const;
+    /// Stop the path selector (no more probes or timers), once.
+    void StopPathSelector();
     /// Enter the error state with RETRY_EXCEEDED.
     void RetryExceeded(const std::string& why);
 
@@ -457,7 +491,8 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
     Ptr<MrcEvProfile> m_profile;              //!< SetEvProfile
-    Ptr<MrcEvTable> m_evTable;                //!< the EV table
+    TypeId m_pathsTypeId;                     //!< EntropySelector
+    Ptr<MrcPathSelector> m_paths;             //!< the path selector (default: EV table)
 
     // requester state
     uint8_t m_peerMpr;          //!< peer's MPR
@@ -476,15 +511,13 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     uint64_t m_tackedMessages;         //!< messages the peer's Transport ACKs covered
     uint64_t m_completedRequests;      //!< send requests completed successfully
     MrcMultipathCounters m_mpCounters; //!< counters
-    bool m_evTableDisposed;            //!< the EV table was stopped (error state)
+    bool m_pathsDisposed;              //!< the path selector was stopped (error state)
 
     // Port Status Update
     Ptr<MrcPortStatusAgent> m_portStatus; //!< the NIC's agent (set in DoConnect)
 
     // responder state
     MrcFlatMap<uint32_t, uint32_t> m_ceRun; //!< per echoed EV: CE arrivals in a row
-    std::vector<uint32_t> m_reverseEv;      //!< per plane: last reverse EV id used
-    std::vector<uint32_t> m_reversePos;     //!< per plane: its index in GetPlaneIds
     uint32_t m_tackOwed;                    //!< messages completed, not yet ACKed
 };
 

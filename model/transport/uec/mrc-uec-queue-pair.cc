@@ -136,7 +136,8 @@ MrcUecQueuePair::GetTypeId()
             d)
             .AddAttribute("EntropySelector",
                           "TypeId of the per-packet EV strategy (a subclass of "
-                          "ns3::MrcUecPathSelector). Default ns3::MrcUecMixedSelector, the UEC "
+                          "ns3::MrcPathSelector, e.g. of ns3::MrcUecPathSelector). Default "
+                          "ns3::MrcUecMixedSelector, the UEC "
                           "reference simulator's default load balancer.",
                           TypeIdValue(MrcUecMixedSelector::GetTypeId()),
                           MakeTypeIdAccessor(&MrcUecQueuePair::m_evTypeId),
@@ -203,14 +204,14 @@ MrcUecQueuePair::GetUecCounters() const
     return m_uec;
 }
 
-Ptr<MrcUecPathSelector>
+Ptr<MrcPathSelector>
 MrcUecQueuePair::GetEntropySelector() const
 {
     return m_ev;
 }
 
 void
-MrcUecQueuePair::SetEntropySelector(Ptr<MrcUecPathSelector> selector)
+MrcUecQueuePair::SetEntropySelector(Ptr<MrcPathSelector> selector)
 {
     m_ev = selector;
 }
@@ -233,13 +234,9 @@ MrcUecQueuePair::DoConnect()
                                                                  << m_nic->GetNPorts());
     if (!m_ev)
     {
-        NS_ABORT_MSG_UNLESS(m_evTypeId.IsChildOf(MrcUecPathSelector::GetTypeId()),
-                            "MrcUecQueuePair: EntropySelector "
-                                << m_evTypeId.GetName()
-                                << " is not a subclass of ns3::MrcUecPathSelector");
-        ObjectFactory f(m_evTypeId.GetName());
-        m_ev = f.Create<MrcUecPathSelector>();
+        m_ev = CreateEntropySelector(m_evTypeId);
     }
+    m_ev->Init(m_qpn, m_remoteQpn, m_nic->GetNPorts());
     MrcSackScoreboard::Config sc;
     sc.capacityPsns = m_windowPsns;
     sc.reorderPsns = m_reorderPsns;
@@ -307,13 +304,22 @@ MrcUecQueuePair::GetNextSendTime(uint32_t port) const
     return m_nextAvail;
 }
 
+uint32_t
+MrcUecQueuePair::NextEv(bool retransmission)
+{
+    // 16 bits on the wire (MrcEvEncode SRC_PORT_LOW); the UEC strategies draw 16-bit EVs
+    // and always find one (a selector that finds none gives EV 0)
+    const MrcPathChoice c = m_ev->Select(m_port, retransmission);
+    return c.port == MrcPathSelector::NO_PORT ? 0 : c.ev & 0xffff;
+}
+
 bool
 MrcUecQueuePair::ChooseNext(uint32_t /* port */, Time now, TxChoice& c)
 {
     if (CanRetransmit() && m_sb->NextRetransmit(c.psn))
     {
         c.retx = true;
-        c.ev = m_ev->NextEv();
+        c.ev = NextEv(true);
         m_sb->OnRetransmit(c.psn, c.ev, now);
         c.seq = SeqOf(c.psn);
         return true;
@@ -321,7 +327,7 @@ MrcUecQueuePair::ChooseNext(uint32_t /* port */, Time now, TxChoice& c)
     if (CanSendNew())
     {
         c.seq = m_sndNxt;
-        c.ev = m_ev->NextEv();
+        c.ev = NextEv(false);
         return true;
     }
     return false;
@@ -436,12 +442,12 @@ MrcUecQueuePair::OnLostPsn(const MrcPsnEvent& e, bool timeout)
     if (timeout)
     {
         ++m_uec.timedOutPsns;
-        m_ev->OnTimeout(ev);
+        m_ev->Feedback(ev, MrcPathSignal::TIMEOUT);
     }
     else
     {
         ++m_uec.inferredLosses;
-        m_ev->OnLoss(ev);
+        m_ev->Feedback(ev, MrcPathSignal::LOSS);
     }
 }
 
@@ -493,7 +499,7 @@ MrcUecQueuePair::ReceiveSack(const MrcRxPacket& rx)
     }
     if (!a.probe)
     {
-        m_ev->OnAck(a.ev, a.ecn);
+        m_ev->Feedback(a.ev, a.ecn ? MrcPathSignal::ECN : MrcPathSignal::GOOD);
     }
     HandleLosses(upd, false);
     m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
@@ -518,23 +524,20 @@ MrcUecQueuePair::ReceiveNack(const MrcRxPacket& rx)
     {
         return;
     }
-    const uint8_t* h = rx.headers + rx.extOffset;
-    Buffer b;
-    b.AddAtStart(MrcNethHeader::SIZE);
-    b.Begin().Write(h, MrcNethHeader::SIZE);
     MrcNethHeader neth;
-    neth.Deserialize(b.Begin());
+    ReadHeaders(rx.headers + rx.extOffset, neth);
     const MrcNackReason reason = neth.GetNackReason();
     const uint16_t ev = static_cast<uint16_t>(neth.GetEntropy());
     if (reason == MrcNackReason::TRIMMED)
     {
         ++m_uec.trimNacksReceived;
-        m_ev->OnNack(ev);
+        m_ev->Feedback(ev, MrcPathSignal::NACK);
     }
     else if (reason == MrcNackReason::TRIMMED_LASTHOP)
     {
         ++m_uec.trimNacksReceived;
-        m_ev->OnAck(ev, (neth.GetCcFlags() & 1) != 0); // last hop: no load-balancing penalty
+        // last hop: no load-balancing penalty
+        m_ev->Feedback(ev, (neth.GetCcFlags() & 1) != 0 ? MrcPathSignal::ECN : MrcPathSignal::GOOD);
     }
     else
     {

@@ -56,8 +56,10 @@ struct MrcUecCounters
  * BthUdpPort (4791). The EV rides in the UDP source port (MrcEvEncode SRC_PORT_LOW).
  *
  * **Requester.** A Write becomes max(1, ceil(L / Mtu)) packets with consecutive PSNs.
- * Each packet (new or retransmitted) takes its EV from the EntropySelector
- * (MrcUecPathSelector, default ns3::MrcUecMixedSelector). Queued retransmissions go
+ * Each packet (new or retransmitted) takes its EV from the EntropySelector (any
+ * MrcPathSelector; default ns3::MrcUecMixedSelector, one of the UEC strategies), through
+ * the family's Select on the connection's port; the EV is carried in 16 bits. Feedback goes
+ * back through the family's Feedback with its common signals. Queued retransmissions go
  * before new data; both are gated by the window (inflight + packet <= cwnd, or nothing
  * in flight), new data also by the scoreboard's capacity (WindowPsns). Window sizes use
  * UEC's nominal packet size, payload + 40 B, the unit the receiver counts in rcvd_bytes.
@@ -114,13 +116,13 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     /// \return the UEC counters
     const MrcUecCounters& GetUecCounters() const;
     /// \return the entropy selector (null before Connect)
-    Ptr<MrcUecPathSelector> GetEntropySelector() const;
+    Ptr<MrcPathSelector> GetEntropySelector() const;
     /**
      * Use this entropy selector instead of one made from the EntropySelector TypeId.
-     * Call before Connect.
+     * Call before Connect (Connect calls its Init).
      * \param selector the selector
      */
-    void SetEntropySelector(Ptr<MrcUecPathSelector> selector);
+    void SetEntropySelector(Ptr<MrcPathSelector> selector);
     /// \return the RTT the base-RTT probe measured (zero until its answer arrived)
     Time GetBaseRttProbeRtt() const;
 
@@ -133,6 +135,13 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     bool CanRetransmit() const final;
     bool CanSendNew() const final;
     bool ChooseNext(uint32_t port, Time now, TxChoice& c) override;
+    /**
+     * The EV of the next data packet: the entropy selector's choice on the connection's
+     * port, kept to 16 bits.
+     * \param retransmission the packet is a retransmission
+     * \return the EV
+     */
+    uint32_t NextEv(bool retransmission);
     Ptr<Packet> BuildDataPacket(uint32_t port,
                                 std::size_t idx,
                                 uint64_t pktIdx,
@@ -188,9 +197,9 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     uint32_t m_windowPsns;    //!< WindowPsns
     bool m_baseRttProbe;      //!< BaseRttProbe
 
-    Ptr<MrcUecPathSelector> m_ev; //!< entropy selector
-    MrcUecCounters m_uec;         //!< counters
-    uint32_t m_port;              //!< the NIC port used
+    Ptr<MrcPathSelector> m_ev; //!< entropy selector
+    MrcUecCounters m_uec;      //!< counters
+    uint32_t m_port;           //!< the NIC port used
 
     // requester
     uint64_t m_msnBase;       //!< MSN of m_sendQueue.front()

@@ -1,0 +1,327 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// MrcMultipathQueuePair, part of its implementation (see mrc-multipath-queue-pair.h):
+// The TypeId and the attributes, in groups.
+
+#include "mrc-multipath-queue-pair.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/mrc-nscc.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+TypeId
+MrcMultipathQueuePair::GetTypeId()
+{
+    static const TypeId tid = MakeTypeId();
+    return tid;
+}
+
+TypeId
+MrcMultipathQueuePair::MakeTypeId()
+{
+    MrcSprayedAttributeDefaults d;
+    d.reorderPsns = 3;
+    d.reorderPsnsHelp = "Loss inference: a PSN is lost once this many later PSNs are SACKed "
+                        "(MrcSackScoreboard count rule; with LossRule Path counted within the "
+                        "path). Default 3 (protocol reference sec. 9). 0 leaves loss to NACKs, "
+                        "probes and timeouts.";
+    d.reorderTimeHelp = "Reorder window of the time rule. LossRule Time: 0 (default) = "
+                        "BaseRtt (our choice), and with both 0 the Count rule is used. "
+                        "LossRule Plane or Path: 0 (default) = no time rule (our choice: the "
+                        "guard must exceed the queueing skew between planes; protocol "
+                        "reference sec. 9 suggests RTT + about 1 BDP).";
+    d.ackName = "SACK";
+    TypeId tid = TypeId("ns3::MrcMultipathQueuePair")
+                     .SetParent<MrcSprayedQueuePair>()
+                     .SetGroupName("Mrc")
+                     .AddConstructor<MrcMultipathQueuePair>();
+    tid = AddCommonAttributes(tid,
+                              4096,
+                              "ns3::MrcNscc",
+                              "",
+                              "4096 B, the default path MTU of the OCP MRC benchmark "
+                              "(examples/benchmark/README.md).");
+    tid = AddSprayedAttributes(tid, d);
+    tid = AddWindowAttributes(tid);
+    tid = AddRecoveryAttributes(tid);
+    tid = AddLossRuleAttributes(tid);
+    tid = AddPortStatusAttributes(tid);
+    return AddPathAttributes(tid);
+}
+
+TypeId
+MrcMultipathQueuePair::AddWindowAttributes(TypeId tid)
+{
+    // Windows, Write-with-Immediate limits, Transport ACKs, timestamps and the EV split
+    return tid
+        .AddAttribute("Timestamps",
+                      "Add a TSETH (128 ns ticks) to every data packet and take RTT "
+                      "samples from the timestamp the SACK reflects. Default false (our "
+                      "choice; the sender's send-time record gives the same sample).",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_timestamps),
+                      MakeBooleanChecker())
+        .AddAttribute("Mpr",
+                      "This QP's receive window in units of 128 PSNs, advertised in every "
+                      "SACK (SETH mpr); also the peer window assumed before the first "
+                      "SACK and the sender scoreboard's capacity. Default 8 (1024 PSNs, "
+                      "the OCP API example; protocol reference sec. 9).",
+                      UintegerValue(8),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_mpr),
+                      MakeUintegerChecker<uint8_t>(1, 255))
+        .AddAttribute("PeerMpr",
+                      "The peer's receive window (units of 128 PSNs) assumed at RTS "
+                      "before its first SACK (OCP RTS attribute mpr). 0 = use Mpr "
+                      "(default; the behaviour before the lifecycle existed).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_cfgPeerMpr),
+                      MakeUintegerChecker<uint8_t>())
+        .AddAttribute("DynamicMpr",
+                      "Take the peer's window from the mpr field of every SACK (OCP RTR "
+                      "dynamic MPR). false keeps the RTS value. Default true.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_dynamicMpr),
+                      MakeBooleanChecker())
+        .AddAttribute("MaxWimmDest",
+                      "Write-with-Immediate messages this QP accepts outstanding as a "
+                      "responder (OCP RTR attribute max_wimm_dest): the last packet of "
+                      "one whose RQMSN is MaxWimmDest or more ahead of the last one "
+                      "reported is refused with NACK UNEXP_EVENT (an error; MRC has no "
+                      "RNR). 0 = no limit (default).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimmDest),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("MaxWimm",
+                      "Most Write-with-Immediate requests outstanding (started, not "
+                      "acknowledged); a new one waits. 0 = no limit. Default 64 (not "
+                      "published; our choice).",
+                      UintegerValue(64),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_maxWimm),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("TransportAckMessages",
+                      "Responder: send a Transport ACK (opcode 0xD1, AETH: ACK syndrome "
+                      "with the no-credit code 0x1f, MSN = messages completed so far, "
+                      "mod 2^24) once this many messages have completed in MSN order, or "
+                      "sooner when no later message is in progress. 0 = no Transport "
+                      "ACKs. Default 1 (our choice: one per message; the spec's trigger "
+                      "and coalescing are not published).",
+                      UintegerValue(1),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_tackMessages),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("CompleteOnTransportAck",
+                      "Requester: a Write completes only when all its PSNs are SACKed "
+                      "and a Transport ACK covers its MSN. false (default, our choice) "
+                      "completes it on SACK coverage alone and only counts Transport "
+                      "ACKs; true needs a peer with TransportAckMessages > 0.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_completeOnTack),
+                      MakeBooleanChecker())
+        .AddAttribute("AlwaysSkipCeRun",
+                      "Responder: a SACK carries m = ALWAYS_SKIP when this many packets "
+                      "in a row on its EV arrived CE (our rule; the spec leaves it to the "
+                      "implementation). 0 disables ALWAYS_SKIP. Default 8.",
+                      UintegerValue(8),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_alwaysSkipCeRun),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("EvSrcPortHigh",
+                      "EV split: false (default, protocol reference Q2) puts EV[15:0] in "
+                      "the UDP source port and EV[31:16] in the flow label; true the "
+                      "other way round (MRC-Client).",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_srcPortHigh),
+                      MakeBooleanChecker());
+}
+
+TypeId
+MrcMultipathQueuePair::AddRecoveryAttributes(TypeId tid)
+{
+    // the retransmission timeout and the tail probe
+    return tid
+        .AddAttribute("TimeoutExponent",
+                      "Per-packet timeout 1.024 us x 2^TimeoutExponent (OCP mrc.h, at "
+                      "most 24). Default 8 = 262.144 us (OCP examples/mrc_qp.md).",
+                      UintegerValue(8),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_timeoutExp),
+                      MakeUintegerChecker<uint32_t>(0, 24))
+        .AddAttribute("LinearCount",
+                      "Timeouts retried at the fixed interval before backing off (OCP "
+                      "linear_cnt, at most 7). Default 7 (OCP examples/mrc_qp.md).",
+                      UintegerValue(7),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_linearCount),
+                      MakeUintegerChecker<uint32_t>(0, 7))
+        .AddAttribute("ExpCount",
+                      "Timeouts retried with doubling interval after the linear ones "
+                      "(OCP exp_cnt; 25 = forever). Default 7 (our choice: the OCP "
+                      "example's 25 never gives up).",
+                      UintegerValue(7),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_expCount),
+                      MakeUintegerChecker<uint32_t>(0, 25))
+        .AddAttribute("RetxRttSamples",
+                      "Take an RTT sample from the SACK of a PSN retransmitted once when "
+                      "the sample is at least BaseRtt (UEC NSCC counts such an ACK valid "
+                      "when it echoes Retx; SETH has no Retx echo, so the sample's size "
+                      "stands in for it). Without it, while only retransmissions are "
+                      "acknowledged NSCC gets no sample and cannot grow the window. "
+                      "Default true (our choice).",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxRttSamples),
+                      MakeBooleanChecker())
+        .AddAttribute("TimeoutLosesPath",
+                      "A per-packet timeout presumes the path (EVs sharing an SRv6 "
+                      "carrier) of the timed-out PSN dead and declares lost every PSN "
+                      "still in flight on it, not only the timed-out one. Default true "
+                      "(our choice: otherwise, with cwnd cut below the bytes stranded on "
+                      "a dead path, nothing new is sent, no SACK can infer the loss and "
+                      "each stranded PSN waits for its own backed-off timeout).",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_timeoutLosesPath),
+                      MakeBooleanChecker())
+        .AddAttribute("TailProbeDelay",
+                      "Send a reliability probe when data is outstanding, nothing can be "
+                      "sent and no SACK came for this long. 0 = 2 x BaseRtt (UEC htsim "
+                      "uses base RTT + target delay); 0 with BaseRtt 0 disables probes.",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&MrcMultipathQueuePair::m_tailProbeDelay),
+                      MakeTimeChecker());
+}
+
+TypeId
+MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
+{
+    // the rules that infer loss from SACKs
+    return tid
+        .AddAttribute(
+            "LossRule",
+            "Which rule infers loss from SACK holes. Count (protocol reference "
+            "sec. 9 and Q4): a PSN is lost once ReorderPsns later PSNs are SACKed, plus "
+            "SLEEK when SleekRecovery; it reads the reordering between paths as loss. "
+            "Path (default, our choice): a PSN is lost once ReorderPsns later PSNs sent on the "
+            "same "
+            "path (EVs sharing an SRv6 carrier; an EV without one is its own path) are "
+            "SACKed, since one path delivers in order, or once PlaneReorderPsns later "
+            "PSNs of its plane or GlobalReorderPsns later PSNs of any plane are SACKed "
+            "(the backstops for a dead path or plane, on which nothing is SACKed), plus "
+            "the time rule when ReorderTime > 0; no SLEEK. Time (RACK style): a PSN in "
+            "flight is lost once a PSN sent more than ReorderTime after it is SACKed. "
+            "Plane: the count rule counting only later PSNs sent on the same plane, plus "
+            "the time rule when ReorderTime > 0.",
+#if MRC_NS3_VERSION_MINOR >= 41
+            EnumValue<LossRule>(LOSS_PATH),
+            MakeEnumAccessor<LossRule>(&MrcMultipathQueuePair::m_lossRule),
+#else
+            EnumValue(LOSS_PATH),
+            MakeEnumAccessor(&MrcMultipathQueuePair::m_lossRule),
+#endif
+            MakeEnumChecker(LOSS_COUNT,
+                            "Count",
+                            LOSS_TIME,
+                            "Time",
+                            LOSS_PLANE,
+                            "Plane",
+                            LOSS_PATH,
+                            "Path"))
+        .AddAttribute("PlaneReorderPsns",
+                      "LossRule Path: a PSN is also lost once this many later PSNs of "
+                      "its plane are SACKed (the dead-path backstop; 0 = off). Default "
+                      "16 (our choice: above most of the reordering between the paths of "
+                      "a plane measured in loss-free sprayed runs, small enough to retire "
+                      "a dead path within about one round trip).",
+                      UintegerValue(16),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_planeReorderPsns),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("GlobalReorderPsns",
+                      "LossRule Path: a PSN is also lost once this many later PSNs of any "
+                      "plane are SACKed (the backstop for a plane that died as a whole, "
+                      "where no PSN of the plane is SACKed; 0 = off). Default 96 (our "
+                      "choice: 48 misread the reordering between planes in loss-free "
+                      "sprayed runs 5 times as often).",
+                      UintegerValue(96),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_globalReorderPsns),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("SleekRecovery",
+                      "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
+                      "Q4 model default): enter recovery when ooo_count >= max(min("
+                      "LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x Mtu) / Mtu and "
+                      "declare lost every PSN in flight from una up to cwnd / Mtu, once "
+                      "per episode. Runs besides the ReorderPsns count rule.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_sleek),
+                      MakeBooleanChecker())
+        .AddAttribute("LossOooCwndFactor",
+                      "SLEEK threshold factor on cwnd. Default 1.5 (UEC htsim, Q4).",
+                      DoubleValue(1.5),
+                      MakeDoubleAccessor(&MrcMultipathQueuePair::m_lossOooCwndFactor),
+                      MakeDoubleChecker<double>(0.0))
+        .AddAttribute("LossOooMinPkts",
+                      "SLEEK threshold floor in packets. Default 5 (UEC htsim, Q4).",
+                      UintegerValue(5),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_lossOooMinPkts),
+                      MakeUintegerChecker<uint32_t>(1))
+        .AddAttribute("InferredLossMarksEvBad",
+                      "An inferred (untrimmed) loss marks the EV that carried the packet "
+                      "ASSUMED_BAD (protocol reference Q4 default).",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_lossMarksBad),
+                      MakeBooleanChecker());
+}
+
+TypeId
+MrcMultipathQueuePair::AddPortStatusAttributes(TypeId tid)
+{
+    // Port Status Updates
+    return tid
+        .AddAttribute("PortStatusUpdates",
+                      "When a local port goes down or up, send the peer QP a Port Status "
+                      "Update (ERTH, opcode 0xD8) with the reachable-port mask, on a "
+                      "working port; the peer takes the planes whose bit is clear out of "
+                      "use (protocol reference Q3). Default true.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_portStatusUpdates),
+                      MakeBooleanChecker())
+        .AddAttribute("PortRemapDelay",
+                      "Time from a local port's link change (as the device detects it) "
+                      "to remapping the EVs of its plane and sending the Port Status "
+                      "Update; until then the QP keeps using the port. Default 0 "
+                      "(protocol reference Q3 model default); about 1-3 s reproduces "
+                      "CX8's \"few seconds\" [P1 sec. 3].",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&MrcMultipathQueuePair::m_portRemapDelay),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("PortStatusTimeout",
+                      "A Port Status Update the peer has not answered (Endpoint Response, "
+                      "opcode 0xD9, same request id) within this time is sent again. "
+                      "Default 2 ms (the OCP API's endpoint-operation example; protocol "
+                      "reference Q3). 0 = never resend.",
+                      TimeValue(MilliSeconds(2)),
+                      MakeTimeAccessor(&MrcMultipathQueuePair::m_portStatusTimeout),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("PortStatusAttempts",
+                      "Transmissions of one Port Status Update at most (the first one "
+                      "included). Default 3 (protocol reference Q3, model default).",
+                      UintegerValue(3),
+                      MakeUintegerAccessor(&MrcMultipathQueuePair::m_portStatusTries),
+                      MakeUintegerChecker<uint32_t>(1));
+}
+
+TypeId
+MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
+{
+    return tid.AddAttribute(
+        "EntropySelector",
+        "TypeId of the per-packet EV strategy (a subclass of ns3::MrcPathSelector). Default "
+        "ns3::MrcEvTable, MRC's EV table (profiles, EV health states, probes), which "
+        "generates its EVs from the QP's EV profile and candidates (SetEvProfile, "
+        "SetEvCandidates).",
+        TypeIdValue(MrcEvTable::GetTypeId()),
+        MakeTypeIdAccessor(&MrcMultipathQueuePair::m_pathsTypeId),
+        MakeTypeIdChecker());
+}
+
+} // namespace ns3

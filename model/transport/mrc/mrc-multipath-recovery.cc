@@ -1,0 +1,427 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// MrcMultipathQueuePair, part of its implementation (see mrc-multipath-queue-pair.h):
+// Requester, loss recovery: SACK and NACK processing (scoreboard, congestion control, path
+// feedback), loss inference (SLEEK, tail probes), the backed-off retransmission timer and the
+// probes.
+
+#include "mrc-multipath-queue-pair.h"
+
+#include "ns3/log.h"
+#include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-cc-state-header.h"
+#include "ns3/mrc-nscc.h"
+#include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-peth-header.h"
+#include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-traffic-class.h"
+#include "ns3/mrc-tseth-header.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MrcMultipathRecovery");
+
+void
+MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
+{
+    const uint8_t* h = rx.headers + rx.extOffset;
+    MrcSethHeader seth;
+    MrcCcStateHeader ccs;
+    ReadHeaders(h, seth, ccs);
+    const Time now = Simulator::Now();
+    const bool pr = seth.IsProbeResponse();
+    const MrcPathFeedback m = seth.GetPathFeedback();
+    if (pr)
+    {
+        ++m_mpCounters.probesAnswered;
+        m_paths->ProbeAnswered(seth.GetEntropy(), MrcPathSignalOfSack(m));
+    }
+    else
+    {
+        m_paths->Feedback(seth.GetEntropy(), MrcPathSignalOfSack(m));
+    }
+    if (m_dynamicMpr && seth.GetMpr() > 0)
+    {
+        m_peerMpr = seth.GetMpr();
+    }
+
+    const MrcSackUpdate& upd =
+        pr ? m_sb->OnSack(seth.GetCackPsn(), seth.GetSackBasePsn(), seth.GetSackBitmap())
+           : m_sb->OnSack(seth);
+    // (upd is the scoreboard's reused result: read it before the next scoreboard call)
+    const MrcCcAck ack = CcAckOf(seth, ccs, upd, now);
+    const bool anyAcked = !upd.acked.empty();
+    HandleLosses(upd, false);
+    if (m_sleek && !pr && m_lossRule == LOSS_COUNT)
+    {
+        SleekCheck(ccs.GetOooCount());
+    }
+    if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
+    {
+        TailProbeAnswered(seth, now);
+    }
+    m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
+    if (anyAcked)
+    {
+        m_retries = 0;
+        m_ccOps->OnAck(m_cc, ack);
+    }
+    TraceCc();
+    if (AfterAckProgress())
+    {
+        m_retries = 0;
+    }
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    ArmTailProbe();
+    NotifyReady();
+}
+
+MrcCcAck
+MrcMultipathQueuePair::CcAckOf(const MrcSethHeader& seth,
+                               const MrcCcStateHeader& ccs,
+                               const MrcSackUpdate& upd,
+                               Time now) const
+{
+    const bool pr = seth.IsProbeResponse();
+    MrcCcAck ack;
+    ack.newlyAckedBytes = upd.ackedBytes;
+    ack.ecnEcho = !pr && seth.GetPathFeedback() != MrcPathFeedback::NONE;
+    ack.rcvCwndPend = ccs.GetRcvCwndPen();
+    ack.restoreCwnd = ccs.GetRestoreCwnd();
+    ack.serviceTime = pr ? Time(0) : m_serviceTime;
+    if (!pr)
+    {
+        if (m_timestamps)
+        {
+            ack.rttValid = true;
+            ack.rttSample = MrcTsethHeader::ElapsedBetween(ccs.GetTxTimestamp(),
+                                                           MrcTsethHeader::TimeToTicks(now));
+        }
+        else
+        {
+            const uint32_t ackPsn = seth.GetAckPsn();
+            for (const MrcPsnEvent& e : upd.acked)
+            {
+                if (e.psn == ackPsn)
+                {
+                    ack.retransmitted = e.record.retxCount > 0;
+                    ack.rttSample = now - e.record.sendTime;
+                    // [U]: valid if never retransmitted, or retransmitted once and the ACK
+                    // answers that copy (Retx echo). SETH has no Retx echo: a PSN sent
+                    // twice counts as answered by its retransmission when the sample is at
+                    // least the base RTT (an earlier copy's SACK would come back sooner).
+                    ack.rttValid =
+                        !ack.retransmitted ||
+                        (m_retxRttSamples && e.record.retxCount == 1 && ack.rttSample >= m_baseRtt);
+                    break;
+                }
+            }
+        }
+    }
+    if (ack.rttValid && ack.serviceTime.IsStrictlyPositive())
+    {
+        ack.rttSample = std::max(ack.rttSample - ack.serviceTime, Time(0)); // RTT - service time
+    }
+    return ack;
+}
+
+void
+MrcMultipathQueuePair::SleekCheck(uint32_t oooCount)
+{
+    // UEC SLEEK (protocol reference Q4): enter recovery when the receiver holds
+    // max(min(LossOooCwndFactor x cwnd, maxwnd), LossOooMinPkts x MTU) / MTU packets
+    // out of order
+    const uint64_t mtu = std::max<uint32_t>(m_mtu, 1);
+    uint64_t maxWnd = uint64_t(m_sb->GetCapacity()) * mtu;
+    if (Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(m_ccOps))
+    {
+        maxWnd = nscc->GetMaxWnd();
+    }
+    const double cwnd = static_cast<double>(std::min<uint64_t>(m_cc.cwnd, maxWnd));
+    const uint64_t bytes = std::max<uint64_t>(
+        static_cast<uint64_t>(std::min(m_lossOooCwndFactor * cwnd, double(maxWnd))),
+        uint64_t(m_lossOooMinPkts) * mtu);
+    if (oooCount >= bytes / mtu)
+    {
+        const uint32_t limit = static_cast<uint32_t>(
+            std::min<uint64_t>(std::max<uint64_t>(m_cc.cwnd / mtu, 1), m_sb->GetCapacity()));
+        HandleLosses(m_sb->StartRecovery(limit), false);
+    }
+}
+
+void
+MrcMultipathQueuePair::TailProbeAnswered(const MrcSethHeader& seth, Time now)
+{
+    // a tail probe's answer: what was sent before the probe and is still not SACKed is lost
+    // (only when one SACK block covers every outstanding PSN, so "not SACKed" means "not
+    // arrived")
+    m_tailProbeOutstanding = false;
+    // Only the block the answer's bitmap covers: beyond it "not SACKed" says nothing.
+    // (Before: only when at most 64 PSNs were outstanding, so a tail of more than 64
+    // PSNs, e.g. after a dead path ate part of a window, waited for the timeout.)
+    const uint32_t end =
+        (seth.GetSackBasePsn() + MrcSethHeader::SACK_BITMAP_BITS) & MrcSackScoreboard::PSN_MASK;
+    const MrcSackUpdate& late = m_sb->OnTimeoutBelow(now, now - m_tailProbeSentAt, end);
+    HandleLosses(late, false);
+}
+
+void
+MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
+{
+    MrcNethHeader neth;
+    ReadHeaders(rx.headers + rx.extOffset, neth);
+    const MrcNackReason reason = neth.GetNackReason();
+    const uint32_t psn = neth.GetNackPsn();
+    if (reason == MrcNackReason::UNEXP_EVENT)
+    {
+        std::ostringstream why;
+        why << "NACK UNEXP_EVENT for PSN " << psn << " (fatal)";
+        EnterError(MrcQpError::REMOTE_OP_ERROR, why.str(), MrcWcStatus::REMOTE_OP_ERROR);
+        return;
+    }
+    const bool trimmed =
+        reason == MrcNackReason::TRIMMED || reason == MrcNackReason::TRIMMED_LASTHOP;
+    if (MrcNackReasonPenalizesEv(reason))
+    {
+        m_paths->Feedback(neth.GetEntropy(), MrcPathSignal::NACK); // only a trim blames the path
+    }
+    const MrcPsnRecord* r = m_sb->OnNack(psn);
+    bool wasRetransmission = false;
+    if (r)
+    {
+        wasRetransmission = r->retxCount > 0;
+        const uint32_t bytes = r->bytes;
+        // Karn's rule: a NACK for a PSN sent more than once cannot tell which copy it
+        // answers, so it carries no RTT sample (a stale copy's NACK just after the
+        // retransmission would otherwise set base_rtt far too low).
+        const Time rtt = wasRetransmission ? Time(0) : Simulator::Now() - r->sendTime;
+        const MrcCcNackKind kind = reason == MrcNackReason::TRIMMED ? MrcCcNackKind::TRIMMED
+                                   : reason == MrcNackReason::TRIMMED_LASTHOP
+                                       ? MrcCcNackKind::TRIMMED_LAST_HOP
+                                       : MrcCcNackKind::OTHER;
+        m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
+        m_ccOps->OnNackWithRtt(m_cc, bytes, kind, rtt);
+        TraceCc();
+    }
+    if (trimmed)
+    {
+        ++m_mpCounters.trimNacksReceived;
+    }
+    else if (wasRetransmission)
+    {
+        // another NACK for a packet already retried: it counts against the retry counter
+        ++m_retries;
+        if (m_expCount < EXP_COUNT_INFINITE && m_retries > m_linearCount + m_expCount)
+        {
+            std::ostringstream why;
+            why << "retry counter exceeded: NACK " << MrcNackReasonToString(reason) << " for PSN "
+                << psn << " after " << (m_retries - 1) << " retries";
+            RetryExceeded(why.str());
+            return;
+        }
+    }
+    ArmTimer();
+    NotifyReady();
+}
+
+void
+MrcMultipathQueuePair::OnLostPsn(const MrcPsnEvent& e, bool timeout)
+{
+    if (timeout)
+    {
+        ++m_mpCounters.timedOutPsns;
+        m_paths->Feedback(e.record.ev, MrcPathSignal::TIMEOUT);
+    }
+    else
+    {
+        ++m_mpCounters.inferredLosses;
+        if (m_lossMarksBad)
+        {
+            m_paths->Feedback(e.record.ev, MrcPathSignal::LOSS);
+        }
+    }
+}
+
+bool
+MrcMultipathQueuePair::AfterAckProgress()
+{
+    const bool progress = AdvanceUna();
+    if (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR)
+    {
+        return progress; // a completion put the QP in the error state
+    }
+    ArmTimer();
+    return progress;
+}
+
+void
+MrcMultipathQueuePair::ArmTimer()
+{
+    Time deadline;
+    uint32_t psn;
+    if (!m_sb->GetOldestDeadline(GetCurrentTimeout(), deadline, psn))
+    {
+        Simulator::Remove(m_timer);
+        return;
+    }
+    if (!m_timer.IsExpired() && m_timerAt <= deadline)
+    {
+        return; // fires early and re-arms itself
+    }
+    Simulator::Remove(m_timer);
+    const Time now = Simulator::Now();
+    m_timerAt = std::max(deadline, now);
+    m_timer = Simulator::Schedule(m_timerAt - now, &MrcMultipathQueuePair::OnTimer, this);
+}
+
+void
+MrcMultipathQueuePair::OnTimer()
+{
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    const Time rto = GetCurrentTimeout();
+    Time deadline;
+    uint32_t psn;
+    if (!m_sb->GetOldestDeadline(rto, deadline, psn))
+    {
+        return;
+    }
+    if (deadline > now)
+    {
+        m_timerAt = deadline;
+        m_timer = Simulator::Schedule(deadline - now, &MrcMultipathQueuePair::OnTimer, this);
+        return;
+    }
+    ++m_counters.timeouts;
+    ++m_retries;
+    NS_LOG_LOGIC("QP " << m_qpn << " timeout " << m_retries << " at PSN " << psn << " (rto "
+                       << rto.As(Time::US) << ")");
+    if (m_expCount < EXP_COUNT_INFINITE && m_retries > m_linearCount + m_expCount)
+    {
+        std::ostringstream why;
+        why << "retry counter exceeded: " << m_retries << " timeouts without progress at PSN "
+            << psn << " (LinearCount " << m_linearCount << ", ExpCount " << m_expCount
+            << ", TimeoutExponent " << m_timeoutExp << ")";
+        RetryExceeded(why.str());
+        return;
+    }
+    const MrcSackUpdate& upd = m_sb->OnTimeout(now, rto);
+    HandleLosses(upd, true);
+    TraceCc();
+    ArmTimer();
+    NotifyReady();
+}
+
+void
+MrcMultipathQueuePair::RetryExceeded(const std::string& why)
+{
+    EnterError(MrcQpError::RETRY_EXCEEDED, why, MrcWcStatus::RETRY_EXCEEDED);
+}
+
+void
+MrcMultipathQueuePair::ArmTailProbe()
+{
+    m_lastActivity = Simulator::Now();
+    if (m_tailProbeDelay.IsZero() || !m_tailProbe.IsExpired())
+    {
+        return;
+    }
+    if (m_sb->GetOutstandingPsns() == 0 && !AwaitingTransportAck())
+    {
+        return;
+    }
+    m_tailProbe = Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this);
+}
+
+void
+MrcMultipathQueuePair::OnTailProbe()
+{
+    if (m_state != MrcQpState::RTS || (m_sb->GetOutstandingPsns() == 0 && !AwaitingTransportAck()))
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (now < m_lastActivity + m_tailProbeDelay)
+    {
+        m_tailProbe = Simulator::Schedule(m_lastActivity + m_tailProbeDelay - now,
+                                          &MrcMultipathQueuePair::OnTailProbe,
+                                          this);
+        return;
+    }
+    if (!CanRetransmit() && !CanSendNew())
+    {
+        uint32_t mask = 0;
+        for (uint32_t p = 0; p < m_nic->GetNPorts(); ++p)
+        {
+            if (m_nic->GetDevice(p)->IsLinkUp())
+            {
+                mask |= 1u << p;
+            }
+        }
+        MrcPathRequest r;
+        r.ports = mask;
+        const MrcPathChoice path = m_paths->Select(r);
+        if (path.port != MrcPathSelector::NO_PORT)
+        {
+            m_tailProbeId = ++m_nextProbeId;
+            m_tailProbeOutstanding = true;
+            m_tailProbeSentAt = now;
+            SendProbe(path, m_tailProbeId);
+        }
+    }
+    m_lastActivity = now;
+    m_tailProbe = Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this);
+}
+
+void
+MrcMultipathQueuePair::SendEvProbe(const MrcPathChoice& path)
+{
+    if (m_state != MrcQpState::RTS)
+    {
+        return;
+    }
+    SendProbe(path, ++m_nextProbeId);
+}
+
+void
+MrcMultipathQueuePair::SendProbe(const MrcPathChoice& path, uint16_t probeId)
+{
+    const uint32_t port = path.port;
+    if (port >= m_nic->GetNPorts() || !m_nic->GetDevice(port)->IsLinkUp())
+    {
+        return;
+    }
+    Ptr<Packet> p = Create<Packet>();
+    MrcPethHeader peth;
+    peth.SetProbeId(probeId);
+    peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    p->AddHeader(peth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_PROBE);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(0); // probes use no PSN
+    p->AddHeader(bth);
+    Encapsulate(p,
+                port,
+                path.ev,
+                path.carrier,
+                m_dataDscp,
+                m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT);
+    ++m_mpCounters.probesSent;
+    SendControl(port, p, m_dataDscp, CONTROL_UNCOUNTED);
+}
+
+} // namespace ns3
