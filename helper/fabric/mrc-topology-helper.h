@@ -12,6 +12,7 @@
 
 #include <array>
 #include <string>
+#include <unordered_set>
 
 /**
  * \file
@@ -185,6 +186,11 @@ class MrcTopologyHelper
                       uint32_t ib);
     /// Create plane p's ECMP route manager and install its routes. \param t the fabric \param p
     void InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p);
+    /**
+     * \param a a switch \param b another switch
+     * \return true the first time it is asked for the pair (in either order) in a build
+     */
+    bool FirstLinkBetween(Ptr<Node> a, Ptr<Node> b);
 
     MrcTopologyConfig m_config;                                //!< the shape
     std::array<MrcSwitchHelper, MRC_N_TIERS> m_switch;         //!< per tier
@@ -193,6 +199,7 @@ class MrcTopologyHelper
     uint32_t m_locator{MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK}; //!< locator block
     uint64_t m_seed{0};                                        //!< ECMP seed offset
     bool m_names{true};                                        //!< register Names
+    std::unordered_set<uint64_t> m_joined; //!< switch pairs (node ids) joined in this build
 };
 
 } // namespace ns3
