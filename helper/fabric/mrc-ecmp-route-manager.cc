@@ -12,6 +12,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <utility>
@@ -542,80 +543,150 @@ MrcEcmpRouteManager::InstallPerHostRoutes(const Adjacency& adj)
     }
 }
 
-void
-MrcEcmpRouteManager::InstallRangeRoutes(const Adjacency& adj)
+namespace
 {
-    const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
-    const uint32_t nHosts = static_cast<uint32_t>(m_byAddress.size());
+
+/// Host positions [begin, end) in address order.
+struct PositionRun
+{
+    uint32_t begin; //!< first position
+    uint32_t end;   //!< one past the last
+};
+
+/// Hosts cabled to the same set of switches (over links seen up).
+struct Block
+{
+    std::vector<uint32_t> switches; //!< the switches, sorted
+    std::vector<uint32_t> hosts;    //!< host positions in address order
+    std::vector<PositionRun> runs;  //!< maximal runs of consecutive addresses
+};
+
+/**
+ * Group hosts into blocks, in address order; a host cabled to no switch is in none.
+ * \param addrs host addresses by position (address order)
+ * \param switchesOf the switches of the host at a position
+ * \return the blocks, in order of their first host
+ */
+std::vector<Block>
+FindBlocks(const std::vector<Ipv6Address>& addrs,
+           const std::function<std::vector<uint32_t>(uint32_t)>& switchesOf)
+{
     constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max();
-
-    // Blocks: hosts with the same set of switches they reach over up links, numbered
-    // in address order; runs: consecutive addresses of one block.
-    std::map<std::vector<uint32_t>, uint32_t> blockIndex;
-    std::vector<std::vector<uint32_t>> blockSwitches;
-    std::vector<std::vector<uint32_t>> blockHosts; // host positions in address order
-
-    struct Run
-    {
-        uint32_t begin; //!< first host position
-        uint32_t end;   //!< one past the last
-    };
-
-    std::vector<std::vector<Run>> blockRuns;
+    std::vector<Block> blocks;
+    std::map<std::vector<uint32_t>, uint32_t> index;
     uint32_t previous = NONE;
-    for (uint32_t i = 0; i < nHosts; ++i)
+    for (uint32_t i = 0; i < addrs.size(); ++i)
     {
-        const uint32_t h = m_byAddress[i];
-        std::vector<uint32_t> sw = SwitchesOf(AttachmentsOf(h, true));
+        std::vector<uint32_t> sw = switchesOf(i);
         if (sw.empty())
         {
             previous = NONE; // unreachable: no route anywhere
             continue;
         }
-        auto ins = blockIndex.emplace(std::move(sw), static_cast<uint32_t>(blockSwitches.size()));
+        auto ins = index.emplace(sw, static_cast<uint32_t>(blocks.size()));
         const uint32_t b = ins.first->second;
         if (ins.second)
         {
-            blockSwitches.push_back(ins.first->first);
-            blockHosts.emplace_back();
-            blockRuns.emplace_back();
+            blocks.push_back(Block{std::move(sw), {}, {}});
         }
-        blockHosts[b].push_back(i);
-        if (previous == b && Follows(m_hostAddrs[m_byAddress[i - 1]], m_hostAddrs[h]))
+        blocks[b].hosts.push_back(i);
+        if (previous == b && Follows(addrs[i - 1], addrs[i]))
         {
-            blockRuns[b].back().end = i + 1;
+            blocks[b].runs.back().end = i + 1;
         }
         else
         {
-            blockRuns[b].push_back(Run{i, i + 1});
+            blocks[b].runs.push_back(PositionRun{i, i + 1});
         }
         previous = b;
     }
+    return blocks;
+}
 
-    // Per switch: its groups (each port set once) and its runs, in any order for now.
-    struct Pending
+/// The range routes of one switch while they are computed.
+class SwitchRuns
+{
+  public:
+    /**
+     * Route host positions [begin, end) over a port set.
+     * \param begin first position \param end one past the last \param ports the group
+     */
+    void Add(uint32_t begin, uint32_t end, const std::vector<uint32_t>& ports)
     {
-        uint32_t begin; //!< first host position
-        uint32_t end;   //!< one past the last
-        uint32_t group; //!< in the switch's groups
-    };
-
-    std::vector<std::vector<Pending>> pending(nSw);
-    std::vector<std::vector<std::vector<uint32_t>>> groups(nSw);
-    std::vector<std::map<std::vector<uint32_t>, uint32_t>> groupIndex(nSw);
-    auto intern = [&groups, &groupIndex](uint32_t x, const std::vector<uint32_t>& ports) {
-        auto ins = groupIndex[x].emplace(ports, static_cast<uint32_t>(groups[x].size()));
+        auto ins = m_index.emplace(ports, static_cast<uint32_t>(m_groups.size()));
         if (ins.second)
         {
-            groups[x].push_back(ports);
+            m_groups.push_back(ports);
         }
-        return ins.first->second;
-    };
-    Search s;
-    for (uint32_t b = 0; b < blockSwitches.size(); ++b)
+        m_pending.push_back(Pending{begin, end, ins.first->second});
+    }
+
+    /**
+     * Install the runs, sorted by address, neighbours with the same group merged when
+     * their addresses follow each other.
+     * \param engine the switch's engine \param addrs host addresses by position
+     * \return the runs the engine counted as changed
+     */
+    uint32_t Install(MrcEcmpForwarding& engine, const std::vector<Ipv6Address>& addrs)
     {
+        std::sort(m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) {
+            return a.begin < b.begin;
+        });
+        std::vector<MrcEcmpForwarding::RangeRoute> runs;
+        uint32_t runEnd = 0;
+        for (const Pending& e : m_pending)
+        {
+            if (!runs.empty() && runs.back().group == e.group && runEnd == e.begin &&
+                Follows(addrs[e.begin - 1], addrs[e.begin]))
+            {
+                runs.back().count += e.end - e.begin;
+            }
+            else
+            {
+                runs.push_back(
+                    MrcEcmpForwarding::RangeRoute{addrs[e.begin], e.end - e.begin, e.group});
+            }
+            runEnd = e.end;
+        }
+        return engine.SetRangeRoutes(m_groups, runs);
+    }
+
+  private:
+    /// Positions [begin, end) and their group.
+    struct Pending
+    {
+        uint32_t begin; //!< first position
+        uint32_t end;   //!< one past the last
+        uint32_t group; //!< index in m_groups
+    };
+
+    std::vector<Pending> m_pending;                    //!< runs, in any order
+    std::vector<std::vector<uint32_t>> m_groups;       //!< each port set once
+    std::map<std::vector<uint32_t>, uint32_t> m_index; //!< port set -> group
+};
+
+} // namespace
+
+void
+MrcEcmpRouteManager::InstallRangeRoutes(const Adjacency& adj)
+{
+    const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
+    std::vector<Ipv6Address> addrs;
+    addrs.reserve(m_byAddress.size());
+    for (uint32_t h : m_byAddress)
+    {
+        addrs.push_back(m_hostAddrs[h]);
+    }
+    const std::vector<Block> blocks = FindBlocks(addrs, [this](uint32_t i) {
+        return SwitchesOf(AttachmentsOf(m_byAddress[i], true));
+    });
+    std::vector<SwitchRuns> tables(nSw);
+    Search s;
+    for (const Block& b : blocks)
+    {
+        // Every switch not cabled to the block: its shortest-path ports, for all its hosts.
         Attachments sources;
-        for (uint32_t x : blockSwitches[b])
+        for (uint32_t x : b.switches)
         {
             sources.emplace_back(x, 0); // the ports of a source switch are per host (below)
         }
@@ -626,14 +697,13 @@ MrcEcmpRouteManager::InstallRangeRoutes(const Adjacency& adj)
             {
                 continue;
             }
-            const uint32_t g = intern(x, s.ports[x]);
-            for (const Run& r : blockRuns[b])
+            for (const PositionRun& r : b.runs)
             {
-                pending[x].push_back(Pending{r.begin, r.end, g});
+                tables[x].Add(r.begin, r.end, s.ports[x]);
             }
         }
         // A switch the block is cabled to: every host its own ports there.
-        for (uint32_t i : blockHosts[b])
+        for (uint32_t i : b.hosts)
         {
             const Attachments att = AttachmentsOf(m_byAddress[i], true);
             for (std::size_t k = 0; k < att.size();)
@@ -644,41 +714,14 @@ MrcEcmpRouteManager::InstallRangeRoutes(const Adjacency& adj)
                 {
                     ports.push_back(att[k].second);
                 }
-                pending[x].push_back(Pending{i, i + 1, intern(x, ports)});
+                tables[x].Add(i, i + 1, ports);
             }
         }
     }
-    groupIndex.clear();
-
-    // Per switch: runs in address order, neighbours with the same group merged.
     for (uint32_t x = 0; x < nSw; ++x)
     {
-        std::vector<Pending>& p = pending[x];
-        std::sort(p.begin(), p.end(), [](const Pending& a, const Pending& b) {
-            return a.begin < b.begin;
-        });
-        std::vector<MrcEcmpForwarding::RangeRoute> runs;
-        uint32_t runEnd = 0;
-        for (const Pending& e : p)
-        {
-            const bool merge =
-                !runs.empty() && runs.back().group == e.group && runEnd == e.begin &&
-                Follows(m_hostAddrs[m_byAddress[e.begin - 1]], m_hostAddrs[m_byAddress[e.begin]]);
-            if (merge)
-            {
-                runs.back().count += e.end - e.begin;
-            }
-            else
-            {
-                runs.push_back(MrcEcmpForwarding::RangeRoute{m_hostAddrs[m_byAddress[e.begin]],
-                                                             e.end - e.begin,
-                                                             e.group});
-            }
-            runEnd = e.end;
-        }
-        m_routeChanges += m_switches[x].engine->SetRangeRoutes(groups[x], runs);
-        std::vector<Pending>().swap(p);
-        std::vector<std::vector<uint32_t>>().swap(groups[x]);
+        m_routeChanges += tables[x].Install(*m_switches[x].engine, addrs);
+        tables[x] = SwitchRuns(); // give the memory back as we go
     }
 }
 
