@@ -158,6 +158,7 @@ def build(bld):
         'test/mrc-switch-packet-test.cc',
         'test/mrc-switch-node-test.cc',
         'test/mrc-ecmp-convergence-test.cc',
+        'test/mrc-range-routes-test.cc',
         # -- topology
         'test/mrc-topology-test.cc',
         # -- failures
@@ -238,6 +239,7 @@ def build(bld):
         'model/link/mrc-comma-list.h',
         'model/link/mrc-net-device.h',
         'model/link/mrc-pfc-port.h',
+        'model/link/mrc-ring.h',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
         'model/switch/mrc-dual-forwarding.h',
         'model/switch/mrc-ecmp-forwarding.h',

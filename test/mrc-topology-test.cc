@@ -8,6 +8,7 @@
 
 #include "mrc-test-support.h"
 
+#include "ns3/enum.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-dual-forwarding.h"
 #include "ns3/mrc-packet-info.h"
@@ -242,9 +243,21 @@ TEST(MrcTopology, AddressesNamesAndAccessors)
     UintegerValue u;
     fwd->GetSrv6()->GetAttribute("Usid", u);
     EXPECT_EQ(u.Get(), 0x2401u);
-    // a T1 has an SRv6 entry per T0 and an ECMP route per NIC port of its plane
+    // a T1 has an SRv6 entry per T0 and one ECMP range route per T0 (aggregated tables,
+    // the default) ...
     EXPECT_EQ(fwd->GetSrv6()->GetNEntries(), 4u);
-    EXPECT_EQ(fwd->GetEcmp()->GetNRoutes(), 16u);
+    EXPECT_EQ(fwd->GetEcmp()->GetNRoutes(), 4u);
+    // ... or, with per-host tables, an ECMP route per NIC port of its plane
+    {
+        MrcTopologyHelper th(Clos(2, 16, 4, 2));
+        th.SetNames(false);
+        th.SetRouteManagerAttribute("Tables", EnumValue(MrcEcmpRouteManager::TABLES_PER_HOST));
+        Ptr<MrcTopology> perHost = th.Build();
+        EXPECT_EQ(DynamicCast<MrcDualForwarding>(perHost->GetSwitchById(id)->GetForwarding())
+                      ->GetEcmp()
+                      ->GetNRoutes(),
+                  16u);
+    }
     // a T0: 2 T1 + 4 downlinks
     EXPECT_EQ(DynamicCast<MrcDualForwarding>(t->GetSwitch(0, MrcTier::T0, 0)->GetForwarding())
                   ->GetSrv6()

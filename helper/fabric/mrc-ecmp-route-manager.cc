@@ -6,11 +6,14 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <functional>
+#include <iostream>
 #include <limits>
 #include <utility>
 
@@ -43,6 +46,27 @@ MrcEcmpRouteManager::GetTypeId()
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&MrcEcmpRouteManager::m_delay),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("Tables",
+                          "Route tables. Aggregated: range routes, one per host on the switch "
+                          "it is cabled to and one per block of hosts (a T0's, a pod's) "
+                          "elsewhere: state per switch grows with its ports. PerHost: one "
+                          "/128 route per host on every switch. Auto: Aggregated when each "
+                          "switch's hosts have consecutive addresses (every fabric of "
+                          "MrcTopologyHelper), else PerHost (with a notice). Both route "
+                          "every packet the same way.",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<Tables>(TABLES_AUTO),
+                          MakeEnumAccessor<Tables>(&MrcEcmpRouteManager::m_tables),
+#else
+                          EnumValue(TABLES_AUTO),
+                          MakeEnumAccessor(&MrcEcmpRouteManager::m_tables),
+#endif
+                          MakeEnumChecker(TABLES_AUTO,
+                                          "Auto",
+                                          TABLES_AGGREGATED,
+                                          "Aggregated",
+                                          TABLES_PER_HOST,
+                                          "PerHost"))
             .AddTraceSource("RoutesRecomputed",
                             "Routes were computed and installed on the switches.",
                             MakeTraceSourceAccessor(&MrcEcmpRouteManager::m_recomputedTrace),
@@ -52,7 +76,8 @@ MrcEcmpRouteManager::GetTypeId()
 
 MrcEcmpRouteManager::MrcEcmpRouteManager()
     : m_enabled(true),
-      m_delay(MilliSeconds(10))
+      m_delay(MilliSeconds(10)),
+      m_tables(TABLES_AUTO)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -70,6 +95,7 @@ MrcEcmpRouteManager::DoDispose()
     m_portOf.clear();
     m_hostAt.clear();
     m_links.clear();
+    m_byAddress.clear();
     Object::DoDispose();
 }
 
@@ -227,6 +253,7 @@ MrcEcmpRouteManager::ComputeAndInstall()
     {
         m_installed = true;
         DiscoverLinks();
+        ChooseTables();
     }
     Recompute();
 }
@@ -267,13 +294,143 @@ MrcEcmpRouteManager::ApplyLinkState(uint32_t link, bool up)
     Recompute();
 }
 
-void
-MrcEcmpRouteManager::Recompute()
+namespace
 {
-    NS_LOG_FUNCTION(this);
-    const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
-    // Adjacency of the up switch links: per switch, (port, neighbour), by port.
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adj(nSw);
+
+/// \return the address as two 64-bit words, high first
+std::pair<uint64_t, uint64_t>
+Words(const Ipv6Address& a)
+{
+    uint8_t b[16];
+    a.GetBytes(b);
+    uint64_t hi = 0;
+    uint64_t lo = 0;
+    for (int i = 0; i < 8; ++i)
+    {
+        hi = (hi << 8) | b[i];
+        lo = (lo << 8) | b[8 + i];
+    }
+    return {hi, lo};
+}
+
+/// \return true if address b directly follows address a (same upper 64 bits)
+bool
+Follows(const Ipv6Address& a, const Ipv6Address& b)
+{
+    const auto wa = Words(a);
+    const auto wb = Words(b);
+    return wa.first == wb.first && wa.second != UINT64_MAX && wa.second + 1 == wb.second;
+}
+
+/// \return the distinct switches of sorted attachments
+std::vector<uint32_t>
+SwitchesOf(const std::vector<std::pair<uint32_t, uint32_t>>& att)
+{
+    std::vector<uint32_t> sw;
+    for (const auto& sp : att)
+    {
+        if (sw.empty() || sw.back() != sp.first)
+        {
+            sw.push_back(sp.first);
+        }
+    }
+    return sw;
+}
+
+} // namespace
+
+void
+MrcEcmpRouteManager::ChooseTables()
+{
+    m_byAddress.resize(m_hostAddrs.size());
+    for (uint32_t h = 0; h < m_byAddress.size(); ++h)
+    {
+        m_byAddress[h] = h;
+    }
+    std::vector<std::pair<uint64_t, uint64_t>> words(m_hostAddrs.size());
+    for (uint32_t h = 0; h < words.size(); ++h)
+    {
+        words[h] = Words(m_hostAddrs[h]);
+    }
+    std::sort(m_byAddress.begin(), m_byAddress.end(), [&words](uint32_t a, uint32_t b) {
+        return words[a] < words[b];
+    });
+    switch (m_tables)
+    {
+    case TABLES_AGGREGATED:
+        m_aggregated = true;
+        break;
+    case TABLES_PER_HOST:
+        m_aggregated = false;
+        break;
+    default:
+        m_aggregated = HostsAggregate();
+        if (!m_aggregated)
+        {
+            static bool told = false;
+            if (!told)
+            {
+                told = true;
+                std::clog << "MrcEcmpRouteManager: the hosts of a switch do not have consecutive "
+                             "addresses; routes are one /128 per host (Tables=PerHost)"
+                          << std::endl;
+            }
+            NS_LOG_WARN("host addresses do not aggregate: per-host routes");
+        }
+    }
+}
+
+bool
+MrcEcmpRouteManager::HostsAggregate() const
+{
+    // Walk the hosts in address order: a block (same switch set) may not come back
+    // after another block, nor have a gap in its addresses.
+    std::map<std::vector<uint32_t>, uint32_t> blockOf;
+    std::vector<uint32_t> previous;
+    const Ipv6Address* last = nullptr;
+    for (uint32_t h : m_byAddress)
+    {
+        std::vector<uint32_t> sw = SwitchesOf(AttachmentsOf(h, false));
+        const bool same = last && sw == previous;
+        if (same && !Follows(*last, m_hostAddrs[h]))
+        {
+            return false; // a gap inside a block
+        }
+        if (!same && !blockOf.emplace(sw, h).second)
+        {
+            return false; // the block comes back
+        }
+        previous = std::move(sw);
+        last = &m_hostAddrs[h];
+    }
+    return true;
+}
+
+bool
+MrcEcmpRouteManager::IsAggregated() const
+{
+    return m_aggregated;
+}
+
+MrcEcmpRouteManager::Attachments
+MrcEcmpRouteManager::AttachmentsOf(uint32_t h, bool upOnly) const
+{
+    Attachments att;
+    for (uint32_t l : m_hostLinks[h])
+    {
+        if (!upOnly || m_links[l].viewUp)
+        {
+            att.emplace_back(m_links[l].swA, m_links[l].portA);
+        }
+    }
+    std::sort(att.begin(), att.end());
+    return att;
+}
+
+MrcEcmpRouteManager::Adjacency
+MrcEcmpRouteManager::UpAdjacency() const
+{
+    Adjacency adj(m_switches.size());
     for (const Link& l : m_links)
     {
         if (l.toHost || !l.viewUp)
@@ -287,101 +444,304 @@ MrcEcmpRouteManager::Recompute()
     {
         std::sort(a.begin(), a.end());
     }
+    return adj;
+}
 
-    // Hosts with the same set of up attachments share one BFS.
-    std::map<std::vector<std::pair<uint32_t, uint32_t>>, std::vector<uint32_t>> groups;
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> order; // first-seen order
-    for (uint32_t h = 0; h < m_hostAddrs.size(); ++h)
+void
+MrcEcmpRouteManager::ShortestPathPorts(const Attachments& att,
+                                       const Adjacency& adj,
+                                       Search& s) const
+{
+    constexpr uint32_t INF = std::numeric_limits<uint32_t>::max();
+    const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
+    s.dist.assign(nSw, INF);
+    s.queue.clear();
+    s.queue.reserve(nSw);
+    s.ports.resize(nSw);
+    for (auto& pv : s.ports)
     {
-        std::vector<std::pair<uint32_t, uint32_t>> att;
-        for (uint32_t l : m_hostLinks[h])
+        pv.clear();
+    }
+    for (const auto& sp : att)
+    {
+        s.ports[sp.first].push_back(sp.second); // already sorted by (switch, port)
+        if (s.dist[sp.first] == INF)
         {
-            if (m_links[l].viewUp)
+            s.dist[sp.first] = 0;
+            s.queue.push_back(sp.first);
+        }
+    }
+    for (std::size_t head = 0; head < s.queue.size(); ++head)
+    {
+        const uint32_t x = s.queue[head];
+        for (const auto& pn : adj[x])
+        {
+            if (s.dist[pn.second] == INF)
             {
-                att.emplace_back(m_links[l].swA, m_links[l].portA);
+                s.dist[pn.second] = s.dist[x] + 1;
+                s.queue.push_back(pn.second);
             }
         }
-        std::sort(att.begin(), att.end());
+    }
+    for (uint32_t x = 0; x < nSw; ++x)
+    {
+        if (s.dist[x] == INF || s.dist[x] == 0)
+        {
+            continue;
+        }
+        for (const auto& pn : adj[x])
+        {
+            if (s.dist[pn.second] + 1 == s.dist[x])
+            {
+                s.ports[x].push_back(pn.first);
+            }
+        }
+    }
+}
+
+void
+MrcEcmpRouteManager::InstallPerHostRoutes(const Adjacency& adj)
+{
+    // Hosts with the same set of up attachments share one search.
+    std::map<Attachments, std::vector<uint32_t>> groups;
+    std::vector<Attachments> order; // first-seen order
+    for (uint32_t h = 0; h < m_hostAddrs.size(); ++h)
+    {
+        Attachments att = AttachmentsOf(h, true);
         auto ins = groups.emplace(att, std::vector<uint32_t>{});
         if (ins.second)
         {
-            order.push_back(att);
+            order.push_back(std::move(att));
         }
         ins.first->second.push_back(h);
     }
-
-    constexpr uint32_t INF = std::numeric_limits<uint32_t>::max();
-    std::vector<uint32_t> dist(nSw);
-    std::vector<uint32_t> queue;
-    queue.reserve(nSw);
-    std::vector<std::vector<uint32_t>> ports(nSw);
+    Search s;
+    const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
     for (const auto& att : order)
     {
-        std::fill(dist.begin(), dist.end(), INF);
-        queue.clear();
-        for (auto& pv : ports)
-        {
-            pv.clear();
-        }
-        for (const auto& sp : att)
-        {
-            ports[sp.first].push_back(sp.second); // already sorted by (switch, port)
-            if (dist[sp.first] == INF)
-            {
-                dist[sp.first] = 0;
-                queue.push_back(sp.first);
-            }
-        }
-        for (std::size_t head = 0; head < queue.size(); ++head)
-        {
-            uint32_t s = queue[head];
-            for (const auto& pn : adj[s])
-            {
-                if (dist[pn.second] == INF)
-                {
-                    dist[pn.second] = dist[s] + 1;
-                    queue.push_back(pn.second);
-                }
-            }
-        }
-        for (uint32_t s = 0; s < nSw; ++s)
-        {
-            if (dist[s] == INF || dist[s] == 0)
-            {
-                continue;
-            }
-            for (const auto& pn : adj[s])
-            {
-                if (dist[pn.second] + 1 == dist[s])
-                {
-                    ports[s].push_back(pn.first);
-                }
-            }
-        }
+        ShortestPathPorts(att, adj, s);
         for (uint32_t h : groups[att])
         {
             const Ipv6Address& addr = m_hostAddrs[h];
-            for (uint32_t s = 0; s < nSw; ++s)
+            for (uint32_t x = 0; x < nSw; ++x)
             {
-                Ptr<MrcEcmpForwarding> engine = m_switches[s].engine;
-                if (ports[s].empty())
+                const Ptr<MrcEcmpForwarding>& engine = m_switches[x].engine;
+                if (s.ports[x].empty())
                 {
                     if (engine->RemoveRoute(addr, 128))
                     {
                         ++m_routeChanges;
                     }
                 }
-                else if (engine->GetRoute(addr, 128) != ports[s])
+                else if (engine->GetRoute(addr, 128) != s.ports[x])
                 {
-                    engine->ReplaceRoute(addr, 128, ports[s]);
+                    engine->ReplaceRoute(addr, 128, s.ports[x]);
                     ++m_routeChanges;
                 }
             }
         }
     }
+}
+
+namespace
+{
+
+/// Host positions [begin, end) in address order.
+struct PositionRun
+{
+    uint32_t begin; //!< first position
+    uint32_t end;   //!< one past the last
+};
+
+/// Hosts cabled to the same set of switches (over links seen up).
+struct Block
+{
+    std::vector<uint32_t> switches; //!< the switches, sorted
+    std::vector<uint32_t> hosts;    //!< host positions in address order
+    std::vector<PositionRun> runs;  //!< maximal runs of consecutive addresses
+};
+
+/**
+ * Group hosts into blocks, in address order; a host cabled to no switch is in none.
+ * \param addrs host addresses by position (address order)
+ * \param switchesOf the switches of the host at a position
+ * \return the blocks, in order of their first host
+ */
+std::vector<Block>
+FindBlocks(const std::vector<Ipv6Address>& addrs,
+           const std::function<std::vector<uint32_t>(uint32_t)>& switchesOf)
+{
+    constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max();
+    std::vector<Block> blocks;
+    std::map<std::vector<uint32_t>, uint32_t> index;
+    uint32_t previous = NONE;
+    for (uint32_t i = 0; i < addrs.size(); ++i)
+    {
+        std::vector<uint32_t> sw = switchesOf(i);
+        if (sw.empty())
+        {
+            previous = NONE; // unreachable: no route anywhere
+            continue;
+        }
+        auto ins = index.emplace(sw, static_cast<uint32_t>(blocks.size()));
+        const uint32_t b = ins.first->second;
+        if (ins.second)
+        {
+            blocks.push_back(Block{std::move(sw), {}, {}});
+        }
+        blocks[b].hosts.push_back(i);
+        if (previous == b && Follows(addrs[i - 1], addrs[i]))
+        {
+            blocks[b].runs.back().end = i + 1;
+        }
+        else
+        {
+            blocks[b].runs.push_back(PositionRun{i, i + 1});
+        }
+        previous = b;
+    }
+    return blocks;
+}
+
+/// The range routes of one switch while they are computed.
+class SwitchRuns
+{
+  public:
+    /**
+     * Route host positions [begin, end) over a port set.
+     * \param begin first position \param end one past the last \param ports the group
+     */
+    void Add(uint32_t begin, uint32_t end, const std::vector<uint32_t>& ports)
+    {
+        auto ins = m_index.emplace(ports, static_cast<uint32_t>(m_groups.size()));
+        if (ins.second)
+        {
+            m_groups.push_back(ports);
+        }
+        m_pending.push_back(Pending{begin, end, ins.first->second});
+    }
+
+    /**
+     * Install the runs, sorted by address, neighbours with the same group merged when
+     * their addresses follow each other.
+     * \param engine the switch's engine \param addrs host addresses by position
+     * \return the runs the engine counted as changed
+     */
+    uint32_t Install(MrcEcmpForwarding& engine, const std::vector<Ipv6Address>& addrs)
+    {
+        std::sort(m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) {
+            return a.begin < b.begin;
+        });
+        std::vector<MrcEcmpForwarding::RangeRoute> runs;
+        uint32_t runEnd = 0;
+        for (const Pending& e : m_pending)
+        {
+            if (!runs.empty() && runs.back().group == e.group && runEnd == e.begin &&
+                Follows(addrs[e.begin - 1], addrs[e.begin]))
+            {
+                runs.back().count += e.end - e.begin;
+            }
+            else
+            {
+                runs.push_back(
+                    MrcEcmpForwarding::RangeRoute{addrs[e.begin], e.end - e.begin, e.group});
+            }
+            runEnd = e.end;
+        }
+        return engine.SetRangeRoutes(m_groups, runs);
+    }
+
+  private:
+    /// Positions [begin, end) and their group.
+    struct Pending
+    {
+        uint32_t begin; //!< first position
+        uint32_t end;   //!< one past the last
+        uint32_t group; //!< index in m_groups
+    };
+
+    std::vector<Pending> m_pending;                    //!< runs, in any order
+    std::vector<std::vector<uint32_t>> m_groups;       //!< each port set once
+    std::map<std::vector<uint32_t>, uint32_t> m_index; //!< port set -> group
+};
+
+} // namespace
+
+void
+MrcEcmpRouteManager::InstallRangeRoutes(const Adjacency& adj)
+{
+    const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
+    std::vector<Ipv6Address> addrs;
+    addrs.reserve(m_byAddress.size());
+    for (uint32_t h : m_byAddress)
+    {
+        addrs.push_back(m_hostAddrs[h]);
+    }
+    const std::vector<Block> blocks = FindBlocks(addrs, [this](uint32_t i) {
+        return SwitchesOf(AttachmentsOf(m_byAddress[i], true));
+    });
+    std::vector<SwitchRuns> tables(nSw);
+    Search s;
+    for (const Block& b : blocks)
+    {
+        // Every switch not cabled to the block: its shortest-path ports, for all its hosts.
+        Attachments sources;
+        for (uint32_t x : b.switches)
+        {
+            sources.emplace_back(x, 0); // the ports of a source switch are per host (below)
+        }
+        ShortestPathPorts(sources, adj, s);
+        for (uint32_t x = 0; x < nSw; ++x)
+        {
+            if (s.dist[x] == 0 || s.ports[x].empty())
+            {
+                continue;
+            }
+            for (const PositionRun& r : b.runs)
+            {
+                tables[x].Add(r.begin, r.end, s.ports[x]);
+            }
+        }
+        // A switch the block is cabled to: every host its own ports there.
+        for (uint32_t i : b.hosts)
+        {
+            const Attachments att = AttachmentsOf(m_byAddress[i], true);
+            for (std::size_t k = 0; k < att.size();)
+            {
+                const uint32_t x = att[k].first;
+                std::vector<uint32_t> ports;
+                for (; k < att.size() && att[k].first == x; ++k)
+                {
+                    ports.push_back(att[k].second);
+                }
+                tables[x].Add(i, i + 1, ports);
+            }
+        }
+    }
+    for (uint32_t x = 0; x < nSw; ++x)
+    {
+        m_routeChanges += tables[x].Install(*m_switches[x].engine, addrs);
+        tables[x] = SwitchRuns(); // give the memory back as we go
+    }
+}
+
+void
+MrcEcmpRouteManager::Recompute()
+{
+    NS_LOG_FUNCTION(this);
+    const Adjacency adj = UpAdjacency();
+    if (m_aggregated)
+    {
+        InstallRangeRoutes(adj);
+    }
+    else
+    {
+        InstallPerHostRoutes(adj);
+    }
     ++m_recomputations;
-    NS_LOG_INFO("routes recomputed on " << nSw << " switches at " << Simulator::Now().As(Time::US));
-    m_recomputedTrace(Simulator::Now(), nSw);
+    NS_LOG_INFO("routes recomputed on " << m_switches.size() << " switches at "
+                                        << Simulator::Now().As(Time::US));
+    m_recomputedTrace(Simulator::Now(), static_cast<uint32_t>(m_switches.size()));
 }
 
 uint32_t

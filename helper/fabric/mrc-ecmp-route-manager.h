@@ -54,6 +54,23 @@ class MrcChannel;
  * ComputeAndInstall never change (only the local SetPortState reaction remains), as
  * in MRC deployments that run without dynamic routing.
  *
+ * Route tables (attribute Tables). Aggregated: every switch gets range routes
+ * (MrcEcmpForwarding::SetRangeRoutes) instead of one /128 route per host. Hosts cabled
+ * to the same set of switches form a block; one breadth-first search per block gives
+ * every other switch the same port group for the whole block, so a T0 holds one run
+ * per host (its host ports) plus the runs of other hosts up (at most two: before and
+ * after its own block in address order), a T1 of a Clos one run per T0, a fat-tree
+ * core one run per pod (neighbouring blocks with the same group merge, when their
+ * addresses follow each other). Route state per switch then grows with its ports and
+ * not with the fabric's hosts, and the work of a recomputation with the number of
+ * blocks times the links instead of the hosts times the links. PerHost: one /128
+ * route per host on every switch (the tables before aggregation). Auto (default):
+ * Aggregated when every block's addresses are one run of consecutive addresses (the
+ * address plan of MrcTopology, any edge-list fabric whose hosts are numbered switch
+ * by switch); otherwise PerHost, with a one-line notice on the standard error. Both
+ * give every (switch, destination) the same ports in the same order, so ECMP picks
+ * the same next hop.
+ *
  * Deterministic: no randomness; ports in a group are in increasing order; hosts and
  * switches are processed in registration order.
  */
@@ -116,8 +133,22 @@ class MrcEcmpRouteManager : public Object
     /// \return how many times routes were computed and installed
     uint64_t GetNRecomputations() const;
 
-    /// \return the number of /128 routes added, changed or removed so far
+    /**
+     * \return the routes added, changed or removed so far: /128 routes (PerHost) or
+     *         range routes (Aggregated)
+     */
     uint64_t GetNRouteChanges() const;
+
+    /// Route tables (attribute Tables).
+    enum Tables : uint8_t
+    {
+        TABLES_AUTO,       //!< Aggregated where the addresses allow, else PerHost
+        TABLES_AGGREGATED, //!< range routes per block of hosts
+        TABLES_PER_HOST    //!< one /128 route per host
+    };
+
+    /// \return true if ComputeAndInstall chose (or was told to use) range routes
+    bool IsAggregated() const;
 
     /// \return true if link changes never reach the routes (Enabled=false or delay Time::Max)
     bool IsStatic() const;
@@ -160,14 +191,48 @@ class MrcEcmpRouteManager : public Object
         uint32_t port; //!< port index
     };
 
+    /// Per switch: (port, neighbour) of its up switch links, by port.
+    typedef std::vector<std::vector<std::pair<uint32_t, uint32_t>>> Adjacency;
+    /// (switch, port) pairs, sorted.
+    typedef std::vector<std::pair<uint32_t, uint32_t>> Attachments;
+
+    /// Scratch of one breadth-first search (kept across searches to spare allocations).
+    struct Search
+    {
+        std::vector<uint32_t> dist;               //!< hops to the nearest source switch
+        std::vector<uint32_t> queue;              //!< visiting order
+        std::vector<std::vector<uint32_t>> ports; //!< per switch: ports of shortest paths
+    };
+
     void DiscoverLinks();
+    /// Sort the hosts by address and choose the tables (Tables attribute, Auto rule).
+    void ChooseTables();
+    /// \return true if the hosts of each switch set are one run of consecutive addresses
+    bool HostsAggregate() const;
+    /// \param h a host \param upOnly only the links the view has up \return its attachments
+    Attachments AttachmentsOf(uint32_t h, bool upOnly) const;
+    /// \return the switch links the control plane sees up, per switch
+    Adjacency UpAdjacency() const;
+    /**
+     * Shortest-path ports towards a set of attachments: s.ports[x] gets, for a switch x
+     * at distance 0, its attachment ports, else its ports to neighbours one hop closer.
+     * \param att the attachments (sorted) \param adj the up switch links
+     * \param s the search scratch (filled)
+     */
+    void ShortestPathPorts(const Attachments& att, const Adjacency& adj, Search& s) const;
+    /// Install one /128 route per host on every switch. \param adj the up switch links
+    void InstallPerHostRoutes(const Adjacency& adj);
+    /// Install range routes on every switch. \param adj the up switch links
+    void InstallRangeRoutes(const Adjacency& adj);
     void Recompute();
     static void LinkStateTrace(Ptr<MrcEcmpRouteManager> self, uint32_t link, bool up);
     void ApplyLinkState(uint32_t link, bool up);
 
-    bool m_enabled;          //!< Enabled attribute
-    Time m_delay;            //!< ConvergenceDelay attribute
-    bool m_installed{false}; //!< ComputeAndInstall ran
+    bool m_enabled;           //!< Enabled attribute
+    Time m_delay;             //!< ConvergenceDelay attribute
+    Tables m_tables;          //!< Tables attribute
+    bool m_installed{false};  //!< ComputeAndInstall ran
+    bool m_aggregated{false}; //!< range routes in use
 
     std::vector<Switch> m_switches;                       //!< by index
     std::map<const MrcNetDevice*, PortRef> m_portOf;      //!< device -> switch port
@@ -176,6 +241,7 @@ class MrcEcmpRouteManager : public Object
     std::map<Ipv6Address, uint32_t> m_hostIndex;          //!< address -> index
     std::vector<Link> m_links;                            //!< discovered links
     std::vector<std::vector<uint32_t>> m_hostLinks;       //!< per address: link indices
+    std::vector<uint32_t> m_byAddress;                    //!< host indices in address order
     uint64_t m_recomputations{0};                         //!< recomputations
     uint64_t m_routeChanges{0};                           //!< routes added/changed/removed
     TracedCallback<Time, uint32_t> m_recomputedTrace;     //!< RoutesRecomputed

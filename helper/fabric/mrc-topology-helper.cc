@@ -121,6 +121,7 @@ MrcTopologyHelper::Build()
         m_link[i].SetChannelAttribute("Delay", TimeValue(delays[i]));
     }
 
+    m_joined.clear();
     CreateHosts(t);
     for (uint32_t p = 0; p < c.planes; ++p)
     {
@@ -133,6 +134,14 @@ MrcTopologyHelper::Build()
                          << c.GetHosts() << " hosts, " << t->m_switches.size() << " switches, "
                          << t->m_links.size() << " links");
     return t;
+}
+
+bool
+MrcTopologyHelper::FirstLinkBetween(Ptr<Node> a, Ptr<Node> b)
+{
+    const uint64_t lo = std::min(a->GetId(), b->GetId());
+    const uint64_t hi = std::max(a->GetId(), b->GetId());
+    return m_joined.insert(lo << 32 | hi).second;
 }
 
 Ptr<MrcSwitchNode>
@@ -230,7 +239,7 @@ MrcTopologyHelper::JoinSwitches(Ptr<MrcTopology> t,
     const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
     Ptr<MrcSwitchNode> a = SwitchAt(t, p, ta, ia);
     Ptr<MrcSwitchNode> b = SwitchAt(t, p, tb, ib);
-    const bool first = t->GetLinksBetween(a, b).empty();
+    const bool first = FirstLinkBetween(a, b);
     auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(m_link[uint32_t(lt)], a, b);
     t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
     if (first)
@@ -323,6 +332,10 @@ MrcTopologyHelper::InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p)
     }
     mgr->ComputeAndInstall();
     t->m_managers.push_back(mgr);
+    if (p + 1 == t->m_config.planes)
+    {
+        std::unordered_set<uint64_t>().swap(m_joined);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -539,6 +552,7 @@ MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
     t->m_tierCount = tierCount;
     t->m_hostT0.assign(nHosts, 0);
     t->m_hostDownlink.assign(nHosts, 0);
+    m_joined.clear();
     CreateHosts(t);
 
     uint32_t maxDownlinks = 0;
@@ -614,7 +628,7 @@ MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
         lh.SetChannelAttribute("Delay", TimeValue(l.delay));
         Ptr<MrcSwitchNode> a = t->m_switches[g.switchId[va]];
         Ptr<MrcSwitchNode> b = t->m_switches[g.switchId[vb]];
-        const bool first = t->GetLinksBetween(a, b).empty();
+        const bool first = FirstLinkBetween(a, b);
         auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b);
         t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
         if (first)

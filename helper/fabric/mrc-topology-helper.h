@@ -12,6 +12,7 @@
 
 #include <array>
 #include <string>
+#include <unordered_set>
 
 /**
  * \file
@@ -76,8 +77,9 @@ struct MrcTopologyGraph
  * table + ECMP with a per-switch Seed), the links of each tier with that tier's
  * MrcLinkHelper (DataRate and Delay from the configuration), the hosts' NIC ports
  * (host h's device p is its port on plane p), the SRv6 static tables (design of the
- * protocol reference, Q7), and one MrcEcmpRouteManager per plane that installs /128
- * ECMP routes to every NIC port of the plane. Nodes get ns-3 Names.
+ * protocol reference, Q7), and one MrcEcmpRouteManager per plane that installs ECMP
+ * routes to every NIC port of the plane (range routes per block of hosts by default:
+ * state per switch in proportion to its ports). Nodes get ns-3 Names.
  */
 class MrcTopologyHelper
 {
@@ -131,8 +133,9 @@ class MrcTopologyHelper
      * p<plane>-t<tier>-<index>, uSIDs as in Build). Link i of the graph in plane p is
      * topology link p * links.size() + i, with its own rate and delay (the tier's
      * MrcLinkHelper gives the other attributes). Every switch gets the SRv6 static
-     * entries of its neighbours and host downlinks and /128 ECMP routes over all
-     * shortest paths (MrcEcmpRouteManager). The configuration's hostRate/hostDelay are
+     * entries of its neighbours and host downlinks and ECMP routes over all shortest
+     * paths (MrcEcmpRouteManager: range routes when each switch's hosts are numbered
+     * consecutively, else /128 routes). The configuration's hostRate/hostDelay are
      * set to the first host link's, fabricRate/fabricDelay and coreRate/coreDelay to
      * the first switch-switch link's (profiles read them). Aborts with
      * MrcTopologyGraph::Validate's message on a bad graph.
@@ -185,6 +188,11 @@ class MrcTopologyHelper
                       uint32_t ib);
     /// Create plane p's ECMP route manager and install its routes. \param t the fabric \param p
     void InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p);
+    /**
+     * \param a a switch \param b another switch
+     * \return true the first time it is asked for the pair (in either order) in a build
+     */
+    bool FirstLinkBetween(Ptr<Node> a, Ptr<Node> b);
 
     MrcTopologyConfig m_config;                                //!< the shape
     std::array<MrcSwitchHelper, MRC_N_TIERS> m_switch;         //!< per tier
@@ -193,6 +201,7 @@ class MrcTopologyHelper
     uint32_t m_locator{MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK}; //!< locator block
     uint64_t m_seed{0};                                        //!< ECMP seed offset
     bool m_names{true};                                        //!< register Names
+    std::unordered_set<uint64_t> m_joined; //!< switch pairs (node ids) joined in this build
 };
 
 } // namespace ns3

@@ -169,10 +169,12 @@ MrcChannel::SetLinkUp(bool up)
             // fire before any of a frame sent later (a device starts its next frame
             // only after the current one's serialization), and are ignored.
             m_stale[from] += m_wire[from].size();
-            std::deque<Ptr<Packet>> lost;
+            MrcRing<Ptr<Packet>> lost;
             lost.swap(m_wire[from]);
-            for (auto& f : lost)
+            while (!lost.empty())
             {
+                Ptr<Packet> f = lost.front();
+                lost.pop_front();
                 Lose(from, f);
             }
         }

@@ -5,14 +5,14 @@
 #ifndef MRC_CHANNEL_H
 #define MRC_CHANNEL_H
 
+#include "mrc-ring.h"
+
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 #include "ns3/traced-callback.h"
-
-#include <deque>
 
 /**
  * \file
@@ -136,17 +136,17 @@ class MrcChannel : public Channel
     /// \return the index (0 or 1) of an attached device
     std::size_t IndexOf(Ptr<const MrcNetDevice> device) const;
 
-    Ptr<MrcNetDevice> m_devices[2];    //!< the two ends
-    std::size_t m_nDevices;            //!< number attached so far
-    Time m_delay;                      //!< propagation delay
-    bool m_up;                         //!< physical link state
-    uint64_t m_stale[2];               //!< pending deliveries of lost frames, by sender
-    Ptr<EventImpl> m_deliverEvent[2];  //!< reusable delivery event, by sender index
-    uint32_t m_context[2];             //!< receiver's node id, by sender index (if known)
-    bool m_contextKnown[2];            //!< m_context holds the receiver's node id
-    std::deque<Ptr<Packet>> m_wire[2]; //!< frames on the wire, by sender index
-    uint64_t m_lostPackets[2];         //!< frames lost, by sender index
-    uint64_t m_lostBytes[2];           //!< bytes lost, by sender index
+    Ptr<MrcNetDevice> m_devices[2];   //!< the two ends
+    std::size_t m_nDevices;           //!< number attached so far
+    Time m_delay;                     //!< propagation delay
+    bool m_up;                        //!< physical link state
+    uint64_t m_stale[2];              //!< pending deliveries of lost frames, by sender
+    Ptr<EventImpl> m_deliverEvent[2]; //!< reusable delivery event, by sender index
+    uint32_t m_context[2];            //!< receiver's node id, by sender index (if known)
+    bool m_contextKnown[2];           //!< m_context holds the receiver's node id
+    MrcRing<Ptr<Packet>> m_wire[2];   //!< frames on the wire, by sender index
+    uint64_t m_lostPackets[2];        //!< frames lost, by sender index
+    uint64_t m_lostBytes[2];          //!< bytes lost, by sender index
 
     TracedCallback<bool> m_linkStateTrace;         //!< physical state changes
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frames lost on the wire

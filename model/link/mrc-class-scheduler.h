@@ -5,13 +5,14 @@
 #ifndef MRC_CLASS_SCHEDULER_H
 #define MRC_CLASS_SCHEDULER_H
 
+#include "mrc-ring.h"
+
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <string>
 
 /**
@@ -202,10 +203,10 @@ class MrcClassScheduler : public Object
     /// One class FIFO, its size and its send counters.
     struct ClassQueue
     {
-        std::deque<Ptr<Packet>> frames; //!< frames, head first
-        uint32_t bytes{0};              //!< bytes of the frames
-        uint64_t sentPackets{0};        //!< frames sent from this class
-        uint64_t sentBytes{0};          //!< their bytes
+        MrcRing<Ptr<Packet>> frames; //!< frames, head first
+        uint32_t bytes{0};           //!< bytes of the frames
+        uint64_t sentPackets{0};     //!< frames sent from this class
+        uint64_t sentBytes{0};       //!< their bytes
     };
 
     // state read for every frame first, then the queues

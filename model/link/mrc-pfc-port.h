@@ -5,6 +5,8 @@
 #ifndef MRC_PFC_PORT_H
 #define MRC_PFC_PORT_H
 
+#include "mrc-ring.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -16,7 +18,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 
 /**
  * \file
@@ -184,7 +185,7 @@ class MrcPfcPort : public Object
     std::array<Time, 8> m_pauseStart;     //!< when the current pause began
     std::array<Time, 8> m_pausedTotal;    //!< finished pauses' total
     std::array<EventId, 8> m_resumeEvent; //!< pause expiry
-    std::deque<Pending> m_pending;        //!< frames waiting for the wire, head first
+    MrcRing<Pending> m_pending;           //!< frames waiting for the wire, head first
     uint64_t m_txFrames;                  //!< PFC frames sent
     uint64_t m_rxFrames;                  //!< MAC Control frames received
     PauseChangeCallback m_pauseChange;    //!< owner hook

@@ -11,6 +11,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 
 namespace ns3
 {
@@ -284,12 +286,199 @@ MrcEcmpForwarding::GetRoute(Ipv6Address prefix, uint8_t prefixLength) const
 uint32_t
 MrcEcmpForwarding::GetNRoutes() const
 {
-    std::size_t n = 0;
+    std::size_t n = m_rangeFirst.size();
     for (const LengthTable& t : m_tables)
     {
         n += t.routes.size();
     }
     return static_cast<uint32_t>(n);
+}
+
+// ---------------------------------------------------------------- range routes
+
+uint32_t
+MrcEcmpForwarding::SetRangeRoutes(const std::vector<std::vector<uint32_t>>& groups,
+                                  const std::vector<RangeRoute>& runs)
+{
+    NS_LOG_FUNCTION(this << groups.size() << runs.size());
+    // Check the runs first: nothing changes on an abort.
+    std::vector<Key> first;
+    std::vector<uint64_t> last;
+    first.reserve(runs.size());
+    last.reserve(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i)
+    {
+        const RangeRoute& r = runs[i];
+        const Key k = ToKey(r.first);
+        NS_ABORT_MSG_IF(r.count == 0 || k.lo + (r.count - 1) < k.lo,
+                        "MrcEcmpForwarding::SetRangeRoutes: run " << i << " at " << r.first
+                                                                  << " is empty or crosses a "
+                                                                     "64-bit boundary");
+        NS_ABORT_MSG_IF(r.group >= groups.size() || groups[r.group].empty(),
+                        "MrcEcmpForwarding::SetRangeRoutes: run " << i << " names group " << r.group
+                                                                  << " of " << groups.size()
+                                                                  << " (or an empty group)");
+        NS_ABORT_MSG_IF(
+            i > 0 && !(first.back().hi < k.hi || (first.back().hi == k.hi && last.back() < k.lo)),
+            "MrcEcmpForwarding::SetRangeRoutes: run "
+                << i << " at " << r.first
+                << " is not after the previous one (runs in increasing order, "
+                   "without overlap)");
+        first.push_back(k);
+        last.push_back(k.lo + (r.count - 1));
+    }
+    // Changed runs: a merge walk over the old and the new runs (both in address order).
+    uint32_t changed = 0;
+    std::size_t o = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+    {
+        while (o < m_rangeFirst.size() && Less(m_rangeFirst[o], first[i]))
+        {
+            ++changed; // an old run that starts where no new one does: removed
+            ++o;
+        }
+        if (o < m_rangeFirst.size() && m_rangeFirst[o] == first[i])
+        {
+            // a run at the same address: changed unless its end and ports are the same
+            if (m_rangeLast[o] != last[i] || RangePorts(o) != groups[runs[i].group])
+            {
+                ++changed;
+            }
+            ++o;
+        }
+        else
+        {
+            ++changed; // a new run
+        }
+    }
+    changed += static_cast<uint32_t>(m_rangeFirst.size() - o);
+
+    // Keep only the groups some run uses, in first-use order.
+    std::vector<uint32_t> newIndex(groups.size(), UINT32_MAX);
+    m_rangeGroups.clear();
+    m_rangePorts.clear();
+    m_rangeGroup.clear();
+    m_rangeGroup.reserve(runs.size());
+    for (const RangeRoute& r : runs)
+    {
+        uint32_t& g = newIndex[r.group];
+        if (g == UINT32_MAX)
+        {
+            g = static_cast<uint32_t>(m_rangeGroups.size());
+            const std::vector<uint32_t>& ports = groups[r.group];
+            m_rangeGroups.push_back(RangeGroup{static_cast<uint32_t>(m_rangePorts.size()),
+                                               static_cast<uint32_t>(ports.size()),
+                                               0});
+            m_rangePorts.insert(m_rangePorts.end(), ports.begin(), ports.end());
+        }
+        m_rangeGroup.push_back(g);
+    }
+    m_rangeLive.assign(m_rangePorts.size(), 0);
+    for (RangeGroup& g : m_rangeGroups)
+    {
+        UpdateRangeLive(g);
+    }
+    m_rangeFirst = std::move(first);
+    m_rangeLast = std::move(last);
+    m_rangeFirst.shrink_to_fit();
+    m_rangeLast.shrink_to_fit();
+    m_rangeGroup.shrink_to_fit();
+    m_rangeGroups.shrink_to_fit();
+    m_rangePorts.shrink_to_fit();
+    m_rangeLive.shrink_to_fit();
+    return changed;
+}
+
+uint32_t
+MrcEcmpForwarding::GetNRangeRoutes() const
+{
+    return static_cast<uint32_t>(m_rangeFirst.size());
+}
+
+uint32_t
+MrcEcmpForwarding::GetNRangeGroups() const
+{
+    return static_cast<uint32_t>(m_rangeGroups.size());
+}
+
+std::vector<uint32_t>
+MrcEcmpForwarding::RangePorts(std::size_t i) const
+{
+    const RangeGroup& g = m_rangeGroups[m_rangeGroup[i]];
+    return std::vector<uint32_t>(m_rangePorts.begin() + g.first,
+                                 m_rangePorts.begin() + g.first + g.n);
+}
+
+void
+MrcEcmpForwarding::UpdateRangeLive(RangeGroup& g)
+{
+    g.nLive = 0;
+    for (uint32_t i = 0; i < g.n; ++i)
+    {
+        const uint32_t port = m_rangePorts[g.first + i];
+        if (IsPortUp(port))
+        {
+            m_rangeLive[g.first + g.nLive++] = port;
+        }
+    }
+}
+
+int64_t
+MrcEcmpForwarding::FindRange(const Key& d) const
+{
+    // the last run whose first address is not after d
+    auto it = std::upper_bound(m_rangeFirst.begin(), m_rangeFirst.end(), d, &Less);
+    if (it == m_rangeFirst.begin())
+    {
+        return -1;
+    }
+    const std::size_t i = static_cast<std::size_t>(it - m_rangeFirst.begin()) - 1;
+    if (m_rangeFirst[i].hi != d.hi || d.lo > m_rangeLast[i])
+    {
+        return -1;
+    }
+    return static_cast<int64_t>(i);
+}
+
+std::vector<uint32_t>
+MrcEcmpForwarding::GetNextHops(Ipv6Address dst) const
+{
+    const Key d = ToKey(dst);
+    const int64_t r = FindRange(d);
+    if (r >= 0)
+    {
+        return RangePorts(static_cast<std::size_t>(r));
+    }
+    for (const LengthTable& t : m_tables)
+    {
+        auto it = t.routes.find(Key{d.hi & t.mask.hi, d.lo & t.mask.lo});
+        if (it != t.routes.end())
+        {
+            return it->second.ports;
+        }
+    }
+    return {};
+}
+
+std::size_t
+MrcEcmpForwarding::GetRouteBytes() const
+{
+    std::size_t b =
+        m_rangeFirst.capacity() * sizeof(Key) + m_rangeLast.capacity() * sizeof(uint64_t) +
+        m_rangeGroup.capacity() * sizeof(uint32_t) + m_rangeGroups.capacity() * sizeof(RangeGroup) +
+        (m_rangePorts.capacity() + m_rangeLive.capacity()) * sizeof(uint32_t) +
+        m_tables.capacity() * sizeof(LengthTable) + m_portDown.capacity() / 8;
+    for (const LengthTable& t : m_tables)
+    {
+        // a hash node holds the key, the group and the next pointer (and the hash code)
+        b += t.routes.bucket_count() * sizeof(void*);
+        for (const auto& route : t.routes)
+        {
+            b += sizeof(void*) + sizeof(std::size_t) + sizeof(route) +
+                 (route.second.ports.capacity() + route.second.live.capacity()) * sizeof(uint32_t);
+        }
+    }
+    return b;
 }
 
 void
@@ -309,6 +498,14 @@ MrcEcmpForwarding::SetPortState(uint32_t port, bool up)
         return;
     }
     m_portDown[port] = !up;
+    for (RangeGroup& g : m_rangeGroups)
+    {
+        if (std::find(m_rangePorts.begin() + g.first, m_rangePorts.begin() + g.first + g.n, port) !=
+            m_rangePorts.begin() + g.first + g.n)
+        {
+            UpdateRangeLive(g);
+        }
+    }
     for (LengthTable& t : m_tables)
     {
         for (auto& route : t.routes)
@@ -367,6 +564,26 @@ int32_t
 MrcEcmpForwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
 {
     const Key d = ToKey(info.dst);
+    if (!m_rangeFirst.empty())
+    {
+        const int64_t r = FindRange(d);
+        if (r >= 0)
+        {
+            const RangeGroup& g = m_rangeGroups[m_rangeGroup[r]];
+            if (g.nLive == 0)
+            {
+                return NO_ROUTE;
+            }
+            const uint64_t h = HashWithDst(info, d);
+            const uint32_t first = m_rangePorts[g.first + h % g.n];
+            if (g.nLive == g.n || IsPortUp(first))
+            {
+                return static_cast<int32_t>(first);
+            }
+            // The flow's port is down: rehash over the live ports only.
+            return static_cast<int32_t>(m_rangeLive[g.first + Mix64(h) % g.nLive]);
+        }
+    }
     for (const LengthTable& t : m_tables)
     {
         auto it = t.routes.find(Key{d.hi & t.mask.hi, d.lo & t.mask.lo});

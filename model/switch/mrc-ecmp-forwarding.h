@@ -36,8 +36,15 @@ namespace ns3
  * entropy values that differ in their low k bits only (UEC's XOR-spread path set) is
  * spread exactly evenly over 2^j ports for j <= k.
  *
- * Routes live in one hash table per prefix length; a lookup probes the lengths in use
- * from the longest down (a Clos switch uses two or three lengths).
+ * Two kinds of routes. Prefix routes (AddRoute, ReplaceRoute) live in one hash table
+ * per prefix length; a lookup probes the lengths in use from the longest down. Range
+ * routes (SetRangeRoutes) map runs of consecutive host addresses to ECMP groups that
+ * the runs share: a route controller that knows the address plan (MrcEcmpRouteManager)
+ * gives a T0 one run per host and one run per block of other hosts, a T1 one run per
+ * T0, so the table grows with the switch's ports and not with the fabric's hosts. A
+ * range route is as specific as a /128 route and is looked up first (a binary search
+ * over the runs' first addresses); a destination no run covers falls through to the
+ * prefix routes.
  *
  * Failures: SetPortState(port, false) takes the port out of every group at once. A
  * flow whose hash picks a live port keeps it; only flows of the failed port move (they
@@ -89,8 +96,45 @@ class MrcEcmpForwarding : public MrcForwarding
      */
     std::vector<uint32_t> GetRoute(Ipv6Address prefix, uint8_t prefixLength) const;
 
-    /// \return the number of routes
+    /// \return the number of routes (prefix routes and range routes)
     uint32_t GetNRoutes() const;
+
+    /// A run of consecutive destination addresses routed to one ECMP group.
+    struct RangeRoute
+    {
+        Ipv6Address first; //!< first address of the run
+        uint64_t count;    //!< addresses in the run, at least 1 (they differ in the low 64 bits)
+        uint32_t group;    //!< index of its group in the groups given with the runs
+    };
+
+    /**
+     * Replace all range routes. Runs must be in increasing address order and must not
+     * overlap; a run may not cross a 64-bit boundary of the address. Aborts otherwise,
+     * on an empty group or on a group index out of range. Runs that name the same
+     * group share it (one copy of its ports).
+     * \param groups the ECMP groups: ports in the order the hash indexes them
+     * \param runs the runs
+     * \return how many runs changed: added (no old run starts at its address),
+     *         changed (the old run there had another end or other ports) or removed
+     */
+    uint32_t SetRangeRoutes(const std::vector<std::vector<uint32_t>>& groups,
+                            const std::vector<RangeRoute>& runs);
+
+    /// \return the number of range routes
+    uint32_t GetNRangeRoutes() const;
+
+    /// \return the number of distinct ECMP groups the range routes use
+    uint32_t GetNRangeGroups() const;
+
+    /**
+     * \param dst a destination address
+     * \return the configured ports of the route a lookup of dst takes (range routes
+     *         first, then the longest prefix), empty if none
+     */
+    std::vector<uint32_t> GetNextHops(Ipv6Address dst) const;
+
+    /// \return heap bytes held by the route tables (capacity of their vectors and nodes)
+    std::size_t GetRouteBytes() const;
 
     void SetPortState(uint32_t port, bool up) override;
 
@@ -150,6 +194,27 @@ class MrcEcmpForwarding : public MrcForwarding
         std::unordered_map<Key, Group, KeyHash> routes; //!< prefix -> group
     };
 
+    /// An ECMP group of the range routes: ports and live ports in m_rangePorts.
+    struct RangeGroup
+    {
+        uint32_t first; //!< its first port in m_rangePorts and live port in m_rangeLive
+        uint32_t n;     //!< configured ports
+        uint32_t nLive; //!< live ports
+    };
+
+    /// \return true if a is before b (address order)
+    static bool Less(const Key& a, const Key& b)
+    {
+        return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+    }
+
+    /// \param d a destination \return index of the range route covering d, or -1
+    int64_t FindRange(const Key& d) const;
+    /// Recompute the live ports of range group g.
+    void UpdateRangeLive(RangeGroup& g);
+    /// \param i a range route \return its group's configured ports
+    std::vector<uint32_t> RangePorts(std::size_t i) const;
+
     static Key ToKey(const Ipv6Address& a);
     static Key MaskOf(uint8_t length);
     /// Hash() with the destination key already computed.
@@ -162,6 +227,14 @@ class MrcEcmpForwarding : public MrcForwarding
     HashFunction m_hashFunction;       //!< HashFunction attribute
     std::vector<LengthTable> m_tables; //!< by decreasing prefix length
     std::vector<bool> m_portDown;      //!< ports set down
+
+    // range routes (structure of arrays: the search reads only m_rangeFirst)
+    std::vector<Key> m_rangeFirst;         //!< first address of each run, increasing
+    std::vector<uint64_t> m_rangeLast;     //!< low 64 bits of each run's last address
+    std::vector<uint32_t> m_rangeGroup;    //!< group of each run
+    std::vector<RangeGroup> m_rangeGroups; //!< the shared groups
+    std::vector<uint32_t> m_rangePorts;    //!< configured ports of all groups
+    std::vector<uint32_t> m_rangeLive;     //!< live ports of all groups (same layout)
 };
 
 } // namespace ns3

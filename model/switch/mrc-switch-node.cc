@@ -537,7 +537,7 @@ void
 MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls)
 {
     Port& out = m_ports[port];
-    std::deque<Record>& q = out.queued[cls];
+    MrcRing<Record>& q = out.queued[cls];
     NS_ABORT_MSG_IF(q.empty(),
                     "MrcSwitchNode " << GetId() << ": port " << port << " class " << unsigned(cls)
                                      << " dequeued a frame it did not enqueue");

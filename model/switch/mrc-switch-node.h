@@ -13,13 +13,13 @@
 #include "ns3/event-id.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-packet-info.h"
+#include "ns3/mrc-ring.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -242,18 +242,18 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     struct Port
     {
         // the members every frame touches first, in one cache line
-        Ptr<MrcNetDevice> dev;                                          //!< the device
-        Ptr<MrcEcnMarker> marker;                                       //!< egress ECN marker
-        bool facesHost{false};                                          //!< last hop
-        uint64_t rxPackets{0};                                          //!< received
-        uint64_t txPackets{0};                                          //!< sent
-        uint64_t trimmed{0};                                            //!< trimmed (egress)
-        uint64_t marked{0};                                             //!< ECN-marked (egress)
-        std::array<std::deque<Record>, MrcNetDevice::N_CLASSES> queued; //!< egress records
-        std::array<EventId, MrcNetDevice::N_CLASSES> refresh;           //!< PAUSE refresh
-        std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> drops{};     //!< drops by reason
-        uint64_t pauses{0};                                             //!< PAUSE frames sent
-        uint64_t resumes{0};                                            //!< RESUME frames sent
+        Ptr<MrcNetDevice> dev;                                       //!< the device
+        Ptr<MrcEcnMarker> marker;                                    //!< egress ECN marker
+        bool facesHost{false};                                       //!< last hop
+        uint64_t rxPackets{0};                                       //!< received
+        uint64_t txPackets{0};                                       //!< sent
+        uint64_t trimmed{0};                                         //!< trimmed (egress)
+        uint64_t marked{0};                                          //!< ECN-marked (egress)
+        std::array<MrcRing<Record>, MrcNetDevice::N_CLASSES> queued; //!< egress records
+        std::array<EventId, MrcNetDevice::N_CLASSES> refresh;        //!< PAUSE refresh
+        std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> drops{};  //!< drops by reason
+        uint64_t pauses{0};                                          //!< PAUSE frames sent
+        uint64_t resumes{0};                                         //!< RESUME frames sent
     };
 
     void PortReceive(uint32_t inPort,

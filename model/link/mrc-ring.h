@@ -1,0 +1,210 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_RING_H
+#define MRC_RING_H
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+/**
+ * \file
+ * \ingroup mrc
+ * A FIFO on a power-of-two ring that allocates nothing until its first element.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * First-in first-out queue of T on a ring buffer.
+ *
+ * Meant for the frame queues of a link (a device's class queues, its PFC frames, a
+ * channel's frames in flight): a large fabric has millions of them and most stay
+ * empty for the whole run. An empty ring that never held an element owns no heap
+ * memory (a pointer and three counters: 24 bytes), where an empty std::deque of
+ * libstdc++ allocates a 512-byte node and its map at construction. The ring grows by
+ * doubling (from 4 slots) when full and never shrinks; clear() keeps the storage.
+ *
+ * T must be default-constructible and assignable; a popped slot is reset to T()
+ * (for Ptr<Packet>: the ring drops its reference at once, as pop_front of a deque).
+ */
+template <typename T>
+class MrcRing
+{
+  public:
+    MrcRing() = default;
+    MrcRing(const MrcRing&) = delete;
+    MrcRing& operator=(const MrcRing&) = delete;
+
+    /// \param o a ring whose storage and elements move here (it is left empty)
+    MrcRing(MrcRing&& o) noexcept
+    {
+        swap(o);
+    }
+
+    /// \param o a ring whose storage and elements move here \return this ring
+    MrcRing& operator=(MrcRing&& o) noexcept
+    {
+        MrcRing gone(std::move(o));
+        swap(gone);
+        return *this;
+    }
+
+    /// \return true if the ring holds no element
+    bool empty() const
+    {
+        return m_size == 0;
+    }
+
+    /// \return the number of elements
+    uint32_t size() const
+    {
+        return m_size;
+    }
+
+    /// \return slots allocated (0 until the first push)
+    uint32_t capacity() const
+    {
+        return m_slots ? m_mask + 1 : 0;
+    }
+
+    /// \return the oldest element (the ring must not be empty)
+    T& front()
+    {
+        return m_slots[m_head];
+    }
+
+    /// \return the oldest element (the ring must not be empty)
+    const T& front() const
+    {
+        return m_slots[m_head];
+    }
+
+    /// \return the newest element (the ring must not be empty)
+    T& back()
+    {
+        return m_slots[(m_head + m_size - 1) & m_mask];
+    }
+
+    /// \param v appended at the back
+    void push_back(const T& v)
+    {
+        if (!m_slots || m_size == m_mask + 1)
+        {
+            Grow();
+        }
+        m_slots[(m_head + m_size) & m_mask] = v;
+        ++m_size;
+    }
+
+    /// Remove the oldest element (the ring must not be empty); its slot is reset.
+    void pop_front()
+    {
+        m_slots[m_head] = T();
+        m_head = (m_head + 1) & m_mask;
+        --m_size;
+    }
+
+    /// Remove the newest element (the ring must not be empty); its slot is reset.
+    void pop_back()
+    {
+        m_slots[(m_head + m_size - 1) & m_mask] = T();
+        --m_size;
+    }
+
+    /// Read-only iterator, oldest element first.
+    class ConstIterator
+    {
+      public:
+        /// \param r the ring \param i position from the oldest element
+        ConstIterator(const MrcRing* r, uint32_t i)
+            : m_ring(r),
+              m_i(i)
+        {
+        }
+
+        /// \return the element
+        const T& operator*() const
+        {
+            return m_ring->m_slots[(m_ring->m_head + m_i) & m_ring->m_mask];
+        }
+
+        /// \return this iterator, on the next element
+        ConstIterator& operator++()
+        {
+            ++m_i;
+            return *this;
+        }
+
+        /// \param o another iterator of the same ring \return true unless at the same place
+        bool operator!=(const ConstIterator& o) const
+        {
+            return m_i != o.m_i;
+        }
+
+      private:
+        const MrcRing* m_ring; //!< the ring
+        uint32_t m_i;          //!< position from the oldest element
+    };
+
+    /// \return an iterator on the oldest element
+    ConstIterator begin() const
+    {
+        return ConstIterator(this, 0);
+    }
+
+    /// \return an iterator past the newest element
+    ConstIterator end() const
+    {
+        return ConstIterator(this, m_size);
+    }
+
+    /// Remove every element, oldest first (storage kept).
+    void clear()
+    {
+        while (m_size != 0)
+        {
+            pop_front();
+        }
+        m_head = 0;
+    }
+
+    /// \param other exchanged with this ring (storage and elements)
+    void swap(MrcRing& other) noexcept
+    {
+        std::swap(m_slots, other.m_slots);
+        std::swap(m_head, other.m_head);
+        std::swap(m_size, other.m_size);
+        std::swap(m_mask, other.m_mask);
+    }
+
+  private:
+    static constexpr uint32_t FIRST_CAPACITY = 4; //!< slots of the first allocation
+
+    /// Double the slots (or allocate the first ones), oldest element to slot 0.
+    void Grow()
+    {
+        const uint32_t cap = m_slots ? 2 * (m_mask + 1) : FIRST_CAPACITY;
+        std::unique_ptr<T[]> next(new T[cap]);
+        for (uint32_t i = 0; i < m_size; ++i)
+        {
+            next[i] = std::move(m_slots[(m_head + i) & m_mask]);
+        }
+        m_slots = std::move(next);
+        m_head = 0;
+        m_mask = cap - 1;
+    }
+
+    std::unique_ptr<T[]> m_slots; //!< storage (null until the first push)
+    uint32_t m_head{0};           //!< slot of the oldest element
+    uint32_t m_size{0};           //!< elements held
+    uint32_t m_mask{0};           //!< slots - 1 (slots are a power of two)
+};
+
+} // namespace ns3
+
+#endif /* MRC_RING_H */
