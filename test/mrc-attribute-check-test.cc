@@ -14,6 +14,7 @@
 #include "ns3/enum.h"
 #include "ns3/integer.h"
 #include "ns3/mrc-attribute-check.h"
+#include "ns3/mrc-ns3-compat.h"
 #include "ns3/mrc-profiles.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -49,8 +50,13 @@ class MrcAttributeCheckProbe : public Object
                 .AddConstructor<MrcAttributeCheckProbe>()
                 .AddAttribute("Mode",
                               "an enum",
+#if MRC_NS3_VERSION_MINOR >= 41
+                              EnumValue<Mode>(FIRST),
+                              MakeEnumAccessor<Mode>(&MrcAttributeCheckProbe::m_mode),
+#else
                               EnumValue(FIRST),
                               MakeEnumAccessor(&MrcAttributeCheckProbe::m_mode),
+#endif
                               MakeEnumChecker(FIRST, "First", SECOND, "Second"))
                 .AddAttribute("Fraction",
                               "a double in [0, 1]",
