@@ -382,7 +382,7 @@ fi
 
 # The scenario program through ./ns3 run, and a typo in an enum attribute: the
 # module's message and exit code 2, not ns-3's enum assert.
-ns3 run --no-build "mrc-sim incast --senders=2" >"$LOGS/run-mrc-sim.log" 2>&1 ||
+ns3 run --no-build "mrc-sim incast --senders=2 --out=$LOGS/run-mrc-sim" >"$LOGS/run-mrc-sim.log" 2>&1 ||
     { tail -n 30 "$LOGS/run-mrc-sim.log" >&2; fail "./ns3 run \"mrc-sim incast --senders=2\" failed"; }
 grep -v '^\s*$' "$LOGS/run-mrc-sim.log" | tail -n 6 | sed 's/^/  /'
 ns3 run --no-build "mrc-sim --ns3::MrcDcqcnNotificationPoint::CnpStyle=Sometimes" >"$LOGS/run-enum-typo.log" 2>&1
