@@ -7,6 +7,8 @@
 def build(bld):
     module = bld.create_ns3_module('mrc', ['core', 'network', 'internet'])
     module.source = [
+        # -- utilities: checks of attribute values given as strings
+        'model/util/mrc-attribute-check.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -128,8 +130,8 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('mrc')
     module_test.source = [
-        'test/mrc-test-suite.cc',
         'test/mrc-traffic-class-test.cc',
+        'test/mrc-attribute-check-test.cc',
         'test/mrc-test-support.cc',
         'test/mrc-test-support.h',
         # -- wire formats: InfiniBand / RoCEv2
@@ -195,6 +197,8 @@ def build(bld):
         'test/mrc-scenario-test.cc',
         'test/mrc-connections-test.cc',
         'test/mrc-bench-reference-test.cc',
+        # the ns-3 TestSuite 'mrc' lists the GoogleTest cases above, so it comes last
+        'test/mrc-test-suite.cc',
     ]
     module_test.uselib = 'GTEST'
     module_test.env.append_value('LIB', ['gtest', 'pthread'])
@@ -203,6 +207,7 @@ def build(bld):
     headers.module = 'mrc'
     headers.source = [
         # -- utilities: small containers, reusable events, ns-3 version shims
+        'model/util/mrc-attribute-check.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
         'model/util/mrc-reusable-event.h',

@@ -21,32 +21,41 @@ else()
   set(MRC_NS3_MINOR 99) # a development tree ("3-dev")
 endif()
 message(STATUS "mrc: ns-3 version ${MRC_NS3_VERSION} (MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})")
-# In an ns-3 tree the sources are compiled in the object library libmrc-obj,
-# which libmrc only packs: the definition must be on both.
-target_compile_definitions(libmrc PUBLIC MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})
-if(TARGET libmrc-obj)
-  target_compile_definitions(libmrc-obj PUBLIC MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})
+# The module's targets. ${libmrc} holds the library's target name in every home:
+# "libmrc" standalone and in ns-3 trees up to 3.42, "mrc" from ns-3.43 on (where
+# the test library is "mrc-test" and there is no object library). Never spell
+# the names out here: derive them.
+set(MRC_LIB_TARGET ${libmrc})
+if(NOT MRC_LIB_TARGET)
+  set(MRC_LIB_TARGET libmrc)
+endif()
+set(MRC_TEST_TARGET ${MRC_LIB_TARGET}-test)
+# Up to ns-3.42 an ns-3 tree compiles the sources in the object library
+# <lib>-obj, which the library only packs: the definition must be on both.
+target_compile_definitions(${MRC_LIB_TARGET} PUBLIC MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})
+if(TARGET ${MRC_LIB_TARGET}-obj)
+  target_compile_definitions(${MRC_LIB_TARGET}-obj PUBLIC MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})
 endif()
 
 # Tests are written with GoogleTest; the test library links it in both homes.
-# ns-3's build_lib links libmrc-test with the plain target_link_libraries()
+# ns-3's build_lib links the test library with the plain target_link_libraries()
 # signature, and CMake forbids mixing plain and keyword signatures on one target.
-if(TARGET libmrc-test)
+if(TARGET ${MRC_TEST_TARGET})
   find_package(GTest REQUIRED)
   if(MRC_STANDALONE)
-    target_link_libraries(libmrc-test PUBLIC GTest::gtest)
+    target_link_libraries(${MRC_TEST_TARGET} PUBLIC GTest::gtest)
   else()
-    target_link_libraries(libmrc-test GTest::gtest)
+    target_link_libraries(${MRC_TEST_TARGET} GTest::gtest)
   endif()
-  target_compile_definitions(libmrc-test PRIVATE MRC_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
+  target_compile_definitions(${MRC_TEST_TARGET} PRIVATE MRC_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
 endif()
 
 # Standalone only: CTest runs every GoogleTest case as its own test, plus the
 # repository checks. (In an ns-3 tree, ./test.py -s mrc runs the adapter suite.)
-if(MRC_STANDALONE AND TARGET libmrc-test)
+if(MRC_STANDALONE AND TARGET ${MRC_TEST_TARGET})
   include(GoogleTest)
   add_executable(mrc-gtest ${CMAKE_CURRENT_SOURCE_DIR}/test/mrc-gtest-main.cc)
-  target_link_libraries(mrc-gtest PRIVATE -Wl,--no-as-needed libmrc-test -Wl,--as-needed libmrc GTest::gtest)
+  target_link_libraries(mrc-gtest PRIVATE -Wl,--no-as-needed ${MRC_TEST_TARGET} -Wl,--as-needed ${MRC_LIB_TARGET} GTest::gtest)
   gtest_discover_tests(
     mrc-gtest
     DISCOVERY_TIMEOUT 60

@@ -17,6 +17,10 @@
 #   python_examples: list of tuples ("script.py [args]", run_condition) for
 #       scripts in examples/ (none: the module ships no Python examples).
 
-cpp_examples = []
+cpp_examples = [
+    ("mrc-fabric-incast --senders=2 --bytes=100000", "True", "False"),
+    ("mrc-topology --planes=2", "True", "False"),
+    ("mrc-topology --topology=fattree --k=4", "True", "False"),
+]
 
 python_examples = []

@@ -99,7 +99,7 @@ TEST(MrcUecPath, ObliviousHandSequence)
     // r = 3; after the 8th packet r is redrawn: 13 & 7 = 5; after the 16th: 0.
     // Packets 1..8: (i ^ 3) for i = 0..7 = 3,2,1,0,7,6,5,4 (| 0xABC8).
     // Packets 9..16: (i ^ 5) = 5,4,7,6,1,0,3,2.
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{0xABCD, 3, 13, 0});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{0xABCD, 3, 13, 0});
     auto s = Make<MrcUecObliviousSpray>(8, rv);
     std::vector<uint16_t> expect{0xABCB,
                                  0xABCA,
@@ -158,7 +158,7 @@ TEST(MrcUecPath, ObliviousCyclesArePermutations)
 
 TEST(MrcUecPath, BitmapPenaltyState)
 {
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{});
     auto s = Make<MrcUecBitmapSelector>(8, rv);
     // Penalties are kept per path index EV & 7: 0xABC9 and 0x0001 are the same path.
     s->OnAck(0xABC9, true); // ECN +1 -> 1
@@ -194,7 +194,7 @@ TEST(MrcUecPath, BitmapSkipsPenalisedPaths)
     // 3 is penalised too but only the first skipped candidate pays -> stays 1; candidate 4 is
     // clean -> EV 4. Packets 4..6: 5, 6, 7 (r redrawn, 0). Packets 7, 8: 0, 1.
     // Packet 9: again 2 skipped (3 -> 2), 3 skipped (stays 1) -> 4.
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{0, 0, 0, 0});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{0, 0, 0, 0});
     auto s = Make<MrcUecBitmapSelector>(8, rv);
     s->OnNack(2);
     s->OnAck(3, true);
@@ -212,7 +212,7 @@ TEST(MrcUecPath, BitmapAllPenalised)
     // candidates 1, 2, 3, and 0 again (after the wrap, r redrawn = 0) are examined; the 5th
     // candidate exceeds P, so the walk stops and uses it: EV 0. Packet 2 starts at 1: 1 pays
     // (-> 14), 2, 3, 0, 1 examined -> EV 1.
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{0, 0, 0, 0});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{0, 0, 0, 0});
     auto s = Make<MrcUecBitmapSelector>(4, rv);
     for (uint16_t p = 0; p < 4; ++p)
     {
@@ -231,7 +231,7 @@ TEST(MrcUecPath, BitmapPenaltyDrainsToZero)
 {
     // One ECN on path 0 (penalty 1), P = 2, U = 0, r = 0 always. Packet 1: candidate 0 pays its
     // last unit (-> 0, no longer penalised) and is skipped -> EV 1. Then plain alternation 0, 1.
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{0, 0, 0, 0, 0});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{0, 0, 0, 0, 0});
     auto s = Make<MrcUecBitmapSelector>(2, rv);
     s->OnAck(0, true);
     EXPECT_EQ(s->NextEv(), 1);
@@ -245,7 +245,7 @@ TEST(MrcUecPath, BitmapPenaltyDrainsToZero)
 TEST(MrcUecPath, RepsRecycling)
 {
     // P = 8. Random draws (buffer empty): 5, 14 & 7 = 6, then 7.
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{5, 14, 7, 1});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{5, 14, 7, 1});
     auto s = Make<MrcUecReps>(8, rv);
     EXPECT_EQ(s->NextEv(), 5);
     EXPECT_EQ(s->NextEv(), 6);
@@ -276,7 +276,7 @@ TEST(MrcUecPath, RepsRecycling)
 
 TEST(MrcUecPath, RepsUsableLifetime)
 {
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{3});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{3});
     auto s = Make<MrcUecReps>(8, rv);
     s->SetAttribute("UsableLifetime", UintegerValue(2));
     s->OnAck(10, false);
@@ -294,7 +294,7 @@ TEST(MrcUecPath, RepsFreezing)
         script.push_back(k);
     }
     script.push_back(6);
-    auto rv = Create<ScriptRv>(script);
+    auto rv = CreateObject<ScriptRv>(script);
     auto s = Make<MrcUecReps>(8, rv);
     s->OnAck(1, false);
     s->OnAck(2, false);
@@ -342,12 +342,12 @@ TEST(MrcUecPath, RepsFreezing)
 
 TEST(MrcUecPath, RepsFrozenEmptyBufferAndFreezingOff)
 {
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{2, 9});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{2, 9});
     auto s = Make<MrcUecReps>(8, rv);
     s->OnTimeout(0);
     EXPECT_TRUE(s->IsFrozen());
     EXPECT_EQ(s->NextEv(), 2); // frozen with nothing buffered: random
-    auto rv2 = Create<ScriptRv>(std::vector<uint32_t>{});
+    auto rv2 = CreateObject<ScriptRv>(std::vector<uint32_t>{});
     auto t = Make<MrcUecReps>(8, rv2);
     t->SetAttribute("Freezing", BooleanValue(false));
     t->OnAck(5, false);
@@ -362,7 +362,7 @@ TEST(MrcUecPath, RepsFrozenEmptyBufferAndFreezingOff)
 TEST(MrcUecPath, MixedSwitching)
 {
     // P = 8, U = 0x0105 -> upper 0x0100, r = 0 always: bitmap order 0x100, 0x101, ...
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{0x0105, 0, 0});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{0x0105, 0, 0});
     auto s = Make<MrcUecMixedSelector>(8, rv);
     EXPECT_EQ(s->NextEv(), 0x100);
     EXPECT_EQ(s->NextEv(), 0x101);
@@ -390,7 +390,7 @@ TEST(MrcUecPath, MixedSwitching)
 
 TEST(MrcUecPath, MixedFifoCapacity)
 {
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{0, 0});
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{0, 0});
     auto s = Make<MrcUecMixedSelector>(8, rv);
     s->SetAttribute("RecycleCapacity", UintegerValue(2));
     s->OnAck(30, false);
@@ -406,7 +406,7 @@ TEST(MrcUecPath, SinglePathConstant)
 {
     Ptr<MrcUecSinglePath> fixed = CreateObject<MrcUecSinglePath>();
     fixed->SetAttribute("Ev", UintegerValue(0x1234));
-    auto rv = Create<ScriptRv>(std::vector<uint32_t>{0x1BEEF}); // & 0xffff -> 0xBEEF
+    auto rv = CreateObject<ScriptRv>(std::vector<uint32_t>{0x1BEEF}); // & 0xffff -> 0xBEEF
     auto drawn = Make<MrcUecSinglePath>(64, rv);
     for (int k = 0; k < 1000; ++k)
     {
@@ -478,12 +478,12 @@ TEST(MrcUecPath, PathCountLimits)
     // P = 1: every oblivious EV is the connection's upper bits (all 16 bits of the first draw
     // with nothing cleared; with P = 1 every packet ends a cycle, so r is redrawn each time:
     // 2 + 3 draws); P = 65536: no upper bits, EV = i XOR r.
-    auto rv1 = Create<ScriptRv>(std::vector<uint32_t>{0x4321, 7, 7, 7, 7});
+    auto rv1 = CreateObject<ScriptRv>(std::vector<uint32_t>{0x4321, 7, 7, 7, 7});
     auto one = Make<MrcUecObliviousSpray>(1, rv1);
     std::vector<uint16_t> same{0x4321, 0x4321, 0x4321};
     EXPECT_EQ(Take(one, 3), same);
     EXPECT_EQ(rv1->Used(), 5u);
-    auto rv2 = Create<ScriptRv>(std::vector<uint32_t>{0xFFFF, 0x8001});
+    auto rv2 = CreateObject<ScriptRv>(std::vector<uint32_t>{0xFFFF, 0x8001});
     auto all = Make<MrcUecObliviousSpray>(65536, rv2);
     std::vector<uint16_t> seq{0x8001, 0x8000, 0x8003};
     EXPECT_EQ(Take(all, 3), seq);

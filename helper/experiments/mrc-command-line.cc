@@ -6,6 +6,7 @@
 
 #include "ns3/global-value.h"
 #include "ns3/log.h"
+#include "ns3/mrc-attribute-check.h"
 #include "ns3/type-id.h"
 
 #include <cstdlib>
@@ -91,11 +92,17 @@ MrcCommandLine::CheckNs3Name(const std::string& name,
             {
                 continue;
             }
-            // The value itself is left to ns-3: some attribute types (DoubleValue
-            // in 3.37) abort instead of reporting a malformed value.
             if (!hasValue)
             {
                 error = "error: option '--" + name + "' needs a value: --" + name + "=...";
+                return true;
+            }
+            // The value is checked here, not left to ns-3: a bad enum name trips an
+            // assert, a malformed number or time aborts (MrcAttributeCheck).
+            const std::string why = MrcAttributeCheck::CheckValue(info, value);
+            if (!why.empty())
+            {
+                error = "error: invalid value for --" + name + ": " + why;
             }
             return true;
         }

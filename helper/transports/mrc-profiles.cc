@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/config.h"
 #include "ns3/log.h"
+#include "ns3/mrc-attribute-check.h"
 #include "ns3/mrc-ecn-marker.h"
 #include "ns3/mrc-shared-buffer-mmu.h"
 #include "ns3/string.h"
@@ -310,39 +311,18 @@ MrcProfiles::GetSettings(const std::string& name, const MrcProfileContext& ctx)
 std::string
 MrcProfiles::Check(const MrcProfileSetting& setting)
 {
-    const std::string::size_type pos = setting.path.rfind("::");
-    if (pos == std::string::npos || pos == 0)
+    // The value is parsed by the module first: a bad enum name would otherwise trip
+    // ns-3's assert (asserts-on builds) instead of giving this message.
+    const std::string why = MrcAttributeCheck::CheckDefault(setting.path, setting.value);
+    if (why.empty())
     {
-        return "setting '" + setting.path + "' is not of the form ns3::Class::Attribute";
+        return "";
     }
-    const std::string cls = setting.path.substr(0, pos);
-    const std::string attr = setting.path.substr(pos + 2);
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe(cls, &tid))
+    if (why.rfind("'", 0) == 0)
     {
-        return "setting '" + setting.path + "': class " + cls + " is not registered";
+        return "setting " + why;
     }
-    for (uint32_t i = 0; i < tid.GetAttributeN(); ++i)
-    {
-        const TypeId::AttributeInformation info = tid.GetAttribute(i);
-        if (info.name == attr)
-        {
-            TypeId named;
-            if (info.checker->GetValueTypeName() == "TypeIdValue" &&
-                !TypeId::LookupByNameFailSafe(setting.value, &named))
-            {
-                return "setting '" + setting.path + "': value '" + setting.value + "': class " +
-                       setting.value + " is not registered";
-            }
-            if (!info.checker->CreateValidValue(StringValue(setting.value)))
-            {
-                return "setting '" + setting.path + "': value '" + setting.value +
-                       "' is not valid (" + info.checker->GetUnderlyingTypeInformation() + ")";
-            }
-            return "";
-        }
-    }
-    return "setting '" + setting.path + "': class " + cls + " has no attribute " + attr;
+    return "setting '" + setting.path + "': " + why;
 }
 
 void

@@ -67,6 +67,24 @@ MrcTestQuick()
 #endif
 }
 
+/**
+ * @ingroup mrc
+ * The TestCase duration "extensive" (see MrcTestQuick).
+ *
+ * @tparam Case ns3::TestCase (the default; not meant to be given).
+ * @return the value to pass as AddTestCase's duration.
+ */
+template <typename Case = TestCase>
+constexpr auto
+MrcTestExtensive()
+{
+#if MRC_NS3_VERSION_MINOR >= 42
+    return Case::Duration::EXTENSIVE;
+#else
+    return Case::EXTENSIVE;
+#endif
+}
+
 } // namespace ns3
 
 #endif // MRC_NS3_COMPAT_H
