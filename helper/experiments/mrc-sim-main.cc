@@ -232,6 +232,19 @@ TransportConfig(const MrcScenarioConfig& c,
     ct.options["transport"] = list[k];
     ct.profile = o.profile.empty() ? MrcScenarios::DefaultProfile(list[k]) : o.profile;
     ct.tagFabricSeries = list.size() > 1;
+    if (list.size() > 1 && c.pcap)
+    {
+        // --pcap: each transport's captures in its own subfolder (OUT/roce/mrc-host0-0.pcap),
+        // created now, as the files are opened while the fabric is built.
+        ct.pcapDir = (std::filesystem::path(c.pcapDir) / list[k]).string() + "/";
+        std::error_code ec;
+        std::filesystem::create_directories(ct.pcapDir, ec);
+        if (ec)
+        {
+            MrcCommandLine::Fail("--out='" + MrcParse::Printable(c.pcapDir) +
+                                 "': cannot create the pcap folder " + ct.pcapDir);
+        }
+    }
     if (!c.sameFabric && !MrcTransportTable::Get(list[k]).usesAllPlanes && c.topology.planes > 1 &&
         !c.graph)
     {
