@@ -192,6 +192,7 @@ def build(bld):
         'test/mrc-input-runs-test.cc',
         'test/mrc-workload-test.cc',
         'test/mrc-input-files-test.cc',
+        'test/mrc-hardening-test.cc',
         # -- scenarios
         'test/mrc-experiments-test.cc',
         'test/mrc-scenario-test.cc',

@@ -88,6 +88,12 @@ if(MRC_STANDALONE AND TARGET ${MRC_TEST_TARGET})
                                       ${CMAKE_CURRENT_SOURCE_DIR})
   set_tests_properties(check-scripts PROPERTIES TIMEOUT 120)
 
+  # The bad-input corpus (issue 20): each case of test/data/bad-inputs/ ends mrc-sim with
+  # exit code 2 and a message naming the option or FILE:LINE, never a crash or a hang.
+  add_test(NAME bad-inputs COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-bad-inputs.py
+                                   $<TARGET_FILE:mrc-sim> ${CMAKE_CURRENT_SOURCE_DIR}/test/data/bad-inputs)
+  set_tests_properties(bad-inputs PROPERTIES TIMEOUT 600)
+
   # doc/mrc.rst parses without docutils errors or warnings (python3-docutils).
   add_test(NAME check-doc COMMAND ${MRC_DEBIAN_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-doc.py
                                   ${CMAKE_CURRENT_SOURCE_DIR})

@@ -167,7 +167,8 @@ TEST(MrcTopology, ParallelUplinksAndFatTrees)
     EXPECT_EQ(f4->GetPaths(0, 15, 0).size(), 4u); // other pod: (k/2)^2
     EXPECT_EQ(f4->GetPaths(0, 2, 0).size(), 2u);  // same pod, other ToR: k/2
     EXPECT_EQ(f4->GetPaths(0, 1, 0).size(), 1u);  // same ToR
-    const MrcPath& cross = f4->GetPaths(0, 15, 0)[0];
+    // A copy: GetPaths returns a temporary vector (a reference into it would dangle).
+    const MrcPath cross = f4->GetPaths(0, 15, 0)[0];
     EXPECT_EQ(cross.usids.size(), 6u); // ToR | agg | core | agg | ToR | downlink
     EXPECT_EQ(cross.carrier.GetRemainingCount(), 6u);
     // ToR 0 (0x1000), agg 0 (0x1400), core 0 (0x1c00), agg 6 (0x1406), ToR 7 (0x1007), dl 1

@@ -4,13 +4,16 @@
 
 #include "mrc-command-line.h"
 
+#include "ns3/attribute.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/mrc-attribute-check.h"
+#include "ns3/mrc-input-error.h"
 #include "ns3/type-id.h"
 
 #include <cstdlib>
 #include <iostream>
+#include <regex>
 
 namespace ns3
 {
@@ -26,6 +29,59 @@ const char* const BUILTIN_FLAGS[] =
 
 /// ns-3's own options that take a value.
 const char* const BUILTIN_WITH_VALUE[] = {"PrintGroup", "PrintAttributes"};
+
+/// \return true if text is an optional sign and decimal digits only
+bool
+IsInteger(const std::string& text, bool signedOk)
+{
+    std::size_t i = signedOk && !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+    return text.size() > i && text.size() - i <= 20 &&
+           text.find_first_not_of("0123456789", i) == std::string::npos;
+}
+
+/**
+ * A value for an attribute default, checked before ns-3 reads it: ns-3 3.37 aborts on a
+ * malformed number (its generic attribute parser asserts), so numbers, times and rates
+ * are parsed here first; then the attribute's checker decides (ranges, enum names).
+ * \param info the attribute
+ * \param value the text
+ * \return true if ns-3 can take it
+ */
+bool
+CheckAttributeValue(const TypeId::AttributeInformation& info, const std::string& value)
+{
+    const std::string type = info.checker->GetValueTypeName();
+    double d;
+    uint64_t bps;
+    static const std::regex timeForm(
+        "^[+-]?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?(s|ms|us|ns|ps|fs|min|h|d)?$");
+    if ((type == "ns3::UintegerValue" && !IsInteger(value, false)) ||
+        (type == "ns3::IntegerValue" && !IsInteger(value, true)) ||
+        (type == "ns3::DoubleValue" &&
+         (value.find_first_not_of("0123456789.eE+-") != std::string::npos ||
+          !MrcParse::Double(value, d))) ||
+        (type == "ns3::TimeValue" && (value.size() > 40 || !std::regex_match(value, timeForm))) ||
+        (type == "ns3::DataRateValue" && !MrcParse::Rate(value, bps)))
+    {
+        return false;
+    }
+    // The types whose parsers return false on bad text (the numbers were checked above).
+    static const char* const safe[] = {"ns3::UintegerValue",
+                                       "ns3::IntegerValue",
+                                       "ns3::DoubleValue",
+                                       "ns3::BooleanValue",
+                                       "ns3::EnumValue",
+                                       "ns3::StringValue"};
+    for (const char* k : safe)
+    {
+        if (type == k)
+        {
+            Ptr<AttributeValue> v = info.checker->Create();
+            return v->DeserializeFromString(value, info.checker) && info.checker->Check(*v);
+        }
+    }
+    return true; // another type: left to ns-3
+}
 
 } // namespace
 
@@ -80,7 +136,8 @@ MrcCommandLine::CheckNs3Name(const std::string& name,
         TypeId tid;
         if (!TypeId::LookupByNameFailSafe(className, &tid))
         {
-            error = "error: unknown option '--" + name + "': no class " + className +
+            error = "error: unknown option '--" + MrcParse::Printable(name) + "': no class " +
+                    MrcParse::Printable(className) +
                     (className.rfind("ns3::", 0) == 0 ? "" : " (class names start with ns3::)") +
                     "; --PrintTypeIds lists the classes";
             return true;
@@ -103,6 +160,11 @@ MrcCommandLine::CheckNs3Name(const std::string& name,
             if (!why.empty())
             {
                 error = "error: invalid value for --" + name + ": " + why;
+            }
+            else if (!CheckAttributeValue(info, value))
+            {
+                error = "error: invalid value '" + MrcParse::Printable(value) + "' for --" + name +
+                        " (" + info.checker->GetUnderlyingTypeInformation() + ")";
             }
             return true;
         }
@@ -142,8 +204,8 @@ MrcCommandLine::Check(const std::vector<std::string>& args) const
         }
         else
         {
-            return "error: unexpected argument '" + arg + "' (options are written --name=value; " +
-                   AllowedList() + ")";
+            return "error: unexpected argument '" + MrcParse::Printable(arg) +
+                   "' (options are written --name=value; " + AllowedList() + ")";
         }
         std::string::size_type eq = body.find('=');
         bool hasValue = eq != std::string::npos;
@@ -151,7 +213,8 @@ MrcCommandLine::Check(const std::vector<std::string>& args) const
         std::string value = hasValue ? body.substr(eq + 1) : "";
         if (name.empty() || name[0] == '-')
         {
-            return "error: unknown option '" + arg + "' (" + AllowedList() + ")";
+            return "error: unknown option '" + MrcParse::Printable(arg) + "' (" + AllowedList() +
+                   ")";
         }
 
         bool known = false;
@@ -168,7 +231,7 @@ MrcCommandLine::Check(const std::vector<std::string>& args) const
             }
             if (!value.empty() && !opt.parse(value))
             {
-                return "error: invalid value '" + value + "' for --" + name;
+                return "error: invalid value '" + MrcParse::Printable(value) + "' for --" + name;
             }
             break;
         }
@@ -191,7 +254,8 @@ MrcCommandLine::Check(const std::vector<std::string>& args) const
         std::string error;
         if (!CheckNs3Name(name, value, hasValue, error))
         {
-            return "error: unknown option '--" + name + "' (" + AllowedList() + ")";
+            return "error: unknown option '--" + MrcParse::Printable(name) + "' (" + AllowedList() +
+                   ")";
         }
         if (!error.empty())
         {
@@ -231,7 +295,8 @@ MrcCommandLine::CheckChoice(const std::string& name,
         }
         list += (list.empty() ? "" : ", ") + a;
     }
-    return "error: invalid value '" + value + "' for --" + name + " (allowed: " + list + ")";
+    return "error: invalid value '" + MrcParse::Printable(value) + "' for --" + name +
+           " (allowed: " + list + ")";
 }
 
 std::string

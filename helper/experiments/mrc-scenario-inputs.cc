@@ -83,6 +83,53 @@ HasFiveFields(const std::string& file)
     return false;
 }
 
+/// \return "" if every host of g reaches every other over its links, else which do not
+std::string
+CheckConnected(const MrcTopologyGraph& g)
+{
+    const std::size_t n = g.isSwitch.size();
+    std::vector<std::vector<uint32_t>> adj(n);
+    for (const MrcGraphLink& l : g.links)
+    {
+        adj[l.a].push_back(l.b);
+        adj[l.b].push_back(l.a);
+    }
+    int64_t first = -1;
+    for (uint32_t v = 0; v < n && first < 0; ++v)
+    {
+        first = g.isSwitch[v] ? -1 : v;
+    }
+    if (first < 0)
+    {
+        return "";
+    }
+    std::vector<bool> seen(n, false);
+    std::vector<uint32_t> todo{static_cast<uint32_t>(first)};
+    seen[first] = true;
+    while (!todo.empty())
+    {
+        const uint32_t v = todo.back();
+        todo.pop_back();
+        for (uint32_t w : adj[v])
+        {
+            if (!seen[w])
+            {
+                seen[w] = true;
+                todo.push_back(w);
+            }
+        }
+    }
+    for (uint32_t v = 0; v < n; ++v)
+    {
+        if (!g.isSwitch[v] && !seen[v])
+        {
+            return "node " + std::to_string(v) + " (a host) has no path to node " +
+                   std::to_string(first) + " (a host): the fabric is not connected";
+        }
+    }
+    return "";
+}
+
 } // namespace
 
 std::string
@@ -97,21 +144,31 @@ MrcScenarioInputs::FindDataFile(const std::string& rel)
 }
 
 std::string
-MrcScenarioInputs::FindCdfFile(const std::string& name)
+MrcScenarioInputs::TryFindCdfFile(const std::string& name, std::string& path)
 {
     if (name.find('/') != std::string::npos || std::filesystem::exists(name))
     {
-        return name;
+        path = name;
+        return "";
     }
-    const std::string found =
-        SearchUpwards(std::filesystem::path("data") / "cdf" / (name + ".txt"));
-    if (found.empty())
+    path = SearchUpwards(std::filesystem::path("data") / "cdf" / (name + ".txt"));
+    if (path.empty())
     {
-        NS_FATAL_ERROR("--cdf='" << name << "': no data/cdf/" << name
-                                 << ".txt found (allowed: websearch, fb-hadoop, alistorage2019, "
-                                    "google-rpc2008, or a file path)");
+        return "--cdf='" + MrcParse::Printable(name) + "': no data/cdf/" +
+               MrcParse::Printable(name) +
+               ".txt found (allowed: websearch, fb-hadoop, alistorage2019, google-rpc2008, or a "
+               "file path)";
     }
-    return found;
+    return "";
+}
+
+std::string
+MrcScenarioInputs::FindCdfFile(const std::string& name)
+{
+    std::string path;
+    const std::string e = TryFindCdfFile(name, path);
+    NS_ABORT_MSG_IF(!e.empty(), e);
+    return path;
 }
 
 MrcTopologyGraph
@@ -247,6 +304,11 @@ MrcScenarioInputs::LoadTopologyFile(MrcScenarioConfig& c)
             throw MrcInputError(c.topoFile, lines[bad], "one link per host, each to a switch", e);
         }
         return "--topoFile='" + c.topoFile + "': " + e;
+    }
+    const std::string cut = CheckConnected(*g);
+    if (!cut.empty())
+    {
+        return "--topoFile='" + MrcParse::Printable(c.topoFile) + "': " + cut;
     }
     c.graphNodeOfHost.clear();
     for (uint32_t v = 0; v < g->isSwitch.size(); ++v)

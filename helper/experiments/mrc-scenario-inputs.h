@@ -73,6 +73,14 @@ class MrcScenarioInputs
      */
     static std::string FindCdfFile(const std::string& name);
 
+    /**
+     * FindCdfFile without the abort.
+     * \param name the --cdf value
+     * \param path receives the file's path
+     * \return "" or the problem, naming --cdf
+     */
+    static std::string TryFindCdfFile(const std::string& name, std::string& path);
+
   private:
     /// --topoFile into c (graph, graphLinkError, graphNodeOfHost, the topology's shape)
     /// \return "" or the problem

@@ -6,8 +6,13 @@
 
 #include "mrc-scenario-inputs.h"
 #include "mrc-scenario-presets.h"
+#include "mrc-transport-table.h"
 
+#include "ns3/mrc-flow-size-cdf.h"
+#include "ns3/mrc-input-error.h"
 #include "ns3/mrc-profiles.h"
+#include "ns3/mrc-workload.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -60,7 +65,7 @@ Choice(const std::string& name, const std::string& value, const std::vector<std:
 std::string
 Bad(const std::string& name, const std::string& value, const std::string& what)
 {
-    return "--" + name + "='" + value + "' " + what;
+    return "--" + name + "='" + MrcParse::Printable(value) + "' " + what;
 }
 
 } // namespace
@@ -340,6 +345,14 @@ MrcScenarioOptions::CheckWorkload(MrcScenarioConfig& c) const
         return Bad("duration", duration, "must be a positive time with a unit, e.g. 500us");
     }
     c.cdf = cdf;
+    if (pattern == "flows")
+    {
+        const std::string e = CheckFlowsWorkload(c);
+        if (!e.empty())
+        {
+            return e;
+        }
+    }
     if (!ParseU64(chunks, v) || v == 0 || v > 1024)
     {
         return Bad("chunks", chunks, "must be an integer 1..1024");
@@ -367,6 +380,11 @@ MrcScenarioOptions::CheckWorkload(MrcScenarioConfig& c) const
         return Bad("bytes", bytes, "must be an integer 0..4294967295 (one RDMA Write)");
     }
     const uint32_t hosts = c.topology.GetHosts();
+    if (hosts < 2)
+    {
+        return c.graph ? Bad("topoFile", topoFile, "has fewer than 2 hosts")
+                       : Bad("hosts", topo.hosts, "gives a fabric of fewer than 2 hosts");
+    }
     const bool incastLike = pattern == "incast" || pattern == "incast-victim";
     if (!ParseU64(senders, v) || v == 0 || (incastLike && v >= hosts))
     {
@@ -398,6 +416,91 @@ MrcScenarioOptions::CheckWorkload(MrcScenarioConfig& c) const
 }
 
 std::string
+MrcScenarioOptions::CheckFlowsWorkload(const MrcScenarioConfig& c) const
+{
+    std::string path;
+    std::string e = MrcScenarioInputs::TryFindCdfFile(cdf, path);
+    if (!e.empty())
+    {
+        return e;
+    }
+    double mean = 0;
+    try
+    {
+        mean = MrcFlowSizeCdf::LoadFile(path).GetMean();
+    }
+    catch (const MrcInputError& err)
+    {
+        return Bad("cdf", cdf, std::string("is not a flow-size CDF: ") + err.what());
+    }
+    // The fastest host rate any transport runs at (a one-plane transport gets planes x).
+    const double rate =
+        static_cast<double>(c.topology.hostRate.GetBitRate()) * std::max(c.topology.planes, 1U);
+    const double flows = MrcWorkloadGenerator::ExpectedPoissonFlows(c.topology.GetHosts(),
+                                                                    c.load,
+                                                                    static_cast<uint64_t>(rate),
+                                                                    mean,
+                                                                    c.duration);
+    if (!(flows <= static_cast<double>(MrcInputLimits::MAX_FLOWS)))
+    {
+        std::ostringstream os;
+        os << "with --load=" << load << " and --duration=" << duration << " makes about " << flows
+           << " flows (mean size " << mean << " B), more than the limit of "
+           << MrcInputLimits::MAX_FLOWS;
+        return Bad("cdf", cdf, os.str());
+    }
+    return "";
+}
+
+std::string
+MrcScenarioOptions::CheckFrameSizes(const MrcScenarioConfig& c)
+{
+    // The attribute defaults a run applies last (--ns3::Class::Attribute=value).
+    auto overridden = [&c](const std::string& path, uint64_t& value) {
+        bool found = false;
+        for (const auto& [name, text] : c.attributeOverrides)
+        {
+            if (name == path && ParseU64(text, value))
+            {
+                found = true;
+            }
+        }
+        return found;
+    };
+    uint64_t deviceMtu = 9000;
+    TypeId tid;
+    struct TypeId::AttributeInformation info;
+    if (TypeId::LookupByNameFailSafe("ns3::MrcNetDevice", &tid) &&
+        tid.LookupAttributeByName("Mtu", &info))
+    {
+        deviceMtu = DynamicCast<const UintegerValue>(info.initialValue)->Get();
+    }
+    overridden("ns3::MrcNetDevice::Mtu", deviceMtu);
+    const std::vector<std::string> list =
+        c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports;
+    for (const std::string& name : list)
+    {
+        const MrcTransportInfo& t = MrcTransportTable::Get(name);
+        uint64_t payload = c.mtuAuto ? t.defaultMtu : c.topology.mtu;
+        const bool byAttribute = overridden(t.queuePairType + "::Mtu", payload);
+        // The device's Mtu counts the frame without its 14-byte Ethernet header.
+        const uint64_t headers =
+            t.dataFrameOverhead + (c.evFormat == "srv6" ? t.srv6EncapBytes : 0) - 14;
+        if (payload + headers > deviceMtu)
+        {
+            std::ostringstream os;
+            os << (byAttribute ? "--" + t.queuePairType + "::Mtu" : std::string("--mtu")) << "='"
+               << payload << "' is too large for " << name << ": its packets carry " << headers
+               << " bytes of headers and the device Mtu is " << deviceMtu << " bytes (allowed: 1.."
+               << (deviceMtu > headers ? deviceMtu - headers : 0)
+               << "; --ns3::MrcNetDevice::Mtu, at most 65535, raises it)";
+            return os.str();
+        }
+    }
+    return "";
+}
+
+std::string
 MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
 {
     if (!ParseU64(seed, c.seed) || c.seed == 0)
@@ -424,10 +527,22 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
     {
         return Bad("failAt", failAt, "must be a time with a unit, e.g. 100us");
     }
+    if (!failLink.empty() && c.failAt >= c.simTime)
+    {
+        return Bad("failAt",
+                   failAt,
+                   "is not before --simTime='" + simTime +
+                       "': the --failLink links would never fail");
+    }
     c.repairAt = Time(0);
     if (!repairAt.empty() && (!ParseTime(repairAt, c.repairAt) || c.repairAt <= c.failAt))
     {
         return Bad("repairAt", repairAt, "must be a time with a unit after --failAt");
+    }
+    const std::string e = CheckReachable(c);
+    if (!e.empty())
+    {
+        return e;
     }
     c.failLink = failLink;
     if (!failLink.empty())
@@ -448,6 +563,40 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
         c.sampleInterval = Time(0);
     }
     c.pcap = pcap;
+    return "";
+}
+
+std::string
+MrcScenarioOptions::CheckReachable(const MrcScenarioConfig& c) const
+{
+    if (c.graph)
+    {
+        return ""; // the links of --topoFile
+    }
+    // The shortest trip: a host, its switch and another host under it (2 host links).
+    const MrcTopologyConfig& t = c.topology;
+    const Time oneWay = 2 * t.hostDelay;
+    if (oneWay >= c.simTime)
+    {
+        std::ostringstream os;
+        os << "is not longer than the shortest trip between two hosts (2 x the host link "
+           << "delay, " << t.hostDelay.GetSeconds() * 2
+           << " s): no message could complete; give a later --simTime or a shorter "
+           << "--linkDelay or --hostLinkDelay";
+        return Bad("simTime", simTime, os.str());
+    }
+    // One full-size frame at the slowest rate.
+    const uint64_t slowest =
+        std::min({t.hostRate.GetBitRate(), t.fabricRate.GetBitRate(), t.coreRate.GetBitRate()});
+    const uint32_t frame = std::max<uint32_t>(t.mtu, 1000) + 100;
+    if (slowest == 0 || DataRate(slowest).CalculateBytesTxTime(frame) >= c.simTime)
+    {
+        std::ostringstream os;
+        os << "is not longer than sending one " << frame << "-byte frame at the slowest rate ("
+           << slowest << " bps): no message could complete; give a later --simTime or "
+           << "faster --hostRate, --fabricRate or --coreRate";
+        return Bad("simTime", simTime, os.str());
+    }
     return "";
 }
 

@@ -45,6 +45,15 @@ class MrcScenarioOptions
      */
     std::string TryToConfig(MrcScenarioConfig& config) const;
 
+    /**
+     * Every transport's full data frame (payload --mtu, or its queue pair's Mtu attribute,
+     * plus its headers) within the device Mtu (ns3::MrcNetDevice::Mtu, 9000 by default),
+     * with the attribute defaults of config.attributeOverrides.
+     * \param config the settings (transports, mtu, evFormat, attributeOverrides)
+     * \return "" or a message naming --mtu (or the attribute) and the largest allowed value
+     */
+    static std::string CheckFrameSizes(const MrcScenarioConfig& config);
+
     /// As TryToConfig; prints the message and exits with code 2 on a problem.
     /// \return the settings
     MrcScenarioConfig ToConfig() const;
@@ -100,6 +109,12 @@ class MrcScenarioOptions
     std::string CheckWorkload(MrcScenarioConfig& c) const;
     /// --seed, --simTime, --failAt, --repairAt, --failLink, --sampleInterval, --pcap
     std::string CheckRun(MrcScenarioConfig& c) const;
+    /// --cdf, --load, --duration of the flows pattern: a readable CDF, at most
+    /// MrcInputLimits::MAX_FLOWS flows expected
+    std::string CheckFlowsWorkload(const MrcScenarioConfig& c) const;
+    /// --simTime long enough for one trip across the fabric and one full frame at the
+    /// slowest rate (else no message could complete)
+    std::string CheckReachable(const MrcScenarioConfig& c) const;
 };
 
 } // namespace ns3

@@ -12,11 +12,13 @@
 
 #include "ns3/config.h"
 #include "ns3/global-value.h"
+#include "ns3/mrc-input-error.h"
 #include "ns3/mrc-results-writer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -50,6 +52,71 @@ Given(const std::vector<char*>& args, const std::string& prefix)
         }
     }
     return false;
+}
+
+/// The signal (SIGINT or SIGTERM) that interrupted the run, 0 if none.
+volatile std::sig_atomic_t g_interrupt = 0;
+/// 1 while Simulator::Run works (the handler may then stop it).
+volatile std::sig_atomic_t g_running = 0;
+
+/// SIGINT/SIGTERM: stop the simulation at the next event; the results of the simulated
+/// time reached are then written as usual. A second signal ends the program at once.
+void
+OnInterrupt(int sig)
+{
+    g_interrupt = sig;
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    if (g_running)
+    {
+        // Sets the simulator's stop flag, which its event loop reads before each event.
+        Simulator::Stop();
+    }
+}
+
+/**
+ * --out must be a folder mrc-sim can write: created if missing, and a probe file written
+ * and removed in it, before any simulation starts (exit 2 otherwise).
+ * \param out the folder
+ */
+void
+CheckOutputFolder(const std::string& out)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec || !fs::is_directory(out))
+    {
+        MrcCommandLine::Fail("--out='" + MrcParse::Printable(out) +
+                             "': cannot create the output folder" +
+                             (ec ? " (" + ec.message() + ")" : std::string(" (not a folder)")));
+    }
+    const fs::path probe = fs::path(out) / ".mrc-sim-write-test";
+    {
+        std::ofstream f(probe);
+        f << "x";
+        f.flush();
+        if (!f)
+        {
+            MrcCommandLine::Fail("--out='" + MrcParse::Printable(out) +
+                                 "': cannot write files into the output folder");
+        }
+    }
+    fs::remove(probe, ec);
+}
+
+/// ns-3 knows --help and --PrintHelp; -h is the usual short form.
+void
+MapShortHelp(std::vector<char*>& args)
+{
+    static char help[] = "--PrintHelp";
+    for (std::size_t i = 1; i < args.size(); ++i)
+    {
+        if (std::string(args[i]) == "-h")
+        {
+            args[i] = help;
+        }
+    }
 }
 
 /// The figures summed over the transports of one mrc-sim run (--benchJson).
@@ -165,6 +232,19 @@ TransportConfig(const MrcScenarioConfig& c,
     ct.options["transport"] = list[k];
     ct.profile = o.profile.empty() ? MrcScenarios::DefaultProfile(list[k]) : o.profile;
     ct.tagFabricSeries = list.size() > 1;
+    if (list.size() > 1 && c.pcap)
+    {
+        // --pcap: each transport's captures in its own subfolder (OUT/roce/mrc-host0-0.pcap),
+        // created now, as the files are opened while the fabric is built.
+        ct.pcapDir = (std::filesystem::path(c.pcapDir) / list[k]).string() + "/";
+        std::error_code ec;
+        std::filesystem::create_directories(ct.pcapDir, ec);
+        if (ec)
+        {
+            MrcCommandLine::Fail("--out='" + MrcParse::Printable(c.pcapDir) +
+                                 "': cannot create the pcap folder " + ct.pcapDir);
+        }
+    }
     if (!c.sameFabric && !MrcTransportTable::Get(list[k]).usesAllPlanes && c.topology.planes > 1 &&
         !c.graph)
     {
@@ -230,6 +310,7 @@ MrcSimMain(int argc, char* argv[])
 {
     const auto start = std::chrono::steady_clock::now();
     std::vector<char*> args(argv, argv + argc);
+    MapShortHelp(args);
     std::string scenario;
     if (TakeScenario(args, scenario))
     {
@@ -240,14 +321,18 @@ MrcSimMain(int argc, char* argv[])
     ParseOptions(scenario, args, o);
     MrcScenarioConfig c = o.ToConfig();
     c.attributeOverrides = AttributeOverrides(args);
+    const std::string frames = MrcScenarioOptions::CheckFrameSizes(c);
+    if (!frames.empty())
+    {
+        MrcCommandLine::Fail(frames);
+    }
     const std::string out = o.out.empty() ? "results/" + scenario + "/" : o.out;
     c.pcapDir = out;
-    if (c.pcap)
-    {
-        // The pcap files are opened at build time: create the folder first.
-        std::error_code ec;
-        std::filesystem::create_directories(out, ec);
-    }
+    // Every check is done before the first fabric is built: a bad --out ends the run here,
+    // not after the simulation (the pcap files are opened at build time, in it too).
+    CheckOutputFolder(out);
+    std::signal(SIGINT, OnInterrupt);
+    std::signal(SIGTERM, OnInterrupt);
 
     const std::vector<std::string> list =
         c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports;
@@ -269,7 +354,14 @@ MrcSimMain(int argc, char* argv[])
         runner = std::make_unique<MrcScenarioRunner>(ct);
         runner->SetSharedResults(&shared, log);
         runner->SetKeepMessages(false); // a finished message keeps only its flow record
+        runner->Build();
+        if (g_interrupt)
+        {
+            Simulator::Stop(Time(0)); // interrupted while building: run nothing
+        }
+        g_running = 1;
         runner->Run();
+        g_running = 0;
         bench.buildWall += runner->GetBuildWallSeconds();
         bench.runWall += runner->GetRunWallSeconds();
         bench.runCpu += runner->GetRunCpuSeconds();
@@ -284,6 +376,10 @@ MrcSimMain(int argc, char* argv[])
                                                        runner->GetRunWallSeconds(),
                                                    2)
                   << " s\n";
+        if (g_interrupt)
+        {
+            break; // the transports after it do not run
+        }
     }
     runner->Write(out);
     MrcResultsWriter::PrintTable(shared, std::cout);
@@ -291,9 +387,24 @@ MrcSimMain(int argc, char* argv[])
     std::cout << "files: " << out << "\n";
 
     bool allDone = true;
+    std::size_t notDone = 0;
     for (const auto& f : shared.GetFlows())
     {
         allDone = allDone && f.IsCompleted();
+        notDone += f.IsCompleted() ? 0 : 1;
+    }
+    if (g_interrupt)
+    {
+        std::cerr << "mrc-sim: interrupted by signal " << g_interrupt << " at "
+                  << Simulator::Now().GetMicroSeconds() << " us simulated; the result files in "
+                  << out << " hold the simulated time reached (exit code " << 128 + g_interrupt
+                  << ")\n";
+    }
+    else if (!allDone)
+    {
+        std::cerr << "mrc-sim: " << notDone << " of " << shared.GetFlows().size()
+                  << " messages did not complete within --simTime=" << o.simTime
+                  << "; the result files are written (exit code 1)\n";
     }
     if (!o.benchJson.empty())
     {
@@ -302,6 +413,10 @@ MrcSimMain(int argc, char* argv[])
         WriteBenchJson(o.benchJson, scenario, bench, allDone, wall);
     }
     Simulator::Destroy();
+    if (g_interrupt)
+    {
+        return 128 + g_interrupt;
+    }
     return allDone ? 0 : 1;
 }
 

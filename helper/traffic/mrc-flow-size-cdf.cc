@@ -88,6 +88,12 @@ MrcFlowSizeCdf::Parse(std::istream& in, const std::string& name)
         {
             r.Fail("'size_bytes cdf_percent' (size >= 0, 0 <= cdf <= 100)");
         }
+        if (p.bytes > static_cast<double>(MrcInputLimits::MAX_MESSAGE_BYTES))
+        {
+            r.Fail("a size of at most " + std::to_string(MrcInputLimits::MAX_MESSAGE_BYTES) +
+                       " bytes (one RDMA Write)",
+                   f[0]);
+        }
         points.push_back(p);
         lines.push_back(r.Line());
         texts.push_back(r.Text());
@@ -149,7 +155,12 @@ MrcFlowSizeCdf::Quantile(double u) const
 uint64_t
 MrcFlowSizeCdf::SampleFromUniform(double u) const
 {
+    // Parse bounds sizes by MAX_MESSAGE_BYTES; FromPoints does not: clamp before the cast.
     double x = std::floor(Quantile(u));
+    if (!(x < static_cast<double>(MrcInputLimits::MAX_MESSAGE_BYTES)))
+    {
+        return MrcInputLimits::MAX_MESSAGE_BYTES;
+    }
     return x < 1 ? 1 : static_cast<uint64_t>(x);
 }
 

@@ -8,6 +8,7 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -20,6 +21,10 @@ NS_LOG_COMPONENT_DEFINE("MrcHpccInput");
 
 namespace
 {
+
+/// The two line forms of a flow file.
+const char* const FLOW_FORM =
+    "'src dst pg dport bytes start_s' (HPCC) or 'src dst pg bytes start_s' (ConWeave)";
 
 std::string
 Ordinal(uint32_t i, uint32_t n, const char* what)
@@ -61,6 +66,14 @@ MrcHpccInput::ParseTopology(std::istream& in, const std::string& name)
             numSwitches > topo.numNodes)
         {
             r.Fail(header);
+        }
+        if (topo.numNodes > MrcInputLimits::MAX_NODES)
+        {
+            r.Fail("N: at most " + std::to_string(MrcInputLimits::MAX_NODES) + " nodes", f[0]);
+        }
+        if (numLinks > MrcInputLimits::MAX_LINKS)
+        {
+            r.Fail("L: at most " + std::to_string(MrcInputLimits::MAX_LINKS) + " links", f[2]);
         }
     }
     topo.isSwitch.assign(topo.numNodes, false);
@@ -159,20 +172,10 @@ MrcHpccInput::ParseFlows(std::istream& in,
                          const MrcHpccFlowOptions& options)
 {
     MrcLineReader r(in, name);
-    const std::string header = "the number of flows";
-    if (!r.Next())
-    {
-        r.FailEof(header);
-    }
-    uint32_t count = 0;
-    if (r.Fields().size() != 1 || !MrcParse::U32(r.Fields()[0], count))
-    {
-        r.Fail(header);
-    }
+    const uint32_t count = ReadFlowCount(r);
     std::vector<MrcFlowSpec> flows;
-    flows.reserve(options.ignoreCount ? 0 : count);
-    const std::string form =
-        "'src dst pg dport bytes start_s' (HPCC) or 'src dst pg bytes start_s' (ConWeave)";
+    // The count is a claim of the file: reserve no more than a modest start.
+    flows.reserve(options.ignoreCount ? 0 : std::min<uint32_t>(count, 65536));
     while (true)
     {
         const uint32_t i = static_cast<uint32_t>(flows.size()) + 1;
@@ -181,7 +184,7 @@ MrcHpccInput::ParseFlows(std::istream& in,
         {
             if (!more && i <= count)
             {
-                r.FailEof(Ordinal(i, count, "flow") + " as " + form);
+                r.FailEof(Ordinal(i, count, "flow") + " as " + FLOW_FORM);
             }
             if (more && i > count)
             {
@@ -194,75 +197,118 @@ MrcHpccInput::ParseFlows(std::istream& in,
         {
             break;
         }
-        const auto& f = r.Fields();
-        if (f.size() != 5 && f.size() != 6)
+        if (flows.size() >= MrcInputLimits::MAX_FLOWS)
         {
-            r.Fail(form);
+            r.Fail("at most " + std::to_string(MrcInputLimits::MAX_FLOWS) + " flows");
         }
-        const bool hpcc = f.size() == 6;
-        MrcFlowSpec flow;
-        uint32_t pg;
-        uint32_t dport = 0;
-        const std::string& bytesText = hpcc ? f[4] : f[3];
-        const std::string& startText = hpcc ? f[5] : f[4];
-        std::ostringstream idWhat;
-        idWhat << "a node id";
-        if (options.numNodes > 0)
-        {
-            idWhat << " below " << options.numNodes;
-        }
-        if (!MrcParse::U32(f[0], flow.src) ||
-            (options.numNodes > 0 && flow.src >= options.numNodes))
-        {
-            r.Fail("src: " + idWhat.str(), f[0]);
-        }
-        if (!MrcParse::U32(f[1], flow.dst) ||
-            (options.numNodes > 0 && flow.dst >= options.numNodes))
-        {
-            r.Fail("dst: " + idWhat.str(), f[1]);
-        }
-        if (flow.src == flow.dst)
-        {
-            r.Fail("a flow between two different nodes");
-        }
-        for (const auto& [id, field, which] :
-             {std::make_tuple(flow.src, &f[0], "src"), std::make_tuple(flow.dst, &f[1], "dst")})
-        {
-            if (id < options.isSwitch.size() && options.isSwitch[id])
-            {
-                r.Fail(std::string(which) + ": a host's node id (node " + *field +
-                           " is a switch in the topology)",
-                       *field);
-            }
-        }
-        if (!MrcParse::U32(f[2], pg) || pg > 7)
-        {
-            r.Fail("pg: a priority group 0..7", f[2]);
-        }
-        if (hpcc && (!MrcParse::U32(f[3], dport) || dport > 65535))
-        {
-            r.Fail("dport: a port number 0..65535", f[3]);
-        }
-        if (!MrcParse::U64(bytesText, flow.bytes) || flow.bytes == 0)
-        {
-            r.Fail("bytes: a positive integer", bytesText);
-        }
-        if (options.maxBytes > 0 && flow.bytes > options.maxBytes)
-        {
-            r.Fail("bytes: at most " + std::to_string(options.maxBytes) + " (one RDMA Write)",
-                   bytesText);
-        }
-        int64_t ps;
-        if (!MrcParse::SecondsToPs(startText, ps))
-        {
-            r.Fail("start_s: a non-negative time in seconds", startText);
-        }
-        flow.start = PicoSeconds(ps);
-        flow.priorityGroup = static_cast<int32_t>(pg);
-        flow.dstPort = hpcc ? static_cast<int32_t>(dport) : -1;
-        flows.push_back(flow);
+        flows.push_back(ParseFlowLine(r, options));
     }
     return flows;
+}
+
+uint32_t
+MrcHpccInput::ReadFlowCount(MrcLineReader& r)
+{
+    const std::string header = "the number of flows";
+    if (!r.Next())
+    {
+        r.FailEof(header);
+    }
+    uint32_t count = 0;
+    if (r.Fields().size() != 1 || !MrcParse::U32(r.Fields()[0], count))
+    {
+        r.Fail(header);
+    }
+    if (count > MrcInputLimits::MAX_FLOWS)
+    {
+        r.Fail("the number of flows, at most " + std::to_string(MrcInputLimits::MAX_FLOWS));
+    }
+    return count;
+}
+
+MrcFlowSpec
+MrcHpccInput::ParseFlowLine(const MrcLineReader& r, const MrcHpccFlowOptions& options)
+{
+    const auto& f = r.Fields();
+    if (f.size() != 5 && f.size() != 6)
+    {
+        r.Fail(FLOW_FORM);
+    }
+    const bool hpcc = f.size() == 6;
+    MrcFlowSpec flow;
+    uint32_t pg;
+    uint32_t dport = 0;
+    const std::string& bytesText = hpcc ? f[4] : f[3];
+    const std::string& startText = hpcc ? f[5] : f[4];
+    ParseFlowEndpoints(r, options, flow);
+    if (!MrcParse::U32(f[2], pg) || pg > 7)
+    {
+        r.Fail("pg: a priority group 0..7", f[2]);
+    }
+    if (hpcc && (!MrcParse::U32(f[3], dport) || dport > 65535))
+    {
+        r.Fail("dport: a port number 0..65535", f[3]);
+    }
+    if (!MrcParse::U64(bytesText, flow.bytes) || flow.bytes == 0)
+    {
+        r.Fail("bytes: a positive integer", bytesText);
+    }
+    if (options.maxBytes > 0 && flow.bytes > options.maxBytes)
+    {
+        r.Fail("bytes: at most " + std::to_string(options.maxBytes) + " (one RDMA Write)",
+               bytesText);
+    }
+    int64_t ps;
+    if (!MrcParse::SecondsToPs(startText, ps))
+    {
+        r.Fail("start_s: a non-negative time in seconds", startText);
+    }
+    if (ps > static_cast<int64_t>(MrcInputLimits::MAX_START_SECONDS * 1e12))
+    {
+        std::ostringstream what;
+        what << "start_s: at most " << MrcInputLimits::MAX_START_SECONDS << " seconds";
+        r.Fail(what.str(), startText);
+    }
+    flow.start = PicoSeconds(ps);
+    flow.priorityGroup = static_cast<int32_t>(pg);
+    flow.dstPort = hpcc ? static_cast<int32_t>(dport) : -1;
+    return flow;
+}
+
+void
+MrcHpccInput::ParseFlowEndpoints(const MrcLineReader& r,
+                                 const MrcHpccFlowOptions& options,
+                                 MrcFlowSpec& flow)
+{
+    const auto& f = r.Fields();
+    std::ostringstream idWhat;
+    idWhat << "a node id";
+    if (options.numNodes > 0)
+    {
+        idWhat << " below " << options.numNodes;
+    }
+    if (!MrcParse::U32(f[0], flow.src) || (options.numNodes > 0 && flow.src >= options.numNodes))
+    {
+        r.Fail("src: " + idWhat.str(), f[0]);
+    }
+    if (!MrcParse::U32(f[1], flow.dst) || (options.numNodes > 0 && flow.dst >= options.numNodes))
+    {
+        r.Fail("dst: " + idWhat.str(), f[1]);
+    }
+    if (flow.src == flow.dst)
+    {
+        r.Fail("a flow between two different nodes");
+    }
+    for (const auto& [id, field, which] :
+         {std::make_tuple(flow.src, &f[0], "src"), std::make_tuple(flow.dst, &f[1], "dst")})
+    {
+        if (id < options.isSwitch.size() && options.isSwitch[id])
+        {
+            r.Fail(std::string(which) + ": a host's node id (node " + *field +
+                       " is a switch in the topology)",
+                   *field);
+        }
+    }
 }
 
 } // namespace ns3

@@ -83,6 +83,8 @@ struct MrcHpccFlowOptions
  * Readers for HPCC/ConWeave files. All throw MrcInputError
  * ("FILE:LINE: expected ..., got '...'") on malformed input and never abort.
  */
+class MrcLineReader;
+
 class MrcHpccInput
 {
   public:
@@ -120,6 +122,25 @@ class MrcHpccInput
     static std::vector<MrcFlowSpec> ParseFlows(std::istream& in,
                                                const std::string& name,
                                                const MrcHpccFlowOptions& options = {});
+
+  private:
+    /**
+     * The count on the first line of a flow file (at most MrcInputLimits::MAX_FLOWS).
+     * \param r the reader, before the first line \return the count
+     */
+    static uint32_t ReadFlowCount(MrcLineReader& r);
+    /**
+     * One flow line (the reader's current line).
+     * \param r the reader \param options the options \return the flow
+     */
+    static MrcFlowSpec ParseFlowLine(const MrcLineReader& r, const MrcHpccFlowOptions& options);
+    /**
+     * src and dst of the current flow line: node ids in range, different, not switches.
+     * \param r the reader \param options the options \param flow receives src and dst
+     */
+    static void ParseFlowEndpoints(const MrcLineReader& r,
+                                   const MrcHpccFlowOptions& options,
+                                   MrcFlowSpec& flow);
 };
 
 } // namespace ns3

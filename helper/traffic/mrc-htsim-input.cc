@@ -91,6 +91,13 @@ ParseConnection(const MrcLineReader& r, uint32_t nodes, const std::string& nodes
             {
                 r.Fail("a non-negative start time in microseconds after 'start'", v);
             }
+            if (c.startUs > MrcInputLimits::MAX_START_SECONDS * 1e6)
+            {
+                std::ostringstream os;
+                os << "a start time of at most " << MrcInputLimits::MAX_START_SECONDS * 1e6
+                   << " microseconds after 'start'";
+                r.Fail(os.str(), v);
+            }
             c.hasStart = true;
         }
         else if (key == "size")
@@ -138,6 +145,10 @@ ParseConnection(const MrcLineReader& r, uint32_t nodes, const std::string& nodes
             if (!MrcParse::Double(v, p) || p != std::floor(p))
             {
                 r.Fail("an integer priority after 'prio'", v);
+            }
+            if (p < INT32_MIN || p > INT32_MAX)
+            {
+                r.Fail("a priority of 32 bits after 'prio'", v);
             }
             c.priority = static_cast<int64_t>(p);
         }
@@ -526,6 +537,12 @@ MrcHtsimInput::ParseConnectionMatrix(std::istream& in, const std::string& name)
             os << "a node id below " << cm.nodes;
             nodesWhat = os.str();
         }
+        if (cm.connections.size() + cm.triggers.size() + cm.failures.size() >=
+            MrcInputLimits::MAX_FLOWS)
+        {
+            r.Fail("at most " + std::to_string(MrcInputLimits::MAX_FLOWS) +
+                   " connection, trigger and failure lines");
+        }
         if (isConn)
         {
             cm.connections.push_back(ParseConnection(r, cm.nodes, nodesWhat));
@@ -662,115 +679,227 @@ MrcHtsimInput::ParseTopology(std::istream& in, const std::string& name)
 MrcHtsimFatTreeShape
 MrcHtsimInput::Shape(const MrcHtsimTopology& topo)
 {
-    auto fail = [&topo](uint32_t line, const std::string& what, uint64_t got) {
-        throw MrcInputError(topo.file, line, what, std::to_string(got));
-    };
-    const uint32_t T = topo.tiers;
+    CheckTierValues(topo);
+    MrcHtsimFatTreeShape s;
+    ShapeTorLevel(topo, s);
+    ShapeAggLevel(topo, s);
+    if (topo.tiers == 3)
+    {
+        ShapeCoreLevel(topo, s);
+    }
+    CheckShapeSize(topo, s);
+    return s;
+}
+
+void
+MrcHtsimInput::CheckTierValues(const MrcHtsimTopology& topo)
+{
     const auto& t = topo.tier;
-    for (uint32_t k = 0; k < T; ++k)
+    for (uint32_t k = 0; k < topo.tiers; ++k)
     {
         const std::string tier = "in tier " + std::to_string(k);
         if (t[k].downlinkGbps == 0)
         {
-            fail(t[k].line, "a positive Downlink_speed_Gbps " + tier, 0);
+            ShapeFail(topo, t[k].line, "a positive Downlink_speed_Gbps " + tier, 0);
+        }
+        if (t[k].downlinkGbps > MAX_LINK_GBPS)
+        {
+            ShapeFail(topo,
+                      t[k].line,
+                      "a Downlink_speed_Gbps of at most " + std::to_string(MAX_LINK_GBPS) + " " +
+                          tier,
+                      t[k].downlinkGbps);
         }
         if (t[k].radixDown == 0)
         {
-            fail(t[k].line, "a positive Radix_Down " + tier, 0);
+            ShapeFail(topo, t[k].line, "a positive Radix_Down " + tier, 0);
         }
-        if (k + 1 < T && t[k].radixUp == 0)
+        if (k + 1 < topo.tiers && t[k].radixUp == 0)
         {
-            fail(t[k].line, "a positive Radix_Up " + tier, 0);
+            ShapeFail(topo, t[k].line, "a positive Radix_Up " + tier, 0);
+        }
+        if (t[k].oversubscribed == 0 || t[k].bundle == 0)
+        {
+            ShapeFail(topo, t[k].line, "a positive Oversubscribed and Bundle " + tier, 0);
         }
     }
-    MrcHtsimFatTreeShape s;
+}
+
+void
+MrcHtsimInput::ShapeTorLevel(const MrcHtsimTopology& topo, MrcHtsimFatTreeShape& s)
+{
+    const auto& t = topo.tier;
     if (topo.nodes % topo.podSize != 0)
     {
-        fail(topo.podSizeLine,
-             "a Podsize that divides Nodes = " + std::to_string(topo.nodes),
-             topo.podSize);
+        ShapeFail(topo,
+                  topo.podSizeLine,
+                  "a Podsize that divides Nodes = " + std::to_string(topo.nodes),
+                  topo.podSize);
     }
     s.pods = topo.nodes / topo.podSize;
     if (t[0].bundle != 1)
     {
-        fail(t[0].line, "Bundle 1 in tier 0 (hosts have one port)", t[0].bundle);
+        ShapeFail(topo, t[0].line, "Bundle 1 in tier 0 (hosts have one port)", t[0].bundle);
     }
     if (topo.podSize % t[0].radixDown != 0)
     {
-        fail(t[0].line,
-             "a Radix_Down in tier 0 that divides Podsize = " + std::to_string(topo.podSize),
-             t[0].radixDown);
+        ShapeFail(topo,
+                  t[0].line,
+                  "a Radix_Down in tier 0 that divides Podsize = " + std::to_string(topo.podSize),
+                  t[0].radixDown);
     }
     s.torsPerPod = topo.podSize / t[0].radixDown;
+    // Rates are at most MAX_LINK_GBPS and counts 32-bit: these products fit 64 bits.
     const uint64_t torNum = static_cast<uint64_t>(topo.nodes) * t[0].downlinkGbps;
     const uint64_t torDen = t[1].downlinkGbps * t[0].oversubscribed;
     if (torNum % torDen != 0)
     {
-        fail(t[0].line,
-             "Nodes x Downlink_speed_Gbps(0) divisible by Downlink_speed_Gbps(1) x "
-             "Oversubscribed(0) = " +
-                 std::to_string(torDen),
-             torNum);
+        ShapeFail(topo,
+                  t[0].line,
+                  "Nodes x Downlink_speed_Gbps(0) divisible by Downlink_speed_Gbps(1) x "
+                  "Oversubscribed(0) = " +
+                      std::to_string(torDen),
+                  torNum);
     }
     s.torUplinks = torNum / torDen;
     if (t[0].radixDown / t[0].radixUp != t[0].oversubscribed)
     {
-        fail(t[0].line,
-             "Radix_Down / Radix_Up in tier 0 equal to Oversubscribed = " +
-                 std::to_string(t[0].oversubscribed),
-             t[0].radixDown / t[0].radixUp);
+        ShapeFail(topo,
+                  t[0].line,
+                  "Radix_Down / Radix_Up in tier 0 equal to Oversubscribed = " +
+                      std::to_string(t[0].oversubscribed),
+                  t[0].radixDown / t[0].radixUp);
     }
+}
+
+void
+MrcHtsimInput::ShapeAggLevel(const MrcHtsimTopology& topo, MrcHtsimFatTreeShape& s)
+{
+    const auto& t = topo.tier;
     const uint64_t aggDen = static_cast<uint64_t>(s.pods) * t[1].radixDown;
     if (s.torUplinks % aggDen != 0)
     {
-        fail(t[1].line,
-             "ToR uplinks divisible by pods x Radix_Down(1) = " + std::to_string(aggDen),
-             s.torUplinks);
+        ShapeFail(topo,
+                  t[1].line,
+                  "ToR uplinks divisible by pods x Radix_Down(1) = " + std::to_string(aggDen),
+                  s.torUplinks);
     }
-    s.aggsPerPod = static_cast<uint32_t>(s.torUplinks / aggDen);
-    if (static_cast<uint64_t>(s.aggsPerPod) * t[1].bundle != t[0].radixUp)
+    const uint64_t aggs = s.torUplinks / aggDen;
+    // Bundle >= 1: aggs above Radix_Up(0) fails without the product (which could wrap).
+    if (aggs > t[0].radixUp || aggs * t[1].bundle != t[0].radixUp)
     {
-        fail(t[1].line,
-             "Aggs per pod x Bundle(1) equal to Radix_Up(0) = " + std::to_string(t[0].radixUp),
-             static_cast<uint64_t>(s.aggsPerPod) * t[1].bundle);
+        ShapeFail(topo,
+                  t[1].line,
+                  "Aggs per pod x Bundle(1) equal to Radix_Up(0) = " + std::to_string(t[0].radixUp),
+                  aggs > t[0].radixUp ? aggs : aggs * t[1].bundle);
     }
-    if (T == 3)
+    s.aggsPerPod = static_cast<uint32_t>(aggs); // <= Radix_Up(0), a 32-bit value
+}
+
+void
+MrcHtsimInput::ShapeCoreLevel(const MrcHtsimTopology& topo, MrcHtsimFatTreeShape& s)
+{
+    const auto& t = topo.tier;
+    // torUplinks <= Nodes x MAX_LINK_GBPS: the product can pass 64 bits.
+    const uint64_t num = MulOrFail(topo, t[1].line, s.torUplinks, t[1].downlinkGbps);
+    const uint64_t den = t[2].downlinkGbps * t[1].oversubscribed;
+    if (num % den != 0)
     {
-        const uint64_t num = s.torUplinks * t[1].downlinkGbps;
-        const uint64_t den = t[2].downlinkGbps * t[1].oversubscribed;
-        if (num % den != 0)
-        {
-            fail(t[1].line,
-                 "ToR uplinks x Downlink_speed_Gbps(1) divisible by Downlink_speed_Gbps(2) x "
-                 "Oversubscribed(1) = " +
-                     std::to_string(den),
-                 num);
-        }
-        s.aggUplinks = num / den;
-        if (s.aggUplinks % t[2].radixDown != 0)
-        {
-            fail(t[2].line,
-                 "Agg uplinks divisible by Radix_Down(2) = " + std::to_string(t[2].radixDown),
-                 s.aggUplinks);
-        }
-        s.cores = static_cast<uint32_t>(s.aggUplinks / t[2].radixDown);
-        if (s.cores % s.aggsPerPod != 0)
-        {
-            fail(t[2].line,
-                 "a core count that is a multiple of Aggs per pod = " +
-                     std::to_string(s.aggsPerPod),
-                 s.cores);
-        }
-        const uint64_t up = static_cast<uint64_t>(s.cores) * t[2].bundle / s.aggsPerPod;
-        if (up != t[1].radixUp)
-        {
-            fail(t[2].line,
-                 "cores x Bundle(2) / Aggs per pod equal to Radix_Up(1) = " +
-                     std::to_string(t[1].radixUp),
-                 up);
-        }
+        ShapeFail(topo,
+                  t[1].line,
+                  "ToR uplinks x Downlink_speed_Gbps(1) divisible by Downlink_speed_Gbps(2) x "
+                  "Oversubscribed(1) = " +
+                      std::to_string(den),
+                  num);
     }
-    return s;
+    s.aggUplinks = num / den;
+    if (s.aggUplinks % t[2].radixDown != 0)
+    {
+        ShapeFail(topo,
+                  t[2].line,
+                  "Agg uplinks divisible by Radix_Down(2) = " + std::to_string(t[2].radixDown),
+                  s.aggUplinks);
+    }
+    const uint64_t cores = s.aggUplinks / t[2].radixDown;
+    if (cores > MrcInputLimits::MAX_NODES)
+    {
+        ShapeFail(topo,
+                  t[2].line,
+                  "at most " + std::to_string(MrcInputLimits::MAX_NODES) + " core switches",
+                  cores);
+    }
+    s.cores = static_cast<uint32_t>(cores);
+    if (s.cores % s.aggsPerPod != 0)
+    {
+        ShapeFail(topo,
+                  t[2].line,
+                  "a core count that is a multiple of Aggs per pod = " +
+                      std::to_string(s.aggsPerPod),
+                  s.cores);
+    }
+    const uint64_t up = static_cast<uint64_t>(s.cores) * t[2].bundle / s.aggsPerPod;
+    if (up != t[1].radixUp)
+    {
+        ShapeFail(topo,
+                  t[2].line,
+                  "cores x Bundle(2) / Aggs per pod equal to Radix_Up(1) = " +
+                      std::to_string(t[1].radixUp),
+                  up);
+    }
+}
+
+void
+MrcHtsimInput::CheckShapeSize(const MrcHtsimTopology& topo, const MrcHtsimFatTreeShape& s)
+{
+    // Every factor is at most 2^32 and the sums are checked term by term, so nothing wraps.
+    const uint64_t tors = static_cast<uint64_t>(s.pods) * s.torsPerPod;
+    const uint64_t aggs = static_cast<uint64_t>(s.pods) * s.aggsPerPod;
+    const uint64_t nodes = static_cast<uint64_t>(topo.nodes) + tors + aggs + s.cores;
+    if (nodes > MrcInputLimits::MAX_NODES)
+    {
+        ShapeFail(topo,
+                  topo.podSizeLine,
+                  "at most " + std::to_string(MrcInputLimits::MAX_NODES) +
+                      " nodes (hosts, ToRs, aggregation and core switches)",
+                  nodes);
+    }
+    // Links: one per host, Bundle(1) per ToR and aggregation switch of its pod, Bundle(2)
+    // per aggregation switch and each of its cores.
+    const uint32_t line = topo.podSizeLine;
+    const uint64_t torLinks =
+        MulOrFail(topo, line, MulOrFail(topo, line, tors, s.aggsPerPod), topo.tier[1].bundle);
+    const uint64_t coreLinks =
+        topo.tiers == 3
+            ? MulOrFail(topo, line, MulOrFail(topo, line, s.cores, topo.tier[2].bundle), s.pods)
+            : 0;
+    const uint64_t links = static_cast<uint64_t>(topo.nodes) + torLinks + coreLinks;
+    if (links > MrcInputLimits::MAX_LINKS)
+    {
+        ShapeFail(topo,
+                  topo.podSizeLine,
+                  "at most " + std::to_string(MrcInputLimits::MAX_LINKS) + " links",
+                  links);
+    }
+}
+
+uint64_t
+MrcHtsimInput::MulOrFail(const MrcHtsimTopology& topo, uint32_t line, uint64_t a, uint64_t b)
+{
+    const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+    if (p > MrcInputLimits::MAX_LINKS * static_cast<unsigned __int128>(MAX_LINK_GBPS))
+    {
+        ShapeFail(topo, line, "counts and rates whose products stay below 10^13", UINT64_MAX);
+    }
+    return static_cast<uint64_t>(p);
+}
+
+void
+MrcHtsimInput::ShapeFail(const MrcHtsimTopology& topo,
+                         uint32_t line,
+                         const std::string& what,
+                         uint64_t got)
+{
+    throw MrcInputError(topo.file, line, what, std::to_string(got));
 }
 
 } // namespace ns3

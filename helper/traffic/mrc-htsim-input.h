@@ -191,6 +191,39 @@ class MrcHtsimInput
      * \param topo a parsed topology \return the counts
      */
     static MrcHtsimFatTreeShape Shape(const MrcHtsimTopology& topo);
+
+    /// The fastest Downlink_speed_Gbps accepted (1 Pb/s): it keeps the shape's
+    /// products within 64 bits.
+    static constexpr uint64_t MAX_LINK_GBPS = 1000000;
+
+  private:
+    /// Every tier's rate, radixes, Oversubscribed and Bundle in range. \param topo the file
+    static void CheckTierValues(const MrcHtsimTopology& topo);
+    /// pods, ToRs per pod, ToR uplinks. \param topo the file \param s the shape to fill
+    static void ShapeTorLevel(const MrcHtsimTopology& topo, MrcHtsimFatTreeShape& s);
+    /// aggregation switches per pod. \param topo the file \param s the shape to fill
+    static void ShapeAggLevel(const MrcHtsimTopology& topo, MrcHtsimFatTreeShape& s);
+    /// Agg uplinks and cores (3 tiers). \param topo the file \param s the shape to fill
+    static void ShapeCoreLevel(const MrcHtsimTopology& topo, MrcHtsimFatTreeShape& s);
+    /**
+     * The whole fabric within MrcInputLimits::MAX_NODES nodes and MAX_LINKS links.
+     * \param topo the file \param s its shape
+     */
+    static void CheckShapeSize(const MrcHtsimTopology& topo, const MrcHtsimFatTreeShape& s);
+    /**
+     * a x b, failing when it passes MAX_LINKS x MAX_LINK_GBPS (so it never wraps).
+     * \param topo the file \param line the line to name \param a a factor \param b a factor
+     * \return the product
+     */
+    static uint64_t MulOrFail(const MrcHtsimTopology& topo, uint32_t line, uint64_t a, uint64_t b);
+    /**
+     * Throw MrcInputError. \param topo the file \param line its line
+     * \param what what was expected \param got the value found
+     */
+    [[noreturn]] static void ShapeFail(const MrcHtsimTopology& topo,
+                                       uint32_t line,
+                                       const std::string& what,
+                                       uint64_t got);
 };
 
 } // namespace ns3

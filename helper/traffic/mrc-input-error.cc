@@ -29,14 +29,15 @@ Compose(const std::string& file,
         bool atEof)
 {
     std::ostringstream os;
-    os << file << ":" << line << ": expected " << expected << ", got ";
+    os << MrcParse::Printable(file, SIZE_MAX) << ":" << line << ": expected " << expected
+       << ", got ";
     if (atEof)
     {
         os << "end of file";
     }
     else
     {
-        os << "'" << got << "'";
+        os << "'" << MrcParse::Printable(got) << "'";
     }
     return os.str();
 }
@@ -216,7 +217,8 @@ SecondsToPs(const std::string& s, int64_t& ps)
                  !(whole.empty() && frac.empty());
     if (fixed)
     {
-        const uint64_t limit = static_cast<uint64_t>(INT64_MAX) / 1000000000000ULL;
+        // The whole seconds and a fraction below 1 s must fit int64 picoseconds.
+        const uint64_t limit = static_cast<uint64_t>(INT64_MAX) / 1000000000000ULL - 1;
         if (w > limit)
         {
             return false;
@@ -242,7 +244,7 @@ SecondsToPs(const std::string& s, int64_t& ps)
         return true;
     }
     double d;
-    if (!Double(s, d) || d < 0 || d * 1e12 > 9.2e18)
+    if (!Double(s, d) || d < 0 || !(d * 1e12 < 9.2e18))
     {
         return false;
     }
@@ -297,12 +299,12 @@ Rate(const std::string& s, uint64_t& bps)
     {
         if (unit == u.first)
         {
-            double r = v * u.second;
-            if (r > 1.8e19)
+            double r = std::round(v * u.second);
+            if (!(r < 1.8e19))
             {
                 return false;
             }
-            bps = static_cast<uint64_t>(std::llround(r));
+            bps = static_cast<uint64_t>(r);
             return true;
         }
     }
@@ -331,7 +333,7 @@ Delay(const std::string& s, int64_t& ps)
         if (unit == u.first)
         {
             double r = v * u.second;
-            if (r > 9.2e18)
+            if (!(r < 9.2e18))
             {
                 return false;
             }
@@ -340,6 +342,33 @@ Delay(const std::string& s, int64_t& ps)
         }
     }
     return false;
+}
+
+std::string
+Printable(const std::string& s, std::size_t maxChars)
+{
+    static const char* hex = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i)
+    {
+        if (out.size() >= maxChars)
+        {
+            out += "...";
+            break;
+        }
+        const auto c = static_cast<unsigned char>(s[i]);
+        if ((c >= 0x20 && c < 0x7f) || c == '\t')
+        {
+            out += static_cast<char>(c);
+        }
+        else
+        {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
 }
 
 } // namespace MrcParse

@@ -5,6 +5,7 @@
 #ifndef MRC_INPUT_ERROR_H
 #define MRC_INPUT_ERROR_H
 
+#include <cstddef>
 #include <cstdint>
 #include <istream>
 #include <stdexcept>
@@ -20,6 +21,28 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup mrc
+ * The sizes the input readers accept. They bound what one file can ask for, so a
+ * malformed or hostile file is rejected with FILE:LINE instead of exhausting memory.
+ */
+namespace MrcInputLimits
+{
+/// Nodes (hosts and switches) of a topology file (HPCC/ConWeave or htsim .topo).
+constexpr uint64_t MAX_NODES = 1000000;
+/// Links of a topology file (an htsim .topo counts every bundled link).
+constexpr uint64_t MAX_LINKS = 10000000;
+/// Flows of a flow file, connection matrix or --scenario=flows workload.
+constexpr uint64_t MAX_FLOWS = 10000000;
+/// Bytes of one message (one RDMA Write).
+constexpr uint64_t MAX_MESSAGE_BYTES = 0xffffffffULL;
+/// Largest start time of a flow, in seconds (about 106 days: Time's int64 picoseconds
+/// hold 106 days).
+constexpr double MAX_START_SECONDS = 9.2e6;
+/// Characters of an offending text echoed in an error message.
+constexpr std::size_t MAX_ECHO = 200;
+} // namespace MrcInputLimits
 
 /**
  * \ingroup mrc
@@ -144,6 +167,12 @@ bool Rate(const std::string& s, uint64_t& bps);
  * \param s the text \param ps the value in picoseconds (rounded) \return success
  */
 bool Delay(const std::string& s, int64_t& ps);
+/**
+ * Text safe to echo in an error message: bytes outside printable ASCII become \\xNN,
+ * and text longer than maxChars characters is cut with "...".
+ * \param s the text \param maxChars the longest echo \return the printable form
+ */
+std::string Printable(const std::string& s, std::size_t maxChars = MrcInputLimits::MAX_ECHO);
 } // namespace MrcParse
 
 } // namespace ns3

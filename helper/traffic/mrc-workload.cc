@@ -4,6 +4,8 @@
 
 #include "mrc-workload.h"
 
+#include "mrc-input-error.h"
+
 #include "ns3/abort.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
@@ -251,6 +253,21 @@ MrcWorkloadGenerator::PoissonMeanGap(double load, uint64_t hostRateBps, double m
     return Seconds(8.0 * meanBytes / (load * static_cast<double>(hostRateBps)));
 }
 
+double
+MrcWorkloadGenerator::ExpectedPoissonFlows(uint32_t hosts,
+                                           double load,
+                                           uint64_t hostRateBps,
+                                           double meanBytes,
+                                           Time duration)
+{
+    if (!(load > 0) || hostRateBps == 0 || !(meanBytes > 0))
+    {
+        return 0;
+    }
+    const double gapS = 8.0 * meanBytes / (load * static_cast<double>(hostRateBps));
+    return hosts * duration.GetSeconds() / gapS;
+}
+
 std::vector<MrcFlowSpec>
 MrcWorkloadGenerator::Poisson(const std::vector<uint32_t>& hosts,
                               const MrcFlowSizeCdf& cdf,
@@ -262,7 +279,10 @@ MrcWorkloadGenerator::Poisson(const std::vector<uint32_t>& hosts,
     const uint32_t n = static_cast<uint32_t>(hosts.size());
     NS_ABORT_MSG_IF(n < 2, "MrcWorkloadGenerator::Poisson: need at least 2 hosts");
     CheckDistinct(hosts, "MrcWorkloadGenerator::Poisson");
-    const double meanGapS = PoissonMeanGap(load, hostRateBps, cdf.GetMean()).GetSeconds();
+    // A mean gap beyond Time's range (a huge mean flow size) stays a double.
+    const double rawGapS = 8.0 * cdf.GetMean() / (load * static_cast<double>(hostRateBps));
+    const double meanGapS =
+        rawGapS < 1e6 ? PoissonMeanGap(load, hostRateBps, cdf.GetMean()).GetSeconds() : rawGapS;
     const Time end = start + duration;
     std::vector<MrcFlowSpec> flows;
     for (uint32_t i = 0; i < n; ++i)
@@ -271,11 +291,22 @@ MrcWorkloadGenerator::Poisson(const std::vector<uint32_t>& hosts,
         while (true)
         {
             double u = m_rng->GetValue(0, 1);
-            t += Seconds(-meanGapS * std::log(1 - u));
+            const double gapS = -meanGapS * std::log(1 - u);
+            // A gap far past the end stops before Time's int64 could wrap (a huge mean
+            // flow size); the margin of 1 s leaves every nearer gap to the exact test below.
+            if (!(gapS <= (end - t).GetSeconds() + 1))
+            {
+                break;
+            }
+            t += Seconds(gapS);
             if (t > end)
             {
                 break;
             }
+            NS_ABORT_MSG_IF(flows.size() >= MrcInputLimits::MAX_FLOWS,
+                            "MrcWorkloadGenerator::Poisson: more than "
+                                << MrcInputLimits::MAX_FLOWS
+                                << " flows (see ExpectedPoissonFlows)");
             uint32_t j = m_rng->GetInteger(0, n - 2);
             if (j >= i)
             {

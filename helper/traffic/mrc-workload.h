@@ -166,6 +166,19 @@ class MrcWorkloadGenerator : public Object
     static Time PoissonMeanGap(double load, uint64_t hostRateBps, double meanBytes);
 
     /**
+     * The number of flows Poisson is expected to make (hosts x duration / mean gap),
+     * in double arithmetic, so a caller can refuse a workload before generating it.
+     * \param hosts the hosts \param load offered load \param hostRateBps host rate
+     * \param meanBytes mean flow size \param duration the arrival window
+     * \return the expected count (0 when an argument is not positive)
+     */
+    static double ExpectedPoissonFlows(uint32_t hosts,
+                                       double load,
+                                       uint64_t hostRateBps,
+                                       double meanBytes,
+                                       Time duration);
+
+    /**
      * Poisson arrivals at a target load: each host starts flows with
      * exponential gaps of mean PoissonMeanGap(load, hostRateBps, cdf mean),
      * the first one gap after start, until start + duration (a flow whose

@@ -536,7 +536,9 @@ MrcNscc::OnAck(MrcCcState& s, const MrcCcAck& ack)
         {
             UpdateBaseRtt(s, ack.rttSample); // only samples without service time (H)
         }
-        delay = ack.rttSample - m_baseRtt;
+        // A sample below the base RTT (one with service time, which does not lower the
+        // base RTT, or a configured BaseRtt above the path's) is no queueing: delay 0.
+        delay = std::max(ack.rttSample - m_baseRtt, Time(0));
         UpdateDelay(delay, ack.ecnEcho);
     }
     else

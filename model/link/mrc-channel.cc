@@ -78,6 +78,10 @@ MrcChannel::DoDispose()
     }
     m_devices[0] = nullptr;
     m_devices[1] = nullptr;
+    // Trace sinks may hold objects that hold this channel (a route manager's link-state
+    // sink is bound to the manager, which lists the channel): emptied, so both are freed.
+    m_linkStateTrace = TracedCallback<bool>();
+    m_lostTrace = TracedCallback<Ptr<const Packet>>();
     Channel::DoDispose();
 }
 

@@ -458,6 +458,27 @@ MrcNetDevice::DoDispose()
     m_classRxCallback.Nullify();
     m_rxCallback.Nullify();
     m_promiscCallback.Nullify();
+    // Trace sinks may hold this device (a callback bound to it, as a results recorder's
+    // per-port sink is): emptied here, or the device and its queues would never be freed.
+    for (auto* t : {&m_enqueueTrace, &m_dequeueTrace})
+    {
+        *t = TracedCallback<Ptr<const Packet>, uint8_t>();
+    }
+    for (auto* t : {&m_macTxTrace,
+                    &m_macRxTrace,
+                    &m_phyTxBeginTrace,
+                    &m_phyTxEndTrace,
+                    &m_phyRxEndTrace,
+                    &m_snifferTrace,
+                    &m_promiscSnifferTrace,
+                    &m_macTxDropTrace,
+                    &m_phyRxDropTrace})
+    {
+        *t = TracedCallback<Ptr<const Packet>>();
+    }
+    m_linkChangeCallbacks = TracedCallback<>();
+    m_dropTrace = TracedCallback<Ptr<const Packet>, MrcDropReason>();
+    m_linkStateTrace = TracedCallback<bool>();
     NetDevice::DoDispose();
 }
 

@@ -82,6 +82,9 @@ uint32_t
 MrcSrhHeader::Deserialize(Buffer::Iterator start)
 {
     Buffer::Iterator i = start;
+    // Hdr Ext Len and Last Entry come from the wire: never read past the buffer.
+    NS_ABORT_MSG_IF(i.GetRemainingSize() < 8,
+                    "SRH: " << i.GetRemainingSize() << " bytes, fewer than its 8-byte fixed part");
     m_nextHeader = i.ReadU8();
     uint8_t hdrExtLen = i.ReadU8();
     uint8_t routingType = i.ReadU8();
@@ -101,6 +104,9 @@ MrcSrhHeader::Deserialize(Buffer::Iterator start)
     NS_ABORT_MSG_IF(m_segmentsLeft > n,
                     "SRH Segments Left " << unsigned(m_segmentsLeft) << " exceeds its " << n
                                          << " segments");
+    NS_ABORT_MSG_IF(i.GetRemainingSize() < 16 * n,
+                    "SRH with " << n << " segments needs " << 16 * n << " bytes after its fixed "
+                                << "part; " << i.GetRemainingSize() << " follow");
     m_nSegments = static_cast<uint8_t>(n);
     uint8_t buf[16];
     for (uint32_t s = 0; s < n; ++s)

@@ -127,13 +127,23 @@ MrcSrv6Decapsulate(Ptr<Packet> p, Ipv6Header* outer, MrcSrhHeader* srh)
 {
     NS_LOG_FUNCTION(p);
     Ipv6Header o;
+    NS_ABORT_MSG_IF(p->GetSize() < 40,
+                    "a " << p->GetSize() << "-byte packet is too short for an outer IPv6 header");
     p->RemoveHeader(o);
-    NS_ASSERT_MSG(o.GetPayloadLength() == p->GetSize(),
-                  "outer IPv6 payload length " << o.GetPayloadLength() << " but " << p->GetSize()
-                                               << " bytes follow the outer header");
+    NS_ABORT_MSG_IF(o.GetPayloadLength() != p->GetSize(),
+                    "outer IPv6 payload length " << o.GetPayloadLength() << " but " << p->GetSize()
+                                                 << " bytes follow the outer header");
     bool hasSrh = false;
     if (o.GetNextHeader() == MrcSrhHeader::PROTOCOL_NUMBER)
     {
+        // The SRH's length as its header says (8 * (Hdr Ext Len + 1) bytes) must be there
+        // before it is read.
+        uint8_t fixed[8];
+        NS_ABORT_MSG_IF(p->CopyData(fixed, 8) < 8, "a packet too short for its SRH");
+        const uint32_t srhBytes = 8 * (fixed[1] + 1u);
+        NS_ABORT_MSG_IF(p->GetSize() < srhBytes,
+                        "SRH of " << srhBytes << " bytes (Hdr Ext Len " << unsigned(fixed[1])
+                                  << ") in a packet of " << p->GetSize() << " bytes");
         MrcSrhHeader s;
         p->RemoveHeader(s);
         NS_ABORT_MSG_IF(s.GetNextHeader() != MRC_IPV6_IN_IPV6,
