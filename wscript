@@ -7,6 +7,8 @@
 def build(bld):
     module = bld.create_ns3_module('mrc', ['core', 'network', 'internet'])
     module.source = [
+        # -- utilities: parsing of comma-separated lists
+        'model/util/mrc-comma-list.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -33,7 +35,6 @@ def build(bld):
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.cc',
         'model/link/mrc-class-scheduler.cc',
-        'model/link/mrc-comma-list.cc',
         'model/link/mrc-net-device.cc',
         'model/link/mrc-pfc-port.cc',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
@@ -136,6 +137,7 @@ def build(bld):
         'test/mrc-wire-gallery-test.cc',
         # -- fabric: link
         'test/mrc-class-scheduler-test.cc',
+        'test/mrc-comma-list-test.cc',
         'test/mrc-link-test.cc',
         'test/mrc-pfc-port-test.cc',
         # -- fabric: switch
@@ -190,7 +192,8 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'mrc'
     headers.source = [
-        # -- utilities: small containers, reusable events, ns-3 version shims
+        # -- utilities: small containers, reusable events, ns-3 version shims, comma lists
+        'model/util/mrc-comma-list.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
         'model/util/mrc-reusable-event.h',
@@ -223,7 +226,6 @@ def build(bld):
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.h',
         'model/link/mrc-class-scheduler.h',
-        'model/link/mrc-comma-list.h',
         'model/link/mrc-net-device.h',
         'model/link/mrc-pfc-port.h',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
