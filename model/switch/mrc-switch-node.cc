@@ -398,7 +398,8 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     {
         FinishSetup();
     }
-    ++m_ports[inPort].rxPackets;
+    Port& in = m_ports[inPort];
+    ++in.rxPackets;
 
     // One parse result reused for every packet (its Ipv6Address members make a fresh
     // one cost constructor and destructor calls). Frames arrive through simulator
@@ -415,152 +416,120 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         Drop(p, inPort, inPort, MrcSwitchDropReason::NO_ROUTE);
         return;
     }
-    Hop h;
-    h.inPort = inPort;
-    h.inPrio = inPrio;
-    h.outPort = static_cast<uint32_t>(route);
-    h.send = p;
+    const uint32_t outPort = static_cast<uint32_t>(route);
     // The SRv6 destination rewrite goes out with the egress Ethernet header (one header
     // operation instead of two) unless something reads the packet before it is queued:
     // a trim, an enqueue-time ECN mark, the Forward trace or a drop write it first.
-    h.rewritePending = info.rewriteDst;
-    Port& out = m_ports[h.outPort];
-    h.outPrio = out.dev->ClassifyDscp(info.GetDscp());
+    bool rewritePending = info.rewriteDst;
+    auto writeDestination = [&rewritePending, &p, &info]() {
+        if (rewritePending)
+        {
+            MrcWriteDestination(p, info);
+            rewritePending = false;
+        }
+    };
+    Port& out = m_ports[outPort];
+    uint8_t outPrio = out.dev->ClassifyDscp(info.GetDscp());
+    Ptr<Packet> send = p;
+    bool admitted = false;
+    bool trimmed = false;
 
-    if (m_trimmingEnabled && h.outPrio != m_controlClass && m_trimmer->IsTrimmable(info) &&
-        !TrimIfNeeded(h, out))
+    if (m_trimmingEnabled && outPrio != m_controlClass && m_trimmer->IsTrimmable(info))
     {
-        return;
+        bool trim = m_trimmer->ShouldTrim(info, out.dev->GetQueueBytes(outPrio));
+        if (!trim)
+        {
+            // Trim what the buffer would otherwise drop (the MMU counts that drop).
+            MrcSharedBufferMmu::Decision d =
+                m_mmu->Admit(inPort, inPrio, outPort, outPrio, p->GetSize());
+            admitted = (d == MrcSharedBufferMmu::ADMIT);
+            trim = !admitted;
+        }
+        if (trim)
+        {
+            writeDestination();
+            send = m_trimmer->Trim(p, info, out.facesHost);
+            if (!m_trimmer->AdmitHeader(out.dev->GetQueueBytes(m_controlClass), send->GetSize()))
+            {
+                Drop(p, inPort, outPort, MrcSwitchDropReason::HEADER_QUEUE_FULL);
+                return;
+            }
+            outPrio = m_controlClass;
+            trimmed = true;
+            ++out.trimmed;
+            m_trimTrace(p, send, outPort);
+        }
     }
-    const uint32_t bytes = h.send->GetSize();
-    if (!h.admitted && !AdmitToBuffer(h, bytes))
+
+    const uint32_t bytes = send->GetSize();
+    if (!admitted)
     {
-        return;
+        MrcSharedBufferMmu::Decision d = m_mmu->Admit(inPort, inPrio, outPort, outPrio, bytes);
+        if (d != MrcSharedBufferMmu::ADMIT)
+        {
+            MrcSwitchDropReason r = MrcSwitchDropReason::MMU_SHARED_FULL;
+            if (d == MrcSharedBufferMmu::DROP_HEADROOM_FULL)
+            {
+                r = MrcSwitchDropReason::MMU_HEADROOM_FULL;
+            }
+            else if (d == MrcSharedBufferMmu::DROP_EGRESS_LIMIT)
+            {
+                r = MrcSwitchDropReason::MMU_EGRESS_LIMIT;
+            }
+            writeDestination();
+            Drop(send, inPort, outPort, r);
+            return;
+        }
     }
     CheckPause(inPort, inPrio);
 
-    bool ecnCapable = !h.trimmed && h.outPrio != m_controlClass && m_ecnEnabled &&
+    bool ecnCapable = !trimmed && outPrio != m_controlClass && m_ecnEnabled &&
                       MrcIsEcnCapable(info.GetEcn()) && info.GetEcn() != MrcEcn::CE &&
                       out.marker->IsActiveOn(out.facesHost);
     if (ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::ENQUEUE)
     {
-        MarkOnEnqueue(h, out);
-        ecnCapable = false; // decided: not marked again at dequeue
+        writeDestination();
+        if (out.marker->MaybeMark(send, out.dev->GetQueueBytes(outPrio), outPrio))
+        {
+            ++out.marked;
+            m_markTrace(send, outPort);
+        }
+        ecnCapable = false;
     }
-    Enqueue(h, out, bytes, ecnCapable);
-}
 
-inline void
-MrcSwitchNode::WriteDestination(Hop& h)
-{
-    if (h.rewritePending)
-    {
-        // Pending only while nothing replaced the packet: h.send is still the received one.
-        MrcWriteDestination(h.send, m_info);
-        h.rewritePending = false;
-    }
-}
-
-inline bool
-MrcSwitchNode::TrimIfNeeded(Hop& h, Port& out)
-{
-    bool trim = m_trimmer->ShouldTrim(m_info, out.dev->GetQueueBytes(h.outPrio));
-    if (!trim)
-    {
-        // Trim what the buffer would otherwise drop (the MMU counts that drop).
-        MrcSharedBufferMmu::Decision d =
-            m_mmu->Admit(h.inPort, h.inPrio, h.outPort, h.outPrio, h.send->GetSize());
-        h.admitted = (d == MrcSharedBufferMmu::ADMIT);
-        trim = !h.admitted;
-    }
-    if (!trim)
-    {
-        return true;
-    }
-    WriteDestination(h);
-    const Ptr<Packet> whole = h.send;
-    h.send = m_trimmer->Trim(whole, m_info, out.facesHost);
-    if (!m_trimmer->AdmitHeader(out.dev->GetQueueBytes(m_controlClass), h.send->GetSize()))
-    {
-        Drop(whole, h.inPort, h.outPort, MrcSwitchDropReason::HEADER_QUEUE_FULL);
-        return false;
-    }
-    h.outPrio = m_controlClass;
-    h.trimmed = true;
-    ++out.trimmed;
-    m_trimTrace(whole, h.send, h.outPort);
-    return true;
-}
-
-inline bool
-MrcSwitchNode::AdmitToBuffer(Hop& h, uint32_t bytes)
-{
-    MrcSharedBufferMmu::Decision d = m_mmu->Admit(h.inPort, h.inPrio, h.outPort, h.outPrio, bytes);
-    if (d == MrcSharedBufferMmu::ADMIT)
-    {
-        return true;
-    }
-    MrcSwitchDropReason r = MrcSwitchDropReason::MMU_SHARED_FULL;
-    if (d == MrcSharedBufferMmu::DROP_HEADROOM_FULL)
-    {
-        r = MrcSwitchDropReason::MMU_HEADROOM_FULL;
-    }
-    else if (d == MrcSharedBufferMmu::DROP_EGRESS_LIMIT)
-    {
-        r = MrcSwitchDropReason::MMU_EGRESS_LIMIT;
-    }
-    WriteDestination(h);
-    Drop(h.send, h.inPort, h.outPort, r);
-    return false;
-}
-
-inline void
-MrcSwitchNode::MarkOnEnqueue(Hop& h, Port& out)
-{
-    WriteDestination(h);
-    if (out.marker->MaybeMark(h.send, out.dev->GetQueueBytes(h.outPrio), h.outPrio))
-    {
-        ++out.marked;
-        m_markTrace(h.send, h.outPort);
-    }
-}
-
-inline void
-MrcSwitchNode::Enqueue(Hop& h, Port& out, uint32_t bytes, bool ecnCapable)
-{
-    out.queued[h.outPrio].push_back(Record{h.inPort, bytes, h.inPrio, ecnCapable});
+    out.queued[outPrio].push_back(Record{inPort, bytes, inPrio, ecnCapable});
     if (!m_forwardTrace.IsEmpty())
     {
-        WriteDestination(h);
-        m_forwardTrace(h.send, h.inPort, h.outPort, h.outPrio);
+        writeDestination();
+        m_forwardTrace(send, inPort, outPort, outPrio);
     }
     const bool linkUp = out.dev->IsLinkUp();
     bool queued;
-    if (h.rewritePending)
+    if (rewritePending)
     {
         uint8_t ip[MRC_IPV6_HEADER_BYTES];
-        MrcIpv6WithDestination(h.send, m_info, ip);
-        queued = out.dev->SendToClassReplacing(h.send,
+        MrcIpv6WithDestination(send, info, ip);
+        queued = out.dev->SendToClassReplacing(send,
                                                MrcNetDevice::ETHER_TYPE_IPV6,
-                                               h.outPrio,
+                                               outPrio,
                                                ip,
                                                MRC_IPV6_HEADER_BYTES);
     }
     else
     {
-        queued = out.dev->SendToClass(h.send, MrcNetDevice::ETHER_TYPE_IPV6, h.outPrio);
+        queued = out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio);
     }
     if (!queued)
     {
         // Refused at enqueue: the dequeue hook did not run for it.
-        NS_ASSERT(!out.queued[h.outPrio].empty());
-        out.queued[h.outPrio].pop_back();
-        m_mmu->Release(h.inPort, h.inPrio, h.outPort, h.outPrio, bytes);
-        Drop(h.send,
-             h.inPort,
-             h.outPort,
+        NS_ASSERT(!out.queued[outPrio].empty());
+        out.queued[outPrio].pop_back();
+        m_mmu->Release(inPort, inPrio, outPort, outPrio, bytes);
+        Drop(send,
+             inPort,
+             outPort,
              linkUp ? MrcSwitchDropReason::EGRESS_QUEUE_FULL : MrcSwitchDropReason::LINK_DOWN);
-        CheckResume(h.inPort, h.inPrio);
+        CheckResume(inPort, inPrio);
     }
 }
 

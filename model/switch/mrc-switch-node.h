@@ -256,50 +256,10 @@ class MrcSwitchNode : public Node, public MrcPortOwner
         uint64_t resumes{0};                                            //!< RESUME frames sent
     };
 
-    /// One packet on its way through the switch: PortReceive's state, shared with the
-    /// steps it takes (trim, admit, mark, enqueue).
-    struct Hop
-    {
-        uint32_t inPort{0};         //!< ingress port
-        uint32_t outPort{0};        //!< egress port
-        uint8_t inPrio{0};          //!< ingress class
-        uint8_t outPrio{0};         //!< egress class (the control class once trimmed)
-        bool rewritePending{false}; //!< the SRv6 destination rewrite is not written yet
-        bool admitted{false};       //!< the MMU admitted it already (while deciding a trim)
-        bool trimmed{false};        //!< cut to its headers
-        Ptr<Packet> send;           //!< what goes out: the packet, or its trimmed copy
-    };
-
     void PortReceive(uint32_t inPort,
                      const Ptr<Packet>& p,
                      uint16_t etherType,
                      uint8_t inPrio) override;
-    /// Write a pending SRv6 destination rewrite into the packet (before anything reads it).
-    /// \param h the hop
-    void WriteDestination(Hop& h);
-    /**
-     * Trim the packet if the trimmer asks for it or the buffer would drop it whole.
-     * \param h the hop (admitted, trimmed, send and outPrio updated)
-     * \param out the egress port
-     * \return false if the trimmed header was dropped too
-     */
-    bool TrimIfNeeded(Hop& h, Port& out);
-    /**
-     * Ask the MMU to admit the packet; count a refused one as a drop.
-     * \param h the hop \param bytes the packet's size
-     * \return true if admitted
-     */
-    bool AdmitToBuffer(Hop& h, uint32_t bytes);
-    /// ECN-mark at enqueue if the egress queue calls for it. \param h the hop \param out the
-    /// egress port
-    void MarkOnEnqueue(Hop& h, Port& out);
-    /**
-     * Record the packet for the dequeue hook and queue it on the egress device; undo
-     * the record and the admission if the device refuses it.
-     * \param h the hop \param out the egress port \param bytes the size admitted
-     * \param ecnCapable it may still be marked at dequeue
-     */
-    void Enqueue(Hop& h, Port& out, uint32_t bytes, bool ecnCapable);
     void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls) override;
     void LinkChanged(uint32_t port);
     void Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r);
