@@ -7,8 +7,9 @@
 def build(bld):
     module = bld.create_ns3_module('mrc', ['core', 'network', 'internet'])
     module.source = [
-        # -- utilities: checks of attribute values given as strings
+        # -- utilities: checks of attribute values given as strings, comma-separated lists
         'model/util/mrc-attribute-check.cc',
+        'model/util/mrc-comma-list.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -36,7 +37,6 @@ def build(bld):
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.cc',
         'model/link/mrc-class-scheduler.cc',
-        'model/link/mrc-comma-list.cc',
         'model/link/mrc-net-device.cc',
         'model/link/mrc-pfc-port.cc',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
@@ -148,6 +148,7 @@ def build(bld):
         'test/mrc-dissector-test.cc',
         # -- fabric: link
         'test/mrc-class-scheduler-test.cc',
+        'test/mrc-comma-list-test.cc',
         'test/mrc-link-test.cc',
         'test/mrc-pfc-port-test.cc',
         # -- fabric: switch
@@ -207,8 +208,9 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'mrc'
     headers.source = [
-        # -- utilities: small containers, reusable events, ns-3 version shims
+        # -- utilities: small containers, reusable events, ns-3 version shims, comma lists
         'model/util/mrc-attribute-check.h',
+        'model/util/mrc-comma-list.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
         'model/util/mrc-reusable-event.h',
@@ -242,7 +244,6 @@ def build(bld):
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.h',
         'model/link/mrc-class-scheduler.h',
-        'model/link/mrc-comma-list.h',
         'model/link/mrc-net-device.h',
         'model/link/mrc-pfc-port.h',
         'model/link/mrc-ring.h',

@@ -22,13 +22,14 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/mrc-command-line.h"
+#include "ns3/mrc-scenario-workload.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <random>
+#include <memory>
 #include <sstream>
 #include <sys/resource.h>
 
@@ -98,220 +99,296 @@ struct Receiver
     }
 };
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// The benchmark's options.
+struct BenchOptions
 {
-    uint32_t hosts = 128;
-    uint32_t hostsPerT0 = 16;
-    uint32_t t1 = 8;
-    uint64_t bytes = 2000000;
-    uint32_t payload = 1000;
-    uint32_t ackPayload = 14;
-    std::string rate = "100Gbps";
-    std::string linkDelay = "1us";
-    uint32_t seed = 1;
+    uint32_t hosts = 128;          //!< number of hosts
+    uint32_t hostsPerT0 = 16;      //!< hosts under each T0
+    uint32_t t1 = 8;               //!< number of T1 switches
+    uint64_t bytes = 2000000;      //!< bytes per flow
+    uint32_t payload = 1000;       //!< UDP payload per data packet
+    uint32_t ackPayload = 14;      //!< UDP payload per ACK
+    std::string rate = "100Gbps";  //!< rate of every link
+    std::string linkDelay = "1us"; //!< delay of every link
+    uint32_t seed = 1;             //!< seed of the permutation
 
+    /// \return the number of T0 switches
+    uint32_t T0() const
+    {
+        return hosts / hostsPerT0;
+    }
+
+    /// \return data packets per flow
+    uint64_t PacketsPerFlow() const
+    {
+        return (bytes + payload - 1) / payload;
+    }
+};
+
+/// \param argc argument count \param argv arguments \return the options, checked
+BenchOptions
+ParseOptions(int argc, char* argv[])
+{
+    BenchOptions o;
     MrcCommandLine cmd(__FILE__);
     cmd.Usage("Stock ns-3 reference benchmark (PointToPoint + IPv6 static routes + UDP) with "
               "the packet and hop counts of perm128-roce; prints one JSON object.");
-    cmd.AddValue("hosts", "number of hosts", hosts);
-    cmd.AddValue("hostsPerT0", "hosts under each T0 switch", hostsPerT0);
-    cmd.AddValue("t1PerPlane", "number of T1 switches", t1);
-    cmd.AddValue("bytes", "bytes each host sends to its permutation partner", bytes);
-    cmd.AddValue("payload", "UDP payload bytes per data packet", payload);
-    cmd.AddValue("ackPayload", "UDP payload bytes per ACK", ackPayload);
-    cmd.AddValue("rate", "rate of every link", rate);
-    cmd.AddValue("linkDelay", "propagation delay of every link", linkDelay);
-    cmd.AddValue("seed", "seed of the permutation", seed);
+    cmd.AddValue("hosts", "number of hosts", o.hosts);
+    cmd.AddValue("hostsPerT0", "hosts under each T0 switch", o.hostsPerT0);
+    cmd.AddValue("t1PerPlane", "number of T1 switches", o.t1);
+    cmd.AddValue("bytes", "bytes each host sends to its permutation partner", o.bytes);
+    cmd.AddValue("payload", "UDP payload bytes per data packet", o.payload);
+    cmd.AddValue("ackPayload", "UDP payload bytes per ACK", o.ackPayload);
+    cmd.AddValue("rate", "rate of every link", o.rate);
+    cmd.AddValue("linkDelay", "propagation delay of every link", o.linkDelay);
+    cmd.AddValue("seed", "seed of the permutation", o.seed);
     cmd.Parse(argc, argv);
-    if (hosts < 2 || hostsPerT0 == 0 || hosts % hostsPerT0 != 0 || t1 == 0 || payload == 0 ||
-        bytes == 0)
+    if (o.hosts < 2 || o.hostsPerT0 == 0 || o.hosts % o.hostsPerT0 != 0 || o.t1 == 0 ||
+        o.payload == 0 || o.bytes == 0)
     {
         MrcCommandLine::Fail("need hosts >= 2, a multiple of hostsPerT0 > 0, t1PerPlane > 0, "
                              "payload > 0 and bytes > 0");
     }
-    const uint32_t t0 = hosts / hostsPerT0;
-    const DataRate dataRate(rate);
+    return o;
+}
 
-    const auto setupStart = std::chrono::steady_clock::now();
-    // No duplicate address detection: addresses are usable at once.
-    Config::SetDefault("ns3::Icmpv6L4Protocol::DAD", BooleanValue(false));
+/// The two-tier fabric of stock ns-3 nodes, links and static routes.
+struct Fabric
+{
+    NodeContainer hosts;               //!< the hosts
+    NodeContainer t0;                  //!< the T0 switches
+    NodeContainer t1;                  //!< the T1 switches
+    NetDeviceContainer devices;        //!< every link's two devices
+    std::vector<Ipv6Address> hostAddr; //!< each host's address
+    Ipv6StaticRoutingHelper routing;   //!< gives each node's static routing
+    PointToPointHelper p2p;            //!< makes the links
 
-    NodeContainer hostNodes;
-    NodeContainer t0Nodes;
-    NodeContainer t1Nodes;
-    hostNodes.Create(hosts);
-    t0Nodes.Create(t0);
-    t1Nodes.Create(t1);
+    /// \param o the options: make the nodes and install IPv6 and the link settings
+    explicit Fabric(const BenchOptions& o);
+
+    /// Connect host h to its T0 with a default route up (subnet fd00:0:(h mod t1):(T0):(h)).
+    void ConnectHost(const BenchOptions& o, uint32_t h);
+
+    /// Connect T0 j to T1 m with the routes of both ends (subnet fd00:0:100:(j):(m)).
+    void ConnectT0ToT1(uint32_t j, uint32_t m);
+};
+
+/// Add one interface with one global address and bring it up. \return its index
+uint32_t
+AddInterface(Ptr<Node> node, Ptr<NetDevice> dev, Ipv6Address addr)
+{
+    Ptr<Ipv6> ipv6 = node->GetObject<Ipv6>();
+    const uint32_t i = ipv6->AddInterface(dev);
+    ipv6->AddAddress(i, Ipv6InterfaceAddress(addr, Ipv6Prefix(80)));
+    // Forwarding on before SetUp, also on hosts: an interface that is not
+    // forwarding sends router solicitations, which would add packets.
+    ipv6->SetForwarding(i, true);
+    ipv6->SetUp(i);
+    return i;
+}
+
+Fabric::Fabric(const BenchOptions& o)
+    : hostAddr(o.hosts)
+{
+    hosts.Create(o.hosts);
+    t0.Create(o.T0());
+    t1.Create(o.t1);
     InternetStackHelper stack;
     stack.SetIpv4StackInstall(false);
-    stack.Install(hostNodes);
-    stack.Install(t0Nodes);
-    stack.Install(t1Nodes);
+    stack.Install(hosts);
+    stack.Install(t0);
+    stack.Install(t1);
 
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(dataRate));
-    p2p.SetChannelAttribute("Delay", StringValue(linkDelay));
+    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(o.rate)));
+    p2p.SetChannelAttribute("Delay", StringValue(o.linkDelay));
     // Room for every packet of the run: DropTail never drops.
-    const uint64_t packetsPerFlow = (bytes + payload - 1) / payload;
-    p2p.SetQueue("ns3::DropTailQueue<Packet>",
-                 "MaxSize",
-                 QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS,
-                                          static_cast<uint32_t>(2 * packetsPerFlow * hosts))));
+    p2p.SetQueue(
+        "ns3::DropTailQueue<Packet>",
+        "MaxSize",
+        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS,
+                                 static_cast<uint32_t>(2 * o.PacketsPerFlow() * o.hosts))));
+}
 
-    Ipv6StaticRoutingHelper routingHelper;
-    NetDeviceContainer allDevices;
+void
+Fabric::ConnectHost(const BenchOptions& o, uint32_t h)
+{
+    // Host ::1, T0 ::2. The first group selects the T1 the host's traffic crosses, so
+    // every T0 needs only one /48 route per T1 and every T1 one /64 route per T0.
+    const uint32_t k = h % o.t1;
+    const uint32_t j = h / o.hostsPerT0;
+    NetDeviceContainer d = p2p.Install(hosts.Get(h), t0.Get(j));
+    devices.Add(d);
+    hostAddr[h] = Addr(k, j, h, 1);
+    const uint32_t hi = AddInterface(hosts.Get(h), d.Get(0), hostAddr[h]);
+    AddInterface(t0.Get(j), d.Get(1), Addr(k, j, h, 2));
+    routing.GetStaticRouting(hosts.Get(h)->GetObject<Ipv6>())
+        ->SetDefaultRoute(Addr(k, j, h, 2), hi);
+}
 
-    // Adds one interface with one global address and brings it up; returns its index.
-    auto addIf = [](Ptr<Node> node, Ptr<NetDevice> dev, Ipv6Address addr) {
-        Ptr<Ipv6> ipv6 = node->GetObject<Ipv6>();
-        const uint32_t i = ipv6->AddInterface(dev);
-        ipv6->AddAddress(i, Ipv6InterfaceAddress(addr, Ipv6Prefix(80)));
-        // Forwarding on before SetUp, also on hosts: an interface that is not
-        // forwarding sends router solicitations, which would add packets.
-        ipv6->SetForwarding(i, true);
-        ipv6->SetUp(i);
-        return i;
-    };
+void
+Fabric::ConnectT0ToT1(uint32_t j, uint32_t m)
+{
+    // T0 ::1, T1 ::2.
+    NetDeviceContainer d = p2p.Install(t0.Get(j), t1.Get(m));
+    devices.Add(d);
+    const uint32_t up = AddInterface(t0.Get(j), d.Get(0), Addr(0x100, j, m, 1));
+    const uint32_t down = AddInterface(t1.Get(m), d.Get(1), Addr(0x100, j, m, 2));
+    routing.GetStaticRouting(t0.Get(j)->GetObject<Ipv6>())
+        ->AddNetworkRouteTo(Addr(m, 0, 0, 0), Ipv6Prefix(48), Addr(0x100, j, m, 2), up);
+    routing.GetStaticRouting(t1.Get(m)->GetObject<Ipv6>())
+        ->AddNetworkRouteTo(Addr(m, j, 0, 0), Ipv6Prefix(64), Addr(0x100, j, m, 1), down);
+}
 
-    // Host h lives in fd00:0:(h mod t1):(T0 index):(h)::/80 — host ::1, T0 ::2.
-    // The first group selects the T1 its traffic crosses, so every T0 needs
-    // only one /48 route per T1 and every T1 one /64 route per T0.
-    std::vector<Ipv6Address> hostAddr(hosts);
-    for (uint32_t h = 0; h < hosts; ++h)
+/// \param o the options \return the fabric, every link up and every route set
+std::unique_ptr<Fabric>
+BuildFabric(const BenchOptions& o)
+{
+    auto f = std::make_unique<Fabric>(o);
+    for (uint32_t h = 0; h < o.hosts; ++h)
     {
-        const uint32_t k = h % t1;
-        const uint32_t j = h / hostsPerT0;
-        NetDeviceContainer d = p2p.Install(hostNodes.Get(h), t0Nodes.Get(j));
-        allDevices.Add(d);
-        hostAddr[h] = Addr(k, j, h, 1);
-        const uint32_t hi = addIf(hostNodes.Get(h), d.Get(0), hostAddr[h]);
-        addIf(t0Nodes.Get(j), d.Get(1), Addr(k, j, h, 2));
-        routingHelper.GetStaticRouting(hostNodes.Get(h)->GetObject<Ipv6>())
-            ->SetDefaultRoute(Addr(k, j, h, 2), hi);
+        f->ConnectHost(o, h);
     }
-    // T0 j <-> T1 m links in fd00:0:100:(j):(m)::/80 — T0 ::1, T1 ::2.
-    for (uint32_t j = 0; j < t0; ++j)
+    for (uint32_t j = 0; j < o.T0(); ++j)
     {
-        for (uint32_t m = 0; m < t1; ++m)
+        for (uint32_t m = 0; m < o.t1; ++m)
         {
-            NetDeviceContainer d = p2p.Install(t0Nodes.Get(j), t1Nodes.Get(m));
-            allDevices.Add(d);
-            const uint32_t up = addIf(t0Nodes.Get(j), d.Get(0), Addr(0x100, j, m, 1));
-            const uint32_t down = addIf(t1Nodes.Get(m), d.Get(1), Addr(0x100, j, m, 2));
-            routingHelper.GetStaticRouting(t0Nodes.Get(j)->GetObject<Ipv6>())
-                ->AddNetworkRouteTo(Addr(m, 0, 0, 0), Ipv6Prefix(48), Addr(0x100, j, m, 2), up);
-            routingHelper.GetStaticRouting(t1Nodes.Get(m)->GetObject<Ipv6>())
-                ->AddNetworkRouteTo(Addr(m, j, 0, 0), Ipv6Prefix(64), Addr(0x100, j, m, 1), down);
+            f->ConnectT0ToT1(j, m);
         }
     }
-    for (uint32_t n = 0; n < t0; ++n)
+    for (NodeContainer* c : {&f->t0, &f->t1})
     {
-        t0Nodes.Get(n)->GetObject<Ipv6>()->SetAttribute("IpForward", BooleanValue(true));
+        for (uint32_t n = 0; n < c->GetN(); ++n)
+        {
+            c->Get(n)->GetObject<Ipv6>()->SetAttribute("IpForward", BooleanValue(true));
+        }
     }
-    for (uint32_t n = 0; n < t1; ++n)
-    {
-        t1Nodes.Get(n)->GetObject<Ipv6>()->SetAttribute("IpForward", BooleanValue(true));
-    }
+    return f;
+}
 
-    // Permutation without fixed points (Fisher-Yates, redrawn until no host sends to itself).
-    std::mt19937_64 rng(seed);
-    std::vector<uint32_t> dst(hosts);
-    for (bool ok = false; !ok;)
-    {
-        for (uint32_t i = 0; i < hosts; ++i)
-        {
-            dst[i] = i;
-        }
-        for (uint32_t i = hosts - 1; i > 0; --i)
-        {
-            std::swap(dst[i], dst[rng() % (i + 1)]);
-        }
-        ok = true;
-        for (uint32_t i = 0; i < hosts; ++i)
-        {
-            ok = ok && dst[i] != i;
-        }
-    }
+/// The UDP endpoints of the run.
+struct Traffic
+{
+    std::vector<Receiver> receivers; //!< one per host
+    std::vector<Sender> senders;     //!< one per host
+    uint64_t expectedHops{0};        //!< link transmissions of all data packets and ACKs
+};
 
+/**
+ * Open a receiver on every host and start every host's flow to its permutation partner.
+ * \param o the options \param f the fabric \param dst host -> its partner
+ * \param[out] t the endpoints (not moved afterwards: the sockets call into them)
+ */
+void
+StartTraffic(const BenchOptions& o, const Fabric& f, const std::vector<uint32_t>& dst, Traffic& t)
+{
     // Wire bytes of a data packet: payload + UDP 8 + IPv6 40 + PPP 2.
-    const Time interval = dataRate.CalculateBytesTxTime(payload + 8 + 40 + 2);
-    std::vector<Receiver> receivers(hosts);
-    std::vector<Sender> senders(hosts);
-    uint64_t expectedHops = 0;
+    const Time interval = DataRate(o.rate).CalculateBytesTxTime(o.payload + 8 + 40 + 2);
+    const uint64_t packetsPerFlow = o.PacketsPerFlow();
+    t.receivers.resize(o.hosts);
+    t.senders.resize(o.hosts);
     const TypeId udp = UdpSocketFactory::GetTypeId();
-    for (uint32_t h = 0; h < hosts; ++h)
+    for (uint32_t h = 0; h < o.hosts; ++h)
     {
-        receivers[h].ackPayload = ackPayload;
-        Ptr<Socket> rx = Socket::CreateSocket(hostNodes.Get(h), udp);
+        t.receivers[h].ackPayload = o.ackPayload;
+        Ptr<Socket> rx = Socket::CreateSocket(f.hosts.Get(h), udp);
         rx->Bind(Inet6SocketAddress(Ipv6Address::GetAny(), DATA_PORT));
-        rx->SetRecvCallback(MakeCallback(&Receiver::Receive, &receivers[h]));
+        rx->SetRecvCallback(MakeCallback(&Receiver::Receive, &t.receivers[h]));
     }
-    for (uint32_t h = 0; h < hosts; ++h)
+    for (uint32_t h = 0; h < o.hosts; ++h)
     {
-        Sender& s = senders[h];
-        s.socket = Socket::CreateSocket(hostNodes.Get(h), udp);
+        Sender& s = t.senders[h];
+        s.socket = Socket::CreateSocket(f.hosts.Get(h), udp);
         s.socket->Bind6();
-        s.socket->Connect(Inet6SocketAddress(hostAddr[dst[h]], DATA_PORT));
+        s.socket->Connect(Inet6SocketAddress(f.hostAddr[dst[h]], DATA_PORT));
         s.socket->SetRecvCallback(MakeCallback(&Sender::ReceiveAck, &s));
         s.remaining = static_cast<uint32_t>(packetsPerFlow);
-        s.payload = payload;
+        s.payload = o.payload;
         s.interval = interval;
         Simulator::Schedule(Seconds(0), &Sender::Send, &s);
-        const uint64_t hops = (h / hostsPerT0 == dst[h] / hostsPerT0) ? 2 : 4;
-        expectedHops += 2 * packetsPerFlow * hops; // data and ACKs
+        const uint64_t hops = (h / o.hostsPerT0 == dst[h] / o.hostsPerT0) ? 2 : 4;
+        t.expectedHops += 2 * packetsPerFlow * hops; // data and ACKs
     }
-    const double setupSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
+}
 
-    // IPv6 drops (no route, TTL, ...) are counted; none are expected.
-    static uint64_t ipDrops = 0;
+/// IPv6 drops (no route, TTL, ...) of the run; none are expected.
+uint64_t g_ipDrops = 0;
+
+/// Count IPv6 drops on every node.
+void
+CountIpDrops()
+{
     Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv6L3Protocol/Drop",
                                   MakeCallback(+[](const Ipv6Header&,
                                                    Ptr<const Packet>,
                                                    Ipv6L3Protocol::DropReason,
                                                    Ptr<Ipv6>,
-                                                   uint32_t) { ++ipDrops; }));
-    // CPU time as well as wall time: on a shared machine the CPU time of the
-    // run is the steadier measure.
-    auto cpuSeconds = []() {
-        struct rusage u;
-        getrusage(RUSAGE_SELF, &u);
-        return u.ru_utime.tv_sec + u.ru_stime.tv_sec +
-               (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
-    };
-    const double cpuStart = cpuSeconds();
+                                                   uint32_t) { ++g_ipDrops; }));
+}
+
+/// \return user + system CPU time of the process so far, in seconds
+double
+CpuSeconds()
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+/// What the run measured.
+struct Measured
+{
+    double setupSeconds{0}; //!< wall time of building the fabric and the traffic
+    double runSeconds{0};   //!< wall time of Simulator::Run
+    double runCpu{0};       //!< CPU time of Simulator::Run
+    uint64_t events{0};     //!< events executed
+    uint64_t delivered{0};  //!< data packets the receivers got
+    uint64_t acks{0};       //!< ACKs the senders got
+    int64_t simNs{0};       //!< the last ACK's arrival: when the traffic was done
+    uint64_t hops{0};       //!< packets the device queues took
+    uint64_t drops{0};      //!< IPv6 and device-queue drops
+    long peakRssKb{0};      //!< peak resident set size
+};
+
+/// Run the simulation and time it (CPU time too: on a shared machine the steadier measure).
+void
+RunAndTime(Measured& m)
+{
+    const double cpuStart = CpuSeconds();
     const auto runStart = std::chrono::steady_clock::now();
     Simulator::Stop(Seconds(1));
     Simulator::Run();
-    const double runSeconds =
+    m.runSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
-    const double runCpu = cpuSeconds() - cpuStart;
-    const uint64_t events = Simulator::GetEventCount();
+    m.runCpu = CpuSeconds() - cpuStart;
+    m.events = Simulator::GetEventCount();
+}
 
-    uint64_t delivered = 0;
-    uint64_t acks = 0;
-    int64_t simNs = 0; // the last ACK's arrival: when the traffic was done
-    for (uint32_t h = 0; h < hosts; ++h)
+/// Add up the endpoints' and the devices' counters into \p m.
+void
+Count(const Fabric& f, const Traffic& t, Measured& m)
+{
+    for (std::size_t h = 0; h < t.senders.size(); ++h)
     {
-        simNs = std::max(simNs, senders[h].lastAck.GetNanoSeconds());
-        delivered += receivers[h].packets;
-        acks += senders[h].acks;
+        m.simNs = std::max(m.simNs, t.senders[h].lastAck.GetNanoSeconds());
+        m.delivered += t.receivers[h].packets;
+        m.acks += t.senders[h].acks;
     }
-    uint64_t hops = 0;
-    uint64_t drops = ipDrops;
-    for (uint32_t i = 0; i < allDevices.GetN(); ++i)
+    m.drops = g_ipDrops;
+    for (uint32_t i = 0; i < f.devices.GetN(); ++i)
     {
-        Ptr<Queue<Packet>> q = DynamicCast<PointToPointNetDevice>(allDevices.Get(i))->GetQueue();
-        hops += q->GetTotalReceivedPackets();
-        drops += q->GetTotalDroppedPackets();
+        Ptr<Queue<Packet>> q = DynamicCast<PointToPointNetDevice>(f.devices.Get(i))->GetQueue();
+        m.hops += q->GetTotalReceivedPackets();
+        m.drops += q->GetTotalDroppedPackets();
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    m.peakRssKb = ru.ru_maxrss;
+}
 
-    const uint64_t sent = packetsPerFlow * hosts;
+/// Print the JSON object of the run.
+void
+PrintJson(const BenchOptions& o, uint64_t sent, uint64_t expectedHops, const Measured& m)
+{
     std::printf("{\n"
                 "  \"hosts\": %u, \"t0\": %u, \"t1\": %u, \"bytesPerFlow\": %llu, "
                 "\"payload\": %u, \"seed\": %u,\n"
@@ -324,30 +401,58 @@ main(int argc, char* argv[])
                 "  \"hopsPerWallSecond\": %.0f, \"eventsPerWallSecond\": %.0f,\n"
                 "  \"hopsPerCpuSecond\": %.0f, \"eventsPerCpuSecond\": %.0f\n"
                 "}\n",
-                hosts,
-                t0,
-                t1,
-                static_cast<unsigned long long>(bytes),
-                payload,
-                seed,
+                o.hosts,
+                o.T0(),
+                o.t1,
+                static_cast<unsigned long long>(o.bytes),
+                o.payload,
+                o.seed,
                 static_cast<unsigned long long>(sent),
-                static_cast<unsigned long long>(delivered),
-                static_cast<unsigned long long>(acks),
-                static_cast<unsigned long long>(drops),
-                static_cast<unsigned long long>(hops),
+                static_cast<unsigned long long>(m.delivered),
+                static_cast<unsigned long long>(m.acks),
+                static_cast<unsigned long long>(m.drops),
+                static_cast<unsigned long long>(m.hops),
                 static_cast<unsigned long long>(expectedHops),
-                static_cast<long long>(simNs),
-                static_cast<unsigned long long>(events),
-                setupSeconds,
-                runSeconds,
-                ru.ru_maxrss,
-                runCpu,
-                hops / runSeconds,
-                events / runSeconds,
-                hops / runCpu,
-                events / runCpu);
+                static_cast<long long>(m.simNs),
+                static_cast<unsigned long long>(m.events),
+                m.setupSeconds,
+                m.runSeconds,
+                m.peakRssKb,
+                m.runCpu,
+                m.hops / m.runSeconds,
+                m.events / m.runSeconds,
+                m.hops / m.runCpu,
+                m.events / m.runCpu);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    const BenchOptions o = ParseOptions(argc, argv);
+
+    const auto setupStart = std::chrono::steady_clock::now();
+    // No duplicate address detection: addresses are usable at once.
+    Config::SetDefault("ns3::Icmpv6L4Protocol::DAD", BooleanValue(false));
+    std::unique_ptr<Fabric> fabric = BuildFabric(o);
+    // Permutation without fixed points: no host sends to itself.
+    const std::vector<uint32_t> dst = MrcScenarioWorkload::Derangement(o.hosts, o.seed);
+    Traffic traffic;
+    StartTraffic(o, *fabric, dst, traffic);
+    Measured m;
+    m.setupSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - setupStart).count();
+
+    CountIpDrops();
+    RunAndTime(m);
+    Count(*fabric, traffic, m);
+
+    const uint64_t sent = o.PacketsPerFlow() * o.hosts;
+    PrintJson(o, sent, traffic.expectedHops, m);
     Simulator::Destroy();
-    const bool ok = delivered == sent && acks == sent && drops == 0 && hops == expectedHops;
+    const bool ok =
+        m.delivered == sent && m.acks == sent && m.drops == 0 && m.hops == traffic.expectedHops;
     if (!ok)
     {
         std::cerr << "mrc-bench-reference: not every packet arrived exactly as expected"

@@ -53,6 +53,7 @@ CpuSeconds()
     return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
+/// \return wall seconds since \p a
 double
 Since(std::chrono::steady_clock::time_point a)
 {
@@ -96,41 +97,75 @@ Quantile(const std::vector<int64_t>& v, double q)
     return v[i - 1];
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// The benchmark's options.
+struct UecBenchOptions
 {
-    uint32_t k = 16;
-    uint64_t bytes = 2 * 1024 * 1024;
-    uint32_t seed = 1;
-    std::string json = "";
+    uint32_t k = 16;                  //!< fat-tree arity
+    uint64_t bytes = 2 * 1024 * 1024; //!< bytes each host writes
+    uint32_t seed = 1;                //!< RNG seed
+    std::string json = "";            //!< also write the JSON line here
+};
+
+/// \param argc argument count \param argv arguments \return the options, checked
+UecBenchOptions
+ParseOptions(int argc, char* argv[])
+{
+    UecBenchOptions o;
     MrcCommandLine cmd(__FILE__);
     cmd.Usage("perm1024-uec: a UEC permutation on a 3-tier fat-tree (k = 16: 1024 hosts), "
               "wall time, CPU time and peak memory.");
-    cmd.AddValue("k", "fat-tree arity (even, >= 4): k^3/4 hosts", k);
-    cmd.AddValue("bytes", "bytes each host writes", bytes);
-    cmd.AddValue("seed", "RNG seed (permutation, spraying, ECMP)", seed);
-    cmd.AddValue("json", "also write the JSON line to this file", json);
+    cmd.AddValue("k", "fat-tree arity (even, >= 4): k^3/4 hosts", o.k);
+    cmd.AddValue("bytes", "bytes each host writes", o.bytes);
+    cmd.AddValue("seed", "RNG seed (permutation, spraying, ECMP)", o.seed);
+    cmd.AddValue("json", "also write the JSON line to this file", o.json);
     cmd.Parse(argc, argv);
-    if (k < 4 || k % 2 != 0 || k > 64)
+    if (o.k < 4 || o.k % 2 != 0 || o.k > 64)
     {
-        MrcCommandLine::Fail("--k='" + std::to_string(k) + "' must be even and in [4, 64]");
+        MrcCommandLine::Fail("--k='" + std::to_string(o.k) + "' must be even and in [4, 64]");
     }
-    if (bytes == 0 || bytes > (uint64_t{1} << 32))
+    if (o.bytes == 0 || o.bytes > (uint64_t{1} << 32))
     {
-        MrcCommandLine::Fail("--bytes='" + std::to_string(bytes) + "' must be in [1, 2^32]");
+        MrcCommandLine::Fail("--bytes='" + std::to_string(o.bytes) + "' must be in [1, 2^32]");
     }
-    if (seed == 0)
+    if (o.seed == 0)
     {
         MrcCommandLine::Fail("--seed='0' must be at least 1");
     }
-    RngSeedManager::SetSeed(seed);
-    RngSeedManager::SetRun(1);
+    return o;
+}
 
-    const auto wall0 = std::chrono::steady_clock::now();
-    const double cpu0 = CpuSeconds();
+/// Times, memory and counters of the run.
+struct UecBenchResult
+{
+    uint32_t hosts{0};        //!< hosts of the fat-tree
+    std::size_t messages{0};  //!< Writes posted
+    uint64_t topoRss{0};      //!< peak RSS after building the topology, KiB
+    uint64_t nicRss{0};       //!< peak RSS after installing the NICs, KiB
+    uint64_t setupRss{0};     //!< peak RSS after posting the Writes, KiB
+    uint64_t rss{0};          //!< peak RSS at the end, KiB
+    double setupWall{0};      //!< wall time of the setup
+    double setupCpu{0};       //!< CPU time of the setup
+    double runWall{0};        //!< wall time of Simulator::Run
+    double runCpu{0};         //!< CPU time of Simulator::Run
+    double totalWall{0};      //!< wall time in all
+    double totalCpu{0};       //!< CPU time in all
+    uint64_t events{0};       //!< events executed
+    int64_t simNs{0};         //!< simulated time
+    uint32_t badRegions{0};   //!< regions not written exactly once in full
+    uint64_t timeouts{0};     //!< requesters' retransmission timeouts
+    uint64_t retransmits{0};  //!< requesters' retransmitted packets
+    uint64_t hops{0};         //!< link transmissions
+    uint64_t trims{0};        //!< packets the switches trimmed
+    uint64_t drops{0};        //!< packets the switches dropped
+    std::vector<int64_t> fct; //!< completion times of the completed flows, sorted
+    bool ok{false};           //!< every check passed
+};
 
+/// \param k fat-tree arity \param rdma installs the NICs \param[out] r peak RSS after each
+/// step \return the fat-tree with a NIC on every host
+Ptr<MrcTopology>
+BuildFabric(uint32_t k, MrcRdmaHelper& rdma, UecBenchResult& r)
+{
     MrcProfiles::Apply("uec-htsim");
     MrcTopologyConfig c;
     c.kind = MrcTopologyKind::FAT_TREE;
@@ -140,19 +175,28 @@ main(int argc, char* argv[])
     MrcTopologyHelper th(c);
     th.SetNames(false);
     Ptr<MrcTopology> topo = th.Build();
-    const uint32_t n = topo->GetNHosts();
-    const uint64_t topoRss = PeakRssKib();
+    r.hosts = topo->GetNHosts();
+    r.topoRss = PeakRssKib();
 
-    MrcRdmaHelper rdma;
-    rdma.SetQueuePairType("ns3::MrcUecQueuePair");
-    for (uint32_t h = 0; h < n; ++h)
+    for (uint32_t h = 0; h < r.hosts; ++h)
     {
         rdma.Install(topo->GetHost(h), topo->GetNicPort(h, 0), topo->GetAddress(h, 0));
     }
-    const uint64_t nicRss = PeakRssKib();
+    r.nicRss = PeakRssKib();
+    return topo;
+}
 
-    std::vector<uint32_t> hosts(n);
-    for (uint32_t h = 0; h < n; ++h)
+/**
+ * Connect every host to its permutation partner and post one Write on each connection.
+ * \param topo the fabric \param rdma makes the connections \param bytes bytes per Write
+ * \param done logs the completions
+ * \return the connections, in flow order
+ */
+std::vector<MrcRdmaHelper::Connection>
+PostPermutation(Ptr<MrcTopology> topo, MrcRdmaHelper& rdma, uint64_t bytes, Completions& done)
+{
+    std::vector<uint32_t> hosts(topo->GetNHosts());
+    for (uint32_t h = 0; h < hosts.size(); ++h)
     {
         hosts[h] = h;
     }
@@ -160,7 +204,6 @@ main(int argc, char* argv[])
     gen->AssignStreams(1);
     const std::vector<MrcFlowSpec> flows = gen->Permutation(hosts, bytes, Seconds(0));
 
-    Completions done;
     done.fctNs.assign(flows.size(), -1);
     std::vector<MrcRdmaHelper::Connection> conns;
     conns.reserve(flows.size());
@@ -186,112 +229,165 @@ main(int argc, char* argv[])
             ->AssignStreams(1000 + 2 * static_cast<int64_t>(i));
         conns.push_back(conn);
     }
-    const double setupWall = Since(wall0);
-    const double setupCpu = CpuSeconds() - cpu0;
-    const uint64_t setupRss = PeakRssKib();
+    return conns;
+}
 
+/// Run the simulation; time it and count its events into \p r.
+void
+RunAndTime(UecBenchResult& r)
+{
     const auto run0 = std::chrono::steady_clock::now();
     const double runCpu0 = CpuSeconds();
     const uint64_t events0 = Simulator::GetEventCount();
     Simulator::Run();
-    const double runWall = Since(run0);
-    const double runCpu = CpuSeconds() - runCpu0;
-    const uint64_t events = Simulator::GetEventCount() - events0;
-    const int64_t simNs = Simulator::Now().GetNanoSeconds();
+    r.runWall = Since(run0);
+    r.runCpu = CpuSeconds() - runCpu0;
+    r.events = Simulator::GetEventCount() - events0;
+    r.simNs = Simulator::Now().GetNanoSeconds();
+}
 
-    // checks: every byte exactly once, every Write completed once and successfully
-    uint32_t badRegions = 0;
-    uint64_t timeouts = 0;
-    uint64_t retransmits = 0;
+/**
+ * Check every byte was placed exactly once and every Write completed once and successfully;
+ * add up the counters of the queue pairs, links and switches.
+ * \param topo the fabric \param conns the connections \param bytes bytes per Write
+ * \param done the completions \param[out] r the result
+ */
+void
+CheckAndCount(Ptr<MrcTopology> topo,
+              const std::vector<MrcRdmaHelper::Connection>& conns,
+              uint64_t bytes,
+              const Completions& done,
+              UecBenchResult& r)
+{
     for (const auto& conn : conns)
     {
         if (!conn.region->IsExactlyOnce(conn.region->GetBase(), bytes) ||
             conn.region->GetBytesPlaced() != bytes || conn.region->GetDuplicateBytes() != 0)
         {
-            ++badRegions;
+            ++r.badRegions;
         }
-        timeouts += conn.requester->GetCounters().timeouts;
-        retransmits += conn.requester->GetCounters().retransmittedPackets;
+        r.timeouts += conn.requester->GetCounters().timeouts;
+        r.retransmits += conn.requester->GetCounters().retransmittedPackets;
     }
-    uint64_t hops = 0;
     for (uint32_t id = 0; id < topo->GetNLinks(); ++id)
     {
         const MrcTopologyLink& l = topo->GetLink(id);
         for (uint8_t cls = 0; cls < MrcNetDevice::N_CLASSES; ++cls)
         {
-            hops += l.devA->GetTxPackets(cls) + l.devB->GetTxPackets(cls);
+            r.hops += l.devA->GetTxPackets(cls) + l.devB->GetTxPackets(cls);
         }
     }
-    uint64_t trims = 0;
-    uint64_t drops = 0;
     for (uint32_t id = 0; id < topo->GetNSwitches(); ++id)
     {
-        trims += topo->GetSwitchById(id)->GetTrimmedPackets();
-        drops += topo->GetSwitchById(id)->GetTotalDropPackets();
+        r.trims += topo->GetSwitchById(id)->GetTrimmedPackets();
+        r.drops += topo->GetSwitchById(id)->GetTotalDropPackets();
     }
-    std::vector<int64_t> fct;
     for (int64_t t : done.fctNs)
     {
         if (t >= 0)
         {
-            fct.push_back(t);
+            r.fct.push_back(t);
         }
     }
-    std::sort(fct.begin(), fct.end());
-    const bool ok =
-        badRegions == 0 && done.done == flows.size() && done.failed == 0 && done.repeated == 0;
-    const double totalWall = Since(wall0);
-    const double totalCpu = CpuSeconds() - cpu0;
-    const uint64_t rss = PeakRssKib();
+    std::sort(r.fct.begin(), r.fct.end());
+    r.ok = r.badRegions == 0 && done.done == r.messages && done.failed == 0 && done.repeated == 0;
+}
 
-    std::cout << "perm1024-uec: k = " << k << " fat-tree, " << n << " hosts, "
+/// Print the run as text.
+void
+PrintText(const UecBenchOptions& o,
+          Ptr<MrcTopology> topo,
+          const Completions& done,
+          const UecBenchResult& r)
+{
+    const std::vector<int64_t>& fct = r.fct;
+    std::cout << "perm1024-uec: k = " << o.k << " fat-tree, " << r.hosts << " hosts, "
               << topo->GetNSwitches() << " switches, " << topo->GetNLinks() << " links; "
-              << flows.size() << " Writes of " << bytes << " B\n"
-              << "setup: " << setupWall << " s wall, " << setupCpu << " s CPU, peak RSS "
-              << setupRss / 1024.0 << " MiB (after the topology " << topoRss / 1024.0
-              << ", after the NICs " << nicRss / 1024.0 << ")\n"
-              << "run:   " << runWall << " s wall, " << runCpu << " s CPU, " << simNs / 1e3
+              << r.messages << " Writes of " << o.bytes << " B\n"
+              << "setup: " << r.setupWall << " s wall, " << r.setupCpu << " s CPU, peak RSS "
+              << r.setupRss / 1024.0 << " MiB (after the topology " << r.topoRss / 1024.0
+              << ", after the NICs " << r.nicRss / 1024.0 << ")\n"
+              << "run:   " << r.runWall << " s wall, " << r.runCpu << " s CPU, " << r.simNs / 1e3
               << " us simulated\n"
-              << "total: " << totalWall << " s wall, " << totalCpu << " s CPU, peak RSS "
-              << rss / 1024.0 << " MiB\n"
-              << "packet hops " << hops << " (" << hops / runWall << " per wall s, "
-              << hops / runCpu << " per CPU s), events " << events << " (" << events / runWall
-              << " per wall s)\n"
+              << "total: " << r.totalWall << " s wall, " << r.totalCpu << " s CPU, peak RSS "
+              << r.rss / 1024.0 << " MiB\n"
+              << "packet hops " << r.hops << " (" << r.hops / r.runWall << " per wall s, "
+              << r.hops / r.runCpu << " per CPU s), events " << r.events << " ("
+              << r.events / r.runWall << " per wall s)\n"
               << "FCT p50 " << Quantile(fct, 0.5) / 1e3 << " us, p99 " << Quantile(fct, 0.99) / 1e3
               << " us, max " << (fct.empty() ? 0 : fct.back()) / 1e3 << " us\n"
-              << "trims " << trims << ", drops " << drops << ", retransmissions " << retransmits
-              << ", timeouts " << timeouts << "\n"
-              << "exactly once: " << (flows.size() - badRegions) << "/" << flows.size()
-              << " regions, completed " << done.done << "/" << flows.size() << " (" << done.failed
-              << " failed, " << done.repeated << " repeated): " << (ok ? "OK" : "FAILED") << "\n";
+              << "trims " << r.trims << ", drops " << r.drops << ", retransmissions "
+              << r.retransmits << ", timeouts " << r.timeouts << "\n"
+              << "exactly once: " << (r.messages - r.badRegions) << "/" << r.messages
+              << " regions, completed " << done.done << "/" << r.messages << " (" << done.failed
+              << " failed, " << done.repeated << " repeated): " << (r.ok ? "OK" : "FAILED") << "\n";
+}
 
+/// \return the run as one JSON line
+std::string
+JsonLine(const UecBenchOptions& o, const UecBenchResult& r)
+{
+    const std::vector<int64_t>& fct = r.fct;
     std::ostringstream js;
-    js << "{\"scenario\": \"perm1024-uec\", \"k\": " << k << ", \"hosts\": " << n
-       << ", \"messages\": " << flows.size() << ", \"bytesPerMessage\": " << bytes
-       << ", \"seed\": " << seed << ", \"allCompleted\": " << (ok ? "true" : "false")
-       << ", \"simulatedNs\": " << simNs << ", \"eventsExecuted\": " << events
-       << ", \"packetHops\": " << hops << ", \"setupWallSeconds\": " << setupWall
-       << ", \"runWallSeconds\": " << runWall << ", \"runCpuSeconds\": " << runCpu
-       << ", \"totalWallSeconds\": " << totalWall << ", \"totalCpuSeconds\": " << totalCpu
-       << ", \"topologyRssKb\": " << topoRss << ", \"setupRssKb\": " << setupRss
-       << ", \"peakRssKb\": " << rss << ", \"hopsPerWallSecond\": " << hops / runWall
-       << ", \"eventsPerWallSecond\": " << events / runWall
-       << ", \"hopsPerCpuSecond\": " << hops / runCpu
-       << ", \"eventsPerCpuSecond\": " << events / runCpu
+    js << "{\"scenario\": \"perm1024-uec\", \"k\": " << o.k << ", \"hosts\": " << r.hosts
+       << ", \"messages\": " << r.messages << ", \"bytesPerMessage\": " << o.bytes
+       << ", \"seed\": " << o.seed << ", \"allCompleted\": " << (r.ok ? "true" : "false")
+       << ", \"simulatedNs\": " << r.simNs << ", \"eventsExecuted\": " << r.events
+       << ", \"packetHops\": " << r.hops << ", \"setupWallSeconds\": " << r.setupWall
+       << ", \"runWallSeconds\": " << r.runWall << ", \"runCpuSeconds\": " << r.runCpu
+       << ", \"totalWallSeconds\": " << r.totalWall << ", \"totalCpuSeconds\": " << r.totalCpu
+       << ", \"topologyRssKb\": " << r.topoRss << ", \"setupRssKb\": " << r.setupRss
+       << ", \"peakRssKb\": " << r.rss << ", \"hopsPerWallSecond\": " << r.hops / r.runWall
+       << ", \"eventsPerWallSecond\": " << r.events / r.runWall
+       << ", \"hopsPerCpuSecond\": " << r.hops / r.runCpu
+       << ", \"eventsPerCpuSecond\": " << r.events / r.runCpu
        << ", \"fctP50Ns\": " << Quantile(fct, 0.5) << ", \"fctP99Ns\": " << Quantile(fct, 0.99)
-       << ", \"fctMaxNs\": " << (fct.empty() ? 0 : fct.back()) << ", \"trims\": " << trims
-       << ", \"drops\": " << drops << ", \"retransmissions\": " << retransmits
-       << ", \"timeouts\": " << timeouts << "}";
-    std::cout << js.str() << std::endl;
-    if (!json.empty())
+       << ", \"fctMaxNs\": " << (fct.empty() ? 0 : fct.back()) << ", \"trims\": " << r.trims
+       << ", \"drops\": " << r.drops << ", \"retransmissions\": " << r.retransmits
+       << ", \"timeouts\": " << r.timeouts << "}";
+    return js.str();
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    const UecBenchOptions o = ParseOptions(argc, argv);
+    RngSeedManager::SetSeed(o.seed);
+    RngSeedManager::SetRun(1);
+
+    const auto wall0 = std::chrono::steady_clock::now();
+    const double cpu0 = CpuSeconds();
+    UecBenchResult r;
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairType("ns3::MrcUecQueuePair");
+    Ptr<MrcTopology> topo = BuildFabric(o.k, rdma, r);
+    Completions done;
+    const std::vector<MrcRdmaHelper::Connection> conns = PostPermutation(topo, rdma, o.bytes, done);
+    r.messages = conns.size();
+    r.setupWall = Since(wall0);
+    r.setupCpu = CpuSeconds() - cpu0;
+    r.setupRss = PeakRssKib();
+
+    RunAndTime(r);
+    CheckAndCount(topo, conns, o.bytes, done, r);
+    r.totalWall = Since(wall0);
+    r.totalCpu = CpuSeconds() - cpu0;
+    r.rss = PeakRssKib();
+
+    PrintText(o, topo, done, r);
+    const std::string js = JsonLine(o, r);
+    std::cout << js << std::endl;
+    if (!o.json.empty())
     {
-        std::ofstream f(json);
+        std::ofstream f(o.json);
         if (!f)
         {
-            MrcCommandLine::Fail("--json='" + json + "': cannot write there");
+            MrcCommandLine::Fail("--json='" + o.json + "': cannot write there");
         }
-        f << js.str() << "\n";
+        f << js << "\n";
     }
     Simulator::Destroy();
-    return ok ? 0 : 1;
+    return r.ok ? 0 : 1;
 }

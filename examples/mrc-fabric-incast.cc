@@ -191,63 +191,62 @@ BuildFabric(const IncastOptions& o, NodeContainer& hosts)
     return sw;
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// The n raw sources (data in class 1: DSCP 4, trimmable, ECT(0)) and the one sink.
+struct IncastTraffic
 {
-    const IncastOptions o = ParseOptions(argc, argv);
-    RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(o.run);
-    const uint32_t n = o.n;
-    const uint64_t nBytes = o.nBytes;
-    const uint64_t bufKb = o.bufKb;
-    const uint64_t run = o.run;
-    const DataRate dataRate = o.dataRate;
-    const std::string& pfc = o.pfc;
-    const std::string& trimming = o.trimming;
-    const std::string& ecn = o.ecn;
-    const std::string& rate = o.rate;
-    const std::string& out = o.out;
-    NodeContainer hosts;
-    Ptr<MrcSwitchNode> sw = BuildFabric(o, hosts);
+    std::vector<Ptr<MrcRawSource>> sources; //!< on hosts 0 .. n-1
+    Ptr<MrcRawSink> sink;                   //!< on host n
+};
 
-    // Data in class 1 (DSCP 4, trimmable), ECT(0).
-    std::vector<Ptr<MrcRawSource>> sources;
+/// \param o the options \param hosts the hosts \return the applications, started at 0
+IncastTraffic
+InstallTraffic(const IncastOptions& o, NodeContainer& hosts)
+{
+    const uint32_t n = o.n;
+    IncastTraffic t;
     for (uint32_t i = 0; i < n; ++i)
     {
         Ptr<MrcRawSource> s = CreateObject<MrcRawSource>();
         s->SetAttribute("Local", Ipv6AddressValue(HostAddress(i)));
         s->SetAttribute("Remote", Ipv6AddressValue(HostAddress(n)));
-        s->SetAttribute("MaxBytes", UintegerValue(nBytes));
+        s->SetAttribute("MaxBytes", UintegerValue(o.nBytes));
         s->SetAttribute("Dscp", UintegerValue(MrcDscp::TRIMMABLE));
-        s->SetAttribute("DataRate", DataRateValue(dataRate));
+        s->SetAttribute("DataRate", DataRateValue(o.dataRate));
         s->SetAttribute("UdpSourcePort", UintegerValue(49152 + i));
         hosts.Get(i)->AddApplication(s);
         s->SetStartTime(Seconds(0));
-        sources.push_back(s);
+        t.sources.push_back(s);
     }
-    Ptr<MrcRawSink> sink = CreateObject<MrcRawSink>();
-    hosts.Get(n)->AddApplication(sink);
-    sink->SetStartTime(Seconds(0));
+    t.sink = CreateObject<MrcRawSink>();
+    hosts.Get(n)->AddApplication(t.sink);
+    t.sink->SetStartTime(Seconds(0));
+    return t;
+}
 
-    Time lastRx;
-    sink->TraceConnectWithoutContext(
-        "Rx",
-        Callback<void, Ptr<const Packet>, const MrcPacketInfo&>(
-            [&lastRx](Ptr<const Packet>, const MrcPacketInfo&) { lastRx = Simulator::Now(); }));
-    Simulator::Stop(Seconds(1));
-    Simulator::Run();
+/// What the senders sent and the receiver got.
+struct IncastCounts
+{
+    uint64_t sentPackets{0}; //!< packets the sources sent
+    uint64_t sentBytes{0};   //!< bytes the sources sent
+    uint64_t pauseRx{0};     //!< PFC frames the senders' devices received
+    MrcRawSink::Stats rx;    //!< what the sink received
+    double lastRxUs{0};      //!< when it received the last packet
+    std::string drops;       //!< the switch's drops by reason, as a JSON object
+};
 
-    uint64_t sentPackets = 0, sentBytes = 0, pauseRx = 0;
-    for (uint32_t i = 0; i < n; ++i)
+/// \return the counts of the finished run
+IncastCounts
+Count(const IncastTraffic& t, Ptr<MrcSwitchNode> sw, Time lastRx)
+{
+    IncastCounts c;
+    for (uint32_t i = 0; i < t.sources.size(); ++i)
     {
-        sentPackets += sources[i]->GetSentPackets();
-        sentBytes += sources[i]->GetSentBytes();
-        pauseRx += sw->GetPort(i)->GetPeer()->GetPfcRxFrames();
+        c.sentPackets += t.sources[i]->GetSentPackets();
+        c.sentBytes += t.sources[i]->GetSentBytes();
+        c.pauseRx += sw->GetPort(i)->GetPeer()->GetPfcRxFrames();
     }
-    const MrcRawSink::Stats rx = sink->GetTotal();
-    const double lastRxUs = lastRx.GetMicroSeconds();
+    c.rx = t.sink->GetTotal();
+    c.lastRxUs = lastRx.GetMicroSeconds();
 
     std::ostringstream drops;
     drops << "{";
@@ -258,42 +257,80 @@ main(int argc, char* argv[])
               << "\": " << sw->GetDropPackets(reason);
     }
     drops << "}";
+    c.drops = drops.str();
+    return c;
+}
 
-    std::cout << "senders " << n << " pfc " << pfc << " trimming " << trimming << " ecn " << ecn
-              << " bufferKb " << bufKb << " bytes " << nBytes << " rate " << rate << "\n"
-              << "sent " << sentPackets << " packets " << sentBytes << " bytes\n"
-              << "received " << rx.packets << " packets " << rx.bytes << " bytes, payload "
-              << rx.payloadBytes << "\n"
-              << "dropped " << sw->GetTotalDropPackets() << " " << drops.str() << "\n"
+/// Print the summary on standard output.
+void
+PrintSummary(const IncastOptions& o, Ptr<MrcSwitchNode> sw, const IncastCounts& c)
+{
+    std::cout << "senders " << o.n << " pfc " << o.pfc << " trimming " << o.trimming << " ecn "
+              << o.ecn << " bufferKb " << o.bufKb << " bytes " << o.nBytes << " rate " << o.rate
+              << "\n"
+              << "sent " << c.sentPackets << " packets " << c.sentBytes << " bytes\n"
+              << "received " << c.rx.packets << " packets " << c.rx.bytes << " bytes, payload "
+              << c.rx.payloadBytes << "\n"
+              << "dropped " << sw->GetTotalDropPackets() << " " << c.drops << "\n"
               << "trimmed " << sw->GetTrimmedPackets() << " marked " << sw->GetMarkedPackets()
               << " pauses sent " << sw->GetPausesSent() << " PFC frames received by senders "
-              << pauseRx << std::endl;
+              << c.pauseRx << std::endl;
+}
 
-    if (!out.empty())
+/// Write DIR/summary.json (DIR made if missing).
+void
+WriteSummaryJson(const IncastOptions& o, Ptr<MrcSwitchNode> sw, const IncastCounts& c)
+{
+    mkdir(o.out.c_str(), 0755);
+    std::ofstream js(o.out + "/summary.json");
+    if (!js)
     {
-        mkdir(out.c_str(), 0755);
-        std::ofstream js(out + "/summary.json");
-        if (!js)
-        {
-            Bad("--out='" + out + "': cannot write summary.json there");
-        }
-        js << "{\n  \"schema\": 1,\n"
-           << "  \"options\": {\"senders\": " << n << ", \"pfc\": " << pfc
-           << ", \"trimming\": " << trimming << ", \"ecn\": " << ecn << ", \"bufferKb\": " << bufKb
-           << ", \"bytes\": " << nBytes << ", \"rate\": \"" << rate << "\", \"seed\": " << run
-           << "},\n"
-           << "  \"sent\": {\"packets\": " << sentPackets << ", \"bytes\": " << sentBytes << "},\n"
-           << "  \"received\": {\"packets\": " << rx.packets << ", \"bytes\": " << rx.bytes
-           << ", \"payloadBytes\": " << rx.payloadBytes << ", \"trimmed\": " << rx.trimmed
-           << ", \"ceMarked\": " << rx.ceMarked << "},\n"
-           << "  \"dropped\": {\"packets\": " << sw->GetTotalDropPackets()
-           << ", \"byReason\": " << drops.str() << "},\n"
-           << "  \"trimmed\": " << sw->GetTrimmedPackets() << ",\n"
-           << "  \"marked\": " << sw->GetMarkedPackets() << ",\n"
-           << "  \"pauses\": {\"sent\": " << sw->GetPausesSent()
-           << ", \"resumesSent\": " << sw->GetResumesSent()
-           << ", \"pfcFramesReceivedBySenders\": " << pauseRx << "},\n"
-           << "  \"lastReceiveUs\": " << lastRxUs << "\n}\n";
+        Bad("--out='" + o.out + "': cannot write summary.json there");
+    }
+    js << "{\n  \"schema\": 1,\n"
+       << "  \"options\": {\"senders\": " << o.n << ", \"pfc\": " << o.pfc
+       << ", \"trimming\": " << o.trimming << ", \"ecn\": " << o.ecn
+       << ", \"bufferKb\": " << o.bufKb << ", \"bytes\": " << o.nBytes << ", \"rate\": \"" << o.rate
+       << "\", \"seed\": " << o.run << "},\n"
+       << "  \"sent\": {\"packets\": " << c.sentPackets << ", \"bytes\": " << c.sentBytes << "},\n"
+       << "  \"received\": {\"packets\": " << c.rx.packets << ", \"bytes\": " << c.rx.bytes
+       << ", \"payloadBytes\": " << c.rx.payloadBytes << ", \"trimmed\": " << c.rx.trimmed
+       << ", \"ceMarked\": " << c.rx.ceMarked << "},\n"
+       << "  \"dropped\": {\"packets\": " << sw->GetTotalDropPackets()
+       << ", \"byReason\": " << c.drops << "},\n"
+       << "  \"trimmed\": " << sw->GetTrimmedPackets() << ",\n"
+       << "  \"marked\": " << sw->GetMarkedPackets() << ",\n"
+       << "  \"pauses\": {\"sent\": " << sw->GetPausesSent()
+       << ", \"resumesSent\": " << sw->GetResumesSent()
+       << ", \"pfcFramesReceivedBySenders\": " << c.pauseRx << "},\n"
+       << "  \"lastReceiveUs\": " << c.lastRxUs << "\n}\n";
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    const IncastOptions o = ParseOptions(argc, argv);
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(o.run);
+    NodeContainer hosts;
+    Ptr<MrcSwitchNode> sw = BuildFabric(o, hosts);
+    const IncastTraffic t = InstallTraffic(o, hosts);
+
+    Time lastRx;
+    t.sink->TraceConnectWithoutContext(
+        "Rx",
+        Callback<void, Ptr<const Packet>, const MrcPacketInfo&>(
+            [&lastRx](Ptr<const Packet>, const MrcPacketInfo&) { lastRx = Simulator::Now(); }));
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+
+    const IncastCounts c = Count(t, sw, lastRx);
+    PrintSummary(o, sw, c);
+    if (!o.out.empty())
+    {
+        WriteSummaryJson(o, sw, c);
     }
     Simulator::Destroy();
     return 0;

@@ -6,6 +6,8 @@
 // and the EV wire helpers: exact sizes, hand-written byte vectors compared byte
 // for byte, round trips, signed offsets, 24-bit PSN wrap and the EV splits.
 
+#include "mrc-test-support.h"
+
 #include "ns3/buffer.h"
 #include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-eeth-header.h"
@@ -29,19 +31,6 @@ namespace
 {
 
 using Bytes = std::vector<uint8_t>;
-
-/// Serialize a header alone and return its bytes.
-template <class H>
-Bytes
-Serialize(const H& h)
-{
-    Buffer b;
-    b.AddAtStart(h.GetSerializedSize());
-    h.Serialize(b.Begin());
-    Bytes v(b.GetSize());
-    b.CopyData(v.data(), v.size());
-    return v;
-}
 
 /// Deserialize a header from bytes; checks that it consumed all of them.
 template <class H>
@@ -78,8 +67,8 @@ TEST(MrcExtHeaders, SizesAreExact)
     EXPECT_EQ(MrcErthHeader().GetSerializedSize(), 16u);
     EXPECT_EQ(MrcEethHeader().GetSerializedSize(), 36u);
     // the serialized byte count equals the announced size
-    EXPECT_EQ(Serialize(MrcSethHeader()).size(), 28u);
-    EXPECT_EQ(Serialize(MrcEethHeader()).size(), 36u);
+    EXPECT_EQ(MrcTest::HeaderBytes(MrcSethHeader()).size(), 28u);
+    EXPECT_EQ(MrcTest::HeaderBytes(MrcEethHeader()).size(), 36u);
 }
 
 TEST(MrcExtHeaders, TypeIdsAreRegistered)
@@ -103,7 +92,7 @@ TEST(MrcMeth, BytesAndRoundTrip)
     MrcMethHeader h;
     h.SetRqMsn(0x1234);
     h.SetMsn(0xabcd);
-    EXPECT_EQ(Serialize(h), (Bytes{0x12, 0x34, 0xab, 0xcd}));
+    EXPECT_EQ(MrcTest::HeaderBytes(h), (Bytes{0x12, 0x34, 0xab, 0xcd}));
     auto r = Parse<MrcMethHeader>({0x12, 0x34, 0xab, 0xcd});
     EXPECT_EQ(r.GetRqMsn(), 0x1234);
     EXPECT_EQ(r.GetMsn(), 0xabcd);
@@ -113,20 +102,20 @@ TEST(MrcTseth, BytesAndRoundTrip)
 {
     MrcTsethHeader d;
     // default: timestamp 0, tsr 0, ftype 1 (as MRC-Client and NS3X write)
-    EXPECT_EQ(Serialize(d), (Bytes{0x00, 0x00, 0x00, 0x01}));
+    EXPECT_EQ(MrcTest::HeaderBytes(d), (Bytes{0x00, 0x00, 0x00, 0x01}));
 
     MrcTsethHeader h;
     h.SetTxTimestamp(0xbeef);
     h.SetTsr(true);
     h.SetFtype(0x1);
-    EXPECT_EQ(Serialize(h), (Bytes{0xbe, 0xef, 0x80, 0x01}));
+    EXPECT_EQ(MrcTest::HeaderBytes(h), (Bytes{0xbe, 0xef, 0x80, 0x01}));
 
     // reserved bits set on the wire are ignored
     auto r = Parse<MrcTsethHeader>({0xbe, 0xef, 0xff, 0xf5});
     EXPECT_EQ(r.GetTxTimestamp(), 0xbeef);
     EXPECT_TRUE(r.GetTsr());
     EXPECT_EQ(r.GetFtype(), 5);
-    EXPECT_EQ(Serialize(r), (Bytes{0xbe, 0xef, 0x80, 0x05}));
+    EXPECT_EQ(MrcTest::HeaderBytes(r), (Bytes{0xbe, 0xef, 0x80, 0x05}));
 }
 
 TEST(MrcTseth, TicksOf128NsWrapEvery8388608Ns)
@@ -158,14 +147,14 @@ TEST(MrcCcState, BytesAndRoundTrip)
     h.SetRestoreCwnd(true);
     h.SetRcvCwndPen(64);
     h.SetRcvdBytesUnits(0xabcdef);
-    EXPECT_EQ(Serialize(h), (Bytes{0x12, 0x34, 0x7f, 0xff, 0xc0, 0xab, 0xcd, 0xef}));
+    EXPECT_EQ(MrcTest::HeaderBytes(h), (Bytes{0x12, 0x34, 0x7f, 0xff, 0xc0, 0xab, 0xcd, 0xef}));
 
     MrcCcStateHeader g;
     g.SetTxTimestamp(0x1234);
     g.SetOooCount(5);
     g.SetRcvCwndPen(127);
     g.SetRcvdBytesUnits(1);
-    EXPECT_EQ(Serialize(g), (Bytes{0x12, 0x34, 0x00, 0x05, 0x7f, 0x00, 0x00, 0x01}));
+    EXPECT_EQ(MrcTest::HeaderBytes(g), (Bytes{0x12, 0x34, 0x00, 0x05, 0x7f, 0x00, 0x00, 0x01}));
 
     // the reserved bit above ooo_count is ignored on input
     auto r = Parse<MrcCcStateHeader>({0x12, 0x34, 0x80, 0x05, 0xc0, 0xab, 0xcd, 0xef});
@@ -202,7 +191,7 @@ TEST(MrcSeth, BytesAndRoundTrip)
     const Bytes expected{0x00, 0x20, 0xff, 0xfd, 0xde, 0xad, 0xbe, 0xef, 0x01, 0x02,
                          0x03, 0x04, 0x00, 0x12, 0x34, 0x56, 0x05, 0x08, 0xff, 0xff,
                          0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01};
-    EXPECT_EQ(Serialize(h), expected);
+    EXPECT_EQ(MrcTest::HeaderBytes(h), expected);
 
     auto r = Parse<MrcSethHeader>(expected);
     EXPECT_EQ(r.GetType(), 0);
@@ -223,7 +212,7 @@ TEST(MrcSeth, BytesAndRoundTrip)
     // derived PSNs
     EXPECT_EQ(r.GetAckPsn(), 0x123453u);
     EXPECT_EQ(r.GetSackBasePsn(), 0x123455u);
-    EXPECT_EQ(Serialize(r), expected);
+    EXPECT_EQ(MrcTest::HeaderBytes(r), expected);
 }
 
 TEST(MrcSeth, LeadingWordBitsAndProbeResponse)
@@ -235,7 +224,7 @@ TEST(MrcSeth, LeadingWordBitsAndProbeResponse)
     h.SetProbeResponse(true);
     h.SetProbeId(0xbeef);
     h.SetCcType(0xf);
-    Bytes b = Serialize(h);
+    Bytes b = MrcTest::HeaderBytes(h);
     // type 1010 | nxt 10101 | m 10 | rsv 000 | pr 1 | rsv 0 = 0xaac2
     EXPECT_EQ(b[0], 0xaa);
     EXPECT_EQ(b[1], 0xc2);
@@ -280,11 +269,11 @@ TEST(MrcSeth, SignedOffsetsAnd24BitWrap)
     EXPECT_EQ(h.GetAckPsn(), 0x0f8000u);
     h.SetAckPsnOffset(32767);
     EXPECT_EQ(h.GetAckPsn(), 0x107fffu);
-    Bytes b = Serialize(h);
+    Bytes b = MrcTest::HeaderBytes(h);
     EXPECT_EQ(b[2], 0x7f);
     EXPECT_EQ(b[3], 0xff);
     h.SetSackOffset(-32768);
-    b = Serialize(h);
+    b = MrcTest::HeaderBytes(h);
     EXPECT_EQ(b[18], 0x80);
     EXPECT_EQ(b[19], 0x00);
     EXPECT_EQ(Parse<MrcSethHeader>(b).GetSackOffset(), -32768);
@@ -321,7 +310,7 @@ TEST(MrcSeth, BitmapRelativeToSackBase)
     EXPECT_EQ(w.GetSackBitmap(), (1ull << 21) | 1ull | (1ull << 63));
     EXPECT_TRUE(w.IsPsnSacked(0x000005));
     EXPECT_FALSE(w.IsPsnSacked(0x000004));
-    Bytes b = Serialize(w);
+    Bytes b = MrcTest::HeaderBytes(w);
     const Bytes bitmap(b.begin() + 20, b.end());
     EXPECT_EQ(bitmap, (Bytes{0x80, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x01}));
 }
@@ -370,7 +359,7 @@ TEST(MrcNeth, BytesAndRoundTrip)
     h.SetTxTimestamp(0x0102);
     const Bytes expected{0x00, 0x00, 0x02, 0x7e, 0x00, 0x01, 0x00, 0x02, 0x11, 0x11,
                          0x22, 0x22, 0x00, 0xab, 0xcd, 0xef, 0x21, 0x00, 0x01, 0x02};
-    EXPECT_EQ(Serialize(h), expected);
+    EXPECT_EQ(MrcTest::HeaderBytes(h), expected);
     auto r = Parse<MrcNethHeader>(expected);
     EXPECT_EQ(r.GetNackReason(), MrcNackReason::TRIMMED_LASTHOP);
     EXPECT_EQ(r.GetVendorInfo(), 0x7e);
@@ -385,7 +374,7 @@ TEST(MrcNeth, BytesAndRoundTrip)
     // type and nxt in the leading word
     h.SetType(0x3);
     h.SetNextHeader(0x1f);
-    Bytes b = Serialize(h);
+    Bytes b = MrcTest::HeaderBytes(h);
     EXPECT_EQ(b[0], 0x3f); // 0011 | 1111
     EXPECT_EQ(b[1], 0x80); // nxt[0] = 1
     EXPECT_EQ(Parse<MrcNethHeader>(b).GetNextHeader(), 0x1f);
@@ -412,7 +401,7 @@ TEST(MrcNeth, ReasonCodesAndNames)
         EXPECT_EQ(MrcNackReasonToString(row.reason), row.name);
         MrcNethHeader h;
         h.SetNackReason(row.reason);
-        EXPECT_EQ(Serialize(h)[2], row.code);
+        EXPECT_EQ(MrcTest::HeaderBytes(h)[2], row.code);
     }
     EXPECT_EQ(MrcNackReasonToString(static_cast<MrcNackReason>(0x03)), "UNKNOWN(0x03)");
     EXPECT_TRUE(MrcNackReasonPenalizesEv(MrcNackReason::TRIMMED));
@@ -445,7 +434,7 @@ TEST(MrcPeth, BytesAndRoundTrip)
                          0xdc,
                          0x00,
                          0x01};
-    EXPECT_EQ(Serialize(h), expected);
+    EXPECT_EQ(MrcTest::HeaderBytes(h), expected);
     auto r = Parse<MrcPethHeader>(expected);
     EXPECT_EQ(r.GetVendorInfo(), 0x09);
     EXPECT_EQ(r.GetProbeId(), 0x4242);
@@ -456,7 +445,7 @@ TEST(MrcPeth, BytesAndRoundTrip)
     EXPECT_EQ(r.GetFtype(), 1);
     h.SetTsr(true);
     h.SetFtype(0xf);
-    Bytes b = Serialize(h);
+    Bytes b = MrcTest::HeaderBytes(h);
     EXPECT_EQ(b[14], 0x80);
     EXPECT_EQ(b[15], 0x0f);
     auto r2 = Parse<MrcPethHeader>(b);
@@ -494,7 +483,7 @@ TEST(MrcErth, PortStatusUpdateBytes)
                          0x10,
                          0x80,
                          0x01};
-    EXPECT_EQ(Serialize(h), expected);
+    EXPECT_EQ(MrcTest::HeaderBytes(h), expected);
     auto r = Parse<MrcErthHeader>(expected);
     EXPECT_EQ(r.GetOp(), MrcEndpointOp::PORT_STATUS_UPDATE);
     EXPECT_EQ(r.GetPortStatusMask(), 0x2eu);
@@ -516,7 +505,7 @@ TEST(MrcErth, EvProbeBytes)
     MrcErthHeader h;
     h.SetOp(MrcEndpointOp::EV_PROBE);
     h.SetVendorInfo(0xa5);
-    Bytes b = Serialize(h);
+    Bytes b = MrcTest::HeaderBytes(h);
     EXPECT_EQ(b,
               (Bytes{0x00,
                      0x01,
@@ -550,7 +539,7 @@ TEST(MrcEeth, BytesAndRoundTrip)
     expected[1] = 0x04; // op = 1 in bits 3..2 (pcap-view's position)
     expected[28] = 0x12;
     expected[29] = 0x34;
-    EXPECT_EQ(Serialize(h), expected);
+    EXPECT_EQ(MrcTest::HeaderBytes(h), expected);
     // reserved bytes set on the wire do not disturb the fields
     Bytes noisy(36, 0x00);
     noisy[1] = 0x04 | 0x03;
@@ -565,11 +554,11 @@ TEST(MrcEeth, BytesAndRoundTrip)
     auto r = Parse<MrcEethHeader>(noisy);
     EXPECT_EQ(r.GetOp(), MrcEndpointOp::EV_PROBE);
     EXPECT_EQ(r.GetTxTimestamp(), 0x1234);
-    EXPECT_EQ(Serialize(r), expected);
+    EXPECT_EQ(MrcTest::HeaderBytes(r), expected);
 
     MrcEethHeader p;
     p.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
-    EXPECT_EQ(Serialize(p)[1], 0x00);
+    EXPECT_EQ(MrcTest::HeaderBytes(p)[1], 0x00);
 }
 
 TEST(MrcEntropy, SplitsWithHandComputedValues)
@@ -618,7 +607,7 @@ TEST(MrcEntropy, WrittenIntoUdpAndIpv6Headers)
     EXPECT_EQ(ip.GetFlowLabel(), 0x01234u);
     EXPECT_EQ(MrcEvRead(udp, ip, MrcEvSplit::SRC_PORT_LOW), 0x12345678u);
     // the flow label on the wire: version 6, traffic class 0, label 0x01234
-    Bytes b = Serialize(ip);
+    Bytes b = MrcTest::HeaderBytes(ip);
     EXPECT_EQ(b[0], 0x60);
     EXPECT_EQ(b[1], 0x00); // traffic class low nibble 0, label[19:16] = 0
     EXPECT_EQ(b[2], 0x12);

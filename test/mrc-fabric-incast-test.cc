@@ -18,7 +18,6 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using ns3::MrcTest::ExampleBinary;
@@ -50,11 +49,10 @@ class FabricIncast : public ::testing::Test
             GTEST_SKIP() << "mrc-fabric-incast not found (MRC_EXAMPLES_DIR unset and no "
                             "examples/ beside the test binary)";
         }
-        m_dir = fs::temp_directory_path() /
-                ("mrc-incast-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(m_dir);
-        fs::create_directories(m_dir);
+        m_dir =
+            ns3::MrcTest::TempDir(std::string("mrc-incast-") +
+                                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        ASSERT_FALSE(m_dir.empty());
     }
 
     void TearDown() override

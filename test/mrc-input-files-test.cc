@@ -5,6 +5,8 @@
 // Tests of the workload file readers: flow-size CDFs (and the shipped
 // data/cdf files), HPCC/ConWeave topology and flow files, htsim .cm and .topo.
 
+#include "mrc-test-support.h"
+
 #include "ns3/mrc-flow-size-cdf.h"
 #include "ns3/mrc-hpcc-input.h"
 #include "ns3/mrc-htsim-input.h"
@@ -12,11 +14,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 using namespace ns3;
 
@@ -273,18 +273,14 @@ TEST(MrcInputFiles, HpccFlowsMalformed)
 
 TEST(MrcInputFiles, HpccFlowsFromFile)
 {
-    char dir[] = "/tmp/mrc-input-XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    const std::string path = std::string(dir) + "/flow.txt";
-    {
-        std::ofstream out(path);
-        out << "1\n0 1 3 100 1000 0.000001\n";
-    }
+    const MrcTest::ScopedTempDir dir("mrc-input");
+    ASSERT_FALSE(dir.Path().empty());
+    const std::string path = dir.Path() + "/flow.txt";
+    MrcTest::WriteFile(path, "1\n0 1 3 100 1000 0.000001\n");
     auto f = MrcHpccInput::LoadFlows(path);
     ASSERT_EQ(f.size(), 1U);
     EXPECT_EQ(f[0].start, MicroSeconds(1));
     std::remove(path.c_str());
-    rmdir(dir);
     EXPECT_EQ(ErrorOf([&]() { MrcHpccInput::LoadFlows(path); }),
               path + ":0: expected a readable file, got 'cannot open'");
 }

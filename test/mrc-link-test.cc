@@ -6,6 +6,8 @@
 // Each test builds two nodes joined by one link and checks hand-computed times,
 // orders and counts.
 
+#include "mrc-test-support.h"
+
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/error-model.h"
@@ -28,7 +30,6 @@
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -811,11 +812,10 @@ TEST(MrcLink, StandardCallbacksGetThePacketWithoutEthernetHeader)
 
 TEST(MrcLink, PcapFileIsEthernetWithOneRecordPerFrame)
 {
-    char dirTemplate[] = "/tmp/mrc-link-pcap-XXXXXX";
-    ASSERT_NE(mkdtemp(dirTemplate), nullptr);
-    const std::string dir = dirTemplate;
-    const std::string fileA = dir + "/a.pcap";
-    const std::string fileB = dir + "/b.pcap";
+    const MrcTest::ScopedTempDir tmp("mrc-link-pcap");
+    ASSERT_FALSE(tmp.Path().empty());
+    const std::string fileA = tmp.Path() + "/a.pcap";
+    const std::string fileB = tmp.Path() + "/b.pcap";
     {
         MrcLinkHelper h = Helper("8Gbps", "1000ns");
         Link l(h);
@@ -871,9 +871,7 @@ TEST(MrcLink, PcapFileIsEthernetWithOneRecordPerFrame)
         EXPECT_EQ(records, 6u) << file;
         EXPECT_EQ(pfcRecords, 1u) << file;
         EXPECT_EQ(bytes, 3u * 1000 + 2 * 500 + 60) << file;
-        std::remove(file.c_str());
     }
-    rmdir(dir.c_str());
 }
 
 TEST(MrcLinkDeathTest, BadConfigurationAborts)

@@ -39,17 +39,12 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::Mp;
 using ns3::MrcTest::TwoPlaneClos;
 using ns3::MrcTest::WriteRequest;
 
 namespace
 {
-
-Ptr<MrcMultipathQueuePair>
-Mp(Ptr<MrcQueuePair> qp)
-{
-    return DynamicCast<MrcMultipathQueuePair>(qp);
-}
 
 /// Completions of both kinds.
 using Log = MrcTest::CompletionLog;

@@ -36,6 +36,7 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::Mp;
 using ns3::MrcTest::TwoPlaneClos;
 using ns3::MrcTest::WriteRequest;
 
@@ -44,12 +45,6 @@ namespace
 
 /// Collects completions of both kinds.
 using Log = MrcTest::CompletionLog;
-
-Ptr<MrcMultipathQueuePair>
-Mp(Ptr<MrcQueuePair> qp)
-{
-    return DynamicCast<MrcMultipathQueuePair>(qp);
-}
 
 /// Counts data packets that carry an outer (SRv6) IPv6 header.
 struct EncapCounter

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "mrc-test-support.h"
+
 #include "ns3/ethernet-header.h"
 #include "ns3/mrc-pfc-frame.h"
 #include "ns3/packet.h"
@@ -10,23 +12,7 @@
 #include <vector>
 
 using namespace ns3;
-
-namespace
-{
-
-/// Serialize a header alone and return its bytes.
-std::vector<uint8_t>
-Bytes(const Header& h)
-{
-    Buffer b;
-    b.AddAtStart(h.GetSerializedSize());
-    h.Serialize(b.Begin());
-    std::vector<uint8_t> out(b.GetSize());
-    b.CopyData(out.data(), out.size());
-    return out;
-}
-
-} // namespace
+using ns3::MrcTest::HeaderBytes;
 
 TEST(PfcFrame, DefaultsAndConstants)
 {
@@ -62,7 +48,7 @@ TEST(PfcFrame, HandWrittenBytes)
         0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0, 0,
     };
     ASSERT_EQ(expected.size(), 46u);
-    EXPECT_EQ(Bytes(f), expected);
+    EXPECT_EQ(HeaderBytes(f), expected);
 }
 
 TEST(PfcFrame, RoundTripThroughAPacket)
@@ -87,7 +73,7 @@ TEST(PfcFrame, RoundTripThroughAPacket)
         EXPECT_EQ(g.IsEnabled(c), ((0xa5 >> c) & 1) == 1) << "class " << unsigned(c);
         EXPECT_EQ(g.GetQuanta(c), 0x1000 * c + c) << "class " << unsigned(c);
     }
-    EXPECT_EQ(Bytes(g), Bytes(f));
+    EXPECT_EQ(HeaderBytes(g), HeaderBytes(f));
 }
 
 TEST(PfcFrameDeathTest, RejectsBadClasses)

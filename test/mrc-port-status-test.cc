@@ -42,6 +42,7 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::Mp;
 using ns3::MrcTest::TwoPlaneClos;
 
 namespace
@@ -165,12 +166,6 @@ struct PlaneWatch
         }
     }
 };
-
-Ptr<MrcMultipathQueuePair>
-Mp(Ptr<MrcQueuePair> qp)
-{
-    return DynamicCast<MrcMultipathQueuePair>(qp);
-}
 
 /// Port mask with the given 0-based ports up (bit N = port N, 1-based).
 uint32_t

@@ -49,22 +49,16 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
+using ns3::MrcTest::Mp;
 using ns3::MrcTest::Shell;
 using ns3::MrcTest::TwoPlaneClos;
 using ns3::MrcTest::WriteRequest;
 
 namespace
 {
-
-Ptr<MrcMultipathQueuePair>
-Mp(Ptr<MrcQueuePair> qp)
-{
-    return DynamicCast<MrcMultipathQueuePair>(qp);
-}
 
 /// Completions of the requester.
 struct Done
@@ -258,9 +252,8 @@ TEST(MrcReceiver, TransportAckPerMessage)
     }
     // the module's pcap path on both responder ports (MrcLinkHelper, Ethernet frames)
     const bool haveTshark = Shell("command -v tshark >/dev/null").first == 0;
-    auto dir = std::filesystem::temp_directory_path() /
-               ("mrc-tack-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
-    std::filesystem::create_directories(dir);
+    const MrcTest::ScopedTempDir tmp("mrc-tack");
+    const std::filesystem::path dir = tmp.Path();
     MrcLinkHelper pcap;
     std::vector<std::string> files;
     for (uint32_t p = 0; p < rnic->GetNPorts(); ++p)
@@ -335,7 +328,6 @@ TEST(MrcReceiver, TransportAckPerMessage)
         }
         EXPECT_EQ(all.str(), want.str());
     }
-    std::filesystem::remove_all(dir);
 }
 
 TEST(MrcReceiver, CompletionWaitsForTheTransportAck)
@@ -774,22 +766,12 @@ namespace
 Time
 UecRun(uint32_t bytes, const std::string& attr, const AttributeValue& value)
 {
-    MrcTopologyConfig c;
-    c.kind = MrcTopologyKind::CLOS;
-    c.hosts = 4;
-    c.hostsPerT0 = 2;
-    c.t1PerPlane = 2;
-    MrcTopologyHelper th(c);
-    th.SetNames(false);
-    Ptr<MrcTopology> t = th.Build();
+    Ptr<MrcTopology> t = MrcTest::OnePlaneClos(4);
     MrcRdmaHelper rdma;
     rdma.SetQueuePairType("ns3::MrcUecQueuePair");
     rdma.SetQueuePairAttribute("BaseRtt", TimeValue(t->GetBaseRtt(4096)));
     rdma.SetQueuePairAttribute(attr, value);
-    for (uint32_t h = 0; h < t->GetNHosts(); ++h)
-    {
-        rdma.Install(t->GetHost(h), t->GetNicPort(h, 0), t->GetAddress(h, 0));
-    }
+    MrcTest::InstallNicsOnPlane0(rdma, t);
     MrcRdmaHelper::Connection conn = rdma.Connect(t->GetHost(0), t->GetHost(3), bytes);
     Done d;
     conn.requester->SetCompletionCallback(MakeCallback(&Done::Add, &d));

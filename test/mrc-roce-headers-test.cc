@@ -6,6 +6,8 @@
 // Expected bytes are written out by hand from the field layouts; the ICRC is
 // checked against packets captured on NVIDIA ConnectX NICs.
 
+#include "mrc-test-support.h"
+
 #include "ns3/ipv6-header.h"
 #include "ns3/mrc-aeth-header.h"
 #include "ns3/mrc-bth-header.h"
@@ -28,15 +30,7 @@ namespace
 {
 
 using Bytes = std::vector<uint8_t>;
-
-/// \return the bytes of a packet
-Bytes
-PacketBytes(Ptr<const Packet> p)
-{
-    Bytes b(p->GetSize());
-    p->CopyData(b.data(), b.size());
-    return b;
-}
+using MrcTest::PacketBytes;
 
 /// \return the bytes a header serializes to
 template <class H>

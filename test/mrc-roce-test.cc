@@ -44,17 +44,10 @@ using ns3::MrcTest::WriteRequest;
 namespace
 {
 
+using MrcTest::HostAddress;
+
 const DataRate RATE("100Gbps");
 const Time DELAY = MicroSeconds(1);
-
-Ipv6Address
-HostAddress(uint32_t i)
-{
-    uint8_t b[16] = {0xfd, 0};
-    b[14] = static_cast<uint8_t>((i + 1) >> 8);
-    b[15] = static_cast<uint8_t>(i + 1);
-    return Ipv6Address(b);
-}
 
 /// Star configuration.
 struct StarConfig

@@ -5,6 +5,8 @@
 // Tests of the shared selective-acknowledgement machinery: the receiver's PSN bitmap, the
 // sender's scoreboard, and the SACK generation policy.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/buffer.h"
 #include "ns3/mrc-cc-state-header.h"
@@ -22,19 +24,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// \return the serialized bytes of a header
-template <typename H>
-std::vector<uint8_t>
-Bytes(const H& h)
-{
-    Buffer b;
-    b.AddAtStart(h.GetSerializedSize());
-    h.Serialize(b.Begin());
-    std::vector<uint8_t> v(h.GetSerializedSize());
-    b.CopyData(v.data(), v.size());
-    return v;
-}
 
 /// \return the PSNs of a list of events
 std::vector<uint32_t>
@@ -217,7 +206,7 @@ TEST(MrcReceiveBitmap, PsnWrapAt2To24)
         0x00, 0x01, 0x00, 0x01,                         // cc_type/fl, mpr 1, sack_offset 1
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x14, // bitmap
     };
-    EXPECT_EQ(Bytes(seth), expect);
+    EXPECT_EQ(MrcTest::HeaderBytes(seth), expect);
 
     EXPECT_EQ(rb.OnArrival(0xfffffe).advanced, 1u);
     EXPECT_EQ(rb.OnArrival(0xffffff).advanced, 2u); // 0xffffff and 0x000000

@@ -49,7 +49,7 @@ FirstPicks(uint32_t before, int64_t firstStream, uint32_t n)
     // structured EVs: the EV set itself is drawn from the profile's stream
     auto conn = mrc.Connect(topo, 0, 3, 4096, MrcEvProfile::STRUCTURED);
     EXPECT_EQ(mrc.GetNextStream(), firstStream + MrcMultipathHelper::STREAMS_PER_CONNECTION);
-    Ptr<MrcEvTable> t = DynamicCast<MrcMultipathQueuePair>(conn.requester)->GetEvTable();
+    Ptr<MrcEvTable> t = MrcTest::Mp(conn.requester)->GetEvTable();
     EXPECT_EQ(t->GetRounds(), 0u); // nothing drawn before the first packet
     std::vector<uint32_t> v;
     for (uint32_t i = 0; i < n; ++i)
@@ -121,7 +121,7 @@ RunSpray(const MrcScenarioConfig& c, MrcTransportSummary& summary)
     SprayTotals t;
     for (const Ptr<MrcQueuePair>& q : r.GetRequesters())
     {
-        Ptr<MrcMultipathQueuePair> m = DynamicCast<MrcMultipathQueuePair>(q);
+        Ptr<MrcMultipathQueuePair> m = MrcTest::Mp(q);
         t.retransmissions += m->GetCounters().retransmittedPackets;
         t.nackRetransmits += m->GetMultipathCounters().nackRetransmits;
         t.inferred += m->GetMultipathCounters().inferredLosses;

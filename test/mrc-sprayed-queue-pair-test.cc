@@ -8,6 +8,8 @@
 // without a PathSelector attribute, and the queue-pair base counting and tracing once
 // (every traced packet is counted in exactly one counter, on UEC and on MRC).
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/mrc-memory-region.h"
@@ -82,31 +84,6 @@ struct TraceCount
         qp->TraceConnectWithoutContext("Rx", MakeCallback(&TraceCount::Rx, this));
     }
 };
-
-/// A write of `length` bytes to the start of a connection's region.
-MrcWorkRequest
-WriteTo(const MrcRdmaHelper::Connection& c, uint64_t id, uint32_t length)
-{
-    MrcWorkRequest wr;
-    wr.id = id;
-    wr.remoteAddress = c.region->GetBase();
-    wr.rkey = c.region->GetRkey();
-    wr.length = length;
-    return wr;
-}
-
-/// A one-plane Clos: 4 hosts, 2 per T0, 2 T1.
-MrcTopologyConfig
-SmallClos(uint32_t planes)
-{
-    MrcTopologyConfig c;
-    c.kind = MrcTopologyKind::CLOS;
-    c.planes = planes;
-    c.hosts = 4;
-    c.hostsPerT0 = 2;
-    c.t1PerPlane = 2;
-    return c;
-}
 
 } // namespace
 
@@ -209,23 +186,18 @@ TEST(MrcSprayedQueuePair, SetDefaultByClassNameTouchesOneTransport)
 
 TEST(MrcSprayedQueuePair, UecCountsEveryTracedPacketOnce)
 {
-    MrcTopologyHelper th(SmallClos(1));
-    th.SetNames(false);
-    Ptr<MrcTopology> t = th.Build();
+    Ptr<MrcTopology> t = MrcTest::OnePlaneClos(4);
     MrcRdmaHelper rdma;
     rdma.SetQueuePairType("ns3::MrcUecQueuePair");
     rdma.SetQueuePairAttribute("BaseRtt", TimeValue(MicroSeconds(8)));
-    for (uint32_t h = 0; h < t->GetNHosts(); ++h)
-    {
-        rdma.Install(t->GetHost(h), t->GetNicPort(h, 0), t->GetAddress(h, 0));
-    }
+    MrcTest::InstallNicsOnPlane0(rdma, t);
     const uint32_t bytes = 100 * 4096 + 100;
     MrcRdmaHelper::Connection c = rdma.Connect(t->GetHost(0), t->GetHost(3), bytes);
     TraceCount req;
     TraceCount rsp;
     req.Attach(c.requester);
     rsp.Attach(c.responder);
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    ASSERT_TRUE(c.requester->PostSend(MrcTest::WriteRequest(c, 1, bytes)));
     Simulator::Run();
     const MrcQpCounters& tx = c.requester->GetCounters();
     const MrcQpCounters& rx = c.responder->GetCounters();
@@ -252,23 +224,19 @@ TEST(MrcSprayedQueuePair, UecCountsEveryTracedPacketOnce)
 
 TEST(MrcSprayedQueuePair, MrcCountsEveryTracedPacketOnce)
 {
-    MrcTopologyHelper th(SmallClos(2));
-    th.SetNames(false);
-    Ptr<MrcTopology> t = th.Build();
-    MrcRdmaHelper rdma;
-    MrcMultipathHelper::InstallNics(rdma, t);
+    Ptr<MrcTopology> t = MrcTest::TwoPlaneClos(4);
     MrcMultipathHelper mrc;
     const uint32_t bytes = 64 * 4096;
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, bytes);
-    Ptr<MrcMultipathQueuePair> m = DynamicCast<MrcMultipathQueuePair>(c.requester);
-    Ptr<MrcMultipathQueuePair> n = DynamicCast<MrcMultipathQueuePair>(c.responder);
+    Ptr<MrcMultipathQueuePair> m = MrcTest::Mp(c.requester);
+    Ptr<MrcMultipathQueuePair> n = MrcTest::Mp(c.responder);
     ASSERT_TRUE(m && n);
     EXPECT_EQ(m->GetPathSelector(), nullptr); // no selector it would never read
     TraceCount req;
     TraceCount rsp;
     req.Attach(c.requester);
     rsp.Attach(c.responder);
-    ASSERT_TRUE(c.requester->PostSend(WriteTo(c, 1, bytes)));
+    ASSERT_TRUE(c.requester->PostSend(MrcTest::WriteRequest(c, 1, bytes)));
     Simulator::Run();
     const MrcQpCounters& tx = c.requester->GetCounters();
     const MrcQpCounters& rx = c.responder->GetCounters();

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "mrc-test-support.h"
+
 #include "ns3/mrc-srh-header.h"
 #include "ns3/mrc-srv6-encap.h"
 #include "ns3/mrc-traffic-class.h"
@@ -21,9 +23,7 @@ namespace
 std::vector<uint8_t>
 Bytes(Ptr<const Packet> p)
 {
-    std::vector<uint8_t> b(p->GetSize());
-    p->CopyData(b.data(), b.size());
-    return b;
+    return MrcTest::PacketBytes(p);
 }
 
 /// The bytes of an address.

@@ -6,6 +6,8 @@
 // Small topologies, short simulated times; every check is an exact count or an
 // invariant (bytes sent = bytes received + bytes dropped, paths, DSCPs, order).
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/mrc-channel.h"
@@ -33,15 +35,7 @@ using namespace ns3;
 namespace
 {
 
-/// Address of host i: fd00::i+1.
-Ipv6Address
-HostAddress(uint32_t i)
-{
-    uint8_t b[16] = {0xfd, 0};
-    b[14] = static_cast<uint8_t>((i + 1) >> 8);
-    b[15] = static_cast<uint8_t>(i + 1);
-    return Ipv6Address(b);
-}
+using MrcTest::HostAddress;
 
 /// A link helper at 100 Gb/s with 1 us of delay.
 MrcLinkHelper

@@ -6,6 +6,8 @@
 // Packets are built with ns-3's Ipv6Header/UdpHeader and raw bytes for BTH and the
 // transport extension headers; expected sizes are computed by hand in each test.
 
+#include "mrc-test-support.h"
+
 #include "ns3/ipv6-header.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-trimmer.h"
@@ -107,14 +109,6 @@ MakePacket(const Spec& s)
     }
     p->AddHeader(MakeIp(OUTER_SRC, OUTER_DST, outerNh, p->GetSize(), s));
     return p;
-}
-
-std::vector<uint8_t>
-Bytes(Ptr<const Packet> p)
-{
-    std::vector<uint8_t> b(p->GetSize());
-    p->CopyData(b.data(), b.size());
-    return b;
 }
 
 uint16_t
@@ -262,12 +256,12 @@ TEST(PacketInfo, WriteDestinationRewritesOnlyTheOuterDa)
 {
     Spec s;
     Ptr<Packet> p = MakePacket(s);
-    std::vector<uint8_t> before = Bytes(p);
+    std::vector<uint8_t> before = MrcTest::PacketBytes(p);
     MrcPacketInfo info;
     ASSERT_TRUE(MrcParsePacket(p, info));
     info.dst = Ipv6Address("fcbb:bb00:200:300::");
     MrcWriteDestination(p, info);
-    std::vector<uint8_t> after = Bytes(p);
+    std::vector<uint8_t> after = MrcTest::PacketBytes(p);
     ASSERT_EQ(after.size(), before.size());
     const uint8_t expected[16] = {0xfc, 0xbb, 0xbb, 0x00, 0x02, 0x00, 0x03, 0x00};
     for (uint32_t i = 0; i < after.size(); ++i)
@@ -313,8 +307,8 @@ TEST(PacketInfo, AddIpv6HeaderMatchesIpv6AndUdpHeaders)
     f.dst = Ipv6Address("fcbb:bb00:100:200::");
     MrcAddIpv6Header(p, f, udpBytes, sizeof(udpBytes));
     ASSERT_EQ(p->GetSize(), 58u);
-    EXPECT_EQ(Bytes(p), Bytes(ref));
-    const std::vector<uint8_t> b = Bytes(p);
+    EXPECT_EQ(MrcTest::PacketBytes(p), MrcTest::PacketBytes(ref));
+    const std::vector<uint8_t> b = MrcTest::PacketBytes(p);
     EXPECT_EQ(b[0], 0x66); // version 6, upper traffic-class nibble
     EXPECT_EQ(b[1], 0xaa); // lower traffic-class nibble, flow label bits 19..16
 }
@@ -337,7 +331,7 @@ TEST(PacketInfo, AddHeadersMatchesOneByOne)
     Ptr<Packet> p = Create<Packet>();
     MrcAddHeaders(p, {&outer, nullptr, &inner});
     ASSERT_EQ(p->GetSize(), 48u);
-    EXPECT_EQ(Bytes(p), Bytes(ref));
+    EXPECT_EQ(MrcTest::PacketBytes(p), MrcTest::PacketBytes(ref));
 }
 
 namespace
@@ -364,7 +358,7 @@ TEST(Trimmer, MrcWriteKeepsExactlyItsHeaders)
     SocketPriorityTag tag;
     tag.SetPriority(5);
     p->AddPacketTag(tag);
-    const std::vector<uint8_t> original = Bytes(p);
+    const std::vector<uint8_t> original = MrcTest::PacketBytes(p);
     MrcPacketInfo info;
     ASSERT_TRUE(MrcParsePacket(p, info));
 
@@ -373,7 +367,7 @@ TEST(Trimmer, MrcWriteKeepsExactlyItsHeaders)
     const uint32_t headers = 40 + 40 + 8 + 12 + 28; // 128
     ASSERT_EQ(t->GetSize(), headers);
     EXPECT_EQ(p->GetSize(), original.size()); // the original is untouched
-    EXPECT_EQ(Bytes(p), original);
+    EXPECT_EQ(MrcTest::PacketBytes(p), original);
 
     // Lengths: outer payload 88, inner payload 48, UDP 48; DSCP 11 on both headers.
     Ipv6Header outer;
@@ -388,7 +382,7 @@ TEST(Trimmer, MrcWriteKeepsExactlyItsHeaders)
     EXPECT_EQ(inner.GetPayloadLength(), headers - 80);
     EXPECT_EQ(MrcGetDscp(inner), MrcDscp::TRIMMED);
     EXPECT_EQ(inner.GetDestination(), INNER_DST);
-    std::vector<uint8_t> rest = Bytes(t);
+    std::vector<uint8_t> rest = MrcTest::PacketBytes(t);
     EXPECT_EQ(U16At(rest, 4), headers - 80); // UDP length
     EXPECT_EQ(U16At(rest, 6), 0);            // checksum kept (0)
     // BTH and extension headers byte for byte
@@ -428,7 +422,7 @@ TEST(Trimmer, RoceWriteTowardAHostIsRemarkedLastHop)
     Ptr<Packet> t = trimmer->Trim(p, info, true);
     const uint32_t headers = 40 + 8 + 12 + 16; // 76
     ASSERT_EQ(t->GetSize(), headers);
-    std::vector<uint8_t> b = Bytes(t);
+    std::vector<uint8_t> b = MrcTest::PacketBytes(t);
     EXPECT_EQ(U16At(b, 4), headers - 40);  // IPv6 payload length
     EXPECT_EQ(U16At(b, 44), headers - 40); // UDP length
     Ipv6Header ip;
@@ -453,8 +447,8 @@ TEST(Trimmer, FixedTrimSizeKeepsPayloadBytes)
     Ptr<MrcTrimmer> trimmer = CreateObject<MrcTrimmer>(); // TrimSize 256 by default
     Ptr<Packet> t = trimmer->Trim(p, info, false);
     ASSERT_EQ(t->GetSize(), 256u);
-    std::vector<uint8_t> b = Bytes(t);
-    std::vector<uint8_t> o = Bytes(p);
+    std::vector<uint8_t> b = MrcTest::PacketBytes(t);
+    std::vector<uint8_t> o = MrcTest::PacketBytes(p);
     EXPECT_EQ(U16At(b, 4), 256 - 40);
     EXPECT_EQ(U16At(b, 64 + 4), 256 - 64 - 40); // inner payload length
     EXPECT_EQ(U16At(b, 104 + 4), 256 - 104);    // UDP length
@@ -475,7 +469,7 @@ TEST(Trimmer, FixedTrimSizeKeepsPayloadBytes)
     ASSERT_TRUE(MrcParsePacket(q, info));
     Ptr<Packet> tq = trimmer->Trim(q, info, false);
     ASSERT_EQ(tq->GetSize(), 160u);
-    b = Bytes(tq);
+    b = MrcTest::PacketBytes(tq);
     EXPECT_EQ(U16At(b, 4), 120);
     EXPECT_EQ(MrcDscpOf(static_cast<uint8_t>(((b[0] & 0xf) << 4) | (b[1] >> 4))), MrcDscp::TRIMMED);
 }

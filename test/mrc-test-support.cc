@@ -84,6 +84,45 @@ Lines(const std::string& text)
     return out;
 }
 
+std::vector<uint8_t>
+PacketBytes(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    return b;
+}
+
+std::vector<uint8_t>
+HeaderBytes(const Header& h)
+{
+    Buffer b;
+    b.AddAtStart(h.GetSerializedSize());
+    h.Serialize(b.Begin());
+    std::vector<uint8_t> v(b.GetSize());
+    b.CopyData(v.data(), v.size());
+    return v;
+}
+
+Ipv6Address
+HostAddress(uint32_t i)
+{
+    uint8_t b[16] = {0xfd, 0};
+    b[14] = static_cast<uint8_t>((i + 1) >> 8);
+    b[15] = static_cast<uint8_t>(i + 1);
+    return Ipv6Address(b);
+}
+
+std::string
+ShellQuote(const std::string& s)
+{
+    std::string q = "'";
+    for (char c : s)
+    {
+        q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+    }
+    return q + "'";
+}
+
 std::pair<int, std::string>
 Shell(const std::string& command)
 {
@@ -160,6 +199,28 @@ TwoPlaneClos(uint32_t hosts,
     return t;
 }
 
+Ptr<MrcTopology>
+OnePlaneClos(uint32_t hosts)
+{
+    MrcTopologyConfig c;
+    c.kind = MrcTopologyKind::CLOS;
+    c.hosts = hosts;
+    c.hostsPerT0 = 2;
+    c.t1PerPlane = 2;
+    MrcTopologyHelper th(c);
+    th.SetNames(false);
+    return th.Build();
+}
+
+void
+InstallNicsOnPlane0(MrcRdmaHelper& rdma, Ptr<MrcTopology> t)
+{
+    for (uint32_t h = 0; h < t->GetNHosts(); ++h)
+    {
+        rdma.Install(t->GetHost(h), t->GetNicPort(h, 0), t->GetAddress(h, 0));
+    }
+}
+
 MrcWorkRequest
 WriteRequest(Ptr<MrcMemoryRegion> region, uint64_t id, uint32_t length, uint64_t offset)
 {
@@ -175,6 +236,12 @@ MrcWorkRequest
 WriteRequest(const MrcRdmaHelper::Connection& c, uint64_t id, uint32_t length, uint64_t offset)
 {
     return WriteRequest(c.region, id, length, offset);
+}
+
+Ptr<MrcMultipathQueuePair>
+Mp(Ptr<MrcQueuePair> qp)
+{
+    return DynamicCast<MrcMultipathQueuePair>(qp);
 }
 
 void

@@ -5,11 +5,15 @@
 #ifndef MRC_TEST_SUPPORT_H
 #define MRC_TEST_SUPPORT_H
 
+#include "ns3/header.h"
+#include "ns3/ipv6-address.h"
 #include "ns3/mrc-memory-region.h"
+#include "ns3/mrc-multipath-queue-pair.h"
 #include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-topology.h"
 #include "ns3/mrc-work-request.h"
 #include "ns3/nstime.h"
+#include "ns3/packet.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -77,6 +81,31 @@ void WriteFile(const std::string& path, const std::string& text);
 std::vector<std::string> Lines(const std::string& text);
 
 /**
+ * \param p a packet
+ * \return its bytes
+ */
+std::vector<uint8_t> PacketBytes(Ptr<const Packet> p);
+
+/**
+ * \param h a header
+ * \return the bytes it serializes to on its own
+ */
+std::vector<uint8_t> HeaderBytes(const Header& h);
+
+/**
+ * \param i a host's index
+ * \return the address the single-switch tests give it: fd00::(i + 1)
+ */
+Ipv6Address HostAddress(uint32_t i);
+
+/**
+ * Quote a string for the shell: in single quotes, any single quote in it written as '\''.
+ * \param s the string
+ * \return s as one shell word
+ */
+std::string ShellQuote(const std::string& s);
+
+/**
  * Run a shell command.
  * \param command the command (given to /bin/sh)
  * \return its exit status (-1 if it did not exit normally) and standard output
@@ -117,6 +146,21 @@ Ptr<MrcTopology> TwoPlaneClos(uint32_t hosts,
                               Time linkDelay = MicroSeconds(1));
 
 /**
+ * The one-plane Clos of the UEC tests: `hosts` hosts, 2 per T0, 2 T1, 100 Gb/s links of
+ * 1 us, switches without names, no NICs yet.
+ * \param hosts number of hosts (even)
+ * \return the fabric
+ */
+Ptr<MrcTopology> OnePlaneClos(uint32_t hosts);
+
+/**
+ * Install a NIC made by `rdma` on every host, on the host's first port (plane 0).
+ * \param rdma the RDMA helper (its queue-pair type and attributes)
+ * \param t the fabric
+ */
+void InstallNicsOnPlane0(MrcRdmaHelper& rdma, Ptr<MrcTopology> t);
+
+/**
  * An RDMA Write of `length` bytes into a remote region.
  * \param region the remote region
  * \param id the work request id
@@ -141,6 +185,12 @@ MrcWorkRequest WriteRequest(const MrcRdmaHelper::Connection& c,
                             uint64_t id,
                             uint32_t length,
                             uint64_t offset = 0);
+
+/**
+ * \param qp a queue pair made by the MRC transport
+ * \return it as the MRC queue pair (null if it is of another transport)
+ */
+Ptr<MrcMultipathQueuePair> Mp(Ptr<MrcQueuePair> qp);
 
 /// The completions a requester and the messages a responder reported, in order.
 struct CompletionLog

@@ -31,7 +31,6 @@
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -707,9 +706,8 @@ TEST(MrcTopologyExample, WritesTheShapeAndRejectsBadOptions)
         GTEST_SKIP() << "mrc-topology not found (MRC_EXAMPLES_DIR unset, no examples/ beside "
                         "the test binary)";
     }
-    const fs::path dir =
-        fs::temp_directory_path() / ("mrc-topology-test-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
+    const MrcTest::ScopedTempDir tmp("mrc-topology-test");
+    const fs::path dir = fs::path(tmp.Path()) / "out"; // the example makes it
     auto [rc, text] = RunCommand(bin +
                                  " --planes=3 --hosts=20 --hostsPerT0=5 --t1PerPlane=3 --src=0 "
                                  "--dst=19 --out=" +
@@ -732,7 +730,6 @@ TEST(MrcTopologyExample, WritesTheShapeAndRejectsBadOptions)
     {
         EXPECT_NE(js.find(expected), std::string::npos) << expected << " not in " << js;
     }
-    fs::remove_all(dir);
 
     auto [rc2, t2] = RunCommand(bin + " --hosts=15");
     EXPECT_EQ(rc2, 2);

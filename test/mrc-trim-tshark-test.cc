@@ -87,10 +87,10 @@ TEST(TrimTshark, TrimmedPacketsDecodeCleanly)
 {
     ASSERT_EQ(Shell("command -v tshark >/dev/null").first, 0)
         << "tshark is not installed (Debian package tshark; ./ns3-mrc test installs it)";
-    auto dir = std::filesystem::temp_directory_path() /
-               ("mrc-trim-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
-    std::filesystem::create_directories(dir);
-    std::string pcap = (dir / "trimmed.pcap").string();
+    // Kept when the test fails, for a look at the pcap.
+    const std::string dir = MrcTest::TempDir("mrc-trim");
+    ASSERT_FALSE(dir.empty());
+    std::string pcap = dir + "/trimmed.pcap";
 
     // Three cuts: headers only toward a switch, headers only toward a host, and 256 bytes.
     struct Cut

@@ -7,6 +7,8 @@
 // spraying against single-path ECMP on a leaf/spine permutation, a 3-tier fat-tree
 // permutation, and the uec-htsim profile.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
@@ -99,10 +101,7 @@ Build(Fabric& f,
     f.rdma.SetQueuePairType("ns3::MrcUecQueuePair");
     f.rdma.SetQueuePairAttribute("BaseRtt", TimeValue(baseRtt));
     f.rdma.SetQueuePairAttribute("EntropySelector", TypeIdValue(TypeId::LookupByName(selector)));
-    for (uint32_t h = 0; h < f.topo->GetNHosts(); ++h)
-    {
-        f.rdma.Install(f.topo->GetHost(h), f.topo->GetNicPort(h, 0), f.topo->GetAddress(h, 0));
-    }
+    MrcTest::InstallNicsOnPlane0(f.rdma, f.topo);
 }
 
 Ptr<MrcUecQueuePair>
@@ -586,10 +585,7 @@ TEST(MrcUec, ProfileUecHtsimIncast)
     th.SetNames(false);
     f.topo = th.Build();
     f.rdma.SetQueuePairType("ns3::MrcUecQueuePair");
-    for (uint32_t h = 0; h < f.topo->GetNHosts(); ++h)
-    {
-        f.rdma.Install(f.topo->GetHost(h), f.topo->GetNicPort(h, 0), f.topo->GetAddress(h, 0));
-    }
+    MrcTest::InstallNicsOnPlane0(f.rdma, f.topo);
     const uint32_t bytes = 256 * 1024;
     for (uint32_t s = 1; s <= 8; ++s)
     {

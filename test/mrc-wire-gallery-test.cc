@@ -12,9 +12,7 @@
 
 #include "mrc-test-support.h"
 
-#include <array>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,54 +21,33 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
+#include <utility>
 #include <vector>
 
 namespace
 {
 
 namespace fs = std::filesystem;
+using ns3::MrcTest::ExampleBinary;
 using ns3::MrcTest::ScopedTempDir;
+using ns3::MrcTest::Shell;
+using ns3::MrcTest::ShellQuote;
 
 /// Exit status and output of a shell command.
 struct RunResult
 {
-    int status;         ///< exit code (-1 if it did not exit normally)
+    int status{-1};     ///< exit code (-1 if it did not exit normally)
     std::string output; ///< what it wrote to stdout (and stderr when redirected)
+
+    RunResult() = default;
+
+    /// \param r what MrcTest::Shell returned
+    RunResult(std::pair<int, std::string> r)
+        : status(r.first),
+          output(std::move(r.second))
+    {
+    }
 };
-
-/// Run a shell command and collect its standard output.
-RunResult
-RunShell(const std::string& command)
-{
-    RunResult r{-1, ""};
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr)
-    {
-        return r;
-    }
-    std::array<char, 4096> buf;
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
-    {
-        r.output.append(buf.data(), n);
-    }
-    int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-/// Quote a string for the shell.
-std::string
-Quote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-    {
-        q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-    }
-    return q + "'";
-}
 
 /// Split a string at a separator (keeps empty fields).
 std::vector<std::string>
@@ -90,47 +67,27 @@ Split(const std::string& s, char sep)
     return out;
 }
 
-/**
- * \return the gallery binary: MRC_EXAMPLES_DIR/mrc-wire-gallery when the variable
- *         is set; otherwise examples/mrc-wire-gallery next to the running test
- *         binary if it exists there (the standalone layout: build/mrc-gtest and
- *         build/examples/); otherwise "" (e.g. in an ns-3 source tree)
- */
-std::string
-GalleryBinary()
+/// \return true if MRC_EXAMPLES_DIR names the folder of the example programs (CTest sets it)
+bool
+ExamplesDirSet()
 {
     const char* dir = std::getenv("MRC_EXAMPLES_DIR");
-    if (dir != nullptr && *dir != '\0')
-    {
-        return (fs::path(dir) / "mrc-wire-gallery").string();
-    }
-    // Run by hand (not through CTest): look beside the test binary.
-    std::error_code ec;
-    fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-    {
-        fs::path candidate = self.parent_path() / "examples" / "mrc-wire-gallery";
-        if (fs::exists(candidate, ec))
-        {
-            return candidate.string();
-        }
-    }
-    return "";
+    return dir != nullptr && *dir != '\0';
 }
 
 /// \return true if tshark can be run
 bool
 HaveTshark()
 {
-    return RunShell("command -v tshark >/dev/null 2>&1").status == 0;
+    return Shell("command -v tshark >/dev/null 2>&1").first == 0;
 }
 
 /// The frames of a little-endian pcap file with link type Ethernet.
 std::vector<std::vector<uint8_t>>
 ReadPcap(const std::string& path, uint32_t* linkType)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::vector<uint8_t> d((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string bytes = ns3::MrcTest::ReadFile(path);
+    const std::vector<uint8_t> d(bytes.begin(), bytes.end());
     auto u32 = [&d](std::size_t off) {
         return uint32_t(d[off]) | uint32_t(d[off + 1]) << 8 | uint32_t(d[off + 2]) << 16 |
                uint32_t(d[off + 3]) << 24;
@@ -361,22 +318,23 @@ class MrcWireGallery : public ::testing::Test
   protected:
     static void SetUpTestSuite()
     {
-        s_binary = GalleryBinary();
+        s_binary = ExampleBinary("mrc-wire-gallery");
         if (s_binary.empty() || !HaveTshark())
         {
             return;
         }
         s_dir = new ScopedTempDir("mrc-gallery");
         s_pcap = (fs::path(s_dir->Path()) / "a" / "b" / "wire-gallery.pcap").string();
-        s_run = RunShell(Quote(s_binary) + " --out=" + Quote(s_dir->Path() + "/a/b") + " 2>&1");
-        std::string cmd = "tshark -r " + Quote(s_pcap) +
+        s_run =
+            Shell(ShellQuote(s_binary) + " --out=" + ShellQuote(s_dir->Path() + "/a/b") + " 2>&1");
+        std::string cmd = "tshark -r " + ShellQuote(s_pcap) +
                           " -o udp.check_checksum:TRUE -T fields -E separator=/t"
                           " -E occurrence=a -E aggregator=,";
         for (const auto& f : FIELDS)
         {
             cmd += " -e " + f;
         }
-        RunResult t = RunShell(cmd + " 2>/dev/null");
+        RunResult t = Shell(cmd + " 2>/dev/null");
         s_tsharkStatus = t.status;
         for (const auto& line : Split(t.output, '\n'))
         {
@@ -405,11 +363,12 @@ class MrcWireGallery : public ::testing::Test
     {
         if (s_binary.empty())
         {
+            ASSERT_FALSE(ExamplesDirSet())
+                << "gallery binary not found in MRC_EXAMPLES_DIR="
+                << std::getenv("MRC_EXAMPLES_DIR") << " (build with ENABLE_EXAMPLES=ON)";
             GTEST_SKIP() << "MRC_EXAMPLES_DIR is not set and no examples/mrc-wire-gallery lies "
                             "beside the test binary (in an ns-3 tree run the example by hand)";
         }
-        ASSERT_TRUE(fs::exists(s_binary))
-            << "gallery binary not found: " << s_binary << " (build with ENABLE_EXAMPLES=ON)";
         ASSERT_TRUE(HaveTshark())
             << "tshark not found: install Debian's tshark package (./ns3-mrc test does)";
         ASSERT_EQ(s_run.status, 0) << s_run.output;
@@ -427,7 +386,7 @@ class MrcWireGallery : public ::testing::Test
 std::string MrcWireGallery::s_binary;
 ScopedTempDir* MrcWireGallery::s_dir = nullptr;
 std::string MrcWireGallery::s_pcap;
-RunResult MrcWireGallery::s_run{-1, ""};
+RunResult MrcWireGallery::s_run;
 int MrcWireGallery::s_tsharkStatus = -1;
 std::vector<std::map<std::string, std::string>> MrcWireGallery::s_rows;
 
@@ -450,10 +409,9 @@ TEST_F(MrcWireGallery, WritesEveryFrameAndSaysSo)
 
 TEST_F(MrcWireGallery, NoFrameIsMalformedOrDrawsAWarning)
 {
-    RunResult r =
-        RunShell("tshark -r " + Quote(s_pcap) +
-                 " -o udp.check_checksum:TRUE -Y '_ws.malformed || _ws.expert.severity >= "
-                 "warning' -T fields -e frame.number -e _ws.expert.message 2>/dev/null");
+    RunResult r = Shell("tshark -r " + ShellQuote(s_pcap) +
+                        " -o udp.check_checksum:TRUE -Y '_ws.malformed || _ws.expert.severity >= "
+                        "warning' -T fields -e frame.number -e _ws.expert.message 2>/dev/null");
     EXPECT_EQ(r.status, 0);
     EXPECT_EQ(r.output, "") << "frames with problems (number, message):\n" << r.output;
     // The filter does catch problems: the same run on a frame with a wrong UDP length.
@@ -467,9 +425,9 @@ TEST_F(MrcWireGallery, NoFrameIsMalformedOrDrawsAWarning)
     std::string broken = (fs::path(s_dir->Path()) / "broken.pcap").string();
     std::ofstream(broken, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    RunResult b = RunShell("tshark -r " + Quote(broken) +
-                           " -Y '_ws.malformed || _ws.expert.severity >= warning' -T fields -e "
-                           "frame.number 2>/dev/null");
+    RunResult b = Shell("tshark -r " + ShellQuote(broken) +
+                        " -Y '_ws.malformed || _ws.expert.severity >= warning' -T fields -e "
+                        "frame.number 2>/dev/null");
     EXPECT_EQ(b.output, "1\n");
 }
 
@@ -621,7 +579,7 @@ TEST_F(MrcWireGallery, PfcPauseAndResume)
 
 TEST_F(MrcWireGallery, RejectsAnUnknownOptionWithExitCode2)
 {
-    RunResult r = RunShell(Quote(s_binary) + " --bogus=1 2>&1");
+    RunResult r = Shell(ShellQuote(s_binary) + " --bogus=1 2>&1");
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.output.find("error: unknown option '--bogus' (allowed: --out, or "),
               std::string::npos)
@@ -633,7 +591,7 @@ TEST_F(MrcWireGallery, ReportsAFolderItCannotWrite)
     // A regular file where the folder should be.
     std::string file = (fs::path(s_dir->Path()) / "not-a-folder").string();
     std::ofstream(file) << "x";
-    RunResult r = RunShell(Quote(s_binary) + " --out=" + Quote(file) + " 2>&1");
+    RunResult r = Shell(ShellQuote(s_binary) + " --out=" + ShellQuote(file) + " 2>&1");
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.output.find("error: cannot write " + file + "/wire-gallery.pcap"),
               std::string::npos)

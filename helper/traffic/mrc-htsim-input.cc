@@ -56,12 +56,100 @@ NonZeroU32(const MrcLineReader& r, size_t& i)
     return x;
 }
 
+/// A count given in a connection matrix's header ('Nodes N', 'Connections C', ...).
 struct HeaderCount
 {
-    uint32_t value{0};
-    uint32_t line{0};
-    std::string text;
+    uint32_t value{0}; //!< the count
+    uint32_t line{0};  //!< the line it is on
+    std::string text;  //!< the value as written
 };
+
+/**
+ * Read one 'key value' pair of a connection line into \p c.
+ * \param r the reader, on the connection line
+ * \param[in,out] i the key's field; left on the last field the pair used
+ * \param[in,out] c the connection
+ */
+void
+ParseConnectionKey(const MrcLineReader& r, size_t& i, MrcHtsimConnection& c)
+{
+    const auto& f = r.Fields();
+    const std::string& key = f[i];
+    if (key == "start")
+    {
+        const std::string& v = ValueAfter(r, i, "a start time in microseconds");
+        if (!MrcParse::Double(v, c.startUs) || c.startUs < 0)
+        {
+            r.Fail("a non-negative start time in microseconds after 'start'", v);
+        }
+        if (c.startUs > MrcInputLimits::MAX_START_SECONDS * 1e6)
+        {
+            std::ostringstream os;
+            os << "a start time of at most " << MrcInputLimits::MAX_START_SECONDS * 1e6
+               << " microseconds after 'start'";
+            r.Fail(os.str(), v);
+        }
+        c.hasStart = true;
+    }
+    else if (key == "size")
+    {
+        const std::string& v = ValueAfter(r, i, "a size in bytes");
+        if (!MrcParse::U64(v, c.size))
+        {
+            r.Fail("a size in bytes after 'size'", v);
+        }
+    }
+    else if (key == "id")
+    {
+        c.flowId = NonZeroU32(r, i);
+    }
+    else if (key == "msg")
+    {
+        c.hasMsg = true;
+        uint32_t m;
+        if (i + 1 < f.size() && MrcParse::U32(f[i + 1], m))
+        {
+            if (m == 0)
+            {
+                r.Fail("a positive message id after 'msg'", f[i + 1]);
+            }
+            c.msgId = m;
+            ++i;
+        }
+    }
+    else if (key == "trigger")
+    {
+        c.trigger = NonZeroU32(r, i);
+    }
+    else if (key == "send_done_trigger")
+    {
+        c.sendDoneTrigger = NonZeroU32(r, i);
+    }
+    else if (key == "recv_done_trigger")
+    {
+        c.recvDoneTrigger = NonZeroU32(r, i);
+    }
+    else if (key == "prio")
+    {
+        const std::string& v = ValueAfter(r, i, "a priority");
+        double p;
+        if (!MrcParse::Double(v, p) || p != std::floor(p))
+        {
+            r.Fail("an integer priority after 'prio'", v);
+        }
+        if (p < INT32_MIN || p > INT32_MAX)
+        {
+            r.Fail("a priority of 32 bits after 'prio'", v);
+        }
+        c.priority = static_cast<int64_t>(p);
+    }
+    else
+    {
+        r.Fail("one of start, size, id, msg, trigger, send_done_trigger, "
+               "recv_done_trigger, prio",
+               key);
+    }
+}
 
 /// One 'SRC->DST key value ...' line of a connection matrix (the reader's current line).
 MrcHtsimConnection
@@ -83,81 +171,7 @@ ParseConnection(const MrcLineReader& r, uint32_t nodes, const std::string& nodes
     }
     for (size_t i = 1; i < f.size(); ++i)
     {
-        const std::string& key = f[i];
-        if (key == "start")
-        {
-            const std::string& v = ValueAfter(r, i, "a start time in microseconds");
-            if (!MrcParse::Double(v, c.startUs) || c.startUs < 0)
-            {
-                r.Fail("a non-negative start time in microseconds after 'start'", v);
-            }
-            if (c.startUs > MrcInputLimits::MAX_START_SECONDS * 1e6)
-            {
-                std::ostringstream os;
-                os << "a start time of at most " << MrcInputLimits::MAX_START_SECONDS * 1e6
-                   << " microseconds after 'start'";
-                r.Fail(os.str(), v);
-            }
-            c.hasStart = true;
-        }
-        else if (key == "size")
-        {
-            const std::string& v = ValueAfter(r, i, "a size in bytes");
-            if (!MrcParse::U64(v, c.size))
-            {
-                r.Fail("a size in bytes after 'size'", v);
-            }
-        }
-        else if (key == "id")
-        {
-            c.flowId = NonZeroU32(r, i);
-        }
-        else if (key == "msg")
-        {
-            c.hasMsg = true;
-            uint32_t m;
-            if (i + 1 < f.size() && MrcParse::U32(f[i + 1], m))
-            {
-                if (m == 0)
-                {
-                    r.Fail("a positive message id after 'msg'", f[i + 1]);
-                }
-                c.msgId = m;
-                ++i;
-            }
-        }
-        else if (key == "trigger")
-        {
-            c.trigger = NonZeroU32(r, i);
-        }
-        else if (key == "send_done_trigger")
-        {
-            c.sendDoneTrigger = NonZeroU32(r, i);
-        }
-        else if (key == "recv_done_trigger")
-        {
-            c.recvDoneTrigger = NonZeroU32(r, i);
-        }
-        else if (key == "prio")
-        {
-            const std::string& v = ValueAfter(r, i, "a priority");
-            double p;
-            if (!MrcParse::Double(v, p) || p != std::floor(p))
-            {
-                r.Fail("an integer priority after 'prio'", v);
-            }
-            if (p < INT32_MIN || p > INT32_MAX)
-            {
-                r.Fail("a priority of 32 bits after 'prio'", v);
-            }
-            c.priority = static_cast<int64_t>(p);
-        }
-        else
-        {
-            r.Fail("one of start, size, id, msg, trigger, send_done_trigger, "
-                   "recv_done_trigger, prio",
-                   key);
-        }
+        ParseConnectionKey(r, i, c);
     }
     if (!c.hasStart && c.trigger == 0)
     {

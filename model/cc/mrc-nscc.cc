@@ -45,168 +45,198 @@ FloorBytes(double v)
 TypeId
 MrcNscc::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::MrcNscc")
-            .SetParent<MrcCongestionOps>()
-            .SetGroupName("Mrc")
-            .AddConstructor<MrcNscc>()
-            .AddAttribute("BaseRtt",
-                          "config_base_rtt: maximum unloaded RTT of an MTU packet over the "
-                          "longest path. 0 takes MrcCcState::baseRtt.",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&MrcNscc::m_cfgBaseRtt),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("PeerLinkRate",
-                          "Destination link rate; BDP = min(own line rate, this) x "
-                          "config_base_rtt. 0 uses the own line rate.",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&MrcNscc::m_peerRate),
-                          MakeDataRateChecker())
-            .AddAttribute("Trimming",
-                          "The fabric trims: target delay 0.75 x base RTT (else 1.0 x) "
-                          "unless TargetDelay is set.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcNscc::m_trimming),
-                          MakeBooleanChecker())
-            .AddAttribute("TargetDelay",
-                          "target_qdelay; 0 derives it from the base RTT and Trimming.",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&MrcNscc::m_cfgTarget),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("MaxWndFactor",
-                          "max_wnd = factor x BDP (and x link rate x base_rtt when it drops).",
-                          DoubleValue(1.5),
-                          MakeDoubleAccessor(&MrcNscc::m_maxWndFactor),
-                          MakeDoubleChecker<double>(0.0))
-            .AddAttribute("MaxCwnd",
-                          "Explicit max_wnd in bytes (MRC max_cwnd); 0 derives it.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcNscc::m_cfgMaxWnd),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("Gamma",
-                          "Multiplicative-decrease gain.",
-                          DoubleValue(0.8),
-                          MakeDoubleAccessor(&MrcNscc::m_gamma),
-                          MakeDoubleChecker<double>(0.0))
-            .AddAttribute("MaxMdJump",
-                          "Smallest factor one multiplicative decrease may apply.",
-                          DoubleValue(0.5),
-                          MakeDoubleAccessor(&MrcNscc::m_maxMdJump),
-                          MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("QaGate",
-                          "Quick adapt only if achieved_bytes < (max_wnd >> QaGate).",
-                          UintegerValue(3),
-                          MakeUintegerAccessor(&MrcNscc::m_qaGate),
-                          MakeUintegerChecker<uint32_t>(0, 63))
-            .AddAttribute("QaThresholdFactor",
-                          "qa_threshold = factor x target delay (unless QaThreshold is set).",
-                          DoubleValue(4.0),
-                          MakeDoubleAccessor(&MrcNscc::m_qaThresholdFactor),
-                          MakeDoubleChecker<double>(0.0))
-            .AddAttribute("QaThreshold",
-                          "Explicit qa_threshold; 0 uses QaThresholdFactor.",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&MrcNscc::m_cfgQaThreshold),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("AdjustBytesThreshold",
-                          "adjust_bytes_threshold in bytes; 0 means 8 x MTU.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&MrcNscc::m_cfgAdjustBytes),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("AdjustPeriod",
-                          "adjust_period_threshold; 0 means config_base_rtt.",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&MrcNscc::m_cfgAdjustPeriod),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("DisableQuickAdapt",
-                          "Turn quick adapt off.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcNscc::m_disableQa),
-                          MakeBooleanChecker())
-            .AddAttribute("DelayEwmaGain",
-                          "Gain of the queuing-delay average avg_delay.",
-                          DoubleValue(0.0125),
-                          MakeDoubleAccessor(&MrcNscc::m_ewmaGain),
-                          MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("FastIncreaseThreshold",
-                          "A queuing delay below this counts as zero for fast increase.",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&MrcNscc::m_fiDelayThreshold),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("ReferenceRate",
-                          "Link rate of the scaling reference point.",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&MrcNscc::m_refRate),
-                          MakeDataRateChecker())
-            .AddAttribute("ReferenceRtt",
-                          "RTT of the scaling reference point (scaling_b = target / this).",
-                          TimeValue(MicroSeconds(12)),
-                          MakeTimeAccessor(&MrcNscc::m_refRtt),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("Fi",
-                          "Explicit fair-increase fi in bytes; 0 means 5 x MTU x scaling_a.",
-                          DoubleValue(0.0),
-                          MakeDoubleAccessor(&MrcNscc::m_cfgFi),
-                          MakeDoubleChecker<double>(0.0))
-            .AddAttribute("FiScale",
-                          "Explicit fast-increase factor fi_scale; 0 means 0.25 x scaling_a.",
-                          DoubleValue(0.0),
-                          MakeDoubleAccessor(&MrcNscc::m_cfgFiScale),
-                          MakeDoubleChecker<double>(0.0))
-            .AddAttribute("Eta",
-                          "Explicit additive probe eta in bytes; 0 means 0.15 x MTU x "
-                          "scaling_a.",
-                          DoubleValue(0.0),
-                          MakeDoubleAccessor(&MrcNscc::m_cfgEta),
-                          MakeDoubleChecker<double>(0.0))
-            .AddAttribute("UpdateBaseRttOnNack",
-                          "A NACK's RTT sample may lower base_rtt (UEC simulator default).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&MrcNscc::m_updateBaseRttOnNack),
-                          MakeBooleanChecker())
-            .AddAttribute("InvalidRttUsesAvgDelay",
-                          "An ACK without a valid RTT sample is processed with avg_delay as "
-                          "its delay (UEC simulator); false ends processing after the byte "
-                          "counters (UEC spec pseudocode).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcNscc::m_invalidUsesAvg),
-                          MakeBooleanChecker())
-            .AddAttribute("RescaleOnBaseRttDrop",
-                          "When base_rtt drops, recompute every derived parameter from it; "
-                          "false recomputes only max_wnd (UEC spec update_base_rtt).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcNscc::m_rescaleOnDrop),
-                          MakeBooleanChecker())
-            .AddAttribute("Rccc",
-                          "Receiver credit CC runs too: a last-hop trim does not trigger "
-                          "quick adapt or cut cwnd.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcNscc::m_rccc),
-                          MakeBooleanChecker())
-            .AddAttribute("AccountInflight",
-                          "This controller subtracts acked/NACKed/lost bytes from "
-                          "MrcCcState::inflight; false leaves that to the queue pair.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&MrcNscc::m_accountInflight),
-                          MakeBooleanChecker())
-            .AddAttribute("AckGenTrigger",
-                          "AckRequest() is also true while cwnd is below this (bytes).",
-                          UintegerValue(16384),
-                          MakeUintegerAccessor(&MrcNscc::m_ackGenTrigger),
-                          MakeUintegerChecker<uint32_t>())
-            .AddTraceSource("Cwnd",
-                            "The window changed (old, new bytes).",
-                            MakeTraceSourceAccessor(&MrcNscc::m_cwndTrace),
-                            "ns3::MrcNscc::CwndTracedCallback")
-            .AddTraceSource("BaseRtt",
-                            "base_rtt dropped (old, new).",
-                            MakeTraceSourceAccessor(&MrcNscc::m_baseRttTrace),
-                            "ns3::TracedValueCallback::Time")
-            .AddTraceSource("QuickAdapt",
-                            "Quick adapt set the window (new bytes).",
-                            MakeTraceSourceAccessor(&MrcNscc::m_quickAdaptTrace),
-                            "ns3::TracedValueCallback::Uint64");
+    static TypeId tid = AddTraceSources(AddVariantAttributes(AddIncreaseAttributes(
+        AddQuickAdaptAttributes(AddWindowAttributes(TypeId("ns3::MrcNscc")
+                                                        .SetParent<MrcCongestionOps>()
+                                                        .SetGroupName("Mrc")
+                                                        .AddConstructor<MrcNscc>())))));
     return tid;
+}
+
+TypeId
+MrcNscc::AddWindowAttributes(TypeId tid)
+{
+    return tid
+        .AddAttribute("BaseRtt",
+                      "config_base_rtt: maximum unloaded RTT of an MTU packet over the "
+                      "longest path. 0 takes MrcCcState::baseRtt.",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&MrcNscc::m_cfgBaseRtt),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("PeerLinkRate",
+                      "Destination link rate; BDP = min(own line rate, this) x "
+                      "config_base_rtt. 0 uses the own line rate.",
+                      DataRateValue(DataRate(0)),
+                      MakeDataRateAccessor(&MrcNscc::m_peerRate),
+                      MakeDataRateChecker())
+        .AddAttribute("Trimming",
+                      "The fabric trims: target delay 0.75 x base RTT (else 1.0 x) "
+                      "unless TargetDelay is set.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcNscc::m_trimming),
+                      MakeBooleanChecker())
+        .AddAttribute("TargetDelay",
+                      "target_qdelay; 0 derives it from the base RTT and Trimming.",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&MrcNscc::m_cfgTarget),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("MaxWndFactor",
+                      "max_wnd = factor x BDP (and x link rate x base_rtt when it drops).",
+                      DoubleValue(1.5),
+                      MakeDoubleAccessor(&MrcNscc::m_maxWndFactor),
+                      MakeDoubleChecker<double>(0.0))
+        .AddAttribute("MaxCwnd",
+                      "Explicit max_wnd in bytes (MRC max_cwnd); 0 derives it.",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcNscc::m_cfgMaxWnd),
+                      MakeUintegerChecker<uint64_t>())
+        .AddAttribute("Gamma",
+                      "Multiplicative-decrease gain.",
+                      DoubleValue(0.8),
+                      MakeDoubleAccessor(&MrcNscc::m_gamma),
+                      MakeDoubleChecker<double>(0.0))
+        .AddAttribute("MaxMdJump",
+                      "Smallest factor one multiplicative decrease may apply.",
+                      DoubleValue(0.5),
+                      MakeDoubleAccessor(&MrcNscc::m_maxMdJump),
+                      MakeDoubleChecker<double>(0.0, 1.0));
+}
+
+TypeId
+MrcNscc::AddQuickAdaptAttributes(TypeId tid)
+{
+    return tid
+        .AddAttribute("QaGate",
+                      "Quick adapt only if achieved_bytes < (max_wnd >> QaGate).",
+                      UintegerValue(3),
+                      MakeUintegerAccessor(&MrcNscc::m_qaGate),
+                      MakeUintegerChecker<uint32_t>(0, 63))
+        .AddAttribute("QaThresholdFactor",
+                      "qa_threshold = factor x target delay (unless QaThreshold is set).",
+                      DoubleValue(4.0),
+                      MakeDoubleAccessor(&MrcNscc::m_qaThresholdFactor),
+                      MakeDoubleChecker<double>(0.0))
+        .AddAttribute("QaThreshold",
+                      "Explicit qa_threshold; 0 uses QaThresholdFactor.",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&MrcNscc::m_cfgQaThreshold),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("AdjustBytesThreshold",
+                      "adjust_bytes_threshold in bytes; 0 means 8 x MTU.",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&MrcNscc::m_cfgAdjustBytes),
+                      MakeUintegerChecker<uint64_t>())
+        .AddAttribute("AdjustPeriod",
+                      "adjust_period_threshold; 0 means config_base_rtt.",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&MrcNscc::m_cfgAdjustPeriod),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("DisableQuickAdapt",
+                      "Turn quick adapt off.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcNscc::m_disableQa),
+                      MakeBooleanChecker());
+}
+
+TypeId
+MrcNscc::AddIncreaseAttributes(TypeId tid)
+{
+    return tid
+        .AddAttribute("DelayEwmaGain",
+                      "Gain of the queuing-delay average avg_delay.",
+                      DoubleValue(0.0125),
+                      MakeDoubleAccessor(&MrcNscc::m_ewmaGain),
+                      MakeDoubleChecker<double>(0.0, 1.0))
+        .AddAttribute("FastIncreaseThreshold",
+                      "A queuing delay below this counts as zero for fast increase.",
+                      TimeValue(MicroSeconds(1)),
+                      MakeTimeAccessor(&MrcNscc::m_fiDelayThreshold),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("ReferenceRate",
+                      "Link rate of the scaling reference point.",
+                      DataRateValue(DataRate("100Gbps")),
+                      MakeDataRateAccessor(&MrcNscc::m_refRate),
+                      MakeDataRateChecker())
+        .AddAttribute("ReferenceRtt",
+                      "RTT of the scaling reference point (scaling_b = target / this).",
+                      TimeValue(MicroSeconds(12)),
+                      MakeTimeAccessor(&MrcNscc::m_refRtt),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("Fi",
+                      "Explicit fair-increase fi in bytes; 0 means 5 x MTU x scaling_a.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&MrcNscc::m_cfgFi),
+                      MakeDoubleChecker<double>(0.0))
+        .AddAttribute("FiScale",
+                      "Explicit fast-increase factor fi_scale; 0 means 0.25 x scaling_a.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&MrcNscc::m_cfgFiScale),
+                      MakeDoubleChecker<double>(0.0))
+        .AddAttribute("Eta",
+                      "Explicit additive probe eta in bytes; 0 means 0.15 x MTU x "
+                      "scaling_a.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&MrcNscc::m_cfgEta),
+                      MakeDoubleChecker<double>(0.0));
+}
+
+TypeId
+MrcNscc::AddVariantAttributes(TypeId tid)
+{
+    return tid
+        .AddAttribute("UpdateBaseRttOnNack",
+                      "A NACK's RTT sample may lower base_rtt (UEC simulator default).",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcNscc::m_updateBaseRttOnNack),
+                      MakeBooleanChecker())
+        .AddAttribute("InvalidRttUsesAvgDelay",
+                      "An ACK without a valid RTT sample is processed with avg_delay as "
+                      "its delay (UEC simulator); false ends processing after the byte "
+                      "counters (UEC spec pseudocode).",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcNscc::m_invalidUsesAvg),
+                      MakeBooleanChecker())
+        .AddAttribute("RescaleOnBaseRttDrop",
+                      "When base_rtt drops, recompute every derived parameter from it; "
+                      "false recomputes only max_wnd (UEC spec update_base_rtt).",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcNscc::m_rescaleOnDrop),
+                      MakeBooleanChecker())
+        .AddAttribute("Rccc",
+                      "Receiver credit CC runs too: a last-hop trim does not trigger "
+                      "quick adapt or cut cwnd.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcNscc::m_rccc),
+                      MakeBooleanChecker())
+        .AddAttribute("AccountInflight",
+                      "This controller subtracts acked/NACKed/lost bytes from "
+                      "MrcCcState::inflight; false leaves that to the queue pair.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcNscc::m_accountInflight),
+                      MakeBooleanChecker())
+        .AddAttribute("AckGenTrigger",
+                      "AckRequest() is also true while cwnd is below this (bytes).",
+                      UintegerValue(16384),
+                      MakeUintegerAccessor(&MrcNscc::m_ackGenTrigger),
+                      MakeUintegerChecker<uint32_t>());
+}
+
+TypeId
+MrcNscc::AddTraceSources(TypeId tid)
+{
+    return tid
+        .AddTraceSource("Cwnd",
+                        "The window changed (old, new bytes).",
+                        MakeTraceSourceAccessor(&MrcNscc::m_cwndTrace),
+                        "ns3::MrcNscc::CwndTracedCallback")
+        .AddTraceSource("BaseRtt",
+                        "base_rtt dropped (old, new).",
+                        MakeTraceSourceAccessor(&MrcNscc::m_baseRttTrace),
+                        "ns3::TracedValueCallback::Time")
+        .AddTraceSource("QuickAdapt",
+                        "Quick adapt set the window (new bytes).",
+                        MakeTraceSourceAccessor(&MrcNscc::m_quickAdaptTrace),
+                        "ns3::TracedValueCallback::Uint64");
 }
 
 MrcNscc::MrcNscc()

@@ -127,6 +127,21 @@ class MrcNscc : public MrcCongestionOps
     typedef void (*CwndTracedCallback)(uint64_t oldCwnd, uint64_t newCwnd);
 
   private:
+    /// \param tid the TypeId under construction \return it, with the window attributes (base RTT,
+    /// BDP, target delay, maximum window, decrease)
+    static TypeId AddWindowAttributes(TypeId tid);
+    /// \param tid the TypeId under construction \return it, with the quick-adapt and
+    /// adjustment-period attributes
+    static TypeId AddQuickAdaptAttributes(TypeId tid);
+    /// \param tid the TypeId under construction \return it, with the delay average and increase
+    /// attributes (fast, fair, scaled)
+    static TypeId AddIncreaseAttributes(TypeId tid);
+    /// \param tid the TypeId under construction \return it, with the attributes choosing between
+    /// the UEC simulator and spec variants
+    static TypeId AddVariantAttributes(TypeId tid);
+    /// \param tid the TypeId under construction \return it, with the trace sources
+    static TypeId AddTraceSources(TypeId tid);
+
     /**
      * Compute BDP, scaling, alpha, fi, fi_scale, eta, max_wnd, target, qa_threshold and
      * adjust period from an RTT (config_base_rtt, or the new base_rtt when rescaling).

@@ -4,10 +4,9 @@
 
 #include "mrc-class-scheduler.h"
 
-#include "mrc-comma-list.h"
-
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-comma-list.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 

@@ -5,13 +5,13 @@
 #include "mrc-net-device.h"
 
 #include "mrc-channel.h"
-#include "mrc-comma-list.h"
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/mrc-byte-io.h"
+#include "ns3/mrc-comma-list.h"
 #include "ns3/mrc-pfc-frame.h"
 #include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-reusable-event.h"

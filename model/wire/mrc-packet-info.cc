@@ -122,6 +122,146 @@ IsSkippableExtension(uint8_t nh)
            nh == MrcIpProto::DEST_OPTIONS;
 }
 
+/// The first bytes of a packet as the parser reads them: copied once, more on demand.
+class HeaderWindow
+{
+  public:
+    /// \param p the packet \param size its size
+    HeaderWindow(const Ptr<const Packet>& p, uint32_t size)
+        : m_packet(p),
+          m_size(size)
+    {
+        m_have = p->CopyData(m_buf, std::min(size, FIRST_WINDOW));
+    }
+
+    /// Make sure the first `need` bytes are in the window.
+    /// \param need bytes \return false if the packet (or the window) is shorter
+    bool Ensure(uint32_t need)
+    {
+        if (need <= m_have)
+        {
+            return true;
+        }
+        if (need > m_size || need > MAX_WINDOW)
+        {
+            return false;
+        }
+        m_have = m_packet->CopyData(m_buf, std::min(m_size, MAX_WINDOW));
+        return true;
+    }
+
+    /// \return the bytes
+    const uint8_t* Bytes() const
+    {
+        return m_buf;
+    }
+
+    /// \return the packet's size
+    uint32_t Size() const
+    {
+        return m_size;
+    }
+
+  private:
+    const Ptr<const Packet>& m_packet; //!< the packet
+    uint32_t m_size;                   //!< its size
+    uint32_t m_have{0};                //!< bytes copied so far
+    uint8_t m_buf[MAX_WINDOW];         //!< the copy
+};
+
+/**
+ * Skip the extension headers from `off` on (one length encoding: 8-byte units, not
+ * counting the first 8 bytes), recording an SRH (routing type 4) if asked.
+ * \param w the bytes \param[in,out] off where the next header starts
+ * \param[in,out] nh its type \param[in,out] out the parse result (SRH fields)
+ * \param recordSrh record the first SRH
+ * \return false if an extension header runs past the packet or the window
+ */
+inline bool
+SkipExtensions(HeaderWindow& w, uint32_t& off, uint8_t& nh, MrcPacketInfo& out, bool recordSrh)
+{
+    while (IsSkippableExtension(nh))
+    {
+        if (!w.Ensure(off + 8))
+        {
+            return false;
+        }
+        const uint8_t* buf = w.Bytes();
+        const uint32_t len = (buf[off + 1] + 1u) * 8u;
+        if (recordSrh && nh == MrcIpProto::ROUTING && buf[off + 2] == MRC_SRH_ROUTING_TYPE &&
+            !out.hasSrh)
+        {
+            out.hasSrh = true;
+            out.srhOffset = static_cast<uint16_t>(off);
+            out.srhLength = static_cast<uint16_t>(len);
+            out.srhSegmentsLeft = buf[off + 3];
+        }
+        nh = buf[off];
+        off += len;
+    }
+    return off <= w.Size();
+}
+
+/**
+ * Read the inner IPv6 header of an encapsulated packet and skip its extension headers.
+ * \param w the bytes \param[in,out] off where the inner header starts; then what follows
+ * \param[out] nh the inner next header \param[in,out] out the parse result
+ * \return false if it is not an IPv6 header or does not fit
+ */
+inline bool
+ReadInnerIpv6(HeaderWindow& w, uint32_t& off, uint8_t& nh, MrcPacketInfo& out)
+{
+    if (!w.Ensure(off + MRC_IPV6_HEADER_BYTES) || (w.Bytes()[off] >> 4) != 6)
+    {
+        return false;
+    }
+    out.encapsulated = true;
+    out.innerOffset = static_cast<uint16_t>(off);
+    ReadIpv6(w.Bytes() + off,
+             out.innerTrafficClass,
+             out.innerFlowLabel,
+             out.innerPayloadLength,
+             nh,
+             out.innerSrc,
+             out.innerDst);
+    off += MRC_IPV6_HEADER_BYTES;
+    return SkipExtensions(w, off, nh, out, false);
+}
+
+/**
+ * Read the UDP header and, on the BTH port, the BTH and the size of its extensions.
+ * \param w the bytes \param[in,out] off where UDP starts; then past the transport headers
+ * \param[in,out] out the parse result \param bthUdpPort UDP port of the BTH
+ * \return false if UDP or the BTH does not fit
+ */
+inline bool
+ReadUdpAndBth(HeaderWindow& w, uint32_t& off, MrcPacketInfo& out, uint16_t bthUdpPort)
+{
+    if (!w.Ensure(off + MRC_UDP_HEADER_BYTES))
+    {
+        return false;
+    }
+    out.hasUdp = true;
+    out.udpOffset = static_cast<uint16_t>(off);
+    out.udpSrcPort = MrcByteIo::ReadU16(w.Bytes() + off);
+    out.udpDstPort = MrcByteIo::ReadU16(w.Bytes() + off + 2);
+    off += MRC_UDP_HEADER_BYTES;
+    if (out.udpDstPort != bthUdpPort)
+    {
+        return true;
+    }
+    if (!w.Ensure(off + MRC_BTH_BYTES))
+    {
+        return false;
+    }
+    out.hasBth = true;
+    out.bthOffset = static_cast<uint16_t>(off);
+    out.opcode = w.Bytes()[off];
+    out.bthFlags = w.Bytes()[off + MRC_BTH_FLAGS_OFFSET];
+    off += MRC_BTH_BYTES + MrcTransportExtensionBytes(out.opcode, out.bthFlags);
+    return true;
+}
+
 } // namespace
 
 uint32_t
@@ -177,28 +317,12 @@ MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
     {
         return false;
     }
-    uint8_t buf[MAX_WINDOW];
-    uint32_t have = p->CopyData(buf, std::min(size, FIRST_WINDOW));
-    // Makes sure the first `need` bytes are in buf; false if the packet (or the
-    // parser's window) is shorter.
-    auto ensure = [&](uint32_t need) -> bool {
-        if (need <= have)
-        {
-            return true;
-        }
-        if (need > size || need > MAX_WINDOW)
-        {
-            return false;
-        }
-        have = p->CopyData(buf, std::min(size, MAX_WINDOW));
-        return true;
-    };
-
-    if ((buf[0] >> 4) != 6)
+    HeaderWindow w(p, size);
+    if ((w.Bytes()[0] >> 4) != 6)
     {
         return false;
     }
-    ReadIpv6(buf,
+    ReadIpv6(w.Bytes(),
              out.trafficClass,
              out.flowLabel,
              out.payloadLength,
@@ -207,79 +331,17 @@ MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
              out.dst);
     uint32_t off = MRC_IPV6_HEADER_BYTES;
     uint8_t nh = out.nextHeader;
-
-    // Extension headers share one length encoding: 8-byte units, not counting the
-    // first 8 bytes. The SRH (routing type 4) is recorded, the others skipped.
-    auto skipExtensions = [&](bool recordSrh) -> bool {
-        while (IsSkippableExtension(nh))
-        {
-            if (!ensure(off + 8))
-            {
-                return false;
-            }
-            const uint32_t len = (buf[off + 1] + 1u) * 8u;
-            if (recordSrh && nh == MrcIpProto::ROUTING && buf[off + 2] == MRC_SRH_ROUTING_TYPE &&
-                !out.hasSrh)
-            {
-                out.hasSrh = true;
-                out.srhOffset = static_cast<uint16_t>(off);
-                out.srhLength = static_cast<uint16_t>(len);
-                out.srhSegmentsLeft = buf[off + 3];
-            }
-            nh = buf[off];
-            off += len;
-        }
-        return off <= size;
-    };
-
-    if (!skipExtensions(true))
+    if (!SkipExtensions(w, off, nh, out, true))
     {
         return false;
     }
-    if (nh == MrcIpProto::IPV6)
+    if (nh == MrcIpProto::IPV6 && !ReadInnerIpv6(w, off, nh, out))
     {
-        if (!ensure(off + MRC_IPV6_HEADER_BYTES) || (buf[off] >> 4) != 6)
-        {
-            return false;
-        }
-        out.encapsulated = true;
-        out.innerOffset = static_cast<uint16_t>(off);
-        ReadIpv6(buf + off,
-                 out.innerTrafficClass,
-                 out.innerFlowLabel,
-                 out.innerPayloadLength,
-                 nh,
-                 out.innerSrc,
-                 out.innerDst);
-        off += MRC_IPV6_HEADER_BYTES;
-        if (!skipExtensions(false))
-        {
-            return false;
-        }
+        return false;
     }
-    if (nh == MrcIpProto::UDP)
+    if (nh == MrcIpProto::UDP && !ReadUdpAndBth(w, off, out, bthUdpPort))
     {
-        if (!ensure(off + MRC_UDP_HEADER_BYTES))
-        {
-            return false;
-        }
-        out.hasUdp = true;
-        out.udpOffset = static_cast<uint16_t>(off);
-        out.udpSrcPort = MrcByteIo::ReadU16(buf + off);
-        out.udpDstPort = MrcByteIo::ReadU16(buf + off + 2);
-        off += MRC_UDP_HEADER_BYTES;
-        if (out.udpDstPort == bthUdpPort)
-        {
-            if (!ensure(off + MRC_BTH_BYTES))
-            {
-                return false;
-            }
-            out.hasBth = true;
-            out.bthOffset = static_cast<uint16_t>(off);
-            out.opcode = buf[off];
-            out.bthFlags = buf[off + MRC_BTH_FLAGS_OFFSET];
-            off += MRC_BTH_BYTES + MrcTransportExtensionBytes(out.opcode, out.bthFlags);
-        }
+        return false;
     }
     out.headerBytes = static_cast<uint16_t>(off);
     if (off > size)

@@ -12,7 +12,7 @@
 /**
  * \file
  * \ingroup mrc
- * Parsing of the comma-separated list attributes of the link layer (DSCP map, DWRR
+ * Parsing of comma-separated list attributes (the link layer's DSCP map and DWRR
  * weights).
  */
 
