@@ -305,6 +305,7 @@ def build(bld):
         'helper/experiments/mrc-scenario-report.h',
         'helper/experiments/mrc-scenario-runner.h',
         'helper/experiments/mrc-scenario-series.h',
+        'helper/experiments/mrc-scenario-streams.h',
         'helper/experiments/mrc-scenario-workload.h',
         'helper/experiments/mrc-sim-main.h',
         'helper/experiments/mrc-stall-tracker.h',

@@ -22,13 +22,13 @@
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/mrc-command-line.h"
+#include "ns3/mrc-scenario-workload.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <random>
 #include <sstream>
 #include <sys/resource.h>
 
@@ -216,25 +216,9 @@ main(int argc, char* argv[])
         t1Nodes.Get(n)->GetObject<Ipv6>()->SetAttribute("IpForward", BooleanValue(true));
     }
 
-    // Permutation without fixed points (Fisher-Yates, redrawn until no host sends to itself).
-    std::mt19937_64 rng(seed);
-    std::vector<uint32_t> dst(hosts);
-    for (bool ok = false; !ok;)
-    {
-        for (uint32_t i = 0; i < hosts; ++i)
-        {
-            dst[i] = i;
-        }
-        for (uint32_t i = hosts - 1; i > 0; --i)
-        {
-            std::swap(dst[i], dst[rng() % (i + 1)]);
-        }
-        ok = true;
-        for (uint32_t i = 0; i < hosts; ++i)
-        {
-            ok = ok && dst[i] != i;
-        }
-    }
+    // Permutation without fixed points, drawn from an ns-3 random stream by the same
+    // function as mrc-sim's permutation scenarios, so both run the same flows.
+    const std::vector<uint32_t> dst = MrcScenarioWorkload::Derangement(hosts, seed);
 
     // Wire bytes of a data packet: payload + UDP 8 + IPv6 40 + PPP 2.
     const Time interval = dataRate.CalculateBytesTxTime(payload + 8 + 40 + 2);

@@ -6,11 +6,16 @@
 // fixed ns-3 stream of its own, so the draws of one object depend neither on other objects
 // nor on the size of the fabric.
 
+#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/mrc-dual-forwarding.h"
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-ecn-marker.h"
+#include "ns3/mrc-ev-table.h"
 #include "ns3/mrc-fabric-streams.h"
+#include "ns3/mrc-multipath-queue-pair.h"
+#include "ns3/mrc-scenario-workload.h"
+#include "ns3/mrc-scenario.h"
 #include "ns3/mrc-switch-node.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-topology.h"
@@ -61,6 +66,55 @@ Clos(uint32_t t0, uint32_t hostsPerT0, uint32_t planes = 1)
     MrcTopologyHelper th(c);
     th.SetNames(false);
     return th.Build();
+}
+
+/// An MRC permutation on a 16-host Clos (4 per T0, 4 T1), small messages.
+MrcScenarioConfig
+MrcPermutation(const std::string& seed, const std::string& lossRate = "0")
+{
+    MrcScenarioOptions o;
+    o.scenario = "permutation";
+    MrcScenarios::Find("permutation")->preset(o);
+    o.transports = "";
+    o.transport = "mrc";
+    o.topo.planes = "1";
+    o.topo.hosts = "16";
+    o.topo.hostsPerT0 = "4";
+    o.topo.t1PerPlane = "4";
+    o.bytes = "100000";
+    o.qpsPerPair = "1";
+    o.seed = seed;
+    o.lossRate = lossRate;
+    o.sampleInterval = "0s";
+    MrcScenarioConfig c = o.ToConfig();
+    c.progress = false;
+    return c;
+}
+
+/// Per requester of a built (not run) scenario: its EV values, then its first 32 picks.
+std::vector<std::vector<uint32_t>>
+EvPrints(const MrcScenarioConfig& c)
+{
+    MrcScenarioRunner r(c);
+    r.Build();
+    std::vector<std::vector<uint32_t>> prints;
+    for (const Ptr<MrcQueuePair>& q : r.GetRequesters())
+    {
+        Ptr<MrcEvTable> t = DynamicCast<MrcMultipathQueuePair>(q)->GetEvTable();
+        std::vector<uint32_t> v;
+        for (uint32_t id = 0; id < t->GetEvCount(); ++id)
+        {
+            v.push_back(t->GetValue(id));
+        }
+        for (uint32_t i = 0; i < 32; ++i)
+        {
+            v.push_back(t->GetValue(t->Select(0xffffffff)));
+        }
+        prints.push_back(v);
+    }
+    Simulator::Destroy();
+    Config::Reset(); // the MRC fabric defaults the runner set
+    return prints;
 }
 
 } // namespace
@@ -214,4 +268,59 @@ TEST(MrcStreams, RunNumberChangesTheDrawsOfAFixedStream)
     RngSeedManager::SetRun(run);
     EXPECT_NE(prints[0], prints[1]);
     EXPECT_EQ(prints[0], prints[2]);
+}
+
+TEST(MrcStreams, PermutationDependsOnlyOnTheRunNumber)
+{
+    const uint32_t seed = RngSeedManager::GetSeed();
+    const uint64_t run = RngSeedManager::GetRun();
+    const std::vector<uint32_t> ref = MrcScenarioWorkload::Derangement(16, 1);
+    ASSERT_EQ(ref.size(), 16u);
+    std::vector<uint32_t> sorted = ref;
+    std::sort(sorted.begin(), sorted.end());
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        EXPECT_EQ(sorted[i], i); // a permutation
+        EXPECT_NE(ref[i], i);    // without fixed points
+    }
+    // Random variables created and drawn before (automatic streams) change nothing.
+    std::vector<Ptr<UniformRandomVariable>> others;
+    for (int i = 0; i < 5; ++i)
+    {
+        others.push_back(CreateObject<UniformRandomVariable>());
+        others.back()->GetValue();
+    }
+    EXPECT_EQ(MrcScenarioWorkload::Derangement(16, 1), ref);
+    EXPECT_NE(MrcScenarioWorkload::Derangement(16, 2), ref); // another run, another one
+    EXPECT_EQ(RngSeedManager::GetSeed(), seed);              // global seed and run kept
+    EXPECT_EQ(RngSeedManager::GetRun(), run);
+    // mrc-sim's permutation scenario sends host i to Derangement(hosts, --seed)[i].
+    for (const char* s : {"1", "2"})
+    {
+        MrcScenarioRunner r(MrcPermutation(s));
+        r.Build();
+        ASSERT_EQ(r.GetMessages().size(), 16u);
+        const std::vector<uint32_t> d = MrcScenarioWorkload::Derangement(16, std::stoul(s));
+        for (const MrcFlowSpec& f : r.GetMessages())
+        {
+            EXPECT_EQ(f.dst, d[f.src]) << "seed " << s << " host " << f.src;
+        }
+        Simulator::Destroy();
+        Config::Reset();
+    }
+}
+
+TEST(MrcStreams, EveryQueuePairOfARunDrawsItsOwnEvs)
+{
+    const std::vector<std::vector<uint32_t>> prints = EvPrints(MrcPermutation("1"));
+    ASSERT_EQ(prints.size(), 16u);
+    EXPECT_EQ(std::set<std::vector<uint32_t>>(prints.begin(), prints.end()).size(), 16u);
+    EXPECT_EQ(EvPrints(MrcPermutation("1")), prints); // the same run again: the same draws
+}
+
+TEST(MrcStreams, LossModelsLeaveTheQueuePairsDrawsAsTheyWere)
+{
+    // 16 error models more in the fabric (one per NIC port): the queue pairs draw from
+    // their messages' streams, not from the streams after the fabric's.
+    EXPECT_EQ(EvPrints(MrcPermutation("1", "0.001")), EvPrints(MrcPermutation("1")));
 }
