@@ -93,6 +93,7 @@ def build(bld):
         'helper/fabric/mrc-ecmp-route-manager.cc',
         'helper/fabric/mrc-link-helper.cc',
         'helper/fabric/mrc-switch-helper.cc',
+        'helper/fabric/mrc-fabric-streams.cc',
         'helper/fabric/mrc-topology-helper.cc',
         'helper/fabric/mrc-topology.cc',
         # -- helpers: transports (installers, profiles)
@@ -178,6 +179,7 @@ def build(bld):
         'test/mrc-port-status-test.cc',
         'test/mrc-receiver-test.cc',
         'test/mrc-spray-proof-test.cc',
+        'test/mrc-streams-test.cc',
         'test/mrc-multipath-proof-test.cc',
         'test/mrc-multipath-test.cc',
         'test/mrc-ev-test.cc',
@@ -294,6 +296,7 @@ def build(bld):
         'helper/fabric/mrc-ecmp-route-manager.h',
         'helper/fabric/mrc-link-helper.h',
         'helper/fabric/mrc-switch-helper.h',
+        'helper/fabric/mrc-fabric-streams.h',
         'helper/fabric/mrc-topology-helper.h',
         'helper/fabric/mrc-topology.h',
         # -- helpers: transports (installers, profiles)
@@ -324,6 +327,7 @@ def build(bld):
         'helper/experiments/mrc-scenario-runner.h',
         'helper/experiments/mrc-scenario-series.h',
         'helper/experiments/mrc-scenario-connections.h',
+        'helper/experiments/mrc-scenario-streams.h',
         'helper/experiments/mrc-scenario-workload.h',
         'helper/experiments/mrc-sim-main.h',
         'helper/experiments/mrc-stall-tracker.h',

@@ -8,6 +8,7 @@
 #include "mrc-scenario-connections.h"
 #include "mrc-scenario-report.h"
 #include "mrc-scenario-series.h"
+#include "mrc-scenario-streams.h"
 #include "mrc-scenario-workload.h"
 #include "mrc-stall-tracker.h"
 
@@ -16,6 +17,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-ev-profile.h"
+#include "ns3/mrc-fabric-streams.h"
 #include "ns3/mrc-failure-injector.h"
 #include "ns3/mrc-hpcc-input.h"
 #include "ns3/mrc-link-helper.h"
@@ -151,15 +153,14 @@ struct MrcScenarioRunner::Impl
         double runCpu{0};    //!< CPU seconds of Simulator::Run
     };
 
-    /// How queue pairs are made: the transport's helper and factories, the random streams
-    /// they take, and the per-pair path figures of the flow records.
+    /// How queue pairs are made: the transport's helper and factories, their random streams
+    /// (MrcScenarioStreams), and the per-pair path figures of the flow records.
     struct TransportSetup
     {
         MrcRdmaHelper rdma;        //!< NICs and (RoCE, UEC) queue pairs
         ObjectFactory evQpFactory; //!< makes queue pairs with entropy values (MRC)
         Time evBaseRtt;            //!< the fabric's base RTT for the MTU (MRC queue pairs)
         uint32_t evPerQp{0};       //!< EvCount + BackupCount of the EV profile
-        int64_t nextStream{0};     //!< next free random stream of the queue pairs
         /// (src, dst) -> base RTT (ns) and bottleneck (b/s) of its first path
         std::map<std::pair<uint32_t, uint32_t>, std::pair<int64_t, uint64_t>> pathCache;
         std::vector<int> pgDscps; //!< roce: data DSCP per priority group of a flow file (-1: none)
@@ -218,23 +219,24 @@ struct MrcScenarioRunner::Impl
     EvEvents ev;       //!< EV-state records
     Stalls stall;      //!< stalls
 
-    // -- Build, phase by phase (in this order: each phase's random streams and objects
-    //    come after the previous phase's)
+    // -- Build, phase by phase (every random variable gets its stream from its own range
+    //    of MrcScenarioStreams, whatever the order)
 
     /// Seed, the transport's fabric defaults, the profile, MTU, ICRC, priority groups,
     /// then the explicit attribute overrides.
     void ApplyAttributeDefaults();
     /// Record the profile's settings and name in the run info.
     void RecordProfile(const MrcProfileContext& ctx);
-    /// Build the fabric; fix the ECN markers' streams. \return the next free stream
-    int64_t BuildFabric();
+    /// Build the fabric (ECMP seeds --seed + switch id); fix the ECN markers' streams
+    /// (MrcScenarioStreams::FABRIC).
+    void BuildFabric();
     /// Install the NICs and prepare the transport's queue-pair factory.
     void InstallTransport();
     /// Register the per-host time series (with sampling).
     void RegisterHostSeries();
-    /// Random loss (--lossRate) and a topology file's link error rates.
-    /// \param stream first stream to use \return the next free stream
-    int64_t InstallLosses(int64_t stream);
+    /// Random loss (--lossRate) and a topology file's link error rates (streams
+    /// MrcScenarioStreams::LOSS and LINK_ERROR).
+    void InstallLosses();
     /// The messages of the pattern (or the first ones of a collective or .cm file).
     void CreateWorkload();
     /// Check the --failLink links and schedule their failure (and repair).
@@ -252,11 +254,17 @@ struct MrcScenarioRunner::Impl
     /// Open a lane (a connected queue-pair pair) for a message's connection, with its
     /// completion, error and (with stall tracking) Rx traces.
     MrcRdmaHelper::Connection OpenLane(const MrcFlowSpec& f);
+    /// \param stream the lane's first stream (MrcScenarioStreams::MESSAGE + ...)
     /// \return a connected pair with MRC entropy values (EV profiles with fixed streams)
-    MrcRdmaHelper::Connection ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionBytes);
+    MrcRdmaHelper::Connection ConnectWithEvs(const MrcFlowSpec& f,
+                                             uint64_t regionBytes,
+                                             int64_t stream);
+    /// \param stream the message's first stream (MrcScenarioStreams::MESSAGE + ...)
     /// \return a pair connected by MrcRdmaHelper (RoCE DSCP of a priority group, UEC
     ///         entropy selector streams)
-    MrcRdmaHelper::Connection ConnectWithHelper(const MrcFlowSpec& f, uint64_t regionBytes);
+    MrcRdmaHelper::Connection ConnectWithHelper(const MrcFlowSpec& f,
+                                                uint64_t regionBytes,
+                                                int64_t stream);
     /// Abort if a topology file's path is longer than a uSID carrier holds (SRv6 EVs).
     void CheckSrv6PathLengths(const MrcFlowSpec& f) const;
     /// SRv6 EV candidates of a host pair: the topology's paths, replicated up to evPerQp
@@ -330,14 +338,13 @@ MrcScenarioRunner::Build()
 
     m.series.SetResults(m.res);
     m.ApplyAttributeDefaults();
-    int64_t stream = m.BuildFabric();
+    m.BuildFabric();
     m.InstallTransport();
     m.res->AddTransport(c.transport);
     m.RegisterHostSeries();
-    stream = m.InstallLosses(stream);
+    m.InstallLosses();
     m.stall.trackStalls = !c.failLink.empty();
     m.stall.stalls.SetEventLog(m.log);
-    m.tr.nextStream = stream + 100000;
     // Queue pairs per connection: --qpsPerConnection; not given: as many as the messages a
     // flow is split into (qpsPerPair). 0 for the table: a new lane per message.
     m.book.connections.SetQpsPerConnection(
@@ -418,22 +425,16 @@ MrcScenarioRunner::Impl::RecordProfile(const MrcProfileContext& ctx)
     }
 }
 
-int64_t
+void
 MrcScenarioRunner::Impl::BuildFabric()
 {
     MrcTopologyHelper th(cfg.topology);
+    // ECMP hash seeds stay --seed + switch id: drawing them from ns-3 streams
+    // (MrcFabricStreams::DrawEcmpSeeds) changes which spine each flow takes, and validation
+    // case 02a's victim then escapes the incast (see doc: randomness and streams).
     th.SetEcmpSeed(cfg.seed);
     topo = cfg.graph ? th.BuildGraph(*cfg.graph) : th.Build();
-    int64_t stream = 1000;
-    for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
-    {
-        Ptr<MrcSwitchNode> sw = topo->GetSwitchById(s);
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            stream += sw->GetEcnMarker(p)->AssignStreams(stream);
-        }
-    }
-    return stream;
+    MrcFabricStreams::AssignStreams(topo, MrcScenarioStreams::FABRIC);
 }
 
 void
@@ -478,8 +479,8 @@ MrcScenarioRunner::Impl::RegisterHostSeries()
     }
 }
 
-int64_t
-MrcScenarioRunner::Impl::InstallLosses(int64_t stream)
+void
+MrcScenarioRunner::Impl::InstallLosses()
 {
     const MrcScenarioConfig& c = cfg;
     if (c.lossRate > 0)
@@ -504,11 +505,11 @@ MrcScenarioRunner::Impl::InstallLosses(int64_t stream)
                 devs.Add(topo->GetLink(l).devB);
             }
         }
-        stream += MrcInstallRandomLoss(devs, c.lossRate, stream);
+        MrcInstallRandomLoss(devs, c.lossRate, MrcScenarioStreams::LOSS);
     }
     if (!c.graph)
     {
-        return stream;
+        return;
     }
     // Per-link packet error rates of a topology file (HPCC's err column): a receive error
     // model on both devices of the link, in every plane, as the HPCC simulator installs it.
@@ -519,15 +520,17 @@ MrcScenarioRunner::Impl::InstallLosses(int64_t stream)
         {
             if (c.graphLinkError[i] > 0)
             {
-                const MrcTopologyLink& l = topo->GetLink(p * nl + i);
+                const uint32_t link = p * nl + i;
+                const MrcTopologyLink& l = topo->GetLink(link);
                 NetDeviceContainer devs;
                 devs.Add(l.devA);
                 devs.Add(l.devB);
-                stream += MrcInstallRandomLoss(devs, c.graphLinkError[i], stream);
+                MrcInstallRandomLoss(devs,
+                                     c.graphLinkError[i],
+                                     MrcScenarioStreams::LINK_ERROR + 2 * int64_t{link});
             }
         }
     }
-    return stream;
 }
 
 void
@@ -691,20 +694,22 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
 {
     const std::size_t lane = book.connections.GetLanes().size(); // the one being opened
     const uint64_t regionBytes = MrcScenarioConnections::REGION_BYTES;
+    // Each lane draws from its own streams, by its index in opening order.
+    const int64_t stream = MrcScenarioStreams::MESSAGE +
+                           MrcScenarioStreams::STREAMS_PER_MESSAGE * static_cast<int64_t>(lane);
     const MrcRdmaHelper::Connection conn = transport->entropyValues
-                                               ? ConnectWithEvs(f, regionBytes)
-                                               : ConnectWithHelper(f, regionBytes);
+                                               ? ConnectWithEvs(f, regionBytes, stream)
+                                               : ConnectWithHelper(f, regionBytes, stream);
     book.requesters.push_back(conn.requester);
     ConnectTraces(lane, f, conn);
     return conn;
 }
 
 MrcRdmaHelper::Connection
-MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionBytes)
+MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionBytes, int64_t stream)
 {
-    // As MrcMultipathHelper::Connect, with the EV profiles' random streams fixed before
-    // the EV sets are drawn (the helper fixes none: automatic stream numbers depend on
-    // everything created before in the process).
+    // As MrcMultipathHelper::Connect, on this message's streams (MrcScenarioStreams::
+    // MESSAGE): the EV profiles' streams are fixed before the EV sets are drawn.
     MrcRdmaHelper::Connection conn;
     std::vector<MrcEvCandidate> ab;
     std::vector<MrcEvCandidate> ba;
@@ -725,7 +730,7 @@ MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionByt
         Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(q);
         Ptr<MrcEvProfile> profile = CreateObject<MrcEvProfile>();
         profile->SetFormat(srv6 ? MrcEvProfile::SRV6 : MrcEvProfile::STRUCTURED);
-        tr.nextStream += profile->AssignStreams(tr.nextStream);
+        stream += profile->AssignStreams(stream);
         mq->SetEvProfile(profile);
         mq->SetEvCandidates(*cands);
         mq->SetAttribute("BaseRtt", TimeValue(tr.evBaseRtt));
@@ -734,7 +739,7 @@ MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionByt
     conn.region = nb->RegisterMemoryRegion(0x100000000ULL, regionBytes);
     for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
     {
-        tr.nextStream += DynamicCast<MrcMultipathQueuePair>(q)->AssignStreams(tr.nextStream);
+        stream += DynamicCast<MrcMultipathQueuePair>(q)->AssignStreams(stream);
     }
     if (cfg.maxEvEvents > 0)
     {
@@ -782,7 +787,9 @@ MrcScenarioRunner::Impl::TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester
 }
 
 MrcRdmaHelper::Connection
-MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f, uint64_t regionBytes)
+MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f,
+                                           uint64_t regionBytes,
+                                           int64_t stream)
 {
     MrcRdmaHelper::Connection conn =
         tr.rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
@@ -796,8 +803,7 @@ MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f, uint64_t region
         // Fixed streams for the per-packet EV choice (as the MRC EV profiles).
         for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
         {
-            tr.nextStream +=
-                DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(tr.nextStream);
+            stream += DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(stream);
         }
     }
     return conn;

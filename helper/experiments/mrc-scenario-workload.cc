@@ -7,19 +7,45 @@
 #include "mrc-scenario-inputs.h"
 
 #include "ns3/abort.h"
+#include "ns3/integer.h"
 #include "ns3/mrc-flow-size-cdf.h"
+#include "ns3/rng-seed-manager.h"
 
 #include <algorithm>
-#include <random>
 
 namespace ns3
 {
+
+Ptr<UniformRandomVariable>
+MrcScenarioWorkload::PatternRandom(uint64_t seed)
+{
+    // Seed 1, run = the scenario seed, a fixed stream given at construction (so that no
+    // automatic stream number is taken: those of every later object stay as they were).
+    const uint32_t oldSeed = RngSeedManager::GetSeed();
+    const uint64_t oldRun = RngSeedManager::GetRun();
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+    Ptr<UniformRandomVariable> u =
+        CreateObjectWithAttributes<UniformRandomVariable>("Stream", IntegerValue(PATTERN_STREAM));
+    RngSeedManager::SetSeed(oldSeed);
+    RngSeedManager::SetRun(oldRun);
+    return u;
+}
+
+void
+MrcScenarioWorkload::Shuffle(std::vector<uint32_t>& v, Ptr<UniformRandomVariable> u)
+{
+    for (uint32_t i = static_cast<uint32_t>(v.size()) - 1; i > 0; --i)
+    {
+        std::swap(v[i], v[u->GetInteger(0, i)]);
+    }
+}
 
 std::vector<uint32_t>
 MrcScenarioWorkload::Derangement(uint32_t hosts, uint64_t seed)
 {
     NS_ABORT_MSG_IF(hosts < 2, "a permutation needs at least 2 hosts, got " << hosts);
-    std::mt19937_64 rng(seed);
+    Ptr<UniformRandomVariable> u = PatternRandom(seed);
     std::vector<uint32_t> dst(hosts);
     for (bool ok = false; !ok;)
     {
@@ -27,10 +53,7 @@ MrcScenarioWorkload::Derangement(uint32_t hosts, uint64_t seed)
         {
             dst[i] = i;
         }
-        for (uint32_t i = hosts - 1; i > 0; --i)
-        {
-            std::swap(dst[i], dst[rng() % (i + 1)]);
-        }
+        Shuffle(dst, u);
         ok = true;
         for (uint32_t i = 0; i < hosts; ++i)
         {
@@ -61,7 +84,7 @@ MrcScenarioWorkload::MakeMessages(const MrcScenarioConfig& c, uint32_t hosts)
     {
         const MrcFlowSizeCdf cdf = MrcFlowSizeCdf::LoadFile(MrcScenarioInputs::FindCdfFile(c.cdf));
         Ptr<MrcWorkloadGenerator> gen = CreateObject<MrcWorkloadGenerator>();
-        gen->AssignStreams(500);
+        gen->AssignStreams(MrcScenarioStreams::FLOWS);
         flows =
             gen->Poisson(all, cdf, c.load, c.topology.hostRate.GetBitRate(), Time(0), c.duration);
     }
@@ -112,16 +135,12 @@ MrcScenarioWorkload::Incast(const MrcScenarioConfig& c, uint32_t hosts)
                     "incast-victim: --senders=" << c.senders << " must be 1.." << pool - 1
                                                 << " (hosts outside the receiver's rack, "
                                                    "one left for the victim)");
-    std::mt19937_64 rng(c.seed);
     std::vector<uint32_t> others(pool);
     for (uint32_t i = 0; i < pool; ++i)
     {
         others[i] = i;
     }
-    for (uint32_t i = pool - 1; i > 0; --i)
-    {
-        std::swap(others[i], others[rng() % (i + 1)]);
-    }
+    Shuffle(others, PatternRandom(c.seed));
     others.resize(c.senders);
     std::sort(others.begin(), others.end());
     std::vector<MrcFlowSpec> flows =

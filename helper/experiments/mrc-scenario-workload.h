@@ -6,9 +6,11 @@
 #define MRC_SCENARIO_WORKLOAD_H
 
 #include "mrc-scenario-config.h"
+#include "mrc-scenario-streams.h"
 
 #include "ns3/mrc-htsim-input.h"
 #include "ns3/mrc-workload.h"
+#include "ns3/random-variable-stream.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,11 +35,15 @@ namespace ns3
 class MrcScenarioWorkload
 {
   public:
+    /// The ns-3 random stream of the pattern draws (permutation, incast senders).
+    static constexpr int64_t PATTERN_STREAM = MrcScenarioStreams::PATTERN;
+
     /**
-     * A random permutation without fixed points, drawn as the stock ns-3 reference
-     * benchmark (examples/mrc-bench-reference.cc) draws it, so both run the same flows:
-     * std::mt19937_64 seeded with the seed, Fisher-Yates with rng() % (i + 1), redrawn
-     * until no host maps to itself (plain modulo draws: the same on every platform).
+     * A random permutation without fixed points: Fisher-Yates with
+     * UniformRandomVariable::GetInteger(0, i) drawn from stream PATTERN_STREAM of run
+     * `seed` (RNG seed 1), redrawn until no host maps to itself. The stock ns-3 reference
+     * benchmark (examples/mrc-bench-reference.cc) calls it too, so both run the same flows.
+     * The global seed and run are left as they were.
      * \param hosts number of hosts (>= 2)
      * \param seed the seed
      * \return dst[i] for every host i
@@ -56,6 +62,21 @@ class MrcScenarioWorkload
      * \return the messages, in flow-id order
      */
     static std::vector<MrcFlowSpec> MakeMessages(const MrcScenarioConfig& c, uint32_t hosts);
+
+    /**
+     * \param seed the run number
+     * \return a uniform random variable on stream PATTERN_STREAM of run `seed` (RNG seed
+     *         1), taking no automatic stream number
+     */
+    static Ptr<UniformRandomVariable> PatternRandom(uint64_t seed);
+
+    /**
+     * Fisher-Yates shuffle: for i from the last index down to 1, swap v[i] with
+     * v[GetInteger(0, i)].
+     * \param v the values
+     * \param u the random variable
+     */
+    static void Shuffle(std::vector<uint32_t>& v, Ptr<UniformRandomVariable> u);
 
   private:
     /// \return host i -> Derangement(hosts, seed)[i], `bytes` each
