@@ -303,6 +303,113 @@ WriteBenchJson(const std::string& file,
        << ", \"eventsPerCpuSecond\": " << MrcResultsWriter::FormatFixed(b.events / cpu, 0) << "}\n";
 }
 
+/// Add one transport's run to the figures of the whole mrc-sim run.
+void
+AddRunFigures(BenchFigures& bench, const MrcScenarioRunner& runner)
+{
+    bench.buildWall += runner.GetBuildWallSeconds();
+    bench.runWall += runner.GetRunWallSeconds();
+    bench.runCpu += runner.GetRunCpuSeconds();
+    bench.hops += runner.GetPacketHops();
+    bench.events += runner.GetEvents();
+    bench.messages += runner.GetNMessages();
+    bench.hosts = runner.GetTopology()->GetNHosts();
+}
+
+/**
+ * Build and run each transport of the list in turn, each on a fresh fabric, into the shared
+ * results; a signal stops after the transport it interrupted.
+ * \param scenario the scenario's name (for the progress line)
+ * \param c the scenario's settings
+ * \param o the options
+ * \param shared the results all transports add to
+ * \param log the event log all transports add to
+ * \param bench the figures summed over the transports
+ * \return the runner of the last transport run (it writes the result files)
+ */
+std::unique_ptr<MrcScenarioRunner>
+RunTransports(const std::string& scenario,
+              const MrcScenarioConfig& c,
+              const MrcScenarioOptions& o,
+              MrcRunResults& shared,
+              Ptr<MrcEventLog> log,
+              BenchFigures& bench)
+{
+    const std::vector<std::string> list =
+        c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports;
+    std::unique_ptr<MrcScenarioRunner> runner;
+    for (std::size_t k = 0; k < list.size(); ++k)
+    {
+        if (k > 0)
+        {
+            // A fresh fabric: no object, attribute default or name of the previous run.
+            runner.reset();
+            Simulator::Destroy();
+            Config::Reset();
+            BindScheduler();
+        }
+        const MrcScenarioConfig ct = TransportConfig(c, o, list, k);
+        runner = std::make_unique<MrcScenarioRunner>(ct);
+        runner->SetSharedResults(&shared, log);
+        runner->SetKeepMessages(false); // a finished message keeps only its flow record
+        runner->Build();
+        if (g_interrupt)
+        {
+            Simulator::Stop(Time(0)); // interrupted while building: run nothing
+        }
+        g_running = 1;
+        runner->Run();
+        g_running = 0;
+        AddRunFigures(bench, *runner);
+        std::cout << "scenario " << scenario << " (" << ct.transport << ", profile " << ct.profile
+                  << ", " << bench.hosts << " hosts, " << ct.topology.planes << " plane(s), seed "
+                  << c.seed << "): simulated " << Simulator::Now().GetMicroSeconds() << " us in "
+                  << MrcResultsWriter::FormatFixed(runner->GetBuildWallSeconds() +
+                                                       runner->GetRunWallSeconds(),
+                                                   2)
+                  << " s\n";
+        if (g_interrupt)
+        {
+            break; // the transports after it do not run
+        }
+    }
+    return runner;
+}
+
+/**
+ * Say on stderr why the run ends with a non-zero exit code (a signal, or messages that did
+ * not complete), if it does.
+ * \param shared the results of the run
+ * \param o the options
+ * \param out the result folder
+ * \return true if every message completed
+ */
+bool
+ReportCompletion(const MrcRunResults& shared, const MrcScenarioOptions& o, const std::string& out)
+{
+    bool allDone = true;
+    std::size_t notDone = 0;
+    for (const auto& f : shared.GetFlows())
+    {
+        allDone = allDone && f.IsCompleted();
+        notDone += f.IsCompleted() ? 0 : 1;
+    }
+    if (g_interrupt)
+    {
+        std::cerr << "mrc-sim: interrupted by signal " << g_interrupt << " at "
+                  << Simulator::Now().GetMicroSeconds() << " us simulated; the result files in "
+                  << out << " hold the simulated time reached (exit code " << 128 + g_interrupt
+                  << ")\n";
+    }
+    else if (!allDone)
+    {
+        std::cerr << "mrc-sim: " << notDone << " of " << shared.GetFlows().size()
+                  << " messages did not complete within --simTime=" << o.simTime
+                  << "; the result files are written (exit code 1)\n";
+    }
+    return allDone;
+}
+
 } // namespace
 
 int
@@ -334,78 +441,16 @@ MrcSimMain(int argc, char* argv[])
     std::signal(SIGINT, OnInterrupt);
     std::signal(SIGTERM, OnInterrupt);
 
-    const std::vector<std::string> list =
-        c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports;
     MrcRunResults shared;
     Ptr<MrcEventLog> log = CreateObject<MrcEventLog>();
-    std::unique_ptr<MrcScenarioRunner> runner;
     BenchFigures bench;
-    for (std::size_t k = 0; k < list.size(); ++k)
-    {
-        if (k > 0)
-        {
-            // A fresh fabric: no object, attribute default or name of the previous run.
-            runner.reset();
-            Simulator::Destroy();
-            Config::Reset();
-            BindScheduler();
-        }
-        const MrcScenarioConfig ct = TransportConfig(c, o, list, k);
-        runner = std::make_unique<MrcScenarioRunner>(ct);
-        runner->SetSharedResults(&shared, log);
-        runner->SetKeepMessages(false); // a finished message keeps only its flow record
-        runner->Build();
-        if (g_interrupt)
-        {
-            Simulator::Stop(Time(0)); // interrupted while building: run nothing
-        }
-        g_running = 1;
-        runner->Run();
-        g_running = 0;
-        bench.buildWall += runner->GetBuildWallSeconds();
-        bench.runWall += runner->GetRunWallSeconds();
-        bench.runCpu += runner->GetRunCpuSeconds();
-        bench.hops += runner->GetPacketHops();
-        bench.events += runner->GetEvents();
-        bench.messages += runner->GetNMessages();
-        bench.hosts = runner->GetTopology()->GetNHosts();
-        std::cout << "scenario " << scenario << " (" << ct.transport << ", profile " << ct.profile
-                  << ", " << bench.hosts << " hosts, " << ct.topology.planes << " plane(s), seed "
-                  << c.seed << "): simulated " << Simulator::Now().GetMicroSeconds() << " us in "
-                  << MrcResultsWriter::FormatFixed(runner->GetBuildWallSeconds() +
-                                                       runner->GetRunWallSeconds(),
-                                                   2)
-                  << " s\n";
-        if (g_interrupt)
-        {
-            break; // the transports after it do not run
-        }
-    }
+    std::unique_ptr<MrcScenarioRunner> runner = RunTransports(scenario, c, o, shared, log, bench);
     runner->Write(out);
     MrcResultsWriter::PrintTable(shared, std::cout);
     PrintNamedFigures(shared);
     std::cout << "files: " << out << "\n";
 
-    bool allDone = true;
-    std::size_t notDone = 0;
-    for (const auto& f : shared.GetFlows())
-    {
-        allDone = allDone && f.IsCompleted();
-        notDone += f.IsCompleted() ? 0 : 1;
-    }
-    if (g_interrupt)
-    {
-        std::cerr << "mrc-sim: interrupted by signal " << g_interrupt << " at "
-                  << Simulator::Now().GetMicroSeconds() << " us simulated; the result files in "
-                  << out << " hold the simulated time reached (exit code " << 128 + g_interrupt
-                  << ")\n";
-    }
-    else if (!allDone)
-    {
-        std::cerr << "mrc-sim: " << notDone << " of " << shared.GetFlows().size()
-                  << " messages did not complete within --simTime=" << o.simTime
-                  << "; the result files are written (exit code 1)\n";
-    }
+    const bool allDone = ReportCompletion(shared, o, out);
     if (!o.benchJson.empty())
     {
         const double wall =

@@ -34,48 +34,49 @@ Ordinal(uint32_t i, uint32_t n, const char* what)
     return os.str();
 }
 
-} // namespace
-
-MrcHpccTopology
-MrcHpccInput::LoadTopology(const std::string& path)
+/**
+ * Read the header line 'N S L' of a topology file.
+ * \param r the reader
+ * \param topo the topology (its node count is set)
+ * \param numSwitches the switch count S
+ * \param numLinks the link count L
+ */
+void
+ReadTopologyHeader(MrcLineReader& r,
+                   MrcHpccTopology& topo,
+                   uint32_t& numSwitches,
+                   uint32_t& numLinks)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw MrcInputError(path, 0, "a readable file", "cannot open");
-    }
-    return ParseTopology(in, path);
-}
-
-MrcHpccTopology
-MrcHpccInput::ParseTopology(std::istream& in, const std::string& name)
-{
-    MrcLineReader r(in, name);
-    MrcHpccTopology topo;
     const std::string header = "'N S L' (node, switch and link counts, S <= N)";
     if (!r.Next())
     {
         r.FailEof(header);
     }
-    uint32_t numSwitches = 0;
-    uint32_t numLinks = 0;
+    const auto& f = r.Fields();
+    if (f.size() != 3 || !MrcParse::U32(f[0], topo.numNodes) || !MrcParse::U32(f[1], numSwitches) ||
+        !MrcParse::U32(f[2], numLinks) || numSwitches > topo.numNodes)
     {
-        const auto& f = r.Fields();
-        if (f.size() != 3 || !MrcParse::U32(f[0], topo.numNodes) ||
-            !MrcParse::U32(f[1], numSwitches) || !MrcParse::U32(f[2], numLinks) ||
-            numSwitches > topo.numNodes)
-        {
-            r.Fail(header);
-        }
-        if (topo.numNodes > MrcInputLimits::MAX_NODES)
-        {
-            r.Fail("N: at most " + std::to_string(MrcInputLimits::MAX_NODES) + " nodes", f[0]);
-        }
-        if (numLinks > MrcInputLimits::MAX_LINKS)
-        {
-            r.Fail("L: at most " + std::to_string(MrcInputLimits::MAX_LINKS) + " links", f[2]);
-        }
+        r.Fail(header);
     }
+    if (topo.numNodes > MrcInputLimits::MAX_NODES)
+    {
+        r.Fail("N: at most " + std::to_string(MrcInputLimits::MAX_NODES) + " nodes", f[0]);
+    }
+    if (numLinks > MrcInputLimits::MAX_LINKS)
+    {
+        r.Fail("L: at most " + std::to_string(MrcInputLimits::MAX_LINKS) + " links", f[2]);
+    }
+}
+
+/**
+ * Read the line of switch ids (present when S > 0) and mark them; every other node is a host.
+ * \param r the reader
+ * \param numSwitches the switch count S
+ * \param topo the topology (its node count set; isSwitch, switchIds and hosts are filled)
+ */
+void
+ReadSwitchIds(MrcLineReader& r, uint32_t numSwitches, MrcHpccTopology& topo)
+{
     topo.isSwitch.assign(topo.numNodes, false);
     if (numSwitches > 0)
     {
@@ -108,6 +109,78 @@ MrcHpccInput::ParseTopology(std::istream& in, const std::string& name)
             topo.hosts.push_back(id);
         }
     }
+}
+
+/**
+ * Parse the current line of the reader as a link 'src dst rate delay err'.
+ * \param r the reader, on the link's line
+ * \param what the expected form, for the error message of a wrong field count
+ * \param numNodes the node count N (ids are below it)
+ * \return the link
+ */
+MrcHpccLink
+ParseLinkLine(const MrcLineReader& r, const std::string& what, uint32_t numNodes)
+{
+    const auto& f = r.Fields();
+    if (f.size() != 5)
+    {
+        r.Fail(what);
+    }
+    MrcHpccLink l;
+    l.line = r.Line();
+    std::ostringstream idWhat;
+    idWhat << "a node id below " << numNodes;
+    if (!MrcParse::U32(f[0], l.a) || l.a >= numNodes)
+    {
+        r.Fail(idWhat.str(), f[0]);
+    }
+    if (!MrcParse::U32(f[1], l.b) || l.b >= numNodes)
+    {
+        r.Fail(idWhat.str(), f[1]);
+    }
+    if (l.a == l.b)
+    {
+        r.Fail("a link between two different nodes");
+    }
+    if (!MrcParse::Rate(f[2], l.rateBps) || l.rateBps == 0)
+    {
+        r.Fail("a positive rate such as '100Gbps'", f[2]);
+    }
+    int64_t ps;
+    if (!MrcParse::Delay(f[3], ps))
+    {
+        r.Fail("a delay such as '0.001ms' or '1000ns'", f[3]);
+    }
+    l.delay = PicoSeconds(ps);
+    if (!MrcParse::Double(f[4], l.errorRate) || l.errorRate < 0 || l.errorRate > 1)
+    {
+        r.Fail("an error rate in [0, 1]", f[4]);
+    }
+    return l;
+}
+
+} // namespace
+
+MrcHpccTopology
+MrcHpccInput::LoadTopology(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw MrcInputError(path, 0, "a readable file", "cannot open");
+    }
+    return ParseTopology(in, path);
+}
+
+MrcHpccTopology
+MrcHpccInput::ParseTopology(std::istream& in, const std::string& name)
+{
+    MrcLineReader r(in, name);
+    MrcHpccTopology topo;
+    uint32_t numSwitches = 0;
+    uint32_t numLinks = 0;
+    ReadTopologyHeader(r, topo, numSwitches, numLinks);
+    ReadSwitchIds(r, numSwitches, topo);
     for (uint32_t i = 1; i <= numLinks; ++i)
     {
         const std::string what = Ordinal(i, numLinks, "link") + " as 'src dst rate delay err'";
@@ -115,42 +188,7 @@ MrcHpccInput::ParseTopology(std::istream& in, const std::string& name)
         {
             r.FailEof(what);
         }
-        const auto& f = r.Fields();
-        if (f.size() != 5)
-        {
-            r.Fail(what);
-        }
-        MrcHpccLink l;
-        l.line = r.Line();
-        std::ostringstream idWhat;
-        idWhat << "a node id below " << topo.numNodes;
-        if (!MrcParse::U32(f[0], l.a) || l.a >= topo.numNodes)
-        {
-            r.Fail(idWhat.str(), f[0]);
-        }
-        if (!MrcParse::U32(f[1], l.b) || l.b >= topo.numNodes)
-        {
-            r.Fail(idWhat.str(), f[1]);
-        }
-        if (l.a == l.b)
-        {
-            r.Fail("a link between two different nodes");
-        }
-        if (!MrcParse::Rate(f[2], l.rateBps) || l.rateBps == 0)
-        {
-            r.Fail("a positive rate such as '100Gbps'", f[2]);
-        }
-        int64_t ps;
-        if (!MrcParse::Delay(f[3], ps))
-        {
-            r.Fail("a delay such as '0.001ms' or '1000ns'", f[3]);
-        }
-        l.delay = PicoSeconds(ps);
-        if (!MrcParse::Double(f[4], l.errorRate) || l.errorRate < 0 || l.errorRate > 1)
-        {
-            r.Fail("an error rate in [0, 1]", f[4]);
-        }
-        topo.links.push_back(l);
+        topo.links.push_back(ParseLinkLine(r, what, topo.numNodes));
     }
     return topo;
 }
