@@ -56,20 +56,33 @@ def load_summary(path):
     return data
 
 
+def list_files(top):
+    """Every file below top, as paths relative to it (subfolders included), sorted."""
+    if not os.path.isdir(top):
+        return []
+    out = []
+    for root, _, names in os.walk(top):
+        for n in names:
+            out.append(os.path.relpath(os.path.join(root, n), top))
+    return sorted(out)
+
+
 def diff(a, b):
     bad = 0
     files = 0
     for name in RUNS:
         da, db = os.path.join(a, name), os.path.join(b, name)
-        na = sorted(os.listdir(da)) if os.path.isdir(da) else []
-        nb = sorted(os.listdir(db)) if os.path.isdir(db) else []
+        na = list_files(da)
+        nb = list_files(db)
         if na != nb:
-            print(f"{name}: different files: {sorted(set(na) ^ set(nb))}")
+            only = sorted(set(na) ^ set(nb))
+            more = f" and {len(only) - 10} more" if len(only) > 10 else ""
+            print(f"{name}: different files: {only[:10]}{more}")
             bad += 1
         for f in sorted(set(na) & set(nb)):
             files += 1
             pa, pb = os.path.join(da, f), os.path.join(db, f)
-            if f == "summary.json":
+            if os.path.basename(f) == "summary.json":
                 same = load_summary(pa) == load_summary(pb)
             else:
                 same = filecmp.cmp(pa, pb, shallow=False)
