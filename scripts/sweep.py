@@ -12,7 +12,7 @@ OUT/sweep.csv has one row per point and transport: the point's folder, the param
 values, mrc-sim's exit code, and the fields of summary.json's transport entry (nested
 fields joined with '.', e.g. fctNs.p99). --dry-run prints the commands only.
 
-Before the sweep every point runs for 1 us of simulated time; when mrc-sim rejects an
+Before the sweep every point is checked by mrc-sim --checkOnly=1 (nothing simulated); when mrc-sim rejects an
 option or value of any point, nothing runs. Exit status: 2 for a malformed grid or option
 (or when mrc-sim rejects one), 1 when
 a point failed otherwise (a crash, no summary.json), 0 when every point ran (mrc-sim's
@@ -117,11 +117,11 @@ def command(o, point, folder):
 
 
 def probe_point(cmd, folder):
-    """Run the point's command for 1 us of simulated time: None, or mrc-sim's complaint
+    """Check the point's command without simulating (--checkOnly=1): None, or mrc-sim's complaint
     when it rejects an option (exit code 2)."""
     os.makedirs(folder, exist_ok=True)
     try:
-        p = subprocess.run(cmd[:-1] + ["--simTime=1us", "--out=" + folder], capture_output=True, text=True)
+        p = subprocess.run(cmd[:-1] + ["--checkOnly=1", "--out=" + folder], capture_output=True, text=True)
     except OSError as e:
         return "cannot run %s: %s" % (cmd[0], e)
     if p.returncode != 2:
@@ -199,7 +199,7 @@ def main(argv):
         sys.stderr.write("sweep.py: %s is not built (./ns3-mrc build)\n" % o["sim"])
         return 1
     with concurrent.futures.ThreadPoolExecutor(max_workers=o["jobs"]) as pool:
-        # First every point for 1 us, so a rejected option stops the sweep before it runs.
+        # First every point is checked (--checkOnly=1), so a rejected option stops the sweep before it runs.
         probe_dir = os.path.join(o["out"], ".probe")
         complaints = list(pool.map(lambda i: probe_point(cmds[i], os.path.join(probe_dir, str(i))),
                                    range(len(cmds))))

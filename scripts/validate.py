@@ -8,7 +8,7 @@
 Each case names runs of mrc-sim, a metric computed from their result folders, and the
 expected value or relation with a tolerance (validation/README.md has the format). The
 runner first asks mrc-sim which scenarios exist (--list) and probes every run with its
-own options and --simTime=1us, so a case that needs a scenario, transport or option
+own options and --checkOnly=1 (every option and input checked, nothing simulated), so a case that needs a scenario, transport or option
 that mrc-sim does not have yet is SKIPPED (when the case declares it in `requires`)
 instead of failing. Independent runs go in parallel (--jobs, default: all cores);
 identical runs (same arguments) are run once and shared between cases; --reuse keeps
@@ -515,10 +515,10 @@ def list_scenarios(sim):
 
 
 def probe(sim, run, folder):
-    """Run with the run's options for 1 us: (returncode, message)."""
+    """Check the run's options without simulating (--checkOnly=1): (returncode, message)."""
     os.makedirs(folder, exist_ok=True)
     try:
-        p = subprocess.run([sim] + run.args + ["--simTime=1us", "--out=" + folder],
+        p = subprocess.run([sim] + run.args + ["--checkOnly=1", "--out=" + folder],
                            capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as e:
         return -1, str(e)

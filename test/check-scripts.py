@@ -86,12 +86,12 @@ for a in args[1:] if args and not args[0].startswith("-") else args:
     if name == "transport" and val != "roce":
         sys.stderr.write("error: invalid value '%s' for --transport (allowed: roce)\n" % val)
         sys.exit(2)
-    if name not in ("transport", "seed", "bytes", "out", "simTime", "crash", "sampleInterval"):
+    if name not in ("transport", "seed", "bytes", "out", "simTime", "crash", "sampleInterval", "checkOnly"):
         sys.stderr.write("error: unknown option '%s' (allowed: --transport, --seed, ...)\n" % a)
         sys.exit(2)
     if name == "out":
         out = val
-if "--crash=1" in args and "--simTime=1us" not in args:
+if "--crash=1" in args and "--checkOnly=1" not in args:
     sys.exit(134)
 if os.path.isdir(out):
     shutil.rmtree(out)
@@ -342,11 +342,11 @@ class EndToEnd(Base):
             self.assertGreater(os.path.getsize(png), 1000, png)
             self.assertIn("](plots/a-pass-%s.png)" % kind, report)
         # permutation --seed=1 is shared by a-pass and b-fail: three real runs (seed 1, seed 2,
-        # crash), and a probe with --simTime=1us for each of the 5 distinct runs
+        # crash), and a probe with --checkOnly=1 for each of the 5 distinct runs
         # of an existing scenario.
         with open(self.p("sim.log")) as f:
             calls = f.read().splitlines()
-        real = [c for c in calls if "--simTime=1us" not in c]
+        real = [c for c in calls if "--checkOnly=1" not in c]
         self.assertEqual(len(real), 3, calls)
         self.assertEqual(len(calls) - len(real), 5, calls)
 
@@ -367,7 +367,7 @@ class EndToEnd(Base):
         rc, report, log = self.validate("--case=a-pass", "--reuse", "--no-plots")
         calls = open(self.p("sim.log")).read().splitlines()[n:]
         self.assertEqual(rc, 0, log)
-        self.assertTrue(all("--simTime=1us" in c for c in calls), calls)
+        self.assertTrue(all("--checkOnly=1" in c for c in calls), calls)
 
     def test_no_simulator_skips_everything(self):
         self.sim = self.p("not-built")
@@ -479,7 +479,7 @@ class Sweep(Base):
         self.assertEqual(rc, 2)
         self.assertIn("point transport-mrc: mrc-sim: error: invalid value 'mrc' for --transport", err.getvalue())
         calls = open(self.p("sim.log")).read().splitlines()[n:]
-        self.assertTrue(calls and all("--simTime=1us" in c for c in calls), calls)  # nothing ran
+        self.assertTrue(calls and all("--checkOnly=1" in c for c in calls), calls)  # nothing ran
 
 
 if __name__ == "__main__":

@@ -400,6 +400,31 @@ TEST(Hardening, Item06OutCheckedFirst)
     EXPECT_EQ(text.find("scenario permutation"), std::string::npos) << "it simulated first";
 }
 
+// --checkOnly=1 (the validation runner's and the sweep's probe): good options exit 0 with
+// nothing simulated and no result file; a bad option still exits 2 naming it; a --failAt
+// past the run's own --simTime is still caught.
+TEST(Hardening, CheckOnlySimulatesNothing)
+{
+    if (Sim().empty())
+    {
+        GTEST_SKIP() << "mrc-sim not found";
+    }
+    const std::string out = Scratch("check-only");
+    const auto [rc, text] = RunSim("--hosts=4 --checkOnly=1 --out=" + out);
+    EXPECT_EQ(rc, 0) << text;
+    EXPECT_NE(text.find("options, input files and --out checked"), std::string::npos) << text;
+    EXPECT_FALSE(std::filesystem::exists(out + "/summary.json")) << "it simulated";
+    const auto [rc2, text2] = RunSim("--hosts=4 --checkOnly=1 --mtu=abc --out=" + out);
+    EXPECT_EQ(rc2, 2) << text2;
+    EXPECT_NE(text2.find("mtu"), std::string::npos) << text2;
+    const auto [rc3, text3] = RunSim(
+        "--hosts=4 --checkOnly=1 --failLink=host0:p0-t0-0 --failAt=2ms --simTime=1ms --out=" + out);
+    EXPECT_EQ(rc3, 2) << text3;
+    EXPECT_NE(text3.find("--failAt='2ms' is not before --simTime='1ms'"), std::string::npos)
+        << text3;
+    std::filesystem::remove_all(out);
+}
+
 // Results are not lost on SIGTERM: the simulation stops at the next event and the files
 // hold the simulated time reached (exit code 128 + 15).
 TEST(Hardening, SigtermFlushesResults)

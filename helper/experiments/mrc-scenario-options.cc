@@ -136,6 +136,10 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("sampleInterval", "time-series sampling period (0s: none)", sampleInterval);
     cmd.AddValue("benchJson", "also write the benchmark figures as JSON to this file", benchJson);
     cmd.AddValue("list", "list the scenarios and exit", list);
+    cmd.AddValue("checkOnly",
+                 "check every option, input file and --out, then exit 0 without simulating "
+                 "(exit 2 naming what is wrong)",
+                 checkOnly);
     cmd.AddValue("topoFile",
                  "fabric from a file instead of --topology: an HPCC/ConWeave topology file "
                  "('N S L', switch ids, 'src dst rate delay err' links) or an htsim fat tree "

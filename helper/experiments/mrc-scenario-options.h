@@ -58,7 +58,7 @@ class MrcScenarioOptions
     /// \return the settings
     MrcScenarioConfig ToConfig() const;
 
-    /// \return every option (except --out, --benchJson and --list) as name -> value
+    /// \return every option (except --out, --benchJson, --checkOnly and --list) as name -> value
     std::map<std::string, std::string> ToMap() const;
 
     MrcTopologyOptions topo;             //!< topology options
@@ -92,6 +92,7 @@ class MrcScenarioOptions
     std::string topoFile{""};            //!< --topoFile (HPCC/ConWeave topology or htsim .topo)
     std::string flowFile{""};            //!< --flowFile (HPCC/ConWeave flows or htsim .cm)
     std::string benchJson{""};           //!< --benchJson
+    bool checkOnly{false};               //!< --checkOnly
     bool list{false};                    //!< --list
 
   private:

@@ -438,6 +438,11 @@ MrcSimMain(int argc, char* argv[])
     // Every check is done before the first fabric is built: a bad --out ends the run here,
     // not after the simulation (the pcap files are opened at build time, in it too).
     CheckOutputFolder(out);
+    if (o.checkOnly)
+    {
+        std::cout << "mrc-sim: options, input files and --out checked\n";
+        return 0;
+    }
     std::signal(SIGINT, OnInterrupt);
     std::signal(SIGTERM, OnInterrupt);
 
