@@ -215,6 +215,7 @@ def build(bld):
         'model/util/mrc-comma-list.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
+        'model/util/mrc-uint128.h',
         'model/util/mrc-reusable-event.h',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.h',

@@ -268,7 +268,9 @@ TEST(MrcInputFiles, HpccFlowsMalformed)
               "f.txt:2: expected start_s: a non-negative time in seconds, got '-1'");
     // A wrong count is accepted when asked to ignore it.
     std::istringstream in("9994 \n0 1 3 100 1000 0\n1 0 3 100 1000 0\n");
-    EXPECT_EQ(MrcHpccInput::ParseFlows(in, "f.txt", {0, true}).size(), 2U);
+    MrcHpccFlowOptions ignoreCount;
+    ignoreCount.ignoreCount = true;
+    EXPECT_EQ(MrcHpccInput::ParseFlows(in, "f.txt", ignoreCount).size(), 2U);
 }
 
 TEST(MrcInputFiles, HpccFlowsFromFile)

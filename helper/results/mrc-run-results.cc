@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
+#include "ns3/mrc-uint128.h"
 
 #include <algorithm>
 #include <sys/resource.h>
@@ -81,9 +82,9 @@ MrcIdealFctNs(uint64_t bytes,
 {
     NS_ABORT_MSG_IF(bottleneckBps == 0, "MrcIdealFctNs: bottleneck rate must be > 0 bit/s");
     NS_ABORT_MSG_IF(baseRttNs < 0, "MrcIdealFctNs: base RTT " << baseRttNs << " ns is negative");
-    const unsigned __int128 bits =
-        static_cast<unsigned __int128>(MrcWireBytes(bytes, payloadPerPacket, overheadPerPacket)) *
-        8U * 1000000000U;
+    const MrcUint128 bits =
+        static_cast<MrcUint128>(MrcWireBytes(bytes, payloadPerPacket, overheadPerPacket)) * 8U *
+        1000000000U;
     return baseRttNs + static_cast<int64_t>(bits / bottleneckBps);
 }
 

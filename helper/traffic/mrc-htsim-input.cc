@@ -7,6 +7,7 @@
 #include "mrc-input-error.h"
 
 #include "ns3/log.h"
+#include "ns3/mrc-uint128.h"
 
 #include <algorithm>
 #include <cctype>
@@ -899,8 +900,8 @@ MrcHtsimInput::CheckShapeSize(const MrcHtsimTopology& topo, const MrcHtsimFatTre
 uint64_t
 MrcHtsimInput::MulOrFail(const MrcHtsimTopology& topo, uint32_t line, uint64_t a, uint64_t b)
 {
-    const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
-    if (p > MrcInputLimits::MAX_LINKS * static_cast<unsigned __int128>(MAX_LINK_GBPS))
+    const MrcUint128 p = static_cast<MrcUint128>(a) * b;
+    if (p > MrcInputLimits::MAX_LINKS * static_cast<MrcUint128>(MAX_LINK_GBPS))
     {
         ShapeFail(topo, line, "counts and rates whose products stay below 10^13", UINT64_MAX);
     }

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/mrc-uint128.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -28,8 +29,7 @@ namespace
 uint64_t
 BytesIn(DataRate rate, Time rtt)
 {
-    const unsigned __int128 bits =
-        static_cast<unsigned __int128>(rate.GetBitRate()) * rtt.GetPicoSeconds();
+    const MrcUint128 bits = static_cast<MrcUint128>(rate.GetBitRate()) * rtt.GetPicoSeconds();
     return static_cast<uint64_t>(bits / 8000000000000ULL);
 }
 

@@ -15,6 +15,7 @@
 #include "ns3/mrc-pfc-frame.h"
 #include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-reusable-event.h"
+#include "ns3/mrc-uint128.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -939,7 +940,7 @@ Time
 MrcNetDevice::GetSerializationTime(uint32_t frameBytes) const
 {
     uint64_t bits = 8ULL * (std::max(frameBytes, MIN_FRAME_BYTES) + m_wireOverhead);
-    unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * StepsPerSecond();
+    MrcUint128 scaled = static_cast<MrcUint128>(bits) * StepsPerSecond();
     return TimeStep(static_cast<uint64_t>(scaled / m_rate.GetBitRate()));
 }
 
@@ -973,7 +974,7 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     }
     else
     {
-        unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * steps + m_txCarry;
+        MrcUint128 scaled = static_cast<MrcUint128>(bits) * steps + m_txCarry;
         txTime = TimeStep(static_cast<uint64_t>(scaled / bps));
         m_txCarry = static_cast<uint64_t>(scaled % bps);
     }

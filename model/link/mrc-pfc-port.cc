@@ -8,6 +8,7 @@
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/mrc-pfc-frame.h"
+#include "ns3/mrc-uint128.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
@@ -100,7 +101,7 @@ MrcPfcPort::GetPauseDuration(uint16_t quanta) const
 {
     const uint64_t bits = static_cast<uint64_t>(quanta) * MrcPfcFrame::BITS_PER_QUANTUM;
     const uint64_t steps = static_cast<uint64_t>(Time::FromInteger(1, Time::S).GetTimeStep());
-    const unsigned __int128 scaled = static_cast<unsigned __int128>(bits) * steps;
+    const MrcUint128 scaled = static_cast<MrcUint128>(bits) * steps;
     return TimeStep(static_cast<uint64_t>((scaled + m_bps - 1) / m_bps));
 }
 

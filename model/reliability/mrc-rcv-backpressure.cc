@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-uint128.h"
 
 #include <algorithm>
 
@@ -58,8 +59,8 @@ MrcRcvBackpressure::Drain(Time now)
         m_credit = 0; // an idle receiver banks no drain
         return;
     }
-    m_credit += static_cast<unsigned __int128>(m_bitRate) * dtNs;
-    const unsigned __int128 bytes = m_credit / BIT_NS_PER_BYTE;
+    m_credit += static_cast<MrcUint128>(m_bitRate) * dtNs;
+    const MrcUint128 bytes = m_credit / BIT_NS_PER_BYTE;
     if (bytes >= m_backlog)
     {
         m_backlog = 0;
@@ -95,9 +96,9 @@ MrcRcvBackpressure::PenaltyFor(uint64_t backlog, uint64_t busyBytes)
     {
         return 0;
     }
-    const unsigned __int128 excess = static_cast<unsigned __int128>(backlog - busyBytes) * 128;
-    const unsigned __int128 pen = (excess + backlog - 1) / backlog; // ceil
-    return static_cast<uint8_t>(std::min<unsigned __int128>(pen, PEN_MAX));
+    const MrcUint128 excess = static_cast<MrcUint128>(backlog - busyBytes) * 128;
+    const MrcUint128 pen = (excess + backlog - 1) / backlog; // ceil
+    return static_cast<uint8_t>(std::min<MrcUint128>(pen, PEN_MAX));
 }
 
 MrcRcvBackpressure::Fields

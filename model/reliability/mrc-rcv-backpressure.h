@@ -6,6 +6,7 @@
 #define MRC_RCV_BACKPRESSURE_H
 
 #include "ns3/data-rate.h"
+#include "ns3/mrc-uint128.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -86,14 +87,14 @@ class MrcRcvBackpressure
     /// Drain the backlog up to `now`.
     void Drain(Time now);
 
-    uint64_t m_bitRate{0};         //!< DrainRate in bit/s
-    uint64_t m_busy{0};            //!< T
-    uint32_t m_restoreSacks{1};    //!< RestoreSacks
-    uint64_t m_backlog{0};         //!< B in bytes
-    unsigned __int128 m_credit{0}; //!< drained bit-nanoseconds not yet a whole byte
-    Time m_last{0};                //!< time of the last Drain
-    bool m_episode{false};         //!< a SACK with pen > 0 went out, restore not finished
-    uint32_t m_restoreLeft{0};     //!< restore SACKs still to send
+    uint64_t m_bitRate{0};      //!< DrainRate in bit/s
+    uint64_t m_busy{0};         //!< T
+    uint32_t m_restoreSacks{1}; //!< RestoreSacks
+    uint64_t m_backlog{0};      //!< B in bytes
+    MrcUint128 m_credit{0};     //!< drained bit-nanoseconds not yet a whole byte
+    Time m_last{0};             //!< time of the last Drain
+    bool m_episode{false};      //!< a SACK with pen > 0 went out, restore not finished
+    uint32_t m_restoreLeft{0};  //!< restore SACKs still to send
 };
 
 } // namespace ns3

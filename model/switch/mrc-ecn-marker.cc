@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-traffic-class.h"
+#include "ns3/mrc-uint128.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -24,7 +25,6 @@ NS_OBJECT_ENSURE_REGISTERED(MrcEcnMarker);
 namespace
 {
 /// 128-bit unsigned integer (a GCC/Clang extension) for exact rate products.
-__extension__ typedef unsigned __int128 Uint128;
 } // namespace
 
 TypeId
@@ -104,7 +104,7 @@ void
 MrcEcnMarker::HpccThresholds(DataRate rate, uint64_t& kmin, uint64_t& kmax)
 {
     // bytes = KB x 1000 x bit/s / 25e9, exact in integers for rates in whole bit/s
-    const Uint128 bps = rate.GetBitRate();
+    const MrcUint128 bps = rate.GetBitRate();
     kmin = static_cast<uint64_t>(bps * 100000u / 25000000000ull);
     kmax = static_cast<uint64_t>(bps * 400000u / 25000000000ull);
 }

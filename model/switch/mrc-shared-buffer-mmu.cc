@@ -8,6 +8,7 @@
 #include "ns3/assert.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/mrc-uint128.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -22,7 +23,6 @@ NS_OBJECT_ENSURE_REGISTERED(MrcSharedBufferMmu);
 namespace
 {
 /// 128-bit unsigned integer (a GCC/Clang extension) for exact rate x time products.
-__extension__ typedef unsigned __int128 Uint128;
 } // namespace
 
 TypeId
@@ -135,9 +135,9 @@ MrcSharedBufferMmu::ComputeHeadroom(DataRate rate, Time linkDelay)
     NS_ABORT_MSG_IF(linkDelay.IsStrictlyNegative(),
                     "link delay " << linkDelay << " is negative: allowed >= 0");
     // 3 x bit/s x ps / (8 bit/B x 1e12 ps/s), rounded up, in 128-bit arithmetic.
-    const Uint128 bits = static_cast<Uint128>(rate.GetBitRate()) *
-                         static_cast<uint64_t>(linkDelay.GetPicoSeconds()) * 3u;
-    const Uint128 den = static_cast<Uint128>(8) * 1000000000000ull;
+    const MrcUint128 bits = static_cast<MrcUint128>(rate.GetBitRate()) *
+                            static_cast<uint64_t>(linkDelay.GetPicoSeconds()) * 3u;
+    const MrcUint128 den = static_cast<MrcUint128>(8) * 1000000000000ull;
     return static_cast<uint64_t>((bits + den - 1) / den);
 }
 

@@ -114,14 +114,23 @@ void
 MrcIcrcTrailer::Serialize(Buffer::Iterator end) const
 {
     end.Prev(SERIALIZED_SIZE);
-    end.WriteHtolsbU32(m_icrc);
+    // Least significant byte first, written byte by byte: Buffer's little-endian helpers are
+    // deprecated in ns-3.48 and their replacements do not exist in 3.37.
+    for (uint32_t i = 0; i < SERIALIZED_SIZE; ++i)
+    {
+        end.WriteU8(static_cast<uint8_t>(m_icrc >> (8 * i)));
+    }
 }
 
 uint32_t
 MrcIcrcTrailer::Deserialize(Buffer::Iterator end)
 {
     end.Prev(SERIALIZED_SIZE);
-    m_icrc = end.ReadLsbtohU32();
+    m_icrc = 0;
+    for (uint32_t i = 0; i < SERIALIZED_SIZE; ++i)
+    {
+        m_icrc |= static_cast<uint32_t>(end.ReadU8()) << (8 * i);
+    }
     return SERIALIZED_SIZE;
 }
 
