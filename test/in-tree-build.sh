@@ -318,17 +318,23 @@ cd "$TREE" || fail "cannot enter $TREE"
 # ns-3's configure writes a forwarding header build/include/ns3/X.h for every module header
 # but skips one that already exists, so a header that moved inside the module (e.g. from
 # model/link/ to model/util/) would keep pointing at its old place. Remove the module's
-# forwarding headers (stubs and symlinks into contrib/mrc) first; configure writes them anew.
+# forwarding headers (stubs and symlinks into contrib/mrc) whose target no longer exists;
+# configure writes them anew. (The others stay, so that nothing is recompiled for them.)
 if [ -d build/include/ns3 ]; then
     N_STALE=0
     for h in build/include/ns3/*.h; do
-        if { [ -L "$h" ] && [[ "$(readlink "$h")" == */contrib/mrc/* ]]; } ||
-            { [ -f "$h" ] && grep -q '/contrib/mrc/' "$h"; }; then
+        target=""
+        if [ -L "$h" ]; then
+            target=$(readlink "$h")
+        elif [ -f "$h" ]; then
+            target=$(sed -n 's/^#include "\(.*\/contrib\/mrc\/.*\)"$/\1/p' "$h" | head -n 1)
+        fi
+        if [[ "$target" == */contrib/mrc/* ]] && [ ! -e "$target" ]; then
             rm -f "$h"
             N_STALE=$((N_STALE + 1))
         fi
     done
-    echo "in-tree: removed $N_STALE forwarding headers of the module from build/include/ns3 (configure rewrites them)"
+    echo "in-tree: removed $N_STALE stale forwarding headers of the module from build/include/ns3"
 fi
 PROFILE_ARGS=(-d "$PROFILE")
 [ "$PROFILE" = default ] && PROFILE_ARGS+=(--enable-asserts --enable-logs)
