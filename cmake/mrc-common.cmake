@@ -36,6 +36,13 @@ target_compile_definitions(${MRC_LIB_TARGET} PUBLIC MRC_NS3_VERSION_MINOR=${MRC_
 if(TARGET ${MRC_LIB_TARGET}-obj)
   target_compile_definitions(${MRC_LIB_TARGET}-obj PUBLIC MRC_NS3_VERSION_MINOR=${MRC_NS3_MINOR})
 endif()
+# The scenario layer looks for data/ (the HPCC, htsim and CDF inputs) from the working folder
+# and the program's folder upwards, then in the module's source folder: the one file that does
+# so gets that folder (a property of that file only, so no other file is recompiled for it).
+set_source_files_properties(
+  helper/experiments/mrc-scenario-inputs.cc
+  PROPERTIES COMPILE_DEFINITIONS MRC_MODULE_DIR="${CMAKE_CURRENT_SOURCE_DIR}"
+)
 
 # Tests are written with GoogleTest; the test library links it in both homes.
 # ns-3's build_lib links the test library with the plain target_link_libraries()

@@ -50,21 +50,6 @@ TwoHosts(const std::string& transport, const std::vector<MrcFlowSpec>& flows)
     return c;
 }
 
-/// n messages of `bytes` each, alternating 0 -> 1 and 1 -> 0, one every `gap`.
-std::vector<MrcFlowSpec>
-PingPong(uint32_t n, uint64_t bytes, Time gap)
-{
-    std::vector<MrcFlowSpec> flows(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        flows[i].src = i % 2;
-        flows[i].dst = 1 - i % 2;
-        flows[i].bytes = bytes;
-        flows[i].start = gap * static_cast<int64_t>(i);
-    }
-    return flows;
-}
-
 void
 Reset()
 {

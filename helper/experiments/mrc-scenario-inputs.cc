@@ -20,7 +20,8 @@ namespace
 {
 
 /// \return rel found from the current folder or the executable's folder, looking up to
-/// five folders upwards from each ("" if it is nowhere)
+/// five folders upwards from each, then in the module's folder (MRC_MODULE_DIR, where the
+/// build defines it); "" if it is nowhere
 std::string
 SearchUpwards(const std::filesystem::path& rel)
 {
@@ -46,6 +47,15 @@ SearchUpwards(const std::filesystem::path& rel)
             }
         }
     }
+#ifdef MRC_MODULE_DIR
+    // Last, the module's own folder as it was at build time: in an ns-3 tree the programs live
+    // in build/ and test.py runs them from the tree's root, neither of which is above
+    // contrib/mrc/data.
+    if (fs::exists(fs::path(MRC_MODULE_DIR) / rel))
+    {
+        return (fs::path(MRC_MODULE_DIR) / rel).string();
+    }
+#endif
     return "";
 }
 
