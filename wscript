@@ -196,6 +196,10 @@ def build(bld):
         'test/mrc-workload-test.cc',
         'test/mrc-input-files-test.cc',
         'test/mrc-hardening-test.cc',
+        'test/mrc-exactly-once-campaign-test.cc',
+        'test/mrc-fuzz-replay-test.cc',
+        'test/mrc-fuzz-targets.cc',
+        'test/mrc-fuzz-targets.h',
         # -- scenarios
         'test/mrc-experiments-test.cc',
         'test/mrc-scenario-test.cc',

@@ -82,6 +82,15 @@ uint32_t
 MrcPfcFrame::Deserialize(Buffer::Iterator start)
 {
     Buffer::Iterator i = start;
+    if (i.GetRemainingSize() < SIZE)
+    {
+        // A frame shorter than the MAC Control body is no PFC frame: opcode 0, which a
+        // receiver ignores, and nothing consumed (nor read past the buffer).
+        m_opcode = 0;
+        m_classEnableVector = 0;
+        m_quanta.fill(0);
+        return 0;
+    }
     m_opcode = i.ReadNtohU16();
     m_classEnableVector = i.ReadNtohU16();
     for (uint16_t& q : m_quanta)

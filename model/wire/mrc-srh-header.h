@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 /**
  * \file
@@ -65,7 +66,30 @@ class MrcSrhHeader : public Header
     void Print(std::ostream& os) const override;
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * Read an SRH the model made itself; aborts (with Check's message) on one it cannot
+     * hold. Bytes of unknown origin go through TryDeserialize.
+     * \param start where the SRH starts
+     * \return bytes read
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
+
+    /**
+     * Whether the bytes at `start` hold an SRH this class can read: 8 fixed bytes,
+     * routing type 4, Hdr Ext Len = 2 x (Last Entry + 1) (no TLVs), at most
+     * MAX_SEGMENTS segments, Segments Left <= the segment count, and every segment
+     * present in the buffer.
+     * \param start where the SRH starts
+     * \return "" if so, else what is wrong
+     */
+    static std::string Check(Buffer::Iterator start);
+
+    /**
+     * Read an SRH of unknown origin: nothing is read past the buffer and nothing aborts.
+     * \param start where the SRH starts
+     * \return bytes read, or 0 (header unchanged) if Check rejects the bytes
+     */
+    uint32_t TryDeserialize(Buffer::Iterator start);
 
     /// \param nextHeader protocol number of the header after the SRH (41 for IPv6-in-IPv6)
     void SetNextHeader(uint8_t nextHeader);
