@@ -294,7 +294,7 @@ TEST(ExactlyOnceCampaign, QuickSlice)
 }
 
 /// The full campaign: (transport, chunk).
-class ExactlyOnceCampaignFull : public ::testing::TestWithParam<std::tuple<const char*, int>>
+class ExactlyOnceCampaignFull : public ::testing::TestWithParam<std::tuple<std::string, int>>
 {
 };
 
@@ -322,5 +322,12 @@ TEST_P(ExactlyOnceCampaignFull, EveryByteExactlyOnce)
 
 INSTANTIATE_TEST_SUITE_P(Campaign,
                          ExactlyOnceCampaignFull,
-                         ::testing::Combine(::testing::Values("roce", "uec", "mrc"),
-                                            ::testing::Range(0, static_cast<int>(FULL_CHUNKS))));
+                         ::testing::Combine(::testing::Values(std::string("roce"),
+                                                              std::string("uec"),
+                                                              std::string("mrc")),
+                                            ::testing::Range(0, static_cast<int>(FULL_CHUNKS))),
+                         // Names from the values, the same in every run.
+                         [](const auto& info) {
+                             return std::get<0>(info.param) + "_" +
+                                    std::to_string(std::get<1>(info.param));
+                         });
