@@ -382,6 +382,8 @@ phase_end " ($MRC_WARNINGS warnings in contrib/mrc)"
 phase_begin test
 python3 test.py -n -s mrc -f EXTENSIVE --text="$LOGS/test-suite.txt" 2>&1 | tee "$LOGS/test-suite.log"
 TEST_RC=${PIPESTATUS[0]}
+# test.py up to 3.4x appends .txt to the name given to --text.
+[ -f "$LOGS/test-suite.txt.txt" ] && mv -f "$LOGS/test-suite.txt.txt" "$LOGS/test-suite.txt"
 # The per-case verdicts, from test.py's text report (one line per case).
 CASES=$(grep -c 'PASS: Test Case' "$LOGS/test-suite.txt" 2>/dev/null)
 FAILED_CASES=$(grep -E '(FAIL|CRASH): Test Case' "$LOGS/test-suite.txt" 2>/dev/null)
