@@ -451,6 +451,8 @@ class Case:
                     args = shlex.split(get(s, "args"))
                 except ValueError as e:
                     raise CaseError("%s: [%s] args: %s" % (where, s, e))
+                # {casedir}: the case file's folder (input files that live beside the case)
+                args = [x.replace("{casedir}", os.path.dirname(os.path.abspath(path))) for x in args]
                 if any(a.startswith("--out=") or a == "--out" for a in args):
                     raise CaseError("%s: [%s] sets --out (the runner chooses the folder)" % (where, s))
                 self.base.append((label, args))

@@ -286,6 +286,15 @@ class Judge(Base):
         with self.assertRaises(validate.CaseError):
             validate.Case(path)
 
+    def test_casedir(self):
+        path = self.p("cd.case")
+        with open(path, "w") as f:
+            f.write(case_text("c", [("a", "incast --flowFile={casedir}/flows.txt")], "fabric_drops", "==", "0"))
+        c = validate.Case(path)
+        self.assertEqual(c.base[0][1], ["incast", "--flowFile=%s/flows.txt" % self.tmp])
+        self.assertEqual([r.args for r in c.variants[1].runs],
+                         [["incast", "--flowFile=%s/flows.txt" % self.tmp, "--seed=2"]])
+
     def test_repository_cases_parse(self):
         cases = validate.load_cases(os.path.join(ROOT, "validation"))
         self.assertGreaterEqual(len(cases), 7)
