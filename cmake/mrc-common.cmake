@@ -93,7 +93,7 @@ if(MRC_STANDALONE AND TARGET ${MRC_TEST_TARGET})
   endif()
   add_test(NAME check-scripts COMMAND ${MRC_DEBIAN_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-scripts.py
                                       ${CMAKE_CURRENT_SOURCE_DIR})
-  set_tests_properties(check-scripts PROPERTIES TIMEOUT 120)
+  set_tests_properties(check-scripts PROPERTIES TIMEOUT 300)
 
   # The bad-input corpus (issue 20): each case of test/data/bad-inputs/ ends mrc-sim with
   # exit code 2 and a message naming the option or FILE:LINE, never a crash or a hang.

@@ -6,18 +6,26 @@
                         [--sim=PATH] [--cases=DIR] [--out=DIR] [--list]
 
 Each case names runs of mrc-sim, a metric computed from their result folders, and the
-expected value or relation with a tolerance (validation/README.md has the format). The
-runner first asks mrc-sim which scenarios exist (--list) and probes every run with its
-own options and --checkOnly=1 (every option and input checked, nothing simulated), so a case that needs a scenario, transport or option
-that mrc-sim does not have yet is SKIPPED (when the case declares it in `requires`)
-instead of failing. Independent runs go in parallel (--jobs, default: all cores);
-identical runs (same arguments) are run once and shared between cases; --reuse keeps
-the result folder of an identical earlier run instead of running it again.
+expected value or band with a tolerance (validation/README.md has the format). Every run
+is made once per seed of the case ([case] seeds, default 1 2 3; --seed=S is added unless
+the run sets its own seed); the metric is computed per seed and the verdict must hold at
+every seed. A case's [ablation] (options that turn the tested mechanism off) is run at
+the first seed; the case must fail with it, else it is INSENSITIVE. A case whose setup is
+declared faithful ([case] faithful = yes) and whose result lies outside its band is
+DIVERGES when the case file explains the difference ([case] divergence = ...), else FAIL.
 
-Writes OUT/report.md (default results/validation/): a PASS/FAIL/SKIPPED table, then a
-section per case with its runs, details and PNG plots (OUT/plots/). Exit status 1 when
-any case FAILs (an error counts as a FAIL), 0 otherwise, 2 for bad options or a
-malformed case file.
+The runner first asks mrc-sim which scenarios exist (--list) and probes every run with its
+own options and --checkOnly=1 (every option and input checked, nothing simulated), so a
+case that needs a scenario, transport or option that mrc-sim does not have yet is SKIPPED
+(when the case declares it in `requires`) instead of failing. Independent runs go in
+parallel (--jobs, default: all cores); identical runs (same arguments) are run once and
+shared between cases; --reuse keeps the result folder of an identical earlier run instead
+of running it again.
+
+Writes OUT/report.md (default results/validation/): the DIVERGES cases first, a summary
+table, then a section per case with its seeds, ablation, runs and PNG plots (OUT/plots/,
+from the first seed). Exit status 1 when any case FAILs or is INSENSITIVE (an error counts
+as a FAIL), 0 otherwise (DIVERGES included), 2 for bad options or a malformed case file.
 """
 
 import configparser
@@ -28,6 +36,7 @@ import os
 import re
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -341,6 +350,13 @@ METRICS = {name[2:]: fn for name, fn in globals().items() if name.startswith("m_
 # ---------------------------------------------------------------------------
 # case files
 
+SEED_RE = re.compile(r"^--seed(=|$)")
+
+
+def has_seed(args):
+    return any(SEED_RE.match(a) for a in args)
+
+
 class Run:
     def __init__(self, label, args):
         self.label = label
@@ -351,6 +367,23 @@ class Run:
     @property
     def scenario(self):
         return self.args[0] if self.args and not self.args[0].startswith("-") else "permutation"
+
+
+class Variant:
+    """One set of the case's runs: at one seed, optionally with the ablation's arguments."""
+
+    def __init__(self, seed, runs, ablated):
+        self.seed = seed
+        self.runs = runs  # list of Run, in the case's order
+        self.ablated = ablated
+
+    @property
+    def tag(self):
+        return ("ablation, seed %d" if self.ablated else "seed %d") % self.seed
+
+
+YES = ("yes", "true", "1")
+NO = ("no", "false", "0")
 
 
 class Case:
@@ -373,6 +406,12 @@ class Case:
                 raise CaseError("%s: [%s] needs '%s'" % (where, section, key))
             return default
 
+        def flag(section, key):
+            v = get(section, key, "no").lower()
+            if v not in YES + NO:
+                raise CaseError("%s: [%s] %s = %r (allowed: yes, no)" % (where, section, key, v))
+            return v in YES
+
         for s in ("case", "metric", "expect"):
             if not cp.has_section(s):
                 raise CaseError("%s: no [%s] section" % (where, s))
@@ -382,9 +421,18 @@ class Case:
         self.source = " ".join(get("case", "source").split())
         self.scaling = " ".join(get("case", "scaling").split())
         q = get("case", "quick", "no").lower()
-        if q not in ("yes", "no", "true", "false", "1", "0"):
+        if q not in YES + NO:
             raise CaseError("%s: quick = %r (allowed: yes, no)" % (where, q))
-        self.quick = q in ("yes", "true", "1")
+        self.quick = q in YES
+        self.faithful = flag("case", "faithful")
+        self.divergence = " ".join(get("case", "divergence", "").split())
+        try:
+            self.seeds = [int(x) for x in re.split(r"[\s,]+", get("case", "seeds", "1 2 3")) if x]
+            if not self.seeds or any(x < 1 for x in self.seeds) or len(set(self.seeds)) != len(self.seeds):
+                raise ValueError
+        except ValueError:
+            raise CaseError("%s: [case] seeds = %r (distinct positive integers, e.g. 1 2 3)" % (
+                where, get("case", "seeds")))
         self.requires = [x for x in re.split(r"[\s,]+", get("case", "requires", "")) if x]
         for item in self.requires:
             if not re.match(r"^(scenario|transport|option):\S+$", item):
@@ -395,7 +443,7 @@ class Case:
         except ValueError:
             raise CaseError("%s: timeout = %r (seconds, a number)" % (where, get("case", "timeout")))
         self.plots = [x for x in re.split(r"[\s,]+", get("case", "plots", "")) if x]
-        self.runs = []
+        self.base = []  # (label, args) as written in the case file
         for s in cp.sections():
             if s.startswith("run "):
                 label = s[4:].strip()
@@ -403,14 +451,16 @@ class Case:
                     args = shlex.split(get(s, "args"))
                 except ValueError as e:
                     raise CaseError("%s: [%s] args: %s" % (where, s, e))
+                # {casedir}: the case file's folder (input files that live beside the case)
+                args = [x.replace("{casedir}", os.path.dirname(os.path.abspath(path))) for x in args]
                 if any(a.startswith("--out=") or a == "--out" for a in args):
                     raise CaseError("%s: [%s] sets --out (the runner chooses the folder)" % (where, s))
-                self.runs.append(Run(label, args))
-            elif s not in ("case", "metric", "expect"):
+                self.base.append((label, args))
+            elif s not in ("case", "metric", "expect", "ablation"):
                 raise CaseError("%s: unknown section [%s]" % (where, s))
-        if not self.runs:
+        if not self.base:
             raise CaseError("%s: no [run LABEL] section" % where)
-        labels = [r.label for r in self.runs]
+        labels = [x[0] for x in self.base]
         if len(set(labels)) != len(labels):
             raise CaseError("%s: two runs with the same label" % where)
         self.metric = get("metric", "name")
@@ -421,11 +471,13 @@ class Case:
             if x not in labels:
                 raise CaseError("%s: [metric] runs names %r, not a run label" % (where, x))
         self.params = {k: v.strip() for k, v in cp.items("metric") if k not in ("name", "runs")}
+        self.parse_ablation(cp, where, labels)
         self.relation = get("expect", "relation")
         if self.relation not in RELATIONS:
             raise CaseError("%s: relation %r (allowed: %s)" % (where, self.relation, ", ".join(RELATIONS)))
         self.value_text = get("expect", "value")
         self.tol_text = get("expect", "tolerance", "0")
+        self.published = " ".join(get("expect", "published", "").split())
         try:
             self.expected_fn = None
             if self.value_text.startswith("@"):
@@ -437,12 +489,86 @@ class Case:
                 self.values = [float(x) for x in self.value_text.split(",")]
                 if len(self.values) != (2 if self.relation == "between" else 1):
                     raise ValueError("relation %s takes %s value(s)" % (self.relation, 2 if self.relation == "between" else 1))
+                if self.relation == "between" and self.values[0] > self.values[1]:
+                    raise ValueError("between %g, %g: the lower bound comes first" % tuple(self.values))
             self.tol_rel = self.tol_text.endswith("%")
             self.tol = float(self.tol_text.rstrip("%")) / (100.0 if self.tol_rel else 1.0)
             if self.tol < 0:
                 raise ValueError("negative tolerance")
         except ValueError as e:
             raise CaseError("%s: [expect]: %s" % (where, e))
+        self.variants = [Variant(s, self.make_runs(s, False), False) for s in self.seeds]
+        self.ablated = Variant(self.seeds[0], self.make_runs(self.seeds[0], True), True) \
+            if self.ablation_args is not None else None
+
+    def parse_ablation(self, cp, where, labels):
+        """[ablation]: args (appended to the runs), runs (labels; default all), mechanism
+        (what the args switch off), or mechanism = none: REASON alone (no mechanism to ablate)."""
+        self.mechanism = None  # None: the case file has no [ablation]
+        self.no_ablation_reason = None
+        self.ablation_args = None
+        self.ablation_runs = []
+        if not cp.has_section("ablation"):
+            return
+        sec = dict((k, v.strip()) for k, v in cp.items("ablation"))
+        for k in sec:
+            if k not in ("args", "runs", "mechanism"):
+                raise CaseError("%s: [ablation] unknown key '%s' (allowed: args, runs, mechanism)" % (where, k))
+        mech = " ".join(sec.get("mechanism", "").split())
+        if not mech:
+            raise CaseError("%s: [ablation] needs 'mechanism' (what the ablation turns off, or none: REASON)" % where)
+        self.mechanism = mech
+        if mech.lower().startswith("none"):
+            reason = mech[4:].lstrip()
+            if not reason.startswith(":") or not reason[1:].strip():
+                raise CaseError("%s: [ablation] mechanism = %r: write none: REASON" % (where, mech))
+            for k in ("args", "runs"):
+                if k in sec:
+                    raise CaseError("%s: [ablation] '%s' with mechanism = none (nothing to ablate)" % (where, k))
+            self.no_ablation_reason = reason[1:].strip()
+            return
+        if not sec.get("args"):
+            raise CaseError("%s: [ablation] needs 'args' (the options that turn the mechanism off)" % where)
+        try:
+            args = shlex.split(sec["args"])
+        except ValueError as e:
+            raise CaseError("%s: [ablation] args: %s" % (where, e))
+        for a in args:
+            if not a.startswith("--") or a.startswith("--out") or SEED_RE.match(a):
+                raise CaseError("%s: [ablation] args: %r (options only; not --out or --seed)" % (where, a))
+        self.ablation_args = args
+        self.ablation_runs = [x for x in re.split(r"[\s,]+", sec.get("runs", " ".join(labels))) if x]
+        if not self.ablation_runs:
+            raise CaseError("%s: [ablation] runs is empty" % where)
+        for x in self.ablation_runs:
+            if x not in labels:
+                raise CaseError("%s: [ablation] runs names %r, not a run label" % (where, x))
+
+    def make_runs(self, seed, ablated):
+        out = []
+        for label, args in self.base:
+            a = list(args)
+            if not has_seed(a):
+                a.append("--seed=%d" % seed)
+            if ablated and label in self.ablation_runs:
+                a += self.ablation_args
+            out.append(Run(label, a))
+        return out
+
+    @property
+    def all_variants(self):
+        return self.variants + ([self.ablated] if self.ablated else [])
+
+    @property
+    def runs(self):
+        """Every distinct run of the case (all seeds, the ablation)."""
+        seen, out = set(), []
+        for v in self.all_variants:
+            for r in v.runs:
+                if r.key not in seen:
+                    seen.add(r.key)
+                    out.append(r)
+        return out
 
     def expected_text(self, expected=None):
         if self.relation == "between":
@@ -451,6 +577,19 @@ class Case:
         ref = " (%s)" % self.value_text[1:] if self.expected_fn else ""
         sym = {"within": "≈", "==": "="}.get(self.relation, self.relation)
         return "%s %s%s" % (sym, "?" if v is None else fmt(v), ref)
+
+    def band_text(self, expected=None):
+        t = self.expected_text(expected)
+        if self.tol:
+            t += " ± %s" % self.tol_text
+        return t
+
+    def ablation_text(self):
+        if self.mechanism is None:
+            return "no ablation"
+        if self.no_ablation_reason is not None:
+            return "none: " + self.no_ablation_reason
+        return self.mechanism
 
 
 def fmt(v):
@@ -567,10 +706,45 @@ class Outcome:
     def __init__(self, case):
         self.case = case
         self.verdict = None
-        self.measured = None
-        self.expected = None
+        self.per_seed = []  # (seed, measured, expected, passed, note)
         self.note = ""
+        self.ablation = None  # (measured, passed, note) of the ablated run, or an error text
         self.plots = []
+
+    @property
+    def measured_values(self):
+        return [m for _, m, _, _, _ in self.per_seed if m is not None]
+
+    @property
+    def expected(self):
+        e = [x for _, _, x, _, _ in self.per_seed if x is not None]
+        return e[0] if e else None
+
+    def spread(self):
+        """(min, median, max) of the measured values over the seeds, or None."""
+        v = self.measured_values
+        if not v:
+            return None
+        return min(v), statistics.median(v), max(v)
+
+    def spread_text(self):
+        s = self.spread()
+        if s is None:
+            return "-"
+        if len(self.measured_values) == 1:
+            return fmt(s[0])
+        return "%s / %s / %s" % tuple(fmt(x) for x in s)
+
+    def ablation_result_text(self):
+        c = self.case
+        if c.ablated is None:
+            return c.ablation_text()
+        if self.ablation is None:
+            return "not run"
+        if isinstance(self.ablation, str):
+            return "error: " + self.ablation
+        m, passed, _ = self.ablation
+        return "%s %s" % (fmt(m), "still passes" if passed else "fails")
 
 
 def availability(case, scenarios, list_error, probes):
@@ -595,21 +769,69 @@ def availability(case, scenarios, list_error, probes):
     return None
 
 
-def evaluate(case, plotdir):
-    o = Outcome(case)
-    byl = {r.label: r for r in case.runs}
+def measure(case, variant):
+    """(measured, expected, passed, note) of the case's metric on one variant's runs."""
+    byl = {r.label: r for r in variant.runs}
     results = [mr.Result(byl[x].folder, x) for x in case.metric_runs]
-    try:
-        o.measured, o.note = METRICS[case.metric](results, case.params)
-        o.expected = case.expected_fn(results, case.params)[0] if case.expected_fn else (
-            case.values[0] if case.relation != "between" else None)
-        o.verdict = "PASS" if judge(case, o.measured, o.expected) else "FAIL"
-    except Exception as e:  # noqa: BLE001 -- a broken result fails its case, not the suite
-        o.verdict, o.note = "FAIL", "error computing %s: %s: %s" % (case.metric, type(e).__name__, e)
+    measured, note = METRICS[case.metric](results, case.params)
+    expected = case.expected_fn(results, case.params)[0] if case.expected_fn else (
+        case.values[0] if case.relation != "between" else None)
+    return measured, expected, judge(case, measured, expected), note
+
+
+def evaluate(case, plotdir, errors=None):
+    """The verdict of a case whose runs are done; errors: run key -> message of failed runs."""
+    errors = errors or {}
+    o = Outcome(case)
+    broken = None
+    for v in case.variants:
+        bad = [(r.label, errors[r.key]) for r in v.runs if errors.get(r.key)]
+        if bad:
+            o.per_seed.append((v.seed, None, None, False, "run %s: %s" % bad[0]))
+            broken = broken or "%s: run %s: %s" % (v.tag, bad[0][0], bad[0][1])
+            continue
+        try:
+            m, e, ok, note = measure(case, v)
+            o.per_seed.append((v.seed, m, e, ok, note))
+        except Exception as e:  # noqa: BLE001 -- a broken result fails its case, not the suite
+            msg = "error computing %s: %s: %s" % (case.metric, type(e).__name__, e)
+            o.per_seed.append((v.seed, None, None, False, msg))
+            broken = broken or "%s: %s" % (v.tag, msg)
+    failed = [s for s, _, _, ok, _ in o.per_seed if not ok]
+    if broken:
+        o.verdict, o.note = "FAIL", broken
+    elif not failed:
+        o.verdict = "PASS"
+        o.note = o.per_seed[0][4]
+    else:
+        where = "outside the band at seed%s %s" % ("s" if len(failed) > 1 else "", ", ".join(map(str, failed)))
+        if case.faithful and case.divergence:
+            o.verdict, o.note = "DIVERGES", where
+        elif case.faithful:
+            o.verdict, o.note = "FAIL", where + "; DIVERGES without a measured explanation (no divergence text)"
+        else:
+            o.verdict, o.note = "FAIL", where
+    if case.ablated is not None:
+        bad = [(r.label, errors[r.key]) for r in case.ablated.runs if errors.get(r.key)]
+        if bad:
+            o.ablation = "run %s: %s" % bad[0]
+        else:
+            try:
+                m, _, ok, note = measure(case, case.ablated)
+                o.ablation = (m, ok, note)
+            except Exception as e:  # noqa: BLE001
+                o.ablation = "error computing %s: %s: %s" % (case.metric, type(e).__name__, e)
+        if isinstance(o.ablation, str):
+            if o.verdict in ("PASS", "DIVERGES"):
+                o.verdict, o.note = "FAIL", "ablation: " + o.ablation
+        elif o.ablation[1] and o.verdict == "PASS":
+            o.verdict = "INSENSITIVE"
+            o.note = "still passes with the ablation (%s): measured %s" % (
+                " ".join(case.ablation_args), fmt(o.ablation[0]))
     if case.plots and plotdir:
         try:
             import plot
-            all_results = [mr.Result(r.folder, r.label) for r in case.runs]
+            all_results = [mr.Result(r.folder, r.label) for r in case.variants[0].runs]
             o.plots = plot.case_plots(case.plots, all_results, plotdir, case.id)
         except Exception as e:  # a plot problem must not hide the verdict
             o.note += "; plots failed: %s" % e
@@ -619,38 +841,73 @@ def evaluate(case, plotdir):
 # ---------------------------------------------------------------------------
 # report
 
+VERDICTS = ("PASS", "DIVERGES", "INSENSITIVE", "FAIL", "SKIPPED")
+
+
 def md(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def write_report(path, outcomes, sim, quick):
     rel = os.path.dirname(path)
-    n = {v: sum(1 for o in outcomes if o.verdict == v) for v in ("PASS", "FAIL", "SKIPPED")}
+    n = {v: sum(1 for o in outcomes if o.verdict == v) for v in VERDICTS}
     lines = ["# ns3-mrc validation report", "",
-             "Simulator: `%s`; set: %s; %d PASS, %d FAIL, %d SKIPPED." % (
+             "Simulator: `%s`; set: %s; %s." % (
                  os.path.relpath(sim, ROOT) if sim.startswith(ROOT) else sim,
-                 "quick" if quick else "all", n["PASS"], n["FAIL"], n["SKIPPED"]), "",
-             "| Case | Claim | Measured | Expected | Tolerance | Verdict |",
-             "|---|---|---|---|---|---|"]
+                 "quick" if quick else "all",
+                 ", ".join("%d %s" % (n[v], v) for v in ("PASS", "FAIL", "SKIPPED", "DIVERGES", "INSENSITIVE"))), "",
+             "A case runs at each of its seeds and its verdict must hold at every one (the spread is "
+             "min / median / max over the seeds). A case that names an ablation (the option that "
+             "turns its mechanism off) runs it at its first seed only; the case must fail with it, "
+             "else it is INSENSITIVE (counted as a FAIL). DIVERGES: a faithful setup whose result "
+             "lies outside the band, with a measured explanation in the case file (not a FAIL).", ""]
+    div = [o for o in outcomes if o.verdict == "DIVERGES"]
+    if div:
+        lines += ["## Diverging from the publication", ""]
+        for o in div:
+            c = o.case
+            lines.append("- **%s**: measured %s, band %s%s. %s" % (
+                c.id, o.spread_text(), c.band_text(o.expected),
+                ("; published %s" % c.published) if c.published else "", c.divergence))
+        lines.append("")
+    lines += ["| Case | Claim | Seeds | Measured (min / median / max) | Band | Published | Ablation | Verdict |",
+              "|---|---|---|---|---|---|---|---|"]
     for o in outcomes:
         c = o.case
-        lines.append("| %s | %s | %s | %s | %s | %s |" % (
-            md(c.id), md(c.title), "-" if o.measured is None else fmt(o.measured),
-            md(c.expected_text(o.expected)), md(c.tol_text),
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            md(c.id), md(c.title), " ".join(map(str, c.seeds)), o.spread_text(),
+            md(c.band_text(o.expected)), md(c.published or "-"),
+            md(o.ablation_result_text() if c.ablated is not None else
+               ("none" if c.no_ablation_reason is not None else "no ablation")),
             o.verdict + (" (%s)" % md(o.note.split(" (mrc-sim:")[0]) if o.verdict == "SKIPPED" else "")))
     for o in outcomes:
         c = o.case
         lines += ["", "## %s: %s" % (c.id, c.title), "",
                   "- **Verdict:** %s%s" % (o.verdict, (" — " + md(o.note)) if o.note else ""),
                   "- **Claim:** %s" % c.claim, "- **Source:** %s" % c.source,
-                  "- **Scaling:** %s" % c.scaling,
+                  "- **Setup differences:** %s%s" % (c.scaling, " (faithful setup)" if c.faithful else ""),
+                  "- **Band:** %s%s" % (c.band_text(o.expected),
+                                        ("; published: %s" % c.published) if c.published else ""),
                   "- **Metric:** `%s` over runs %s%s" % (c.metric, ", ".join(c.metric_runs),
                                                        (" (" + ", ".join("%s=%s" % kv for kv in sorted(c.params.items())) + ")") if c.params else ""),
-                  "- **Expected:** %s, tolerance %s; measured %s" % (
-                      c.expected_text(o.expected), c.tol_text, "-" if o.measured is None else fmt(o.measured)),
-                  "- **Runs:**"]
-        for r in c.runs:
-            lines.append("  - `%s`: `mrc-sim %s`" % (r.label, shlex.join(r.args)))
+                  "- **Seeds:** %s; result spread (min / median / max): %s" % (
+                      " ".join(map(str, c.seeds)), o.spread_text())]
+        for seed, m, e, ok, note in o.per_seed:
+            lines.append("  - seed %d: %s%s%s" % (
+                seed, "-" if m is None else fmt(m), " (expected %s)" % fmt(e) if c.expected_fn and e is not None else "",
+                (" %s — %s" % ("pass" if ok else "fail", md(note))) if note or m is not None else ""))
+        if c.ablated is not None:
+            lines.append("- **Ablation:** %s: `%s` on runs %s (seed %d only): %s" % (
+                c.mechanism, " ".join(c.ablation_args), ", ".join(c.ablation_runs), c.ablated.seed,
+                md(o.ablation_result_text()) + (" — " + md(o.ablation[2]) if isinstance(o.ablation, tuple)
+                                                 and o.ablation[2] else "")))
+        else:
+            lines.append("- **Ablation:** %s" % c.ablation_text())
+        if c.divergence:
+            lines.append("- **Divergence (measured):** %s" % c.divergence)
+        lines.append("- **Runs** (each gets --seed=S of the seed unless it sets its own):")
+        for label, args in c.base:
+            lines.append("  - `%s`: `mrc-sim %s`" % (label, shlex.join(args)))
         for p in o.plots:
             lines += ["", "![%s](%s)" % (os.path.basename(p), os.path.relpath(p, rel))]
     os.makedirs(rel, exist_ok=True)
@@ -715,7 +972,7 @@ def main(argv):
         list_error = ("FAIL", err) if err else None
     folders = {}  # identical arguments share one folder, named after the first label
     for c in cases:
-        for r in c.runs:
+        for r in (r for v in c.all_variants for r in v.runs):
             r.folder = folders.setdefault(
                 r.key, os.path.join(rundir, "%s-%s" % (re.sub(r"[^A-Za-z0-9_.-]", "_", r.label), r.key)))
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=o["jobs"])
@@ -749,24 +1006,21 @@ def main(argv):
         print("  run %-28s %s" % (needed[k][0].label, errors[k] or "done"), flush=True)
     pool.shutdown()
     for c in pending:
-        bad = [(r.label, errors[r.key]) for r in c.runs if errors.get(r.key)]
-        if bad:
-            oc = Outcome(c)
-            oc.verdict, oc.note = "FAIL", "run %s: %s" % bad[0]
-        else:
-            oc = evaluate(c, None if o["no-plots"] else plotdir)
-        outcomes.append(oc)
+        outcomes.append(evaluate(c, None if o["no-plots"] else plotdir, errors))
     order = {c.id: i for i, c in enumerate(cases)}
     outcomes.sort(key=lambda x: order[x.case.id])
     report = os.path.join(out, "report.md")
     write_report(report, outcomes, sim, o["quick"] and not o["case"])
     for oc in outcomes:
-        print("%-8s %-34s %s" % (oc.verdict, oc.case.id,
-                                 ("measured %s, expected %s" % (fmt(oc.measured), oc.case.expected_text(oc.expected)))
-                                 if oc.measured is not None else oc.note))
+        print("%-11s %-38s %s" % (oc.verdict, oc.case.id,
+                                  ("measured %s, band %s, ablation: %s" % (
+                                      oc.spread_text(), oc.case.band_text(oc.expected), oc.ablation_result_text()))
+                                  if oc.measured_values else oc.note))
+    div = [oc.case.id for oc in outcomes if oc.verdict == "DIVERGES"]
+    if div:
+        print("DIVERGES (not a failure; see the report): %s" % ", ".join(div))
     print("report: %s" % report)
-    return 1 if any(oc.verdict == "FAIL" for oc in outcomes) else 0
-
+    return 1 if any(oc.verdict in ("FAIL", "INSENSITIVE") for oc in outcomes) else 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

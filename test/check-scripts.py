@@ -69,8 +69,8 @@ def permutation_result(folder):
 
 
 # The fake mrc-sim: --list names two scenarios; --transport=mrc and unknown options are
-# rejected with exit 2 like mrc-sim's; otherwise the template folder FAKE_TEMPLATE is
-# copied into --out, and the arguments are appended to FAKE_LOG.
+# rejected with exit 2 like mrc-sim's; otherwise the template folder FAKE_TEMPLATE (or a
+# variant of it, see below) is copied into --out, and the arguments are appended to FAKE_LOG.
 FAKE_SIM = '#!' + sys.executable + r'''
 import os, shutil, sys
 args = sys.argv[1:]
@@ -86,7 +86,8 @@ for a in args[1:] if args and not args[0].startswith("-") else args:
     if name == "transport" and val != "roce":
         sys.stderr.write("error: invalid value '%s' for --transport (allowed: roce)\n" % val)
         sys.exit(2)
-    if name not in ("transport", "seed", "bytes", "out", "simTime", "crash", "sampleInterval", "checkOnly"):
+    if name not in ("transport", "seed", "bytes", "out", "simTime", "crash", "sampleInterval", "checkOnly",
+                    "variant"):
         sys.stderr.write("error: unknown option '%s' (allowed: --transport, --seed, ...)\n" % a)
         sys.exit(2)
     if name == "out":
@@ -95,12 +96,21 @@ if "--crash=1" in args and "--checkOnly=1" not in args:
     sys.exit(134)
 if os.path.isdir(out):
     shutil.rmtree(out)
-shutil.copytree(os.environ["FAKE_TEMPLATE"], out)
+# --variant=V copies FAKE_TEMPLATE-V; else --seed=S copies FAKE_TEMPLATE-seedS when it exists.
+template = os.environ["FAKE_TEMPLATE"]
+for a in args:
+    if a.startswith("--seed=") and os.path.isdir(template + "-seed" + a[7:]):
+        template = template + "-seed" + a[7:]
+for a in args:
+    if a.startswith("--variant="):
+        template = os.environ["FAKE_TEMPLATE"] + "-" + a[10:]
+shutil.copytree(template, out)
 sys.exit(0)
 '''
 
 
-def case_text(cid, runs, metric, relation, value, tol="0", requires="", quick="yes", plots="", extra=""):
+def case_text(cid, runs, metric, relation, value, tol="0", requires="", quick="yes", plots="", extra="",
+              case_extra="", expect_extra="", ablation=None):
     body = textwrap.dedent("""\
         [case]
         id = %s
@@ -112,11 +122,13 @@ def case_text(cid, runs, metric, relation, value, tol="0", requires="", quick="y
         quick = %s
         requires = %s
         plots = %s
-        """) % (cid, cid, cid, quick, requires, plots)
+        """) % (cid, cid, cid, quick, requires, plots) + case_extra
     for label, args in runs:
         body += "\n[run %s]\nargs = %s\n" % (label, args)
     body += "\n[metric]\nname = %s\n%s\n[expect]\nrelation = %s\nvalue = %s\ntolerance = %s\n" % (
-        metric, extra, relation, value, tol)
+        metric, extra, relation, value, tol) + expect_extra
+    if ablation is not None:
+        body += "\n[ablation]\n" + ablation
     return body
 
 
@@ -274,6 +286,15 @@ class Judge(Base):
         with self.assertRaises(validate.CaseError):
             validate.Case(path)
 
+    def test_casedir(self):
+        path = self.p("cd.case")
+        with open(path, "w") as f:
+            f.write(case_text("c", [("a", "incast --flowFile={casedir}/flows.txt")], "fabric_drops", "==", "0"))
+        c = validate.Case(path)
+        self.assertEqual(c.base[0][1], ["incast", "--flowFile=%s/flows.txt" % self.tmp])
+        self.assertEqual([r.args for r in c.variants[1].runs],
+                         [["incast", "--flowFile=%s/flows.txt" % self.tmp, "--seed=2"]])
+
     def test_repository_cases_parse(self):
         cases = validate.load_cases(os.path.join(ROOT, "validation"))
         self.assertGreaterEqual(len(cases), 7)
@@ -325,12 +346,12 @@ class EndToEnd(Base):
         self.assertEqual(rc, 1, log)
         rows = [ln for ln in report.splitlines() if ln.startswith("| ") and not ln.startswith("| Case")]
         self.assertEqual(len(rows), 6, report)
-        self.assertIn("| a-pass | title of a-pass | 0.3333 | <= 0.5 | 0.1 | PASS |", rows)
-        self.assertIn("| b-fail | title of b-fail | 0.3333 | >= 0.95 | 0 | FAIL |", rows)
-        self.assertIn("| c-skip-transport | title of c-skip-transport | - | >= 0.95 | 0 | SKIPPED (not yet available: transport:mrc) |", rows)
-        self.assertIn("| d-skip-scenario | title of d-skip-scenario | - | = 0 | 0 | SKIPPED (not yet available: scenario 'failover') |", rows)
-        self.assertIn("| e-undeclared | title of e-undeclared | - | = 0 | 0 | FAIL |", rows)
-        self.assertIn("| f-crash | title of f-crash | - | = 0 | 0 | FAIL |", rows)
+        self.assertIn("| a-pass | title of a-pass | 1 2 3 | 0.3333 / 0.3333 / 0.3333 | <= 0.5 ± 0.1 | - | no ablation | PASS |", rows)
+        self.assertIn("| b-fail | title of b-fail | 1 2 3 | 0.3333 / 0.3333 / 0.3333 | >= 0.95 | - | no ablation | FAIL |", rows)
+        self.assertIn("| c-skip-transport | title of c-skip-transport | 1 2 3 | - | >= 0.95 | - | no ablation | SKIPPED (not yet available: transport:mrc) |", rows)
+        self.assertIn("| d-skip-scenario | title of d-skip-scenario | 1 2 3 | - | = 0 | - | no ablation | SKIPPED (not yet available: scenario 'failover') |", rows)
+        self.assertIn("| e-undeclared | title of e-undeclared | 1 2 3 | - | = 0 | - | no ablation | FAIL |", rows)
+        self.assertIn("| f-crash | title of f-crash | 1 2 3 | - | = 0 | - | no ablation | FAIL |", rows)
         self.assertIn("not yet available: transport:mrc", report)
         self.assertIn("not yet available: scenario 'failover'", report)
         self.assertIn("mrc-sim rejected the options: error: unknown option '--lossRate=0.01'", report)
@@ -341,14 +362,17 @@ class EndToEnd(Base):
             png = self.p("out", "plots", "a-pass-%s.png" % kind)
             self.assertGreater(os.path.getsize(png), 1000, png)
             self.assertIn("](plots/a-pass-%s.png)" % kind, report)
-        # permutation --seed=1 is shared by a-pass and b-fail: three real runs (seed 1, seed 2,
-        # crash), and a probe with --checkOnly=1 for each of the 5 distinct runs
-        # of an existing scenario.
+        # permutation --seed=1 is shared by a-pass and b-fail, whose runs set their own seed:
+        # five real runs (seed 1, seed 2, and the crash at the default seeds 1, 2, 3), and a
+        # probe with --checkOnly=1 for each of the 11 distinct runs of an existing scenario
+        # (a-pass 2, c, e and f 3 each).
         with open(self.p("sim.log")) as f:
             calls = f.read().splitlines()
         real = [c for c in calls if "--checkOnly=1" not in c]
-        self.assertEqual(len(real), 3, calls)
-        self.assertEqual(len(calls) - len(real), 5, calls)
+        self.assertEqual(len(real), 5, calls)
+        crash = sorted(c.split("--seed=")[1].split()[0] for c in real if c.startswith("permutation --crash=1 "))
+        self.assertEqual(crash, ["1", "2", "3"], calls)
+        self.assertEqual(len(calls) - len(real), 11, calls)
 
     def test_quick_and_single(self):
         rc, report, log = self.validate("--quick", "--no-plots")
@@ -385,6 +409,168 @@ class EndToEnd(Base):
         rc, _, log = self.validate()
         self.assertEqual(rc, 2, log)
         self.assertIn("z.case: no [metric] section", log)
+
+
+def rates_result(folder, fractions):
+    """roce flows at the given rate fractions of line rate (ideal 100 us)."""
+    flows = "".join(flow("roce", i, i, (i + 1) % len(fractions), 1000000, 0, int(round(100000 / x)), 100000)
+                    for i, x in enumerate(fractions))
+    return write_result(folder, flows, link("host0", "p0-t0-0", 1000000))
+
+
+class Verdicts(Base):
+    """Seeds, two-sided bands, DIVERGES, ablations and INSENSITIVE, with the fake mrc-sim: its
+    result at --seed=2 and 3 and with --variant=fast differ from the template's."""
+
+    def setUp(self):
+        super().setUp()
+        self.sim = self.p("fake-mrc-sim")
+        with open(self.sim, "w") as f:
+            f.write(FAKE_SIM)
+        os.chmod(self.sim, 0o755)
+        permutation_result(self.p("template"))  # slowest flow 1/3 (seed 1 and any other seed)
+        rates_result(self.p("template-seed2"), [1.0, 0.5])
+        rates_result(self.p("template-seed3"), [1.0, 0.8, 0.25])
+        rates_result(self.p("template-fast"), [1.0, 1.0])  # the "ablation": every flow at line rate
+        os.environ["FAKE_TEMPLATE"] = self.p("template")
+        os.environ["FAKE_LOG"] = self.p("sim.log")
+        os.makedirs(self.p("cases"))
+
+    def run_cases(self, cases, *extra):
+        for k, text in cases.items():
+            with open(self.p("cases", k + ".case"), "w") as f:
+                f.write(text)
+        out = self.p("out")
+        p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "validate.py"), "--sim=" + self.sim,
+                            "--cases=" + self.p("cases"), "--out=" + out, "--jobs=2", "--no-plots"] + list(extra),
+                           capture_output=True, text=True, timeout=120)
+        report = os.path.join(out, "report.md")
+        text = open(report).read() if os.path.exists(report) else ""
+        return p.returncode, text, p.stdout + p.stderr
+
+    def calls(self):
+        with open(self.p("sim.log")) as f:
+            return [c for c in f.read().splitlines() if "--checkOnly=1" not in c]
+
+    def rows(self, report):
+        return [ln for ln in report.splitlines() if ln.startswith("| ") and not ln.startswith("| Case")]
+
+    def test_insensitive_metric_fails(self):
+        # The ablation's option changes nothing the metric reads: still 1/3 <= 0.5.
+        rc, report, log = self.run_cases({"i": case_text(
+            "i-insensitive", [("r", "permutation")], "min_flow_rate_fraction", "<=", "0.5",
+            ablation="args = --simTime=1ms\nmechanism = the collisions (not really)\n")})
+        self.assertEqual(rc, 1, log)
+        self.assertEqual(self.rows(report), [
+            "| i-insensitive | title of i-insensitive | 1 2 3 | 0.25 / 0.3333 / 0.5 | <= 0.5 | - "
+            "| 0.3333 still passes | INSENSITIVE |"])
+        self.assertIn("0 PASS, 0 FAIL, 0 SKIPPED, 0 DIVERGES, 1 INSENSITIVE", report)
+        self.assertIn("still passes with the ablation (--simTime=1ms): measured 0.3333", report)
+        self.assertIn("INSENSITIVE", log)
+        # The ablated variant runs at the first seed only: 3 seeds + 1 ablation.
+        calls = self.calls()
+        self.assertEqual(len(calls), 4, calls)
+        self.assertEqual([c for c in calls if "--simTime=1ms" in c],
+                         ["permutation --seed=1 --simTime=1ms --out=" + [c for c in calls if "--simTime=1ms" in c][0]
+                          .split("--out=")[1]])
+
+    def test_sensitive_metric_passes_and_seed_spread(self):
+        rc, report, log = self.run_cases({"s": case_text(
+            "s-sensitive", [("r", "permutation"), ("ref", "permutation --seed=3")], "min_flow_rate_fraction",
+            "<=", "0.5", extra="runs = r\n", expect_extra="published = 0.5 (half of line rate)\n",
+            ablation="args = --variant=fast\nruns = r\nmechanism = hash collisions\n")})
+        self.assertEqual(rc, 0, log)
+        self.assertEqual(self.rows(report), [
+            "| s-sensitive | title of s-sensitive | 1 2 3 | 0.25 / 0.3333 / 0.5 | <= 0.5 | 0.5 (half of line rate) "
+            "| 1 fails | PASS |"])
+        self.assertIn("  - seed 1: 0.3333 pass", report)
+        self.assertIn("  - seed 2: 0.5 pass", report)
+        self.assertIn("  - seed 3: 0.25 pass", report)
+        self.assertIn("- **Ablation:** hash collisions: `--variant=fast` on runs r (seed 1 only): 1 fails", report)
+        self.assertIn("- **Band:** <= 0.5; published: 0.5 (half of line rate)", report)
+        calls = self.calls()
+        # r at seeds 1-3 (r at seed 3 is ref's run: shared), r ablated at seed 1; ref not ablated.
+        self.assertEqual(len(calls), 4, calls)
+        self.assertEqual(sum("--variant=fast" in c for c in calls), 1, calls)
+        self.assertFalse(any("--variant=fast" in c and "--seed=3" in c for c in calls), calls)
+
+    def test_every_seed_must_pass(self):
+        rc, report, log = self.run_cases({"f": case_text(
+            "f-seed3", [("r", "permutation")], "min_flow_rate_fraction", ">=", "0.3")})
+        self.assertEqual(rc, 1, log)
+        self.assertEqual(self.rows(report), [
+            "| f-seed3 | title of f-seed3 | 1 2 3 | 0.25 / 0.3333 / 0.5 | >= 0.3 | - | no ablation | FAIL |"])
+        self.assertIn("FAIL — outside the band at seed 3", report)
+        rc, report, log = self.run_cases({"f": case_text(
+            "f-seed3", [("r", "permutation")], "min_flow_rate_fraction", ">=", "0.3", case_extra="seeds = 1 2\n")})
+        self.assertEqual(rc, 0, log)
+        self.assertIn("| 1 2 | 0.3333 / 0.4167 / 0.5 | >= 0.3 |", report)
+
+    def test_diverges(self):
+        band = dict(relation="between", value="0.9, 1.0", tol="0.02", expect_extra="published = 0.95\n")
+        explained = case_text("d-explained", [("r", "permutation")], "min_flow_rate_fraction",
+                              case_extra="faithful = yes\ndivergence = measured: collisions at 1/3\n", **band)
+        rc, report, log = self.run_cases({"d": explained})
+        self.assertEqual(rc, 0, log)
+        self.assertEqual(self.rows(report), [
+            "| d-explained | title of d-explained | 1 2 3 | 0.25 / 0.3333 / 0.5 | between 0.9 and 1 ± 0.02 | 0.95 "
+            "| no ablation | DIVERGES |"])
+        top = report.index("## Diverging from the publication")
+        self.assertLess(top, report.index("| Case |"))
+        self.assertIn("- **d-explained**: measured 0.25 / 0.3333 / 0.5, band between 0.9 and 1 ± 0.02; "
+                      "published 0.95. measured: collisions at 1/3", report)
+        self.assertIn("DIVERGES (not a failure; see the report): d-explained", log)
+        os.remove(self.p("cases", "d.case"))
+        bare = case_text("d-bare", [("r", "permutation")], "min_flow_rate_fraction",
+                         case_extra="faithful = yes\n", **band)
+        rc, report, log = self.run_cases({"e": bare})
+        self.assertEqual(rc, 1, log)
+        self.assertIn("| FAIL |", self.rows(report)[0])
+        self.assertIn("DIVERGES without a measured explanation", report)
+        self.assertNotIn("## Diverging", report)
+        # Not declared faithful: outside the band is a plain FAIL, even with a divergence text.
+        os.remove(self.p("cases", "e.case"))
+        rc, report, log = self.run_cases({"u": case_text(
+            "u-unfaithful", [("r", "permutation")], "min_flow_rate_fraction",
+            case_extra="divergence = text\n", **band)})
+        self.assertEqual(rc, 1, log)
+        self.assertNotIn("DIVERGES without", report)
+        self.assertIn("| FAIL |", self.rows(report)[0])
+
+    def test_no_ablation_and_none(self):
+        rc, report, log = self.run_cases({
+            "n": case_text("n-none", [("r", "permutation")], "fabric_drops", "==", "0",
+                           ablation="mechanism = none: a sanity bound on the drop counter\n"),
+            "o": case_text("o-nothing", [("r", "permutation")], "fabric_drops", "==", "0")})
+        self.assertEqual(rc, 0, log)
+        rows = self.rows(report)
+        self.assertEqual(rows[0], "| n-none | title of n-none | 1 2 3 | 0 / 0 / 0 | = 0 | - | none | PASS |")
+        self.assertEqual(rows[1], "| o-nothing | title of o-nothing | 1 2 3 | 0 / 0 / 0 | = 0 | - | no ablation | PASS |")
+        self.assertIn("- **Ablation:** none: a sanity bound on the drop counter", report)
+        self.assertIn("- **Ablation:** no ablation", report)
+        self.assertEqual(len(self.calls()), 3)  # "none" runs no ablated variant
+
+    def test_malformed_ablation(self):
+        good = case_text("ok", [("r", "permutation")], "fabric_drops", "==", "0")
+        for ablation, want in [
+                ("args = --variant=fast\n", "m.case: [ablation] needs 'mechanism'"),
+                ("mechanism = x\n", "m.case: [ablation] needs 'args'"),
+                ("args = --variant=fast\nmechanism = x\nrun = r\n", "m.case: [ablation] unknown key 'run'"),
+                ("args = --variant=fast\nmechanism = x\nruns = nope\n", "m.case: [ablation] runs names 'nope'"),
+                ("args = --seed=4\nmechanism = x\n", "m.case: [ablation] args: '--seed=4'"),
+                ("args = --variant=fast\nmechanism = none: why\n", "m.case: [ablation] 'args' with mechanism = none"),
+                ("mechanism = none\n", "m.case: [ablation] mechanism = 'none': write none: REASON"),
+                ("args = 'unclosed\nmechanism = x\n", "m.case: [ablation] args:")]:
+            rc, _, log = self.run_cases({"a": good, "m": case_text("m", [("r", "permutation")], "fabric_drops",
+                                                                    "==", "0", ablation=ablation)})
+            self.assertEqual(rc, 2, (ablation, log))
+            self.assertIn(want, log, ablation)
+        for extra, want in [("seeds = 0\n", "[case] seeds = '0'"), ("seeds = 1 1\n", "[case] seeds = '1 1'"),
+                            ("faithful = maybe\n", "[case] faithful = 'maybe'")]:
+            rc, _, log = self.run_cases({"m": case_text("m", [("r", "permutation")], "fabric_drops", "==", "0",
+                                                         case_extra=extra)})
+            self.assertEqual(rc, 2, (extra, log))
+            self.assertIn("m.case: " + want, log)
 
 
 class Plot(Base):
