@@ -169,6 +169,7 @@ def build(bld):
         # -- failures
         'test/mrc-failure-test.cc',
         'test/mrc-failure-options-test.cc',
+        'test/mrc-tutorial-test.cc',
         # -- transport: core
         'test/mrc-rdma-nic-test.cc',
         # -- transport: RoCE
