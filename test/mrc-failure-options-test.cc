@@ -416,6 +416,28 @@ TEST(MrcFailureOptions, BadValuesAreNamedWithWhatIsAllowed)
         {"port plane out of range",
          [](O& o) { o.fail.failPort = "host1:2"; },
          "allowed: host:plane with plane 0..1"},
+        {"plane 1 in a one-plane run",
+         [](O& o) {
+             o.transports = "roce,mrc";
+             o.sameFabric = "0";
+             o.fail.failPlane = "1";
+         },
+         "--failPlane='1' names plane 1 (the plane on it), but with --sameFabric=0 the roce run "
+         "has one plane"},
+        {"switch of plane 1 in a one-plane run",
+         [](O& o) {
+             o.transports = "mrc,uec";
+             o.sameFabric = "0";
+             o.fail.failSwitch = "p1-t1-0";
+         },
+         "the uec run has one plane"},
+        {"port of plane 1 in a one-plane run",
+         [](O& o) {
+             o.transports = "roce,mrc";
+             o.sameFabric = "0";
+             o.fail.failPort = "host0:1";
+         },
+         "--failPort='host0:1' names plane 1"},
         {"parallel links",
          [](O& o) {
              o.topo.uplinksPerT0 = "8";

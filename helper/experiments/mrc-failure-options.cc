@@ -231,6 +231,26 @@ NamesAllowed(const MrcTopologyConfig& t)
     return os.str();
 }
 
+/// "" unless plane > 0 and a run has one plane only (--sameFabric=0).
+std::string
+OnePlane(const MrcFailureOptions::Context& ctx,
+         const std::string& option,
+         const std::string& value,
+         const std::string& what,
+         uint32_t plane)
+{
+    if (plane == 0 || ctx.onePlaneRun.empty())
+    {
+        return "";
+    }
+    return Bad(option,
+               value,
+               "names plane " + std::to_string(plane) + " (" + what +
+                   " on it), but with --sameFabric=0 the " + ctx.onePlaneRun +
+                   " run has one plane at planes x the link rates; allowed: plane 0 only, or "
+                   "--sameFabric=1");
+}
+
 /// Look a name up in the fabric's shape; "" or a message naming the option.
 std::string
 Resolve(const MrcFailureOptions::Context& ctx,
@@ -259,7 +279,7 @@ Resolve(const MrcFailureOptions::Context& ctx,
                        NamesAllowed(ctx.topology) + ")");
     }
     ref.known = true;
-    return "";
+    return ref.isSwitch ? OnePlane(ctx, option, value, "'" + name + "' is", ref.plane) : "";
 }
 
 /// \return the number of links between two nodes of a clos or fattree fabric
@@ -665,7 +685,11 @@ MrcFailureOptions::Check(const Context& ctx, std::vector<MrcFailureSpec>& specs)
                                "'; allowed: plane numbers 0.." +
                                std::to_string(ctx.topology.planes - 1) + ", comma-separated");
             }
-            e = CheckTwice("failPlane", failPlane, seen, std::to_string(p), item);
+            e = OnePlane(ctx, "failPlane", failPlane, "the plane", p);
+            if (e.empty())
+            {
+                e = CheckTwice("failPlane", failPlane, seen, std::to_string(p), item);
+            }
             if (!e.empty())
             {
                 return e;
@@ -704,7 +728,11 @@ MrcFailureOptions::Check(const Context& ctx, std::vector<MrcFailureSpec>& specs)
                                "'; allowed: host:plane with plane 0.." +
                                std::to_string(ctx.topology.planes - 1) + ", as host3:0");
             }
-            e = Resolve(ctx, "failPort", failPort, host, r);
+            e = OnePlane(ctx, "failPort", failPort, "the port", p);
+            if (e.empty())
+            {
+                e = Resolve(ctx, "failPort", failPort, host, r);
+            }
             if (e.empty() && r.known && r.isSwitch)
             {
                 e = Bad("failPort",

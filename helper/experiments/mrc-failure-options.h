@@ -61,6 +61,9 @@ class MrcFailureOptions
         std::string repairAtText;   //!< --repairAt as given ("" : never)
         Time repairAt;              //!< --repairAt (zero: never)
         std::string failLinkText;   //!< --failLink as given
+        /// a transport that runs on one plane of the fabric (--sameFabric=0: roce, uec), whose
+        /// fabric has plane 0 only; "" if every run has all the planes
+        std::string onePlaneRun;
     };
 
     /**

@@ -602,6 +602,17 @@ MrcScenarioOptions::CheckFailures(MrcScenarioConfig& c) const
     ctx.repairAtText = repairAt;
     ctx.repairAt = c.repairAt;
     ctx.failLinkText = failLink;
+    if (!c.sameFabric && !c.graph && c.topology.planes > 1)
+    {
+        for (const std::string& t :
+             c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports)
+        {
+            if (ctx.onePlaneRun.empty() && !MrcTransportTable::Get(t).usesAllPlanes)
+            {
+                ctx.onePlaneRun = t;
+            }
+        }
+    }
     return fail.Check(ctx, c.failures);
 }
 
