@@ -117,6 +117,7 @@ def build(bld):
         'helper/experiments/mrc-command-line.cc',
         'helper/experiments/mrc-scenario-inputs.cc',
         'helper/experiments/mrc-scenario-options.cc',
+        'helper/experiments/mrc-failure-options.cc',
         'helper/experiments/mrc-scenario-presets.cc',
         'helper/experiments/mrc-scenario-report.cc',
         'helper/experiments/mrc-scenario-runner.cc',
@@ -167,6 +168,8 @@ def build(bld):
         'test/mrc-topology-test.cc',
         # -- failures
         'test/mrc-failure-test.cc',
+        'test/mrc-failure-options-test.cc',
+        'test/mrc-tutorial-test.cc',
         # -- transport: core
         'test/mrc-rdma-nic-test.cc',
         # -- transport: RoCE
@@ -327,6 +330,7 @@ def build(bld):
         'helper/experiments/mrc-scenario-config.h',
         'helper/experiments/mrc-scenario-inputs.h',
         'helper/experiments/mrc-scenario-options.h',
+        'helper/experiments/mrc-failure-options.h',
         'helper/experiments/mrc-scenario-presets.h',
         'helper/experiments/mrc-scenario-report.h',
         'helper/experiments/mrc-scenario-runner.h',

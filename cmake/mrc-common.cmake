@@ -106,6 +106,12 @@ if(MRC_STANDALONE AND TARGET ${MRC_TEST_TARGET})
                                   ${CMAKE_CURRENT_SOURCE_DIR})
   set_tests_properties(check-doc PROPERTIES TIMEOUT 60)
 
+  # doc/mrc-tutorial.rst: every shell command of the tutorial runs (small sizes) in a
+  # scratch folder, the outputs it shows appear, its C++ excerpts are lines of the example.
+  add_test(NAME tutorial COMMAND ${MRC_DEBIAN_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-tutorial.py
+                                 ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  set_tests_properties(tutorial PROPERTIES TIMEOUT 600)
+
   # The in-tree build check is slow (it compiles part of ns-3). It runs only when
   # MRC_NS3_SOURCE names an ns-3 source tree (./ns3-mrc test --in-tree sets it),
   # and otherwise reports itself as skipped.

@@ -21,6 +21,7 @@ cpp_examples = [
     ("mrc-fabric-incast --senders=2 --bytes=100000", "True", "False"),
     ("mrc-topology --planes=2", "True", "False"),
     ("mrc-topology --topology=fattree --k=4", "True", "False"),
+    ("mrc-tutorial --writes=2 --bytes=8192", "True", "False"),
 ]
 
 python_examples = []

@@ -5,6 +5,7 @@
 #ifndef MRC_SCENARIO_CONFIG_H
 #define MRC_SCENARIO_CONFIG_H
 
+#include "ns3/mrc-failure-injector.h"
 #include "ns3/mrc-htsim-input.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-workload.h"
@@ -61,9 +62,11 @@ struct MrcScenarioConfig
     uint32_t qpsPerConnection{0};
     /// qpsPerConnection value of --qpsPerConnection=message (the older per-message model)
     static constexpr uint32_t QP_PER_MESSAGE = UINT32_MAX;
-    std::string failLink;                  //!< links to cut ("a:b,c:d"; empty: none)
-    Time failAt{MicroSeconds(100)};        //!< when they are cut
-    Time repairAt{0};                      //!< when they are repaired (0: never)
+    std::string failLink;           //!< links to cut ("a:b,c:d"; empty: none)
+    Time failAt{MicroSeconds(100)}; //!< when they are cut
+    Time repairAt{0};               //!< when they are repaired (0: never)
+    /// the other failures (--failSwitch, --flapLink, --grayLink, --failPlane, --failPort)
+    std::vector<MrcFailureSpec> failures;
     uint64_t seed{1};                      //!< run seed
     Time simTime{Seconds(1)};              //!< simulated-time limit
     bool pcap{false};                      //!< write one pcap file per port into pcapDir

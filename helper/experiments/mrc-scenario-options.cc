@@ -124,11 +124,18 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  "by its messages, striped round-robin (empty: qpsPerPair; message: a new "
                  "pair for every message)",
                  qpsPerConnection);
-    cmd.AddValue("failAt", "when the --failLink links are cut", failAt);
+    cmd.AddValue("failAt",
+                 "when the --failLink links are cut; also the failure time of the other failure "
+                 "options unless they give their own",
+                 failAt);
     cmd.AddValue("failLink",
                  "links to cut, comma-separated nodeA:nodeB (node names as p0-t0-0, host3)",
                  failLink);
-    cmd.AddValue("repairAt", "when the cut links are repaired (empty: never)", repairAt);
+    cmd.AddValue("repairAt",
+                 "when the cut links are repaired (empty: never); also the repair time of the "
+                 "other failure options unless they give their own",
+                 repairAt);
+    fail.Register(cmd);
     cmd.AddValue("seed", "run seed (permutation, incast senders, ECMP, ECN marking)", seed);
     cmd.AddValue("simTime", "simulated-time limit", simTime);
     cmd.AddValue("out", "output folder (empty: results/<scenario>/)", out);
@@ -204,7 +211,8 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
                       &MrcScenarioOptions::CheckTransports,
                       &MrcScenarioOptions::CheckFabricModel,
                       &MrcScenarioOptions::CheckWorkload,
-                      &MrcScenarioOptions::CheckRun})
+                      &MrcScenarioOptions::CheckRun,
+                      &MrcScenarioOptions::CheckFailures})
     {
         const std::string e = (this->*part)(c);
         if (!e.empty())
@@ -213,6 +221,10 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
         }
     }
     c.options = ToMap();
+    for (const auto& [name, value] : fail.ToMap())
+    {
+        c.options[name] = value; // recorded when given
+    }
     if (!qpsPerConnection.empty())
     {
         c.options["qpsPerConnection"] = qpsPerConnection; // recorded when given
@@ -543,6 +555,14 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
     {
         return Bad("repairAt", repairAt, "must be a time with a unit after --failAt");
     }
+    if (!failLink.empty() && c.repairAt >= c.simTime)
+    {
+        return Bad("repairAt",
+                   repairAt,
+                   "is not before --simTime='" + simTime +
+                       "': the --failLink links would never be repaired (allowed: an earlier "
+                       "time, or no --repairAt)");
+    }
     const std::string e = CheckReachable(c);
     if (!e.empty())
     {
@@ -568,6 +588,32 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
     }
     c.pcap = pcap;
     return "";
+}
+
+std::string
+MrcScenarioOptions::CheckFailures(MrcScenarioConfig& c) const
+{
+    MrcFailureOptions::Context ctx;
+    ctx.topology = c.topology;
+    ctx.graph = c.graph != nullptr;
+    ctx.simTime = c.simTime;
+    ctx.failAtText = failAt;
+    ctx.failAt = c.failAt;
+    ctx.repairAtText = repairAt;
+    ctx.repairAt = c.repairAt;
+    ctx.failLinkText = failLink;
+    if (!c.sameFabric && !c.graph && c.topology.planes > 1)
+    {
+        for (const std::string& t :
+             c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports)
+        {
+            if (ctx.onePlaneRun.empty() && !MrcTransportTable::Get(t).usesAllPlanes)
+            {
+                ctx.onePlaneRun = t;
+            }
+        }
+    }
+    return fail.Check(ctx, c.failures);
 }
 
 std::string

@@ -6,6 +6,7 @@
 #define MRC_SCENARIO_OPTIONS_H
 
 #include "mrc-command-line.h"
+#include "mrc-failure-options.h"
 #include "mrc-scenario-config.h"
 #include "mrc-topology-options.h"
 
@@ -26,9 +27,10 @@ namespace ns3
  * The options of mrc-sim (design.md section 4), as text so every value is checked
  * and a bad one is named: the topology options of MrcTopologyOptions, and --scenario,
  * --transport, --transports, --profile, --bytes, --senders, --qpsPerPair, --failAt,
- * --failLink, --repairAt, --seed, --simTime, --out, --pcap, --sampleInterval,
- * --benchJson, --list. Current member values are the defaults; a scenario's preset
- * changes them before Register, so --PrintHelp shows the scenario's defaults.
+ * --failLink, --repairAt, the other failure options of MrcFailureOptions (--failSwitch,
+ * --flapLink, --grayLink, --failPlane, --failPort and their times), --seed, --simTime,
+ * --out, --pcap, --sampleInterval, --benchJson, --list. Current member values are the defaults; a
+ * scenario's preset changes them before Register, so --PrintHelp shows the scenario's defaults.
  */
 class MrcScenarioOptions
 {
@@ -62,6 +64,7 @@ class MrcScenarioOptions
     std::map<std::string, std::string> ToMap() const;
 
     MrcTopologyOptions topo;             //!< topology options
+    MrcFailureOptions fail;              //!< failure options other than --failLink
     std::string scenario{"permutation"}; //!< --scenario
     std::string pattern{"permutation"};  //!< set by the scenario preset (no option)
     std::string transport{"roce"};       //!< --transport
@@ -110,6 +113,8 @@ class MrcScenarioOptions
     std::string CheckWorkload(MrcScenarioConfig& c) const;
     /// --seed, --simTime, --failAt, --repairAt, --failLink, --sampleInterval, --pcap
     std::string CheckRun(MrcScenarioConfig& c) const;
+    /// The options of MrcFailureOptions (after CheckRun: --simTime, --failAt, --repairAt)
+    std::string CheckFailures(MrcScenarioConfig& c) const;
     /// --cdf, --load, --duration of the flows pattern: a readable CDF, at most
     /// MrcInputLimits::MAX_FLOWS flows expected
     std::string CheckFlowsWorkload(const MrcScenarioConfig& c) const;

@@ -241,6 +241,8 @@ struct MrcScenarioRunner::Impl
     void CreateWorkload();
     /// Check the --failLink links and schedule their failure (and repair).
     void ScheduleFailures();
+    /// Schedule the failures of the other failure options (MrcScenarioConfig::failures).
+    void ScheduleOtherFailures();
     /// Switch queue series and the first sampling event (with sampling).
     void StartSampling();
     /// One pcap file per device (--pcap).
@@ -343,7 +345,7 @@ MrcScenarioRunner::Build()
     m.res->AddTransport(c.transport);
     m.RegisterHostSeries();
     m.InstallLosses();
-    m.stall.trackStalls = !c.failLink.empty();
+    m.stall.trackStalls = !c.failLink.empty() || !c.failures.empty();
     m.stall.stalls.SetEventLog(m.log);
     // Queue pairs per connection: --qpsPerConnection; not given: as many as the messages a
     // flow is split into (qpsPerPair). 0 for the table: a new lane per message.
@@ -590,6 +592,7 @@ MrcScenarioRunner::Impl::ScheduleFailures()
     const MrcScenarioConfig& c = cfg;
     if (c.failLink.empty())
     {
+        ScheduleOtherFailures();
         return;
     }
     std::stringstream ss(c.failLink);
@@ -618,6 +621,30 @@ MrcScenarioRunner::Impl::ScheduleFailures()
     {
         injector->FailLinks(c.failLink, c.failAt);
     }
+    ScheduleOtherFailures();
+}
+
+void
+MrcScenarioRunner::Impl::ScheduleOtherFailures()
+{
+    if (cfg.failures.empty())
+    {
+        return;
+    }
+    if (!injector)
+    {
+        injector = CreateObject<MrcFailureInjector>();
+        injector->SetEventLog(log);
+    }
+    for (const MrcFailureSpec& s : cfg.failures)
+    {
+        const std::string e = injector->TrySchedule(s, topo);
+        if (!e.empty())
+        {
+            MrcCommandLine::Fail(e);
+        }
+    }
+    injector->AssignStreams(MrcScenarioStreams::GRAY_FAILURE);
 }
 
 void

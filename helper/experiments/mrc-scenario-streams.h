@@ -36,6 +36,8 @@ struct MrcScenarioStreams
     static constexpr int64_t PATTERN = 400;
     /// The Poisson flow generator of pattern "flows" (MrcWorkloadGenerator).
     static constexpr int64_t FLOWS = 500;
+    /// The gray failures of --grayLink (MrcFailureInjector::AssignStreams: one each, in order).
+    static constexpr int64_t GRAY_FAILURE = 600;
     /// First stream of the switches' ECN markers (MrcFabricStreams::AssignStreams).
     static constexpr int64_t FABRIC = int64_t{1} << 40;
     /**

@@ -10,6 +10,7 @@
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-switch-node.h"
+#include "ns3/mrc-topology.h"
 #include "ns3/names.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
@@ -721,6 +722,143 @@ MrcFailureInjector::FailLinks(const std::string& spec, Time downAt, Time upAt)
         LinkUp(link, upAt);
     }
     return links;
+}
+
+// ---------------------------------------------------------------- failure specs
+
+std::string
+MrcFailureSpec::PlaneLabel(uint32_t plane)
+{
+    return "p" + std::to_string(plane);
+}
+
+const char*
+MrcFailureSpec::KindName(Kind kind)
+{
+    switch (kind)
+    {
+    case Kind::LINK:
+        return "link";
+    case Kind::SWITCH:
+        return "switch";
+    case Kind::FLAP:
+        return "flap";
+    case Kind::GRAY:
+        return "gray";
+    case Kind::PLANE:
+        return "plane";
+    case Kind::PORT:
+        return "port";
+    }
+    return "?";
+}
+
+std::string
+MrcFailureInjector::TrySchedule(const MrcFailureSpec& s, Ptr<MrcTopology> topo)
+{
+    NS_LOG_FUNCTION(this << s.option << s.item);
+    NS_ABORT_MSG_IF(!topo, "MrcFailureInjector::TrySchedule: null fabric");
+    const std::string bad = "--" + s.option + "='" + s.item + "': ";
+    const std::string names = " (nodes are host<i> and p<plane>-t<tier>-<index>)";
+    const bool repaired = s.repair.IsStrictlyPositive();
+    using Kind = MrcFailureSpec::Kind;
+    switch (s.kind)
+    {
+    case Kind::LINK:
+    case Kind::FLAP:
+    case Kind::GRAY: {
+        Ptr<Node> a = FindNode(s.nodeA);
+        Ptr<Node> b = FindNode(s.nodeB);
+        if (!a || !b)
+        {
+            return bad + "no node named '" + (a ? s.nodeB : s.nodeA) + "' in this fabric" + names;
+        }
+        const std::vector<uint32_t> ids = topo->GetLinksBetween(a, b);
+        if (ids.size() != 1)
+        {
+            return bad + "'" + s.nodeA + "' and '" + s.nodeB + "' are joined by " +
+                   std::to_string(ids.size()) + " links; allowed: two nodes joined by one link";
+        }
+        const MrcTopologyLink& l = topo->GetLink(ids[0]);
+        if (s.kind == Kind::LINK)
+        {
+            LinkDown(l.channel, s.at);
+            if (repaired)
+            {
+                LinkUp(l.channel, s.repair);
+            }
+        }
+        else if (s.kind == Kind::FLAP)
+        {
+            Flap(l.channel, s.at, s.period, s.count, s.downTime);
+        }
+        else
+        {
+            Ptr<MrcNetDevice> tx = l.nodeA == a ? l.devA : l.devB;
+            GrayFailure(tx, s.loss, s.at, repaired ? s.repair : Time::Max());
+        }
+        return "";
+    }
+    case Kind::SWITCH: {
+        Ptr<Node> sw = FindNode(s.nodeA);
+        if (!sw || topo->FindSwitchId(sw) < 0)
+        {
+            return bad + "'" + s.nodeA + "' is not a switch of this fabric" + names;
+        }
+        SwitchDown(sw, s.at);
+        if (repaired)
+        {
+            SwitchUp(sw, s.repair);
+        }
+        return "";
+    }
+    case Kind::PLANE: {
+        if (s.plane >= topo->GetNPlanes())
+        {
+            return bad + "plane " + std::to_string(s.plane) +
+                   " is not in this fabric (allowed: 0.." + std::to_string(topo->GetNPlanes() - 1) +
+                   ")";
+        }
+        std::vector<Ptr<MrcChannel>> links;
+        for (uint32_t id = 0; id < topo->GetNLinks(); ++id)
+        {
+            if (topo->GetLink(id).plane == s.plane)
+            {
+                links.push_back(topo->GetLink(id).channel);
+            }
+        }
+        const std::string label = MrcFailureSpec::PlaneLabel(s.plane);
+        PlaneDown(label, links, s.at);
+        if (repaired)
+        {
+            PlaneUp(label, s.repair);
+        }
+        return "";
+    }
+    case Kind::PORT: {
+        Ptr<Node> host = FindNode(s.nodeA);
+        const int32_t h = host ? topo->FindHost(host) : -1;
+        if (h < 0)
+        {
+            return bad + "'" + s.nodeA + "' is not a host of this fabric (hosts are host0..host" +
+                   std::to_string(topo->GetNHosts() - 1) + ")";
+        }
+        if (s.plane >= topo->GetNPlanes())
+        {
+            return bad + "plane " + std::to_string(s.plane) +
+                   " is not in this fabric (allowed: 0.." + std::to_string(topo->GetNPlanes() - 1) +
+                   ")";
+        }
+        Ptr<MrcNetDevice> port = topo->GetNicPort(static_cast<uint32_t>(h), s.plane);
+        NicPortDown(port, s.at);
+        if (repaired)
+        {
+            NicPortUp(port, s.repair);
+        }
+        return "";
+    }
+    }
+    return bad + "unknown failure kind";
 }
 
 } // namespace ns3

@@ -28,8 +28,49 @@ namespace ns3
 
 class MrcChannel;
 class MrcNetDevice;
+class MrcTopology;
 class Node;
 class RateErrorModel;
+
+/**
+ * \ingroup mrc
+ * One failure of a fabric built by MrcTopologyHelper, and its repair, with the
+ * fabric's elements given by name: what each failure option of mrc-sim asks for
+ * (MrcFailureOptions makes them; MrcFailureInjector::TrySchedule schedules them).
+ * Node names are the fabric's ns-3 names (host<i>, p<plane>-t<tier>-<index>) or
+ * node<id>.
+ */
+struct MrcFailureSpec
+{
+    /// The failure kinds.
+    enum class Kind
+    {
+        LINK,   //!< a link cut: nodeA:nodeB (LinkDown / LinkUp)
+        SWITCH, //!< a switch down: nodeA (SwitchDown / SwitchUp)
+        FLAP,   //!< a link flapping: nodeA:nodeB (Flap)
+        GRAY,   //!< random loss on the direction nodeA -> nodeB (GrayFailure)
+        PLANE,  //!< every link of a plane (PlaneDown / PlaneUp)
+        PORT,   //!< a host's NIC port on a plane: nodeA (NicPortDown / NicPortUp)
+    };
+
+    Kind kind{Kind::LINK}; //!< what fails
+    std::string option;    //!< the option that asked for it (named in messages), e.g. "failSwitch"
+    std::string item;      //!< the item of that option, as given (named in messages)
+    std::string nodeA;     //!< LINK, FLAP, GRAY: one end (GRAY: the sender); SWITCH; PORT: the host
+    std::string nodeB;     //!< LINK, FLAP, GRAY: the other end (GRAY: the receiver)
+    uint32_t plane{0};     //!< PLANE, PORT: the plane
+    Time at;               //!< the failure (FLAP: the first cut; GRAY: the start)
+    Time repair;           //!< the repair (GRAY: the stop); zero: never
+    Time period;           //!< FLAP: cycle length
+    uint32_t count{0};     //!< FLAP: cycles
+    Time downTime;         //!< FLAP: time down in each cycle
+    double loss{0};        //!< GRAY: loss probability
+
+    /// \return the label PlaneDown gets for plane (events.csv's where): "p<plane>"
+    static std::string PlaneLabel(uint32_t plane);
+    /// \param kind a kind \return its name: link, switch, flap, gray, plane or port
+    static const char* KindName(Kind kind);
+};
 
 /**
  * \ingroup mrc
@@ -242,6 +283,17 @@ class MrcFailureInjector : public Object
      * \return the link
      */
     static Ptr<MrcChannel> FindLink(const std::string& nodeA, const std::string& nodeB);
+
+    /**
+     * Schedule one failure of a fabric (and its repair), named as MrcFailureSpec
+     * says. Does not abort: a name that is not in the fabric, two nodes not joined
+     * by exactly one link, a node of the wrong kind or a plane out of range give a
+     * message instead, and nothing is scheduled.
+     * \param spec the failure (times already checked: not in the past, repair after)
+     * \param topo the fabric
+     * \return "" or "--option='item' ..." saying what is wrong and what is allowed
+     */
+    std::string TrySchedule(const MrcFailureSpec& spec, Ptr<MrcTopology> topo);
 
     // ---- names and state ----
 
