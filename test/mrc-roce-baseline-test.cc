@@ -555,7 +555,7 @@ Bottleneck
 RunBottleneck(const std::string& profile, uint32_t n, uint64_t bytes, Time gap, Time from, Time to)
 {
     MrcScenarioOptions o;
-    o.scenario = "flows";
+    o.scenario = "permutation"; // its messages replaced by the flow list below
     MrcScenarios::Find("permutation")->preset(o);
     o.topo.hosts = "16";
     o.topo.hostsPerT0 = "16";
