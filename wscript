@@ -40,6 +40,7 @@ def build(bld):
         'model/link/mrc-net-device.cc',
         'model/link/mrc-pfc-port.cc',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
+        'model/switch/mrc-adaptive-forwarding.cc',
         'model/switch/mrc-dual-forwarding.cc',
         'model/switch/mrc-ecmp-forwarding.cc',
         'model/switch/mrc-ecn-marker.cc',
@@ -174,6 +175,7 @@ def build(bld):
         'test/mrc-rdma-nic-test.cc',
         # -- transport: RoCE
         'test/mrc-dcqcn-test.cc',
+        'test/mrc-roce-baseline-test.cc',
         'test/mrc-roce-test.cc',
         # -- transport: shared reliability
         'test/mrc-sack-test.cc',
@@ -258,6 +260,7 @@ def build(bld):
         'model/link/mrc-pfc-port.h',
         'model/link/mrc-ring.h',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
+        'model/switch/mrc-adaptive-forwarding.h',
         'model/switch/mrc-dual-forwarding.h',
         'model/switch/mrc-ecmp-forwarding.h',
         'model/switch/mrc-ecn-marker.h',

@@ -618,8 +618,9 @@ TEST(MrcRoce, CnpFlagOnAcks)
 
 TEST(MrcProfiles, Names)
 {
-    EXPECT_EQ(MrcProfiles::GetNames(),
-              (std::vector<std::string>{"mrc", "roce-hpcc", "roce-paper", "uec-htsim"}));
+    EXPECT_EQ(
+        MrcProfiles::GetNames(),
+        (std::vector<std::string>{"mrc", "roce-deployed", "roce-hpcc", "roce-paper", "uec-htsim"}));
     EXPECT_TRUE(MrcProfiles::Exists("roce-hpcc"));
     EXPECT_FALSE(MrcProfiles::Exists("roce"));
 }
@@ -660,9 +661,11 @@ TEST(MrcProfiles, ApplySetsDefaults)
 
 TEST(MrcProfilesDeathTest, UnknownProfileListsTheValidOnes)
 {
-    EXPECT_DEATH(MrcProfiles::GetSettings("roce"),
-                 "unknown profile 'roce'; valid profiles: mrc, roce-hpcc, roce-paper");
-    EXPECT_DEATH(MrcProfiles::Apply("hpcc"), "valid profiles: mrc, roce-hpcc, roce-paper");
+    EXPECT_DEATH(
+        MrcProfiles::GetSettings("roce"),
+        "unknown profile 'roce'; valid profiles: mrc, roce-deployed, roce-hpcc, roce-paper");
+    EXPECT_DEATH(MrcProfiles::Apply("hpcc"),
+                 "valid profiles: mrc, roce-deployed, roce-hpcc, roce-paper");
 }
 
 namespace

@@ -144,6 +144,44 @@ RocePaper(const MrcProfileContext& ctx)
     return s;
 }
 
+/// RoCE as operators deploy it: roce-hpcc's DCQCN with the DCQCN paper's rate-increase
+/// timer, a 4096 B MTU and the switch vendor's default RoCE ECN thresholds.
+std::vector<MrcProfileSetting>
+RoceDeployed(const MrcProfileContext& ctx)
+{
+    std::vector<MrcProfileSetting> s = RoceHpcc(ctx);
+    auto set = [&s](const std::string& path, const std::string& value, const std::string& src) {
+        for (auto& e : s)
+        {
+            if (e.path == path)
+            {
+                e.value = value;
+                e.source = src;
+                return;
+            }
+        }
+        s.push_back({path, value, src});
+    };
+    const double scale = static_cast<double>(ctx.hostRate.GetBitRate()) / 100e9;
+    const std::string cumulus = "NVIDIA Cumulus Linux RoCE default (nv set qos roce, lossless "
+                                "mode), ECN on traffic class 3";
+    set("ns3::MrcRoceQueuePair::Mtu",
+        "4096",
+        "issue 19: 4096 B for every transport (the largest RoCE path MTU)");
+    set(DCQCN_INCREASE_TIMER,
+        "55us",
+        "DCQCN paper: increase timer T = 55 us (the HPCC simulator's 300 us without a byte "
+        "counter leaves the link partly idle after each cut; see the note of issue 19)");
+    set("ns3::MrcEcnMarker::Kmin",
+        Num(static_cast<uint64_t>(std::llround(150000 * scale))),
+        cumulus + ": minimum threshold 150 KB (x rate / 100 Gb/s)");
+    set("ns3::MrcEcnMarker::Kmax",
+        Num(static_cast<uint64_t>(std::llround(1500000 * scale))),
+        cumulus + ": maximum threshold 1500 KB (x rate / 100 Gb/s)");
+    set("ns3::MrcEcnMarker::Pmax", "1", cumulus + ": marking probability up to 100 %");
+    return s;
+}
+
 /// UEC reference simulator (htsim main_uec.cpp / uec.cpp) defaults: MTU 4096, SACK every
 /// 16 KB, min RTO 100 us, trimming on, queues of about one BDP, ECN 20/80 % of the BDP, NSCC.
 std::vector<MrcProfileSetting>
@@ -237,6 +275,7 @@ const std::vector<Entry>&
 Registry()
 {
     static const std::vector<Entry> r = {{"mrc", &Mrc},
+                                         {"roce-deployed", &RoceDeployed},
                                          {"roce-hpcc", &RoceHpcc},
                                          {"roce-paper", &RocePaper},
                                          {"uec-htsim", &UecHtsim}};

@@ -4,8 +4,11 @@
 
 #include "mrc-dual-forwarding.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/mrc-usid.h"
+#include "ns3/object-factory.h"
+#include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -30,7 +33,15 @@ MrcDualForwarding::GetTypeId()
                           UintegerValue(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK),
                           MakeUintegerAccessor(&MrcDualForwarding::SetLocatorBlock,
                                                &MrcDualForwarding::GetLocatorBlock),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcmpForwarding",
+                          "TypeId of the engine for non-SRv6 packets: ns3::MrcEcmpForwarding "
+                          "(default: hashed ECMP), ns3::MrcAdaptiveForwarding (per-packet "
+                          "least-loaded port) or ns3::MrcFlowletForwarding.",
+                          TypeIdValue(MrcEcmpForwarding::GetTypeId()),
+                          MakeTypeIdAccessor(&MrcDualForwarding::SetEcmpType,
+                                             &MrcDualForwarding::GetEcmpType),
+                          MakeTypeIdChecker());
     return tid;
 }
 
@@ -78,6 +89,37 @@ uint32_t
 MrcDualForwarding::GetLocatorBlock() const
 {
     return m_locator;
+}
+
+void
+MrcDualForwarding::SetEcmpType(TypeId tid)
+{
+    if (tid == m_ecmp->GetInstanceTypeId())
+    {
+        return;
+    }
+    NS_ABORT_MSG_IF(!tid.IsChildOf(MrcEcmpForwarding::GetTypeId()) &&
+                        tid != MrcEcmpForwarding::GetTypeId(),
+                    "MrcDualForwarding: EcmpForwarding " << tid.GetName()
+                                                         << " is not an ns3::MrcEcmpForwarding");
+    ObjectFactory f;
+    f.SetTypeId(tid);
+    m_ecmp = f.Create<MrcEcmpForwarding>();
+    m_ecmp->SetPortLoadCallback(m_portLoad);
+}
+
+TypeId
+MrcDualForwarding::GetEcmpType() const
+{
+    return m_ecmp->GetInstanceTypeId();
+}
+
+void
+MrcDualForwarding::SetPortLoadCallback(PortLoadCallback cb)
+{
+    m_portLoad = cb;
+    MrcForwarding::SetPortLoadCallback(cb);
+    m_ecmp->SetPortLoadCallback(cb);
 }
 
 void

@@ -32,6 +32,10 @@ namespace ns3
  * first 32 bits of the outer destination equal its LocatorBlock, the ECMP engine
  * otherwise. Port state changes reach the ECMP engine only (SRv6 tables are static).
  * An SRv6 packet the static table cannot forward is dropped, never hashed.
+ *
+ * EcmpForwarding chooses the class of the ECMP engine (ns3::MrcEcmpForwarding or a
+ * subclass: ns3::MrcAdaptiveForwarding, ns3::MrcFlowletForwarding); the port-load
+ * callback of the switch reaches it.
  */
 class MrcDualForwarding : public MrcForwarding
 {
@@ -59,6 +63,15 @@ class MrcDualForwarding : public MrcForwarding
     uint32_t GetLocatorBlock() const;
 
     void SetPortState(uint32_t port, bool up) override;
+    void SetPortLoadCallback(PortLoadCallback cb) override;
+
+    /**
+     * Replace the ECMP engine by a new one of this type (before routes are added).
+     * \param tid a subclass of ns3::MrcEcmpForwarding
+     */
+    void SetEcmpType(TypeId tid);
+    /// \return the type of the ECMP engine
+    TypeId GetEcmpType() const;
 
   protected:
     int32_t DoRoute(MrcPacketInfo& info, uint32_t inPort) override;
@@ -68,6 +81,7 @@ class MrcDualForwarding : public MrcForwarding
     Ptr<MrcSrv6Forwarding> m_srv6; //!< SRv6 engine
     Ptr<MrcEcmpForwarding> m_ecmp; //!< ECMP engine
     uint32_t m_locator;            //!< LocatorBlock attribute
+    PortLoadCallback m_portLoad;   //!< handed to a replaced ECMP engine
 };
 
 } // namespace ns3

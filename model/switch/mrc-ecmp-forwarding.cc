@@ -575,13 +575,17 @@ MrcEcmpForwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
                 return NO_ROUTE;
             }
             const uint64_t h = HashWithDst(info, d);
-            const uint32_t first = m_rangePorts[g.first + h % g.n];
-            if (g.nLive == g.n || IsPortUp(first))
+            uint32_t port = m_rangePorts[g.first + h % g.n];
+            if (g.nLive != g.n && !IsPortUp(port))
             {
-                return static_cast<int32_t>(first);
+                // The flow's port is down: rehash over the live ports only.
+                port = m_rangeLive[g.first + Mix64(h) % g.nLive];
             }
-            // The flow's port is down: rehash over the live ports only.
-            return static_cast<int32_t>(m_rangeLive[g.first + Mix64(h) % g.nLive]);
+            if (g.nLive > 1)
+            {
+                port = ChoosePort(info, h, port, &m_rangeLive[g.first], g.nLive);
+            }
+            return static_cast<int32_t>(port);
         }
     }
     for (const LengthTable& t : m_tables)
@@ -597,15 +601,29 @@ MrcEcmpForwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
             return NO_ROUTE;
         }
         const uint64_t h = HashWithDst(info, d);
-        const uint32_t first = g.ports[h % g.ports.size()];
-        if (g.live.size() == g.ports.size() || IsPortUp(first))
+        uint32_t port = g.ports[h % g.ports.size()];
+        if (g.live.size() != g.ports.size() && !IsPortUp(port))
         {
-            return static_cast<int32_t>(first);
+            // The flow's port is down: rehash over the live ports only.
+            port = g.live[Mix64(h) % g.live.size()];
         }
-        // The flow's port is down: rehash over the live ports only.
-        return static_cast<int32_t>(g.live[Mix64(h) % g.live.size()]);
+        if (g.live.size() > 1)
+        {
+            port = ChoosePort(info, h, port, g.live.data(), static_cast<uint32_t>(g.live.size()));
+        }
+        return static_cast<int32_t>(port);
     }
     return NO_ROUTE;
+}
+
+uint32_t
+MrcEcmpForwarding::ChoosePort(const MrcPacketInfo& /* info */,
+                              uint64_t /* hash */,
+                              uint32_t ecmpPort,
+                              const uint32_t* /* live */,
+                              uint32_t /* nLive */)
+{
+    return ecmpPort;
 }
 
 } // namespace ns3

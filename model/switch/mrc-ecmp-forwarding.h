@@ -158,6 +158,22 @@ class MrcEcmpForwarding : public MrcForwarding
   protected:
     int32_t DoRoute(MrcPacketInfo& info, uint32_t inPort) override;
 
+    /**
+     * The port of a packet whose route has several live ports. ECMP (this class) keeps
+     * the hashed port; load-aware subclasses choose another one of the live ports.
+     * \param info the parsed packet
+     * \param hash its flow hash
+     * \param ecmpPort the port ECMP chose (live)
+     * \param live the group's live ports
+     * \param nLive their number (at least 2)
+     * \return the egress port
+     */
+    virtual uint32_t ChoosePort(const MrcPacketInfo& info,
+                                uint64_t hash,
+                                uint32_t ecmpPort,
+                                const uint32_t* live,
+                                uint32_t nLive);
+
   private:
     /// An IPv6 address or prefix as two 64-bit words.
     struct Key

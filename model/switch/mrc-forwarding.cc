@@ -55,4 +55,16 @@ MrcForwarding::GetNoRouteCount() const
     return m_noRoute;
 }
 
+void
+MrcForwarding::SetPortLoadCallback(PortLoadCallback cb)
+{
+    m_portLoad = cb;
+}
+
+uint64_t
+MrcForwarding::GetPortLoad(uint32_t port) const
+{
+    return m_portLoad.IsNull() ? 0 : m_portLoad(port);
+}
+
 } // namespace ns3

@@ -5,6 +5,7 @@
 #ifndef MRC_FORWARDING_H
 #define MRC_FORWARDING_H
 
+#include "ns3/callback.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/object.h"
 
@@ -62,7 +63,23 @@ class MrcForwarding : public Object
     /// \return packets for which Route() returned NO_ROUTE
     uint64_t GetNoRouteCount() const;
 
+    /// Load of an egress port: the bytes queued on it.
+    using PortLoadCallback = Callback<uint64_t, uint32_t>;
+
+    /**
+     * Set how the strategy reads an egress port's load (the switch sets it to the bytes
+     * queued on the port; load-aware strategies use it, the others ignore it).
+     * \param cb the callback
+     */
+    virtual void SetPortLoadCallback(PortLoadCallback cb);
+
   protected:
+    /**
+     * \param port an egress port
+     * \return its load (queued bytes), 0 if no callback was set
+     */
+    uint64_t GetPortLoad(uint32_t port) const;
+
     /**
      * The strategy's decision.
      * \param info the parsed packet; may be changed
@@ -72,7 +89,8 @@ class MrcForwarding : public Object
     virtual int32_t DoRoute(MrcPacketInfo& info, uint32_t inPort) = 0;
 
   private:
-    uint64_t m_noRoute{0}; //!< packets without a route
+    uint64_t m_noRoute{0};       //!< packets without a route
+    PortLoadCallback m_portLoad; //!< reads an egress port's load
 };
 
 } // namespace ns3

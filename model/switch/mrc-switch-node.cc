@@ -326,6 +326,7 @@ MrcSwitchNode::GetForwarding()
         NS_ABORT_MSG_IF(!m_forwarding,
                         "MrcSwitchNode: Forwarding " << m_forwardingType.GetName()
                                                      << " is not an ns3::MrcForwarding");
+        m_forwarding->SetPortLoadCallback(MakeCallback(&MrcSwitchNode::GetQueueBytes, this));
     }
     return m_forwarding;
 }
@@ -334,6 +335,16 @@ void
 MrcSwitchNode::SetForwarding(Ptr<MrcForwarding> fwd)
 {
     m_forwarding = fwd;
+    if (m_forwarding)
+    {
+        m_forwarding->SetPortLoadCallback(MakeCallback(&MrcSwitchNode::GetQueueBytes, this));
+    }
+}
+
+uint64_t
+MrcSwitchNode::GetQueueBytes(uint32_t port) const
+{
+    return port < m_ports.size() ? m_ports[port].dev->GetTotalQueueBytes() : 0;
 }
 
 Ptr<MrcSharedBufferMmu>

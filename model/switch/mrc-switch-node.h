@@ -155,6 +155,8 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     Ptr<MrcNetDevice> GetPort(uint32_t port) const;
     /// \param port port index \return true if it faces a host
     bool IsHostFacing(uint32_t port) const;
+    /// \param port port index \return bytes queued on its egress (all classes)
+    uint64_t GetQueueBytes(uint32_t port) const;
     /**
      * \param dev a device
      * \return its port index, or -1 if it is not a port of this switch

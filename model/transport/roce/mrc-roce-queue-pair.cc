@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/mrc-aeth-header.h"
 #include "ns3/mrc-bth-header.h"
@@ -104,7 +105,39 @@ MrcRoceQueuePair::GetTypeId()
                           "Not-ECT.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&MrcRoceQueuePair::m_ecnCapable),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "Recovery",
+                "Loss recovery (set the same on both ends). GoBackN (default; RoCE RC, the "
+                "HPCC simulator): the responder drops out-of-order packets and NAKs the "
+                "expected PSN, the requester resends everything from it. SelectiveRepeat "
+                "(IRN, Mittal et al., SIGCOMM 2018): the responder keeps out-of-order "
+                "packets and NAKs each missing PSN once, the requester resends only the "
+                "NAKed PSNs (and every unacknowledged one on a local ACK timeout).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                EnumValue<Recovery>(GO_BACK_N),
+                MakeEnumAccessor<Recovery>(&MrcRoceQueuePair::m_recovery),
+#else
+                EnumValue(GO_BACK_N),
+                MakeEnumAccessor(&MrcRoceQueuePair::m_recovery),
+#endif
+                MakeEnumChecker(GO_BACK_N, "GoBackN", SELECTIVE_REPEAT, "SelectiveRepeat"))
+            .AddAttribute("MaxOutstandingPsns",
+                          "At most this many PSNs between the oldest unacknowledged one and "
+                          "the next new one (IRN's BDP-FC: ceil(BDP / Mtu)); 0 (default) "
+                          "= no cap, the window of the congestion controller only.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcRoceQueuePair::m_maxOutstanding),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ReorderPsns",
+                          "SelectiveRepeat responder: a missing PSN is NAKed once this many "
+                          "later PSNs have arrived beyond it (0, default: at the first later "
+                          "PSN, IRN). Raise it when the fabric reorders (adaptive routing, "
+                          "several paths) so that late packets are not resent (our choice; "
+                          "TCP's duplicate-ACK threshold is 3).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcRoceQueuePair::m_reorderPsns),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -117,12 +150,16 @@ MrcRoceQueuePair::MrcRoceQueuePair()
       m_ackDscp(MrcDscp::CONTROL),
       m_cnpDscp(MrcDscp::ROCE_CNP),
       m_ecnCapable(true),
+      m_recovery(GO_BACK_N),
+      m_maxOutstanding(0),
+      m_reorderPsns(0),
       m_sndUna(0),
       m_sndNxt(0),
       m_maxSent(0),
       m_txIdx(0),
       m_timerDeadline(Time::Max()),
       m_retries(0),
+      m_rtxBytes(0),
       m_ePsn(0),
       m_msn(0),
       m_inMessage(false),
@@ -131,7 +168,9 @@ MrcRoceQueuePair::MrcRoceQueuePair()
       m_lastNakPsn(0),
       m_nakSent(false),
       m_pendingCnpFlag(false),
-      m_cnpPort(0)
+      m_cnpPort(0),
+      m_rcvHigh(0),
+      m_nakNext(0)
 {
     // Created here so that it takes the ns3::MrcDcqcnNotificationPoint defaults in force
     // when this QP is created.
@@ -151,6 +190,8 @@ MrcRoceQueuePair::DoDispose()
         m_np = nullptr;
     }
     m_rxRegion = nullptr;
+    m_held.clear();
+    m_rtx.clear();
     MrcQueuePair::DoDispose();
 }
 
@@ -182,10 +223,28 @@ MrcRoceQueuePair::GetPort() const
     return m_path.port;
 }
 
+const MrcPathChoice&
+MrcRoceQueuePair::GetPath() const
+{
+    return m_path;
+}
+
 Ptr<MrcDcqcnNotificationPoint>
 MrcRoceQueuePair::GetNotificationPoint() const
 {
     return m_np;
+}
+
+MrcRoceQueuePair::Recovery
+MrcRoceQueuePair::GetRecovery() const
+{
+    return m_recovery;
+}
+
+std::size_t
+MrcRoceQueuePair::GetHeldPackets() const
+{
+    return m_held.size();
 }
 
 uint64_t
@@ -233,10 +292,53 @@ MrcRoceQueuePair::BytePosition(uint64_t seq) const
     return w.firstByte + std::min<uint64_t>((seq - w.firstSeq) * m_mtu, w.wr.length);
 }
 
+uint32_t
+MrcRoceQueuePair::PacketBytes(uint64_t seq) const
+{
+    const MrcSendWqe& w = m_sendQueue[FindWqe(seq)];
+    const uint64_t offset = (seq - w.firstSeq) * m_mtu;
+    return static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
+}
+
+bool
+MrcRoceQueuePair::MayStartNew() const
+{
+    return m_sndNxt < m_nextWqeSeq &&
+           (m_maxOutstanding == 0 || m_sndNxt - m_sndUna < m_maxOutstanding);
+}
+
+uint64_t
+MrcRoceQueuePair::NextSendSeq() const
+{
+    if (!m_rtx.empty())
+    {
+        return *m_rtx.begin(); // holes before new data
+    }
+    return MayStartNew() ? m_sndNxt : m_nextWqeSeq;
+}
+
 Time
 MrcRoceQueuePair::GetNextSendTime(uint32_t port) const
 {
-    if (m_state != MrcQpState::RTS || port != m_path.port || m_sndNxt >= m_nextWqeSeq)
+    if (m_state != MrcQpState::RTS || port != m_path.port)
+    {
+        return Time::Max();
+    }
+    if (m_recovery == SELECTIVE_REPEAT)
+    {
+        const uint64_t seq = NextSendSeq();
+        if (seq >= m_nextWqeSeq)
+        {
+            return Time::Max();
+        }
+        if (m_cc.cwnd != std::numeric_limits<uint64_t>::max() && m_cc.inflight > 0 &&
+            uint64_t(m_cc.inflight) + PacketBytes(seq) > m_cc.cwnd)
+        {
+            return Time::Max(); // window full: an ACK calls NotifyReady
+        }
+        return m_nextAvail;
+    }
+    if (!MayStartNew())
     {
         return Time::Max();
     }
@@ -264,20 +366,10 @@ MrcRoceQueuePair::GetNextDscp(uint32_t /* port */) const
     return m_dataDscp;
 }
 
-MrcTxPacket
-MrcRoceQueuePair::DoBuildNextPacket(uint32_t port)
+Ptr<Packet>
+MrcRoceQueuePair::MakeDataPacket(const MrcSendWqe& w, uint64_t seq, uint32_t port)
 {
-    MrcTxPacket tx;
-    if (m_sndNxt >= m_nextWqeSeq)
-    {
-        return tx;
-    }
-    while (m_sendQueue[m_txIdx].EndSeq() <= m_sndNxt)
-    {
-        ++m_txIdx;
-    }
-    const MrcSendWqe& w = m_sendQueue[m_txIdx];
-    const uint64_t idx = m_sndNxt - w.firstSeq;
+    const uint64_t idx = seq - w.firstSeq;
     const uint64_t offset = idx * m_mtu;
     const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, w.wr.length - offset));
     const bool first = idx == 0;
@@ -297,7 +389,7 @@ MrcRoceQueuePair::DoBuildNextPacket(uint32_t port)
     MrcBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(static_cast<uint32_t>((m_sndNxt + m_initialPsn) & MrcBthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
     bth.SetAckReq(last);
     p->AddHeader(bth);
     AddIpUdpIcrc(p,
@@ -307,11 +399,55 @@ MrcRoceQueuePair::DoBuildNextPacket(uint32_t port)
                  m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
                  m_path.flowLabel,
                  m_path.udpSrcPort);
+    return p;
+}
 
-    tx.retransmission = m_sndNxt < m_maxSent;
+MrcTxPacket
+MrcRoceQueuePair::DoBuildNextPacket(uint32_t port)
+{
+    MrcTxPacket tx;
+    Ptr<Packet> p;
+    uint32_t len = 0;
+    if (m_recovery == SELECTIVE_REPEAT)
+    {
+        const uint64_t seq = NextSendSeq();
+        if (seq >= m_nextWqeSeq)
+        {
+            return tx;
+        }
+        len = PacketBytes(seq);
+        p = MakeDataPacket(m_sendQueue[FindWqe(seq)], seq, port);
+        if (!m_rtx.empty() && seq == *m_rtx.begin())
+        {
+            m_rtx.erase(m_rtx.begin());
+            m_rtxBytes -= len;
+            tx.retransmission = true;
+        }
+        else
+        {
+            ++m_sndNxt;
+            m_maxSent = std::max(m_maxSent, m_sndNxt);
+        }
+    }
+    else
+    {
+        if (m_sndNxt >= m_nextWqeSeq)
+        {
+            return tx;
+        }
+        while (m_sendQueue[m_txIdx].EndSeq() <= m_sndNxt)
+        {
+            ++m_txIdx;
+        }
+        const MrcSendWqe& w = m_sendQueue[m_txIdx];
+        len = static_cast<uint32_t>(
+            std::min<uint64_t>(m_mtu, w.wr.length - (m_sndNxt - w.firstSeq) * m_mtu));
+        p = MakeDataPacket(w, m_sndNxt, port);
+        tx.retransmission = m_sndNxt < m_maxSent;
+        ++m_sndNxt;
+        m_maxSent = std::max(m_maxSent, m_sndNxt);
+    }
     tx.payloadBytes = len;
-    ++m_sndNxt;
-    m_maxSent = std::max(m_maxSent, m_sndNxt);
     m_cc.inflight += len;
     m_ccOps->OnSent(m_cc, len);
     const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
@@ -376,8 +512,23 @@ MrcRoceQueuePair::Timeout()
         return;
     }
     const uint64_t outstanding = BytePosition(m_sndNxt) - BytePosition(m_sndUna);
-    m_sndNxt = m_sndUna;
-    m_txIdx = 0;
+    if (m_recovery == SELECTIVE_REPEAT)
+    {
+        // Every unacknowledged PSN goes on the list (without SACKs the requester cannot
+        // tell which arrived; the responder drops duplicates).
+        for (uint64_t seq = m_sndUna; seq < m_sndNxt; ++seq)
+        {
+            if (m_rtx.insert(seq).second)
+            {
+                m_rtxBytes += PacketBytes(seq);
+            }
+        }
+    }
+    else
+    {
+        m_sndNxt = m_sndUna;
+        m_txIdx = 0;
+    }
     m_cc.inflight = 0;
     m_ccOps->OnLoss(m_cc, static_cast<uint32_t>(std::min<uint64_t>(outstanding, UINT32_MAX)));
     m_pathSelector->Feedback(m_path.ev, MrcPathSignal::TIMEOUT);
@@ -395,6 +546,11 @@ MrcRoceQueuePair::AdvanceUna(uint64_t una)
     }
     const uint64_t bytes = BytePosition(una) - BytePosition(m_sndUna);
     m_sndUna = una;
+    while (!m_rtx.empty() && *m_rtx.begin() < m_sndUna)
+    {
+        m_rtxBytes -= PacketBytes(*m_rtx.begin()); // acknowledged after all
+        m_rtx.erase(m_rtx.begin());
+    }
     if (m_sndNxt < m_sndUna)
     {
         m_sndNxt = m_sndUna;
@@ -409,7 +565,8 @@ MrcRoceQueuePair::AdvanceUna(uint64_t una)
             return bytes;
         }
     }
-    m_cc.inflight = static_cast<int64_t>(BytePosition(m_sndNxt) - BytePosition(m_sndUna));
+    m_cc.inflight = static_cast<int64_t>(BytePosition(m_sndNxt) - BytePosition(m_sndUna)) -
+                    static_cast<int64_t>(m_rtxBytes);
     if (m_sndUna < m_sndNxt)
     {
         RestartTimer();
@@ -457,7 +614,7 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         }
         m_ccOps->OnAck(m_cc, ack);
         TraceCc();
-        if (m_sndNxt < m_nextWqeSeq)
+        if (m_sndNxt < m_nextWqeSeq || !m_rtx.empty())
         {
             NotifyReady();
         }
@@ -469,6 +626,11 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         const MrcAethHeader::NakCode code = a.GetNakCode();
         if (code == MrcAethHeader::NakCode::PSN_SEQUENCE_ERROR)
         {
+            if (m_recovery == SELECTIVE_REPEAT)
+            {
+                ReceiveSelectiveNak(seq);
+                return;
+            }
             if (seq > m_maxSent)
             {
                 return;
@@ -508,6 +670,29 @@ MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
         }
     }
     // RNR NAKs are not produced by this model and are ignored.
+}
+
+void
+MrcRoceQueuePair::ReceiveSelectiveNak(uint64_t seq)
+{
+    // The NAK names one missing PSN and acknowledges nothing.
+    if (seq < m_sndUna || seq >= m_sndNxt)
+    {
+        return; // acknowledged since, or never sent
+    }
+    if (m_rtx.insert(seq).second)
+    {
+        const uint32_t len = PacketBytes(seq);
+        m_rtxBytes += len;
+        m_cc.inflight = std::max<int64_t>(0, m_cc.inflight - len);
+    }
+    NS_LOG_LOGIC("QP " << m_qpn << ": selective NAK for " << seq << ", " << m_rtx.size()
+                       << " to resend");
+    m_ccOps->OnNack(m_cc, m_mtu, MrcCcNackKind::OTHER);
+    m_pathSelector->Feedback(m_path.ev, MrcPathSignal::NACK);
+    TraceCc();
+    RestartTimer();
+    NotifyReady();
 }
 
 void
@@ -571,6 +756,52 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
     }
     const bool ackReq = (rx.bthByte8 & MrcBthHeader::ACK_REQ_BIT) != 0;
     const uint64_t seq = Unwrap((rx.psn - m_remoteInitialPsn) & MrcBthHeader::PSN_MASK, m_ePsn);
+
+    // The fields placement needs (RETH on a first packet, ImmDt on a last one).
+    DataFields d;
+    d.opcode = rx.opcode;
+    d.ackReq = ackReq;
+    d.port = rx.port;
+    d.payloadBytes = rx.payloadBytes;
+    if (seq == m_ePsn || (seq > m_ePsn && m_recovery == SELECTIVE_REPEAT))
+    {
+        uint32_t ext = rx.extOffset;
+        if (MrcOpcode::StartsMessage(rx.opcode))
+        {
+            const uint8_t* reth = rx.headers + ext;
+            d.va = ReadU64(reth);
+            d.rkey = ReadU32(reth + 8);
+            d.dmaLen = ReadU32(reth + 12);
+            ext += MrcRethHeader::SERIALIZED_SIZE;
+        }
+        if (MrcOpcode::EndsMessage(rx.opcode) && MrcOpcode::HasImmediate(rx.opcode))
+        {
+            d.immediate = ReadU32(rx.headers + ext);
+        }
+    }
+
+    if (seq > m_ePsn && m_recovery == SELECTIVE_REPEAT)
+    {
+        ++m_counters.outOfOrderPackets;
+        if (!m_held.emplace(seq, d).second)
+        {
+            ++m_counters.duplicatePackets;
+            return;
+        }
+        // A PSN still missing once ReorderPsns later PSNs (or the highest one seen) are
+        // beyond it is NAKed, once.
+        m_rcvHigh = std::max(m_rcvHigh, seq + 1);
+        const uint64_t limit = m_rcvHigh - 1 > m_reorderPsns ? m_rcvHigh - 1 - m_reorderPsns : 0;
+        for (uint64_t miss = std::max(m_nakNext, m_ePsn); miss < limit; ++miss)
+        {
+            if (m_held.find(miss) == m_held.end())
+            {
+                SendNakFor(rx.port, MrcAethHeader::NakCode::PSN_SEQUENCE_ERROR, miss);
+            }
+        }
+        m_nakNext = std::max(m_nakNext, limit);
+        return;
+    }
     if (seq > m_ePsn)
     {
         ++m_counters.outOfOrderPackets;
@@ -594,38 +825,67 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
         return;
     }
 
-    const uint8_t op = rx.opcode;
-    uint32_t ext = rx.extOffset;
-    if (MrcOpcode::StartsMessage(op))
+    if (!PlaceInOrder(d))
     {
-        if (!StartMessage(rx))
+        return;
+    }
+    bool ack = MrcOpcode::EndsMessage(d.opcode) || d.ackReq || m_sinceAck >= m_ackInterval;
+    // Selective repeat: the packets held behind a filled hole follow in order.
+    bool drained = false;
+    for (auto it = m_held.begin(); it != m_held.end() && it->first <= m_ePsn; it = m_held.erase(it))
+    {
+        if (it->first < m_ePsn)
         {
+            continue; // (cannot happen: held PSNs are above the expected one)
+        }
+        const DataFields held = it->second;
+        if (!PlaceInOrder(held))
+        {
+            m_held.clear();
             return;
         }
-        ext += MrcRethHeader::SERIALIZED_SIZE;
+        drained = true;
+    }
+    m_rcvHigh = std::max(m_rcvHigh, m_ePsn);
+    m_nakNext = std::max(m_nakNext, m_ePsn);
+    if (ack || drained)
+    {
+        SendAck(rx.port);
+    }
+}
+
+bool
+MrcRoceQueuePair::PlaceInOrder(const DataFields& d)
+{
+    const uint8_t op = d.opcode;
+    if (MrcOpcode::StartsMessage(op))
+    {
+        if (!StartMessage(d))
+        {
+            return false;
+        }
     }
     else if (!m_inMessage)
     {
-        SendNak(rx.port, MrcAethHeader::NakCode::INVALID_REQUEST);
-        return;
+        SendNak(d.port, MrcAethHeader::NakCode::INVALID_REQUEST);
+        return false;
     }
-    if (rx.payloadBytes > m_rxMsg.address + m_rxMsg.bytes - m_rxNextAddr)
+    if (d.payloadBytes > m_rxMsg.address + m_rxMsg.bytes - m_rxNextAddr)
     {
-        SendNak(rx.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
-        return;
+        SendNak(d.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
+        return false;
     }
-    m_rxRegion->Place(m_rxNextAddr, rx.payloadBytes);
-    m_rxNextAddr += rx.payloadBytes;
-    m_counters.bytesPlaced += rx.payloadBytes;
+    m_rxRegion->Place(m_rxNextAddr, d.payloadBytes);
+    m_rxNextAddr += d.payloadBytes;
+    m_counters.bytesPlaced += d.payloadBytes;
     ++m_ePsn;
     ++m_sinceAck;
-    const bool ends = MrcOpcode::EndsMessage(op);
-    if (ends)
+    if (MrcOpcode::EndsMessage(op))
     {
         if (MrcOpcode::HasImmediate(op))
         {
             m_rxMsg.hasImmediate = true;
-            m_rxMsg.immediate = ReadU32(rx.headers + ext);
+            m_rxMsg.immediate = d.immediate;
         }
         m_rxMsg.end = Simulator::Now();
         m_msn = (m_msn + 1) & MrcAethHeader::MSN_MASK;
@@ -633,25 +893,21 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
         m_rxRegion = nullptr;
         ReportReceived(m_rxMsg);
     }
-    if (ends || ackReq || m_sinceAck >= m_ackInterval)
-    {
-        SendAck(rx.port);
-    }
+    return true;
 }
 
 bool
-MrcRoceQueuePair::StartMessage(const MrcRxPacket& rx)
+MrcRoceQueuePair::StartMessage(const DataFields& d)
 {
-    const uint8_t* reth = rx.headers + rx.extOffset;
-    const uint64_t va = ReadU64(reth);
-    const uint32_t rkey = ReadU32(reth + 8);
-    const uint32_t dmaLen = ReadU32(reth + 12);
+    const uint64_t va = d.va;
+    const uint32_t rkey = d.rkey;
+    const uint32_t dmaLen = d.dmaLen;
     Ptr<MrcMemoryRegion> mr = m_nic->GetMemoryRegion(rkey);
     if (!mr || !mr->Contains(va, dmaLen))
     {
         NS_LOG_LOGIC("QP " << m_qpn << ": rkey " << rkey << " [" << va << ", +" << dmaLen
                            << ") rejected");
-        SendNak(rx.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
+        SendNak(d.port, MrcAethHeader::NakCode::REMOTE_ACCESS_ERROR);
         return false;
     }
     m_inMessage = true;
@@ -704,6 +960,12 @@ MrcRoceQueuePair::SendAck(uint32_t port)
 void
 MrcRoceQueuePair::SendNak(uint32_t port, MrcAethHeader::NakCode code)
 {
+    SendNakFor(port, code, m_ePsn);
+}
+
+void
+MrcRoceQueuePair::SendNakFor(uint32_t port, MrcAethHeader::NakCode code, uint64_t seq)
+{
     Ptr<Packet> p = Create<Packet>();
     MrcAethHeader aeth;
     aeth.SetNak(code);
@@ -712,7 +974,7 @@ MrcRoceQueuePair::SendNak(uint32_t port, MrcAethHeader::NakCode code)
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::RC_ACK);
     bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(static_cast<uint32_t>((m_ePsn + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
+    bth.SetPsn(static_cast<uint32_t>((seq + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
     p->AddHeader(bth);
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),

@@ -12,6 +12,8 @@
 #include "ns3/mrc-queue-pair.h"
 
 #include <cstdint>
+#include <map>
+#include <set>
 
 /**
  * \file
@@ -58,10 +60,28 @@ namespace ns3
  * the port of the last CE packet. The sender hands a CNP to its controller's OnCnp, and
  * an ACK with BECN to OnAck with cnpFlag (and ecnEcho) set, once: the controller treats
  * the flag as a CNP (MrcDcqcn does).
+ *
+ * **Selective repeat** (Recovery = SelectiveRepeat, IRN style; both ends of a connection
+ * take the same attribute). The responder keeps out-of-order packets (their fields, not
+ * their payload) until the missing PSNs arrive, then places the run in order, so each byte
+ * is placed once and a message completes when its last hole fills, as with IRN's direct
+ * placement. It answers the first sight of each missing PSN with a sequence NAK naming
+ * that PSN (one NAK per hole, not per out-of-order packet). The requester puts a NAKed PSN
+ * on its retransmission list and resends only the listed PSNs, before new data; a NAK
+ * acknowledges nothing. The local ACK timer puts every unacknowledged PSN on the list (the
+ * responder drops the duplicates). MaxOutstandingPsns caps the PSNs between the oldest
+ * unacknowledged and the next new one (IRN's BDP-FC), in both recovery modes.
  */
 class MrcRoceQueuePair : public MrcQueuePair
 {
   public:
+    /// Loss recovery of the requester and responder.
+    enum Recovery
+    {
+        GO_BACK_N,        //!< drop out-of-order packets, NAK the expected PSN, resend from it
+        SELECTIVE_REPEAT, //!< keep out-of-order packets, NAK each hole, resend only holes
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -82,8 +102,14 @@ class MrcRoceQueuePair : public MrcQueuePair
     uint64_t GetExpectedPsn() const;
     /// \return the port this QP sends on
     uint32_t GetPort() const;
+    /// \return the fixed path this QP sends on (port, flow label, UDP source port)
+    const MrcPathChoice& GetPath() const;
     /// \return this QP's DCQCN notification point (never null before Dispose)
     Ptr<MrcDcqcnNotificationPoint> GetNotificationPoint() const;
+    /// \return the recovery mode (Recovery attribute)
+    Recovery GetRecovery() const;
+    /// \return out-of-order packets the responder holds (selective repeat)
+    std::size_t GetHeldPackets() const;
 
   protected:
     MrcTxPacket DoBuildNextPacket(uint32_t port) override;
@@ -94,6 +120,19 @@ class MrcRoceQueuePair : public MrcQueuePair
     void DoEnterError() override;
 
   private:
+    /// The fields of a data packet the responder needs to place it (kept while out of order).
+    struct DataFields
+    {
+        uint8_t opcode{0};        //!< BTH opcode
+        bool ackReq{false};       //!< the A bit
+        uint32_t port{0};         //!< NIC port it arrived on
+        uint32_t payloadBytes{0}; //!< payload bytes
+        uint64_t va{0};           //!< RETH virtual address (first packet)
+        uint32_t rkey{0};         //!< RETH rkey (first packet)
+        uint32_t dmaLen{0};       //!< RETH DMA length (first packet)
+        uint32_t immediate{0};    //!< ImmDt (last packet of a Write with Immediate)
+    };
+
     // requester
     /// \return the index in m_sendQueue of the request holding sequence seq
     std::size_t FindWqe(uint64_t seq) const;
@@ -111,6 +150,22 @@ class MrcRoceQueuePair : public MrcQueuePair
     void Timeout();
     /// A CNP (or CNP flag) arrived.
     void HandleCnp();
+    /// \return payload bytes of packet seq
+    uint32_t PacketBytes(uint64_t seq) const;
+    /**
+     * Build the data packet of sequence seq of request w.
+     * \param w the request holding seq
+     * \param seq the sequence number
+     * \param port the NIC port
+     * \return the packet (IPv6 to ICRC)
+     */
+    Ptr<Packet> MakeDataPacket(const MrcSendWqe& w, uint64_t seq, uint32_t port);
+    /// \return the sequence the requester sends next, or m_nextWqeSeq if none may leave now
+    uint64_t NextSendSeq() const;
+    /// \return true if a new (never sent) packet may leave (MaxOutstandingPsns)
+    bool MayStartNew() const;
+    /// Selective repeat: a sequence NAK names PSN seq as missing.
+    void ReceiveSelectiveNak(uint64_t seq);
 
     // responder
     /// Handle a data packet.
@@ -121,51 +176,67 @@ class MrcRoceQueuePair : public MrcQueuePair
      * \param rx the packet
      * \return false if it was rejected
      */
-    bool StartMessage(const MrcRxPacket& rx);
+    bool StartMessage(const DataFields& d);
+    /**
+     * Place the packet with the expected PSN and advance it.
+     * \param d its fields
+     * \return false if it was rejected (NAKed)
+     */
+    bool PlaceInOrder(const DataFields& d);
     /// Send an ACK for everything below the expected PSN.
     void SendAck(uint32_t port);
     /// Send a NAK naming the expected PSN.
     void SendNak(uint32_t port, MrcAethHeader::NakCode code);
+    /// Send a sequence NAK naming PSN seq (selective repeat: seq is missing).
+    void SendNakFor(uint32_t port, MrcAethHeader::NakCode code, uint64_t seq);
     /// Send a CNP now.
     void SendCnp(uint32_t port);
     /// The notification point asks for its deferred CNP.
     void SendDeferredCnp();
 
     // attributes
-    uint32_t m_ackInterval; //!< AckInterval
-    Time m_nakInterval;     //!< NakInterval
-    Time m_ackTimeout;      //!< AckTimeout
-    uint32_t m_retryCount;  //!< RetryCount
-    uint8_t m_dataDscp;     //!< DataDscp
-    uint8_t m_ackDscp;      //!< AckDscp
-    uint8_t m_cnpDscp;      //!< CnpDscp
-    bool m_ecnCapable;      //!< EcnCapable
+    uint32_t m_ackInterval;    //!< AckInterval
+    Time m_nakInterval;        //!< NakInterval
+    Time m_ackTimeout;         //!< AckTimeout
+    uint32_t m_retryCount;     //!< RetryCount
+    uint8_t m_dataDscp;        //!< DataDscp
+    uint8_t m_ackDscp;         //!< AckDscp
+    uint8_t m_cnpDscp;         //!< CnpDscp
+    bool m_ecnCapable;         //!< EcnCapable
+    Recovery m_recovery;       //!< Recovery
+    uint32_t m_maxOutstanding; //!< MaxOutstandingPsns (0: no cap)
+    uint32_t m_reorderPsns;    //!< ReorderPsns
 
     // requester state
-    MrcPathChoice m_path; //!< the fixed path
-    uint64_t m_sndUna;    //!< oldest unacknowledged sequence
-    uint64_t m_sndNxt;    //!< next sequence to send
-    uint64_t m_maxSent;   //!< one past the highest sequence ever sent
-    std::size_t m_txIdx;  //!< index of the request holding m_sndNxt
-    Time m_nextAvail;     //!< pacing: earliest next send
-    EventId m_timer;      //!< local ACK timer event
-    Time m_timerDeadline; //!< when the timer expires (Time::Max(): stopped)
-    uint32_t m_retries;   //!< timer expiries since the last progress
+    MrcPathChoice m_path;     //!< the fixed path
+    uint64_t m_sndUna;        //!< oldest unacknowledged sequence
+    uint64_t m_sndNxt;        //!< next sequence to send
+    uint64_t m_maxSent;       //!< one past the highest sequence ever sent
+    std::size_t m_txIdx;      //!< index of the request holding m_sndNxt
+    Time m_nextAvail;         //!< pacing: earliest next send
+    EventId m_timer;          //!< local ACK timer event
+    Time m_timerDeadline;     //!< when the timer expires (Time::Max(): stopped)
+    uint32_t m_retries;       //!< timer expiries since the last progress
+    std::set<uint64_t> m_rtx; //!< selective repeat: PSNs to send again
+    uint64_t m_rtxBytes;      //!< their payload bytes
 
     // responder state
-    uint64_t m_ePsn;                     //!< expected sequence
-    uint32_t m_msn;                      //!< messages completed (24 bits on the wire)
-    bool m_inMessage;                    //!< a message is being received
-    Ptr<MrcMemoryRegion> m_rxRegion;     //!< its region
-    MrcRecvCompletion m_rxMsg;           //!< its description so far
-    uint64_t m_rxNextAddr;               //!< where its next byte goes
-    uint32_t m_sinceAck;                 //!< packets accepted since the last ACK
-    Time m_lastNakTime;                  //!< last sequence NAK
-    uint64_t m_lastNakPsn;               //!< expected PSN the last NAK named
-    bool m_nakSent;                      //!< a NAK was ever sent
-    bool m_pendingCnpFlag;               //!< CE to report on the next ACK (AckFlag style)
-    uint32_t m_cnpPort;                  //!< port for a deferred CNP (last CE packet's)
-    Ptr<MrcDcqcnNotificationPoint> m_np; //!< DCQCN notification point
+    uint64_t m_ePsn;                       //!< expected sequence
+    uint32_t m_msn;                        //!< messages completed (24 bits on the wire)
+    bool m_inMessage;                      //!< a message is being received
+    Ptr<MrcMemoryRegion> m_rxRegion;       //!< its region
+    MrcRecvCompletion m_rxMsg;             //!< its description so far
+    uint64_t m_rxNextAddr;                 //!< where its next byte goes
+    uint32_t m_sinceAck;                   //!< packets accepted since the last ACK
+    Time m_lastNakTime;                    //!< last sequence NAK
+    uint64_t m_lastNakPsn;                 //!< expected PSN the last NAK named
+    bool m_nakSent;                        //!< a NAK was ever sent
+    bool m_pendingCnpFlag;                 //!< CE to report on the next ACK (AckFlag style)
+    uint32_t m_cnpPort;                    //!< port for a deferred CNP (last CE packet's)
+    Ptr<MrcDcqcnNotificationPoint> m_np;   //!< DCQCN notification point
+    std::map<uint64_t, DataFields> m_held; //!< selective repeat: out-of-order packets
+    uint64_t m_rcvHigh;                    //!< one past the highest PSN seen
+    uint64_t m_nakNext;                    //!< PSNs below it were NAKed if missing
 };
 
 } // namespace ns3
