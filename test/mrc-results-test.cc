@@ -511,8 +511,65 @@ TEST(MrcProgressReporter, DoesNotChangeTheSimulation)
     EXPECT_EQ(logA, logB);
     EXPECT_EQ(eventsA, eventsB);
     EXPECT_EQ(logA.size(), (std::size_t{1} << 0) + 3 + 9 + 27 + 81 + 243 + 729 + 2187);
+    // No message counters: simulated time, wall time and the stop-time bound.
     EXPECT_EQ(lines.str().rfind("progress: simulated ", 0), 0U) << lines.str();
-    EXPECT_NE(lines.str().find(" ms of 0.020000 ms, wall "), std::string::npos);
+    EXPECT_NE(lines.str().find(" ms, wall "), std::string::npos);
+    EXPECT_NE(lines.str().find(" s, ETA <= "), std::string::npos) << lines.str();
+}
+
+TEST(MrcProgressReporter, EstimateRemainingOnHandComputedInputs)
+{
+    bool bound = false;
+    // 8 of 32 messages in 2 s: 24 more at 4 per second = 6 s; the stop-time bound
+    // (1 ms reached of 1000 ms in 2 s: 1998 s) is larger.
+    EXPECT_DOUBLE_EQ(
+        MrcProgressReporter::EstimateRemaining(8, 32, 1000000, 1000000000, 2.0, &bound),
+        6.0);
+    EXPECT_FALSE(bound);
+    // The stop time is closer than the messages' estimate: 0.75 ms of 1 ms in 3 s = 1 s left.
+    EXPECT_DOUBLE_EQ(MrcProgressReporter::EstimateRemaining(1, 10, 750000, 1000000, 3.0, &bound),
+                     1.0);
+    EXPECT_FALSE(bound);
+    // No message done yet: only the stop-time bound, 0.5 ms of 2 ms in 1 s = 3 s.
+    EXPECT_DOUBLE_EQ(MrcProgressReporter::EstimateRemaining(0, 10, 500000, 2000000, 1.0, &bound),
+                     3.0);
+    EXPECT_TRUE(bound);
+    // All done: nothing left.
+    EXPECT_DOUBLE_EQ(MrcProgressReporter::EstimateRemaining(10, 10, 500000, 2000000, 1.0, &bound),
+                     0.0);
+    EXPECT_FALSE(bound);
+    // Nothing known at time 0 without messages.
+    EXPECT_DOUBLE_EQ(MrcProgressReporter::EstimateRemaining(0, 0, 0, 2000000, 1.0, &bound), -1.0);
+    EXPECT_FALSE(bound);
+}
+
+TEST(MrcProgressReporter, FormatLine)
+{
+    EXPECT_EQ(MrcProgressReporter::FormatLine(8, 32, 1000000, 1000000000, 2.0),
+              "progress: 8/32 messages, simulated 1.000000 ms, wall 2.0 s, ETA 6.0 s");
+    EXPECT_EQ(MrcProgressReporter::FormatLine(0, 10, 500000, 2000000, 1.0),
+              "progress: 0/10 messages, simulated 0.500000 ms, wall 1.0 s, ETA <= 3.0 s");
+    EXPECT_EQ(MrcProgressReporter::FormatLine(0, 0, 0, 2000000, 0.5),
+              "progress: simulated 0.000000 ms, wall 0.5 s, ETA unknown");
+}
+
+TEST(MrcProgressReporter, PrintsTheMessageCounters)
+{
+    std::ostringstream os;
+    Ptr<MrcProgressReporter> rep = CreateObject<MrcProgressReporter>();
+    rep->SetAttribute("MinWallInterval", TimeValue(Seconds(0)));
+    rep->SetAttribute("FirstInterval", TimeValue(MicroSeconds(1)));
+    uint64_t done = 3;
+    rep->SetMessageCounters(Callback<uint64_t>([&done]() -> uint64_t { return done; }),
+                            Callback<uint64_t>([]() -> uint64_t { return 7; }));
+    rep->Start(MicroSeconds(5), &os);
+    Simulator::Stop(MicroSeconds(5));
+    Simulator::Run();
+    rep->Stop();
+    EXPECT_GT(rep->GetLines(), 0U);
+    EXPECT_EQ(os.str().rfind("progress: 3/7 messages, simulated 0.001000 ms, wall ", 0), 0U)
+        << os.str();
+    Simulator::Destroy();
 }
 
 TEST(MrcProgressReporter, DisabledDoesNothing)

@@ -1096,6 +1096,10 @@ MrcScenarioRunner::Run()
     if (m.cfg.progress)
     {
         m.progress = CreateObject<MrcProgressReporter>();
+        const Impl* pm = &m;
+        m.progress->SetMessageCounters(
+            Callback<uint64_t>([pm]() -> uint64_t { return pm->book.nEnded; }),
+            Callback<uint64_t>([pm]() -> uint64_t { return pm->book.nMsgs; }));
         m.progress->Start(m.cfg.simTime);
     }
     Simulator::Stop(m.cfg.simTime);
