@@ -168,6 +168,9 @@ def _faceted(results, what, draw, ylabel, has, missing):
             draw(ax, r, t)
         else:
             ax.text(0.5, 0.5, missing, transform=ax.transAxes, ha="center", va="center")
+            end = r.transports().get(t, {}).get("simulatedTimeNs")
+            if end:
+                ax.set_xlim(0, end / 1e3)
         _mark_failures(ax, r, t)
         ax.set_title("%s, %s" % (r.label, t) if len(results) > 1 else t)
         ax.set_ylabel(ylabel)
