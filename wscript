@@ -196,6 +196,7 @@ def build(bld):
         'test/mrc-path-family-test.cc',
         # -- results
         'test/mrc-results-test.cc',
+        'test/mrc-outputs-test.cc',
         # -- workloads
         'test/mrc-input-runs-test.cc',
         'test/mrc-workload-test.cc',

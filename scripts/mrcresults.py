@@ -119,6 +119,71 @@ class Result:
         times = [e["time_ns"] for e in self.events if e["kind"] in FAILURE_KINDS]
         return min(times) if times else None
 
+    def scenario(self):
+        return self.summary.get("run", {}).get("scenario", "")
+
+    def transport_names(self):
+        """The transports of summary.json, in the order they ran."""
+        return list(self.transports())
+
+    def transport_option(self, transport, name, default=None):
+        """An option of one transport: "TRANSPORT.NAME" (several transports in one run)
+        or plain "NAME"."""
+        v = self.option("%s.%s" % (transport, name))
+        return self.option(name, default) if v is None else v
+
+    def victim_flow(self, transport):
+        """Flow id of the incast victim of a transport's run, or None."""
+        v = self.transport_option(transport, "victimFlow")
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            return None
+
+    def events_of(self, transport):
+        """events.csv rows of one transport: its transport column, else (older files) a
+        "transport=T" tag in detail, else every row."""
+        return [e for e in self.events if row_transport(e) in (None, transport)]
+
+    def failure_times_ns(self, transport):
+        """(time_ns, kind, is_failure) of the failures and repairs of a transport's run."""
+        return [(e["time_ns"], e["kind"], e["kind"] in FAILURE_KINDS) for e in self.events_of(transport)
+                if e["kind"] in FAILURE_KINDS + REPAIR_KINDS]
+
+    def pfc(self, transport):
+        """The pause/resume records of a transport's run: TRANSPORT/pfc.txt, else (one
+        transport, or older folders) pfc.txt. Dicts time_ns, node, node_type, if_index,
+        type (1 pause, 0 resume)."""
+        path = os.path.join(self.folder, transport, "pfc.txt")
+        if not os.path.exists(path):
+            path = self.path("pfc.txt")
+            if not os.path.exists(path) or len(self.transports()) > 1:
+                return []
+        out = []
+        with open(path) as f:
+            for line in f:
+                v = line.split()
+                if len(v) == 5:
+                    out.append(dict(zip(("time_ns", "node", "node_type", "if_index", "type"), map(int, v))))
+        return out
+
+
+def row_transport(row):
+    """The transport a row names (column "transport", or a "transport=T" tag in an
+    events.csv detail), or None when it names none."""
+    t = row.get("transport")
+    if t:
+        return t
+    for word in (row.get("detail") or "").split():
+        if word.startswith("transport="):
+            return word[len("transport="):]
+    return None
+
+
+def rows_of(rows, transport):
+    """The rows of one transport (rows without a transport column belong to all)."""
+    return [r for r in rows if row_transport(r) in (None, transport)]
+
 
 def host_index(name):
     m = HOST_RE.match(name or "")

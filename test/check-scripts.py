@@ -620,6 +620,105 @@ class Plot(Base):
             self.assertEqual(plot.main([]), 2)
 
 
+def png_info(path):
+    """(width, height, dpi) of a PNG from its IHDR and pHYs chunks."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, w, h, dpi = 8, None, None, None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h = struct.unpack(">II", body[:8])
+        elif kind == b"pHYs":
+            ppm_x, ppm_y, unit = struct.unpack(">IIB", body)
+            if unit == 1:  # pixels per metre
+                dpi = round(ppm_x * 0.0254)
+        elif kind == b"IDAT":
+            break
+        pos += 12 + n
+    return w, h, dpi
+
+
+def two_transport_result(folder):
+    """roce and mrc ran one after the other on the same fabric: the same times, hosts and
+    links, each with its own numbers; mrc had a link failure at 20 us and an incast victim."""
+    flows = flow("roce", 0, 0, 1, 1000000, 0, 100000, 100000) + flow("mrc", 0, 0, 1, 1000000, 0, 50000, 50000)
+    links = ("roce," + link("host0", "p0-t0-0", 1000000) + "roce," + link("p0-t0-0", "p0-t1-0", 2000000)
+             + "mrc," + link("host0", "p0-t0-0", 3000000) + "mrc," + link("p0-t0-0", "p0-t1-0", 4000000))
+    ts = ""
+    for t_ns in (10000, 20000, 30000):
+        ts += "%d,roce,host1,rx_gbps,80\n%d,mrc,host1,rx_gbps,90\n" % (t_ns, t_ns)
+        ts += "%d,roce,flow0,tx_gbps,80\n%d,mrc,flow0,tx_gbps,90\n" % (t_ns, t_ns)
+        ts += "%d,mrc,flow0,cwnd_bytes,%d\n%d,roce,flow0,rate_gbps,40\n" % (t_ns, t_ns, t_ns)
+        ts += "%d,mrc,p0-t0-0:1,queue_bytes,%d\n" % (t_ns, 1000 * t_ns // 10000)
+    r = write_result(folder, flows, links, ts, events="mrc,20000,link_down,p0-t0-0:p0-t1-0,\n",
+                     transports={"roce": {"goodputGbps": 80.0}, "mrc": {"goodputGbps": 160.0}},
+                     options={"mrc.victimFlow": "0"})
+    with open(os.path.join(folder, "links.csv"), "w") as f:
+        f.write("transport," + LINK_HDR + links)
+    with open(os.path.join(folder, "events.csv"), "w") as f:
+        f.write("transport,time_ns,kind,where,detail\nmrc,20000,link_down,p0-t0-0:p0-t1-0,\n")
+    os.makedirs(os.path.join(folder, "mrc"))
+    with open(os.path.join(folder, "mrc", "pfc.txt"), "w") as f:
+        f.write("15000 3 1 2 1\n25000 3 1 2 0\n")
+    return mr.Result(folder)
+
+
+class PlotPerTransport(Base):
+    def test_never_summed_across_transports(self):
+        r = two_transport_result(self.p("two"))
+        self.assertEqual(plot.host_rx(r, "roce"), [(10000, 80.0), (20000, 80.0), (30000, 80.0)])
+        self.assertEqual(plot.host_rx(r, "mrc"), [(10000, 90.0), (20000, 90.0), (30000, 90.0)])
+        self.assertEqual([link["bytes"] for link in mr.rows_of(r.links, "mrc")], [3000000, 4000000])
+        self.assertEqual(r.victim_flow("mrc"), 0)
+        self.assertIsNone(r.victim_flow("roce"))
+        self.assertEqual(r.failure_times_ns("mrc"), [(20000, "link_down", True)])
+        self.assertEqual(r.failure_times_ns("roce"), [])
+        self.assertEqual([e["type"] for e in r.pfc("mrc")], [1, 0])
+        self.assertEqual(r.pfc("roce"), [])
+        md = plot.slowdown_tables(r)
+        self.assertEqual(md.count("### Slowdown by flow size"), 2)
+        self.assertLess(md.index("two, roce"), md.index("two, mrc"))  # the order they ran
+        # one utilization line per transport, each over its own uplink
+        with contextlib.redirect_stdout(io.StringIO()) as s:
+            plot.utilization([r], self.p("u.png"))
+        self.assertEqual(s.getvalue().count("T0 -> T1 uplinks"), 2, s.getvalue())
+        self.assertIn("roce: 1 T0 -> T1 uplinks", s.getvalue())
+        self.assertIn("mrc: 1 T0 -> T1 uplinks", s.getvalue())
+
+    def test_png_300_dpi_and_pdf(self):
+        two_transport_result(self.p("two"))
+        out = self.p("plots")
+        with contextlib.redirect_stdout(io.StringIO()):
+            rc = plot.main([self.p("two"), "--out=" + out])
+        self.assertEqual(rc, 0)
+        for kind in ("fct_cdf", "throughput", "utilization", "queue", "cwnd", "rate", "pfc"):
+            w, h, dpi = png_info(os.path.join(out, kind + ".png"))
+            self.assertEqual(dpi, 300, kind)
+            self.assertGreaterEqual(w, 6 * 300, kind)  # at least 6 inches wide at 300 dpi
+            with open(os.path.join(out, kind + ".pdf"), "rb") as f:
+                self.assertEqual(f.read(5), b"%PDF-", kind)
+        # two transports: two stacked panels, so the throughput figure is taller than one panel's
+        self.assertGreater(png_info(os.path.join(out, "throughput.png"))[1], 2 * 2.6 * 300)
+
+    def test_without_matplotlib(self):
+        two_transport_result(self.p("two"))
+        fake = self.p("fake")
+        os.makedirs(os.path.join(fake, "matplotlib"))
+        with open(os.path.join(fake, "matplotlib", "__init__.py"), "w") as f:
+            f.write("raise ImportError('hidden for the test')\n")
+        env = dict(os.environ, PYTHONPATH=fake)
+        r = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), self.p("two"),
+                            "--out=" + self.p("o")], env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("matplotlib is not installed", r.stderr)
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertIn("### Slowdown by flow size: two, roce", r.stdout)  # tables still work
+
+
 class Sweep(Base):
     def test_grid(self):
         o = sweep.parse_args(["incast", "--param=senders=2,4,8", "--param=seed=1,2", "--hosts=16", "--out=x"])

@@ -327,9 +327,9 @@ TEST(MrcScenarioReport, LinkRecordsOfAnIdleFabric)
     th.SetNames(false);
     Ptr<MrcTopology> topo = th.Build();
     MrcRunResults results;
-    MrcScenarioReport::ConnectPfcLog(topo, &results);
-    MrcTransportCounters tc;
-    EXPECT_EQ(MrcScenarioReport::CollectLinks(topo, results, tc), 0u); // no frame sent
+    MrcScenarioReport::ConnectPfcLog(topo, &results, "roce");
+    EXPECT_EQ(MrcScenarioReport::CollectLinks(topo, results, "roce"), 0u); // no frame sent
+    const MrcTransportCounters& tc = results.GetCounters("roce");
     // per plane: 8 host links + 2 T0 x 2 T1; a record per direction
     EXPECT_EQ(topo->GetNLinks(), 2u * (8u + 4u));
     EXPECT_EQ(results.GetLinks().size(), 2u * topo->GetNLinks());
@@ -338,6 +338,7 @@ TEST(MrcScenarioReport, LinkRecordsOfAnIdleFabric)
         EXPECT_EQ(r.packets, 0u);
         EXPECT_EQ(r.bytes, 0u);
         EXPECT_EQ(r.rateBps, 100000000000ULL);
+        EXPECT_EQ(r.transport, "roce");
     }
     EXPECT_EQ(tc.drops, 0u);
     EXPECT_EQ(tc.pfcPauseFrames, 0u);

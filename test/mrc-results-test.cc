@@ -80,12 +80,17 @@ Sample(double wallClock = 1.25)
     roce.pfcPauseFrames = 6;
     roce.pfcPausedNs = 12345;
     roce.bytesExactlyOnce = 3500;
+    roce.simulatedTimeNs = 10000;
+    roce.eventsExecuted = 40;
     MrcTransportCounters& mrc = r.GetCounters("mrc");
     mrc.trims = 9;
     mrc.nacks = 9;
     mrc.bytesExactlyOnce = 4096;
+    mrc.simulatedTimeNs = 5000;
+    mrc.eventsExecuted = 2;
 
     MrcLinkRecord l1;
+    l1.transport = "roce";
     l1.from = "h0";
     l1.fromPort = 1;
     l1.to = "t0-0";
@@ -95,6 +100,7 @@ Sample(double wallClock = 1.25)
     l1.bytes = 10480;
     r.AddLink(l1);
     MrcLinkRecord l2;
+    l2.transport = "mrc";
     l2.from = "t0-0";
     l2.fromPort = 1;
     l2.to = "h0";
@@ -116,8 +122,9 @@ Sample(double wallClock = 1.25)
     r.AddSample(1000, tx, 100);
     EXPECT_EQ(r.RegisterSeries("roce", "h0", "tx_gbps"), tx);
 
-    r.AddPfc({3000, 5, 1, 2, 0});
-    r.AddPfc({1500, 5, 1, 2, 1});
+    r.AddPfc({3000, 5, 1, 2, 0, "roce"});
+    r.AddPfc({1500, 5, 1, 2, 1, "roce"});
+    r.AddPfc({2000, 7, 0, 1, 1, "mrc"});
 
     MrcRunInfo& info = r.GetInfo();
     info.scenario = "unit";
@@ -128,14 +135,13 @@ Sample(double wallClock = 1.25)
     info.profileSettings["ns3::MrcX::Y"] = "1";
     info.ns3Version = "3.37";
     info.simulatedTimeNs = 10000;
-    info.eventsExecuted = 42;
     info.wallClockSeconds = wallClock;
     info.peakRssKb = 2048;
     return r;
 }
 
 const char* const SUMMARY_JSON = R"({
-  "schema": 1,
+  "schema": 2,
   "run": {
     "scenario": "unit",
     "seed": 7,
@@ -149,11 +155,12 @@ const char* const SUMMARY_JSON = R"({
       "transports": "roce,mrc"
     },
     "simulatedTimeNs": 10000,
-    "eventsExecuted": 42,
     "host": {"wallClockSeconds": 1.250, "peakRssKb": 2048}
   },
   "transports": {
     "roce": {
+      "simulatedTimeNs": 10000,
+      "eventsExecuted": 40,
       "messages": 3,
       "completed": 2,
       "bytes": 4000,
@@ -173,6 +180,8 @@ const char* const SUMMARY_JSON = R"({
       "bytesExactlyOnce": 3500
     },
     "mrc": {
+      "simulatedTimeNs": 5000,
+      "eventsExecuted": 2,
       "messages": 1,
       "completed": 1,
       "bytes": 4096,
@@ -207,11 +216,12 @@ const char* const TIMESERIES_CSV = "time_ns,transport,entity,metric,value\n"
                                    "1000,roce,h0,tx_gbps,100\n"
                                    "2000,roce,h0,tx_gbps,12.500000\n";
 
+// Each link's utilization over its own transport's simulated time (roce 10 us, mrc 5 us).
 const char* const LINKS_CSV =
-    "from,from_port,to,to_port,rate_bps,packets,bytes,utilization,drops,trims,ecn_marks,"
+    "transport,from,from_port,to,to_port,rate_bps,packets,bytes,utilization,drops,trims,ecn_marks,"
     "pauses_sent,pauses_received,paused_ns\n"
-    "h0,1,t0-0,1,100000000000,10,10480,0.083840,0,0,0,0,0,0\n"
-    "t0-0,1,h0,1,100000000000,3,3144,0.025152,1,2,3,4,5,600\n";
+    "roce,h0,1,t0-0,1,100000000000,10,10480,0.083840,0,0,0,0,0,0\n"
+    "mrc,t0-0,1,h0,1,100000000000,3,3144,0.050304,1,2,3,4,5,600\n";
 
 // sip dip sport dport size start_ns fct_ns ideal_fct_ns, in completion order;
 // host 300 is 11.1.44.1 = 0x0b012c01 in HPCC's numbering.
@@ -220,7 +230,16 @@ const char* const FCT_TXT = "0b000001 0b000201 50000 4791 4096 0 3000 2000\n"
                             "0b000101 0b012c01 49153 4791 2500 0 9000 3000\n";
 
 const char* const PFC_TXT = "1500 5 1 2 1\n"
+                            "2000 7 0 1 1\n"
                             "3000 5 1 2 0\n";
+
+// The per-transport files of a run with several transports.
+const char* const ROCE_FCT_TXT = "0b000001 0b000101 49152 4791 1000 1000 4000 2000\n"
+                                 "0b000101 0b012c01 49153 4791 2500 0 9000 3000\n";
+const char* const MRC_FCT_TXT = "0b000001 0b000201 50000 4791 4096 0 3000 2000\n";
+const char* const ROCE_PFC_TXT = "1500 5 1 2 1\n"
+                                 "3000 5 1 2 0\n";
+const char* const MRC_PFC_TXT = "2000 7 0 1 1\n";
 
 template <typename Fn>
 std::string
@@ -228,6 +247,17 @@ Text(Fn fn, const MrcRunResults& r)
 {
     std::ostringstream os;
     fn(r, os);
+    return os.str();
+}
+
+/// The text of a writer that can select one transport ("" for all).
+std::string
+Text(void (*fn)(const MrcRunResults&, std::ostream&, const std::string&),
+     const MrcRunResults& r,
+     const std::string& transport = "")
+{
+    std::ostringstream os;
+    fn(r, os, transport);
     return os.str();
 }
 
@@ -333,6 +363,10 @@ TEST(MrcResultsFiles, ExactBytesOfEveryFile)
     EXPECT_EQ(Text(&MrcResultsWriter::WriteLinksCsv, r), LINKS_CSV);
     EXPECT_EQ(Text(&MrcResultsWriter::WriteFctTxt, r), FCT_TXT);
     EXPECT_EQ(Text(&MrcResultsWriter::WritePfcTxt, r), PFC_TXT);
+    EXPECT_EQ(Text(&MrcResultsWriter::WriteFctTxt, r, "roce"), ROCE_FCT_TXT);
+    EXPECT_EQ(Text(&MrcResultsWriter::WriteFctTxt, r, "mrc"), MRC_FCT_TXT);
+    EXPECT_EQ(Text(&MrcResultsWriter::WritePfcTxt, r, "roce"), ROCE_PFC_TXT);
+    EXPECT_EQ(Text(&MrcResultsWriter::WritePfcTxt, r, "mrc"), MRC_PFC_TXT);
 
     // WriteAll writes the same bytes into the folder and calls the hook last.
     const fs::path dir = fs::path(MrcTest::TempDir("mrc-results")) / "out" / "sub";
@@ -346,17 +380,45 @@ TEST(MrcResultsFiles, ExactBytesOfEveryFile)
                                         "flows.csv",
                                         "timeseries.csv",
                                         "links.csv",
-                                        "fct.txt",
-                                        "pfc.txt"}));
+                                        "roce/fct.txt",
+                                        "roce/pfc.txt",
+                                        "mrc/fct.txt",
+                                        "mrc/pfc.txt"}));
     EXPECT_EQ(seen, std::vector<std::string>{dir.string()});
     EXPECT_EQ(ReadFile(dir / "summary.json"), SUMMARY_JSON);
     EXPECT_EQ(ReadFile(dir / "flows.csv"), FLOWS_CSV);
     EXPECT_EQ(ReadFile(dir / "timeseries.csv"), TIMESERIES_CSV);
     EXPECT_EQ(ReadFile(dir / "links.csv"), LINKS_CSV);
-    EXPECT_EQ(ReadFile(dir / "fct.txt"), FCT_TXT);
-    EXPECT_EQ(ReadFile(dir / "pfc.txt"), PFC_TXT);
+    // Two transports: HPCC's files per transport, none mixing them at the top.
+    EXPECT_EQ(ReadFile(dir / "roce" / "fct.txt"), ROCE_FCT_TXT);
+    EXPECT_EQ(ReadFile(dir / "mrc" / "fct.txt"), MRC_FCT_TXT);
+    EXPECT_EQ(ReadFile(dir / "roce" / "pfc.txt"), ROCE_PFC_TXT);
+    EXPECT_EQ(ReadFile(dir / "mrc" / "pfc.txt"), MRC_PFC_TXT);
+    EXPECT_FALSE(fs::exists(dir / "fct.txt"));
+    EXPECT_FALSE(fs::exists(dir / "pfc.txt"));
     EXPECT_TRUE(fs::exists(dir / "events.csv"));
     fs::remove_all(dir.parent_path().parent_path());
+}
+
+TEST(MrcResultsFiles, OneTransportWritesHpccFilesAtTheTop)
+{
+    MrcRunResults r;
+    r.AddFlow(Flow("roce", 2, 0, 1, 49152, 1000, 1000, 2000));
+    r.CompleteFlow(0, 5000);
+    r.AddPfc({1500, 5, 1, 2, 1, "roce"});
+    const fs::path dir = fs::path(MrcTest::TempDir("mrc-results"));
+    const auto names = MrcResultsWriter::WriteAll(r, dir.string());
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"summary.json",
+                                        "flows.csv",
+                                        "timeseries.csv",
+                                        "links.csv",
+                                        "fct.txt",
+                                        "pfc.txt"}));
+    EXPECT_EQ(ReadFile(dir / "fct.txt"), "0b000001 0b000101 49152 4791 1000 1000 4000 2000\n");
+    EXPECT_EQ(ReadFile(dir / "pfc.txt"), "1500 5 1 2 1\n");
+    EXPECT_FALSE(fs::exists(dir / "roce"));
+    fs::remove_all(dir);
 }
 
 TEST(MrcResultsFiles, EmptyRunIsValid)
@@ -392,7 +454,7 @@ TEST(MrcResultsFiles, JsonParsesBackWithPython)
         MrcResultsWriter::WriteAll(*res, out.string());
         const std::string cmd =
             "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
-            "assert d[\"schema\"]==1; assert \"run\" in d and \"transports\" in d' " +
+            "assert d[\"schema\"]==2; assert \"run\" in d and \"transports\" in d' " +
             (out / "summary.json").string();
         EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
     }
@@ -411,8 +473,15 @@ TEST(MrcResultsFiles, Deterministic)
     const fs::path dir = fs::path(MrcTest::TempDir("mrc-results"));
     MrcResultsWriter::WriteAll(Sample(1.0), (dir / "a").string());
     MrcResultsWriter::WriteAll(Sample(99.5), (dir / "b").string());
-    for (const char* f : {"flows.csv", "timeseries.csv", "links.csv", "fct.txt", "pfc.txt"})
+    for (const char* f : {"flows.csv",
+                          "timeseries.csv",
+                          "links.csv",
+                          "roce/fct.txt",
+                          "roce/pfc.txt",
+                          "mrc/fct.txt",
+                          "mrc/pfc.txt"})
     {
+        EXPECT_FALSE(ReadFile(dir / "a" / f).empty()) << f;
         EXPECT_EQ(ReadFile(dir / "a" / f), ReadFile(dir / "b" / f)) << f;
     }
     std::string a = ReadFile(dir / "a" / "summary.json");
@@ -511,8 +580,65 @@ TEST(MrcProgressReporter, DoesNotChangeTheSimulation)
     EXPECT_EQ(logA, logB);
     EXPECT_EQ(eventsA, eventsB);
     EXPECT_EQ(logA.size(), (std::size_t{1} << 0) + 3 + 9 + 27 + 81 + 243 + 729 + 2187);
+    // No message counters: simulated time, wall time and the stop-time bound.
     EXPECT_EQ(lines.str().rfind("progress: simulated ", 0), 0U) << lines.str();
-    EXPECT_NE(lines.str().find(" ms of 0.020000 ms, wall "), std::string::npos);
+    EXPECT_NE(lines.str().find(" ms, wall "), std::string::npos);
+    EXPECT_NE(lines.str().find(" s, ETA <= "), std::string::npos) << lines.str();
+}
+
+TEST(MrcProgressReporter, EstimateRemainingOnHandComputedInputs)
+{
+    bool bound = false;
+    // 8 of 32 messages in 2 s: 24 more at 4 per second = 6 s; the stop-time bound
+    // (1 ms reached of 1000 ms in 2 s: 1998 s) is larger.
+    EXPECT_DOUBLE_EQ(
+        MrcProgressReporter::EstimateRemaining(8, 32, 1000000, 1000000000, 2.0, &bound),
+        6.0);
+    EXPECT_FALSE(bound);
+    // The stop time is closer than the messages' estimate: 0.75 ms of 1 ms in 3 s = 1 s left.
+    EXPECT_DOUBLE_EQ(MrcProgressReporter::EstimateRemaining(1, 10, 750000, 1000000, 3.0, &bound),
+                     1.0);
+    EXPECT_FALSE(bound);
+    // No message done yet: only the stop-time bound, 0.5 ms of 2 ms in 1 s = 3 s.
+    EXPECT_DOUBLE_EQ(MrcProgressReporter::EstimateRemaining(0, 10, 500000, 2000000, 1.0, &bound),
+                     3.0);
+    EXPECT_TRUE(bound);
+    // All done: nothing left.
+    EXPECT_DOUBLE_EQ(MrcProgressReporter::EstimateRemaining(10, 10, 500000, 2000000, 1.0, &bound),
+                     0.0);
+    EXPECT_FALSE(bound);
+    // Nothing known at time 0 without messages.
+    EXPECT_DOUBLE_EQ(MrcProgressReporter::EstimateRemaining(0, 0, 0, 2000000, 1.0, &bound), -1.0);
+    EXPECT_FALSE(bound);
+}
+
+TEST(MrcProgressReporter, FormatLine)
+{
+    EXPECT_EQ(MrcProgressReporter::FormatLine(8, 32, 1000000, 1000000000, 2.0),
+              "progress: 8/32 messages, simulated 1.000000 ms, wall 2.0 s, ETA 6.0 s");
+    EXPECT_EQ(MrcProgressReporter::FormatLine(0, 10, 500000, 2000000, 1.0),
+              "progress: 0/10 messages, simulated 0.500000 ms, wall 1.0 s, ETA <= 3.0 s");
+    EXPECT_EQ(MrcProgressReporter::FormatLine(0, 0, 0, 2000000, 0.5),
+              "progress: simulated 0.000000 ms, wall 0.5 s, ETA unknown");
+}
+
+TEST(MrcProgressReporter, PrintsTheMessageCounters)
+{
+    std::ostringstream os;
+    Ptr<MrcProgressReporter> rep = CreateObject<MrcProgressReporter>();
+    rep->SetAttribute("MinWallInterval", TimeValue(Seconds(0)));
+    rep->SetAttribute("FirstInterval", TimeValue(MicroSeconds(1)));
+    uint64_t done = 3;
+    rep->SetMessageCounters(Callback<uint64_t>([&done]() -> uint64_t { return done; }),
+                            Callback<uint64_t>([]() -> uint64_t { return 7; }));
+    rep->Start(MicroSeconds(5), &os);
+    Simulator::Stop(MicroSeconds(5));
+    Simulator::Run();
+    rep->Stop();
+    EXPECT_GT(rep->GetLines(), 0U);
+    EXPECT_EQ(os.str().rfind("progress: 3/7 messages, simulated 0.001000 ms, wall ", 0), 0U)
+        << os.str();
+    Simulator::Destroy();
 }
 
 TEST(MrcProgressReporter, DisabledDoesNothing)

@@ -127,10 +127,10 @@ TEST(MrcScenario, IncastWritesEveryFileLosslessly)
     EXPECT_EQ(ts[0], "time_ns,transport,entity,metric,value");
     const auto ev = Lines(ReadFile(dir + "/events.csv"));
     ASSERT_EQ(ev.size(), 1u); // no failure, no QP error
-    EXPECT_EQ(ev[0], "time_ns,kind,where,detail");
+    EXPECT_EQ(ev[0], "transport,time_ns,kind,where,detail");
     // 8:1 into 100 Gb/s with 1.6 MB in flight: the receiver's T0 port queues.
     const std::string summary = ReadFile(dir + "/summary.json");
-    EXPECT_NE(summary.find("\"schema\": 1"), std::string::npos);
+    EXPECT_NE(summary.find("\"schema\": 2"), std::string::npos);
     EXPECT_NE(summary.find("\"scenario\": \"incast\""), std::string::npos);
     EXPECT_NE(summary.find("\"profile\": \"roce-hpcc\""), std::string::npos);
     Cleanup(dir);
@@ -385,19 +385,21 @@ TEST(MrcScenario, CutHostLinkEndsInQpErrorEvent)
     const std::string dir = RunAndWrite(c, r);
     const auto ev = Lines(ReadFile(dir + "/events.csv"));
     ASSERT_EQ(ev.size(), 4u);
-    EXPECT_EQ(ev[1].rfind("2000,link_down,", 0), 0u) << ev[1];
+    EXPECT_EQ(ev[1].rfind("roce,2000,link_down,", 0), 0u) << ev[1];
     EXPECT_NE(ev[2].find(",qp_error,host" + std::to_string(s) + ":qp256,\"retry-exceeded: "),
               std::string::npos)
         << ev[2];
     // --failLink runs record each message's longest stall; the failed message stays stalled
     // from its last placed byte until the end of the run (the time of the record).
-    const std::string& st = ev[3];
+    // (without the first cell, the transport)
+    const std::string st = ev[3].substr(ev[3].find(',') + 1);
+    const std::string qpError = ev[2].substr(ev[2].find(',') + 1);
     const std::size_t k = st.find(",flow_stall,flow0,max_stall_ns=");
     ASSERT_NE(k, std::string::npos) << st;
     const int64_t at = std::stoll(st.substr(0, k));
     const int64_t stall = std::stoll(st.substr(st.find("max_stall_ns=") + 13));
     const int64_t from = std::stoll(st.substr(st.find("from_ns=") + 8));
-    EXPECT_EQ(at, std::stoll(ev[2].substr(0, ev[2].find(','))));
+    EXPECT_EQ(at, std::stoll(qpError.substr(0, qpError.find(','))));
     EXPECT_EQ(from + stall, at);
     EXPECT_LT(from, 2000 + 10000); // the last byte placed soon after the cut
     EXPECT_GT(stall, 7 * 1000000); // 8 ACK timeouts of about 1 ms
@@ -778,8 +780,9 @@ TEST(MrcScenario, SeveralTransportsTagTheirEvents)
         if (l.find(",link_down,") != std::string::npos ||
             l.find(",qp_error,") != std::string::npos || l.find(",ev_state,") != std::string::npos)
         {
-            const bool roce = l.find("transport=roce") != std::string::npos;
-            const bool mrc = l.find("transport=mrc") != std::string::npos;
+            // events.csv's first column names the transport of the record's run.
+            const bool roce = l.rfind("roce,", 0) == 0;
+            const bool mrc = l.rfind("mrc,", 0) == 0;
             EXPECT_TRUE(roce != mrc) << l;
             EXPECT_FALSE(l.find(",ev_state,") != std::string::npos && roce) << l;
             roceErrors += l.find(",qp_error,") != std::string::npos && roce ? 1 : 0;

@@ -87,7 +87,9 @@ MrcScenarioReport::RxBytes(Ptr<MrcNetDevice> d)
 }
 
 void
-MrcScenarioReport::ConnectPfcLog(Ptr<MrcTopology> topo, MrcRunResults* results)
+MrcScenarioReport::ConnectPfcLog(Ptr<MrcTopology> topo,
+                                 MrcRunResults* results,
+                                 const std::string& transport)
 {
     // HPCC's pfc.txt: the paused port's node and interface.
     for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
@@ -102,15 +104,17 @@ MrcScenarioReport::ConnectPfcLog(Ptr<MrcTopology> topo, MrcRunResults* results)
             const uint32_t ifIndex = dev->GetIfIndex();
             dev->TraceConnectWithoutContext(
                 "PauseState",
-                Callback<void, uint8_t, bool>([results, nodeId, type, ifIndex](uint8_t, bool p) {
-                    MrcPfcRecord r;
-                    r.timeNs = Simulator::Now().GetNanoSeconds();
-                    r.node = nodeId;
-                    r.nodeType = type;
-                    r.ifIndex = ifIndex;
-                    r.type = p ? 1 : 0;
-                    results->AddPfc(r);
-                }));
+                Callback<void, uint8_t, bool>(
+                    [results, nodeId, type, ifIndex, transport](uint8_t, bool p) {
+                        MrcPfcRecord r;
+                        r.transport = transport;
+                        r.timeNs = Simulator::Now().GetNanoSeconds();
+                        r.node = nodeId;
+                        r.nodeType = type;
+                        r.ifIndex = ifIndex;
+                        r.type = p ? 1 : 0;
+                        results->AddPfc(r);
+                    }));
         }
     }
 }
@@ -196,8 +200,9 @@ MrcScenarioReport::CollectQueuePairs(const MrcTransportInfo& transport,
 uint64_t
 MrcScenarioReport::CollectLinks(Ptr<MrcTopology> topo,
                                 MrcRunResults& results,
-                                MrcTransportCounters& tc)
+                                const std::string& transport)
 {
+    MrcTransportCounters& tc = results.GetCounters(transport);
     uint64_t hops = 0;
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
@@ -216,6 +221,7 @@ MrcScenarioReport::CollectLinks(Ptr<MrcTopology> topo,
             Ptr<Node> node = end == 0 ? link.nodeA : link.nodeB;
             Ptr<Node> peerNode = end == 0 ? link.nodeB : link.nodeA;
             MrcLinkRecord r;
+            r.transport = transport;
             r.from = MrcFailureInjector::NodeName(node);
             r.fromPort = end == 0 ? link.portA : link.portB;
             r.to = MrcFailureInjector::NodeName(peerNode);

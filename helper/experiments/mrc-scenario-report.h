@@ -41,20 +41,24 @@ class MrcScenarioReport
      * every PauseState change of every device of the fabric.
      * \param topo the fabric
      * \param results where the records go (must outlive the run)
+     * \param transport the transport of the run (named in each record)
      */
-    static void ConnectPfcLog(Ptr<MrcTopology> topo, MrcRunResults* results);
+    static void ConnectPfcLog(Ptr<MrcTopology> topo,
+                              MrcRunResults* results,
+                              const std::string& transport);
 
     /**
      * Add one MrcLinkRecord per device of every link (both directions) and count the
      * switches' trims, drops, ECN marks and pauses and the hosts' drops and pauses.
      * \param topo the fabric
      * \param results where the link records go
-     * \param tc the transport's counters to add to
+     * \param transport the transport of the run (named in each link record; its
+     *        counters in results are added to)
      * \return frames put on a wire by any device (data and ACKs, PFC excluded)
      */
     static uint64_t CollectLinks(Ptr<MrcTopology> topo,
                                  MrcRunResults& results,
-                                 MrcTransportCounters& tc);
+                                 const std::string& transport);
 
     /**
      * Add the requesters' retransmissions, timeouts, NACKs and CNPs and the bytes placed

@@ -358,7 +358,7 @@ MrcScenarioRunner::Build()
         MrcScenarioConnections::Opener([self](const MrcFlowSpec& f) { return self->OpenLane(f); }));
     m.CreateWorkload();
     m.ScheduleFailures();
-    MrcScenarioReport::ConnectPfcLog(m.topo, m.res);
+    MrcScenarioReport::ConnectPfcLog(m.topo, m.res, m.cfg.transport);
     m.StartSampling();
     m.EnablePcap();
     m.fig.buildWall = std::chrono::duration<double>(Impl::Clock::now() - t0).count();
@@ -1123,6 +1123,10 @@ MrcScenarioRunner::Run()
     if (m.cfg.progress)
     {
         m.progress = CreateObject<MrcProgressReporter>();
+        const Impl* pm = &m;
+        m.progress->SetMessageCounters(
+            Callback<uint64_t>([pm]() -> uint64_t { return pm->book.nEnded; }),
+            Callback<uint64_t>([pm]() -> uint64_t { return pm->book.nMsgs; }));
         m.progress->Start(m.cfg.simTime);
     }
     Simulator::Stop(m.cfg.simTime);
@@ -1143,15 +1147,10 @@ MrcScenarioRunner::Run()
     m.Collect();
     if (m.sharedLog)
     {
-        // Several transports: say which run each record belongs to.
-        const bool tag = m.cfg.transports.size() > 1;
+        // Several transports: each record names the run it belongs to.
         for (const MrcEventRecord& e : m.log->GetRecords())
         {
-            const std::string t = "transport=" + m.cfg.transport;
-            m.sharedLog->Record(e.time,
-                                e.kind,
-                                e.where,
-                                tag ? (e.detail.empty() ? t : e.detail + " " + t) : e.detail);
+            m.sharedLog->Record(e.time, e.kind, e.where, e.detail, m.cfg.transport);
         }
         m.log = m.sharedLog;
     }
@@ -1175,7 +1174,9 @@ MrcScenarioRunner::Impl::Collect()
                                              book.connections.GetLanes(),
                                              ev.evChanges,
                                              tc);
-    fig.hops = MrcScenarioReport::CollectLinks(topo, *res, tc);
+    fig.hops = MrcScenarioReport::CollectLinks(topo, *res, cfg.transport);
+    tc.simulatedTimeNs = Simulator::Now().GetNanoSeconds();
+    tc.eventsExecuted = fig.events;
     FillRunInfo(pre, figures);
 }
 
@@ -1209,7 +1210,6 @@ MrcScenarioRunner::Impl::FillRunInfo(const std::string& pre,
     }
     info.ns3Version = MrcNs3VersionString();
     info.simulatedTimeNs = std::max(info.simulatedTimeNs, Simulator::Now().GetNanoSeconds());
-    info.eventsExecuted += fig.events;
     info.wallClockSeconds += fig.buildWall + fig.runWall;
     info.peakRssKb = MrcScenarioReport::PeakRssKb();
 }
@@ -1286,9 +1286,10 @@ std::vector<std::string>
 MrcScenarioRunner::Write(const std::string& dir) const
 {
     Ptr<MrcEventLog> log = m_impl->log;
+    const std::string transport = m_impl->cfg.transport;
     std::vector<std::string> files =
-        MrcResultsWriter::WriteAll(*m_impl->res, dir, [log](const std::string& d) {
-            log->WriteCsv(d + "/events.csv");
+        MrcResultsWriter::WriteAll(*m_impl->res, dir, [log, transport](const std::string& d) {
+            log->WriteCsvWithTransport(d + "/events.csv", transport);
         });
     files.push_back("events.csv");
     return files;

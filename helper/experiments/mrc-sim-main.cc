@@ -231,7 +231,7 @@ TransportConfig(const MrcScenarioConfig& c,
     ct.transports = list;
     ct.options["transport"] = list[k];
     ct.profile = o.profile.empty() ? MrcScenarios::DefaultProfile(list[k]) : o.profile;
-    ct.tagFabricSeries = list.size() > 1;
+    ct.tagFabricSeries = true; // every row of timeseries.csv names its transport
     if (list.size() > 1 && c.pcap)
     {
         // --pcap: each transport's captures in its own subfolder (OUT/roce/mrc-host0-0.pcap),

@@ -70,9 +70,10 @@ void
 MrcEventLog::Record(Time time,
                     const std::string& kind,
                     const std::string& where,
-                    const std::string& detail)
+                    const std::string& detail,
+                    const std::string& transport)
 {
-    NS_LOG_FUNCTION(this << time << kind << where << detail);
+    NS_LOG_FUNCTION(this << time << kind << where << detail << transport);
     NS_ABORT_MSG_IF(time.IsStrictlyNegative(),
                     "MrcEventLog::Record: time " << time.GetNanoSeconds() << " ns is negative");
     NS_ABORT_MSG_IF(!IsSnakeCase(kind),
@@ -84,7 +85,7 @@ MrcEventLog::Record(Time time,
                                 m_records.end(),
                                 time,
                                 [](const Time& t, const MrcEventRecord& r) { return t < r.time; });
-    auto it = m_records.insert(pos, MrcEventRecord{time, kind, where, detail});
+    auto it = m_records.insert(pos, MrcEventRecord{time, kind, where, detail, transport});
     m_recordTrace(*it);
 }
 
@@ -151,6 +152,28 @@ MrcEventLog::WriteCsv(const std::string& path) const
     std::ofstream f(path, std::ios::out | std::ios::trunc | std::ios::binary);
     NS_ABORT_MSG_IF(!f, "MrcEventLog::WriteCsv: cannot open \"" << path << "\" for writing");
     WriteCsv(f);
+    f.close();
+    NS_ABORT_MSG_IF(!f, "MrcEventLog::WriteCsv: writing \"" << path << "\" failed");
+}
+
+void
+MrcEventLog::WriteCsvWithTransport(std::ostream& os, const std::string& fallback) const
+{
+    os << CSV_HEADER_WITH_TRANSPORT << '\n';
+    for (const auto& r : m_records)
+    {
+        os << CsvField(r.transport.empty() ? fallback : r.transport) << ','
+           << r.time.GetNanoSeconds() << ',' << CsvField(r.kind) << ',' << CsvField(r.where) << ','
+           << CsvField(r.detail) << '\n';
+    }
+}
+
+void
+MrcEventLog::WriteCsvWithTransport(const std::string& path, const std::string& fallback) const
+{
+    std::ofstream f(path, std::ios::out | std::ios::trunc | std::ios::binary);
+    NS_ABORT_MSG_IF(!f, "MrcEventLog::WriteCsv: cannot open \"" << path << "\" for writing");
+    WriteCsvWithTransport(f, fallback);
     f.close();
     NS_ABORT_MSG_IF(!f, "MrcEventLog::WriteCsv: writing \"" << path << "\" failed");
 }

@@ -54,6 +54,9 @@ struct MrcEventRecord
     std::string kind;   ///< what happened (MrcEventKind, snake_case)
     std::string where;  ///< the element, readable (node names, ports, plane label)
     std::string detail; ///< free text (may be empty)
+    /// transport of the run that recorded it ("" when not given); the transport column of
+    /// the events.csv mrc-sim writes (WriteCsvWithTransport)
+    std::string transport;
 };
 
 /**
@@ -72,6 +75,8 @@ class MrcEventLog : public Object
   public:
     /// The header line of events.csv (without its line end).
     static constexpr const char* CSV_HEADER = "time_ns,kind,where,detail";
+    /// The header line of the events.csv mrc-sim writes (WriteCsvWithTransport).
+    static constexpr const char* CSV_HEADER_WITH_TRANSPORT = "transport,time_ns,kind,where,detail";
 
     /// Signature of the Record trace.
     typedef void (*RecordTracedCallback)(const MrcEventRecord& record);
@@ -92,11 +97,13 @@ class MrcEventLog : public Object
      * \param kind what happened, e.g. MrcEventKind::LINK_DOWN
      * \param where the element, readable
      * \param detail free text (may be empty)
+     * \param transport the transport of the run it belongs to (may be empty)
      */
     void Record(Time time,
                 const std::string& kind,
                 const std::string& where,
-                const std::string& detail);
+                const std::string& detail,
+                const std::string& transport = "");
 
     /**
      * Add a record at the current simulated time.
@@ -126,6 +133,21 @@ class MrcEventLog : public Object
     void WriteCsv(const std::string& path) const;
     /// \return the content WriteCsv writes
     std::string ToCsv() const;
+
+    /**
+     * Write events.csv with a first column naming each record's transport (the
+     * file mrc-sim writes: every output file names its transport).
+     * \param os the stream
+     * \param fallback the transport of records recorded without one
+     */
+    void WriteCsvWithTransport(std::ostream& os, const std::string& fallback) const;
+    /**
+     * WriteCsvWithTransport to a file (created or truncated); aborts naming the
+     * path if it cannot be written.
+     * \param path the file name
+     * \param fallback the transport of records recorded without one
+     */
+    void WriteCsvWithTransport(const std::string& path, const std::string& fallback) const;
 
     /**
      * Quote a CSV field if it needs it (RFC 4180).

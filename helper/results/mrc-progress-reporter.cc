@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace ns3
@@ -101,6 +102,73 @@ MrcProgressReporter::Stop()
     m_event.Cancel();
 }
 
+void
+MrcProgressReporter::SetMessageCounters(Callback<uint64_t> done, Callback<uint64_t> total)
+{
+    m_done = done;
+    m_total = total;
+}
+
+double
+MrcProgressReporter::EstimateRemaining(uint64_t done,
+                                       uint64_t total,
+                                       int64_t simNs,
+                                       int64_t stopNs,
+                                       double wallS,
+                                       bool* upperBoundOnly)
+{
+    double byMessages = -1;
+    if (total > 0 && done >= total)
+    {
+        byMessages = 0;
+    }
+    else if (total > 0 && done > 0)
+    {
+        byMessages = wallS * static_cast<double>(total - done) / static_cast<double>(done);
+    }
+    double bySimTime = -1;
+    if (simNs > 0 && stopNs > simNs)
+    {
+        bySimTime = wallS * static_cast<double>(stopNs - simNs) / static_cast<double>(simNs);
+    }
+    else if (simNs > 0)
+    {
+        bySimTime = 0;
+    }
+    if (upperBoundOnly)
+    {
+        *upperBoundOnly = byMessages < 0 && bySimTime >= 0;
+    }
+    if (byMessages >= 0 && bySimTime >= 0)
+    {
+        return std::min(byMessages, bySimTime);
+    }
+    return byMessages >= 0 ? byMessages : bySimTime;
+}
+
+std::string
+MrcProgressReporter::FormatLine(uint64_t done,
+                                uint64_t total,
+                                int64_t simNs,
+                                int64_t stopNs,
+                                double wallS)
+{
+    std::string line = "progress: ";
+    if (total > 0)
+    {
+        line += std::to_string(done) + "/" + std::to_string(total) + " messages, ";
+    }
+    line += "simulated " + MrcResultsWriter::FormatFixed(static_cast<double>(simNs) / 1e6, 6) +
+            " ms, wall " + MrcResultsWriter::FormatFixed(wallS, 1) + " s, ETA ";
+    bool bound = false;
+    const double left = EstimateRemaining(done, total, simNs, stopNs, wallS, &bound);
+    if (left < 0)
+    {
+        return line + "unknown";
+    }
+    return line + (bound ? "<= " : "") + MrcResultsWriter::FormatFixed(left, 1) + " s";
+}
+
 uint64_t
 MrcProgressReporter::GetChecks() const
 {
@@ -135,12 +203,15 @@ MrcProgressReporter::Check()
     {
         m_lastLine = wall;
         ++m_lines;
-        const double simMs = Simulator::Now().GetSeconds() * 1e3;
-        const double stopMs = m_stopTime.GetSeconds() * 1e3;
         const double wallS = std::chrono::duration<double>(wall - m_start).count();
-        *m_os << "progress: simulated " << MrcResultsWriter::FormatFixed(simMs, 6) << " ms of "
-              << MrcResultsWriter::FormatFixed(stopMs, 6) << " ms, wall "
-              << MrcResultsWriter::FormatFixed(wallS, 1) << " s" << std::endl;
+        const uint64_t total = m_total.IsNull() ? 0 : m_total();
+        const uint64_t done = m_done.IsNull() ? 0 : m_done();
+        *m_os << FormatLine(done,
+                            total,
+                            Simulator::Now().GetNanoSeconds(),
+                            m_stopTime.GetNanoSeconds(),
+                            wallS)
+              << std::endl;
     }
     // Adapt: double the spacing while checks come too often, halve it when
     // they come too rarely.

@@ -220,7 +220,6 @@ MrcResultsWriter::WriteSummaryJson(const MrcRunResults& r, std::ostream& os)
     os << ",\n    \"options\": ";
     WriteStringMap(os, info.options, "    ");
     os << ",\n    \"simulatedTimeNs\": " << I(info.simulatedTimeNs) << ",\n"
-       << "    \"eventsExecuted\": " << U(info.eventsExecuted) << ",\n"
        << "    \"host\": {\"wallClockSeconds\": " << FormatFixed(info.wallClockSeconds, 3)
        << ", \"peakRssKb\": " << U(info.peakRssKb) << "}\n"
        << "  },\n";
@@ -230,6 +229,8 @@ MrcResultsWriter::WriteSummaryJson(const MrcRunResults& r, std::ostream& os)
     {
         const MrcTransportCounters& c = s.counters;
         os << (first ? "\n" : ",\n") << "    " << JsonString(s.transport) << ": {\n"
+           << "      \"simulatedTimeNs\": " << I(c.simulatedTimeNs) << ",\n"
+           << "      \"eventsExecuted\": " << U(c.eventsExecuted) << ",\n"
            << "      \"messages\": " << U(s.messages) << ",\n"
            << "      \"completed\": " << U(s.completed) << ",\n"
            << "      \"bytes\": " << U(s.bytes) << ",\n"
@@ -308,34 +309,44 @@ void
 MrcResultsWriter::WriteLinksCsv(const MrcRunResults& r, std::ostream& os)
 {
     const int64_t duration = r.GetInfo().simulatedTimeNs;
-    os << "from,from_port,to,to_port,rate_bps,packets,bytes,utilization,drops,trims,ecn_marks,"
-          "pauses_sent,pauses_received,paused_ns\n";
+    // Each transport's links over its own run's simulated time.
+    std::vector<int64_t> durations;
+    for (const MrcTransportSummary& s : r.Summarize())
+    {
+        durations.push_back(s.counters.simulatedTimeNs > 0 ? s.counters.simulatedTimeNs : duration);
+    }
+    os << "transport,from,from_port,to,to_port,rate_bps,packets,bytes,utilization,drops,trims,"
+          "ecn_marks,pauses_sent,pauses_received,paused_ns\n";
     for (const MrcLinkRecord& l : r.GetLinks())
     {
+        const std::size_t t = r.FindTransport(l.transport);
+        const int64_t d = t < durations.size() ? durations[t] : duration;
         std::string util;
-        if (duration > 0 && l.rateBps > 0)
+        if (d > 0 && l.rateBps > 0)
         {
-            // bits sent / bits the link could have sent in the simulated time
+            // bits sent / bits the link could have sent in the transport's simulated time
             util = FormatFixed(static_cast<double>(l.bytes) * 8.0 * 1e9 /
-                                   (static_cast<double>(l.rateBps) * static_cast<double>(duration)),
+                                   (static_cast<double>(l.rateBps) * static_cast<double>(d)),
                                DECIMALS);
         }
-        os << CsvField(l.from, "link node") << ',' << U(l.fromPort) << ','
-           << CsvField(l.to, "link node") << ',' << U(l.toPort) << ',' << U(l.rateBps) << ','
-           << U(l.packets) << ',' << U(l.bytes) << ',' << util << ',' << U(l.drops) << ','
-           << U(l.trims) << ',' << U(l.ecnMarks) << ',' << U(l.pausesSent) << ',' << U(l.pausesRecv)
-           << ',' << I(l.pausedNs) << '\n';
+        os << CsvField(l.transport, "link transport") << ',' << CsvField(l.from, "link node") << ','
+           << U(l.fromPort) << ',' << CsvField(l.to, "link node") << ',' << U(l.toPort) << ','
+           << U(l.rateBps) << ',' << U(l.packets) << ',' << U(l.bytes) << ',' << util << ','
+           << U(l.drops) << ',' << U(l.trims) << ',' << U(l.ecnMarks) << ',' << U(l.pausesSent)
+           << ',' << U(l.pausesRecv) << ',' << I(l.pausedNs) << '\n';
     }
 }
 
 void
-MrcResultsWriter::WriteFctTxt(const MrcRunResults& r, std::ostream& os)
+MrcResultsWriter::WriteFctTxt(const MrcRunResults& r,
+                              std::ostream& os,
+                              const std::string& transport)
 {
     const auto& flows = r.GetFlows();
     std::vector<std::size_t> done;
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
-        if (flows[i].IsCompleted())
+        if (flows[i].IsCompleted() && (transport.empty() || flows[i].transport == transport))
         {
             done.push_back(i);
         }
@@ -363,7 +374,9 @@ MrcResultsWriter::WriteFctTxt(const MrcRunResults& r, std::ostream& os)
 }
 
 void
-MrcResultsWriter::WritePfcTxt(const MrcRunResults& r, std::ostream& os)
+MrcResultsWriter::WritePfcTxt(const MrcRunResults& r,
+                              std::ostream& os,
+                              const std::string& transport)
 {
     const auto& log = r.GetPfcLog();
     auto order = StableOrder(log.size(), [&](std::size_t a, std::size_t b) {
@@ -372,6 +385,10 @@ MrcResultsWriter::WritePfcTxt(const MrcRunResults& r, std::ostream& os)
     for (std::size_t i : order)
     {
         const MrcPfcRecord& e = log[i];
+        if (!transport.empty() && e.transport != transport)
+        {
+            continue;
+        }
         os << I(e.timeNs) << ' ' << U(e.node) << ' ' << U(e.nodeType) << ' ' << U(e.ifIndex) << ' '
            << U(e.type) << '\n';
     }
@@ -452,13 +469,36 @@ MrcResultsWriter::WriteAll(const MrcRunResults& r,
         NS_FATAL_ERROR("MrcResultsWriter: cannot create the output folder '"
                        << dir << "': " << ec.message());
     }
-    using Fn = void (*)(const MrcRunResults&, std::ostream&);
-    const std::pair<const char*, Fn> files[] = {{"summary.json", &WriteSummaryJson},
-                                                {"flows.csv", &WriteFlowsCsv},
-                                                {"timeseries.csv", &WriteTimeseriesCsv},
-                                                {"links.csv", &WriteLinksCsv},
-                                                {"fct.txt", &WriteFctTxt},
-                                                {"pfc.txt", &WritePfcTxt}};
+    using Fn = std::function<void(std::ostream&)>;
+    std::vector<std::pair<std::string, Fn>> files = {
+        {"summary.json", [&r](std::ostream& os) { WriteSummaryJson(r, os); }},
+        {"flows.csv", [&r](std::ostream& os) { WriteFlowsCsv(r, os); }},
+        {"timeseries.csv", [&r](std::ostream& os) { WriteTimeseriesCsv(r, os); }},
+        {"links.csv", [&r](std::ostream& os) { WriteLinksCsv(r, os); }}};
+    // HPCC's formats cannot name the transport: one file per transport when there are
+    // several (in DIR/TRANSPORT/, where the pcap files of such a run go too).
+    const std::vector<std::string>& transports = r.GetTransports();
+    if (transports.size() <= 1)
+    {
+        files.emplace_back("fct.txt", [&r](std::ostream& os) { WriteFctTxt(r, os); });
+        files.emplace_back("pfc.txt", [&r](std::ostream& os) { WritePfcTxt(r, os); });
+    }
+    else
+    {
+        for (const std::string& t : transports)
+        {
+            std::filesystem::create_directories(dir + "/" + t, ec);
+            if (ec)
+            {
+                NS_FATAL_ERROR("MrcResultsWriter: cannot create the folder '"
+                               << dir << "/" << t << "': " << ec.message());
+            }
+            files.emplace_back(t + "/fct.txt",
+                               [&r, t](std::ostream& os) { WriteFctTxt(r, os, t); });
+            files.emplace_back(t + "/pfc.txt",
+                               [&r, t](std::ostream& os) { WritePfcTxt(r, os, t); });
+        }
+    }
     std::vector<std::string> written;
     for (const auto& [name, fn] : files)
     {
@@ -469,7 +509,7 @@ MrcResultsWriter::WriteAll(const MrcRunResults& r,
         {
             NS_FATAL_ERROR("MrcResultsWriter: cannot write '" << path << "'");
         }
-        fn(r, out);
+        fn(out);
         out.close();
         if (!out)
         {

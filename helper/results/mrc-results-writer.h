@@ -17,6 +17,13 @@
  * \ingroup mrc
  * The output files of a run (summary.json, flows.csv, timeseries.csv,
  * links.csv, fct.txt, pfc.txt) and the summary table printed on stdout.
+ *
+ * Every file names the transport of each of its figures: the CSV files have a
+ * "transport" column, summary.json one object per transport; HPCC's fct.txt
+ * and pfc.txt, whose format has no room for it, are written per transport in
+ * DIR/TRANSPORT/ when the run has several transports (like the pcap files), in
+ * DIR/ when it has one. Nothing adds up figures of transports that ran
+ * separately.
  */
 
 namespace ns3
@@ -38,7 +45,10 @@ class MrcResultsWriter
 {
   public:
     /// Schema version written as "schema" in summary.json.
-    static constexpr int SCHEMA = 1;
+    /// 2: links.csv and events.csv have a transport column, the transports'
+    /// objects have simulatedTimeNs and eventsExecuted (run.eventsExecuted, a
+    /// sum over separate runs, is gone), fct.txt and pfc.txt are per transport.
+    static constexpr int SCHEMA = 2;
 
     /// \param r the results \param os where to write summary.json's text
     static void WriteSummaryJson(const MrcRunResults& r, std::ostream& os);
@@ -49,9 +59,15 @@ class MrcResultsWriter
     /// \param r the results \param os where to write links.csv's text
     static void WriteLinksCsv(const MrcRunResults& r, std::ostream& os);
     /// \param r the results \param os where to write fct.txt's text (HPCC format)
-    static void WriteFctTxt(const MrcRunResults& r, std::ostream& os);
+    /// \param transport only this transport's flows ("" for all)
+    static void WriteFctTxt(const MrcRunResults& r,
+                            std::ostream& os,
+                            const std::string& transport = "");
     /// \param r the results \param os where to write pfc.txt's text (HPCC format)
-    static void WritePfcTxt(const MrcRunResults& r, std::ostream& os);
+    /// \param transport only this transport's records ("" for all)
+    static void WritePfcTxt(const MrcRunResults& r,
+                            std::ostream& os,
+                            const std::string& transport = "");
 
     /**
      * Print the per-transport table (fixed-width columns) for a human.
@@ -61,13 +77,15 @@ class MrcResultsWriter
     static void PrintTable(const MrcRunResults& r, std::ostream& os);
 
     /**
-     * Create \p dir (and parents) and write every file into it. Aborts with
+     * Create \p dir (and parents) and write every file into it (fct.txt and
+     * pfc.txt into \p dir/TRANSPORT/ when there are several transports). Aborts with
      * NS_FATAL_ERROR naming the path when a file cannot be written.
      * \param r the results
      * \param dir the output folder
      * \param extra called with \p dir after the files are written, e.g. to
      *        write events.csv from the event log; may be empty
      * \return the names of the files written by this class, in writing order
+     *         (relative to \p dir, e.g. "roce/fct.txt")
      */
     static std::vector<std::string> WriteAll(
         const MrcRunResults& r,

@@ -59,6 +59,7 @@ struct MrcFlowRecord
  */
 struct MrcLinkRecord
 {
+    std::string transport;  //!< transport of the run the counts belong to
     std::string from;       //!< name of the transmitting node
     uint32_t fromPort{0};   //!< port (interface index) on the transmitting node
     std::string to;         //!< name of the receiving node
@@ -80,11 +81,12 @@ struct MrcLinkRecord
  */
 struct MrcPfcRecord
 {
-    int64_t timeNs{0};    //!< time of the pause/resume, ns
-    uint32_t node{0};     //!< ns-3 node id of the node whose port was paused/resumed
-    uint32_t nodeType{0}; //!< 0 host, 1 switch (HPCC's node types)
-    uint32_t ifIndex{0};  //!< interface index of the port on that node
-    uint32_t type{0};     //!< 1 pause, 0 resume
+    int64_t timeNs{0};     //!< time of the pause/resume, ns
+    uint32_t node{0};      //!< ns-3 node id of the node whose port was paused/resumed
+    uint32_t nodeType{0};  //!< 0 host, 1 switch (HPCC's node types)
+    uint32_t ifIndex{0};   //!< interface index of the port on that node
+    uint32_t type{0};      //!< 1 pause, 0 resume
+    std::string transport; //!< transport of the run ("" when not given)
 };
 
 /**
@@ -103,6 +105,8 @@ struct MrcTransportCounters
     uint64_t pfcPauseFrames{0};   //!< PFC pause frames sent
     int64_t pfcPausedNs{0};       //!< total paused time over all paused ports, ns
     uint64_t bytesExactlyOnce{0}; //!< payload bytes delivered to the application exactly once
+    int64_t simulatedTimeNs{0};   //!< simulated time at the end of this transport's run, ns
+    uint64_t eventsExecuted{0};   //!< simulator events of this transport's run
 };
 
 /**
@@ -117,8 +121,7 @@ struct MrcRunInfo
     std::string profile;                                //!< --profile name ("" for none)
     std::map<std::string, std::string> profileSettings; //!< attribute -> value set by the profile
     std::string ns3Version;                             //!< e.g. "3.37" (MrcNs3VersionString())
-    int64_t simulatedTimeNs{0};                         //!< simulated time at the end, ns
-    uint64_t eventsExecuted{0};                         //!< simulator events, reporter's excluded
+    int64_t simulatedTimeNs{0}; //!< the latest end of any transport's run, ns (not a sum)
     // Host fields: the only ones that may differ between identical runs.
     double wallClockSeconds{0}; //!< wall-clock time of the run, s
     uint64_t peakRssKb{0};      //!< peak resident set size, KiB
