@@ -5,6 +5,7 @@
 #ifndef MRC_SCENARIO_OPTIONS_H
 #define MRC_SCENARIO_OPTIONS_H
 
+#include "mrc-collective-options.h"
 #include "mrc-command-line.h"
 #include "mrc-scenario-config.h"
 #include "mrc-topology-options.h"
@@ -62,6 +63,7 @@ class MrcScenarioOptions
     std::map<std::string, std::string> ToMap() const;
 
     MrcTopologyOptions topo;             //!< topology options
+    MrcCollectiveOptions coll;           //!< collectives, jobs, traces (their own block)
     std::string scenario{"permutation"}; //!< --scenario
     std::string pattern{"permutation"};  //!< set by the scenario preset (no option)
     std::string transport{"roce"};       //!< --transport

@@ -53,6 +53,13 @@ class MrcResultsWriter
     /// \param r the results \param os where to write pfc.txt's text (HPCC format)
     static void WritePfcTxt(const MrcRunResults& r, std::ostream& os);
 
+    /// \param os where to write flows.csv's header line
+    static void WriteFlowsCsvHeader(std::ostream& os);
+    /// \param f a flow \param os where to write its row of flows.csv
+    static void WriteFlowRow(const MrcFlowRecord& f, std::ostream& os);
+    /// \param f a completed flow \param os where to write its line of fct.txt
+    static void WriteFctLine(const MrcFlowRecord& f, std::ostream& os);
+
     /**
      * Print the per-transport table (fixed-width columns) for a human.
      * \param r the results
