@@ -107,6 +107,8 @@ def build(bld):
         'helper/traffic/mrc-hpcc-input.cc',
         'helper/traffic/mrc-htsim-input.cc',
         'helper/traffic/mrc-input-error.cc',
+        'helper/traffic/mrc-collective.cc',
+        'helper/traffic/mrc-trace-input.cc',
         'helper/traffic/mrc-workload.cc',
         # -- helpers: results (records, writers, sampler, progress, event log)
         'helper/results/mrc-event-log.cc',
@@ -123,6 +125,8 @@ def build(bld):
         'helper/experiments/mrc-scenario-report.cc',
         'helper/experiments/mrc-scenario-runner.cc',
         'helper/experiments/mrc-scenario-series.cc',
+        'helper/experiments/mrc-collective-options.cc',
+        'helper/experiments/mrc-flow-stream.cc',
         'helper/experiments/mrc-scenario-connections.cc',
         'helper/experiments/mrc-scenario-workload.cc',
         'helper/experiments/mrc-sim-main.cc',
@@ -199,6 +203,7 @@ def build(bld):
         'test/mrc-outputs-test.cc',
         # -- workloads
         'test/mrc-input-runs-test.cc',
+        'test/mrc-collective-test.cc',
         'test/mrc-workload-test.cc',
         'test/mrc-input-files-test.cc',
         'test/mrc-hardening-test.cc',
@@ -321,6 +326,8 @@ def build(bld):
         'helper/traffic/mrc-hpcc-input.h',
         'helper/traffic/mrc-htsim-input.h',
         'helper/traffic/mrc-input-error.h',
+        'helper/traffic/mrc-collective.h',
+        'helper/traffic/mrc-trace-input.h',
         'helper/traffic/mrc-workload.h',
         # -- helpers: results (records, writers, sampler, progress, event log)
         'helper/results/mrc-event-log.h',
@@ -339,6 +346,8 @@ def build(bld):
         'helper/experiments/mrc-scenario-report.h',
         'helper/experiments/mrc-scenario-runner.h',
         'helper/experiments/mrc-scenario-series.h',
+        'helper/experiments/mrc-collective-options.h',
+        'helper/experiments/mrc-flow-stream.h',
         'helper/experiments/mrc-scenario-connections.h',
         'helper/experiments/mrc-scenario-streams.h',
         'helper/experiments/mrc-scenario-workload.h',

@@ -8,6 +8,7 @@
 #include "ns3/mrc-failure-injector.h"
 #include "ns3/mrc-htsim-input.h"
 #include "ns3/mrc-topology-helper.h"
+#include "ns3/mrc-trace-input.h"
 #include "ns3/mrc-workload.h"
 #include "ns3/nstime.h"
 
@@ -94,6 +95,13 @@ struct MrcScenarioConfig
     /// flowFile as an htsim connection matrix (null otherwise): its triggers start the
     /// connections without a start time
     std::shared_ptr<const MrcHtsimConnectionMatrix> htsimMatrix;
+
+    // -- collectives and traces (MrcCollectiveOptions: --trace, --collective, --jobs, ...)
+    /// Collectives and flows with dependencies, from --trace or --collective (pattern
+    /// "trace"; null: none)
+    std::shared_ptr<const std::vector<MrcTraceEntry>> trace;
+    /// With a trace: the Poisson flows of --cdf, --load, --duration in the same run
+    bool background{false};
 };
 
 } // namespace ns3

@@ -157,6 +157,7 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  "file (count, then 'src dst pg dport bytes start_s') or an htsim connection "
                  "matrix (name ending in .cm); none: no file",
                  flowFile);
+    coll.Register(cmd);
 }
 
 std::map<std::string, std::string>
@@ -228,6 +229,11 @@ MrcScenarioOptions::TryToConfig(MrcScenarioConfig& c) const
     if (!qpsPerConnection.empty())
     {
         c.options["qpsPerConnection"] = qpsPerConnection; // recorded when given
+    }
+    const std::string ce = coll.TryToConfig(c);
+    if (!ce.empty())
+    {
+        return ce;
     }
     if (c.graph)
     {

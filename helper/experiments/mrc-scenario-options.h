@@ -5,6 +5,7 @@
 #ifndef MRC_SCENARIO_OPTIONS_H
 #define MRC_SCENARIO_OPTIONS_H
 
+#include "mrc-collective-options.h"
 #include "mrc-command-line.h"
 #include "mrc-failure-options.h"
 #include "mrc-scenario-config.h"
@@ -65,6 +66,7 @@ class MrcScenarioOptions
 
     MrcTopologyOptions topo;             //!< topology options
     MrcFailureOptions fail;              //!< failure options other than --failLink
+    MrcCollectiveOptions coll;           //!< collectives, jobs, traces (their own block)
     std::string scenario{"permutation"}; //!< --scenario
     std::string pattern{"permutation"};  //!< set by the scenario preset (no option)
     std::string transport{"roce"};       //!< --transport

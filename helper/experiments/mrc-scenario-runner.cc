@@ -5,6 +5,7 @@
 #include "mrc-scenario-runner.h"
 
 #include "mrc-command-line.h"
+#include "mrc-flow-stream.h"
 #include "mrc-scenario-connections.h"
 #include "mrc-scenario-report.h"
 #include "mrc-scenario-series.h"
@@ -14,8 +15,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/fatal-error.h"
 #include "ns3/log.h"
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-collective.h"
 #include "ns3/mrc-ev-profile.h"
 #include "ns3/mrc-fabric-streams.h"
 #include "ns3/mrc-failure-injector.h"
@@ -43,6 +46,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <sys/resource.h>
@@ -137,8 +141,11 @@ struct MrcScenarioRunner::Impl
     Ptr<MrcFailureInjector> injector;
     Ptr<MrcProgressReporter> progress;
     MrcRunResults results;
-    MrcRunResults* res{&results}; //!< where results go (own, or shared by several runs)
-    Ptr<MrcEventLog> sharedLog;   //!< events of several runs (tagged with the transport)
+    MrcRunResults* res{&results};        //!< where results go (own, or shared by several runs)
+    Ptr<MrcEventLog> sharedLog;          //!< events of several runs (tagged with the transport)
+    MrcFlowStream* stream{nullptr};      //!< where ended messages' records go (null: the results)
+    std::string ownStepRows;             //!< collective-steps.csv rows (without a stream)
+    std::string* stepRows{&ownStepRows}; //!< where the rows go (the stream's, with one)
 
     MrcScenarioSeries series; //!< the time series (with --sampleInterval > 0)
     EventId sampleEvent;      //!< the next sample
@@ -172,6 +179,8 @@ struct MrcScenarioRunner::Impl
         MrcFlowSpec f;            //!< the message
         std::size_t lane{0};      //!< the lane it is posted on
         int64_t cmConnection{-1}; //!< its .cm connection (-1: none)
+        int64_t traceEntry{-1};   //!< the trace flow entry it is (-1: none)
+        MrcFlowRecord rec;        //!< its flow record (with a flow stream; else in the results)
     };
 
     /// The messages: their connections, the open ones, counts. A message that ended
@@ -196,6 +205,12 @@ struct MrcScenarioRunner::Impl
         std::vector<MrcRingCollective> collectives; //!< the collectives (allreduce, allgather)
         MrcHtsimTriggers triggers;                  //!< htsim triggers of a .cm flow file
         uint64_t connsStarted{0};                   //!< .cm connections started
+        // -- a trace (--trace, --collective): its entries, started as their dependencies end
+        std::vector<MrcCollective> jobs;                  //!< the trace's collectives, as started
+        std::vector<std::size_t> entryOfJob;              //!< per collective: its trace entry
+        std::vector<uint32_t> waiting;                    //!< per entry: dependencies not ended
+        std::vector<int64_t> depsEnd;                     //!< per entry: latest end of one, ns
+        std::vector<std::vector<std::size_t>> dependents; //!< per entry: entries after it
     };
 
     /// MRC EV-state records (events.csv).
@@ -302,6 +317,14 @@ struct MrcScenarioRunner::Impl
     void OnCollectiveStep(const MrcFlowSpec& done);
     /// htsim's send_done and recv_done triggers of .cm connection k.
     void OnConnectionDone(int64_t k);
+    /// Start trace entry k (its dependencies have ended) at max(its start, now + gap).
+    void StartTraceEntry(std::size_t k);
+    /// Trace entry k ended (a flow completed, a collective's last iteration ended).
+    void OnTraceEntryDone(std::size_t k);
+    /// A message of a trace collective completed: its next messages.
+    void OnTraceCollectiveStep(const MrcFlowSpec& done);
+    /// The rows of collective-steps.csv and the summary options of the trace's collectives.
+    void CollectCollectives();
 
     // -- results
 
@@ -343,6 +366,11 @@ MrcScenarioRunner::Build()
     m.BuildFabric();
     m.InstallTransport();
     m.res->AddTransport(c.transport);
+    if (m.stream)
+    {
+        m.stream->BeginTransport(m.res, c.transport);
+        m.stepRows = &m.stream->CollectiveStepRows();
+    }
     m.RegisterHostSeries();
     m.InstallLosses();
     m.stall.trackStalls = !c.failLink.empty() || !c.failures.empty();
@@ -561,6 +589,41 @@ MrcScenarioRunner::Impl::CreateWorkload()
         for (const MrcFlowSpec& f : drv.collectives[0].Start(Time(0)))
         {
             AddMessage(f);
+        }
+    }
+    else if (c.trace)
+    {
+        // A trace: entries without dependencies now (at their start), the others when
+        // their dependencies end; then the background flows.
+        const auto& tr = *c.trace;
+        drv.waiting.assign(tr.size(), 0);
+        drv.depsEnd.assign(tr.size(), 0);
+        drv.dependents.assign(tr.size(), {});
+        std::map<uint32_t, std::size_t> index;
+        for (std::size_t k = 0; k < tr.size(); ++k)
+        {
+            index[tr[k].id] = k;
+            drv.waiting[k] = static_cast<uint32_t>(tr[k].after.size());
+            for (uint32_t a : tr[k].after)
+            {
+                drv.dependents[index.at(a)].push_back(k);
+            }
+        }
+        for (std::size_t k = 0; k < tr.size(); ++k)
+        {
+            if (drv.waiting[k] == 0)
+            {
+                StartTraceEntry(k);
+            }
+        }
+        if (c.background)
+        {
+            MrcScenarioConfig bg = c;
+            bg.pattern = "flows";
+            for (const MrcFlowSpec& f : MrcScenarioWorkload::MakeMessages(bg, nHosts))
+            {
+                AddMessage(f);
+            }
         }
     }
     else if (c.htsimMatrix)
@@ -895,12 +958,20 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
                                    overhead + transport->idealFctExtraBytes,
                                    rtt,
                                    bottleneck);
-    const std::size_t handle = res->AddFlow(rec);
-    if (i == 0)
+    if (stream)
     {
-        book.firstHandle = handle;
+        book.open.at(i).rec = std::move(rec); // written out when the message ends
     }
-    NS_ABORT_MSG_IF(handle != book.firstHandle + i, "flow records of a run must be consecutive");
+    else
+    {
+        const std::size_t handle = res->AddFlow(rec);
+        if (i == 0)
+        {
+            book.firstHandle = handle;
+        }
+        NS_ABORT_MSG_IF(handle != book.firstHandle + i,
+                        "flow records of a run must be consecutive");
+    }
     book.ended.push_back(false);
     if (c.sampleInterval > Time(0))
     {
@@ -1048,12 +1119,35 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
     {
         stall.stalls.Close(i, -1); // a failed message stays stalled: Collect closes it at the end
     }
+    if (stream)
+    {
+        MrcFlowRecord rec = msg.rec;
+        if (wc.status == MrcWcStatus::SUCCESS)
+        {
+            rec.endNs = wc.end.GetNanoSeconds();
+        }
+        stream->Add(rec); // a failed message's record stays incomplete
+    }
     if (wc.status == MrcWcStatus::SUCCESS)
     {
-        res->CompleteFlow(book.firstHandle + i, wc.end.GetNanoSeconds());
+        if (!stream)
+        {
+            res->CompleteFlow(book.firstHandle + i, wc.end.GetNanoSeconds());
+        }
         if (msg.f.kind == MrcFlowKind::COLLECTIVE)
         {
-            OnCollectiveStep(msg.f);
+            if (cfg.trace)
+            {
+                OnTraceCollectiveStep(msg.f);
+            }
+            else
+            {
+                OnCollectiveStep(msg.f);
+            }
+        }
+        if (msg.traceEntry >= 0)
+        {
+            OnTraceEntryDone(static_cast<std::size_t>(msg.traceEntry));
         }
         if (cfg.htsimMatrix && msg.cmConnection >= 0)
         {
@@ -1084,6 +1178,99 @@ MrcScenarioRunner::Impl::OnCollectiveStep(const MrcFlowSpec& done)
         cfg.options[cfg.pattern + "CompletionNs"] =
             std::to_string(rc.GetDuration().GetNanoSeconds());
     }
+}
+
+void
+MrcScenarioRunner::Impl::StartTraceEntry(std::size_t k)
+{
+    const MrcTraceEntry& e = cfg.trace->at(k);
+    Time at = e.after.empty() ? Time(0) : NanoSeconds(drv.depsEnd[k]) + e.gap;
+    at = std::max({at, e.start, Simulator::Now()});
+    if (!e.collective)
+    {
+        MrcFlowSpec f;
+        f.src = e.src;
+        f.dst = e.dst;
+        f.bytes = e.bytes;
+        f.start = at;
+        book.open.at(AddMessage(f)).traceEntry = static_cast<int64_t>(k);
+        return;
+    }
+    const uint32_t id = static_cast<uint32_t>(drv.jobs.size());
+    drv.jobs.emplace_back(id, e.spec);
+    drv.entryOfJob.push_back(k);
+    for (const MrcFlowSpec& f : drv.jobs.back().Start(at))
+    {
+        AddMessage(f);
+    }
+}
+
+void
+MrcScenarioRunner::Impl::OnTraceCollectiveStep(const MrcFlowSpec& done)
+{
+    MrcCollective& job = drv.jobs.at(done.collective);
+    for (const MrcFlowSpec& f : job.OnFlowComplete(done, Simulator::Now()))
+    {
+        AddMessage(f);
+    }
+    if (job.IsComplete())
+    {
+        OnTraceEntryDone(drv.entryOfJob[done.collective]);
+    }
+}
+
+void
+MrcScenarioRunner::Impl::OnTraceEntryDone(std::size_t k)
+{
+    for (std::size_t d : drv.dependents[k])
+    {
+        drv.depsEnd[d] = std::max(drv.depsEnd[d], Simulator::Now().GetNanoSeconds());
+        if (--drv.waiting[d] == 0)
+        {
+            StartTraceEntry(d);
+        }
+    }
+}
+
+void
+MrcScenarioRunner::Impl::CollectCollectives()
+{
+    const std::string pre = cfg.transports.size() > 1 ? cfg.transport + "." : "";
+    MrcRunInfo& info = res->GetInfo();
+    std::ostringstream rows;
+    for (const MrcCollective& job : drv.jobs)
+    {
+        const MrcTraceEntry& e = cfg.trace->at(drv.entryOfJob[job.GetId()]);
+        const std::string name = "collective" + std::to_string(e.id);
+        const MrcCollectiveSpec& s = job.GetSpec();
+        if (job.IsComplete())
+        {
+            info.options[pre + name + "CompletionNs"] =
+                std::to_string(job.GetDuration().GetNanoSeconds());
+        }
+        std::string its;
+        for (const auto& [b, en] : job.GetIterations())
+        {
+            its += (its.empty() ? "" : ",") + (en >= 0 ? std::to_string(en - b) : "-");
+        }
+        info.options[pre + name + "IterationNs"] = its;
+        info.options[pre + name] =
+            MrcCollectiveOpName(s.op) + " " + MrcCollectiveAlgorithmName(s.algorithm) +
+            " ranks=" + std::to_string(s.ranks.size()) + " bytes=" + std::to_string(s.bytes) +
+            " job=" + std::to_string(s.job);
+        for (const MrcCollectiveStepRecord& r : job.GetSteps())
+        {
+            rows << cfg.transport << ',' << e.id << ',' << s.job << ',' << MrcCollectiveOpName(s.op)
+                 << ',' << MrcCollectiveAlgorithmName(s.algorithm) << ',' << r.iteration << ','
+                 << r.step << ','
+                 << (r.startNs == INT64_MAX ? std::string() : std::to_string(r.startNs)) << ','
+                 << (r.endNs < 0 ? std::string() : std::to_string(r.endNs)) << ','
+                 << (r.endNs < 0 || r.startNs == INT64_MAX ? std::string()
+                                                           : std::to_string(r.endNs - r.startNs))
+                 << ',' << r.bytes << ',' << r.messages << '\n';
+        }
+    }
+    *stepRows += rows.str();
 }
 
 void
@@ -1166,6 +1353,15 @@ MrcScenarioRunner::Impl::Collect()
     {
         stall.stalls.CloseOpen();
     }
+    if (stream)
+    {
+        // the messages still open: incomplete rows
+        for (const auto& [id, msg] : book.open)
+        {
+            stream->Add(msg.rec);
+        }
+        stream->EndTransport();
+    }
     MrcTransportCounters& tc = res->GetCounters(cfg.transport);
     // Several transports in one results: per-transport figures under "<transport>." names.
     const std::string pre = cfg.transports.size() > 1 ? cfg.transport + "." : "";
@@ -1178,6 +1374,10 @@ MrcScenarioRunner::Impl::Collect()
     tc.simulatedTimeNs = Simulator::Now().GetNanoSeconds();
     tc.eventsExecuted = fig.events;
     FillRunInfo(pre, figures);
+    if (cfg.trace)
+    {
+        CollectCollectives();
+    }
 }
 
 void
@@ -1223,6 +1423,13 @@ MrcScenarioRunner::SetSharedResults(MrcRunResults* results, Ptr<MrcEventLog> log
     NS_ABORT_MSG_IF(m_impl->built, "SetSharedResults must come before Build");
     m_impl->res = results ? results : &m_impl->results;
     m_impl->sharedLog = log;
+}
+
+void
+MrcScenarioRunner::SetFlowStream(MrcFlowStream* stream)
+{
+    NS_ABORT_MSG_IF(m_impl->built, "SetFlowStream must come before Build");
+    m_impl->stream = stream;
 }
 
 const MrcRunResults&
@@ -1292,6 +1499,23 @@ MrcScenarioRunner::Write(const std::string& dir) const
             log->WriteCsvWithTransport(d + "/events.csv", transport);
         });
     files.push_back("events.csv");
+    if (m_impl->stream)
+    {
+        m_impl->stream->Finish(dir, *m_impl->res); // flows.csv and fct.txt from the stream
+    }
+    if (!m_impl->stepRows->empty())
+    {
+        const std::string path = dir + "/collective-steps.csv";
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out << "transport,collective,job,op,algorithm,iteration,step,start_ns,end_ns,duration_ns,"
+               "bytes,messages\n"
+            << *m_impl->stepRows;
+        if (!out)
+        {
+            NS_FATAL_ERROR("cannot write '" << path << "'");
+        }
+        files.push_back("collective-steps.csv");
+    }
     return files;
 }
 

@@ -30,6 +30,8 @@
 namespace ns3
 {
 
+class MrcFlowStream;
+
 /**
  * \ingroup mrc
  * Builds and runs one scenario and collects its results.
@@ -82,6 +84,16 @@ class MrcScenarioRunner
      * \param log the event log (null: keep this runner's own)
      */
     void SetSharedResults(MrcRunResults* results, Ptr<MrcEventLog> log);
+
+    /**
+     * Stream the flow records: a message's record goes to the stream when it ends (the
+     * messages still open at the end of the run, incomplete, in Run), and Write takes
+     * flows.csv and fct.txt from it; the results keep only the summary's figures
+     * (MrcRunResults::AddStreamedFlow), GetResults().GetFlows() stays empty. Call before
+     * Build; several runners in turn may share one stream (and one results).
+     * \param stream the stream (null: the records stay in the results)
+     */
+    void SetFlowStream(MrcFlowStream* stream);
 
     /// \return the results (complete after Run)
     const MrcRunResults& GetResults() const;

@@ -5,6 +5,7 @@
 #include "mrc-sim-main.h"
 
 #include "mrc-command-line.h"
+#include "mrc-flow-stream.h"
 #include "mrc-scenario-options.h"
 #include "mrc-scenario-presets.h"
 #include "mrc-scenario-report.h"
@@ -333,7 +334,8 @@ RunTransports(const std::string& scenario,
               const MrcScenarioOptions& o,
               MrcRunResults& shared,
               Ptr<MrcEventLog> log,
-              BenchFigures& bench)
+              BenchFigures& bench,
+              MrcFlowStream* stream)
 {
     const std::vector<std::string> list =
         c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports;
@@ -352,6 +354,7 @@ RunTransports(const std::string& scenario,
         runner = std::make_unique<MrcScenarioRunner>(ct);
         runner->SetSharedResults(&shared, log);
         runner->SetKeepMessages(false); // a finished message keeps only its flow record
+        runner->SetFlowStream(stream);  // which is written out when the message ends
         runner->Build();
         if (g_interrupt)
         {
@@ -387,13 +390,14 @@ RunTransports(const std::string& scenario,
 bool
 ReportCompletion(const MrcRunResults& shared, const MrcScenarioOptions& o, const std::string& out)
 {
-    bool allDone = true;
-    std::size_t notDone = 0;
-    for (const auto& f : shared.GetFlows())
+    uint64_t messages = 0;
+    uint64_t notDone = 0;
+    for (const MrcTransportSummary& s : shared.Summarize())
     {
-        allDone = allDone && f.IsCompleted();
-        notDone += f.IsCompleted() ? 0 : 1;
+        messages += s.messages;
+        notDone += s.messages - s.completed;
     }
+    const bool allDone = notDone == 0;
     if (g_interrupt)
     {
         std::cerr << "mrc-sim: interrupted by signal " << g_interrupt << " at "
@@ -403,7 +407,7 @@ ReportCompletion(const MrcRunResults& shared, const MrcScenarioOptions& o, const
     }
     else if (!allDone)
     {
-        std::cerr << "mrc-sim: " << notDone << " of " << shared.GetFlows().size()
+        std::cerr << "mrc-sim: " << notDone << " of " << messages
                   << " messages did not complete within --simTime=" << o.simTime
                   << "; the result files are written (exit code 1)\n";
     }
@@ -449,7 +453,9 @@ MrcSimMain(int argc, char* argv[])
     MrcRunResults shared;
     Ptr<MrcEventLog> log = CreateObject<MrcEventLog>();
     BenchFigures bench;
-    std::unique_ptr<MrcScenarioRunner> runner = RunTransports(scenario, c, o, shared, log, bench);
+    MrcFlowStream stream(out); // flows.csv and fct.txt, written as messages end
+    std::unique_ptr<MrcScenarioRunner> runner =
+        RunTransports(scenario, c, o, shared, log, bench, &stream);
     runner->Write(out);
     MrcResultsWriter::PrintTable(shared, std::cout);
     PrintNamedFigures(shared);

@@ -269,17 +269,36 @@ MrcResultsWriter::WriteFlowsCsv(const MrcRunResults& r, std::ostream& os)
     auto order = StableOrder(flows.size(), [&](std::size_t a, std::size_t b) {
         return tIdx[a] != tIdx[b] ? tIdx[a] < tIdx[b] : flows[a].flowId < flows[b].flowId;
     });
-    os << "transport,flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n";
+    WriteFlowsCsvHeader(os);
     for (std::size_t i : order)
     {
-        const MrcFlowRecord& f = flows[i];
-        const bool done = f.IsCompleted();
-        const double sd = f.Slowdown();
-        os << f.transport << ',' << U(f.flowId) << ',' << U(f.src) << ',' << U(f.dst) << ','
-           << U(f.bytes) << ',' << I(f.startNs) << ',' << (done ? I(f.endNs) : "") << ','
-           << (done ? I(f.FctNs()) : "") << ',' << I(f.idealFctNs) << ','
-           << (sd >= 0 ? FormatFixed(sd, DECIMALS) : "") << '\n';
+        WriteFlowRow(flows[i], os);
     }
+}
+
+void
+MrcResultsWriter::WriteFlowsCsvHeader(std::ostream& os)
+{
+    os << "transport,flow_id,src,dst,bytes,start_ns,end_ns,fct_ns,ideal_fct_ns,slowdown\n";
+}
+
+void
+MrcResultsWriter::WriteFlowRow(const MrcFlowRecord& f, std::ostream& os)
+{
+    const bool done = f.IsCompleted();
+    const double sd = f.Slowdown();
+    os << f.transport << ',' << U(f.flowId) << ',' << U(f.src) << ',' << U(f.dst) << ','
+       << U(f.bytes) << ',' << I(f.startNs) << ',' << (done ? I(f.endNs) : "") << ','
+       << (done ? I(f.FctNs()) : "") << ',' << I(f.idealFctNs) << ','
+       << (sd >= 0 ? FormatFixed(sd, DECIMALS) : "") << '\n';
+}
+
+void
+MrcResultsWriter::WriteFctLine(const MrcFlowRecord& f, std::ostream& os)
+{
+    os << Hex8(f.sip) << ' ' << Hex8(f.dip) << ' ' << U(f.sport) << ' ' << U(f.dport) << ' '
+       << U(f.bytes) << ' ' << I(f.startNs) << ' ' << I(f.FctNs()) << ' ' << I(f.idealFctNs)
+       << '\n';
 }
 
 void
@@ -366,10 +385,7 @@ MrcResultsWriter::WriteFctTxt(const MrcRunResults& r,
     });
     for (std::size_t i : done)
     {
-        const MrcFlowRecord& f = flows[i];
-        os << Hex8(f.sip) << ' ' << Hex8(f.dip) << ' ' << U(f.sport) << ' ' << U(f.dport) << ' '
-           << U(f.bytes) << ' ' << I(f.startNs) << ' ' << I(f.FctNs()) << ' ' << I(f.idealFctNs)
-           << '\n';
+        WriteFctLine(flows[i], os);
     }
 }
 

@@ -69,6 +69,13 @@ class MrcResultsWriter
                             std::ostream& os,
                             const std::string& transport = "");
 
+    /// \param os where to write flows.csv's header line
+    static void WriteFlowsCsvHeader(std::ostream& os);
+    /// \param f a flow \param os where to write its row of flows.csv
+    static void WriteFlowRow(const MrcFlowRecord& f, std::ostream& os);
+    /// \param f a completed flow \param os where to write its line of fct.txt
+    static void WriteFctLine(const MrcFlowRecord& f, std::ostream& os);
+
     /**
      * Print the per-transport table (fixed-width columns) for a human.
      * \param r the results

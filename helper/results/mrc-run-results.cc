@@ -188,6 +188,59 @@ MrcRunResults::GetFlows() const
     return m_flows;
 }
 
+MrcFlowRecord
+MrcRunResults::AddStreamedFlow(MrcFlowRecord flow)
+{
+    const std::size_t t = TransportIndex(flow.transport);
+    if (flow.sip == 0)
+    {
+        flow.sip = MrcHpccAddress(flow.src);
+    }
+    if (flow.dip == 0)
+    {
+        flow.dip = MrcHpccAddress(flow.dst);
+    }
+    if (m_streamed.size() <= t)
+    {
+        m_streamed.resize(t + 1);
+    }
+    StreamedTally& s = m_streamed[t];
+    ++m_nStreamed;
+    ++s.messages;
+    s.bytes += flow.bytes;
+    if (flow.IsCompleted())
+    {
+        NS_ABORT_MSG_IF(flow.endNs < flow.startNs,
+                        "MrcRunResults::AddStreamedFlow: end " << flow.endNs << " ns before start "
+                                                               << flow.startNs << " ns");
+        ++s.completed;
+        s.completedBytes += flow.bytes;
+        if (!m_sampleSource)
+        {
+            s.fcts.push_back(flow.FctNs());
+            if (flow.idealFctNs > 0)
+            {
+                s.slowdowns.push_back(flow.Slowdown());
+            }
+        }
+        s.firstStart = std::min(s.firstStart, flow.startNs);
+        s.lastEnd = std::max(s.lastEnd, flow.endNs);
+    }
+    return flow;
+}
+
+uint64_t
+MrcRunResults::GetNStreamedFlows() const
+{
+    return m_nStreamed;
+}
+
+void
+MrcRunResults::SetStreamedSamples(StreamedSamples source)
+{
+    m_sampleSource = std::move(source);
+}
+
 void
 MrcRunResults::AddLink(const MrcLinkRecord& link)
 {
@@ -316,6 +369,23 @@ MrcRunResults::Summarize() const
         }
         firstStart[t] = std::min(firstStart[t], f.startNs);
         lastEnd[t] = std::max(lastEnd[t], f.endNs);
+    }
+    for (std::size_t t = 0; t < m_streamed.size() && t < out.size(); ++t)
+    {
+        const StreamedTally& st = m_streamed[t];
+        MrcTransportSummary& s = out[t];
+        s.messages += st.messages;
+        s.bytes += st.bytes;
+        s.completed += st.completed;
+        s.completedBytes += st.completedBytes;
+        fcts[t].insert(fcts[t].end(), st.fcts.begin(), st.fcts.end());
+        slowdowns[t].insert(slowdowns[t].end(), st.slowdowns.begin(), st.slowdowns.end());
+        if (m_sampleSource && st.messages > 0)
+        {
+            m_sampleSource(m_transports[t], fcts[t], slowdowns[t]);
+        }
+        firstStart[t] = std::min(firstStart[t], st.firstStart);
+        lastEnd[t] = std::max(lastEnd[t], st.lastEnd);
     }
     for (std::size_t t = 0; t < out.size(); ++t)
     {

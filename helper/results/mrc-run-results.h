@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -259,6 +260,30 @@ class MrcRunResults
     /// \return the flows in insertion order
     const std::vector<MrcFlowRecord>& GetFlows() const;
 
+    /**
+     * Count a flow whose record is not kept here (it was streamed to flows.csv as it
+     * ended): only what Summarize needs stays, its counts and bytes, and for a completed
+     * flow its FCT and slowdown (16 bytes). sip/dip of 0 become MrcHpccAddress(src/dst)
+     * in the returned copy (what fct.txt prints).
+     * \param flow the record (complete or not)
+     * \return the record as AddFlow would store it
+     */
+    MrcFlowRecord AddStreamedFlow(MrcFlowRecord flow);
+
+    /// \return the number of flows counted by AddStreamedFlow
+    uint64_t GetNStreamedFlows() const;
+
+    /// Appends the FCTs and slowdowns of a transport's streamed flows to the vectors.
+    using StreamedSamples = std::function<
+        void(const std::string& transport, std::vector<int64_t>& fcts, std::vector<double>& sd)>;
+
+    /**
+     * Let the streamed flows' FCTs and slowdowns live outside (a stream's file): after
+     * this, AddStreamedFlow keeps only counts, and Summarize asks `source` for the samples.
+     * \param source where they are (null: AddStreamedFlow keeps them in memory)
+     */
+    void SetStreamedSamples(StreamedSamples source);
+
     /// \param link one directed link's counters
     void AddLink(const MrcLinkRecord& link);
 
@@ -349,6 +374,23 @@ class MrcRunResults
     std::vector<std::string> m_transports;
     std::deque<MrcTransportCounters> m_counters; //!< parallel to m_transports (stable references)
     std::vector<MrcFlowRecord> m_flows;
+
+    /// Statistics of the streamed flows of one transport (AddStreamedFlow).
+    struct StreamedTally
+    {
+        uint64_t messages{0};          //!< flows
+        uint64_t bytes{0};             //!< their bytes
+        uint64_t completed{0};         //!< completed flows
+        uint64_t completedBytes{0};    //!< their bytes
+        int64_t firstStart{INT64_MAX}; //!< earliest start of a completed flow
+        int64_t lastEnd{INT64_MIN};    //!< latest end
+        std::vector<int64_t> fcts;     //!< FCT of every completed flow
+        std::vector<double> slowdowns; //!< slowdown of every completed flow with an ideal FCT
+    };
+
+    std::vector<StreamedTally> m_streamed; //!< by transport index (grown on demand)
+    uint64_t m_nStreamed{0};               //!< flows counted by AddStreamedFlow
+    StreamedSamples m_sampleSource;        //!< where streamed FCTs are (null: m_streamed)
     std::vector<MrcLinkRecord> m_links;
     std::vector<MrcPfcRecord> m_pfc;
     std::vector<Series> m_series;

@@ -59,6 +59,8 @@ struct MrcFlowSpec
     uint32_t step{0};                     ///< COLLECTIVE: the step (0-based)
     uint32_t chunk{0};                    ///< COLLECTIVE: the chunk within the step
     uint32_t segment{0};                  ///< COLLECTIVE: the message segment carried
+    uint32_t channel{0};                  ///< COLLECTIVE (MrcCollective): the channel
+    uint32_t iteration{0};                ///< COLLECTIVE (MrcCollective): the iteration
     int32_t priorityGroup{-1};            ///< from a flow file (pg), -1 if none
     int32_t dstPort{-1};                  ///< from a flow file (dport), -1 if none
 };
