@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace ns3
@@ -226,13 +228,31 @@ MrcFlowStream::Finish(const std::string& dir, const MrcRunResults& results)
             NS_FATAL_ERROR("MrcFlowStream: cannot write '" << dir << "/flows.csv'");
         }
     }
+    // fct.txt: HPCC's format cannot name the transport, so a run of several transports has one
+    // file per transport in DIR/TRANSPORT/ (as MrcResultsWriter::Write does), a run of one has
+    // DIR/fct.txt. Each file's lines in completion order; ties keep the part's order.
+    std::vector<std::pair<std::string, std::vector<const Part*>>> fctFiles;
+    if (parts.size() <= 1)
+    {
+        fctFiles.emplace_back(dir + "/fct.txt", parts);
+    }
+    else
+    {
+        for (const Part* p : parts)
+        {
+            std::filesystem::create_directories(dir + "/" + p->transport);
+            fctFiles.emplace_back(dir + "/" + p->transport + "/fct.txt",
+                                  std::vector<const Part*>{p});
+        }
+    }
+    for (const auto& [path, group] : fctFiles)
     {
         std::ofstream out;
-        OpenOut(out, dir + "/fct.txt");
-        std::vector<FctReader> readers(parts.size());
-        for (std::size_t k = 0; k < parts.size(); ++k)
+        OpenOut(out, path);
+        std::vector<FctReader> readers(group.size());
+        for (std::size_t k = 0; k < group.size(); ++k)
         {
-            readers[k].in.open(parts[k]->fct, std::ios::binary);
+            readers[k].in.open(group[k]->fct, std::ios::binary);
             readers[k].Next();
         }
         while (true)
@@ -254,7 +274,7 @@ MrcFlowStream::Finish(const std::string& dir, const MrcRunResults& results)
         }
         if (!out)
         {
-            NS_FATAL_ERROR("MrcFlowStream: cannot write '" << dir << "/fct.txt'");
+            NS_FATAL_ERROR("MrcFlowStream: cannot write '" << path << "'");
         }
     }
 }
