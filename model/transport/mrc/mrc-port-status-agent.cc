@@ -395,7 +395,7 @@ MrcPortStatusAgent::StopTimer(Session& s)
 {
     // Scope Qp removes the timer from the event list, scope Nic leaves it cancelled in
     // place (it still counts as executed when its time comes): each keeps the event count
-    // of the exchange it replaces (mrc-sim's summary.json reports run.eventsExecuted).
+    // of the exchange it replaces (mrc-sim's summary.json reports each transport's eventsExecuted).
     if (s.perQp)
     {
         Simulator::Remove(s.timer);
