@@ -25,7 +25,6 @@
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
-#include <malloc.h>
 #include <numeric>
 #include <queue>
 #include <sstream>
@@ -671,19 +670,6 @@ TEST(MrcFlowStream, StreamedFilesAreIdenticalToTheFilesWrittenAtTheEnd)
 namespace
 {
 
-uint64_t
-AllocatedBytes()
-{
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    const struct mallinfo2 m = mallinfo2();
-    return m.uordblks + m.hblkhd;
-#else
-    const struct mallinfo m = mallinfo();
-    return static_cast<uint64_t>(static_cast<uint32_t>(m.uordblks)) +
-           static_cast<uint64_t>(static_cast<uint32_t>(m.hblkhd));
-#endif
-}
-
 struct Peak
 {
     uint64_t total{0}; //!< peak allocated bytes of the process during the run
@@ -729,16 +715,16 @@ StreamedRun(uint32_t n)
             }
         };
         add();
-        const uint64_t base = AllocatedBytes();
+        const uint64_t base = MrcTest::HeapBytesInUse();
         uint64_t peak = 0;
         std::function<void()> sample = [&]() {
-            peak = std::max(peak, AllocatedBytes());
+            peak = std::max(peak, MrcTest::HeapBytesInUse());
             Simulator::Schedule(MicroSeconds(20), sample);
         };
         Simulator::Schedule(Time(0), sample);
         r.Run();
         r.Write(dir);
-        peak = std::max(peak, AllocatedBytes());
+        peak = std::max(peak, MrcTest::HeapBytesInUse());
         p.total = peak;
         p.above = peak > base ? peak - base : 0;
         p.lanes = r.GetConnections().GetLanes().size();

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <gtest/gtest.h>
-#include <malloc.h>
 #include <string>
 #include <vector>
 
@@ -56,20 +55,6 @@ Reset()
     Simulator::Destroy();
     Names::Clear();
     Config::Reset();
-}
-
-/// Bytes malloc has handed out and not taken back now.
-uint64_t
-AllocatedBytes()
-{
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    const struct mallinfo2 m = mallinfo2();
-    return m.uordblks + m.hblkhd;
-#else
-    const struct mallinfo m = mallinfo();
-    return static_cast<uint64_t>(static_cast<uint32_t>(m.uordblks)) +
-           static_cast<uint64_t>(static_cast<uint32_t>(m.hblkhd));
-#endif
 }
 
 /// Peak of AllocatedBytes over a run (sampled every `every` of simulated time and at the
@@ -110,16 +95,16 @@ RunMeasured(const std::string& transport, uint32_t n, Time every)
             }
         };
         add();
-        const uint64_t base = AllocatedBytes();
+        const uint64_t base = MrcTest::HeapBytesInUse();
         uint64_t peak = 0;
         std::function<void()> sample;
         sample = [&]() {
-            peak = std::max(peak, AllocatedBytes());
+            peak = std::max(peak, MrcTest::HeapBytesInUse());
             Simulator::Schedule(every, sample);
         };
         Simulator::Schedule(Time(0), sample);
         r.Run();
-        peak = std::max(peak, AllocatedBytes());
+        peak = std::max(peak, MrcTest::HeapBytesInUse());
         m.peak = peak > base ? peak - base : 0;
         m.lanes = r.GetConnections().GetLanes().size();
         m.connections = r.GetConnections().GetNConnections();

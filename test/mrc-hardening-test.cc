@@ -23,7 +23,6 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <malloc.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -259,14 +258,6 @@ TEST(Hardening, Item15EchoIsPrintable)
 namespace
 {
 
-/// Bytes malloc has handed out and not got back.
-std::size_t
-HeapInUse()
-{
-    const struct mallinfo2 m = mallinfo2();
-    return m.uordblks + m.hblkhd;
-}
-
 /// Build a 2-plane Clos of 32 hosts, run its simulator briefly, and destroy it.
 void
 BuildRunDestroy()
@@ -286,12 +277,12 @@ TEST(Hardening, Item05FabricsAreFreed)
 {
     BuildRunDestroy(); // first use: ns-3's singletons, TypeId tables, log components
     BuildRunDestroy();
-    const std::size_t before = HeapInUse();
+    const std::size_t before = MrcTest::HeapBytesInUse();
     for (int i = 0; i < 8; ++i)
     {
         BuildRunDestroy();
     }
-    const std::size_t after = HeapInUse();
+    const std::size_t after = MrcTest::HeapBytesInUse();
     // One such fabric holds several MB; 8 leaked ones would add tens of MB.
     EXPECT_LT(after, before + 512 * 1024) << "heap grew by " << (after - before) << " bytes";
 }

@@ -8,6 +8,8 @@
 // a failure and convergence; entries bounded by ports), the frame ring of the link
 // layer, and the heap bytes one link costs.
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/mrc-channel.h"
@@ -27,7 +29,6 @@
 
 #include <gtest/gtest.h>
 #include <iostream>
-#include <malloc.h>
 #include <vector>
 
 using namespace ns3;
@@ -449,18 +450,6 @@ TEST(MrcRing, PopReleasesThePacket)
 namespace
 {
 
-/// \return heap bytes in use (0 where mallinfo2 is missing)
-double
-HeapBytes()
-{
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-    struct mallinfo2 m = mallinfo2();
-    return double(m.uordblks) + double(m.hblkhd);
-#else
-    return 0;
-#endif
-}
-
 } // namespace
 
 TEST(MrcLinkMemory, OneLinkCostsLessThanTheBound)
@@ -475,12 +464,12 @@ TEST(MrcLinkMemory, OneLinkCostsLessThanTheBound)
     MrcLinkHelper link;
     std::vector<NetDeviceContainer> keep;
     keep.reserve(256);
-    const double before = HeapBytes();
+    const double before = MrcTest::HeapBytesInUse();
     for (int i = 0; i < 256; ++i)
     {
         keep.push_back(link.Install(n.Get(0), n.Get(1)));
     }
-    const double perLink = (HeapBytes() - before) / 256;
+    const double perLink = (MrcTest::HeapBytesInUse() - before) / 256;
     if (before > 0)
     {
         EXPECT_LT(perLink, BOUND);

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <system_error>
@@ -278,6 +279,19 @@ RunSimMain(std::vector<std::string> args)
         argv.push_back(a.data());
     }
     std::exit(MrcSimMain(static_cast<int>(argv.size()), argv.data()));
+}
+
+uint64_t
+HeapBytesInUse()
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    const struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+#else
+    const struct mallinfo m = mallinfo();
+    return static_cast<uint64_t>(static_cast<uint32_t>(m.uordblks)) +
+           static_cast<uint64_t>(static_cast<uint32_t>(m.hblkhd));
+#endif
 }
 
 } // namespace MrcTest

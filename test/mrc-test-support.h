@@ -215,6 +215,10 @@ struct CompletionLog
  */
 [[noreturn]] void RunSimMain(std::vector<std::string> args);
 
+/// \return the bytes malloc has handed out and not taken back now (mallinfo2; mallinfo's
+/// 32-bit fields before glibc 2.33), for tests that compare peak memory of runs
+uint64_t HeapBytesInUse();
+
 } // namespace MrcTest
 
 } // namespace ns3
