@@ -69,14 +69,18 @@ TEST(FuzzCorpus, EveryTargetHasAUniqueNameAndItsFolderIsKnown)
         EXPECT_TRUE(names.insert(t.name).second) << t.name;
         EXPECT_EQ(MrcFuzz::Find(t.name), &t);
     }
-    EXPECT_EQ(names.size(), 26u);
+    EXPECT_EQ(names.size(), 27u); // 6 readers, 19 header classes, packet, frame
     EXPECT_EQ(MrcFuzz::Find("nope"), nullptr);
     // every folder of findings belongs to a target (a renamed target would orphan it)
     for (const auto& e : std::filesystem::directory_iterator(FUZZ_DATA))
     {
+        // TARGET.new/ is where a running `./ns3-mrc fuzz` collects its findings
+        const std::string folder = e.path().filename().string();
+        const bool running = folder.size() > 4 && folder.substr(folder.size() - 4) == ".new";
         if (e.is_directory())
         {
-            EXPECT_EQ(names.count(e.path().filename().string()), 1u) << e.path();
+            const std::string target = running ? folder.substr(0, folder.size() - 4) : folder;
+            EXPECT_EQ(names.count(target), 1u) << e.path();
         }
     }
 }

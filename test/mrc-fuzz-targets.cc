@@ -31,6 +31,7 @@
 #include "ns3/mrc-reth-header.h"
 #include "ns3/mrc-seth-header.h"
 #include "ns3/mrc-srh-header.h"
+#include "ns3/mrc-trace-input.h"
 #include "ns3/mrc-tseth-header.h"
 #include "ns3/packet.h"
 #include "ns3/udp-header.h"
@@ -242,10 +243,32 @@ Cdf(const uint8_t* data, std::size_t size)
     });
 }
 
+void
+Trace(const uint8_t* data, std::size_t size)
+{
+    Reader(data, size, [](std::istream& in) {
+        const std::vector<MrcTraceEntry> entries = MrcTraceReader::Read(in, "fuzz");
+        MrcTraceReader::CheckHosts(entries, 64, "fuzz");
+    });
+}
+
 std::vector<std::string>
 NoSeeds()
 {
     return {};
+}
+
+/// A trace with every kind of line (flow, each collective, dependencies, options).
+std::vector<std::string>
+TraceSeeds()
+{
+    return {"# job\n"
+            "1 flow 0 1 4096 start=10us\n"
+            "2 allreduce 0-3,8 65536 algo=tree channels=2 chunks=2 iterations=2 "
+            "computeGap=5us job=1\n"
+            "3 alltoall 4-7 1024 after=1,2 gap=1us\n"
+            "4 reducescatter 0,2,4 3000 algo=ring\n"
+            "5 allgather 1-2 10 after=4\n"};
 }
 
 // ---------------------------------------------------------------- header classes
@@ -706,6 +729,7 @@ Targets()
         {"htsim-topo", "htsim .topo file and its fat-tree shape", HtsimTopo, NoSeeds},
         {"htsim-cm", "htsim connection matrix and its timed flows", HtsimCm, NoSeeds},
         {"cdf", "flow-size CDF file and sampling", Cdf, NoSeeds},
+        {"trace", "communication trace (MrcTraceReader::Read, CheckHosts)", Trace, TraceSeeds},
         {"ethernet", "Ethernet header (MrcRawHeader, Ethernet layout)", Ethernet, EthernetSeeds},
         {"ipv6", "ns-3 Ipv6Header (SRv6 encapsulation)", Ipv6, DefaultSeeds<Ipv6Header>},
         {"udp", "ns-3 UdpHeader", Udp, DefaultSeeds<UdpHeader>},
