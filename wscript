@@ -215,6 +215,7 @@ def build(bld):
         'test/mrc-experiments-test.cc',
         'test/mrc-scenario-test.cc',
         'test/mrc-connections-test.cc',
+        'test/mrc-bench-programs-test.cc',
         'test/mrc-bench-reference-test.cc',
         # the ns-3 TestSuite 'mrc' lists the GoogleTest cases above, so it comes last
         'test/mrc-test-suite.cc',

@@ -102,15 +102,16 @@ struct Receiver
 /// The benchmark's options.
 struct BenchOptions
 {
-    uint32_t hosts = 128;          //!< number of hosts
-    uint32_t hostsPerT0 = 16;      //!< hosts under each T0
-    uint32_t t1 = 8;               //!< number of T1 switches
-    uint64_t bytes = 2000000;      //!< bytes per flow
-    uint32_t payload = 1000;       //!< UDP payload per data packet
-    uint32_t ackPayload = 14;      //!< UDP payload per ACK
-    std::string rate = "100Gbps";  //!< rate of every link
-    std::string linkDelay = "1us"; //!< delay of every link
-    uint32_t seed = 1;             //!< seed of the permutation
+    uint32_t hosts = 128;                                  //!< number of hosts
+    uint32_t hostsPerT0 = 16;                              //!< hosts under each T0
+    uint32_t t1 = 8;                                       //!< number of T1 switches
+    uint64_t bytes = 2000000;                              //!< bytes per flow
+    uint32_t payload = 1000;                               //!< UDP payload per data packet
+    uint32_t ackPayload = 14;                              //!< UDP payload per ACK
+    std::string rate = "100Gbps";                          //!< rate of every link
+    std::string linkDelay = "1us";                         //!< delay of every link
+    uint32_t seed = 1;                                     //!< seed of the permutation
+    std::string scheduler = "ns3::PriorityQueueScheduler"; //!< event scheduler, as mrc-sim
 
     /// \return the number of T0 switches
     uint32_t T0() const
@@ -142,7 +143,20 @@ ParseOptions(int argc, char* argv[])
     cmd.AddValue("rate", "rate of every link", o.rate);
     cmd.AddValue("linkDelay", "propagation delay of every link", o.linkDelay);
     cmd.AddValue("seed", "seed of the permutation", o.seed);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler (TypeId name); default mrc-sim's, so that both run on "
+                 "the same one",
+                 o.scheduler);
     cmd.Parse(argc, argv);
+    TypeId sched;
+    if (!TypeId::LookupByNameFailSafe(o.scheduler, &sched) ||
+        !sched.IsChildOf(Scheduler::GetTypeId()))
+    {
+        MrcCommandLine::Fail("--scheduler='" + o.scheduler +
+                             "' is not an ns-3 scheduler (allowed: ns3::PriorityQueueScheduler, "
+                             "ns3::MapScheduler, ns3::HeapScheduler, ns3::CalendarScheduler, "
+                             "ns3::ListScheduler)");
+    }
     if (o.hosts < 2 || o.hostsPerT0 == 0 || o.hosts % o.hostsPerT0 != 0 || o.t1 == 0 ||
         o.payload == 0 || o.bytes == 0)
     {
@@ -391,7 +405,7 @@ PrintJson(const BenchOptions& o, uint64_t sent, uint64_t expectedHops, const Mea
 {
     std::printf("{\n"
                 "  \"hosts\": %u, \"t0\": %u, \"t1\": %u, \"bytesPerFlow\": %llu, "
-                "\"payload\": %u, \"seed\": %u,\n"
+                "\"payload\": %u, \"seed\": %u, \"scheduler\": \"%s\",\n"
                 "  \"dataPacketsSent\": %llu, \"dataPacketsDelivered\": %llu, "
                 "\"acksDelivered\": %llu, \"drops\": %llu,\n"
                 "  \"packetHops\": %llu, \"expectedPacketHops\": %llu,\n"
@@ -407,6 +421,7 @@ PrintJson(const BenchOptions& o, uint64_t sent, uint64_t expectedHops, const Mea
                 static_cast<unsigned long long>(o.bytes),
                 o.payload,
                 o.seed,
+                o.scheduler.c_str(),
                 static_cast<unsigned long long>(sent),
                 static_cast<unsigned long long>(m.delivered),
                 static_cast<unsigned long long>(m.acks),
@@ -431,6 +446,7 @@ int
 main(int argc, char* argv[])
 {
     const BenchOptions o = ParseOptions(argc, argv);
+    GlobalValue::Bind("SchedulerType", StringValue(o.scheduler));
 
     const auto setupStart = std::chrono::steady_clock::now();
     // No duplicate address detection: addresses are usable at once.

@@ -3,15 +3,21 @@
  */
 
 // perm1024-uec: the size UEC simulators are compared at. 1024 hosts on a k = 16 3-tier
-// fat-tree (100 Gb/s links, 1 us per link), every host writes one message (default 2 MiB)
-// to a distinct host (a random derangement with a fixed seed), UEC RUD queue pairs with the
-// uec-htsim profile (MTU 4096, trimming, NSCC, mixed spraying). Checks that every byte is
+// fat-tree (100 Gb/s links, 1 us per link), every host writes one message (default
+// 2,000,000 B, the "2MB" of the reference simulator's connection matrices) to a distinct
+// host (a random derangement with a fixed seed, or the flows of an htsim connection matrix
+// given with --flowFile, so that both simulators run the same permutation; --writeFlowFile
+// writes ours in that format), UEC RUD queue pairs with the uec-htsim profile (MTU 4096,
+// trimming, NSCC, mixed spraying), on the event scheduler mrc-sim uses
+// (ns3::PriorityQueueScheduler; --scheduler picks another). Checks that every byte is
 // placed exactly once and every Write completes, then prints wall time, CPU time, peak RSS,
 // packet hops, events and FCT percentiles as text and one JSON line (--json=FILE also writes
 // the JSON there). Exit code 1 if a check fails.
 
 #include "ns3/core-module.h"
 #include "ns3/mrc-command-line.h"
+#include "ns3/mrc-htsim-input.h"
+#include "ns3/mrc-input-error.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-profiles.h"
@@ -63,10 +69,11 @@ Since(std::chrono::steady_clock::time_point a)
 /// Completion bookkeeping for all requesters.
 struct Completions
 {
-    std::vector<int64_t> fctNs; //!< per flow, -1 until completed
-    uint32_t done{0};           //!< completions seen
-    uint32_t failed{0};         //!< completions with a status other than SUCCESS
-    uint32_t repeated{0};       //!< a flow completing more than once
+    std::vector<int64_t> fctNs;   //!< per flow, -1 until completed
+    std::vector<int64_t> startNs; //!< per flow, when it was posted
+    uint32_t done{0};             //!< completions seen
+    uint32_t failed{0};           //!< completions with a status other than SUCCESS
+    uint32_t repeated{0};         //!< a flow completing more than once
 
     void OnWc(const MrcWorkCompletion& c)
     {
@@ -79,7 +86,7 @@ struct Completions
             ++repeated;
             return;
         }
-        fctNs[c.wrId] = Simulator::Now().GetNanoSeconds();
+        fctNs[c.wrId] = Simulator::Now().GetNanoSeconds() - startNs[c.wrId];
         ++done;
     }
 };
@@ -100,10 +107,13 @@ Quantile(const std::vector<int64_t>& v, double q)
 /// The benchmark's options.
 struct UecBenchOptions
 {
-    uint32_t k = 16;                  //!< fat-tree arity
-    uint64_t bytes = 2 * 1024 * 1024; //!< bytes each host writes
-    uint32_t seed = 1;                //!< RNG seed
-    std::string json = "";            //!< also write the JSON line here
+    uint32_t k = 16;                                       //!< fat-tree arity
+    uint64_t bytes = 2000000;                              //!< bytes each host writes
+    uint32_t seed = 1;                                     //!< RNG seed
+    std::string json = "";                                 //!< also write the JSON line here
+    std::string flowFile = "";                             //!< htsim .cm flows instead
+    std::string writeFlowFile = "";                        //!< write the flows as .cm here
+    std::string scheduler = "ns3::PriorityQueueScheduler"; //!< event scheduler
 };
 
 /// \param argc argument count \param argv arguments \return the options, checked
@@ -118,7 +128,26 @@ ParseOptions(int argc, char* argv[])
     cmd.AddValue("bytes", "bytes each host writes", o.bytes);
     cmd.AddValue("seed", "RNG seed (permutation, spraying, ECMP)", o.seed);
     cmd.AddValue("json", "also write the JSON line to this file", o.json);
+    cmd.AddValue("flowFile",
+                 "an htsim connection matrix (.cm): its timed flows instead of the random "
+                 "permutation (Nodes must be the fat-tree's hosts; --bytes is then ignored)",
+                 o.flowFile);
+    cmd.AddValue("writeFlowFile",
+                 "write the flows of the run as an htsim connection matrix (.cm) to this file",
+                 o.writeFlowFile);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler (TypeId name), as mrc-sim's default",
+                 o.scheduler);
     cmd.Parse(argc, argv);
+    TypeId sched;
+    if (!TypeId::LookupByNameFailSafe(o.scheduler, &sched) ||
+        !sched.IsChildOf(Scheduler::GetTypeId()))
+    {
+        MrcCommandLine::Fail("--scheduler='" + o.scheduler +
+                             "' is not a TypeId (allowed: ns3::PriorityQueueScheduler, "
+                             "ns3::MapScheduler, ns3::HeapScheduler, ns3::CalendarScheduler, "
+                             "ns3::ListScheduler)");
+    }
     if (o.k < 4 || o.k % 2 != 0 || o.k > 64)
     {
         MrcCommandLine::Fail("--k='" + std::to_string(o.k) + "' must be even and in [4, 64]");
@@ -187,24 +216,88 @@ BuildFabric(uint32_t k, MrcRdmaHelper& rdma, UecBenchResult& r)
 }
 
 /**
- * Connect every host to its permutation partner and post one Write on each connection.
- * \param topo the fabric \param rdma makes the connections \param bytes bytes per Write
+ * The flows of the run: the random permutation, or the timed flows of --flowFile.
+ * \param o the options \param hosts hosts of the fat-tree \return the flows
+ */
+std::vector<MrcFlowSpec>
+BenchFlows(const UecBenchOptions& o, uint32_t hosts)
+{
+    if (!o.flowFile.empty())
+    {
+        try
+        {
+            const MrcHtsimConnectionMatrix cm = MrcHtsimInput::LoadConnectionMatrix(o.flowFile);
+            if (cm.nodes != hosts)
+            {
+                MrcCommandLine::Fail("--flowFile='" + o.flowFile + "' has Nodes " +
+                                     std::to_string(cm.nodes) + ", the k = " + std::to_string(o.k) +
+                                     " fat-tree has " + std::to_string(hosts) + " hosts");
+            }
+            std::vector<MrcFlowSpec> flows = cm.TimedFlows();
+            for (const MrcFlowSpec& f : flows)
+            {
+                if (f.src >= hosts || f.dst >= hosts || f.src == f.dst || f.bytes == 0 ||
+                    f.bytes > (uint64_t{1} << 32))
+                {
+                    MrcCommandLine::Fail("--flowFile='" + o.flowFile + "': flow " +
+                                         std::to_string(f.src) + "->" + std::to_string(f.dst) +
+                                         " of " + std::to_string(f.bytes) +
+                                         " B (allowed: distinct hosts below " +
+                                         std::to_string(hosts) + ", 1 B to 2^32 B)");
+                }
+            }
+            if (flows.empty())
+            {
+                MrcCommandLine::Fail("--flowFile='" + o.flowFile + "' has no timed flow");
+            }
+            return flows;
+        }
+        catch (const MrcInputError& e)
+        {
+            MrcCommandLine::Fail(e.what());
+        }
+    }
+    std::vector<uint32_t> all(hosts);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        all[h] = h;
+    }
+    Ptr<MrcWorkloadGenerator> gen = CreateObject<MrcWorkloadGenerator>();
+    gen->AssignStreams(1);
+    return gen->Permutation(all, o.bytes, Seconds(0));
+}
+
+/// Write \p flows as an htsim connection matrix to \p path (exit 2 if it cannot).
+void
+WriteFlowFile(const std::string& path, uint32_t hosts, const std::vector<MrcFlowSpec>& flows)
+{
+    std::ofstream f(path);
+    f << "Nodes " << hosts << "\nConnections " << flows.size() << "\n";
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        f << flows[i].src << "->" << flows[i].dst << " id " << i + 1 << " start "
+          << flows[i].start.GetMicroSeconds() << " size " << flows[i].bytes << "\n";
+    }
+    if (!f)
+    {
+        MrcCommandLine::Fail("--writeFlowFile='" + path + "': cannot write there");
+    }
+}
+
+/**
+ * Connect every flow's hosts and post one Write on each connection at the flow's start.
+ * \param topo the fabric \param rdma makes the connections \param flows the flows
  * \param done logs the completions
  * \return the connections, in flow order
  */
 std::vector<MrcRdmaHelper::Connection>
-PostPermutation(Ptr<MrcTopology> topo, MrcRdmaHelper& rdma, uint64_t bytes, Completions& done)
+PostFlows(Ptr<MrcTopology> topo,
+          MrcRdmaHelper& rdma,
+          const std::vector<MrcFlowSpec>& flows,
+          Completions& done)
 {
-    std::vector<uint32_t> hosts(topo->GetNHosts());
-    for (uint32_t h = 0; h < hosts.size(); ++h)
-    {
-        hosts[h] = h;
-    }
-    Ptr<MrcWorkloadGenerator> gen = CreateObject<MrcWorkloadGenerator>();
-    gen->AssignStreams(1);
-    const std::vector<MrcFlowSpec> flows = gen->Permutation(hosts, bytes, Seconds(0));
-
     done.fctNs.assign(flows.size(), -1);
+    done.startNs.resize(flows.size());
     std::vector<MrcRdmaHelper::Connection> conns;
     conns.reserve(flows.size());
     for (std::size_t i = 0; i < flows.size(); ++i)
@@ -219,9 +312,23 @@ PostPermutation(Ptr<MrcTopology> topo, MrcRdmaHelper& rdma, uint64_t bytes, Comp
         wr.remoteAddress = conn.region->GetBase();
         wr.rkey = conn.region->GetRkey();
         wr.length = static_cast<uint32_t>(f.bytes);
-        if (!conn.requester->PostSend(wr))
+        done.startNs[i] = f.start.GetNanoSeconds();
+        if (f.start.IsZero())
         {
-            MrcCommandLine::Fail("PostSend refused flow " + std::to_string(i));
+            if (!conn.requester->PostSend(wr))
+            {
+                MrcCommandLine::Fail("PostSend refused flow " + std::to_string(i));
+            }
+        }
+        else
+        {
+            Ptr<MrcQueuePair> qp = conn.requester;
+            Simulator::Schedule(f.start, [qp, wr, i]() {
+                if (!qp->PostSend(wr))
+                {
+                    MrcCommandLine::Fail("PostSend refused flow " + std::to_string(i));
+                }
+            });
         }
         // fixed EV stream per flow
         DynamicCast<MrcUecQueuePair>(conn.requester)
@@ -249,18 +356,20 @@ RunAndTime(UecBenchResult& r)
 /**
  * Check every byte was placed exactly once and every Write completed once and successfully;
  * add up the counters of the queue pairs, links and switches.
- * \param topo the fabric \param conns the connections \param bytes bytes per Write
- * \param done the completions \param[out] r the result
+ * \param topo the fabric \param conns the connections \param flows the flows, in the
+ * same order \param done the completions \param[out] r the result
  */
 void
 CheckAndCount(Ptr<MrcTopology> topo,
               const std::vector<MrcRdmaHelper::Connection>& conns,
-              uint64_t bytes,
+              const std::vector<MrcFlowSpec>& flows,
               const Completions& done,
               UecBenchResult& r)
 {
-    for (const auto& conn : conns)
+    for (std::size_t i = 0; i < conns.size(); ++i)
     {
+        const MrcRdmaHelper::Connection& conn = conns[i];
+        const uint64_t bytes = flows[i].bytes;
         if (!conn.region->IsExactlyOnce(conn.region->GetBase(), bytes) ||
             conn.region->GetBytesPlaced() != bytes || conn.region->GetDuplicateBytes() != 0)
         {
@@ -303,7 +412,10 @@ PrintText(const UecBenchOptions& o,
     const std::vector<int64_t>& fct = r.fct;
     std::cout << "perm1024-uec: k = " << o.k << " fat-tree, " << r.hosts << " hosts, "
               << topo->GetNSwitches() << " switches, " << topo->GetNLinks() << " links; "
-              << r.messages << " Writes of " << o.bytes << " B\n"
+              << r.messages << " Writes "
+              << (o.flowFile.empty() ? "of " + std::to_string(o.bytes) + " B"
+                                     : "of the connection matrix " + o.flowFile)
+              << ", scheduler " << o.scheduler << "\n"
               << "setup: " << r.setupWall << " s wall, " << r.setupCpu << " s CPU, peak RSS "
               << r.setupRss / 1024.0 << " MiB (after the topology " << r.topoRss / 1024.0
               << ", after the NICs " << r.nicRss / 1024.0 << ")\n"
@@ -330,7 +442,9 @@ JsonLine(const UecBenchOptions& o, const UecBenchResult& r)
     const std::vector<int64_t>& fct = r.fct;
     std::ostringstream js;
     js << "{\"scenario\": \"perm1024-uec\", \"k\": " << o.k << ", \"hosts\": " << r.hosts
-       << ", \"messages\": " << r.messages << ", \"bytesPerMessage\": " << o.bytes
+       << ", \"messages\": " << r.messages
+       << ", \"bytesPerMessage\": " << (o.flowFile.empty() ? o.bytes : 0) << ", \"flowFile\": \""
+       << o.flowFile << "\", \"scheduler\": \"" << o.scheduler << "\""
        << ", \"seed\": " << o.seed << ", \"allCompleted\": " << (r.ok ? "true" : "false")
        << ", \"simulatedNs\": " << r.simNs << ", \"eventsExecuted\": " << r.events
        << ", \"packetHops\": " << r.hops << ", \"setupWallSeconds\": " << r.setupWall
@@ -354,6 +468,8 @@ int
 main(int argc, char* argv[])
 {
     const UecBenchOptions o = ParseOptions(argc, argv);
+    // as mrc-sim (helper/experiments/mrc-sim-main.cc): same scheduler, same event order
+    GlobalValue::Bind("SchedulerType", StringValue(o.scheduler));
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(1);
 
@@ -364,14 +480,19 @@ main(int argc, char* argv[])
     rdma.SetQueuePairType("ns3::MrcUecQueuePair");
     Ptr<MrcTopology> topo = BuildFabric(o.k, rdma, r);
     Completions done;
-    const std::vector<MrcRdmaHelper::Connection> conns = PostPermutation(topo, rdma, o.bytes, done);
+    const std::vector<MrcFlowSpec> flows = BenchFlows(o, topo->GetNHosts());
+    if (!o.writeFlowFile.empty())
+    {
+        WriteFlowFile(o.writeFlowFile, topo->GetNHosts(), flows);
+    }
+    const std::vector<MrcRdmaHelper::Connection> conns = PostFlows(topo, rdma, flows, done);
     r.messages = conns.size();
     r.setupWall = Since(wall0);
     r.setupCpu = CpuSeconds() - cpu0;
     r.setupRss = PeakRssKib();
 
     RunAndTime(r);
-    CheckAndCount(topo, conns, o.bytes, done, r);
+    CheckAndCount(topo, conns, flows, done, r);
     r.totalWall = Since(wall0);
     r.totalCpu = CpuSeconds() - cpu0;
     r.rss = PeakRssKib();

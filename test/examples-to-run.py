@@ -22,6 +22,7 @@ cpp_examples = [
     ("mrc-topology --planes=2", "True", "False"),
     ("mrc-topology --topology=fattree --k=4", "True", "False"),
     ("mrc-tutorial --writes=2 --bytes=8192", "True", "False"),
+    ("mrc-bench-floor --pending=100 --events=20000", "True", "False"),
 ]
 
 python_examples = []

@@ -1,0 +1,149 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The benchmark programs compare like with like (issue 22): mrc-bench-uec runs the same
+// flows from its own permutation or from the connection-matrix file it wrote (what the
+// reference simulator reads), and mrc-bench-floor runs exactly the events it is asked to
+// on every scheduler. Small sizes: counts only, never times.
+
+#include "mrc-test-support.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using ns3::MrcTest::ExampleBinary;
+using ns3::MrcTest::RunCommand;
+
+namespace
+{
+
+/// \return the integer value of "key" in the printed JSON (the first one)
+long long
+Value(const std::string& json, const std::string& key)
+{
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(json, m, std::regex("\"" + key + "\": ([0-9]+)")))
+        << key << " not in " << json;
+    return m.empty() ? -1 : std::stoll(m[1].str());
+}
+
+/// \return a fresh scratch folder for \p name
+fs::path
+Scratch(const std::string& name)
+{
+    const fs::path d = fs::temp_directory_path() / ("mrc-bench-programs-" + name);
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+} // namespace
+
+TEST(MrcBenchUec, FlowFileRunsTheIdenticalWorkload)
+{
+    const std::string bin = ExampleBinary("mrc-bench-uec");
+    if (bin.empty())
+    {
+        GTEST_SKIP() << "mrc-bench-uec not built";
+    }
+    const fs::path d = Scratch("uec");
+    const std::string cm = (d / "perm.cm").string();
+    // k = 4: 16 hosts, 16 flows of 100,000 B
+    auto [rc, out] = RunCommand(bin + " --k=4 --bytes=100000 --writeFlowFile=" + cm);
+    ASSERT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("\"allCompleted\": true"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"scheduler\": \"ns3::PriorityQueueScheduler\""), std::string::npos);
+
+    // the file: htsim's header and one line per flow, each host sending once
+    std::ifstream f(cm);
+    std::string line;
+    std::getline(f, line);
+    EXPECT_EQ(line, "Nodes 16");
+    std::getline(f, line);
+    EXPECT_EQ(line, "Connections 16");
+    int flows = 0;
+    const std::regex flow("([0-9]+)->([0-9]+) id ([0-9]+) start 0 size 100000");
+    std::vector<int> sends(16, 0);
+    while (std::getline(f, line))
+    {
+        std::smatch m;
+        ASSERT_TRUE(std::regex_match(line, m, flow)) << line;
+        EXPECT_NE(m[1].str(), m[2].str());
+        EXPECT_EQ(std::stoi(m[3].str()), ++flows);
+        ++sends.at(std::stoi(m[1].str()));
+    }
+    EXPECT_EQ(flows, 16);
+    EXPECT_EQ(std::count(sends.begin(), sends.end(), 1), 16);
+
+    // the same flows read back from the file: the same run, event for event
+    auto [rc2, out2] = RunCommand(bin + " --k=4 --flowFile=" + cm);
+    ASSERT_EQ(rc2, 0) << out2;
+    for (const char* key : {"messages",
+                            "eventsExecuted",
+                            "packetHops",
+                            "simulatedNs",
+                            "fctP50Ns",
+                            "fctMaxNs",
+                            "trims",
+                            "retransmissions"})
+    {
+        EXPECT_EQ(Value(out2, key), Value(out, key)) << key;
+    }
+    fs::remove_all(d);
+}
+
+TEST(MrcBenchUec, BadFlowFileAndSchedulerAreUsageErrors)
+{
+    const std::string bin = ExampleBinary("mrc-bench-uec");
+    if (bin.empty())
+    {
+        GTEST_SKIP() << "mrc-bench-uec not built";
+    }
+    const fs::path d = Scratch("uec-bad");
+    const std::string cm = (d / "four.cm").string();
+    std::ofstream(cm) << "Nodes 4\nConnections 1\n0->1 id 1 start 0 size 1000\n";
+    auto [rc, out] = RunCommand(bin + " --k=4 --flowFile=" + cm);
+    EXPECT_EQ(rc, 2) << out;
+    EXPECT_NE(out.find("has Nodes 4, the k = 4 fat-tree has 16 hosts"), std::string::npos) << out;
+    auto [rc2, out2] = RunCommand(bin + " --k=4 --scheduler=ns3::Nope");
+    EXPECT_EQ(rc2, 2) << out2;
+    EXPECT_NE(out2.find("--scheduler='ns3::Nope'"), std::string::npos) << out2;
+    fs::remove_all(d);
+}
+
+TEST(MrcBenchFloor, EverySchedulerRunsExactlyTheEventsAskedFor)
+{
+    const std::string bin = ExampleBinary("mrc-bench-floor");
+    if (bin.empty())
+    {
+        GTEST_SKIP() << "mrc-bench-floor not built";
+    }
+    auto [rc, out] = RunCommand(bin + " --pending=100 --events=20000");
+    ASSERT_EQ(rc, 0) << out;
+    for (const char* s : {"ns3::PriorityQueueScheduler",
+                          "ns3::MapScheduler",
+                          "ns3::HeapScheduler",
+                          "ns3::CalendarScheduler"})
+    {
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(
+            out,
+            m,
+            std::regex(std::string("\"") + s + "\": \\{\"eventsExecuted\": ([0-9]+)")))
+            << s << " in " << out;
+        EXPECT_EQ(m[1].str(), "20000") << s;
+    }
+    auto [rc2, out2] = RunCommand(bin + " --schedulers=ns3::MrcNetDevice");
+    EXPECT_EQ(rc2, 2) << out2;
+    EXPECT_NE(out2.find("'ns3::MrcNetDevice' is not an ns-3 scheduler"), std::string::npos);
+    auto [rc3, out3] = RunCommand(bin + " --pending=10 --events=5");
+    EXPECT_EQ(rc3, 2) << out3;
+}
