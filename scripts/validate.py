@@ -91,6 +91,46 @@ def m_min_flow_rate_fraction(results, p):
     return worst[0], "%d flows; slowest: flow %s of run %s" % (n, worst[2], worst[1])
 
 
+def m_min_pair_rate_fraction(results, p):
+    """Smallest rate fraction of a sender-receiver pair, all its messages together: the
+    pair's bytes over the time from its first start to its last end, against the line rate
+    of its messages (bytes / ideal_fct of its largest message); an unfinished message
+    makes the pair 0. With one message per pair it equals min_flow_rate_fraction."""
+    pairs = {}
+    for r, f in _flows(results, p.get("transport")):
+        pairs.setdefault((r.label, f["src"], f["dst"]), []).append(f)
+    if not pairs:
+        raise mr.ResultError("no flows")
+    worst = None
+    for key, fl in sorted(pairs.items()):
+        if any(f.get("end_ns") is None for f in fl):
+            v = 0.0
+        else:
+            big = max(fl, key=lambda f: f["bytes"])
+            ideal = sum(f["bytes"] for f in fl) * float(big["ideal_fct_ns"]) / big["bytes"]
+            span = max(f["end_ns"] for f in fl) - min(f["start_ns"] for f in fl)
+            v = ideal / span if span > 0 else 0.0
+        if worst is None or v < worst[0]:
+            worst = (v, key, len(fl))
+    return worst[0], "%d pairs; slowest: %s -> %s of run %s (%d messages)" % (
+        len(pairs), worst[1][1], worst[1][2], worst[1][0], worst[2])
+
+
+def m_fct_us(results, p):
+    """A statistic (stat = min, median or max; default median) of the messages' completion
+    times in us; with max_bytes only the messages of at most that size count."""
+    stat = p.get("stat", "median")
+    if stat not in ("min", "median", "max"):
+        raise CaseError("fct_us: stat = %r (allowed: min, median, max)" % stat)
+    limit = float(p["max_bytes"]) if "max_bytes" in p else None
+    v = [f["fct_ns"] / 1e3 for _, f in _flows(results, p.get("transport"))
+         if f.get("fct_ns") is not None and (limit is None or f["bytes"] <= limit)]
+    if not v:
+        raise mr.ResultError("no completed message")
+    x = {"min": min, "median": statistics.median, "max": max}[stat](v)
+    return x, "%s of %d messages" % (stat, len(v))
+
+
 def m_victim_rate_fraction(results, p):
     """Mean ideal_fct/fct of the flows that do not go to the incast receiver."""
     vals = []
@@ -536,7 +576,8 @@ class Case:
         for a in args:
             if not a.startswith("--") or a.startswith("--out") or SEED_RE.match(a):
                 raise CaseError("%s: [ablation] args: %r (options only; not --out or --seed)" % (where, a))
-        self.ablation_args = args
+        # {casedir}: as in the runs' args (an input file beside the case, e.g. another flow file)
+        self.ablation_args = [x.replace("{casedir}", os.path.dirname(os.path.abspath(self.path))) for x in args]
         self.ablation_runs = [x for x in re.split(r"[\s,]+", sec.get("runs", " ".join(labels))) if x]
         if not self.ablation_runs:
             raise CaseError("%s: [ablation] runs is empty" % where)
