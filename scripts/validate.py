@@ -284,6 +284,58 @@ def m_min_goodput_ratio(results, p):
     return min(ratios)[0], "; ".join(t for _, t in ratios)
 
 
+def m_goodput_fraction(results, p):
+    """goodput (summary.json goodputGbps) / capacity_gbps, smallest over the runs."""
+    try:
+        cap = float(p["capacity_gbps"])
+        if cap <= 0:
+            raise ValueError
+    except (KeyError, ValueError):
+        raise CaseError("goodput_fraction needs capacity_gbps = a positive number")
+    vals = [(_goodput(r, p.get("transport")) / cap, r.label) for r in results]
+    v = min(vals)
+    return v[0], "%s: %.2f of %g Gb/s" % (v[1], v[0] * cap, cap)
+
+
+EV_RE = re.compile(r"\bev (\d+) .*\b([A-Z_]+)->([A-Z_]+) ([A-Z_]+)")
+
+
+def _ev_records(results, p):
+    """(result, time_ns, qp where, ev, from, to, reason) of the ev_state records."""
+    out = []
+    for r in results:
+        for e in (r.events_of(p["transport"]) if p.get("transport") else r.events):
+            if e["kind"] != "ev_state":
+                continue
+            m = EV_RE.search(str(e["detail"]))
+            if m:
+                out.append((r, e["time_ns"], e["where"], int(m.group(1)), m.group(2), m.group(3), m.group(4)))
+    return out
+
+
+def m_ev_transitions(results, p):
+    """Number of ev_state records (events.csv) with the given to-state (to), reason and
+    from-state (from_state); each left out matches any."""
+    n = sum(1 for _, _, _, _, a, b, why in _ev_records(results, p)
+            if p.get("to", b) == b and p.get("reason", why) == why and p.get("from_state", a) == a)
+    return n, "ev_state records%s" % "".join(" %s=%s" % (k, p[k]) for k in ("from_state", "to", "reason") if k in p)
+
+
+def m_ev_revived_fraction(results, p):
+    """Share of the entropy values marked ASSUMED_BAD (distinct QP and EV) that a probe
+    brought back (ASSUMED_BAD->GOOD or ->SKIP with reason PROBE_REVIVED) afterwards."""
+    bad, revived = {}, set()
+    for r, t, where, ev, a, b, why in _ev_records(results, p):
+        key = (r.label, where, ev)
+        if b == "ASSUMED_BAD":
+            bad.setdefault(key, t)
+        elif a == "ASSUMED_BAD" and why == "PROBE_REVIVED" and key in bad:
+            revived.add(key)
+    if not bad:
+        raise mr.ResultError("no entropy value was marked ASSUMED_BAD")
+    return len(revived) / len(bad), "%d of %d EVs marked bad were revived by probes" % (len(revived), len(bad))
+
+
 def _throughput_around_failure(r, p):
     series = mr.aggregate_series(r.timeseries, p.get("series_metric", "rx_gbps"), "host")
     fail = r.first_failure_ns()
