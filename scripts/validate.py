@@ -347,17 +347,25 @@ def _throughput_around_failure(r, p):
 
 
 def m_throughput_ratio_after_failure(results, p):
-    """Mean aggregate host rx_gbps in [fail+settle, fail+settle+window) / in [fail-window, fail)."""
+    """Mean aggregate host rx_gbps in [fail+settle, fail+settle+window) / in [fail-window, fail).
+    stat = min: the lowest sample of the window after the failure instead of its mean
+    (a transient dip within the window counts); after_window_us: the length of that window
+    (default window_us)."""
     w = float(p.get("window_us", 100)) * 1e3
     settle = float(p.get("settle_us", 50)) * 1e3
+    wa = float(p.get("after_window_us", p.get("window_us", 100))) * 1e3
+    stat = p.get("stat", "mean")
+    if stat not in ("mean", "min"):
+        raise CaseError("throughput_ratio_after_failure: stat = %r (allowed: mean, min)" % stat)
     vals = []
     for r in results:
         series, fail = _throughput_around_failure(r, p)
         before = [v for t, v in series if fail - w <= t < fail]
-        after = [v for t, v in series if fail + settle <= t < fail + settle + w]
+        after = [v for t, v in series if fail + settle <= t < fail + settle + wa]
         if not before or not after:
             raise mr.ResultError("%s: no samples in the windows around the failure at %d ns" % (r.label, fail))
-        vals.append((sum(after) / len(after)) / (sum(before) / len(before)))
+        a = min(after) if stat == "min" else sum(after) / len(after)
+        vals.append(a / (sum(before) / len(before)))
     return min(vals), "per run: " + ", ".join("%.3f" % v for v in vals)
 
 
