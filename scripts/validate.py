@@ -91,6 +91,49 @@ def m_min_flow_rate_fraction(results, p):
     return worst[0], "%d flows; slowest: flow %s of run %s" % (n, worst[2], worst[1])
 
 
+def m_min_pair_rate_fraction(results, p):
+    """Smallest rate fraction of a sender-receiver pair, all its messages together: the
+    pair's bytes over the time from its first start to its last end, against the line rate
+    of its messages (bytes / ideal_fct of its largest message); an unfinished message
+    makes the pair 0. With one message per pair it equals min_flow_rate_fraction; with n
+    equal messages the pair's ideal is n x one message's, whose fixed latency then counts n
+    times, so the value is overstated by up to that latency share (1.07 for the fastest of
+    8 x 500 KB messages per pair at 100 Gb/s, 1.2 for 16 x 250 KB)."""
+    pairs = {}
+    for r, f in _flows(results, p.get("transport")):
+        pairs.setdefault((r.label, f["src"], f["dst"]), []).append(f)
+    if not pairs:
+        raise mr.ResultError("no flows")
+    worst = None
+    for key, fl in sorted(pairs.items()):
+        if any(f.get("end_ns") is None for f in fl):
+            v = 0.0
+        else:
+            big = max(fl, key=lambda f: f["bytes"])
+            ideal = sum(f["bytes"] for f in fl) * float(big["ideal_fct_ns"]) / big["bytes"]
+            span = max(f["end_ns"] for f in fl) - min(f["start_ns"] for f in fl)
+            v = ideal / span if span > 0 else 0.0
+        if worst is None or v < worst[0]:
+            worst = (v, key, len(fl))
+    return worst[0], "%d pairs; slowest: %s -> %s of run %s (%d messages)" % (
+        len(pairs), worst[1][1], worst[1][2], worst[1][0], worst[2])
+
+
+def m_fct_us(results, p):
+    """A statistic (stat = min, median or max; default median) of the messages' completion
+    times in us; with max_bytes only the messages of at most that size count."""
+    stat = p.get("stat", "median")
+    if stat not in ("min", "median", "max"):
+        raise CaseError("fct_us: stat = %r (allowed: min, median, max)" % stat)
+    limit = float(p["max_bytes"]) if "max_bytes" in p else None
+    v = [f["fct_ns"] / 1e3 for _, f in _flows(results, p.get("transport"))
+         if f.get("fct_ns") is not None and (limit is None or f["bytes"] <= limit)]
+    if not v:
+        raise mr.ResultError("no completed message")
+    x = {"min": min, "median": statistics.median, "max": max}[stat](v)
+    return x, "%s of %d messages" % (stat, len(v))
+
+
 def m_victim_rate_fraction(results, p):
     """Mean ideal_fct/fct of the flows that do not go to the incast receiver."""
     vals = []
@@ -244,6 +287,58 @@ def m_min_goodput_ratio(results, p):
     return min(ratios)[0], "; ".join(t for _, t in ratios)
 
 
+def m_goodput_fraction(results, p):
+    """goodput (summary.json goodputGbps) / capacity_gbps, smallest over the runs."""
+    try:
+        cap = float(p["capacity_gbps"])
+        if cap <= 0:
+            raise ValueError
+    except (KeyError, ValueError):
+        raise CaseError("goodput_fraction needs capacity_gbps = a positive number")
+    vals = [(_goodput(r, p.get("transport")) / cap, r.label) for r in results]
+    v = min(vals)
+    return v[0], "%s: %.2f of %g Gb/s" % (v[1], v[0] * cap, cap)
+
+
+EV_RE = re.compile(r"\bev (\d+) .*\b([A-Z_]+)->([A-Z_]+) ([A-Z_]+)")
+
+
+def _ev_records(results, p):
+    """(result, time_ns, qp where, ev, from, to, reason) of the ev_state records."""
+    out = []
+    for r in results:
+        for e in (r.events_of(p["transport"]) if p.get("transport") else r.events):
+            if e["kind"] != "ev_state":
+                continue
+            m = EV_RE.search(str(e["detail"]))
+            if m:
+                out.append((r, e["time_ns"], e["where"], int(m.group(1)), m.group(2), m.group(3), m.group(4)))
+    return out
+
+
+def m_ev_transitions(results, p):
+    """Number of ev_state records (events.csv) with the given to-state (to), reason and
+    from-state (from_state); each left out matches any."""
+    n = sum(1 for _, _, _, _, a, b, why in _ev_records(results, p)
+            if p.get("to", b) == b and p.get("reason", why) == why and p.get("from_state", a) == a)
+    return n, "ev_state records%s" % "".join(" %s=%s" % (k, p[k]) for k in ("from_state", "to", "reason") if k in p)
+
+
+def m_ev_revived_fraction(results, p):
+    """Share of the entropy values marked ASSUMED_BAD (distinct QP and EV) that a probe
+    brought back (ASSUMED_BAD->GOOD or ->SKIP with reason PROBE_REVIVED) afterwards."""
+    bad, revived = {}, set()
+    for r, t, where, ev, a, b, why in _ev_records(results, p):
+        key = (r.label, where, ev)
+        if b == "ASSUMED_BAD":
+            bad.setdefault(key, t)
+        elif a == "ASSUMED_BAD" and why == "PROBE_REVIVED" and key in bad:
+            revived.add(key)
+    if not bad:
+        raise mr.ResultError("no entropy value was marked ASSUMED_BAD")
+    return len(revived) / len(bad), "%d of %d EVs marked bad were revived by probes" % (len(revived), len(bad))
+
+
 def _throughput_around_failure(r, p):
     series = mr.aggregate_series(r.timeseries, p.get("series_metric", "rx_gbps"), "host")
     fail = r.first_failure_ns()
@@ -255,17 +350,25 @@ def _throughput_around_failure(r, p):
 
 
 def m_throughput_ratio_after_failure(results, p):
-    """Mean aggregate host rx_gbps in [fail+settle, fail+settle+window) / in [fail-window, fail)."""
+    """Mean aggregate host rx_gbps in [fail+settle, fail+settle+window) / in [fail-window, fail).
+    stat = min: the lowest sample of the window after the failure instead of its mean
+    (a transient dip within the window counts); after_window_us: the length of that window
+    (default window_us)."""
     w = float(p.get("window_us", 100)) * 1e3
     settle = float(p.get("settle_us", 50)) * 1e3
+    wa = float(p.get("after_window_us", p.get("window_us", 100))) * 1e3
+    stat = p.get("stat", "mean")
+    if stat not in ("mean", "min"):
+        raise CaseError("throughput_ratio_after_failure: stat = %r (allowed: mean, min)" % stat)
     vals = []
     for r in results:
         series, fail = _throughput_around_failure(r, p)
         before = [v for t, v in series if fail - w <= t < fail]
-        after = [v for t, v in series if fail + settle <= t < fail + settle + w]
+        after = [v for t, v in series if fail + settle <= t < fail + settle + wa]
         if not before or not after:
             raise mr.ResultError("%s: no samples in the windows around the failure at %d ns" % (r.label, fail))
-        vals.append((sum(after) / len(after)) / (sum(before) / len(before)))
+        a = min(after) if stat == "min" else sum(after) / len(after)
+        vals.append(a / (sum(before) / len(before)))
     return min(vals), "per run: " + ", ".join("%.3f" % v for v in vals)
 
 
@@ -536,7 +639,8 @@ class Case:
         for a in args:
             if not a.startswith("--") or a.startswith("--out") or SEED_RE.match(a):
                 raise CaseError("%s: [ablation] args: %r (options only; not --out or --seed)" % (where, a))
-        self.ablation_args = args
+        # {casedir}: as in the runs' args (an input file beside the case, e.g. another flow file)
+        self.ablation_args = [x.replace("{casedir}", os.path.dirname(os.path.abspath(self.path))) for x in args]
         self.ablation_runs = [x for x in re.split(r"[\s,]+", sec.get("runs", " ".join(labels))) if x]
         if not self.ablation_runs:
             raise CaseError("%s: [ablation] runs is empty" % where)

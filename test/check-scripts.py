@@ -213,6 +213,15 @@ class Metrics(Base):
         # after window [800, 900) us + settle 550: samples 800 -> 75
         v = validate.METRICS["throughput_ratio_after_failure"]([r], {"window_us": "100", "settle_us": "550"})[0]
         self.assertAlmostEqual(v, 0.75)
+        # stat = min over [300, 700) us (settle 50, 400 us long): the 20 at 300 us
+        v = validate.METRICS["throughput_ratio_after_failure"]([r], {"window_us": "100", "settle_us": "50",
+                                                                     "after_window_us": "400", "stat": "min"})[0]
+        self.assertAlmostEqual(v, 0.2)
+        v = validate.METRICS["throughput_ratio_after_failure"]([r], {"window_us": "100", "settle_us": "50",
+                                                                     "after_window_us": "400"})[0]
+        self.assertAlmostEqual(v, (20 + 50 + 95 + 92) / 4 / 100)
+        with self.assertRaises(validate.CaseError):
+            validate.METRICS["throughput_ratio_after_failure"]([r], {"stat": "max"})
         none = write_result(self.p("nf"), ts=ts)
         with self.assertRaises(mr.ResultError):
             validate.METRICS["dip_duration_us"]([none], {})
@@ -244,6 +253,55 @@ class Metrics(Base):
             validate.METRICS["stall_end_after_failure_us"]([one], {})
         with self.assertRaises(mr.ResultError):
             validate.METRICS["mrc_timeout_us"]([write_result(self.p("n"))], {})
+
+    def test_pair_rate_and_fct(self):
+        # pair 0 -> 1: two 500 B messages (ideal 50 each) from 0 to 200: 100 / 200 = 0.5;
+        # pair 2 -> 3: one 1000 B message at line rate; pair 4 -> 5 unfinished: 0
+        flows = (flow("roce", 0, 0, 1, 500, 0, 100, 50) + flow("roce", 1, 0, 1, 500, 50, 150, 50)
+                 + flow("roce", 2, 2, 3, 1000, 0, 100, 100))
+        r = write_result(self.p("pr"), flows)
+        v, note = validate.METRICS["min_pair_rate_fraction"]([r], {})
+        self.assertAlmostEqual(v, 0.5)
+        self.assertIn("0 -> 1", note)
+        self.assertIn("2 messages", note)
+        u = write_result(self.p("pu"), flows + flow("roce", 3, 4, 5, 1000, 0, None, 100))
+        self.assertEqual(validate.METRICS["min_pair_rate_fraction"]([u], {})[0], 0.0)
+        self.assertEqual(validate.METRICS["fct_us"]([r], {"stat": "max"})[0], 0.15)
+        self.assertEqual(validate.METRICS["fct_us"]([r], {"stat": "min"})[0], 0.1)
+        self.assertEqual(validate.METRICS["fct_us"]([r], {"max_bytes": "500", "stat": "median"})[0], 0.125)
+        with self.assertRaises(validate.CaseError):
+            validate.METRICS["fct_us"]([r], {"stat": "mean"})
+        with self.assertRaises(mr.ResultError):
+            validate.METRICS["fct_us"]([r], {"max_bytes": "10"})
+
+    def test_goodput_fraction(self):
+        a = write_result(self.p("ga"), transports={"mrc": {"goodputGbps": 720.0}})
+        b = write_result(self.p("gb"), transports={"mrc": {"goodputGbps": 800.0}})
+        self.assertAlmostEqual(validate.METRICS["goodput_fraction"]([b, a], {"capacity_gbps": "800"})[0], 0.9)
+        with self.assertRaises(validate.CaseError):
+            validate.METRICS["goodput_fraction"]([a], {})
+
+    def test_ev_metrics(self):
+        ev = ("100,ev_state,host0:qp1,ev 3 value 0x10 plane 0 GOOD->ASSUMED_BAD LOSS_INFERRED\n"
+              "100,ev_state,host0:qp1,ev 9 value 0x20 plane 0 UNKNOWN->GOOD PROMOTED\n"
+              "110,ev_state,host0:qp1,ev 4 value 0x11 plane 0 GOOD->ASSUMED_BAD TIMEOUT\n"
+              "120,ev_state,host2:qp1,ev 3 value 0x10 plane 0 GOOD->ASSUMED_BAD LOSS_INFERRED\n"
+              "900,ev_state,host0:qp1,ev 3 value 0x10 plane 0 ASSUMED_BAD->GOOD PROBE_REVIVED\n"
+              "950,ev_state,host0:qp1,ev 4 value 0x11 plane 0 ASSUMED_BAD->GOOD PROBE_REVIVED\n"
+              "990,ev_state,host5:qp1,ev 7 value 0x11 plane 0 ASSUMED_BAD->GOOD PROBE_REVIVED\n")
+        r = write_result(self.p("ev"), events=ev)
+        tr = validate.METRICS["ev_transitions"]
+        self.assertEqual(tr([r], {"to": "GOOD", "reason": "PROMOTED"})[0], 1)
+        self.assertEqual(tr([r], {"to": "ASSUMED_BAD"})[0], 3)
+        self.assertEqual(tr([r], {"from_state": "ASSUMED_BAD"})[0], 3)
+        self.assertEqual(tr([r], {})[0], 7)
+        # 3 distinct EVs went bad (host0 ev 3, host0 ev 4, host2 ev 3); 2 of them revived
+        # (host5's revival had no recorded fall: not counted)
+        v, note = validate.METRICS["ev_revived_fraction"]([r], {})
+        self.assertAlmostEqual(v, 2 / 3)
+        self.assertEqual(note, "2 of 3 EVs marked bad were revived by probes")
+        with self.assertRaises(mr.ResultError):
+            validate.METRICS["ev_revived_fraction"]([write_result(self.p("ne"))], {})
 
 
 class Judge(Base):
@@ -294,6 +352,17 @@ class Judge(Base):
         self.assertEqual(c.base[0][1], ["incast", "--flowFile=%s/flows.txt" % self.tmp])
         self.assertEqual([r.args for r in c.variants[1].runs],
                          [["incast", "--flowFile=%s/flows.txt" % self.tmp, "--seed=2"]])
+
+    def test_casedir_in_ablation(self):
+        path = self.p("cda.case")
+        with open(path, "w") as f:
+            f.write(case_text("c", [("a", "incast --flowFile={casedir}/one.txt")], "fabric_drops", "==", "0",
+                              ablation="args = --flowFile={casedir}/eight.txt --qpsPerConnection=8\n"
+                                       "mechanism = one hash per flow\n"))
+        c = validate.Case(path)
+        self.assertEqual(c.ablated.runs[0].args,
+                         ["incast", "--flowFile=%s/one.txt" % self.tmp, "--seed=1",
+                          "--flowFile=%s/eight.txt" % self.tmp, "--qpsPerConnection=8"])
 
     def test_repository_cases_parse(self):
         cases = validate.load_cases(os.path.join(ROOT, "validation"))
