@@ -706,6 +706,12 @@ MrcNscc::CanSend(const MrcCcState& s, uint32_t bytes)
 }
 
 bool
+MrcNscc::IsRttSampleValid(uint32_t retxCount, Time rttSample, Time baseRtt)
+{
+    return retxCount == 0 || (retxCount == 1 && rttSample >= baseRtt);
+}
+
+bool
 MrcNscc::AckRequest(const MrcCcState& s) const
 {
     return static_cast<int64_t>(s.cwnd) - s.inflight < static_cast<int64_t>(s.mtu) ||

@@ -118,6 +118,20 @@ class MrcNscc : public MrcCongestionOps
      */
     static bool CanSend(const MrcCcState& s, uint32_t bytes);
 
+    /**
+     * The RTT-sample validity rule of NSCC's OnACK ([U] §3.6.13): a sample is valid when
+     * the acknowledged PSN was never retransmitted, or was retransmitted exactly once and
+     * the ACK answers that copy (the Retx echo). Without a Retx echo on the wire, a
+     * sample of at least the base RTT stands in for it: an ACK of the earlier copy would
+     * come back sooner after the retransmission left. Transports call this before they
+     * set MrcCcAck::rttValid.
+     * \param retxCount times the PSN was retransmitted
+     * \param rttSample time from the last transmission to the ACK
+     * \param baseRtt the configured base RTT
+     * \return true when the sample may feed the delay
+     */
+    static bool IsRttSampleValid(uint32_t retxCount, Time rttSample, Time baseRtt);
+
     /// \name Internal variables (for tests and traces)
     /// @{
     Time GetBaseRtt() const;           //!< \return current base_rtt (minimum of samples)
