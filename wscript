@@ -183,6 +183,7 @@ def build(bld):
         'test/mrc-roce-test.cc',
         # -- transport: shared reliability
         'test/mrc-sack-test.cc',
+        'test/mrc-nscc-fairness-test.cc',
         'test/mrc-nscc-test.cc',
         # -- transport: MRC
         'test/mrc-port-status-test.cc',

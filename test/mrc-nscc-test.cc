@@ -927,3 +927,43 @@ TEST(MrcNscc, ClosedLoopTwoToOneIncast)
     }
     Simulator::Destroy();
 }
+
+TEST(MrcNscc, AckDecisionTraceNamesEveryQuadrant)
+{
+    MrcCcState s = MakeState();
+    Ptr<MrcNscc> n = MakeNscc();
+    n->Init(s);
+    s.cwnd = 100000;
+    std::vector<MrcNsccAckRecord> recs;
+    n->TraceConnectWithoutContext(
+        "AckDecision",
+        MakeCallback(+[](std::vector<MrcNsccAckRecord>* v, const MrcNsccAckRecord& r) {
+            v->push_back(r);
+        }).Bind(&recs));
+    At(MicroSeconds(1), [&] {
+        n->OnAck(s, Ack(4096, MicroSeconds(10)));       // no ECN, 10 >= 9 us: fair
+        n->OnAck(s, Ack(4096, MicroSeconds(3)));        // no ECN, 3 < 9 us: proportional
+        n->OnAck(s, Ack(4096, MicroSeconds(3), true));  // ECN, 3 < 9 us: no change
+        n->OnAck(s, Ack(4096, MicroSeconds(20), true)); // ECN, 20 us: MD, avg too small
+        MrcCcAck invalid = Ack(4096, MicroSeconds(3));
+        invalid.rttValid = false;
+        n->OnAck(s, invalid); // no sample: counters only
+    });
+    ASSERT_EQ(recs.size(), 5u);
+    EXPECT_EQ(recs[0].decision, MrcNsccDecision::FAIR_INCREASE);
+    EXPECT_EQ(recs[0].delay, MicroSeconds(10));
+    EXPECT_EQ(recs[0].rttSample, MicroSeconds(22));
+    EXPECT_EQ(recs[0].baseRtt, MicroSeconds(12));
+    EXPECT_EQ(recs[0].target, MicroSeconds(9));
+    EXPECT_EQ(recs[0].newly, 4096u);
+    EXPECT_FALSE(recs[0].ecn);
+    EXPECT_EQ(recs[1].decision, MrcNsccDecision::PROPORTIONAL_INCREASE);
+    EXPECT_EQ(recs[1].delay, MicroSeconds(3));
+    EXPECT_EQ(recs[2].decision, MrcNsccDecision::NO_CHANGE);
+    EXPECT_TRUE(recs[2].ecn);
+    // avg_delay is far below the target (and 1 us since Init < base RTT): held
+    EXPECT_EQ(recs[3].decision, MrcNsccDecision::DECREASE_HELD);
+    EXPECT_EQ(recs[4].decision, MrcNsccDecision::NO_RTT_SAMPLE);
+    EXPECT_EQ(recs[4].rttSample, Time(0));
+    Simulator::Destroy();
+}

@@ -236,7 +236,12 @@ MrcNscc::AddTraceSources(TypeId tid)
         .AddTraceSource("QuickAdapt",
                         "Quick adapt set the window (new bytes).",
                         MakeTraceSourceAccessor(&MrcNscc::m_quickAdaptTrace),
-                        "ns3::TracedValueCallback::Uint64");
+                        "ns3::TracedValueCallback::Uint64")
+        .AddTraceSource("AckDecision",
+                        "An ACK was processed: its RTT sample, base RTT, delay, target, "
+                        "ECN echo and the quadrant taken.",
+                        MakeTraceSourceAccessor(&MrcNscc::m_ackDecisionTrace),
+                        "ns3::MrcNscc::AckDecisionTracedCallback");
 }
 
 MrcNscc::MrcNscc()
@@ -450,6 +455,7 @@ MrcNscc::QuickAdapt(MrcCcState& s, bool isLoss, bool ecn, Time qdelay)
         return false;
     }
     bool done = false;
+    m_qaFired = false;
     if (m_bytesIgnored < m_bytesToIgnore && ecn)
     {
         done = true; // ignore this signal: it predates the last quick adapt
@@ -465,6 +471,7 @@ MrcNscc::QuickAdapt(MrcCcState& s, bool isLoss, bool ecn, Time qdelay)
             m_bytesIgnored = 0;
             m_triggerQa = false;
             done = true;
+            m_qaFired = true;
             m_quickAdaptTrace(s.cwnd);
         }
         m_achievedBytes = 0;
@@ -499,7 +506,7 @@ MrcNscc::FastIncrease(MrcCcState& s, uint64_t newly, Time delay)
     return false;
 }
 
-void
+bool
 MrcNscc::MultiplicativeDecrease(MrcCcState& s)
 {
     m_increaseMode = false;
@@ -513,7 +520,9 @@ MrcNscc::MultiplicativeDecrease(MrcCcState& s)
         const uint64_t cwnd = FloorBytes(static_cast<double>(s.cwnd) * factor);
         SetCwnd(s, std::max<uint64_t>(cwnd, s.mtu));
         m_lastDecTime = now;
+        return true;
     }
+    return false;
 }
 
 void
@@ -551,10 +560,29 @@ MrcNscc::OnAck(MrcCcState& s, const MrcCcAck& ack)
     m_bytesIgnored += static_cast<int64_t>(newly);
     m_receivedBytes += newly;
     m_achievedBytes += newly;
+    MrcNsccAckRecord rec;
+    rec.newly = newly;
+    rec.ecn = ack.ecnEcho;
+    rec.rttSample = ack.rttValid ? ack.rttSample : Time(0);
+    if (ProcessAck(s, ack, rec))
+    {
+        // 7. apply the accumulated increase when due
+        FulfillAdjustment(s);
+    }
+    rec.baseRtt = m_baseRtt;
+    rec.target = m_target;
+    m_ackDecisionTrace(rec);
+}
+
+bool
+MrcNscc::ProcessAck(MrcCcState& s, const MrcCcAck& ack, MrcNsccAckRecord& rec)
+{
+    const uint64_t newly = ack.newlyAckedBytes;
     // 2. RTT sample
     if (!ack.rttValid && !m_invalidUsesAvg)
     {
-        return;
+        rec.decision = MrcNsccDecision::NO_RTT_SAMPLE;
+        return false;
     }
     // 3. destination flow control
     const bool rcvLimit = ApplyCwndPenalty(s, ack);
@@ -575,33 +603,46 @@ MrcNscc::OnAck(MrcCcState& s, const MrcCcAck& ack)
     {
         delay = Seconds(m_avgDelay);
     }
+    rec.delay = delay;
     // 5. quick adapt
     if (QuickAdapt(s, false, ack.ecnEcho, delay))
     {
-        return;
+        rec.decision =
+            m_qaFired ? MrcNsccDecision::QUICK_ADAPT : MrcNsccDecision::QUICK_ADAPT_IGNORED;
+        return false;
     }
     // 6. quadrants
     if (!ack.ecnEcho)
     {
-        if (!rcvLimit)
+        if (rcvLimit)
         {
-            if (delay >= m_target)
-            {
-                m_incBytes += m_fi * static_cast<double>(newly);
-            }
-            else if (!FastIncrease(s, newly, delay))
-            {
-                m_incBytes +=
-                    m_alpha * static_cast<double>(newly) * (m_target - delay).GetSeconds();
-            }
+            rec.decision = MrcNsccDecision::RECEIVER_LIMITED;
+        }
+        else if (delay >= m_target)
+        {
+            m_incBytes += m_fi * static_cast<double>(newly);
+            rec.decision = MrcNsccDecision::FAIR_INCREASE;
+        }
+        else if (FastIncrease(s, newly, delay))
+        {
+            rec.decision = MrcNsccDecision::FAST_INCREASE;
+        }
+        else
+        {
+            m_incBytes += m_alpha * static_cast<double>(newly) * (m_target - delay).GetSeconds();
+            rec.decision = MrcNsccDecision::PROPORTIONAL_INCREASE;
         }
     }
     else if (delay >= m_target)
     {
-        MultiplicativeDecrease(s);
+        rec.decision = MultiplicativeDecrease(s) ? MrcNsccDecision::MULTIPLICATIVE_DECREASE
+                                                 : MrcNsccDecision::DECREASE_HELD;
     }
-    // 7. apply the accumulated increase when due
-    FulfillAdjustment(s);
+    else
+    {
+        rec.decision = MrcNsccDecision::NO_CHANGE;
+    }
+    return true;
 }
 
 void
@@ -662,6 +703,12 @@ bool
 MrcNscc::CanSend(const MrcCcState& s, uint32_t bytes)
 {
     return s.inflight + static_cast<int64_t>(bytes) <= static_cast<int64_t>(s.cwnd);
+}
+
+bool
+MrcNscc::IsRttSampleValid(uint32_t retxCount, Time rttSample, Time baseRtt)
+{
+    return retxCount == 0 || (retxCount == 1 && rttSample >= baseRtt);
 }
 
 bool

@@ -21,6 +21,40 @@ namespace ns3
 
 /**
  * \ingroup mrc
+ * What NSCC did with one ACK (the quadrant taken, or why none was), as reported by the
+ * trace source MrcNscc::AckDecision.
+ */
+enum class MrcNsccDecision : uint8_t
+{
+    NO_RTT_SAMPLE,           //!< no valid RTT sample: only the byte counters moved
+    QUICK_ADAPT,             //!< quick adapt set cwnd to the bytes achieved
+    QUICK_ADAPT_IGNORED,     //!< an ECN echo from before the last quick adapt, ignored
+    RECEIVER_LIMITED,        //!< Rcv_Cwnd_Pend > 0 throttled the window, no increase
+    FAST_INCREASE,           //!< near-zero delay for a window: cwnd += newly x fi_scale
+    PROPORTIONAL_INCREASE,   //!< no ECN, delay < target: inc += alpha x newly x (target - delay)
+    FAIR_INCREASE,           //!< no ECN, delay >= target: inc += fi x newly
+    MULTIPLICATIVE_DECREASE, //!< ECN, delay >= target, and the decrease was applied
+    DECREASE_HELD,           //!< ECN, delay >= target, but the once-per-RTT guard held it
+    NO_CHANGE,               //!< ECN, delay < target: no window change
+};
+
+/**
+ * \ingroup mrc
+ * One ACK as NSCC saw it (the argument of the trace source MrcNscc::AckDecision).
+ */
+struct MrcNsccAckRecord
+{
+    Time rttSample{0}; //!< the RTT sample (0 when not valid)
+    Time baseRtt{0};   //!< base_rtt the delay was measured from
+    Time delay{0};     //!< queuing delay used for the decision
+    Time target{0};    //!< target delay the delay was compared with
+    uint64_t newly{0}; //!< newly acknowledged bytes
+    bool ecn{false};   //!< ECN echo
+    MrcNsccDecision decision{MrcNsccDecision::NO_RTT_SAMPLE}; //!< what was done
+};
+
+/**
+ * \ingroup mrc
  * UEC NSCC sender window congestion control (UEC 1.0 §3.6.13, with the UEC reference
  * simulator's defaults).
  *
@@ -84,6 +118,20 @@ class MrcNscc : public MrcCongestionOps
      */
     static bool CanSend(const MrcCcState& s, uint32_t bytes);
 
+    /**
+     * The RTT-sample validity rule of NSCC's OnACK ([U] §3.6.13): a sample is valid when
+     * the acknowledged PSN was never retransmitted, or was retransmitted exactly once and
+     * the ACK answers that copy (the Retx echo). Without a Retx echo on the wire, a
+     * sample of at least the base RTT stands in for it: an ACK of the earlier copy would
+     * come back sooner after the retransmission left. Transports call this before they
+     * set MrcCcAck::rttValid.
+     * \param retxCount times the PSN was retransmitted
+     * \param rttSample time from the last transmission to the ACK
+     * \param baseRtt the configured base RTT
+     * \return true when the sample may feed the delay
+     */
+    static bool IsRttSampleValid(uint32_t retxCount, Time rttSample, Time baseRtt);
+
     /// \name Internal variables (for tests and traces)
     /// @{
     Time GetBaseRtt() const;           //!< \return current base_rtt (minimum of samples)
@@ -125,6 +173,11 @@ class MrcNscc : public MrcCongestionOps
      * \param newCwnd window after (B)
      */
     typedef void (*CwndTracedCallback)(uint64_t oldCwnd, uint64_t newCwnd);
+    /**
+     * TracedCallback signature for the per-ACK decision.
+     * \param record the ACK and the decision taken
+     */
+    typedef void (*AckDecisionTracedCallback)(const MrcNsccAckRecord& record);
 
   private:
     /// \param tid the TypeId under construction \return it, with the window attributes (base RTT,
@@ -172,14 +225,25 @@ class MrcNscc : public MrcCongestionOps
      * \return true when it fired or the ACK is ignored
      */
     bool QuickAdapt(MrcCcState& s, bool isLoss, bool ecn, Time qdelay);
+    bool m_qaFired{false}; //!< the last QuickAdapt call set the window (not only ignored)
     /**
      * Fast increase.
      * \param s state \param newly bytes \param delay queuing delay
      * \return true when in increase mode (the increase is applied)
      */
     bool FastIncrease(MrcCcState& s, uint64_t newly, Time delay);
-    /// Multiplicative decrease. \param s state
-    void MultiplicativeDecrease(MrcCcState& s);
+    /**
+     * Multiplicative decrease.
+     * \param s state
+     * \return true when the window was cut (false: the once-per-RTT guard held it)
+     */
+    bool MultiplicativeDecrease(MrcCcState& s);
+    /**
+     * Steps 2-6 of OnAck (sample, penalty, base RTT, quick adapt, quadrants).
+     * \param s state \param ack the ACK \param rec filled with what was seen and done
+     * \return true when the adjustment step (7) follows
+     */
+    bool ProcessAck(MrcCcState& s, const MrcCcAck& ack, MrcNsccAckRecord& rec);
     /// Apply inc_bytes and eta when due. \param s state
     void FulfillAdjustment(MrcCcState& s);
 
@@ -243,9 +307,10 @@ class MrcNscc : public MrcCongestionOps
     Time m_lastDecTime{0};       //!< last_dec_time
     double m_avgDelay{0};        //!< avg_delay (s)
 
-    TracedCallback<uint64_t, uint64_t> m_cwndTrace; //!< cwnd changes
-    TracedCallback<Time, Time> m_baseRttTrace;      //!< base_rtt drops
-    TracedCallback<uint64_t> m_quickAdaptTrace;     //!< quick adapt fired (new cwnd)
+    TracedCallback<uint64_t, uint64_t> m_cwndTrace;             //!< cwnd changes
+    TracedCallback<Time, Time> m_baseRttTrace;                  //!< base_rtt drops
+    TracedCallback<uint64_t> m_quickAdaptTrace;                 //!< quick adapt fired (new cwnd)
+    TracedCallback<const MrcNsccAckRecord&> m_ackDecisionTrace; //!< per-ACK decision
 };
 
 } // namespace ns3

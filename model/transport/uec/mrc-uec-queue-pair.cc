@@ -16,6 +16,7 @@
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-meth-header.h"
 #include "ns3/mrc-neth-header.h"
+#include "ns3/mrc-nscc.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-peth-header.h"
 #include "ns3/mrc-rdma-nic.h"
@@ -487,8 +488,10 @@ MrcUecQueuePair::ReceiveSack(const MrcRxPacket& rx)
         if (e.psn == a.ackPsn && !a.probe)
         {
             ack.retransmitted = e.record.retxCount > 0;
-            ack.rttValid = !ack.retransmitted;
             ack.rttSample = now - e.record.sendTime;
+            // [U] NSCC: also valid when retransmitted once and answering that copy
+            ack.rttValid =
+                MrcNscc::IsRttSampleValid(e.record.retxCount, ack.rttSample, m_cc.baseRtt);
             break;
         }
     }

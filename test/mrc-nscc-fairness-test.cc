@@ -1,0 +1,140 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// NSCC fairness by position (issue 19): in a 15 -> 1 incast on a k = 4 fat-tree, the
+// sender under the receiver's own T0, the two senders of its pod and the twelve of the
+// other pods must finish within 2x of each other, for UEC RUD and MRC. Before the fix a
+// UEC sender whose first window was trimmed sat at cwnd = 1 MTU for up to a millisecond:
+// it only retransmitted, and the ACK of a retransmitted PSN gave NSCC no RTT sample, so
+// no increase quadrant ever ran (the same-T0 sender, trimmed less, finished 3-5x sooner).
+// Also the RTT-sample validity rule itself, against hand-computed cases.
+
+#include "ns3/config.h"
+#include "ns3/mrc-nscc.h"
+#include "ns3/mrc-scenario.h"
+#include "ns3/names.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <gtest/gtest.h>
+#include <map>
+#include <string>
+
+using namespace ns3;
+
+TEST(MrcNsccFairness, RttSampleValidity)
+{
+    // [U] NSCC OnACK: a sample is valid when the PSN was never retransmitted, or was
+    // retransmitted once and the ACK answers that copy. Our ACKs carry no Retx echo: a
+    // sample of at least the base RTT (here 14.052 us) stands in for it.
+    const Time base = NanoSeconds(14052);
+    EXPECT_TRUE(MrcNscc::IsRttSampleValid(0, NanoSeconds(4700), base)); // first copy
+    EXPECT_TRUE(MrcNscc::IsRttSampleValid(0, MicroSeconds(60), base));
+    // once retransmitted: 14.052 us and 25 us are >= the base RTT; 14.051 us and 3 us
+    // could come from the first copy's late ACK
+    EXPECT_TRUE(MrcNscc::IsRttSampleValid(1, NanoSeconds(14052), base));
+    EXPECT_TRUE(MrcNscc::IsRttSampleValid(1, MicroSeconds(25), base));
+    EXPECT_FALSE(MrcNscc::IsRttSampleValid(1, NanoSeconds(14051), base));
+    EXPECT_FALSE(MrcNscc::IsRttSampleValid(1, MicroSeconds(3), base));
+    // twice or more: never (the copy answered is unknown)
+    EXPECT_FALSE(MrcNscc::IsRttSampleValid(2, MicroSeconds(25), base));
+    EXPECT_FALSE(MrcNscc::IsRttSampleValid(7, MicroSeconds(25), base));
+}
+
+namespace
+{
+
+/// Per position class of the senders: the smallest and largest FCT (ns).
+struct PositionFcts
+{
+    std::map<std::string, int64_t> minFct; //!< class -> smallest FCT
+    std::map<std::string, int64_t> maxFct; //!< class -> largest FCT
+    std::map<std::string, int> count;      //!< class -> senders
+};
+
+/// Run the 15 -> 1 incast of 1 MB per sender on the k = 4 fat-tree (2 hosts per T0, 4
+/// per pod; host h sits under T0 h / 2 of pod h / 4) and sort the FCTs by position.
+PositionFcts
+RunIncast(const std::string& transport, const std::string& seed)
+{
+    MrcScenarioOptions o;
+    o.scenario = "incast";
+    MrcScenarios::Find("incast")->preset(o);
+    o.transports = "";
+    o.transport = transport;
+    o.topo.topology = "fattree";
+    o.topo.k = "4";
+    o.senders = "15";
+    o.bytes = "1000000";
+    o.seed = seed;
+    o.sampleInterval = "0";
+    MrcScenarioConfig c = o.ToConfig();
+    c.progress = false;
+    MrcScenarioRunner r(c);
+    r.Run();
+    PositionFcts p;
+    const auto& flows = r.GetResults().GetFlows();
+    EXPECT_EQ(flows.size(), 15u);
+    for (const MrcFlowRecord& f : flows)
+    {
+        EXPECT_TRUE(f.IsCompleted()) << transport << " seed " << seed << " src " << f.src;
+        EXPECT_EQ(f.bytes, 1000000u);
+        const std::string pos = f.src / 2 == f.dst / 2   ? "sameT0"
+                                : f.src / 4 == f.dst / 4 ? "samePod"
+                                                         : "otherPod";
+        const int64_t fct = f.FctNs();
+        p.minFct[pos] = p.count[pos] ? std::min(p.minFct[pos], fct) : fct;
+        p.maxFct[pos] = std::max(p.maxFct[pos], fct);
+        ++p.count[pos];
+    }
+    const auto s = r.GetResults().Summarize();
+    EXPECT_EQ(s.size(), 1u);
+    if (!s.empty())
+    {
+        EXPECT_EQ(s[0].counters.bytesExactlyOnce, 15000000u);
+    }
+    Simulator::Destroy();
+    Names::Clear();
+    Config::Reset();
+    return p;
+}
+
+void
+CheckFairByPosition(const std::string& transport)
+{
+    for (const char* seed : {"1", "2", "3"})
+    {
+        const PositionFcts p = RunIncast(transport, seed);
+        EXPECT_EQ(p.count.at("sameT0"), 1);
+        EXPECT_EQ(p.count.at("samePod"), 2);
+        EXPECT_EQ(p.count.at("otherPod"), 12);
+        int64_t lo = INT64_MAX;
+        int64_t hi = 0;
+        for (const auto& [pos, fct] : p.minFct)
+        {
+            lo = std::min(lo, fct);
+            hi = std::max(hi, p.maxFct.at(pos));
+        }
+        // 15 MB through one 100 Gb/s port takes at least 1.2 ms: no sender may finish
+        // before half of the slowest one.
+        EXPECT_GT(hi, 1200000) << transport << " seed " << seed;
+        EXPECT_LE(hi, 2 * lo) << transport << " seed " << seed << ": fastest " << lo
+                              << " ns (same T0 " << p.minFct.at("sameT0") << ", same pod "
+                              << p.minFct.at("samePod") << ", other pods "
+                              << p.minFct.at("otherPod") << "), slowest " << hi << " ns";
+    }
+}
+
+} // namespace
+
+TEST(MrcNsccFairness, UecIncastWithinTwiceByPosition)
+{
+    CheckFairByPosition("uec");
+}
+
+TEST(MrcNsccFairness, MrcIncastWithinTwiceByPosition)
+{
+    CheckFairByPosition("mrc");
+}
