@@ -169,6 +169,7 @@ def build(bld):
         'test/mrc-switch-node-test.cc',
         'test/mrc-ecmp-convergence-test.cc',
         'test/mrc-range-routes-test.cc',
+        'test/mrc-fabric-memory-test.cc',
         # -- topology
         'test/mrc-topology-test.cc',
         # -- failures

@@ -202,11 +202,11 @@ struct MrcScenarioRunner::Impl
     /// What starts messages during the run: collectives and htsim triggers.
     struct Drivers
     {
-        std::vector<MrcRingCollective> collectives; //!< the collectives (allreduce, allgather)
-        MrcHtsimTriggers triggers;                  //!< htsim triggers of a .cm flow file
-        uint64_t connsStarted{0};                   //!< .cm connections started
-        // -- a trace (--trace, --collective): its entries, started as their dependencies end
-        std::vector<MrcCollective> jobs;                  //!< the trace's collectives, as started
+        MrcHtsimTriggers triggers; //!< htsim triggers of a .cm flow file
+        uint64_t connsStarted{0};  //!< .cm connections started
+        // -- the collectives: the one of --pattern=allreduce|allgather, or a trace's
+        //    (--trace, --collective), whose entries start as their dependencies end
+        std::vector<MrcCollective> jobs;                  //!< the collectives, as started
         std::vector<std::size_t> entryOfJob;              //!< per collective: its trace entry
         std::vector<uint32_t> waiting;                    //!< per entry: dependencies not ended
         std::vector<int64_t> depsEnd;                     //!< per entry: latest end of one, ns
@@ -570,23 +570,27 @@ MrcScenarioRunner::Impl::CreateWorkload()
     const uint32_t nHosts = topo->GetNHosts();
     if (c.pattern == "allreduce" || c.pattern == "allgather")
     {
-        // One ring all-reduce (or all-gather) over all hosts in index order, started at 0.
-        std::vector<uint32_t> ring(nHosts);
+        // One ring all-reduce (or all-gather) over all hosts in index order, started at 0:
+        // one channel, --chunks messages per segment, on the collectives' own code (its
+        // messages between two hosts share that connection's queue pairs).
+        MrcCollectiveSpec s;
+        s.op = c.pattern == "allreduce" ? MrcCollectiveOp::ALL_REDUCE : MrcCollectiveOp::ALL_GATHER;
+        s.algorithm = MrcCollectiveAlgorithm::RING;
+        s.ranks.resize(nHosts);
         for (uint32_t h = 0; h < nHosts; ++h)
         {
-            ring[h] = h;
+            s.ranks[h] = h;
         }
+        s.bytes = c.bytes;
+        s.chunks = c.chunks;
         NS_ABORT_MSG_IF(c.bytes < uint64_t{nHosts} * c.chunks,
                         c.pattern << ": --bytes=" << c.bytes
                                   << " must be at least hosts x chunks = "
                                   << uint64_t{nHosts} * c.chunks);
-        drv.collectives.emplace_back(0,
-                                     c.pattern == "allreduce" ? MrcRingCollective::ALL_REDUCE
-                                                              : MrcRingCollective::ALL_GATHER,
-                                     ring,
-                                     c.bytes,
-                                     c.chunks);
-        for (const MrcFlowSpec& f : drv.collectives[0].Start(Time(0)))
+        const std::string why = MrcCollective::Check(s);
+        NS_ABORT_MSG_IF(!why.empty(), c.pattern << ": " << why);
+        drv.jobs.emplace_back(0, s);
+        for (const MrcFlowSpec& f : drv.jobs[0].Start(Time(0)))
         {
             AddMessage(f);
         }
@@ -1168,7 +1172,7 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
 void
 MrcScenarioRunner::Impl::OnCollectiveStep(const MrcFlowSpec& done)
 {
-    MrcRingCollective& rc = drv.collectives.at(done.collective);
+    MrcCollective& rc = drv.jobs.at(done.collective);
     for (const MrcFlowSpec& f : rc.OnFlowComplete(done, Simulator::Now()))
     {
         AddMessage(f);

@@ -57,11 +57,11 @@ MrcPfcPort::GetTypeId()
 MrcPfcPort::MrcPfcPort()
     : m_bps(100000000000ULL),
       m_rate(DataRate("100Gbps")),
+      m_paused(0),
       m_txFrames(0),
       m_rxFrames(0)
 {
     NS_LOG_FUNCTION(this);
-    m_paused.fill(false);
 }
 
 MrcPfcPort::~MrcPfcPort()
@@ -73,9 +73,12 @@ void
 MrcPfcPort::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& e : m_resumeEvent)
+    if (m_pause)
     {
-        e.Cancel();
+        for (auto& e : m_pause->resumeEvent)
+        {
+            e.Cancel();
+        }
     }
     m_pending.clear();
     m_pauseChange.Nullify();
@@ -103,6 +106,16 @@ MrcPfcPort::GetPauseDuration(uint16_t quanta) const
     const uint64_t steps = static_cast<uint64_t>(Time::FromInteger(1, Time::S).GetTimeStep());
     const MrcUint128 scaled = static_cast<MrcUint128>(bits) * steps;
     return TimeStep(static_cast<uint64_t>((scaled + m_bps - 1) / m_bps));
+}
+
+MrcPfcPort::PauseRecord&
+MrcPfcPort::Pauses()
+{
+    if (!m_pause)
+    {
+        m_pause = std::make_unique<PauseRecord>();
+    }
+    return *m_pause;
 }
 
 void
@@ -139,35 +152,38 @@ MrcPfcPort::ApplyPause(uint8_t cls, uint16_t quanta)
 {
     NS_LOG_FUNCTION(this << unsigned(cls) << quanta);
     CheckPfcClass(cls, "MrcPfcPort::ApplyPause");
+    const uint8_t bit = static_cast<uint8_t>(1u << cls);
     if (quanta == 0)
     {
-        if (m_paused[cls])
+        if (m_paused & bit)
         {
-            m_resumeEvent[cls].Cancel();
+            m_pause->resumeEvent[cls].Cancel();
             Resume(cls);
         }
         return;
     }
-    if (!m_paused[cls])
+    PauseRecord& rec = Pauses();
+    if (!(m_paused & bit))
     {
-        m_paused[cls] = true;
-        m_pauseStart[cls] = Simulator::Now();
+        m_paused |= bit;
+        rec.pauseStart[cls] = Simulator::Now();
         m_pauseStateTrace(cls, true);
         if (!m_pauseChange.IsNull())
         {
             m_pauseChange(cls, true);
         }
     }
-    m_resumeEvent[cls].Cancel();
-    m_resumeEvent[cls] =
+    rec.resumeEvent[cls].Cancel();
+    rec.resumeEvent[cls] =
         Simulator::Schedule(GetPauseDuration(quanta), &MrcPfcPort::Resume, this, cls);
 }
 
 void
 MrcPfcPort::EndPause(uint8_t cls)
 {
-    m_paused[cls] = false;
-    m_pausedTotal[cls] += Simulator::Now() - m_pauseStart[cls];
+    // a class is paused only after its first pause allocated the record
+    m_paused &= static_cast<uint8_t>(~(1u << cls));
+    m_pause->pausedTotal[cls] += Simulator::Now() - m_pause->pauseStart[cls];
     m_pauseStateTrace(cls, false);
     if (!m_pauseChange.IsNull())
     {
@@ -188,9 +204,9 @@ MrcPfcPort::ResumeAll()
     NS_LOG_FUNCTION(this);
     for (uint8_t c = 0; c < N_CLASSES; ++c)
     {
-        if (m_paused[c])
+        if ((m_paused >> c) & 1)
         {
-            m_resumeEvent[c].Cancel();
+            m_pause->resumeEvent[c].Cancel();
             EndPause(c);
         }
     }
@@ -200,25 +216,25 @@ bool
 MrcPfcPort::IsPaused(uint8_t cls) const
 {
     CheckPfcClass(cls, "MrcPfcPort::IsPaused");
-    return m_paused[cls];
+    return (m_paused >> cls) & 1;
 }
 
 uint8_t
 MrcPfcPort::GetPausedMask() const
 {
-    uint8_t mask = 0;
-    for (uint8_t c = 0; c < N_CLASSES; ++c)
-    {
-        mask |= static_cast<uint8_t>(m_paused[c] ? 1u << c : 0u);
-    }
-    return mask;
+    return m_paused;
 }
 
 Time
 MrcPfcPort::GetPausedTime(uint8_t cls) const
 {
     CheckPfcClass(cls, "MrcPfcPort::GetPausedTime");
-    return m_pausedTotal[cls] + (m_paused[cls] ? Simulator::Now() - m_pauseStart[cls] : Seconds(0));
+    if (!m_pause)
+    {
+        return Seconds(0); // never paused
+    }
+    return m_pause->pausedTotal[cls] +
+           (IsPaused(cls) ? Simulator::Now() - m_pause->pauseStart[cls] : Seconds(0));
 }
 
 // ---------------------------------------------------------------- send side

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 /**
  * \file
@@ -44,6 +45,11 @@ namespace ns3
  * The port counts the PFC frames sent and received and fires PfcTx and PfcRx
  * (once per enabled class) and PauseState. An MrcNetDevice owns one and offers
  * these traces under its own TypeId as well.
+ *
+ * Memory: most ports of a large fabric never see a PAUSE, so the per-class pause
+ * record (start times, paused totals, expiry events: about 330 bytes and sixteen
+ * Time objects) is allocated at the first pause only; until then a port holds the
+ * paused mask, its counters and an empty frame queue.
  */
 class MrcPfcPort : public Object
 {
@@ -179,12 +185,21 @@ class MrcPfcPort : public Object
     /// Close the pause of a paused class and report it (no timer handling).
     void EndPause(uint8_t cls);
 
+    /// The per-class pause record, allocated at the first pause.
+    struct PauseRecord
+    {
+        std::array<Time, 8> pauseStart;     //!< when the current pause began
+        std::array<Time, 8> pausedTotal;    //!< finished pauses' total
+        std::array<EventId, 8> resumeEvent; //!< pause expiry
+    };
+
+    /// \return the pause record, allocated on first use
+    PauseRecord& Pauses();
+
     uint64_t m_bps;                       //!< line rate in bit/s
     DataRate m_rate;                      //!< line rate
-    std::array<bool, 8> m_paused;         //!< class paused by the peer
-    std::array<Time, 8> m_pauseStart;     //!< when the current pause began
-    std::array<Time, 8> m_pausedTotal;    //!< finished pauses' total
-    std::array<EventId, 8> m_resumeEvent; //!< pause expiry
+    uint8_t m_paused;                     //!< bit c set: class c paused by the peer
+    std::unique_ptr<PauseRecord> m_pause; //!< pause record, null until the first pause
     MrcRing<Pending> m_pending;           //!< frames waiting for the wire, head first
     uint64_t m_txFrames;                  //!< PFC frames sent
     uint64_t m_rxFrames;                  //!< MAC Control frames received

@@ -13,6 +13,7 @@
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/mrc-uint128.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -90,9 +91,21 @@ MrcEcnMarker::MrcEcnMarker()
       m_markPoint(DEQUEUE),
       m_controlClass(0),
       m_noEcnToHost(false),
-      m_uniform(CreateObject<UniformRandomVariable>())
+      m_rngStream(RngSeedManager::GetNextStreamIndex()),
+      m_rngRun(RngSeedManager::GetRun()),
+      m_rngSeed(RngSeedManager::GetSeed())
 {
     NS_LOG_FUNCTION(this);
+}
+
+RngStream&
+MrcEcnMarker::Rng()
+{
+    if (!m_rng)
+    {
+        m_rng = std::make_unique<RngStream>(m_rngSeed, m_rngStream, m_rngRun);
+    }
+    return *m_rng;
 }
 
 MrcEcnMarker::~MrcEcnMarker()
@@ -191,7 +204,8 @@ MrcEcnMarker::ShouldMark(uint64_t queueBytes)
     {
         return true;
     }
-    return m_uniform->GetValue(0.0, 1.0) < m_slope * static_cast<double>(queueBytes - m_kmin);
+    // a uniform draw in [0, 1), as UniformRandomVariable::GetValue(0, 1) gives it
+    return Rng().RandU01() < m_slope * static_cast<double>(queueBytes - m_kmin);
 }
 
 bool
@@ -247,7 +261,14 @@ MrcEcnMarker::GetMarkCount() const
 int64_t
 MrcEcnMarker::AssignStreams(int64_t stream)
 {
-    m_uniform->SetStream(stream);
+    NS_ABORT_MSG_IF(stream < -1, "MrcEcnMarker::AssignStreams: stream " << stream << " < -1");
+    // the numbering of RandomVariableStream::SetStream: -1 takes the next automatic
+    // stream, a fixed stream n is 2^63 + n (after the automatic ones)
+    m_rngStream = stream == -1 ? RngSeedManager::GetNextStreamIndex()
+                               : (uint64_t{1} << 63) + static_cast<uint64_t>(stream);
+    m_rngRun = RngSeedManager::GetRun();
+    m_rngSeed = RngSeedManager::GetSeed();
+    m_rng.reset();
     return 1;
 }
 

@@ -9,9 +9,10 @@
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
-#include "ns3/random-variable-stream.h"
+#include "ns3/rng-stream.h"
 
 #include <cstdint>
+#include <memory>
 
 /**
  * \file
@@ -125,16 +126,30 @@ class MrcEcnMarker : public Object
     void SetPmax(double p);
     double GetPmax() const;
 
-    uint64_t m_kmin;                      //!< Kmin attribute
-    uint64_t m_kmax;                      //!< Kmax attribute
-    double m_pmax;                        //!< Pmax attribute
-    MarkPoint m_markPoint;                //!< MarkAt attribute
-    uint32_t m_controlClass;              //!< ControlClass attribute
-    bool m_noEcnToHost;                   //!< NoEcnToHost attribute
-    bool m_dirty{true};                   //!< thresholds changed since the last check
-    double m_slope{0};                    //!< Pmax / (Kmax - Kmin)
-    uint64_t m_marks{0};                  //!< packets marked
-    Ptr<UniformRandomVariable> m_uniform; //!< marking draws
+    uint64_t m_kmin;         //!< Kmin attribute
+    uint64_t m_kmax;         //!< Kmax attribute
+    double m_pmax;           //!< Pmax attribute
+    MarkPoint m_markPoint;   //!< MarkAt attribute
+    uint32_t m_controlClass; //!< ControlClass attribute
+    bool m_noEcnToHost;      //!< NoEcnToHost attribute
+    bool m_dirty{true};      //!< thresholds changed since the last check
+    double m_slope{0};       //!< Pmax / (Kmax - Kmin)
+    uint64_t m_marks{0};     //!< packets marked
+
+    // The marking draws. A large fabric has hundreds of thousands of switch ports, most of
+    // which never draw (queues below Kmin, or ECN off), so the generator is made at the
+    // first draw. Its stream is fixed when the marker is made (the next automatic stream
+    // index, as a UniformRandomVariable made here would take) or by AssignStreams (stream
+    // 2^63 + n, as RandomVariableStream::SetStream numbers a fixed stream), so the draws
+    // are the ones an eagerly made UniformRandomVariable would give.
+
+    /// \return the generator of the marking draws, made on first use
+    RngStream& Rng();
+
+    std::unique_ptr<RngStream> m_rng; //!< marking draws, null until the first draw
+    uint64_t m_rngStream;             //!< the generator's stream index
+    uint64_t m_rngRun;                //!< the run (substream) it was fixed with
+    uint32_t m_rngSeed;               //!< the seed it was fixed with
 };
 
 } // namespace ns3

@@ -167,9 +167,12 @@ MrcSwitchNode::DoDispose()
 {
     for (auto& port : m_ports)
     {
-        for (auto& ev : port.refresh)
+        if (port.refresh)
         {
-            ev.Cancel();
+            for (auto& ev : *port.refresh)
+            {
+                ev.Cancel();
+            }
         }
         if (port.dev)
         {
@@ -637,8 +640,13 @@ MrcSwitchNode::RefreshPause(uint32_t inPort, uint8_t prio)
     // Renew at half the pause time, so the peer never resumes on its own while the
     // queue is still above its threshold.
     Time half = p.dev->GetPauseDuration(PAUSE_QUANTA) / 2;
-    p.refresh[prio].Cancel();
-    p.refresh[prio] = Simulator::Schedule(half, &MrcSwitchNode::RefreshPause, this, inPort, prio);
+    if (!p.refresh)
+    {
+        p.refresh = std::make_unique<std::array<EventId, MrcNetDevice::N_CLASSES>>();
+    }
+    EventId& refresh = (*p.refresh)[prio];
+    refresh.Cancel();
+    refresh = Simulator::Schedule(half, &MrcSwitchNode::RefreshPause, this, inPort, prio);
 }
 
 void
@@ -647,7 +655,10 @@ MrcSwitchNode::CheckResume(uint32_t inPort, uint8_t prio)
     if (m_mmu->ShouldResume(inPort, prio))
     {
         Port& p = m_ports[inPort];
-        p.refresh[prio].Cancel();
+        if (p.refresh)
+        {
+            (*p.refresh)[prio].Cancel();
+        }
         p.dev->SendResume(prio);
         ++p.resumes;
     }

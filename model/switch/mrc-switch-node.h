@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -252,10 +253,11 @@ class MrcSwitchNode : public Node, public MrcPortOwner
         uint64_t trimmed{0};                                         //!< trimmed (egress)
         uint64_t marked{0};                                          //!< ECN-marked (egress)
         std::array<MrcRing<Record>, MrcNetDevice::N_CLASSES> queued; //!< egress records
-        std::array<EventId, MrcNetDevice::N_CLASSES> refresh;        //!< PAUSE refresh
-        std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> drops{};  //!< drops by reason
-        uint64_t pauses{0};                                          //!< PAUSE frames sent
-        uint64_t resumes{0};                                         //!< RESUME frames sent
+        std::unique_ptr<std::array<EventId, MrcNetDevice::N_CLASSES>> refresh; //!< PAUSE
+        //!< refresh per class; allocated at the port's first PAUSE (most ports never send one)
+        std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> drops{}; //!< drops by reason
+        uint64_t pauses{0};                                         //!< PAUSE frames sent
+        uint64_t resumes{0};                                        //!< RESUME frames sent
     };
 
     void PortReceive(uint32_t inPort,
