@@ -86,7 +86,7 @@ TEST(MrcTransportTableDeathTest, UnknownTransportAbortsNamingTheAllowedOnes)
 TEST(MrcScenarioPresets, EveryPresetParsesAndListsInOrder)
 {
     const std::vector<std::string> names = MrcScenarios::GetNames();
-    ASSERT_EQ(names.size(), 14u);
+    ASSERT_EQ(names.size(), 15u);
     EXPECT_EQ(names.front(), "permutation");
     EXPECT_EQ(names.back(), "htsim");
     std::set<std::string> unique(names.begin(), names.end());
