@@ -93,9 +93,10 @@ const PresetRow SCENARIOS[] = {
      "--pattern=flows --transports=roce,uec,mrc"},
     {"hpcc",
      "an HPCC/ConWeave topology and flow file (--topoFile, --flowFile; default the samples "
-     "data/hpcc/topology.txt and flow.txt), roce",
+     "data/hpcc/topology.txt and flow.txt), roce with the HPCC simulator's settings "
+     "(roce-hpcc, 1000 B)",
      "--pattern=file --topoFile=data/hpcc/topology.txt --flowFile=data/hpcc/flow.txt "
-     "--simTime=10s"},
+     "--profile=roce-hpcc --simTime=10s"},
     {"htsim",
      "an htsim connection matrix on an htsim fat tree (--flowFile=X.cm, --topoFile=X.topo; "
      "default the samples in data/htsim/), uec",
