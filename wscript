@@ -190,6 +190,7 @@ def build(bld):
         'test/mrc-port-status-test.cc',
         'test/mrc-receiver-test.cc',
         'test/mrc-spray-proof-test.cc',
+        'test/mrc-reconvergence-test.cc',
         'test/mrc-streams-test.cc',
         'test/mrc-multipath-proof-test.cc',
         'test/mrc-multipath-test.cc',

@@ -34,10 +34,10 @@ TEST(MrcTransportTable, NamesTypeIdsAndProfiles)
     EXPECT_EQ(roce.queuePairType, "ns3::MrcRoceQueuePair");
     EXPECT_EQ(uec.queuePairType, "ns3::MrcUecQueuePair");
     EXPECT_EQ(mrc.queuePairType, "ns3::MrcMultipathQueuePair");
-    EXPECT_EQ(MrcScenarios::DefaultProfile("roce"), "roce-hpcc");
+    EXPECT_EQ(MrcScenarios::DefaultProfile("roce"), "roce-deployed");
     EXPECT_EQ(MrcScenarios::DefaultProfile("uec"), "uec-htsim");
     EXPECT_EQ(MrcScenarios::DefaultProfile("mrc"), "mrc");
-    EXPECT_EQ(roce.defaultMtu, 1000u);
+    EXPECT_EQ(roce.defaultMtu, 4096u);
     EXPECT_EQ(uec.defaultMtu, 4096u);
     EXPECT_EQ(mrc.defaultMtu, 4096u);
     EXPECT_EQ(MrcTransportTable::Find("tcp"), nullptr);
@@ -86,7 +86,7 @@ TEST(MrcTransportTableDeathTest, UnknownTransportAbortsNamingTheAllowedOnes)
 TEST(MrcScenarioPresets, EveryPresetParsesAndListsInOrder)
 {
     const std::vector<std::string> names = MrcScenarios::GetNames();
-    ASSERT_EQ(names.size(), 14u);
+    ASSERT_EQ(names.size(), 15u);
     EXPECT_EQ(names.front(), "permutation");
     EXPECT_EQ(names.back(), "htsim");
     std::set<std::string> unique(names.begin(), names.end());

@@ -545,11 +545,14 @@ struct Bottleneck
     std::vector<double> shares; //!< each sender's rate over the mean rate in the window
     uint64_t exactlyOnce{0};    //!< payload bytes delivered exactly once
     uint64_t total{0};          //!< payload bytes posted
+    std::string profile;        //!< the profile the run used (summary.json run.profile)
+    std::string mtu;            //!< the payload size it used (summary.json options.mtu)
 };
 
 /**
- * n flows of `bytes` each, sender i starting at i x gap, with profile `profile`
- * (--mtu=4096); rates measured from `from` to `to` through the device counters.
+ * n flows of `bytes` each, sender i starting at i x gap, with profile `profile` and
+ * --mtu=4096, or with mrc-sim's defaults for roce (no --profile, no --mtu) when `profile`
+ * is empty; rates measured from `from` to `to` through the device counters.
  */
 Bottleneck
 RunBottleneck(const std::string& profile, uint32_t n, uint64_t bytes, Time gap, Time from, Time to)
@@ -561,7 +564,7 @@ RunBottleneck(const std::string& profile, uint32_t n, uint64_t bytes, Time gap, 
     o.topo.hostsPerT0 = "16";
     o.topo.t1PerPlane = "1";
     o.topo.planes = "1";
-    o.topo.mtu = "4096";
+    o.topo.mtu = profile.empty() ? "" : "4096";
     o.transport = "roce";
     o.profile = profile;
     o.sampleInterval = "0s";
@@ -624,6 +627,8 @@ RunBottleneck(const std::string& profile, uint32_t n, uint64_t bytes, Time gap, 
     const auto s = r.GetResults().Summarize();
     b.exactlyOnce = s.at(0).counters.bytesExactlyOnce;
     b.total = uint64_t(n) * bytes;
+    b.profile = r.GetResults().GetInfo().profile;
+    b.mtu = r.GetResults().GetInfo().options.at("mtu");
     return b;
 }
 
@@ -631,13 +636,12 @@ RunBottleneck(const std::string& profile, uint32_t n, uint64_t bytes, Time gap, 
 
 TEST(MrcRoceDeployedProfile, TwoStaggeredFlowsFillTheBottleneckFairly)
 {
-    // Sender 1 starts 200 us after sender 0; both are active until about 2.3 ms.
-    const Bottleneck b = RunBottleneck("roce-deployed",
-                                       2,
-                                       15000000,
-                                       MicroSeconds(200),
-                                       MicroSeconds(500),
-                                       MicroSeconds(2200));
+    // Sender 1 starts 200 us after sender 0; both are active until about 2.3 ms. mrc-sim's
+    // defaults for roce since issue 19: roce-deployed at 4096 B.
+    const Bottleneck b =
+        RunBottleneck("", 2, 15000000, MicroSeconds(200), MicroSeconds(500), MicroSeconds(2200));
+    EXPECT_EQ(b.profile, "roce-deployed");
+    EXPECT_EQ(b.mtu, "4096");
     EXPECT_GE(b.utilization, 0.95);
     for (double s : b.shares)
     {
@@ -651,12 +655,10 @@ TEST(MrcRoceDeployedProfile, EightStaggeredFlowsFillTheBottleneckAndConverge)
 {
     // Senders start 100 us apart; measured once converged (from 8.7 ms), before the first
     // finishes (about 17.7 ms).
-    const Bottleneck b = RunBottleneck("roce-deployed",
-                                       8,
-                                       30000000,
-                                       MicroSeconds(100),
-                                       MicroSeconds(8700),
-                                       MicroSeconds(17500));
+    const Bottleneck b =
+        RunBottleneck("", 8, 30000000, MicroSeconds(100), MicroSeconds(8700), MicroSeconds(17500));
+    EXPECT_EQ(b.profile, "roce-deployed");
+    EXPECT_EQ(b.mtu, "4096");
     EXPECT_GE(b.utilization, 0.95);
     for (double s : b.shares)
     {
@@ -678,4 +680,57 @@ TEST(MrcRoceDeployedProfile, TheHpccSettingsLeaveTheBottleneckPartlyIdle)
                                        MicroSeconds(2200));
     EXPECT_LT(b.utilization, 0.93);
     Reset();
+}
+
+namespace
+{
+
+/// The profile and payload size a two-host roce run records, given --profile and --mtu.
+std::pair<std::string, std::string>
+ResolvedDefaults(const std::string& profile, const std::string& mtu)
+{
+    MrcScenarioOptions o;
+    o.scenario = "permutation";
+    MrcScenarios::Find("permutation")->preset(o);
+    o.transports = "";
+    o.transport = "roce";
+    o.topo.hosts = "2";
+    o.topo.hostsPerT0 = "2";
+    o.topo.t1PerPlane = "1";
+    o.topo.planes = "1";
+    o.bytes = "20000";
+    o.profile = profile;
+    o.topo.mtu = mtu;
+    o.sampleInterval = "0s";
+    MrcScenarioConfig c = o.ToConfig();
+    c.progress = false;
+    MrcScenarioRunner r(c);
+    r.Run();
+    UintegerValue qpMtu;
+    r.GetRequesters().at(0)->GetAttribute("Mtu", qpMtu);
+    const MrcRunInfo& info = r.GetResults().GetInfo();
+    EXPECT_EQ(std::to_string(qpMtu.Get()), info.options.at("mtu"));
+    // a permutation of two hosts: each writes 20 kB to the other
+    EXPECT_EQ(r.GetResults().Summarize().at(0).counters.bytesExactlyOnce, 40000u);
+    auto out = std::make_pair(info.profile, info.options.at("mtu"));
+    Reset();
+    return out;
+}
+
+} // namespace
+
+TEST(MrcRoceDefaults, DeployedProfileAt4096BytesUnlessTheProfileOrMtuSaysOtherwise)
+{
+    // issue 19: roce-deployed and 4096 B by default, as uec and mrc
+    EXPECT_EQ(ResolvedDefaults("", ""),
+              std::make_pair(std::string("roce-deployed"), std::string("4096")));
+    // a profile that fixes the payload keeps it when --mtu is not given (HPCC run.py)
+    EXPECT_EQ(ResolvedDefaults("roce-hpcc", ""),
+              std::make_pair(std::string("roce-hpcc"), std::string("1000")));
+    EXPECT_EQ(ResolvedDefaults("roce-paper", ""),
+              std::make_pair(std::string("roce-paper"), std::string("1000")));
+    // --mtu wins over the profile; no profile: the transport's 4096
+    EXPECT_EQ(ResolvedDefaults("roce-hpcc", "2048"),
+              std::make_pair(std::string("roce-hpcc"), std::string("2048")));
+    EXPECT_EQ(ResolvedDefaults("none", "").second, "4096");
 }

@@ -44,7 +44,7 @@ struct MrcScenarioConfig
     /// transports run one after another (--transports; empty: just `transport`)
     std::vector<std::string> transports;
     bool sameFabric{true};        //!< false: RoCE on one plane at planes x the rates (compare)
-    bool mtuAuto{true};           //!< --mtu not given: 1000 B for roce, 4096 B for uec, mrc
+    bool mtuAuto{true};           //!< --mtu not given: the profile's, else 4096 B (all three)
     std::string evFormat{"srv6"}; //!< MRC EVs: "srv6" (topology paths) or "structured"
     uint32_t evMinPerPlane{256};  //!< srv6: a plane with fewer paths gets replica EVs up to this
     double lossRate{0};           //!< random loss probability (--lossRate)

@@ -72,8 +72,9 @@ Bad(const std::string& name, const std::string& value, const std::string& what)
 
 MrcScenarioOptions::MrcScenarioOptions()
 {
-    // Empty: the transport's payload size, 1000 B for roce (HPCC simulator run.py) and
-    // 4096 B for mrc (the mrc profile) and uec (uec-htsim, htsim main_uec.cpp).
+    // Empty: the profile's payload size if it sets one (roce-hpcc and roce-paper: 1000 B,
+    // HPCC simulator run.py), else the transport's: 4096 B for roce (roce-deployed), mrc
+    // (the mrc profile) and uec (uec-htsim, htsim main_uec.cpp).
     topo.mtu = "";
 }
 
@@ -112,7 +113,7 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("maxEvEvents", "ev_state records kept in events.csv per transport", maxEvEvents);
     cmd.AddValue("profile",
                  "parameter profile: " + MrcCommandLine::Join(MrcProfiles::GetNames()) +
-                     " or none (empty: roce-hpcc for roce)",
+                     " or none (empty: roce-deployed for roce)",
                  profile);
     cmd.AddValue("bytes", "bytes each sender writes (split over qpsPerPair messages)", bytes);
     cmd.AddValue("senders", "incast: number of senders", senders);

@@ -70,6 +70,14 @@ const PresetRow SCENARIOS[] = {
      "2 T1 each), roce, uec, then mrc: mrc dips, roce QPs on the link stall",
      "--pattern=permutation --transports=roce,uec,mrc --planes=4 --hosts=8 --t1PerPlane=2 "
      "--bytes=20000000 --failLink=p0-t0-0:p0-t1-0 --failAt=150us --simTime=50ms"},
+    {"reconverge",
+     "mrc over hashed ECMP (--evFormat=structured): link p0-t0-0:p0-t1-0 fails at 150 us "
+     "under a 200 MB permutation (8 hosts, 1 plane, 4 T1), routes reconverge "
+     "MrcEcmpRouteManager::ConvergenceDelay (10 ms) later; --evFormat=srv6 for static "
+     "source routes",
+     "--pattern=permutation --transport=mrc --evFormat=structured --planes=1 --hosts=8 "
+     "--hostsPerT0=4 --t1PerPlane=4 --hostRate=100Gbps --fabricRate=100Gbps "
+     "--bytes=200000000 --failLink=p0-t0-0:p0-t1-0 --failAt=150us --simTime=100ms"},
     {"allreduce",
      "one ring all-reduce of --bytes (16 MB) over all hosts in --chunks (4) chunks per "
      "segment; completion time in summary.json (options.allreduceCompletionNs)",
@@ -85,9 +93,10 @@ const PresetRow SCENARIOS[] = {
      "--pattern=flows --transports=roce,uec,mrc"},
     {"hpcc",
      "an HPCC/ConWeave topology and flow file (--topoFile, --flowFile; default the samples "
-     "data/hpcc/topology.txt and flow.txt), roce",
+     "data/hpcc/topology.txt and flow.txt), roce with the HPCC simulator's settings "
+     "(roce-hpcc, 1000 B)",
      "--pattern=file --topoFile=data/hpcc/topology.txt --flowFile=data/hpcc/flow.txt "
-     "--simTime=10s"},
+     "--profile=roce-hpcc --simTime=10s"},
     {"htsim",
      "an htsim connection matrix on an htsim fat tree (--flowFile=X.cm, --topoFile=X.topo; "
      "default the samples in data/htsim/), uec",

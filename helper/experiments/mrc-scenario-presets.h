@@ -55,7 +55,7 @@ class MrcScenarios
     static std::vector<std::string> GetTransports();
     /**
      * \param transport a transport of GetTransports()
-     * \return its default profile: roce-hpcc (roce), uec-htsim (uec), mrc (mrc)
+     * \return its default profile: roce-deployed (roce), uec-htsim (uec), mrc (mrc)
      */
     static std::string DefaultProfile(const std::string& transport);
     /// \param os where to print "name  description" lines

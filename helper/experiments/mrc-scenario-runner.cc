@@ -357,7 +357,19 @@ MrcScenarioRunner::Build()
     m.transport = &MrcTransportTable::Get(c.transport);
     if (c.mtuAuto)
     {
+        // --mtu not given: the payload size of the profile when it sets one (roce-hpcc
+        // keeps the HPCC simulator's 1000 B), else the transport's default.
         c.topology.mtu = m.transport->defaultMtu;
+        if (c.profile != "none" && MrcProfiles::Exists(c.profile))
+        {
+            for (const MrcProfileSetting& s : MrcProfiles::GetSettings(c.profile))
+            {
+                if (s.path == m.transport->queuePairType + "::Mtu")
+                {
+                    c.topology.mtu = static_cast<uint32_t>(std::stoul(s.value));
+                }
+            }
+        }
     }
     c.options["mtu"] = std::to_string(c.topology.mtu);
 

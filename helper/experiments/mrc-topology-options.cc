@@ -39,10 +39,12 @@ MrcTopologyOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("linkDelay", "propagation delay of every link, e.g. 1us", linkDelay);
     cmd.AddValue("hostLinkDelay", "NIC port - T0 delay (empty = linkDelay)", hostLinkDelay);
     cmd.AddValue("coreLinkDelay", "fattree: T1 - T2 delay (empty = linkDelay)", coreLinkDelay);
-    cmd.AddValue("mtu",
-                 "MTU: payload bytes per packet of the transport and of the base RTT (mrc-sim: "
-                 "empty = 1000 for roce, as the HPCC simulator; 4096 for uec and mrc)",
-                 mtu);
+    cmd.AddValue(
+        "mtu",
+        "MTU: payload bytes per packet of the transport and of the base RTT (mrc-sim: "
+        "empty = the profile's payload if it sets one, roce-hpcc 1000 as the HPCC simulator; "
+        "else 4096 for roce, uec and mrc)",
+        mtu);
 }
 
 namespace

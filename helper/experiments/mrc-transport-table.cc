@@ -17,8 +17,8 @@ MrcTransportTable::GetAll()
         MrcTransportInfo roce;
         roce.name = "roce";
         roce.queuePairType = "ns3::MrcRoceQueuePair";
-        roce.defaultProfile = "roce-hpcc";
-        roce.defaultMtu = 1000;                           // as the HPCC simulator's run.py
+        roce.defaultProfile = "roce-deployed"; // DCQCN and ECN as operators deploy them
+        roce.defaultMtu = 4096;                // issue 19: the same payload as uec and mrc
         roce.dataFrameOverhead = ROCE_DATA_OVERHEAD + 16; // and the RETH of a Write
         roce.idealFctExtraBytes = 8;
         roce.ackFrameBytes = ROCE_ACK_BYTES;
