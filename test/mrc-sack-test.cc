@@ -510,6 +510,36 @@ TEST(MrcSackScoreboard, TimeoutDeadlineAndExpiry)
     EXPECT_EQ(sb.GetRetransmitQueueSize(), 2u);
 }
 
+TEST(MrcSackScoreboard, TimeoutsCountOnlyExpiriesNotNacks)
+{
+    // a PSN NACKed (trimmed) three times and retransmitted each time has 3 retransmissions
+    // but no timeout; then its deadline expires twice: the events carry the expiries
+    // before each one (0, then 1), the record counts 2
+    MrcSackScoreboard sb;
+    sb.OnSent(1000, 1, MicroSeconds(0));
+    for (uint32_t i = 0; i < 3; ++i)
+    {
+        ASSERT_NE(sb.OnNack(0), nullptr);
+        sb.OnRetransmit(0, 2 + i, MicroSeconds(1 + i));
+    }
+    EXPECT_EQ(sb.GetRecord(0)->retxCount, 3u);
+    EXPECT_EQ(sb.GetRecord(0)->timeouts, 0u);
+    const MrcSackUpdate& u = sb.OnTimeout(MicroSeconds(103), MicroSeconds(100));
+    ASSERT_EQ(u.lost.size(), 1u);
+    EXPECT_EQ(u.lost[0].record.timeouts, 0u);
+    EXPECT_EQ(u.lost[0].record.retxCount, 3u);
+    EXPECT_EQ(sb.GetRecord(0)->timeouts, 1u);
+    sb.OnRetransmit(0, 9, MicroSeconds(103));
+    EXPECT_EQ(sb.GetRecord(0)->timeouts, 1u);
+    const MrcSackUpdate& v = sb.OnTimeoutBelow(MicroSeconds(203), MicroSeconds(100), 1);
+    ASSERT_EQ(v.lost.size(), 1u);
+    EXPECT_EQ(v.lost[0].record.timeouts, 1u);
+    EXPECT_EQ(sb.GetRecord(0)->timeouts, 2u);
+    // a new PSN starts at 0
+    sb.OnSent(1000, 1, MicroSeconds(204));
+    EXPECT_EQ(sb.GetRecord(1)->timeouts, 0u);
+}
+
 TEST(MrcSackScoreboard, PsnWrapAt2To24)
 {
     MrcSackScoreboard sb(MrcSackScoreboard::Config{}, 0xfffffd);

@@ -145,6 +145,7 @@ MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group, 
     r.path = static_cast<uint8_t>(path % MAX_PATHS);
     m_pathsUsed |= uint64_t(1) << r.path;
     r.retxCount = 0;
+    r.timeouts = 0;
     r.state = MrcPsnState::SENT;
     uint32_t psn = (m_una + m_outstanding) & PSN_MASK;
     ++m_outstanding;
@@ -277,6 +278,16 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     {
         m_latestSackedSendTime = r.sendTime;
         m_anySackedSendTime = true;
+    }
+}
+
+void
+MrcSackScoreboard::CountTimeout(MrcPsnRecord& r)
+{
+    // after MarkLost: the event keeps the count of the expiries before this one
+    if (r.timeouts < std::numeric_limits<uint8_t>::max())
+    {
+        ++r.timeouts;
     }
 }
 
@@ -613,6 +624,7 @@ MrcSackScoreboard::OnTimeout(Time now, Time rto)
         {
             deadPaths |= uint64_t(1) << (r.path % MAX_PATHS);
             MarkLost(off);
+            CountTimeout(r);
         }
     }
     if (m_config.timeoutLosesPath && deadPaths != 0)
@@ -642,6 +654,7 @@ MrcSackScoreboard::OnTimeoutBelow(Time now, Time rto, uint32_t endPsn)
         if (r.state == MrcPsnState::SENT && r.sendTime + rto <= now)
         {
             MarkLost(off);
+            CountTimeout(r);
         }
     }
     return m_update;

@@ -47,6 +47,9 @@ struct MrcPsnRecord
     MrcPsnState state{MrcPsnState::SENT}; //!< state
     uint8_t group{0}; //!< caller's group of the latest transmission (MRC: the plane)
     uint8_t path{0};  //!< caller's path of the latest transmission, modulo MAX_PATHS
+    /// times its own retransmission deadline expired (OnTimeout, OnTimeoutBelow; at most
+    /// 255): the retransmissions a timeout caused, not those of a NACK or trim
+    uint8_t timeouts{0};
 };
 
 /**
@@ -270,6 +273,8 @@ class MrcSackScoreboard
     void SackOffset(uint32_t off);
     /// Mark the record at off LOST and record it in m_update.
     void MarkLost(uint32_t off);
+    /// Count one expiry of a record's own deadline. \param r the record
+    static void CountTimeout(MrcPsnRecord& r);
     /// Free records up to and including offset last; record acks in m_update.
     void AdvanceUna(uint32_t count);
     /// Run the count and time rules after a SACK.

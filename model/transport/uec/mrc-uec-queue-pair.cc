@@ -150,8 +150,9 @@ MrcUecQueuePair::GetTypeId()
                           MakeTimeAccessor(&MrcUecQueuePair::m_minRto),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("MaxRtoRetries",
-                          "A PSN that times out after this many retransmissions puts the QP "
-                          "in the error state (retry-exceeded). Default 5 (UET PDS "
+                          "A PSN that times out after this many retransmissions on timeout "
+                          "(those after a NACK or trim do not count) puts the QP in the "
+                          "error state (retry-exceeded). Default 5 (UET PDS "
                           "Max_RTO_Retx_Cnt).",
                           UintegerValue(5),
                           MakeUintegerAccessor(&MrcUecQueuePair::m_maxRtoRetries),
@@ -418,12 +419,14 @@ MrcUecQueuePair::OnTimer()
         ++m_counters.timeouts;
         for (const MrcPsnEvent& e : upd.lost)
         {
-            if (e.record.retxCount >= m_maxRtoRetries)
+            // Only retransmissions a timeout caused count (UET PDS Max_RTO_Retx_Cnt): a
+            // PSN trimmed and NACKed again and again in an incast is not given up on.
+            if (e.record.timeouts >= m_maxRtoRetries)
             {
                 std::ostringstream why;
                 why << "retransmission timeout: PSN " << e.psn << " timed out after "
-                    << e.record.retxCount << " retransmissions (MaxRtoRetries " << m_maxRtoRetries
-                    << ", MinRto " << m_minRto.As(Time::US) << ")";
+                    << unsigned(e.record.timeouts) << " retransmissions (MaxRtoRetries "
+                    << m_maxRtoRetries << ", MinRto " << m_minRto.As(Time::US) << ")";
                 EnterError(MrcQpError::RETRY_EXCEEDED, why.str(), MrcWcStatus::RETRY_EXCEEDED);
                 return;
             }
