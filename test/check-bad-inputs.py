@@ -7,7 +7,9 @@ CORPUS_DIR/cases.txt names one case a line: NAME | ARGUMENTS | EXPECTED, where "
 ARGUMENTS stands for CORPUS_DIR. Each case runs mrc-sim with ARGUMENTS (and --out in a
 scratch folder unless it gives --out) and passes when mrc-sim exits with code 2 within
 TIME_LIMIT seconds and its error output contains EXPECTED (the option or FILE:LINE it
-names). Every other file of CORPUS_DIR must be used by some case. Exit 0 when all pass.
+names), both as given and with --checkOnly added (so the problem is found before any
+simulation, and --checkOnly sees it). Every other file of CORPUS_DIR must be used by some
+case. Exit 0 when all pass.
 """
 
 import os
@@ -34,6 +36,14 @@ def load_cases(corpus):
 
 
 def run_case(sim, corpus, scratch, name, args, expected):
+    problem = run_once(sim, corpus, scratch, name, args, expected)
+    if not problem and "--checkOnly" not in args:
+        problem = run_once(sim, corpus, scratch, name, args + " --checkOnly", expected)
+        problem = problem and "with --checkOnly: " + problem
+    return problem
+
+
+def run_once(sim, corpus, scratch, name, args, expected):
     argv = [a.replace("@/", corpus + "/") for a in shlex.split(args)]
     if not any(a.startswith("--out=") for a in argv):
         argv.append("--out=" + os.path.join(scratch, name))

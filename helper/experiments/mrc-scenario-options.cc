@@ -408,6 +408,15 @@ MrcScenarioOptions::CheckWorkload(MrcScenarioConfig& c) const
         return c.graph ? Bad("topoFile", topoFile, "has fewer than 2 hosts")
                        : Bad("hosts", topo.hosts, "gives a fabric of fewer than 2 hosts");
     }
+    if ((pattern == "allreduce" || pattern == "allgather") && c.bytes < uint64_t{hosts} * c.chunks)
+    {
+        // the ring splits --bytes into hosts x chunks pieces, none empty
+        return Bad("bytes",
+                   bytes,
+                   "is too small for the " + pattern + " ring of " + std::to_string(hosts) +
+                       " hosts x --chunks=" + chunks + " (allowed: at least " +
+                       std::to_string(uint64_t{hosts} * c.chunks) + ")");
+    }
     const bool incastLike = pattern == "incast" || pattern == "incast-victim";
     if (!ParseU64(senders, v) || v == 0 || (incastLike && v >= hosts))
     {
@@ -416,6 +425,23 @@ MrcScenarioOptions::CheckWorkload(MrcScenarioConfig& c) const
                    "must be an integer 1.." + std::to_string(hosts - 1) + " (hosts - 1)");
     }
     c.senders = static_cast<uint32_t>(v);
+    if (pattern == "incast-victim")
+    {
+        // senders from outside the receiver's (the last host's) rack, one left for the victim
+        const uint32_t receiver = hosts - 1;
+        const uint32_t pool =
+            receiver - receiver % std::max<uint32_t>(c.topology.GetHostsPerT0(), 1);
+        if (c.senders >= pool)
+        {
+            return Bad("senders",
+                       senders,
+                       pool < 2 ? "cannot be met: incast-victim needs 2 hosts outside the "
+                                  "receiver's rack (give more --hosts)"
+                                : "must be 1.." + std::to_string(pool - 1) +
+                                      " for incast-victim (hosts outside the receiver's rack, "
+                                      "one left for the victim)");
+        }
+    }
     if (!ParseU64(qpsPerPair, v) || v == 0 || v > 1024)
     {
         return Bad("qpsPerPair", qpsPerPair, "must be an integer 1..1024");

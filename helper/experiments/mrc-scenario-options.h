@@ -57,6 +57,19 @@ class MrcScenarioOptions
      */
     static std::string CheckFrameSizes(const MrcScenarioConfig& config);
 
+    /**
+     * Settings every option's own check lets through but a run would abort on when it
+     * builds its fabric or starts (issue 20): per transport, with the attribute defaults
+     * the run applies (the transport's fabric, its profile for the run's rate and delay,
+     * a flow file's priority groups, config.attributeOverrides): ports per switch, every
+     * switch buffer holding its reserves and PFC headroom at every step of its setup,
+     * ECN Kmin <= Kmax, and the attribute values the classes refuse at setup though their
+     * checkers accept them (DCQCN fractions and intervals, DWRR weights).
+     * \param config the settings (after TryToConfig, with attributeOverrides)
+     * \return "" or a message naming the option or attribute, its value and what is allowed
+     */
+    static std::string CheckRunSettings(const MrcScenarioConfig& config);
+
     /// As TryToConfig; prints the message and exits with code 2 on a problem.
     /// \return the settings
     MrcScenarioConfig ToConfig() const;

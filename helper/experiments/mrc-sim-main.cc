@@ -13,6 +13,7 @@
 
 #include "ns3/config.h"
 #include "ns3/global-value.h"
+#include "ns3/mrc-fabric-streams.h"
 #include "ns3/mrc-input-error.h"
 #include "ns3/mrc-results-writer.h"
 #include "ns3/simulator.h"
@@ -183,7 +184,20 @@ ParseOptions(const std::string& scenario, std::vector<char*>& args, MrcScenarioO
     info->preset(o);
     MrcCommandLine cmd;
     cmd.Usage("mrc-sim: run a named scenario (" + MrcCommandLine::Join(MrcScenarios::GetNames()) +
-              "), print the summary table and write the result files.");
+              "), print the summary table and write the result files.\n\nLimits: a topology "
+              "file at most " +
+              std::to_string(MrcInputLimits::MAX_NODES) + " nodes and " +
+              std::to_string(MrcInputLimits::MAX_LINKS) + " links; at most " +
+              std::to_string(MrcInputLimits::MAX_FLOWS) +
+              " flows (a flow file, a connection matrix, --scenario=flows); one message "
+              "(--bytes, a CDF size) at most " +
+              std::to_string(MrcInputLimits::MAX_MESSAGE_BYTES) +
+              " bytes; a flow's start at most 9.2e6 s; at most " +
+              std::to_string(MrcFabricStreams::STREAMS_PER_SWITCH) +
+              " ports per switch. Every option, input file and --out is checked before the "
+              "simulation (--checkOnly: only that). Exit code 0: every message completed; 1: "
+              "some did not by --simTime (the result files are written); 2: a usage error; "
+              "128 + N: signal N.");
     o.Register(cmd);
     cmd.Parse(static_cast<int>(args.size()), args.data());
     if (Given(args, "--transport=") && !Given(args, "--transports="))
@@ -432,10 +446,13 @@ MrcSimMain(int argc, char* argv[])
     ParseOptions(scenario, args, o);
     MrcScenarioConfig c = o.ToConfig();
     c.attributeOverrides = AttributeOverrides(args);
-    const std::string frames = MrcScenarioOptions::CheckFrameSizes(c);
-    if (!frames.empty())
+    for (const std::string& e :
+         {MrcScenarioOptions::CheckFrameSizes(c), MrcScenarioOptions::CheckRunSettings(c)})
     {
-        MrcCommandLine::Fail(frames);
+        if (!e.empty())
+        {
+            MrcCommandLine::Fail(e);
+        }
     }
     const std::string out = o.out.empty() ? "results/" + scenario + "/" : o.out;
     c.pcapDir = out;

@@ -67,9 +67,18 @@ MrcSackScoreboard::MrcSackScoreboard(const Config& config, uint32_t initialPsn)
     // and a responder-only QP for none (records hold a Time, which ns-3 also tracks in a
     // set until Simulator::Run, so preallocating a full window per QP was expensive).
     m_mask = 0;
-    m_countTop.Init(1, config.groupedCount ? config.globalReorderPsns : config.reorderPsns);
-    m_groupTop.Init(MAX_GROUPS, config.groupedCount ? config.reorderPsns : 0);
-    m_pathTop.Init(MAX_PATHS, config.pathCount ? std::max<uint32_t>(config.pathReorderPsns, 1) : 0);
+    // A count threshold of capacity PSNs or more never fires (fewer PSNs than the capacity
+    // are ever outstanding above an unacknowledged one): the capacity stands for any
+    // larger one, so the positions kept stay within the window (not 2^32 of them).
+    for (uint32_t* n :
+         {&m_config.reorderPsns, &m_config.globalReorderPsns, &m_config.pathReorderPsns})
+    {
+        *n = std::min(*n, m_config.capacityPsns);
+    }
+    const Config& c = m_config;
+    m_countTop.Init(1, c.groupedCount ? c.globalReorderPsns : c.reorderPsns);
+    m_groupTop.Init(MAX_GROUPS, c.groupedCount ? c.reorderPsns : 0);
+    m_pathTop.Init(MAX_PATHS, c.pathCount ? std::max<uint32_t>(c.pathReorderPsns, 1) : 0);
 }
 
 MrcSackScoreboard::MrcSackScoreboard()

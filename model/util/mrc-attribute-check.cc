@@ -132,6 +132,19 @@ MrcAttributeCheck::CheckValue(const TypeId::AttributeInformation& info, const st
             return "value '" + value + "': class " + value + " is not registered";
         }
     }
+    else if (type == "PointerValue")
+    {
+        // ns-3 creates the object the text names (ns3::Class[Attr=value|...]); 3.37
+        // crashes on a class it does not know instead of failing.
+        const std::string cls = value.substr(0, value.find('['));
+        TypeId named;
+        if (!TypeId::LookupByNameFailSafe(cls, &named) || !named.HasConstructor())
+        {
+            return "value '" + value + "': class " + cls +
+                   " is not registered or cannot be created (allowed: ns3::Class or "
+                   "ns3::Class[Attribute=value|...])";
+        }
+    }
     else if (type == "DoubleValue" && !ReadsWhole<double>(value))
     {
         return bad + " (not a number)";
