@@ -645,6 +645,7 @@ TEST(MrcFlowStream, StreamedFilesAreIdenticalToTheFilesWrittenAtTheEnd)
     o.bytes = "48000";
     o.chunks = "3";
     MrcScenarioConfig c = ToConfigChecked(o);
+    c.profile = "roce-hpcc"; // mrc-sim's roce default until issue 19 (the rows below: 1000 B)
     c.transports = {"roce", "mrc"};
     c.transport = "roce";
     c.tagFabricSeries = true;
