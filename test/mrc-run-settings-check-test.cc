@@ -102,12 +102,13 @@ TEST(MrcRunSettingsCheck, HeadroomLargerThanTheBuffer)
 
 TEST(MrcRunSettingsCheck, HeadroomOfLongLinksAndReserves)
 {
-    // RoCE's lossless class over 1 ms links: 3 x 100 Gb/s x 1 ms = 37.5 MB a port
+    // RoCE's lossless class (default profile roce-deployed) over 1 ms links:
+    // 3 x 100 Gb/s x 1 ms = 37.5 MB a port
     MrcScenarioOptions o = Small("roce");
     o.topo.linkDelay = "1ms";
     const std::string e = Check(o);
     EXPECT_TRUE(Has(e, "ns3::MrcSharedBufferMmu::BufferSize='")) << e;
-    EXPECT_TRUE(Has(e, "(from profile roce-hpcc) is too small for roce")) << e;
+    EXPECT_TRUE(Has(e, "(from profile roce-deployed) is too small for roce")) << e;
     // the reserves alone
     const std::string r =
         Check(Small("mrc"), {{"ns3::MrcSharedBufferMmu::ReservePerQueue", "10000000"}});
