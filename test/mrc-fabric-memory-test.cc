@@ -189,9 +189,11 @@ TEST(MrcLinkMemory, OneSwitchLinkCostsLessThanTheBound)
 {
     // 256 links between two switches, each with its two switch ports (ECN marker, port
     // record): heap bytes per link.
-    constexpr double BOUND = 7400; // measured 6,949 before the first Simulator::Run, 6,612
-    // after (9,808 and 7,937 when the pause record, the marker's generator and the PAUSE
-    // refresh timers were made with the port)
+    // measured 6,949 against Debian's ns-3.37 before the first Simulator::Run (6,612 after)
+    // and 7,504 in an ns-3.48 tree (default profile): about 10 % to spare in every home
+    // (9,808 and 7,937 when the pause record, the marker's generator and the PAUSE refresh
+    // timers were made with the port)
+    constexpr double BOUND = 8200;
     MrcSwitchHelper sh;
     NodeContainer sw = sh.Create(2);
     MrcLinkHelper link;
