@@ -144,7 +144,9 @@ struct SrRun
         em->ranks = std::move(drop);
         s.dev[1]->SetAttribute("ReceiveErrorModel", PointerValue(em));
         c = rdma.Connect(s.hosts.Get(0), s.hosts.Get(1), bytes);
-        Ptr<MrcRoceQueuePair> rq = DynamicCast<MrcRoceQueuePair>(c.requester);
+        // a plain pointer: a Ptr held by the QP's own trace source would be a reference
+        // cycle, and the QP would never be freed (LeakSanitizer)
+        MrcRoceQueuePair* rq = PeekPointer(DynamicCast<MrcRoceQueuePair>(c.requester));
         c.requester->TraceConnectWithoutContext(
             "Tx",
             Callback<void, Ptr<const Packet>>([this, rq](Ptr<const Packet> p) {
