@@ -38,9 +38,9 @@ const PresetRow SCENARIOS[] = {
      "--pattern=incast"},
     {"perm128-roce",
      "the benchmark: 128 hosts (8 T0 x 16, 8 T1, 100 Gb/s, 1 us), 128 x 2 MB permutation, "
-     "RoCE DCQCN + PFC",
+     "RoCE DCQCN + PFC (roce-hpcc, 1000 B: the packets of the stock ns-3 reference)",
      "--pattern=permutation --hosts=128 --hostsPerT0=16 --t1PerPlane=8 --bytes=2000000 "
-     "--sampleInterval=0"},
+     "--profile=roce-hpcc --sampleInterval=0"},
     {"perm128-mrc",
      "the perm128 shape on 4 planes (128 hosts, 8 T0 x 16 and 8 T1 per plane, 100 Gb/s, "
      "1 us), 128 x 2 MB permutation, MRC (profile mrc)",
