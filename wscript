@@ -10,6 +10,7 @@ def build(bld):
         # -- utilities: checks of attribute values given as strings, comma-separated lists
         'model/util/mrc-attribute-check.cc',
         'model/util/mrc-comma-list.cc',
+        'model/util/mrc-mpi.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -234,6 +235,7 @@ def build(bld):
         # -- utilities: small containers, reusable events, ns-3 version shims, comma lists
         'model/util/mrc-attribute-check.h',
         'model/util/mrc-comma-list.h',
+        'model/util/mrc-mpi.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
         'model/util/mrc-uint128.h',

@@ -27,6 +27,12 @@
 #                           asserts and logging on), release or debug.
 #   MRC_INTREE_JOBS         parallel compile jobs (default 2).
 #   MRC_INTREE_NICE         niceness of the ns-3 build (default 0).
+#   MRC_INTREE_BUILD_ONLY   1: stop after the build (no test.py run); used by
+#                           `./ns3-mrc run --ranks=N` to build the MPI variant.
+#   MRC_INTREE_MPI          1: configure ns-3 with --enable-mpi (ns-3's mpi module and the
+#                           module's cross-rank links) and run the distributed-run check
+#                           (test/mpi-identity.sh); 0: without MPI; auto (default): 1 when
+#                           mpicxx and mpirun are installed.
 set -u -o pipefail
 
 if [ -z "${MRC_NS3_SOURCE:-}" ]; then
@@ -42,6 +48,14 @@ VERSION=${MRC_NS3_SOURCE_VERSION:-3.37}
 PROFILE=${MRC_NS3_PROFILE:-default}
 JOBS=${MRC_INTREE_JOBS:-2}
 NICE=${MRC_INTREE_NICE:-0}
+MPI=${MRC_INTREE_MPI:-auto}
+if [ "$MPI" = auto ]; then
+    if command -v mpicxx >/dev/null && command -v mpirun >/dev/null; then MPI=1; else MPI=0; fi
+fi
+case "$MPI" in
+0 | 1) ;;
+*) echo "in-tree: MRC_INTREE_MPI='$MPI' is not allowed (0, 1, auto)" >&2; exit 2 ;;
+esac
 CACHE_ROOT=${MRC_INTREE_DIR:-$MODULE_DIR/build-intree}
 
 case "$PROFILE" in
@@ -338,6 +352,7 @@ if [ -d build/include/ns3 ]; then
 fi
 PROFILE_ARGS=(-d "$PROFILE")
 [ "$PROFILE" = default ] && PROFILE_ARGS+=(--enable-asserts --enable-logs)
+if [ "$MPI" = 1 ]; then PROFILE_ARGS+=(--enable-mpi); else PROFILE_ARGS+=(--disable-mpi); fi
 ns3 configure "${PROFILE_ARGS[@]}" --enable-tests --enable-examples --disable-werror \
     --disable-python-bindings --enable-modules=mrc --filter-module-examples-and-tests=mrc \
     >"$LOGS/configure.log" 2>&1 || {
@@ -374,6 +389,10 @@ if [ "$MRC_WARNINGS" != 0 ]; then
 fi
 ls "$TREE"/build/lib/*mrc* 2>/dev/null | sed 's/^/  built /'
 phase_end " ($MRC_WARNINGS warnings in contrib/mrc)"
+if [ "${MRC_INTREE_BUILD_ONLY:-0}" = 1 ]; then
+    echo "in-tree: built (MRC_INTREE_BUILD_ONLY=1: no tests run); programs in $TREE/build/contrib/mrc/examples"
+    exit 0
+fi
 
 # --- 4. test ------------------------------------------------------------------
 # test.py runs the suite "mrc": one ns-3 TestCase per GoogleTest case, each in a

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/mrc-mpi.h"
 #include "ns3/mrc-results-writer.h"
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -38,8 +40,9 @@ OpenOut(std::ofstream& os, const std::string& path)
 struct FctReader
 {
     std::ifstream in; //!< the part
-    std::string line; //!< the next line (without its time prefix)
+    std::string line; //!< the next line (without its time and flow id prefix)
     int64_t endNs{0}; //!< its end time
+    uint64_t id{0};   //!< its flow id
     bool more{false}; //!< a line is there
 
     void Next()
@@ -49,11 +52,52 @@ struct FctReader
         if (more)
         {
             const std::size_t sp = raw.find(' ');
+            const std::size_t sp2 = raw.find(' ', sp + 1);
             endNs = std::stoll(raw.substr(0, sp));
-            line = raw.substr(sp + 1);
+            id = std::stoull(raw.substr(sp + 1, sp2 - sp - 1));
+            line = raw.substr(sp2 + 1);
         }
     }
 };
+
+/// \return the whole content of a file ("" if it cannot be read)
+std::string
+ReadAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+/// Append a length-prefixed blob to a pack.
+void
+PutBlob(std::string& pack, const std::string& blob)
+{
+    pack += std::to_string(blob.size());
+    pack += '\n';
+    pack += blob;
+}
+
+/// Read the next length-prefixed blob of a pack from position `at`.
+std::string
+GetBlob(const std::string& pack, std::size_t& at)
+{
+    const std::size_t nl = pack.find('\n', at);
+    NS_ABORT_MSG_IF(nl == std::string::npos, "MrcFlowStream: a rank's parts are cut short");
+    const std::size_t n = std::stoull(pack.substr(at, nl - at));
+    NS_ABORT_MSG_IF(nl + 1 + n > pack.size(), "MrcFlowStream: a rank's parts are cut short");
+    at = nl + 1 + n;
+    return pack.substr(nl + 1, n);
+}
+
+/// \return the flow id of a flows.csv row (its second field)
+uint64_t
+RowFlowId(const std::string& row)
+{
+    const std::size_t c = row.find(',');
+    return std::stoull(row.substr(c + 1, row.find(',', c + 1) - c - 1));
+}
 
 } // namespace
 
@@ -93,7 +137,10 @@ MrcFlowStream::BeginTransport(MrcRunResults* results, const std::string& transpo
     m_groupEnd = -1;
     Part p;
     p.transport = transport;
-    const std::string base = m_dir + "/.mrc-stream-" + std::to_string(m_parts.size());
+    // Each rank of a split run its own part files (they may share the folder).
+    const std::string base = m_dir + "/.mrc-stream-" +
+                             (m_split ? "r" + std::to_string(MrcMpi::GetRank()) + "-" : "") +
+                             std::to_string(m_parts.size());
     p.flows = base + ".flows";
     p.fct = base + ".fct";
     p.samples = base + ".samples";
@@ -140,7 +187,7 @@ MrcFlowStream::Add(const MrcFlowRecord& rec)
     std::ostringstream row;
     row.imbue(std::locale::classic());
     MrcResultsWriter::WriteFlowRow(r, row);
-    if (r.flowId != m_next)
+    if (r.flowId != m_next || m_split)
     {
         m_pending.emplace(r.flowId, row.str());
         m_maxPending = std::max(m_maxPending, m_pending.size());
@@ -165,7 +212,7 @@ MrcFlowStream::FlushFctGroup()
     });
     for (const auto& [id, line] : m_group)
     {
-        m_fct << m_groupEnd << ' ' << line;
+        m_fct << m_groupEnd << ' ' << id << ' ' << line;
     }
     m_group.clear();
 }
@@ -174,6 +221,14 @@ void
 MrcFlowStream::EndTransport()
 {
     NS_ABORT_MSG_IF(!m_open, "MrcFlowStream::EndTransport: no transport begun");
+    if (m_split)
+    {
+        for (const auto& [id, row] : m_pending)
+        {
+            m_flows << row;
+        }
+        m_pending.clear();
+    }
     NS_ABORT_MSG_IF(!m_pending.empty(),
                     "MrcFlowStream::EndTransport: flow "
                         << m_next << " of " << m_parts.back().transport << " never came ("
@@ -260,7 +315,8 @@ MrcFlowStream::Finish(const std::string& dir, const MrcRunResults& results)
             FctReader* best = nullptr;
             for (FctReader& r : readers) // earliest end; ties: the first transport
             {
-                if (r.more && (!best || r.endNs < best->endNs))
+                if (r.more &&
+                    (!best || r.endNs < best->endNs || (r.endNs == best->endNs && r.id < best->id)))
                 {
                     best = &r;
                 }
@@ -331,6 +387,110 @@ std::string&
 MrcFlowStream::CollectiveStepRows()
 {
     return m_stepRows;
+}
+
+void
+MrcFlowStream::SetSplit(bool split)
+{
+    m_split = split;
+}
+
+std::string
+MrcFlowStream::PackParts() const
+{
+    NS_ABORT_MSG_IF(m_open, "MrcFlowStream::PackParts: transport still open");
+    std::string pack;
+    PutBlob(pack, std::to_string(m_parts.size()));
+    for (const Part& p : m_parts)
+    {
+        PutBlob(pack, p.transport);
+        PutBlob(pack, ReadAll(p.flows));
+        PutBlob(pack, ReadAll(p.fct));
+        PutBlob(pack, ReadAll(p.samples));
+    }
+    return pack;
+}
+
+void
+MrcFlowStream::MergeParts(const std::vector<std::string>& packs)
+{
+    NS_ABORT_MSG_IF(m_open, "MrcFlowStream::MergeParts: transport still open");
+
+    struct Rank
+    {
+        std::string pack;
+        std::size_t at{0};
+    };
+
+    std::vector<Rank> ranks;
+    for (const std::string& p : packs)
+    {
+        ranks.push_back({p, 0});
+        const std::size_t n = std::stoull(GetBlob(ranks.back().pack, ranks.back().at));
+        NS_ABORT_MSG_IF(n != m_parts.size(),
+                        "MrcFlowStream::MergeParts: a rank ran " << n << " transports, rank 0 "
+                                                                 << m_parts.size());
+    }
+    for (const Part& part : m_parts)
+    {
+        // every rank's rows and lines of this transport, with this rank's own
+        std::vector<std::pair<uint64_t, std::string>> rows;
+        std::vector<std::tuple<int64_t, uint64_t, std::string>> lines;
+        std::string samples = ReadAll(part.samples);
+        auto take = [&rows, &lines](const std::string& flows, const std::string& fct) {
+            std::istringstream fin(flows);
+            for (std::string row; std::getline(fin, row);)
+            {
+                rows.emplace_back(RowFlowId(row), row);
+            }
+            std::istringstream cin(fct);
+            for (std::string line; std::getline(cin, line);)
+            {
+                const std::size_t sp = line.find(' ');
+                const std::size_t sp2 = line.find(' ', sp + 1);
+                lines.emplace_back(std::stoll(line.substr(0, sp)),
+                                   std::stoull(line.substr(sp + 1, sp2 - sp - 1)),
+                                   line);
+            }
+        };
+        take(ReadAll(part.flows), ReadAll(part.fct));
+        for (Rank& r : ranks)
+        {
+            const std::string transport = GetBlob(r.pack, r.at);
+            NS_ABORT_MSG_IF(transport != part.transport,
+                            "MrcFlowStream::MergeParts: transport "
+                                << transport << " where rank 0 has " << part.transport);
+            const std::string flows = GetBlob(r.pack, r.at);
+            const std::string fct = GetBlob(r.pack, r.at);
+            samples += GetBlob(r.pack, r.at);
+            take(flows, fct);
+        }
+        std::sort(rows.begin(), rows.end());
+        std::sort(lines.begin(), lines.end());
+        std::ofstream f;
+        OpenOut(f, part.flows);
+        for (std::size_t k = 0; k < rows.size(); ++k)
+        {
+            NS_ABORT_MSG_IF(k > 0 && rows[k].first == rows[k - 1].first,
+                            "MrcFlowStream::MergeParts: flow " << rows[k].first << " of "
+                                                               << part.transport
+                                                               << " came from two ranks");
+            f << rows[k].second << '\n';
+        }
+        std::ofstream c;
+        OpenOut(c, part.fct);
+        for (const auto& l : lines)
+        {
+            c << std::get<2>(l) << '\n';
+        }
+        std::ofstream s;
+        OpenOut(s, part.samples);
+        s << samples;
+        if (!f || !c || !s)
+        {
+            NS_FATAL_ERROR("MrcFlowStream: merging the ranks' flows into " << m_dir << " failed");
+        }
+    }
 }
 
 } // namespace ns3

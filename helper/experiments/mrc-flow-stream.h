@@ -80,6 +80,23 @@ class MrcFlowStream
      */
     void Finish(const std::string& dir, const MrcRunResults& results);
 
+    /**
+     * A run split over ranks: this rank adds only the flows it posted, so flow ids come
+     * with gaps; the rows wait until EndTransport and are written in id order.
+     * \param split true for a run split over ranks
+     */
+    void SetSplit(bool split);
+
+    /// \return the part files of every transport so far, packed in one text (for rank 0)
+    std::string PackParts() const;
+
+    /**
+     * On rank 0: merge the other ranks' parts (PackParts) into this rank's part files:
+     * flows by flow id, fct lines by (end time, flow id), the FCT samples one after another.
+     * \param packs the packed parts of ranks 1..N-1
+     */
+    void MergeParts(const std::vector<std::string>& packs);
+
     /// \return rows waiting in the reorder buffer (for tests)
     std::size_t GetBuffered() const;
     /// \return the largest number of rows that waited at once
@@ -120,6 +137,7 @@ class MrcFlowStream
     int64_t m_groupEnd{-1};                    //!< end time of the completions in m_group
     std::vector<std::pair<uint64_t, std::string>> m_group; //!< (flow id, fct line) at m_groupEnd
     uint64_t m_added{0};                                   //!< records added
+    bool m_split{false};                                   //!< SetSplit
     std::string m_stepRows;                                //!< collective-steps.csv rows
 };
 

@@ -68,10 +68,15 @@ struct MrcScenarioConfig
     Time repairAt{0};               //!< when they are repaired (0: never)
     /// the other failures (--failSwitch, --flapLink, --grayLink, --failPlane, --failPort)
     std::vector<MrcFailureSpec> failures;
-    uint64_t seed{1};                      //!< run seed
-    Time simTime{Seconds(1)};              //!< simulated-time limit
-    bool pcap{false};                      //!< write one pcap file per port into pcapDir
-    std::string pcapDir;                   //!< folder of the pcap files (the output folder)
+    uint64_t seed{1};         //!< run seed
+    Time simTime{Seconds(1)}; //!< simulated-time limit
+    /// --ranks: 0 (not given): one process, the run ends at the last completion; N >= 1:
+    /// the fabric split over N MPI ranks (MrcTopologyHelper::SetRanks), and the run ends
+    /// 2 x lookahead - 1 ps after the last completion on any rank (the same for every N)
+    uint32_t ranks{0};
+    bool nullMessages{false}; //!< --sync=null: null-message synchronization (with --ranks)
+    bool pcap{false};         //!< write one pcap file per port into pcapDir
+    std::string pcapDir;      //!< folder of the pcap files (the output folder)
     Time sampleInterval{MicroSeconds(10)}; //!< time-series sampling period (0: no samples)
     bool progress{true};                   //!< progress lines on stderr
     /// Option values recorded in summary.json (name -> value as given)

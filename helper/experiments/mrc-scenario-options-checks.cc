@@ -494,9 +494,35 @@ MrcScenarioOptions::CheckRunSettings(const MrcScenarioConfig& c)
 {
     const std::vector<std::string> list =
         c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports;
+    if (c.ranks > 1)
+    {
+        const std::string why =
+            c.graph ? "a fabric from --topoFile is not split over ranks "
+                      "(allowed: clos, fat-tree)"
+            : c.trace || c.htsimMatrix || c.pattern == "allreduce" || c.pattern == "allgather"
+                ? "messages that start when others end (--pattern=" + c.pattern +
+                      ", --trace, --collective, an htsim .cm --flowFile) are "
+                      "not split over ranks in this version (allowed: "
+                      "permutation, incast, incast-victim, alltoall, flows, "
+                      "a HPCC --flowFile)"
+                : "";
+        if (!why.empty())
+        {
+            return "invalid value for --ranks=" + std::to_string(c.ranks) + ": " + why;
+        }
+    }
     for (const std::string& name : list)
     {
         const MrcTopologyConfig topo = TransportTopology(c, name);
+        if (c.ranks > 1)
+        {
+            const std::string why = MrcTopologyHelper::CheckRanks(topo, c.ranks);
+            if (!why.empty())
+            {
+                return "invalid value for --ranks=" + std::to_string(c.ranks) + " (" + name +
+                       " fabric): " + why;
+            }
+        }
         const std::vector<SwitchShape> shapes = SwitchShapes(c, topo);
         const RunAttributes a(c, name, topo);
         for (const std::string& e : {CheckPortCounts(c, shapes),

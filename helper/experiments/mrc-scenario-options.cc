@@ -139,6 +139,16 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     fail.Register(cmd);
     cmd.AddValue("seed", "run seed (permutation, incast senders, ECMP, ECN marking)", seed);
     cmd.AddValue("simTime", "simulated-time limit", simTime);
+    cmd.AddValue("ranks",
+                 "split the fabric over N MPI ranks: run under mpirun -np N (./ns3-mrc run "
+                 "--ranks=N); N=1 is one process with the split runs' end (2 x lookahead after "
+                 "the last completion) and no time series, the reference the splits are "
+                 "compared with (empty: one process, the run ends at the last completion)",
+                 ranks);
+    cmd.AddValue("sync",
+                 "with --ranks: ns-3's synchronization, granted (time windows, "
+                 "DistributedSimulatorImpl) or null (null messages, NullMessageSimulatorImpl)",
+                 sync);
     cmd.AddValue("out", "output folder (empty: results/<scenario>/)", out);
     cmd.AddValue("pcap", "write a pcap file per port into the output folder", pcap);
     cmd.AddValue("sampleInterval", "time-series sampling period (0s: none)", sampleInterval);
@@ -620,6 +630,24 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
         c.sampleInterval = Time(0);
     }
     c.pcap = pcap;
+    c.ranks = 0;
+    if (!ranks.empty())
+    {
+        uint64_t n = 0;
+        if (!ParseU64(ranks, n) || n == 0 || n > 4096)
+        {
+            return Bad("ranks", ranks, "must be a number of MPI ranks, 1..4096");
+        }
+        c.ranks = static_cast<uint32_t>(n);
+        // The same outputs for every split: no time series (a host's series would need
+        // its rank's values), and the split runs' end rule (MrcScenarioConfig::ranks).
+        c.sampleInterval = Time(0);
+    }
+    if (sync != "granted" && sync != "null")
+    {
+        return Bad("sync", sync, "is not a synchronization (allowed: granted, null)");
+    }
+    c.nullMessages = sync == "null";
     return "";
 }
 

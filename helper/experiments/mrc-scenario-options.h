@@ -104,6 +104,8 @@ class MrcScenarioOptions
     std::string repairAt{""};            //!< --repairAt
     std::string seed{"1"};               //!< --seed
     std::string simTime{"1s"};           //!< --simTime
+    std::string ranks{""};               //!< --ranks (empty: one process, as before)
+    std::string sync{"granted"};         //!< --sync: granted (time windows) or null (messages)
     std::string out{""};                 //!< --out (empty: results/<scenario>/)
     bool pcap{false};                    //!< --pcap
     std::string sampleInterval{"10us"};  //!< --sampleInterval

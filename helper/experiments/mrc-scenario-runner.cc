@@ -24,6 +24,7 @@
 #include "ns3/mrc-failure-injector.h"
 #include "ns3/mrc-hpcc-input.h"
 #include "ns3/mrc-link-helper.h"
+#include "ns3/mrc-mpi.h"
 #include "ns3/mrc-multipath-helper.h"
 #include "ns3/mrc-multipath-queue-pair.h"
 #include "ns3/mrc-profiles.h"
@@ -227,7 +228,21 @@ struct MrcScenarioRunner::Impl
         MrcStallTracker stalls;  //!< the tracker
     };
 
+    /// The end of a run with --ranks: each rank tells every other rank (a notice, one
+    /// lookahead later) when its own messages have all ended; the run ends 2 x lookahead
+    /// - 1 ps after the latest of those times, on every rank at the same simulated time.
+    struct RankEnd
+    {
+        Time lookahead;            //!< the delay of the links between T0 groups or pods
+        std::size_t localMsgs{0};  //!< messages whose source host is on this rank
+        std::size_t localEnded{0}; //!< of those, ended
+        uint32_t notices{0};       //!< ranks whose messages have all ended (this one too)
+        Time latest{0};            //!< the latest of their end times
+        bool told{false};          //!< this rank's notice is sent
+    };
+
     Figures fig;       //!< figures
+    RankEnd rankEnd;   //!< the end of a run split over ranks
     TransportSetup tr; //!< queue-pair making
     MessageBook book;  //!< messages
     Drivers drv;       //!< collectives and triggers
@@ -313,6 +328,12 @@ struct MrcScenarioRunner::Impl
                    MrcEvState to,
                    MrcEvReason reason);
     void OnComplete(std::size_t i, const MrcWorkCompletion& wc);
+    /// Every message of this rank has ended (or it has none): tell the other ranks.
+    void OnLocalMessagesEnded();
+    /// A rank's messages have all ended at time t (this rank's too). \param t the time
+    void OnRankNotice(Time t);
+    /// Stop sampling and progress (this rank's messages have all ended).
+    void StopSideEvents();
     /// A completed collective step: its next messages, its completion time.
     void OnCollectiveStep(const MrcFlowSpec& done);
     /// htsim's send_done and recv_done triggers of .cm connection k.
@@ -385,7 +406,9 @@ MrcScenarioRunner::Build()
     }
     m.RegisterHostSeries();
     m.InstallLosses();
-    m.stall.trackStalls = !c.failLink.empty() || !c.failures.empty();
+    // A message's stalls are seen at its responder and closed at its requester: in a run
+    // split over ranks (--ranks > 1) these may be on different ranks, so no stall records.
+    m.stall.trackStalls = (!c.failLink.empty() || !c.failures.empty()) && c.ranks <= 1;
     m.stall.stalls.SetEventLog(m.log);
     // Queue pairs per connection: --qpsPerConnection; not given: as many as the messages a
     // flow is split into (qpsPerPair). 0 for the table: a new lane per message.
@@ -475,7 +498,10 @@ MrcScenarioRunner::Impl::BuildFabric()
     // (MrcFabricStreams::DrawEcmpSeeds) changes which spine each flow takes, and validation
     // case 02a's victim then escapes the incast (see doc: randomness and streams).
     th.SetEcmpSeed(cfg.seed);
+    th.SetRanks(std::max<uint32_t>(cfg.ranks, 1));
     topo = cfg.graph ? th.BuildGraph(*cfg.graph) : th.Build();
+    rankEnd.lookahead = cfg.topology.kind == MrcTopologyKind::FAT_TREE ? cfg.topology.coreDelay
+                                                                       : cfg.topology.fabricDelay;
     MrcFabricStreams::AssignStreams(topo, MrcScenarioStreams::FABRIC);
 }
 
@@ -755,8 +781,13 @@ MrcScenarioRunner::Impl::EnablePcap()
     }
     for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
     {
-        pcap.EnablePcap(dir + "mrc", topo->GetLink(l).devA);
-        pcap.EnablePcap(dir + "mrc", topo->GetLink(l).devB);
+        for (Ptr<MrcNetDevice> d : {topo->GetLink(l).devA, topo->GetLink(l).devB})
+        {
+            if (MrcMpi::IsLocal(PeekPointer(d->GetNode()))) // each rank its own ports
+            {
+                pcap.EnablePcap(dir + "mrc", d);
+            }
+        }
     }
 }
 
@@ -790,6 +821,11 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     wr.rkey = conn.region->GetRkey();
     wr.length = static_cast<uint32_t>(f.bytes);
     Ptr<MrcQueuePair> qp = conn.requester;
+    if (!MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src))))
+    {
+        return i; // another rank posts it (every rank holds every queue pair)
+    }
+    ++rankEnd.localMsgs;
     const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
     Simulator::Schedule(delay, [qp, wr]() { qp->PostSend(wr); });
     return i;
@@ -1170,13 +1206,60 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
             OnConnectionDone(msg.cmConnection);
         }
     }
-    if (book.nEnded == book.nMsgs)
+    if (cfg.ranks == 0 && book.nEnded == book.nMsgs)
     {
         Simulator::Stop();
-        sampleEvent.Cancel();
-        if (progress)
+        StopSideEvents();
+    }
+    else if (cfg.ranks > 0 && ++rankEnd.localEnded == rankEnd.localMsgs)
+    {
+        OnLocalMessagesEnded();
+    }
+}
+
+void
+MrcScenarioRunner::Impl::StopSideEvents()
+{
+    sampleEvent.Cancel();
+    if (progress)
+    {
+        progress->Stop();
+    }
+}
+
+void
+MrcScenarioRunner::Impl::OnLocalMessagesEnded()
+{
+    if (rankEnd.told)
+    {
+        return;
+    }
+    rankEnd.told = true;
+    StopSideEvents();
+    const Time now = Simulator::Now();
+    if (MrcMpi::IsActive())
+    {
+        MrcMpi::SendNotice(now.GetTimeStep(), now + rankEnd.lookahead);
+    }
+    OnRankNotice(now);
+}
+
+void
+MrcScenarioRunner::Impl::OnRankNotice(Time t)
+{
+    rankEnd.latest = std::max(rankEnd.latest, t);
+    if (++rankEnd.notices == MrcMpi::GetSize())
+    {
+        // Every rank's notice arrives at most one lookahead after its time: the end
+        // below is later than any of them, and the same on every rank.
+        const Time end = rankEnd.latest + 2 * rankEnd.lookahead - PicoSeconds(1);
+        if (end > Simulator::Now())
         {
-            progress->Stop();
+            Simulator::Stop(end - Simulator::Now());
+        }
+        else
+        {
+            Simulator::Stop(); // no lookahead (one process): end now
         }
     }
 }
@@ -1333,6 +1416,16 @@ MrcScenarioRunner::Run()
         m.progress->Start(m.cfg.simTime);
     }
     Simulator::Stop(m.cfg.simTime);
+    if (m.cfg.ranks > 0)
+    {
+        Impl* self = &m;
+        MrcMpi::SetNoticeCallback(
+            Callback<void, int64_t>([self](int64_t t) { self->OnRankNotice(TimeStep(t)); }));
+        if (m.rankEnd.localMsgs == 0 && m.book.nMsgs > 0)
+        {
+            Simulator::ScheduleNow(&Impl::OnLocalMessagesEnded, self);
+        }
+    }
     const double cpu0 = CpuSeconds();
     const auto t0 = Impl::Clock::now();
     if (m.book.nMsgs == 0)
@@ -1371,10 +1464,13 @@ MrcScenarioRunner::Impl::Collect()
     }
     if (stream)
     {
-        // the messages still open: incomplete rows
+        // the messages still open: incomplete rows (in a split run, the ones this rank posted)
         for (const auto& [id, msg] : book.open)
         {
-            stream->Add(msg.rec);
+            if (MrcMpi::IsLocal(PeekPointer(topo->GetHost(msg.f.src))))
+            {
+                stream->Add(msg.rec);
+            }
         }
         stream->EndTransport();
     }

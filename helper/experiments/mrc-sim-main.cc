@@ -13,18 +13,22 @@
 
 #include "ns3/config.h"
 #include "ns3/global-value.h"
+#include "ns3/mrc-event-log.h"
 #include "ns3/mrc-fabric-streams.h"
 #include "ns3/mrc-input-error.h"
+#include "ns3/mrc-mpi.h"
 #include "ns3/mrc-results-writer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 namespace ns3
 {
@@ -361,9 +365,11 @@ RunTransports(const std::string& scenario,
             // A fresh fabric: no object, attribute default or name of the previous run.
             runner.reset();
             Simulator::Destroy();
+            MrcMpi::EndRun();
             Config::Reset();
             BindScheduler();
         }
+        MrcMpi::BeginRun(c.nullMessages); // a distributed run: ns-3's MPI engine
         const MrcScenarioConfig ct = TransportConfig(c, o, list, k);
         runner = std::make_unique<MrcScenarioRunner>(ct);
         runner->SetSharedResults(&shared, log);
@@ -378,6 +384,10 @@ RunTransports(const std::string& scenario,
         runner->Run();
         g_running = 0;
         AddRunFigures(bench, *runner);
+        if (MrcMpi::GetRank() > 0)
+        {
+            continue; // rank 0 speaks for the run
+        }
         std::cout << "scenario " << scenario << " (" << ct.transport << ", profile " << ct.profile
                   << ", " << bench.hosts << " hosts, " << ct.topology.planes << " plane(s), seed "
                   << c.seed << "): simulated " << Simulator::Now().GetMicroSeconds() << " us in "
@@ -428,12 +438,103 @@ ReportCompletion(const MrcRunResults& shared, const MrcScenarioOptions& o, const
     return allDone;
 }
 
+/**
+ * A run split over ranks: the ranks' results, flow parts and event records to rank 0,
+ * which adds them to its own. Every rank calls it.
+ * \param shared this rank's results
+ * \param stream this rank's flow stream
+ * \param log this rank's event log
+ */
+void
+MergeRanks(MrcRunResults& shared, MrcFlowStream& stream, Ptr<MrcEventLog> log)
+{
+    const std::vector<std::string> figures = MrcMpi::GatherToRoot(shared.PackRankFigures());
+    const std::vector<std::string> parts = MrcMpi::GatherToRoot(stream.PackParts());
+    // Event records only a node's own rank makes (failures are recorded by every rank).
+    std::ostringstream mine;
+    for (const MrcEventRecord& e : log->GetRecords())
+    {
+        if (MrcMpi::GetRank() > 0 && (e.kind == MrcEventKind::EV_STATE ||
+                                      e.kind == MrcEventKind::QP_ERROR || e.kind == "flow_stall"))
+        {
+            mine << e.time.GetTimeStep() << '\t' << e.kind << '\t' << e.where << '\t' << e.detail
+                 << '\t' << e.transport << '\n';
+        }
+    }
+    const std::vector<std::string> events = MrcMpi::GatherToRoot(mine.str());
+    if (MrcMpi::GetRank() > 0)
+    {
+        return;
+    }
+    for (std::size_t r = 1; r < figures.size(); ++r)
+    {
+        shared.AddRankFigures(figures[r]);
+    }
+    stream.MergeParts(std::vector<std::string>(parts.begin() + 1, parts.end()));
+    std::vector<MrcEventRecord> all = log->GetRecords();
+    for (std::size_t r = 1; r < events.size(); ++r)
+    {
+        std::istringstream is(events[r]);
+        for (std::string line; std::getline(is, line);)
+        {
+            std::vector<std::string> f;
+            std::size_t at = 0;
+            for (int k = 0; k < 4; ++k)
+            {
+                const std::size_t tab = line.find('\t', at);
+                f.push_back(line.substr(at, tab - at));
+                at = tab + 1;
+            }
+            f.push_back(line.substr(at));
+            all.push_back({TimeStep(std::stoll(f[0])), f[1], f[2], f[3], f[4]});
+        }
+    }
+    std::stable_sort(all.begin(), all.end(), [](const MrcEventRecord& a, const MrcEventRecord& b) {
+        return a.time < b.time;
+    });
+    log->Clear();
+    for (const MrcEventRecord& e : all)
+    {
+        log->Record(e.time, e.kind, e.where, e.detail, e.transport);
+    }
+    shared.SortPfcLog();
+}
+
+/**
+ * Check --ranks against the ranks mpirun started. \param c the settings (ranks set from
+ * mpirun when --ranks is not given)
+ */
+void
+CheckRanksAgainstLaunch(MrcScenarioConfig& c)
+{
+    const uint32_t size = MrcMpi::GetSize();
+    if (MrcMpi::IsDistributed() && c.ranks == 0)
+    {
+        c.ranks = size;
+        c.sampleInterval = Time(0); // as --ranks does (MrcScenarioOptions::CheckRun)
+    }
+    if (c.ranks > 1 && c.ranks != size)
+    {
+        MrcCommandLine::Fail(
+            "invalid value for --ranks=" + std::to_string(c.ranks) + ": " +
+            (MrcMpi::IsDistributed() ? "mpirun started " + std::to_string(size) + " ranks"
+                                     : std::string("this process is not one of an MPI run")) +
+            " (run it as mpirun -np " + std::to_string(c.ranks) +
+            " mrc-sim ..., or ./ns3-mrc run --ranks=" + std::to_string(c.ranks) + " ...)");
+    }
+}
+
 } // namespace
 
 int
 MrcSimMain(int argc, char* argv[])
 {
     const auto start = std::chrono::steady_clock::now();
+    const std::string noMpi = MrcMpi::Initialize(&argc, &argv);
+    if (!noMpi.empty())
+    {
+        MrcCommandLine::Fail(noMpi);
+    }
     std::vector<char*> args(argv, argv + argc);
     MapShortHelp(args);
     std::string scenario;
@@ -446,6 +547,11 @@ MrcSimMain(int argc, char* argv[])
     ParseOptions(scenario, args, o);
     MrcScenarioConfig c = o.ToConfig();
     c.attributeOverrides = AttributeOverrides(args);
+    CheckRanksAgainstLaunch(c);
+    if (MrcMpi::GetRank() > 0)
+    {
+        c.progress = false; // rank 0 reports progress
+    }
     for (const std::string& e :
          {MrcScenarioOptions::CheckFrameSizes(c), MrcScenarioOptions::CheckRunSettings(c)})
     {
@@ -471,8 +577,19 @@ MrcSimMain(int argc, char* argv[])
     Ptr<MrcEventLog> log = CreateObject<MrcEventLog>();
     BenchFigures bench;
     MrcFlowStream stream(out); // flows.csv and fct.txt, written as messages end
+    stream.SetSplit(c.ranks > 1);
     std::unique_ptr<MrcScenarioRunner> runner =
         RunTransports(scenario, c, o, shared, log, bench, &stream);
+    if (c.ranks > 0)
+    {
+        MergeRanks(shared, stream, runner->GetEventLog());
+    }
+    if (MrcMpi::GetRank() > 0)
+    {
+        Simulator::Destroy();
+        MrcMpi::Finalize();
+        return g_interrupt ? 128 + g_interrupt : 0; // rank 0 writes the files and the exit code
+    }
     runner->Write(out);
     MrcResultsWriter::PrintTable(shared, std::cout);
     PrintNamedFigures(shared);
@@ -486,6 +603,7 @@ MrcSimMain(int argc, char* argv[])
         WriteBenchJson(o.benchJson, scenario, bench, allDone, wall);
     }
     Simulator::Destroy();
+    MrcMpi::Finalize();
     if (g_interrupt)
     {
         return 128 + g_interrupt;

@@ -103,6 +103,12 @@ MrcTopologyHelper::Build()
         NS_FATAL_ERROR("MrcTopologyHelper: invalid fabric: " << err);
     }
     const MrcTopologyConfig& c = m_config;
+    const std::string why = CheckRanks(c, m_ranks);
+    if (!why.empty())
+    {
+        NS_FATAL_ERROR("MrcTopologyHelper: cannot split the fabric over " << m_ranks
+                                                                          << " ranks: " << why);
+    }
     Ptr<MrcTopology> t = CreateObject<MrcTopology>();
     t->m_config = c;
     if (c.kind == MrcTopologyKind::FAT_TREE)
@@ -151,10 +157,91 @@ MrcTopologyHelper::SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32
 }
 
 void
+MrcTopologyHelper::SetRanks(uint32_t ranks)
+{
+    m_ranks = ranks;
+}
+
+std::string
+MrcTopologyHelper::CheckRanks(const MrcTopologyConfig& c, uint32_t ranks)
+{
+    if (ranks == 0)
+    {
+        return "0 ranks";
+    }
+    if (ranks == 1)
+    {
+        return "";
+    }
+    if (c.kind == MrcTopologyKind::GRAPH)
+    {
+        return "a fabric from a topology file is not split over ranks (allowed: clos, "
+               "fat-tree)";
+    }
+    // Each rank needs a T0 group (or pod) and a switch of the top tier, so that every two
+    // ranks share a link (notices between ranks travel on them).
+    const bool fat = c.kind == MrcTopologyKind::FAT_TREE;
+    const uint32_t groups = fat ? c.k : c.GetT0PerPlane();
+    const uint32_t tops = fat ? c.GetT2PerPlane() : c.GetT1PerPlane();
+    if (ranks > groups || ranks > tops)
+    {
+        const uint32_t most = std::min(groups, tops);
+        return "the fabric has " + std::to_string(groups) + (fat ? " pods" : " T0s per plane") +
+               " and " + std::to_string(tops) + (fat ? " core" : " T1") +
+               " switches per plane; each rank needs at least one of each (allowed: 1.." +
+               std::to_string(most) + " ranks)";
+    }
+    return "";
+}
+
+uint32_t
+MrcTopologyHelper::GetRankOfT0(uint32_t t0) const
+{
+    const MrcTopologyConfig& c = m_config;
+    if (m_ranks <= 1)
+    {
+        return 0;
+    }
+    if (c.kind == MrcTopologyKind::FAT_TREE)
+    {
+        const uint32_t pod = t0 / (c.k / 2);
+        return static_cast<uint32_t>(uint64_t{pod} * m_ranks / c.k);
+    }
+    return static_cast<uint32_t>(uint64_t{t0} * m_ranks / c.GetT0PerPlane());
+}
+
+uint32_t
+MrcTopologyHelper::RankOfSwitch(uint32_t tier, uint32_t i) const
+{
+    const MrcTopologyConfig& c = m_config;
+    if (m_ranks <= 1)
+    {
+        return 0;
+    }
+    if (tier == 0 || (tier == 1 && c.kind == MrcTopologyKind::FAT_TREE))
+    {
+        return GetRankOfT0(i); // a fat-tree's aggregation switch i is in the pod of T0 i
+    }
+    const uint32_t n = tier == 1 ? c.GetT1PerPlane() : c.GetT2PerPlane();
+    return static_cast<uint32_t>(uint64_t{i} * m_ranks / n);
+}
+
+void
 MrcTopologyHelper::CreateHosts(Ptr<MrcTopology> t)
 {
     const uint32_t nHosts = t->m_config.GetHosts();
-    t->m_hosts.Create(nHosts);
+    if (m_ranks <= 1)
+    {
+        t->m_hosts.Create(nHosts);
+    }
+    else
+    {
+        const uint32_t perT0 = t->m_config.GetHostsPerT0();
+        for (uint32_t h = 0; h < nHosts; ++h)
+        {
+            t->m_hosts.Add(CreateObject<Node>(GetRankOfT0(h / perT0)));
+        }
+    }
     for (uint32_t h = 0; h < nHosts; ++h)
     {
         t->m_hostOfNode[t->m_hosts.Get(h)->GetId()] = h;
@@ -186,6 +273,7 @@ MrcTopologyHelper::AddSwitch(Ptr<MrcTopology> t, uint32_t p, uint32_t tier, uint
 {
     const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
     const uint32_t id = static_cast<uint32_t>(t->m_switches.size());
+    MrcSwitchNode::SystemIdScope rank(RankOfSwitch(tier, i));
     Ptr<MrcSwitchNode> sw = m_switch[tier].CreateSwitch();
     const uint16_t usid = MrcMakeUsid(p, types[tier], i);
     Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
@@ -493,6 +581,10 @@ Ptr<MrcTopology>
 MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
 {
     NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_ranks > 1,
+                    "MrcTopologyHelper::BuildGraph: a fabric from a topology file is not split "
+                    "over ranks (SetRanks("
+                        << m_ranks << "); allowed: clos, fat-tree)");
     int64_t bad = -1;
     const std::string err = graph.Validate(bad);
     NS_ABORT_MSG_IF(!err.empty(), "MrcTopologyHelper::BuildGraph: " << err);

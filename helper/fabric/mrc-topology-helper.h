@@ -144,7 +144,33 @@ class MrcTopologyHelper
      */
     Ptr<MrcTopology> BuildGraph(const MrcTopologyGraph& graph);
 
+    /**
+     * Split the fabric over ranks for a distributed run (MrcMpi): each node of Build gets
+     * the system id of the rank that simulates it. Clos: T0 groups (a T0 of every plane
+     * with its hosts) in consecutive blocks, T1s in blocks per plane; fat-tree: pods (T0s
+     * and aggregation switches with their hosts) in consecutive blocks, cores in blocks
+     * per plane. Host-T0 links never cross ranks; the T0-T1 (or T1-T2) delay is the
+     * lookahead. 1 (the default): one rank. Graph fabrics are not split.
+     * \param ranks the number of ranks
+     */
+    void SetRanks(uint32_t ranks);
+
+    /**
+     * \param config a fabric shape
+     * \param ranks the number of ranks
+     * \return an empty string if Build can split the shape over that many ranks, else why not
+     */
+    static std::string CheckRanks(const MrcTopologyConfig& config, uint32_t ranks);
+
+    /**
+     * \param t0 a T0 index (the same in every plane)
+     * \return the rank of that T0's group (its T0s and their hosts)
+     */
+    uint32_t GetRankOfT0(uint32_t t0) const;
+
   private:
+    /// \param tier a switch tier \param i its index \return the rank of that switch
+    uint32_t RankOfSwitch(uint32_t tier, uint32_t i) const;
     /// \param t the fabric being built \param p a plane \param tier a tier \param i an index
     /// \return the switch at (p, tier, i)
     static Ptr<MrcSwitchNode> SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32_t i);
@@ -201,6 +227,7 @@ class MrcTopologyHelper
     uint32_t m_locator{MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK}; //!< locator block
     uint64_t m_seed{0};                                        //!< ECMP seed offset
     bool m_names{true};                                        //!< register Names
+    uint32_t m_ranks{1};                                       //!< ranks (SetRanks)
     std::unordered_set<uint64_t> m_joined; //!< switch pairs (node ids) joined in this build
 };
 

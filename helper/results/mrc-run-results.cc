@@ -10,7 +10,9 @@
 #include "ns3/mrc-uint128.h"
 
 #include <algorithm>
+#include <sstream>
 #include <sys/resource.h>
+#include <tuple>
 
 namespace ns3
 {
@@ -305,6 +307,180 @@ const std::vector<MrcPfcRecord>&
 MrcRunResults::GetPfcLog() const
 {
     return m_pfc;
+}
+
+void
+MrcRunResults::SortPfcLog()
+{
+    std::stable_sort(m_pfc.begin(), m_pfc.end(), [](const MrcPfcRecord& a, const MrcPfcRecord& b) {
+        return std::tie(a.timeNs, a.node, a.ifIndex) < std::tie(b.timeNs, b.node, b.ifIndex);
+    });
+}
+
+bool
+MrcRunResults::SummedFigure(const std::string& key)
+{
+    // "<transport>." prefixes of runs of several transports
+    const std::string name = key.substr(key.find('.') == std::string::npos ? 0 : key.find('.') + 1);
+    for (const char* k : {"mrcTrimNacksReceived",
+                          "mrcInferredLosses",
+                          "mrcProbesSent",
+                          "mrcEvHealthChanges",
+                          "uecTrimNacksReceived",
+                          "uecLastHopNacksSent",
+                          "uecInferredLosses",
+                          "uecTimedOutPsns",
+                          "uecOutOfWindowDrops"})
+    {
+        if (name == k)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+MrcRunResults::PackRankFigures() const
+{
+    std::ostringstream os;
+    os << m_transports.size() << '\n';
+    for (std::size_t t = 0; t < m_transports.size(); ++t)
+    {
+        const MrcTransportCounters& c = m_counters[t];
+        os << m_transports[t] << ' ' << c.retransmissions << ' ' << c.timeouts << ' ' << c.nacks
+           << ' ' << c.trims << ' ' << c.drops << ' ' << c.ecnMarks << ' ' << c.cnps << ' '
+           << c.pfcPauseFrames << ' ' << c.pfcPausedNs << ' ' << c.bytesExactlyOnce << ' '
+           << c.simulatedTimeNs << ' ' << c.eventsExecuted << '\n';
+        const StreamedTally z;
+        const StreamedTally& st = t < m_streamed.size() ? m_streamed[t] : z;
+        os << st.messages << ' ' << st.bytes << ' ' << st.completed << ' ' << st.completedBytes
+           << ' ' << st.firstStart << ' ' << st.lastEnd << '\n';
+    }
+    os << m_nStreamed << ' ' << m_links.size() << '\n';
+    for (const MrcLinkRecord& l : m_links)
+    {
+        os << l.packets << ' ' << l.bytes << ' ' << l.drops << ' ' << l.trims << ' ' << l.ecnMarks
+           << ' ' << l.pausesSent << ' ' << l.pausesRecv << ' ' << l.pausedNs << '\n';
+    }
+    os << m_pfc.size() << '\n';
+    for (const MrcPfcRecord& p : m_pfc)
+    {
+        os << p.timeNs << ' ' << p.node << ' ' << p.nodeType << ' ' << p.ifIndex << ' ' << p.type
+           << ' ' << (p.transport.empty() ? "-" : p.transport) << '\n';
+    }
+    std::size_t n = 0;
+    for (const auto& [k, v] : m_info.options)
+    {
+        n += SummedFigure(k) ? 1 : 0;
+    }
+    os << n << '\n';
+    for (const auto& [k, v] : m_info.options)
+    {
+        if (SummedFigure(k))
+        {
+            os << k << ' ' << v << '\n';
+        }
+    }
+    os << m_info.simulatedTimeNs << '\n';
+    return os.str();
+}
+
+void
+MrcRunResults::AddRankFigures(const std::string& pack)
+{
+    std::istringstream is(pack);
+    std::size_t nt = 0;
+    is >> nt;
+    NS_ABORT_MSG_IF(nt != m_transports.size(),
+                    "MrcRunResults::AddRankFigures: a rank ran " << nt << " transports, this one "
+                                                                 << m_transports.size());
+    for (std::size_t t = 0; t < nt; ++t)
+    {
+        std::string name;
+        MrcTransportCounters o;
+        is >> name >> o.retransmissions >> o.timeouts >> o.nacks >> o.trims >> o.drops >>
+            o.ecnMarks >> o.cnps >> o.pfcPauseFrames >> o.pfcPausedNs >> o.bytesExactlyOnce >>
+            o.simulatedTimeNs >> o.eventsExecuted;
+        NS_ABORT_MSG_IF(name != m_transports[t],
+                        "MrcRunResults::AddRankFigures: transport "
+                            << name << " where this rank has " << m_transports[t]);
+        MrcTransportCounters& c = m_counters[t];
+        c.retransmissions += o.retransmissions;
+        c.timeouts += o.timeouts;
+        c.nacks += o.nacks;
+        c.trims += o.trims;
+        c.drops += o.drops;
+        c.ecnMarks += o.ecnMarks;
+        c.cnps += o.cnps;
+        c.pfcPauseFrames += o.pfcPauseFrames;
+        c.pfcPausedNs += o.pfcPausedNs;
+        c.bytesExactlyOnce += o.bytesExactlyOnce;
+        c.simulatedTimeNs = std::max(c.simulatedTimeNs, o.simulatedTimeNs);
+        c.eventsExecuted += o.eventsExecuted;
+        StreamedTally st;
+        is >> st.messages >> st.bytes >> st.completed >> st.completedBytes >> st.firstStart >>
+            st.lastEnd;
+        if (m_streamed.size() <= t)
+        {
+            m_streamed.resize(t + 1);
+        }
+        StreamedTally& m = m_streamed[t];
+        m.messages += st.messages;
+        m.bytes += st.bytes;
+        m.completed += st.completed;
+        m.completedBytes += st.completedBytes;
+        m.firstStart = std::min(m.firstStart, st.firstStart);
+        m.lastEnd = std::max(m.lastEnd, st.lastEnd);
+    }
+    uint64_t streamed = 0;
+    std::size_t nl = 0;
+    is >> streamed >> nl;
+    m_nStreamed += streamed;
+    NS_ABORT_MSG_IF(nl != m_links.size(),
+                    "MrcRunResults::AddRankFigures: a rank has " << nl << " link records, this one "
+                                                                 << m_links.size());
+    for (MrcLinkRecord& l : m_links)
+    {
+        MrcLinkRecord o;
+        is >> o.packets >> o.bytes >> o.drops >> o.trims >> o.ecnMarks >> o.pausesSent >>
+            o.pausesRecv >> o.pausedNs;
+        l.packets += o.packets;
+        l.bytes += o.bytes;
+        l.drops += o.drops;
+        l.trims += o.trims;
+        l.ecnMarks += o.ecnMarks;
+        l.pausesSent += o.pausesSent;
+        l.pausesRecv += o.pausesRecv;
+        l.pausedNs += o.pausedNs;
+    }
+    std::size_t np = 0;
+    is >> np;
+    for (std::size_t k = 0; k < np; ++k)
+    {
+        MrcPfcRecord p;
+        is >> p.timeNs >> p.node >> p.nodeType >> p.ifIndex >> p.type >> p.transport;
+        if (p.transport == "-")
+        {
+            p.transport.clear();
+        }
+        m_pfc.push_back(p);
+    }
+    std::size_t nf = 0;
+    is >> nf;
+    for (std::size_t k = 0; k < nf; ++k)
+    {
+        std::string key;
+        uint64_t v = 0;
+        is >> key >> v;
+        auto it = m_info.options.find(key);
+        const uint64_t mine = it == m_info.options.end() ? 0 : std::stoull(it->second);
+        m_info.options[key] = std::to_string(mine + v);
+    }
+    int64_t sim = 0;
+    is >> sim;
+    m_info.simulatedTimeNs = std::max(m_info.simulatedTimeNs, sim);
+    NS_ABORT_MSG_IF(!is, "MrcRunResults::AddRankFigures: a rank's figures are cut short");
 }
 
 MrcTransportCounters&

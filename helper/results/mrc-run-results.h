@@ -362,6 +362,33 @@ class MrcRunResults
     /// \return the registered series, indexed by id
     const std::vector<Series>& GetSeries() const;
 
+    /**
+     * The figures a rank of a split run adds to rank 0's results (MrcMpi), as text:
+     * per transport its counters and streamed-flow tallies, per link direction its
+     * counters, the PFC log, and the run-info figures that are counts (SummedFigure).
+     * Every rank holds the same transports and links in the same order; a rank counts
+     * only what its own nodes did, so the sums are the one-process figures.
+     * \return the text
+     */
+    std::string PackRankFigures() const;
+
+    /**
+     * Add another rank's PackRankFigures: counts summed, simulated times the latest,
+     * earliest starts and latest ends kept, PFC entries appended (SortPfcLog orders them).
+     * \param pack the other rank's text
+     */
+    void AddRankFigures(const std::string& pack);
+
+    /// Order the PFC log by (time, node, interface), keeping the order of equal entries:
+    /// the same order whichever rank recorded an entry.
+    void SortPfcLog();
+
+    /**
+     * \param key a run-info option name
+     * \return true for the figures that count events of the run (summed over ranks)
+     */
+    static bool SummedFigure(const std::string& key);
+
     /// \return the position of \p transport in GetTransports() (added if new)
     /// \param transport the transport name
     std::size_t TransportIndex(const std::string& transport);

@@ -8,9 +8,11 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-mpi.h"
 #include "ns3/mrc-reusable-event.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/tag.h"
 #include "ns3/trace-source-accessor.h"
 
 #include <functional>
@@ -21,6 +23,54 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("MrcChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(MrcChannel);
+
+/**
+ * \ingroup mrc
+ * The down count of a link when a frame started on it towards another rank: the
+ * receiving rank discards the frame if the link went down since (MrcChannel).
+ */
+class MrcLinkEpochTag : public Tag
+{
+  public:
+    /// \return the type ID
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcLinkEpochTag")
+                                .SetParent<Tag>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<MrcLinkEpochTag>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return 4;
+    }
+
+    void Serialize(TagBuffer i) const override
+    {
+        i.WriteU32(epoch);
+    }
+
+    void Deserialize(TagBuffer i) override
+    {
+        epoch = i.ReadU32();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "epoch=" << epoch;
+    }
+
+    uint32_t epoch{0}; //!< the link's down count at the frame's start
+};
+
+NS_OBJECT_ENSURE_REGISTERED(MrcLinkEpochTag);
 
 TypeId
 MrcChannel::GetTypeId()
@@ -54,7 +104,9 @@ MrcChannel::MrcChannel()
       m_context{0, 0},
       m_contextKnown{false, false},
       m_lostPackets{0, 0},
-      m_lostBytes{0, 0}
+      m_lostBytes{0, 0},
+      m_toRank{false, false},
+      m_downs(0)
 {
     NS_LOG_FUNCTION(this);
     for (std::size_t from = 0; from < 2; ++from)
@@ -76,6 +128,10 @@ MrcChannel::DoDispose()
     {
         dir.clear();
     }
+    for (auto& dir : m_arrival)
+    {
+        dir.clear();
+    }
     m_devices[0] = nullptr;
     m_devices[1] = nullptr;
     // Trace sinks may hold objects that hold this channel (a route manager's link-state
@@ -93,6 +149,39 @@ MrcChannel::Attach(Ptr<MrcNetDevice> device)
     m_devices[m_nDevices] = device;
     m_contextKnown[1 - m_nDevices] = false; // frames towards it: its node is looked up again
     ++m_nDevices;
+    if (m_nDevices == 2)
+    {
+        SetUpRanks();
+    }
+}
+
+void
+MrcChannel::SetUpRanks()
+{
+    m_toRank[0] = m_toRank[1] = false;
+    if (!MrcMpi::IsActive())
+    {
+        return;
+    }
+    for (std::size_t i = 0; i < 2; ++i)
+    {
+        const Node* here = PeekPointer(m_devices[i]->GetNode());
+        const Node* there = PeekPointer(m_devices[1 - i]->GetNode());
+        NS_ABORT_MSG_IF(!here || !there,
+                        "MrcChannel: in a distributed run, a device must be on a node before "
+                        "it is attached");
+        if (MrcMpi::IsLocal(here) && !MrcMpi::IsLocal(there))
+        {
+            m_toRank[i] = true;
+            MrcMpi::AddRankRoute(there->GetSystemId(),
+                                 there->GetId(),
+                                 m_devices[1 - i]->GetIfIndex());
+            const std::size_t from = 1 - i; // frames from the far end arrive here
+            MrcMpi::InstallReceiver(m_devices[i],
+                                    Callback<void, Ptr<Packet>>(
+                                        [this, from](Ptr<Packet> f) { ReceiveFromRank(from, f); }));
+        }
+    }
 }
 
 std::size_t
@@ -165,14 +254,23 @@ MrcChannel::SetLinkUp(bool up)
     m_up = up;
     if (!up)
     {
+        ++m_downs;
         for (std::size_t from = 0; from < 2; ++from)
         {
-            // Arrival events already scheduled for these frames find a newer
-            // epoch and do nothing.
-            // Every frame on the wire has one pending delivery event: those events
-            // fire before any of a frame sent later (a device starts its next frame
-            // only after the current one's serialization), and are ignored.
-            m_stale[from] += m_wire[from].size();
+            if (m_toRank[from])
+            {
+                DropArrived(from); // the rest is still travelling: lost
+                m_arrival[from].clear();
+            }
+            else
+            {
+                // Arrival events already scheduled for these frames find a newer
+                // epoch and do nothing.
+                // Every frame on the wire has one pending delivery event: those events
+                // fire before any of a frame sent later (a device starts its next frame
+                // only after the current one's serialization), and are ignored.
+                m_stale[from] += m_wire[from].size();
+            }
             MrcRing<Ptr<Packet>> lost;
             lost.swap(m_wire[from]);
             while (!lost.empty())
@@ -186,7 +284,11 @@ MrcChannel::SetLinkUp(bool up)
     m_linkStateTrace(up);
     for (std::size_t i = 0; i < m_nDevices; ++i)
     {
-        m_devices[i]->NotifyChannelLinkState(up);
+        // In a distributed run the far rank tells its own device.
+        if (MrcMpi::IsLocal(PeekPointer(m_devices[i]->GetNode())))
+        {
+            m_devices[i]->NotifyChannelLinkState(up);
+        }
     }
 }
 
@@ -211,10 +313,52 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
         m_contextKnown[from] = node != nullptr;
         m_context[from] = node ? node->GetId() : 0;
     }
+    if (m_toRank[from])
+    {
+        // Towards another rank: the frame leaves now; this rank keeps it (without an
+        // event) until its arrival time, in case the link goes down before.
+        DropArrived(from);
+        const Time arrival = Simulator::Now() + txTime + m_delay;
+        MrcLinkEpochTag tag;
+        tag.epoch = m_downs;
+        Ptr<Packet> travelling = copy->Copy();
+        travelling->AddPacketTag(tag);
+        MrcMpi::Send(travelling, arrival, m_context[from], m_devices[1 - from]->GetIfIndex());
+        m_wire[from].push_back(copy);
+        m_arrival[from].push_back(arrival);
+        return;
+    }
     const uint32_t context = m_contextKnown[from] ? m_context[from] : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
     MrcScheduleAgain(m_deliverEvent[from], context, txTime + m_delay);
     m_wire[from].push_back(copy);
+}
+
+void
+MrcChannel::DropArrived(std::size_t from)
+{
+    // A link-down at a frame's arrival time loses it, as in one process (where the
+    // failure, scheduled before the frame was sent, runs before its delivery).
+    const Time now = Simulator::Now();
+    while (!m_arrival[from].empty() && m_arrival[from].front() < now)
+    {
+        m_arrival[from].pop_front();
+        m_wire[from].pop_front();
+    }
+}
+
+void
+MrcChannel::ReceiveFromRank(std::size_t from, Ptr<Packet> frame)
+{
+    MrcLinkEpochTag tag;
+    const bool tagged = frame->RemovePacketTag(tag);
+    NS_ASSERT_MSG(tagged, "MrcChannel: a frame from another rank without its epoch");
+    if (!m_up || !tagged || tag.epoch != m_downs)
+    {
+        NS_LOG_LOGIC("frame from another rank lost: the link went down while it travelled");
+        return; // the sending rank counts the loss
+    }
+    m_devices[1 - from]->Receive(frame);
 }
 
 void

@@ -37,6 +37,16 @@ class MrcNetDevice;
  * is down; each loss is counted here and reported to the sending device, which
  * counts it as a link-down drop. Each device learns of a state change after its
  * own detection delay (MrcNetDevice::LinkDownDetectDelay / LinkUpDetectDelay).
+ *
+ * In a distributed run (MrcMpi) the two ends may belong to different ranks. Every rank
+ * then holds the channel and both devices, but simulates only its own end: a frame
+ * towards the other rank leaves as an MPI message at the start of its transmission and
+ * arrives at the far device at the same time as in one process (its serialization time
+ * plus Delay later; Delay is the lookahead ns-3's engine reads). Link state changes are
+ * applied on both ranks at the same simulated time: the sending rank counts the frames
+ * a link-down loses exactly as in one process, and the receiving rank discards a frame
+ * whose link went down (at or after its start) while it travelled, which it tells from
+ * the link's down count carried with the frame (MrcLinkEpochTag).
  */
 class MrcChannel : public Channel
 {
@@ -133,6 +143,21 @@ class MrcChannel : public Channel
     /// Count a lost frame and tell its sender.
     void Lose(std::size_t from, Ptr<Packet> frame);
 
+    /// Find whether each direction leads to another rank; make the local end of a
+    /// cross-rank link the arrival point of the far rank's frames (both devices attached).
+    void SetUpRanks();
+
+    /**
+     * A frame from the device `from` on another rank arrives at the local end.
+     * \param from index of the sending device
+     * \param frame the frame, with its MrcLinkEpochTag
+     */
+    void ReceiveFromRank(std::size_t from, Ptr<Packet> frame);
+
+    /// Forget the frames towards another rank that have arrived by now (their
+    /// arrival time has passed): only the ones still travelling can be lost.
+    void DropArrived(std::size_t from);
+
     /// \return the index (0 or 1) of an attached device
     std::size_t IndexOf(Ptr<const MrcNetDevice> device) const;
 
@@ -147,6 +172,10 @@ class MrcChannel : public Channel
     MrcRing<Ptr<Packet>> m_wire[2];   //!< frames on the wire, by sender index
     uint64_t m_lostPackets[2];        //!< frames lost, by sender index
     uint64_t m_lostBytes[2];          //!< bytes lost, by sender index
+    bool m_toRank[2];                 //!< frames from this index go to another rank
+    uint32_t m_downs;                 //!< times the link went down (the frames' epoch)
+    MrcRing<Time> m_arrival[2];       //!< towards another rank: arrival time of each
+                                      //!< frame in m_wire (no delivery event is scheduled)
 
     TracedCallback<bool> m_linkStateTrace;         //!< physical state changes
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frames lost on the wire

@@ -1453,7 +1453,7 @@ MrcNetDevice::IsBridge() const
 bool
 MrcNetDevice::IsPointToPoint() const
 {
-    return false;
+    return true; // one full-duplex link to one peer (ns-3's MPI engine reads it)
 }
 
 Ptr<Node>

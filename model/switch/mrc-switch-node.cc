@@ -130,8 +130,25 @@ MrcSwitchNode::GetTypeId()
     return tid;
 }
 
+namespace
+{
+uint32_t g_systemIdOfNewSwitches = 0; //!< see MrcSwitchNode::SystemIdScope
+} // namespace
+
+MrcSwitchNode::SystemIdScope::SystemIdScope(uint32_t systemId)
+    : m_saved(g_systemIdOfNewSwitches)
+{
+    g_systemIdOfNewSwitches = systemId;
+}
+
+MrcSwitchNode::SystemIdScope::~SystemIdScope()
+{
+    g_systemIdOfNewSwitches = m_saved;
+}
+
 MrcSwitchNode::MrcSwitchNode()
-    : m_forwardingType(MrcEcmpForwarding::GetTypeId()),
+    : Node(g_systemIdOfNewSwitches),
+      m_forwardingType(MrcEcmpForwarding::GetTypeId()),
       m_ecnEnabled(true),
       m_trimmingEnabled(false),
       m_noEcnToHost(false),

@@ -134,6 +134,25 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     ~MrcSwitchNode() override;
 
     /**
+     * The system id (MPI rank, ns-3's Node::GetSystemId) of the switches made while an
+     * object of this class lives. ns-3 fixes a node's system id when the node is
+     * constructed, and an ObjectFactory (MrcSwitchHelper's) cannot pass it: the
+     * constructor takes it from here. Scopes nest; outside any, switches get 0.
+     */
+    class SystemIdScope
+    {
+      public:
+        /// \param systemId the system id of the switches made in this scope
+        explicit SystemIdScope(uint32_t systemId);
+        ~SystemIdScope();
+        SystemIdScope(const SystemIdScope&) = delete;
+        SystemIdScope& operator=(const SystemIdScope&) = delete;
+
+      private:
+        uint32_t m_saved; //!< the enclosing scope's system id
+    };
+
+    /**
      * Make a device a port of this switch (adding it to the node if it is not yet).
      * Takes over the device's class receive callback and dequeue hook. Aborts after
      * FinishSetup.

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# mpi-identity.sh PROGRAM OUTDIR
+#
+# The distributed-run check (issue 17): PROGRAM is the MPI variant of mrc-sim (the module
+# in an ns-3 tree configured with --enable-mpi). Each case runs once in one process with
+# --ranks=1 and then under `mpirun -np N` with --ranks=N; flows.csv, fct.txt and pfc.txt
+# (per transport where a run has several) must be byte-identical, and summary.json the
+# same apart from the figures that describe the machine or the engine, not the
+# simulation: "host" (wall clock, peak RSS), "eventsExecuted" (each rank counts its own
+# events, and the events every rank runs, such as a link failure, once per rank) and the
+# option "ranks". Exit 0 if every case agrees, 1 otherwise.
+set -u -o pipefail
+
+[ $# -eq 2 ] || { echo "usage: $0 PROGRAM OUTDIR" >&2; exit 2; }
+PROG=$1
+OUT=$2
+mkdir -p "$OUT"
+command -v mpirun >/dev/null || { echo "mpi-identity: no mpirun (Debian package openmpi-bin)"; exit 1; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+# name | ranks to compare with --ranks=1 | mrc-sim arguments (small fabrics: seconds each)
+CASES=(
+    "compare|2 4|compare --hosts=16 --hostsPerT0=4 --bytes=400000"
+    "incast|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=6 --bytes=400000 --transports=roce,mrc"
+    "failover|2|failover --bytes=2000000 --simTime=5ms"
+    "fattree|2|--topology=fattree --k=4 --pattern=permutation --transports=uec,mrc --bytes=300000"
+)
+
+# summary.json without the machine's and the engine's figures
+strip_summary() {
+    python3 - "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if k not in ("host", "eventsExecuted", "ranks")}
+    if isinstance(o, list):
+        return [strip(v) for v in o]
+    return o
+print(json.dumps(strip(d), indent=1, sort_keys=True))
+EOF
+}
+
+FAILED=0
+for c in "${CASES[@]}"; do
+    IFS='|' read -r name ranks args <<<"$c"
+    ref="$OUT/$name-r1"
+    rm -rf "$ref"
+    # shellcheck disable=SC2086
+    if ! "$PROG" $args --ranks=1 --out="$ref" >"$ref.log" 2>&1; then
+        [ -f "$ref/summary.json" ] || { echo "mpi-identity: $name, 1 rank: failed"; tail -n 20 "$ref.log"; FAILED=1; continue; }
+    fi
+    for n in $ranks; do
+        run="$OUT/$name-r$n"
+        rm -rf "$run"
+        t0=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        mpirun -np "$n" "$PROG" $args --ranks="$n" --out="$run" >"$run.log" 2>&1
+        rc=$?
+        wall=$(python3 -c "import time,sys; print('%.1f' % (time.time() - float(sys.argv[1])))" "$t0")
+        if [ ! -f "$run/summary.json" ]; then
+            echo "mpi-identity: $name, $n ranks: no summary.json (exit $rc)"
+            tail -n 20 "$run.log"
+            FAILED=1
+            continue
+        fi
+        diffs=()
+        while IFS= read -r f; do
+            cmp -s "$ref/$f" "$run/$f" || diffs+=("$f")
+        done < <(cd "$ref" && find . \( -name flows.csv -o -name fct.txt -o -name pfc.txt \) | sort)
+        if ! cmp -s <(strip_summary "$ref/summary.json") <(strip_summary "$run/summary.json"); then
+            diffs+=("summary.json")
+        fi
+        if [ ${#diffs[@]} -eq 0 ]; then
+            echo "mpi-identity: $name, $n ranks: identical to 1 rank ($wall s; flows.csv, fct.txt, pfc.txt, summary.json)"
+        else
+            echo "mpi-identity: $name, $n ranks: DIFFERS from 1 rank in ${diffs[*]}"
+            for f in "${diffs[@]}"; do
+                if [ "$f" = summary.json ]; then
+                    diff <(strip_summary "$ref/summary.json") <(strip_summary "$run/summary.json") | head -n 20
+                else
+                    diff "$ref/$f" "$run/$f" | head -n 10
+                fi
+            done
+            FAILED=1
+        fi
+    done
+done
+exit $FAILED
