@@ -172,6 +172,7 @@ def build(bld):
         'test/mrc-ecmp-convergence-test.cc',
         'test/mrc-range-routes-test.cc',
         'test/mrc-fabric-memory-test.cc',
+        'test/mrc-distributed-test.cc',
         # -- topology
         'test/mrc-topology-test.cc',
         # -- failures

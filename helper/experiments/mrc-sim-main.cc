@@ -501,18 +501,28 @@ MergeRanks(MrcRunResults& shared, MrcFlowStream& stream, Ptr<MrcEventLog> log)
 }
 
 /**
- * Check --ranks against the ranks mpirun started. \param c the settings (ranks set from
- * mpirun when --ranks is not given)
+ * Under mpirun without --ranks: the split over the ranks mpirun started.
+ * \param c the settings
  */
 void
-CheckRanksAgainstLaunch(MrcScenarioConfig& c)
+TakeRanksFromLaunch(MrcScenarioConfig& c)
 {
-    const uint32_t size = MrcMpi::GetSize();
     if (MrcMpi::IsDistributed() && c.ranks == 0)
     {
-        c.ranks = size;
+        c.ranks = MrcMpi::GetSize();
         c.sampleInterval = Time(0); // as --ranks does (MrcScenarioOptions::CheckRun)
     }
+}
+
+/**
+ * Check --ranks against the ranks mpirun started (after the option checks, which name a
+ * --ranks the fabric or the pattern cannot take).
+ * \param c the settings
+ */
+void
+CheckRanksAgainstLaunch(const MrcScenarioConfig& c)
+{
+    const uint32_t size = MrcMpi::GetSize();
     if (c.ranks > 1 && c.ranks != size)
     {
         MrcCommandLine::Fail(
@@ -547,7 +557,7 @@ MrcSimMain(int argc, char* argv[])
     ParseOptions(scenario, args, o);
     MrcScenarioConfig c = o.ToConfig();
     c.attributeOverrides = AttributeOverrides(args);
-    CheckRanksAgainstLaunch(c);
+    TakeRanksFromLaunch(c);
     if (MrcMpi::GetRank() > 0)
     {
         c.progress = false; // rank 0 reports progress
@@ -560,6 +570,7 @@ MrcSimMain(int argc, char* argv[])
             MrcCommandLine::Fail(e);
         }
     }
+    CheckRanksAgainstLaunch(c);
     const std::string out = o.out.empty() ? "results/" + scenario + "/" : o.out;
     c.pcapDir = out;
     // Every check is done before the first fabric is built: a bad --out ends the run here,

@@ -1,0 +1,440 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Distributed runs (issue 17), the parts that run in one process: which rank simulates
+// each node, which splits a fabric allows, the end of a run with --ranks, and how rank 0
+// adds the other ranks' figures and flow parts to its own. The runs under mpirun are
+// checked by test/mpi-identity.sh in the in-tree build with MPI.
+
+#include "ns3/mrc-flow-stream.h"
+#include "ns3/mrc-mpi.h"
+#include "ns3/mrc-run-results.h"
+#include "ns3/mrc-scenario-options.h"
+#include "ns3/mrc-scenario-presets.h"
+#include "ns3/mrc-scenario-runner.h"
+#include "ns3/mrc-switch-node.h"
+#include "ns3/mrc-topology-helper.h"
+#include "ns3/mrc-topology.h"
+#include "ns3/simulator.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+MrcTopologyConfig
+Clos(uint32_t hosts, uint32_t perT0, uint32_t t1, uint32_t planes)
+{
+    MrcTopologyConfig c;
+    c.kind = MrcTopologyKind::CLOS;
+    c.hosts = hosts;
+    c.hostsPerT0 = perT0;
+    c.t1PerPlane = t1;
+    c.planes = planes;
+    return c;
+}
+
+std::string
+Slurp(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// the split of a fabric
+
+TEST(MrcDistributed, ClosSplitsByT0GroupAndT1Block)
+{
+    // 16 hosts, 4 per T0 (4 T0s), 4 T1s, 2 planes, over 2 ranks: T0 groups 0-1 and their
+    // 8 hosts on rank 0, T0 groups 2-3 on rank 1; T1s 0-1 on rank 0, 2-3 on rank 1.
+    MrcTopologyHelper th(Clos(16, 4, 4, 2));
+    th.SetRanks(2);
+    Ptr<MrcTopology> t = th.Build();
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        EXPECT_EQ(t->GetHost(h)->GetSystemId(), h < 8 ? 0u : 1u) << "host " << h;
+    }
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            EXPECT_EQ(t->GetSwitch(p, MrcTier::T0, i)->GetSystemId(), i < 2 ? 0u : 1u);
+            EXPECT_EQ(t->GetSwitch(p, MrcTier::T1, i)->GetSystemId(), i < 2 ? 0u : 1u);
+        }
+    }
+    // Host links never cross ranks; every T0-T1 link between the halves does.
+    uint32_t crossing = 0;
+    for (uint32_t l = 0; l < t->GetNLinks(); ++l)
+    {
+        const MrcTopologyLink& k = t->GetLink(l);
+        const bool cross = k.nodeA->GetSystemId() != k.nodeB->GetSystemId();
+        crossing += cross ? 1 : 0;
+        if (k.tier == MrcLinkTier::HOST)
+        {
+            EXPECT_FALSE(cross) << "link " << l;
+        }
+    }
+    EXPECT_EQ(crossing, 2u * 2 * 4); // 2 planes x (4 T0 x 2 T1 of the other half)
+    Simulator::Destroy();
+}
+
+TEST(MrcDistributed, FatTreeSplitsByPod)
+{
+    // k = 4: 4 pods of 2 T0 + 2 aggregation switches and 4 hosts; 4 cores. 2 ranks: pods
+    // 0-1 and cores 0-1 on rank 0, pods 2-3 and cores 2-3 on rank 1.
+    MrcTopologyConfig c;
+    c.kind = MrcTopologyKind::FAT_TREE;
+    c.k = 4;
+    c.hosts = 0;      // k^3/4
+    c.hostsPerT0 = 0; // k/2
+    MrcTopologyHelper th(c);
+    th.SetRanks(2);
+    Ptr<MrcTopology> t = th.Build();
+    ASSERT_EQ(t->GetNHosts(), 16u);
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        EXPECT_EQ(t->GetHost(h)->GetSystemId(), h < 8 ? 0u : 1u) << "host " << h;
+    }
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        EXPECT_EQ(t->GetSwitch(0, MrcTier::T0, i)->GetSystemId(), i < 4 ? 0u : 1u);
+        EXPECT_EQ(t->GetSwitch(0, MrcTier::T1, i)->GetSystemId(), i < 4 ? 0u : 1u);
+    }
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(t->GetSwitch(0, MrcTier::T2, i)->GetSystemId(), i < 2 ? 0u : 1u);
+    }
+    // Only aggregation-core links cross ranks: the lookahead is the core delay.
+    for (uint32_t l = 0; l < t->GetNLinks(); ++l)
+    {
+        const MrcTopologyLink& k = t->GetLink(l);
+        if (k.nodeA->GetSystemId() != k.nodeB->GetSystemId())
+        {
+            EXPECT_EQ(k.tier, MrcLinkTier::T1_T2) << "link " << l;
+        }
+    }
+    Simulator::Destroy();
+}
+
+TEST(MrcDistributed, OneRankBuildsWhatItAlwaysBuilt)
+{
+    // SetRanks(1) (and the default) put every node on system id 0.
+    MrcTopologyHelper th(Clos(8, 4, 2, 1));
+    th.SetRanks(1);
+    Ptr<MrcTopology> t = th.Build();
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        EXPECT_EQ(t->GetHost(h)->GetSystemId(), 0u);
+    }
+    for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
+    {
+        EXPECT_EQ(t->GetSwitchById(s)->GetSystemId(), 0u);
+    }
+    Simulator::Destroy();
+}
+
+TEST(MrcDistributed, SystemIdScopesNest)
+{
+    Ptr<MrcSwitchNode> outside = CreateObject<MrcSwitchNode>();
+    Ptr<MrcSwitchNode> a;
+    Ptr<MrcSwitchNode> b;
+    Ptr<MrcSwitchNode> c;
+    {
+        MrcSwitchNode::SystemIdScope s3(3);
+        a = CreateObject<MrcSwitchNode>();
+        {
+            MrcSwitchNode::SystemIdScope s5(5);
+            b = CreateObject<MrcSwitchNode>();
+        }
+        c = CreateObject<MrcSwitchNode>();
+    }
+    EXPECT_EQ(outside->GetSystemId(), 0u);
+    EXPECT_EQ(a->GetSystemId(), 3u);
+    EXPECT_EQ(b->GetSystemId(), 5u);
+    EXPECT_EQ(c->GetSystemId(), 3u);
+    EXPECT_EQ(CreateObject<MrcSwitchNode>()->GetSystemId(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(MrcDistributed, CheckRanksNamesWhatTheFabricAllows)
+{
+    EXPECT_EQ(MrcTopologyHelper::CheckRanks(Clos(16, 4, 4, 1), 1), "");
+    EXPECT_EQ(MrcTopologyHelper::CheckRanks(Clos(16, 4, 4, 1), 4), "");
+    EXPECT_EQ(MrcTopologyHelper::CheckRanks(Clos(16, 4, 4, 1), 5),
+              "the fabric has 4 T0s per plane and 4 T1 switches per plane; each rank needs at "
+              "least one of each (allowed: 1..4 ranks)");
+    // fewer T1s than T0 groups: the T1s limit the split
+    EXPECT_EQ(MrcTopologyHelper::CheckRanks(Clos(16, 4, 2, 1), 3),
+              "the fabric has 4 T0s per plane and 2 T1 switches per plane; each rank needs at "
+              "least one of each (allowed: 1..2 ranks)");
+    EXPECT_EQ(MrcTopologyHelper::CheckRanks(Clos(16, 4, 4, 1), 0), "0 ranks");
+    MrcTopologyConfig f;
+    f.kind = MrcTopologyKind::FAT_TREE;
+    f.k = 4;
+    EXPECT_EQ(MrcTopologyHelper::CheckRanks(f, 4), "");
+    EXPECT_NE(MrcTopologyHelper::CheckRanks(f, 5).find("4 pods and 4 core switches"),
+              std::string::npos);
+    MrcTopologyConfig g;
+    g.kind = MrcTopologyKind::GRAPH;
+    EXPECT_NE(MrcTopologyHelper::CheckRanks(g, 2).find("topology file"), std::string::npos);
+    EXPECT_EQ(MrcTopologyHelper::CheckRanks(g, 1), "");
+}
+
+// ---------------------------------------------------------------------------
+// MrcMpi without MPI
+
+TEST(MrcDistributed, WithoutMpiEveryNodeIsLocalAndTheRankIsZero)
+{
+    EXPECT_FALSE(MrcMpi::IsActive());
+    EXPECT_EQ(MrcMpi::GetRank(), 0u);
+    EXPECT_EQ(MrcMpi::GetSize(), 1u);
+    MrcSwitchNode::SystemIdScope s(7);
+    Ptr<MrcSwitchNode> sw = CreateObject<MrcSwitchNode>();
+    EXPECT_TRUE(MrcMpi::IsLocal(PeekPointer(sw))); // no distributed run: all local
+    const std::vector<std::string> all = MrcMpi::GatherToRoot("abc");
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all[0], "abc");
+    EXPECT_EQ(MrcMpi::MinOverRanks(42), 42);
+    Simulator::Destroy();
+}
+
+TEST(MrcDistributed, MpirunWithoutMpiInTheBuildIsAClearError)
+{
+    if (MrcMpi::IsCompiled())
+    {
+        GTEST_SKIP() << "this build has MPI (Initialize would start it)";
+    }
+    setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+    int argc = 1;
+    char name[] = "mrc-sim";
+    char* args[] = {name, nullptr};
+    char** argv = args;
+    const std::string why = MrcMpi::Initialize(&argc, &argv);
+    unsetenv("OMPI_COMM_WORLD_SIZE");
+    EXPECT_EQ(why,
+              "started by mpirun with 2 ranks, but this build of the module has no MPI (ns-3 "
+              "was built without its mpi module; build the MPI variant: ./ns3-mrc run "
+              "--ranks=N ...)");
+    EXPECT_FALSE(MrcMpi::IsDistributed());
+    // one process: no complaint
+    EXPECT_EQ(MrcMpi::Initialize(&argc, &argv), "");
+}
+
+// ---------------------------------------------------------------------------
+// rank 0 adds the other ranks' figures
+
+TEST(MrcDistributed, RankFiguresAreSummedExactly)
+{
+    // Two ranks' results of the same run (same transports and links): counts add up,
+    // simulated times take the latest, PFC entries are ordered by (time, node, port)
+    // whoever recorded them, counted figures add up, others keep rank 0's value.
+    auto make = [](uint64_t k) {
+        MrcRunResults r;
+        r.AddTransport("mrc");
+        MrcTransportCounters& c = r.GetCounters("mrc");
+        c.retransmissions = 10 * k;
+        c.timeouts = k;
+        c.trims = 100 * k;
+        c.pfcPausedNs = 1000 * static_cast<int64_t>(k);
+        c.bytesExactlyOnce = 4096 * k;
+        c.simulatedTimeNs = 5000 + static_cast<int64_t>(k);
+        MrcLinkRecord l;
+        l.transport = "mrc";
+        l.from = "host0";
+        l.to = "p0-t0-0";
+        l.packets = 7 * k;
+        l.bytes = 7000 * k;
+        l.ecnMarks = k;
+        r.AddLink(l);
+        MrcPfcRecord p;
+        p.timeNs = 300;
+        p.node = static_cast<uint32_t>(10 - k); // rank 1's port sorts first at 300 ns
+        p.type = 1;
+        r.AddPfc(p);
+        p.timeNs = 100 * static_cast<int64_t>(k);
+        p.type = 0;
+        r.AddPfc(p);
+        r.GetInfo().options["mrcProbesSent"] = std::to_string(3 * k);
+        r.GetInfo().options["mtu"] = "4096";
+        MrcFlowRecord f;
+        f.transport = "mrc";
+        f.flowId = k;
+        f.bytes = 1000;
+        f.startNs = 0;
+        f.endNs = 100 * static_cast<int64_t>(k);
+        r.AddStreamedFlow(f);
+        return r;
+    };
+    MrcRunResults r0 = make(1);
+    const MrcRunResults r1 = make(2);
+    r0.AddRankFigures(r1.PackRankFigures());
+    r0.SortPfcLog();
+    const MrcTransportCounters& c = r0.GetCounters("mrc");
+    EXPECT_EQ(c.retransmissions, 30u);
+    EXPECT_EQ(c.timeouts, 3u);
+    EXPECT_EQ(c.trims, 300u);
+    EXPECT_EQ(c.pfcPausedNs, 3000);
+    EXPECT_EQ(c.bytesExactlyOnce, 3u * 4096);
+    EXPECT_EQ(c.simulatedTimeNs, 5002);
+    ASSERT_EQ(r0.GetLinks().size(), 1u);
+    EXPECT_EQ(r0.GetLinks()[0].packets, 21u);
+    EXPECT_EQ(r0.GetLinks()[0].bytes, 21000u);
+    EXPECT_EQ(r0.GetLinks()[0].ecnMarks, 3u);
+    EXPECT_EQ(r0.GetLinks()[0].from, "host0");
+    ASSERT_EQ(r0.GetPfcLog().size(), 4u);
+    const std::vector<std::pair<int64_t, uint32_t>> order = {{100, 9},
+                                                             {200, 8},
+                                                             {300, 8},
+                                                             {300, 9}};
+    for (std::size_t i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(r0.GetPfcLog()[i].timeNs, order[i].first) << i;
+        EXPECT_EQ(r0.GetPfcLog()[i].node, order[i].second) << i;
+    }
+    EXPECT_EQ(r0.GetInfo().options.at("mrcProbesSent"), "9");
+    EXPECT_EQ(r0.GetInfo().options.at("mtu"), "4096");
+    EXPECT_EQ(r0.GetNStreamedFlows(), 2u);
+    const std::vector<MrcTransportSummary> s = r0.Summarize();
+    ASSERT_EQ(s.size(), 1u);
+    EXPECT_EQ(s[0].messages, 2u);
+    EXPECT_EQ(s[0].completed, 2u);
+    EXPECT_EQ(s[0].completedBytes, 2000u);
+}
+
+TEST(MrcDistributed, ACutShortPackIsRefused)
+{
+    MrcRunResults a;
+    a.AddTransport("roce");
+    MrcRunResults b;
+    b.AddTransport("roce");
+    b.AddTransport("mrc");
+    EXPECT_DEATH(a.AddRankFigures(b.PackRankFigures()), "a rank ran 2 transports, this one 1");
+}
+
+TEST(MrcDistributed, FlowPartsMergeByFlowIdAndEndTime)
+{
+    // Two ranks stream the flows they posted (ids with gaps); rank 0 merges: flows.csv by
+    // flow id, fct.txt by (end time, flow id), the summary from every rank's FCTs.
+    const std::string dir = "/tmp/mrc-distributed-test-flows";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir + "/r0");
+    std::filesystem::create_directories(dir + "/r1");
+    auto flow = [](uint64_t id, int64_t end) {
+        MrcFlowRecord f;
+        f.transport = "uec";
+        f.flowId = id;
+        f.src = static_cast<uint32_t>(id);
+        f.dst = static_cast<uint32_t>(id + 1);
+        f.bytes = 1000 + id;
+        f.startNs = 10;
+        f.endNs = end;
+        f.idealFctNs = 50;
+        return f;
+    };
+    // rank 1: flows 1, 3 and 5 (5 never completes)
+    MrcRunResults res1;
+    std::string pack1;
+    {
+        MrcFlowStream s1(dir + "/r1");
+        s1.SetSplit(true);
+        s1.BeginTransport(&res1, "uec");
+        s1.Add(flow(3, 200));
+        s1.Add(flow(1, 300));
+        s1.Add(flow(5, -1));
+        s1.EndTransport();
+        pack1 = s1.PackParts();
+    }
+    // rank 0: flows 0, 2 and 4; flow 2 ends at 300 ns like rank 1's flow 1
+    MrcRunResults res0;
+    MrcFlowStream s0(dir + "/r0");
+    s0.SetSplit(true);
+    s0.BeginTransport(&res0, "uec");
+    s0.Add(flow(4, 100)); // (a rank adds its completions in time order)
+    s0.Add(flow(2, 300));
+    s0.Add(flow(0, 400));
+    s0.EndTransport();
+    res0.AddRankFigures(res1.PackRankFigures());
+    s0.MergeParts({pack1});
+    s0.Finish(dir, res0);
+    const std::string flows = Slurp(dir + "/flows.csv");
+    std::istringstream rows(flows);
+    std::string row;
+    std::getline(rows, row); // header
+    for (uint64_t id = 0; id < 6; ++id)
+    {
+        ASSERT_TRUE(static_cast<bool>(std::getline(rows, row))) << "flow " << id;
+        EXPECT_EQ(row.rfind("uec," + std::to_string(id) + ",", 0), 0u) << row;
+    }
+    EXPECT_FALSE(static_cast<bool>(std::getline(rows, row)));
+    // fct.txt: by end time, then flow id: 4 (100), 3 (200), 1 (300), 2 (300), 0 (400);
+    // HPCC's columns: sip dip sport dport size start fct ideal (size = 1000 + id)
+    std::istringstream lines(Slurp(dir + "/fct.txt"));
+    std::vector<uint64_t> sizes;
+    for (std::string line; std::getline(lines, line);)
+    {
+        std::istringstream f(line);
+        std::string sip;
+        std::string dip;
+        uint64_t sport = 0;
+        uint64_t dport = 0;
+        uint64_t size = 0;
+        f >> sip >> dip >> sport >> dport >> size;
+        sizes.push_back(size);
+    }
+    EXPECT_EQ(sizes, (std::vector<uint64_t>{1004, 1003, 1001, 1002, 1000}));
+    const std::vector<MrcTransportSummary> s = res0.Summarize();
+    ASSERT_EQ(s.size(), 1u);
+    EXPECT_EQ(s[0].messages, 6u);
+    EXPECT_EQ(s[0].completed, 5u);
+    EXPECT_EQ(s[0].fctMaxNs, 390); // flow 0: 10 -> 400 ns
+    std::filesystem::remove_all(dir);
+}
+
+TEST(MrcDistributed, TheEndOfARunWithRanksIsTwoLookaheadsAfterTheLastCompletion)
+{
+    // --ranks=1: one process with the split runs' end rule. The last message ends at T;
+    // the run ends at T + 2 x 1 us - 1 ps (the T0-T1 delay is the lookahead).
+    MrcScenarioOptions o;
+    o.scenario = "permutation";
+    MrcScenarios::Find("permutation")->preset(o);
+    o.topo.hosts = "8";
+    o.topo.hostsPerT0 = "4";
+    o.topo.t1PerPlane = "2";
+    o.transport = "mrc";
+    o.bytes = "100000";
+    o.ranks = "1";
+    MrcScenarioConfig c;
+    ASSERT_EQ(o.TryToConfig(c), "");
+    EXPECT_EQ(c.ranks, 1u);
+    EXPECT_EQ(c.sampleInterval, Time(0)); // --ranks: no time series
+    c.progress = false;
+    c.transports.clear();
+    MrcScenarioRunner r(c);
+    r.Run();
+    int64_t lastEnd = 0;
+    const MrcRunResults& res = r.GetResults();
+    for (const MrcFlowRecord& f : res.GetFlows())
+    {
+        ASSERT_TRUE(f.IsCompleted());
+        lastEnd = std::max(lastEnd, f.endNs);
+    }
+    ASSERT_GT(lastEnd, 0);
+    const int64_t endPs = Simulator::Now().GetPicoSeconds();
+    // the completion time in ns is truncated from ps: the end is within 1 ns of the rule
+    EXPECT_GE(endPs, lastEnd * 1000 + 2000000 - 1);
+    EXPECT_LT(endPs, lastEnd * 1000 + 2000000 + 1000);
+    Simulator::Destroy();
+}
