@@ -11,6 +11,7 @@ def build(bld):
         'model/util/mrc-attribute-check.cc',
         'model/util/mrc-comma-list.cc',
         'model/util/mrc-mpi.cc',
+        'model/util/mrc-canonical-scheduler.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -237,6 +238,7 @@ def build(bld):
         'model/util/mrc-attribute-check.h',
         'model/util/mrc-comma-list.h',
         'model/util/mrc-mpi.h',
+        'model/util/mrc-canonical-scheduler.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
         'model/util/mrc-uint128.h',

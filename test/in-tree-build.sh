@@ -446,6 +446,16 @@ grep -m1 'error:' "$LOGS/run-enum-typo.log" | sed 's/^/  /'
 # ./ns3 run reports the program's exit code as its own (3.48: 2; 3.37: 1).
 grep -q "error: invalid value for --ns3::MrcDcqcnNotificationPoint::CnpStyle: value 'Sometimes' is not valid" \
     "$LOGS/run-enum-typo.log" || { cat "$LOGS/run-enum-typo.log" >&2; fail "the enum typo did not give the module's message"; }
+# Distributed runs (MRC_INTREE_MPI=1): the same seed gives the same result files with 1, 2
+# and 4 ranks (test/mpi-identity.sh, mpirun on this machine).
+if [ "$MPI" = 1 ]; then
+    MPI_PROG=$(find build -path '*contrib/mrc/examples/*' -name 'ns3*-mrc-sim-*' -type f -executable | head -n 1)
+    [ -n "$MPI_PROG" ] || fail "no mrc-sim program in build/ for the distributed-run check"
+    bash "$DEST/test/mpi-identity.sh" "$MPI_PROG" "$LOGS/mpi-identity" 2>&1 | tee "$LOGS/mpi-identity.log"
+    [ "${PIPESTATUS[0]}" = 0 ] || fail "distributed runs differ from one process (log: $LOGS/mpi-identity.log)"
+else
+    echo "in-tree: distributed-run check not run (ns-3 configured without MPI)"
+fi
 phase_end
 exit 0
 }

@@ -23,9 +23,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 # name | ranks to compare with --ranks=1 | mrc-sim arguments (small fabrics: seconds each)
 CASES=(
     "compare|2 4|compare --hosts=16 --hostsPerT0=4 --bytes=400000"
-    "incast|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=6 --bytes=400000 --transports=roce,mrc"
+    "incast-pfc|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=12 --bytes=1000000 --transports=roce,mrc --ns3::MrcSharedBufferMmu::BufferSize=500000"
+    "incast-null|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=12 --bytes=1000000 --transport=roce --ns3::MrcSharedBufferMmu::BufferSize=500000 --sync=null"
     "failover|2|failover --bytes=2000000 --simTime=5ms"
-    "fattree|2|--topology=fattree --k=4 --pattern=permutation --transports=uec,mrc --bytes=300000"
+    "fattree|2|permutation --topology=fattree --k=4 --transports=uec,mrc --bytes=300000"
 )
 
 # summary.json without the machine's and the engine's figures

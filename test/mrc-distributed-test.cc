@@ -7,6 +7,7 @@
 // adds the other ranks' figures and flow parts to its own. The runs under mpirun are
 // checked by test/mpi-identity.sh in the in-tree build with MPI.
 
+#include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-flow-stream.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-run-results.h"
@@ -436,5 +437,44 @@ TEST(MrcDistributed, TheEndOfARunWithRanksIsTwoLookaheadsAfterTheLastCompletion)
     // the completion time in ns is truncated from ps: the end is within 1 ns of the rule
     EXPECT_GE(endPs, lastEnd * 1000 + 2000000 - 1);
     EXPECT_LT(endPs, lastEnd * 1000 + 2000000 + 1000);
+    Simulator::Destroy();
+}
+
+// ---------------------------------------------------------------------------
+// the order of same-time events (MrcCanonicalScheduler)
+
+TEST(MrcDistributed, CanonicalOrderOfSameTimeEvents)
+{
+    // Events at one time stamp run by (time scheduled, scheduling node, that node's count),
+    // not by the global order of scheduling: node 7's events scheduled first still run after
+    // node 3's; a node's own events keep their order; events scheduled outside any node's
+    // event (NO_CONTEXT) come last; SetNextInsertion schedules in another node's name.
+    Simulator::Destroy();
+    ObjectFactory f;
+    f.SetTypeId("ns3::MrcCanonicalScheduler");
+    Simulator::SetScheduler(f);
+    std::vector<std::string> ran;
+    auto mark = [&ran](std::string s) { ran.push_back(std::move(s)); };
+    // at 1 us, node 7 and node 3 each schedule two events for 5 us; NO_CONTEXT one too
+    Simulator::ScheduleWithContext(7, MicroSeconds(1), [&mark]() {
+        Simulator::Schedule(MicroSeconds(4), [&mark]() { mark("7a"); });
+        Simulator::Schedule(MicroSeconds(4), [&mark]() { mark("7b"); });
+    });
+    Simulator::ScheduleWithContext(3, MicroSeconds(1), [&mark]() {
+        Simulator::Schedule(MicroSeconds(4), [&mark]() { mark("3a"); });
+        // in node 1's name (a frame node 1 sent at 1 us): before node 3's
+        MrcCanonicalScheduler::SetNextInsertion(MicroSeconds(1).GetTimeStep(),
+                                                1,
+                                                MrcCanonicalScheduler::TakeSequence(1));
+        Simulator::Schedule(MicroSeconds(4), [&mark]() { mark("1"); });
+        Simulator::Schedule(MicroSeconds(4), [&mark]() { mark("3b"); });
+    });
+    // scheduled at time 0: before all of them (earlier scheduling time)
+    Simulator::Schedule(MicroSeconds(5), [&mark]() { mark("setup"); });
+    Simulator::Run();
+    EXPECT_EQ(ran, (std::vector<std::string>{"setup", "1", "3a", "3b", "7a", "7b"}));
+    Simulator::Destroy();
+    f.SetTypeId("ns3::MapScheduler");
+    Simulator::SetScheduler(f);
     Simulator::Destroy();
 }

@@ -494,6 +494,13 @@ MrcScenarioOptions::CheckRunSettings(const MrcScenarioConfig& c)
 {
     const std::vector<std::string> list =
         c.transports.empty() ? std::vector<std::string>{c.transport} : c.transports;
+    if (c.nullMessages && list.size() > 1)
+    {
+        return "invalid value for --sync=null: ns-3's null-message engine runs once per "
+               "process, and this run has " +
+               std::to_string(list.size()) +
+               " transports (allowed: --sync=granted, or one transport with --transport=X)";
+    }
     if (c.ranks > 1)
     {
         const std::string why =

@@ -36,6 +36,9 @@ namespace ns3
 namespace
 {
 
+/// --ranks given: MrcCanonicalScheduler instead of ns-3's PriorityQueueScheduler.
+bool g_canonicalOrder = false;
+
 /// ns-3's PriorityQueueScheduler (a binary heap over std::priority_queue) runs the
 /// perm128-roce benchmark about 17% faster than the default MapScheduler with identical
 /// results (events of equal time keep their insertion order); --SchedulerType=... still
@@ -43,7 +46,10 @@ namespace
 void
 BindScheduler()
 {
-    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    // --ranks: an order of same-time events that does not depend on the split
+    GlobalValue::Bind("SchedulerType",
+                      StringValue(g_canonicalOrder ? "ns3::MrcCanonicalScheduler"
+                                                   : "ns3::PriorityQueueScheduler"));
 }
 
 /// \return true if an argument starts with prefix
@@ -558,6 +564,11 @@ MrcSimMain(int argc, char* argv[])
     MrcScenarioConfig c = o.ToConfig();
     c.attributeOverrides = AttributeOverrides(args);
     TakeRanksFromLaunch(c);
+    if (c.ranks > 0)
+    {
+        g_canonicalOrder = true;
+        BindScheduler();
+    }
     if (MrcMpi::GetRank() > 0)
     {
         c.progress = false; // rank 0 reports progress

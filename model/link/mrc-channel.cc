@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-reusable-event.h"
 #include "ns3/node.h"
@@ -49,25 +50,38 @@ class MrcLinkEpochTag : public Tag
 
     uint32_t GetSerializedSize() const override
     {
-        return 4;
+        return 4 + 8 + 4 + 8 + 8;
     }
 
     void Serialize(TagBuffer i) const override
     {
         i.WriteU32(epoch);
+        i.WriteU64(static_cast<uint64_t>(sendTs));
+        i.WriteU32(sender);
+        i.WriteU64(seq);
+        i.WriteU64(static_cast<uint64_t>(arrivalTs));
     }
 
     void Deserialize(TagBuffer i) override
     {
         epoch = i.ReadU32();
+        sendTs = static_cast<int64_t>(i.ReadU64());
+        sender = i.ReadU32();
+        seq = i.ReadU64();
+        arrivalTs = static_cast<int64_t>(i.ReadU64());
     }
 
     void Print(std::ostream& os) const override
     {
-        os << "epoch=" << epoch;
+        os << "epoch=" << epoch << " sent=" << sendTs << " by=" << sender << " seq=" << seq
+           << " arrival=" << arrivalTs;
     }
 
-    uint32_t epoch{0}; //!< the link's down count at the frame's start
+    uint32_t epoch{0};    //!< the link's down count at the frame's start
+    int64_t sendTs{0};    //!< time the frame started (time steps)
+    uint32_t sender{0};   //!< sending node's id
+    uint64_t seq{0};      //!< the sending node's scheduling count (MrcCanonicalScheduler)
+    int64_t arrivalTs{0}; //!< arrival time at the far device (time steps)
 };
 
 NS_OBJECT_ENSURE_REGISTERED(MrcLinkEpochTag);
@@ -315,18 +329,37 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
     }
     if (m_toRank[from])
     {
-        // Towards another rank: the frame leaves now; this rank keeps it (without an
-        // event) until its arrival time, in case the link goes down before.
+        const uint32_t sender = m_devices[from]->GetNode()->GetId();
+        // Towards another rank: the message arrives one Delay (the lookahead, at most) from
+        // now; the far rank schedules the frame's arrival then, in the sending node's name
+        // (MrcCanonicalScheduler). This rank keeps the frame (without an event) until its
+        // arrival time, in case the link goes down before.
         DropArrived(from);
         const Time arrival = Simulator::Now() + txTime + m_delay;
         MrcLinkEpochTag tag;
         tag.epoch = m_downs;
+        tag.sendTs = Simulator::Now().GetTimeStep();
+        tag.sender = sender;
+        tag.seq =
+            MrcCanonicalScheduler::IsActive() ? MrcCanonicalScheduler::TakeSequence(sender) : 0;
+        tag.arrivalTs = arrival.GetTimeStep();
         Ptr<Packet> travelling = copy->Copy();
         travelling->AddPacketTag(tag);
-        MrcMpi::Send(travelling, arrival, m_context[from], m_devices[1 - from]->GetIfIndex());
+        MrcMpi::Send(travelling,
+                     Simulator::Now() + m_delay,
+                     m_context[from],
+                     m_devices[1 - from]->GetIfIndex());
         m_wire[from].push_back(copy);
         m_arrival[from].push_back(arrival);
         return;
+    }
+    if (MrcCanonicalScheduler::IsActive())
+    {
+        // the arrival counts as scheduled by the sending node, as on another rank
+        const uint32_t sender = m_devices[from]->GetNode()->GetId();
+        MrcCanonicalScheduler::SetNextInsertion(Simulator::Now().GetTimeStep(),
+                                                sender,
+                                                MrcCanonicalScheduler::TakeSequence(sender));
     }
     const uint32_t context = m_contextKnown[from] ? m_context[from] : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
@@ -352,13 +385,24 @@ MrcChannel::ReceiveFromRank(std::size_t from, Ptr<Packet> frame)
 {
     MrcLinkEpochTag tag;
     const bool tagged = frame->RemovePacketTag(tag);
-    NS_ASSERT_MSG(tagged, "MrcChannel: a frame from another rank without its epoch");
-    if (!m_up || !tagged || tag.epoch != m_downs)
+    NS_ABORT_MSG_IF(!tagged, "MrcChannel: a frame from another rank without its MrcLinkEpochTag");
+    // Now is one Delay after the frame started; it arrives after its serialization too.
+    if (MrcCanonicalScheduler::IsActive())
     {
-        NS_LOG_LOGIC("frame from another rank lost: the link went down while it travelled");
-        return; // the sending rank counts the loss
+        MrcCanonicalScheduler::SetNextInsertion(tag.sendTs, tag.sender, tag.seq);
     }
-    m_devices[1 - from]->Receive(frame);
+    const uint32_t epoch = tag.epoch;
+    Simulator::ScheduleWithContext(m_devices[1 - from]->GetNode()->GetId(),
+                                   TimeStep(tag.arrivalTs) - Simulator::Now(),
+                                   [this, from, frame, epoch]() {
+                                       if (!m_up || epoch != m_downs)
+                                       {
+                                           // the link went down while it travelled: the
+                                           // sending rank counts the loss
+                                           return;
+                                       }
+                                       m_devices[1 - from]->Receive(frame);
+                                   });
 }
 
 void
