@@ -63,9 +63,11 @@ struct MrcScenarioConfig
     uint32_t qpsPerConnection{0};
     /// qpsPerConnection value of --qpsPerConnection=message (the older per-message model)
     static constexpr uint32_t QP_PER_MESSAGE = UINT32_MAX;
-    std::string failLink;           //!< links to cut ("a:b,c:d"; empty: none)
-    Time failAt{MicroSeconds(100)}; //!< when they are cut
-    Time repairAt{0};               //!< when they are repaired (0: never)
+    std::string failLink;           //!< links to cut ("a:b,c:d@200us"; empty: none), as given
+    Time failAt{MicroSeconds(100)}; //!< when they are cut (a link without its own "@TIME")
+    /// the --failLink links in order, each "a:b" with its cut time ("@TIME", else failAt)
+    std::vector<std::pair<std::string, Time>> failLinkTimes;
+    Time repairAt{0}; //!< when they are repaired (0: never)
     /// the other failures (--failSwitch, --flapLink, --grayLink, --failPlane, --failPort)
     std::vector<MrcFailureSpec> failures;
     uint64_t seed{1};                      //!< run seed

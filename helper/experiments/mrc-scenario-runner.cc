@@ -674,10 +674,20 @@ MrcScenarioRunner::Impl::ScheduleFailures()
         ScheduleOtherFailures();
         return;
     }
-    std::stringstream ss(c.failLink);
-    std::string item;
-    while (std::getline(ss, item, ','))
+    // Options fill failLinkTimes; a config made in code may give failLink only (all at failAt).
+    std::vector<std::pair<std::string, Time>> links = c.failLinkTimes;
+    if (links.empty())
     {
+        std::stringstream ss(c.failLink);
+        std::string item;
+        while (std::getline(ss, item, ','))
+        {
+            links.emplace_back(item, c.failAt);
+        }
+    }
+    for (const auto& link : links)
+    {
+        const std::string& item = link.first;
         const std::size_t colon = item.find(':');
         const std::string a = item.substr(0, colon);
         const std::string b = item.substr(colon + 1);
@@ -692,13 +702,17 @@ MrcScenarioRunner::Impl::ScheduleFailures()
     }
     injector = CreateObject<MrcFailureInjector>();
     injector->SetEventLog(log);
-    if (c.repairAt > Time(0))
+    // Each link at its own time (--failLink=A:B@TIME), else --failAt; one --repairAt for all.
+    for (const auto& [item, at] : links)
     {
-        injector->FailLinks(c.failLink, c.failAt, c.repairAt);
-    }
-    else
-    {
-        injector->FailLinks(c.failLink, c.failAt);
+        if (c.repairAt > Time(0))
+        {
+            injector->FailLinks(item, at, c.repairAt);
+        }
+        else
+        {
+            injector->FailLinks(item, at);
+        }
     }
     ScheduleOtherFailures();
 }
