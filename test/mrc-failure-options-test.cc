@@ -527,14 +527,14 @@ TEST(MrcFailureOptions, FailLinkTakesOwnTimesPerLinkAndKeepsTheSharedForm)
     MrcScenarioConfig c;
     ASSERT_EQ(o.TryToConfig(c), "");
     using L = std::vector<std::pair<std::string, Time>>;
-    EXPECT_EQ(c.failLinkTimes,
+    EXPECT_EQ(c.GetFailLinkTimes(),
               (L{{"p0-t0-0:p0-t1-0", MicroSeconds(150)}, {"p1-t0-1:p1-t1-0", MicroSeconds(150)}}));
     // Own times (out of order too) mixed with --failAt; a repair after the last cut.
     o.failLink = "p0-t0-0:p0-t1-0@200us,p0-t0-0:p0-t1-1,p0-t0-1:p0-t1-0@1.5ms,host3:p1-t0-0@50us";
     o.repairAt = "2ms";
     MrcScenarioConfig d;
     ASSERT_EQ(o.TryToConfig(d), "");
-    EXPECT_EQ(d.failLinkTimes,
+    EXPECT_EQ(d.GetFailLinkTimes(),
               (L{{"p0-t0-0:p0-t1-0", MicroSeconds(200)},
                  {"p0-t0-0:p0-t1-1", MicroSeconds(150)},
                  {"p0-t0-1:p0-t1-0", MicroSeconds(1500)},

@@ -579,8 +579,8 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
     }
     // --failLink=A:B[@TIME],...: each link's own cut time, else --failAt.
     c.failLink = failLink;
-    c.failLinkTimes.clear();
     Time lastCut;
+    bool anyCut = false;
     std::string lastCutText;
     if (!failLink.empty())
     {
@@ -627,13 +627,13 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
                            "is not before --simTime='" + simTime +
                                "': the --failLink links would never fail");
             }
-            if (c.failLinkTimes.empty() || when > lastCut)
+            if (!anyCut || when > lastCut)
             {
+                anyCut = true;
                 lastCut = when;
                 lastCutText =
                     at == std::string::npos ? "--failAt='" + failAt + "'" : "'" + item + "'";
             }
-            c.failLinkTimes.emplace_back(link, when);
         }
         if (items == 0 || failLink.back() == ',')
         {

@@ -674,17 +674,8 @@ MrcScenarioRunner::Impl::ScheduleFailures()
         ScheduleOtherFailures();
         return;
     }
-    // Options fill failLinkTimes; a config made in code may give failLink only (all at failAt).
-    std::vector<std::pair<std::string, Time>> links = c.failLinkTimes;
-    if (links.empty())
-    {
-        std::stringstream ss(c.failLink);
-        std::string item;
-        while (std::getline(ss, item, ','))
-        {
-            links.emplace_back(item, c.failAt);
-        }
-    }
+    // Each link at its own time (--failLink=A:B@TIME), else failAt.
+    const std::vector<std::pair<std::string, Time>> links = c.GetFailLinkTimes();
     for (const auto& link : links)
     {
         const std::string& item = link.first;
@@ -702,7 +693,7 @@ MrcScenarioRunner::Impl::ScheduleFailures()
     }
     injector = CreateObject<MrcFailureInjector>();
     injector->SetEventLog(log);
-    // Each link at its own time (--failLink=A:B@TIME), else --failAt; one --repairAt for all.
+    // One --repairAt for all.
     for (const auto& [item, at] : links)
     {
         if (c.repairAt > Time(0))
