@@ -300,6 +300,38 @@ def m_goodput_fraction(results, p):
     return v[0], "%s: %.2f of %g Gb/s" % (v[1], v[0] * cap, cap)
 
 
+def m_transport_counter(results, p):
+    """A counter of summary.json's transport section (counter = timeouts, trims, nacks,
+    drops, retransmissions, ...), summed over the runs."""
+    name = p.get("counter")
+    if not name:
+        raise CaseError("transport_counter needs counter = a summary.json transport field")
+    total = 0
+    for r in results:
+        v = r.transport_summary(p.get("transport")).get(name)
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise mr.ResultError("%s: summary.json has no counter %r" % (r.label, name))
+        total += v
+    return total, "%s summed over %d run(s)" % (name, len(results))
+
+
+def m_goodput_vs_expected(results, p):
+    """Largest |goodput / expected - 1| over the runs: expected_gbps lists each run's
+    expected goodput (summary.json goodputGbps), in the order of the metric's runs."""
+    try:
+        exp = [float(x) for x in p["expected_gbps"].replace(",", " ").split()]
+        if len(exp) != len(results) or min(exp) <= 0:
+            raise ValueError
+    except (KeyError, ValueError):
+        raise CaseError("goodput_vs_expected needs expected_gbps = one positive number per run (%d)" % len(results))
+    worst, notes = 0.0, []
+    for r, e in zip(results, exp):
+        g = _goodput(r, p.get("transport"))
+        worst = max(worst, abs(g / e - 1))
+        notes.append("%s %.2f of %g Gb/s" % (r.label, g, e))
+    return worst, "; ".join(notes)
+
+
 EV_RE = re.compile(r"\bev (\d+) .*\b([A-Z_]+)->([A-Z_]+) ([A-Z_]+)")
 
 
@@ -370,6 +402,49 @@ def m_throughput_ratio_after_failure(results, p):
         a = min(after) if stat == "min" else sum(after) / len(after)
         vals.append(a / (sum(before) / len(before)))
     return min(vals), "per run: " + ", ".join("%.3f" % v for v in vals)
+
+
+def m_step_tracking_error(results, p):
+    """Largest |measured - expected| over the steps of failures made one at a time: for
+    step k (the k-th distinct failure time of events.csv), the mean aggregate host rx_gbps
+    in [t_k + settle, t_k + settle + after_window) over its mean in the window_us before the
+    first failure, against levels (the k-th expected fraction, e.g. "0.75 0.5 0.25");
+    after_window_us defaults to the time left until the next step (the last step: window_us).
+    The note lists every step's measured fraction."""
+    try:
+        levels = [float(x) for x in p["levels"].replace(",", " ").split()]
+        if not levels:
+            raise ValueError
+    except (KeyError, ValueError):
+        raise CaseError("step_tracking_error needs levels = the expected fraction after each step")
+    w = float(p.get("window_us", 100)) * 1e3
+    settle = float(p.get("settle_us", 50)) * 1e3
+    worst, notes = None, []
+    for r in results:
+        series = mr.aggregate_series(r.timeseries, p.get("series_metric", "rx_gbps"), "host")
+        steps = sorted({e["time_ns"] for e in r.events if e["kind"] in mr.FAILURE_KINDS})
+        if len(steps) != len(levels):
+            raise mr.ResultError("%s: %d failure times in events.csv, %d levels" % (r.label, len(steps), len(levels)))
+        if not series:
+            raise mr.ResultError("%s: timeseries.csv has no host rx_gbps" % r.label)
+        before = [v for t, v in series if steps[0] - w <= t < steps[0]]
+        if not before:
+            raise mr.ResultError("%s: no samples before the first failure" % r.label)
+        base = sum(before) / len(before)
+        got = []
+        for k, (t0, level) in enumerate(zip(steps, levels)):
+            end = (t0 + settle + float(p["after_window_us"]) * 1e3 if "after_window_us" in p
+                   else steps[k + 1] if k + 1 < len(steps) else t0 + settle + w)
+            after = [v for t, v in series if t0 + settle <= t < end]
+            if not after:
+                raise mr.ResultError("%s: no samples after the failure at %d ns" % (r.label, t0))
+            f = sum(after) / len(after) / base if base > 0 else 0.0
+            got.append("%.3f" % f)
+            err = abs(f - level)
+            if worst is None or err > worst:
+                worst = err
+        notes.append("%s: %s (expected %s)" % (r.label, " ".join(got), " ".join("%g" % x for x in levels)))
+    return worst, "; ".join(notes)
 
 
 def m_dip_duration_us(results, p):

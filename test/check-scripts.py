@@ -226,6 +226,48 @@ class Metrics(Base):
         with self.assertRaises(mr.ResultError):
             validate.METRICS["dip_duration_us"]([none], {})
 
+    def test_transport_counter(self):
+        a = write_result(self.p("ca"), transports={"uec": {"timeouts": 0, "trims": 5}})
+        b = write_result(self.p("cb"), transports={"uec": {"timeouts": 3, "trims": 7}})
+        self.assertEqual(validate.METRICS["transport_counter"]([a, b], {"counter": "trims"})[0], 12)
+        self.assertEqual(validate.METRICS["transport_counter"]([a], {"counter": "timeouts"})[0], 0)
+        with self.assertRaises(mr.ResultError):
+            validate.METRICS["transport_counter"]([a], {"counter": "nacks"})
+        with self.assertRaises(validate.CaseError):
+            validate.METRICS["transport_counter"]([a], {})
+
+    def test_goodput_vs_expected(self):
+        a = write_result(self.p("ga"), transports={"mrc": {"goodputGbps": 99.0}})
+        b = write_result(self.p("gb"), transports={"mrc": {"goodputGbps": 52.0}})
+        v, note = validate.METRICS["goodput_vs_expected"]([a, b], {"expected_gbps": "100 50"})
+        self.assertAlmostEqual(v, 0.04)
+        self.assertIn("52.00 of 50 Gb/s", note)
+        for bad in ({}, {"expected_gbps": "100"}, {"expected_gbps": "100 0"}):
+            with self.assertRaises(validate.CaseError):
+                validate.METRICS["goodput_vs_expected"]([a, b], bad)
+
+    def test_step_tracking(self):
+        # 100 Gb/s, then links cut at 200 and 500 us: 75 from 250 us, 50 from 550 us
+        ts = ""
+        for t in range(0, 900, 10):
+            v = 100 if t < 200 else 20 if t < 250 else 75 if t < 500 else 10 if t < 550 else 50
+            ts += "%d,,host0,rx_gbps,%g\n" % (t * 1000, v)
+        ev = "200000,link_down,a,\n500000,link_down,b,\n"
+        r = write_result(self.p("st"), ts=ts, events=ev)
+        p = {"levels": "0.75 0.5", "settle_us": "50", "window_us": "100"}
+        v, note = validate.METRICS["step_tracking_error"]([r], p)
+        self.assertAlmostEqual(v, 0.0)
+        self.assertIn("0.750 0.500", note)
+        # a level off by 0.2 at the second step; no settling: the first step's dip counts
+        self.assertAlmostEqual(validate.METRICS["step_tracking_error"]([r], dict(p, levels="0.75 0.3"))[0], 0.2)
+        v, note = validate.METRICS["step_tracking_error"]([r], dict(p, settle_us="0"))
+        self.assertIn("0.658 0.300", note)  # (5 x 20 + 25 x 75) / 30; (5 x 10 + 5 x 50) / 10
+        self.assertAlmostEqual(v, 0.2)
+        with self.assertRaises(mr.ResultError):
+            validate.METRICS["step_tracking_error"]([r], dict(p, levels="0.75"))
+        with self.assertRaises(validate.CaseError):
+            validate.METRICS["step_tracking_error"]([r], {})
+
     def test_stall_metrics(self):
         # Two transports in one run (tagged details) and a one-transport run (untagged).
         ev = ("150000,link_down,p0-t0-0:4-p0-t1-0:0,transport=roce\n"

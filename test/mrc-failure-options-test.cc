@@ -350,6 +350,35 @@ TEST(MrcFailureOptions, BadValuesAreNamedWithWhatIsAllowed)
              o.repairAt = "1s";
          },
          "--repairAt='1s' is not before --simTime"},
+        {"failLink time without a unit",
+         [](O& o) { o.failLink = "p0-t0-0:p0-t1-0@5"; },
+         "--failLink='p0-t0-0:p0-t1-0@5' gives 'p0-t0-0:p0-t1-0' the time '5'; allowed: a time "
+         "with a unit after @, e.g. p0-t0-0:p0-t1-0@300us"},
+        {"failLink own time past end",
+         [](O& o) { o.failLink = "p0-t0-0:p0-t1-1,p0-t0-0:p0-t1-0@20ms"; },
+         "cuts 'p0-t0-0:p0-t1-0' at 20ms, not before --simTime='10ms': the link would never fail"},
+        {"failLink item without a link",
+         [](O& o) { o.failLink = "p0-t0-0:p0-t1-0@100us,p0-t0-0@200us"; },
+         "has the item 'p0-t0-0@200us'; allowed: nodeA:nodeB[@TIME][,nodeC:nodeD[@TIME]...]"},
+        {"failLink empty item",
+         [](O& o) { o.failLink = "p0-t0-0:p0-t1-0,,p0-t0-0:p0-t1-1"; },
+         "has the item ''"},
+        {"failLink trailing comma",
+         [](O& o) { o.failLink = "p0-t0-0:p0-t1-0@100us,"; },
+         "--failLink='p0-t0-0:p0-t1-0@100us,' must be nodeA:nodeB[@TIME]"},
+        {"failLink repair before a later own cut",
+         [](O& o) {
+             o.failLink = "p0-t0-0:p0-t1-1,p0-t0-0:p0-t1-0@300us";
+             o.repairAt = "200us";
+         },
+         "--repairAt='200us' is not after the last --failLink cut ('p0-t0-0:p0-t1-0@300us')"},
+        {"flap while a link's own cut holds it",
+         [](O& o) {
+             o.failLink = "p0-t0-0:p0-t1-0@50us"; // --failAt (100us) would be after the flap
+             o.fail.flapLink = "p0-t1-0:p0-t0-0";
+             o.fail.flapAt = "10us"; // last repair at 60us
+         },
+         "while --failLink holds it down (from '50us')"},
         {"flap of no link",
          [](O& o) { o.fail.flapLink = "host0:p0-t0-1"; },
          "'host0' and 'p0-t0-1' are joined by 0 links"},
@@ -489,8 +518,72 @@ TEST(MrcFailureOptions, AcceptedCombinations)
     EXPECT_NE(Error(f).find("are joined by 0 links"), std::string::npos) << Error(f);
 }
 
+TEST(MrcFailureOptions, FailLinkTakesOwnTimesPerLinkAndKeepsTheSharedForm)
+{
+    // The shared form: every link at --failAt.
+    MrcScenarioOptions o = SmallOptions();
+    o.failLink = "p0-t0-0:p0-t1-0,p1-t0-1:p1-t1-0";
+    o.failAt = "150us";
+    MrcScenarioConfig c;
+    ASSERT_EQ(o.TryToConfig(c), "");
+    using L = std::vector<std::pair<std::string, Time>>;
+    EXPECT_EQ(c.GetFailLinkTimes(),
+              (L{{"p0-t0-0:p0-t1-0", MicroSeconds(150)}, {"p1-t0-1:p1-t1-0", MicroSeconds(150)}}));
+    // Own times (out of order too) mixed with --failAt; a repair after the last cut.
+    o.failLink = "p0-t0-0:p0-t1-0@200us,p0-t0-0:p0-t1-1,p0-t0-1:p0-t1-0@1.5ms,host3:p1-t0-0@50us";
+    o.repairAt = "2ms";
+    MrcScenarioConfig d;
+    ASSERT_EQ(o.TryToConfig(d), "");
+    EXPECT_EQ(d.GetFailLinkTimes(),
+              (L{{"p0-t0-0:p0-t1-0", MicroSeconds(200)},
+                 {"p0-t0-0:p0-t1-1", MicroSeconds(150)},
+                 {"p0-t0-1:p0-t1-0", MicroSeconds(1500)},
+                 {"host3:p1-t0-0", MicroSeconds(50)}}));
+    EXPECT_EQ(d.repairAt, MilliSeconds(2));
+    // Every link with its own time: --failAt past --simTime is then not used, so not an error.
+    o.failLink = "p0-t0-0:p0-t1-0@1ms";
+    o.failAt = "20ms";
+    o.repairAt = "";
+    MrcScenarioConfig e;
+    EXPECT_EQ(o.TryToConfig(e), "");
+}
+
 // ---------------------------------------------------------------------------------------
 // Runs from the command line: events.csv rows at the given times, and each one's effect
+
+TEST(MrcFailureOptionsRun, LinksCutOneAtATimeAtTheirOwnTimes)
+{
+    const std::string dir = TempDir("mrc-failopt");
+    const int rc = RunSim({"--transport=mrc",
+                           "--planes=2",
+                           "--hosts=8",
+                           "--bytes=100000",
+                           "--sampleInterval=0s",
+                           "--failLink=p1-t0-0:p1-t1-1@9us,p1-t0-0:p1-t1-0,p0-t0-1:p0-t1-0@14us",
+                           "--failAt=4us",
+                           "--repairAt=30us"},
+                          dir);
+    EXPECT_EQ(rc, 0);
+    const std::vector<std::string> expected = {
+        "4000,link_down,p1-t0-0:4-p1-t1-0:0,",
+        "9000,link_down,p1-t0-0:5-p1-t1-1:0,",
+        "14000,link_down,p0-t0-1:4-p0-t1-0:1,",
+        "30000,link_up,p1-t0-0:5-p1-t1-1:0,",
+        "30000,link_up,p1-t0-0:4-p1-t1-0:0,",
+        "30000,link_up,p0-t0-1:4-p0-t1-0:1,",
+    };
+    std::vector<std::string> rows;
+    for (const auto& l : Lines(ReadFile(dir + "/events.csv")))
+    {
+        if (l.find(",link_") != std::string::npos)
+        {
+            rows.push_back(WithoutTransport(l));
+        }
+    }
+    EXPECT_EQ(rows, expected);
+    EXPECT_EQ(CompletedFlows(dir), 8u);
+    Done(dir);
+}
 
 TEST(MrcFailureOptionsRun, SwitchDownAndUpRowsAndEveryByteOnce)
 {

@@ -575,16 +575,24 @@ MrcFailureOptions::Check(const Context& ctx, std::vector<MrcFailureSpec>& specs)
         }
         const Time flapEnd = lastCut + down;
         std::set<std::string> seen;
-        std::set<std::string> cut; // the --failLink links
+        // the --failLink links -> (cut time, as given: its own @TIME or --failAt)
+        std::map<std::string, std::pair<Time, std::string>> cut;
         if (!ctx.failLinkText.empty())
         {
             for (const std::string& item : Split(ctx.failLinkText))
             {
+                const std::size_t at = item.find('@');
+                Time when = ctx.failAt;
+                std::string whenText = "--failAt='" + ctx.failAtText + "'";
+                if (at != std::string::npos && ParseTime(item.substr(at + 1), when))
+                {
+                    whenText = "'" + item.substr(at + 1) + "'";
+                }
                 std::string a;
                 std::string b;
-                if (SplitPair(item, a, b))
+                if (SplitPair(item.substr(0, at), a, b))
                 {
-                    cut.insert(LinkKey(a, b));
+                    cut[LinkKey(a, b)] = {when, whenText};
                 }
             }
         }
@@ -599,12 +607,13 @@ MrcFailureOptions::Check(const Context& ctx, std::vector<MrcFailureSpec>& specs)
             }
             // Both act on the link's own state: a flap's repair would end the cut early.
             const Time cutEnd = ctx.repairAt.IsStrictlyPositive() ? ctx.repairAt : Time::Max();
-            if (e.empty() && cut.count(LinkKey(a, b)) && ctx.failAt < flapEnd && t.at < cutEnd)
+            const auto c = cut.find(LinkKey(a, b));
+            if (e.empty() && c != cut.end() && c->second.first < flapEnd && t.at < cutEnd)
             {
                 e = Bad("flapLink",
                         flapLink,
-                        "flaps '" + item + "' while --failLink holds it down (from --failAt='" +
-                            ctx.failAtText + "'" +
+                        "flaps '" + item + "' while --failLink holds it down (from " +
+                            c->second.second +
                             (ctx.repairAtText.empty()
                                  ? ""
                                  : " to --repairAt='" + ctx.repairAtText + "'") +

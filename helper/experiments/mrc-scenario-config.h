@@ -12,6 +12,7 @@
 #include "ns3/mrc-workload.h"
 #include "ns3/nstime.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -63,8 +64,8 @@ struct MrcScenarioConfig
     uint32_t qpsPerConnection{0};
     /// qpsPerConnection value of --qpsPerConnection=message (the older per-message model)
     static constexpr uint32_t QP_PER_MESSAGE = UINT32_MAX;
-    std::string failLink;           //!< links to cut ("a:b,c:d"; empty: none)
-    Time failAt{MicroSeconds(100)}; //!< when they are cut
+    std::string failLink;           //!< links to cut ("a:b,c:d@200us"; empty: none), as given
+    Time failAt{MicroSeconds(100)}; //!< when they are cut (a link without its own "@TIME")
     Time repairAt{0};               //!< when they are repaired (0: never)
     /// the other failures (--failSwitch, --flapLink, --grayLink, --failPlane, --failPort)
     std::vector<MrcFailureSpec> failures;
@@ -107,6 +108,27 @@ struct MrcScenarioConfig
     std::shared_ptr<const std::vector<MrcTraceEntry>> trace;
     /// With a trace: the Poisson flows of --cdf, --load, --duration in the same run
     bool background{false};
+
+    /**
+     * The --failLink links in order, each "a:b" with its cut time: its own "@TIME", else
+     * failAt (read now, so a config changed after the options were checked keeps it).
+     * \return (link, cut time) pairs; empty when failLink is
+     */
+    std::vector<std::pair<std::string, Time>> GetFailLinkTimes() const
+    {
+        std::vector<std::pair<std::string, Time>> links;
+        std::size_t begin = 0;
+        while (!failLink.empty() && begin <= failLink.size())
+        {
+            const std::size_t end = std::min(failLink.find(',', begin), failLink.size());
+            const std::string item = failLink.substr(begin, end - begin);
+            const std::size_t at = item.find('@');
+            links.emplace_back(item.substr(0, at),
+                               at == std::string::npos ? failAt : Time(item.substr(at + 1)));
+            begin = end + 1;
+        }
+        return links;
+    }
 };
 
 } // namespace ns3

@@ -126,11 +126,12 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  "pair for every message)",
                  qpsPerConnection);
     cmd.AddValue("failAt",
-                 "when the --failLink links are cut; also the failure time of the other failure "
-                 "options unless they give their own",
+                 "when the --failLink links without their own @TIME are cut; also the failure "
+                 "time of the other failure options unless they give their own",
                  failAt);
     cmd.AddValue("failLink",
-                 "links to cut, comma-separated nodeA:nodeB (node names as p0-t0-0, host3)",
+                 "links to cut, comma-separated nodeA:nodeB[@TIME] (node names as p0-t0-0, "
+                 "host3; TIME: this link's cut time, e.g. 300us; without it --failAt)",
                  failLink);
     cmd.AddValue("repairAt",
                  "when the cut links are repaired (empty: never); also the repair time of the "
@@ -586,17 +587,80 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
     {
         return Bad("failAt", failAt, "must be a time with a unit, e.g. 100us");
     }
-    if (!failLink.empty() && c.failAt >= c.simTime)
+    // --failLink=A:B[@TIME],...: each link's own cut time, else --failAt.
+    c.failLink = failLink;
+    Time lastCut;
+    bool anyCut = false;
+    std::string lastCutText;
+    if (!failLink.empty())
     {
-        return Bad("failAt",
-                   failAt,
-                   "is not before --simTime='" + simTime +
-                       "': the --failLink links would never fail");
+        static const std::regex linkRe("^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$");
+        std::stringstream ss(failLink);
+        std::string item;
+        std::size_t items = 0;
+        while (std::getline(ss, item, ','))
+        {
+            ++items;
+            const std::size_t at = item.find('@');
+            const std::string link = item.substr(0, at);
+            if (!std::regex_match(link, linkRe))
+            {
+                return Bad("failLink",
+                           failLink,
+                           "has the item '" + MrcParse::Printable(item) +
+                               "'; allowed: nodeA:nodeB[@TIME][,nodeC:nodeD[@TIME]...]");
+            }
+            Time when = c.failAt;
+            if (at != std::string::npos)
+            {
+                const std::string text = item.substr(at + 1);
+                if (!ParseTime(text, when))
+                {
+                    return Bad("failLink",
+                               failLink,
+                               "gives '" + link + "' the time '" + MrcParse::Printable(text) +
+                                   "'; allowed: a time with a unit after @, e.g. " + link +
+                                   "@300us");
+                }
+                if (when >= c.simTime)
+                {
+                    return Bad("failLink",
+                               failLink,
+                               "cuts '" + link + "' at " + text + ", not before --simTime='" +
+                                   simTime + "': the link would never fail");
+                }
+            }
+            else if (c.failAt >= c.simTime)
+            {
+                return Bad("failAt",
+                           failAt,
+                           "is not before --simTime='" + simTime +
+                               "': the --failLink links would never fail");
+            }
+            if (!anyCut || when > lastCut)
+            {
+                anyCut = true;
+                lastCut = when;
+                lastCutText =
+                    at == std::string::npos ? "--failAt='" + failAt + "'" : "'" + item + "'";
+            }
+        }
+        if (items == 0 || failLink.back() == ',')
+        {
+            return Bad("failLink", failLink, "must be nodeA:nodeB[@TIME][,nodeC:nodeD[@TIME]...]");
+        }
     }
     c.repairAt = Time(0);
     if (!repairAt.empty() && (!ParseTime(repairAt, c.repairAt) || c.repairAt <= c.failAt))
     {
         return Bad("repairAt", repairAt, "must be a time with a unit after --failAt");
+    }
+    if (!failLink.empty() && !repairAt.empty() && c.repairAt <= lastCut)
+    {
+        return Bad("repairAt",
+                   repairAt,
+                   "is not after the last --failLink cut (" + lastCutText +
+                       "); allowed: a later time, or no --repairAt");
     }
     if (!failLink.empty() && c.repairAt >= c.simTime)
     {
@@ -610,16 +674,6 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
     if (!e.empty())
     {
         return e;
-    }
-    c.failLink = failLink;
-    if (!failLink.empty())
-    {
-        static const std::regex re(
-            "^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+)*$");
-        if (!std::regex_match(failLink, re))
-        {
-            return Bad("failLink", failLink, "must be nodeA:nodeB[,nodeC:nodeD...]");
-        }
     }
     if (!ParseTime(sampleInterval, c.sampleInterval) && sampleInterval != "0")
     {

@@ -700,10 +700,11 @@ MrcScenarioRunner::Impl::ScheduleFailures()
         ScheduleOtherFailures();
         return;
     }
-    std::stringstream ss(c.failLink);
-    std::string item;
-    while (std::getline(ss, item, ','))
+    // Each link at its own time (--failLink=A:B@TIME), else failAt.
+    const std::vector<std::pair<std::string, Time>> links = c.GetFailLinkTimes();
+    for (const auto& link : links)
     {
+        const std::string& item = link.first;
         const std::size_t colon = item.find(':');
         const std::string a = item.substr(0, colon);
         const std::string b = item.substr(colon + 1);
@@ -718,13 +719,17 @@ MrcScenarioRunner::Impl::ScheduleFailures()
     }
     injector = CreateObject<MrcFailureInjector>();
     injector->SetEventLog(log);
-    if (c.repairAt > Time(0))
+    // One --repairAt for all.
+    for (const auto& [item, at] : links)
     {
-        injector->FailLinks(c.failLink, c.failAt, c.repairAt);
-    }
-    else
-    {
-        injector->FailLinks(c.failLink, c.failAt);
+        if (c.repairAt > Time(0))
+        {
+            injector->FailLinks(item, at, c.repairAt);
+        }
+        else
+        {
+            injector->FailLinks(item, at);
+        }
     }
     ScheduleOtherFailures();
 }
