@@ -393,6 +393,36 @@ TEST(Hardening, Item06OutCheckedFirst)
     EXPECT_EQ(text.find("scenario permutation"), std::string::npos) << "it simulated first";
 }
 
+// --pcap with several transports writes into OUT/TRANSPORT/: a pcap folder that cannot be
+// made (here a file of that name) was found only when that transport's fabric was built,
+// after the transports before it had run (and --checkOnly passed it). Now it is an
+// output check before any simulation, with --checkOnly too.
+TEST(Hardening, PcapFolderCheckedFirst)
+{
+    if (Sim().empty())
+    {
+        GTEST_SKIP() << "mrc-sim not found";
+    }
+    const std::string out = Scratch("pcap-folder");
+    std::filesystem::create_directories(out);
+    std::ofstream(out + "/uec") << "in the way";
+    for (const std::string extra : {"", " --checkOnly=1"})
+    {
+        const auto [rc, text] =
+            RunSim("--transports=roce,uec --hosts=4 --bytes=20000 --pcap=1 --out=" + out + extra);
+        EXPECT_EQ(rc, 2) << text;
+        EXPECT_NE(text.find("--pcap: cannot create the pcap folder '" + out + "/uec/'"),
+                  std::string::npos)
+            << text;
+        EXPECT_EQ(text.find("scenario permutation"), std::string::npos) << "it simulated first";
+        EXPECT_EQ(text.find("checked"), std::string::npos) << text;
+    }
+    // without --pcap the file in the way does not matter
+    const auto [rc, text] = RunSim("--transports=roce,uec --hosts=4 --checkOnly=1 --out=" + out);
+    EXPECT_EQ(rc, 0) << text;
+    std::filesystem::remove_all(out);
+}
+
 // --checkOnly=1 (the validation runner's and the sweep's probe): good options exit 0 with
 // nothing simulated and no result file; a bad option still exits 2 naming it; a --failAt
 // past the run's own --simTime is still caught.

@@ -14,6 +14,8 @@
 #include "ns3/mrc-sack-scoreboard.h"
 #include "ns3/mrc-scenario-options.h"
 
+#include <cstdio>
+#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -234,4 +236,42 @@ TEST(MrcRunSettingsCheck, HelpStatesTheLimits)
     {
         EXPECT_NE(text.find(part), std::string::npos) << part;
     }
+}
+
+// Issue 20: MRC with SRv6 EVs over a topology file whose path is longer than one uSID
+// carrier aborted when the first connection was made (exit 134, after --checkOnly had
+// passed). The chain of 6 switches of the bad-inputs corpus needs 7 uSIDs.
+TEST(MrcRunSettingsCheck, Srv6PathLongerThanOneUsidCarrier)
+{
+    MrcScenarioOptions o;
+    o.transports = "mrc";
+    o.topoFile =
+        std::string(MRC_SOURCE_DIR) + "/test/data/bad-inputs/issue20-srv6-long-path.topology";
+    o.flowFile = "none";
+    const std::string e = Check(o);
+    EXPECT_TRUE(Has(e, "issue20-srv6-long-path.topology': with --evFormat=srv6")) << e;
+    EXPECT_TRUE(Has(e, "path from host 0 to host 1 crosses 6 switches (7 uSIDs")) << e;
+    EXPECT_TRUE(Has(e, "a uSID carrier holds 6 uSIDs (allowed: paths of at most 5 switches")) << e;
+    // MRC over ECMP, and the transports without SRv6, have no such limit
+    MrcScenarioOptions structured = o;
+    structured.evFormat = "structured";
+    EXPECT_EQ(Check(structured), "");
+    MrcScenarioOptions others = o;
+    others.transports = "roce,uec";
+    EXPECT_EQ(Check(others), "");
+    // one switch less (5 switches + the downlink = 6 uSIDs) fits exactly
+    const std::string fit = testing::TempDir() + "mrc-srv6-5-switches.topology";
+    {
+        std::ofstream f(fit);
+        f << "7 5 6\n2 3 4 5 6\n0 2 100Gbps 0.001ms 0\n";
+        for (int s = 2; s < 6; ++s)
+        {
+            f << s << " " << s + 1 << " 100Gbps 0.001ms 0\n";
+        }
+        f << "6 1 100Gbps 0.001ms 0\n";
+    }
+    MrcScenarioOptions five = o;
+    five.topoFile = fit;
+    EXPECT_EQ(Check(five), "");
+    std::remove(fit.c_str());
 }

@@ -20,11 +20,13 @@
 #include "ns3/mrc-shared-buffer-mmu.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-uint128.h"
+#include "ns3/mrc-usid.h"
 #include "ns3/nstime.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <sstream>
 
 namespace ns3
@@ -487,6 +489,95 @@ CheckValues(const RunAttributes& a)
     return "";
 }
 
+/**
+ * MRC with SRv6 entropy values over a topology file: every host-to-host path must fit one
+ * uSID carrier (MrcUsidCarrier::MAX_USIDS uSIDs: the switches of the path and the host
+ * downlink). A longer path would abort the run when its first connection is made.
+ * Distances are counted over switches only (a host has one link, so no shortest path
+ * crosses one): one breadth-first search from every switch with hosts.
+ * \param c the run \param transport one of its transports
+ * \return "" or the longest path (hosts, switches) and the limit
+ */
+std::string
+CheckSrv6PathLengths(const MrcScenarioConfig& c, const std::string& transport)
+{
+    if (!c.graph || c.evFormat != "srv6" || MrcTransportTable::Get(transport).srv6EncapBytes == 0)
+    {
+        return "";
+    }
+    const MrcTopologyGraph& g = *c.graph;
+    const std::size_t n = g.isSwitch.size();
+    std::vector<std::vector<uint32_t>> adj(n);
+    std::vector<int64_t> switchOfNode(n, -1); // per host node: its switch
+    for (const MrcGraphLink& l : g.links)
+    {
+        if (g.isSwitch[l.a] && g.isSwitch[l.b])
+        {
+            adj[l.a].push_back(l.b);
+            adj[l.b].push_back(l.a);
+        }
+        else
+        {
+            switchOfNode[g.isSwitch[l.a] ? l.b : l.a] = g.isSwitch[l.a] ? l.a : l.b;
+        }
+    }
+    // per switch with hosts: its first host (host index), in host order
+    std::vector<std::pair<uint32_t, uint32_t>> edge; // (switch node, first host)
+    std::vector<bool> listed(n, false);
+    for (uint32_t h = 0; h < c.graphNodeOfHost.size(); ++h)
+    {
+        const int64_t sw = switchOfNode[c.graphNodeOfHost[h]];
+        if (sw >= 0 && !listed[sw])
+        {
+            listed[sw] = true;
+            edge.emplace_back(static_cast<uint32_t>(sw), h);
+        }
+    }
+    constexpr uint32_t limit = MrcUsidCarrier::MAX_USIDS - 1; // switches; + the downlink
+    uint32_t worst = 0;
+    uint32_t worstSrc = 0;
+    uint32_t worstDst = 0;
+    std::vector<uint32_t> dist(n);
+    for (const auto& [from, fromHost] : edge)
+    {
+        std::fill(dist.begin(), dist.end(), std::numeric_limits<uint32_t>::max());
+        std::vector<uint32_t> todo{from};
+        dist[from] = 0;
+        for (std::size_t i = 0; i < todo.size(); ++i)
+        {
+            for (uint32_t w : adj[todo[i]])
+            {
+                if (dist[w] == std::numeric_limits<uint32_t>::max())
+                {
+                    dist[w] = dist[todo[i]] + 1;
+                    todo.push_back(w);
+                }
+            }
+        }
+        for (const auto& [to, toHost] : edge)
+        {
+            const uint32_t switches = dist[to] + 1; // disconnected fabrics are refused earlier
+            if (dist[to] != std::numeric_limits<uint32_t>::max() && switches > worst)
+            {
+                worst = switches;
+                worstSrc = fromHost;
+                worstDst = toHost;
+            }
+        }
+    }
+    if (worst <= limit)
+    {
+        return "";
+    }
+    return "--topoFile='" + MrcParse::Printable(c.topoFile) + "': with --evFormat=srv6, the " +
+           transport + " path from host " + std::to_string(worstSrc) + " to host " +
+           std::to_string(worstDst) + " crosses " + std::to_string(worst) + " switches (" +
+           std::to_string(worst + 1) + " uSIDs with the host downlink); a uSID carrier holds " +
+           std::to_string(MrcUsidCarrier::MAX_USIDS) + " uSIDs (allowed: paths of at most " +
+           std::to_string(limit) +
+           " switches; for this topology --evFormat=structured runs MRC over ECMP)";
+}
+
 } // namespace
 
 std::string
@@ -532,7 +623,8 @@ MrcScenarioOptions::CheckRunSettings(const MrcScenarioConfig& c)
         }
         const std::vector<SwitchShape> shapes = SwitchShapes(c, topo);
         const RunAttributes a(c, name, topo);
-        for (const std::string& e : {CheckPortCounts(c, shapes),
+        for (const std::string& e : {CheckSrv6PathLengths(c, name),
+                                     CheckPortCounts(c, shapes),
                                      CheckValues(a),
                                      CheckEcn(a),
                                      CheckNscc(a),

@@ -87,34 +87,67 @@ OnInterrupt(int sig)
 }
 
 /**
- * --out must be a folder mrc-sim can write: created if missing, and a probe file written
- * and removed in it, before any simulation starts (exit 2 otherwise).
- * \param out the folder
+ * Make a folder if missing and write and remove a probe file in it.
+ * \param folder the folder
+ * \param name what to call it in the message, e.g. "output folder"
+ * \return "" or why files cannot be written into it
  */
-void
-CheckOutputFolder(const std::string& out)
+std::string
+TryWriteInto(const std::string& folder, const std::string& name)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
-    fs::create_directories(out, ec);
-    if (ec || !fs::is_directory(out))
+    fs::create_directories(folder, ec);
+    if (ec || !fs::is_directory(folder))
     {
-        MrcCommandLine::Fail("--out='" + MrcParse::Printable(out) +
-                             "': cannot create the output folder" +
-                             (ec ? " (" + ec.message() + ")" : std::string(" (not a folder)")));
+        return "cannot create the " + name +
+               (ec ? " (" + ec.message() + ")" : std::string(" (not a folder)"));
     }
-    const fs::path probe = fs::path(out) / ".mrc-sim-write-test";
+    const fs::path probe = fs::path(folder) / ".mrc-sim-write-test";
     {
         std::ofstream f(probe);
         f << "x";
         f.flush();
         if (!f)
         {
-            MrcCommandLine::Fail("--out='" + MrcParse::Printable(out) +
-                                 "': cannot write files into the output folder");
+            return "cannot write files into the " + name;
         }
     }
     fs::remove(probe, ec);
+    return "";
+}
+
+/**
+ * --out must be a folder mrc-sim can write: created if missing, and a probe file written
+ * and removed in it, before any simulation starts (exit 2 otherwise). With --pcap, so must
+ * the folders of the pcap files: --out itself, or with several transports one subfolder per
+ * transport (OUT/roce/, ...; see TransportConfig), which a run would otherwise meet only
+ * when that transport's fabric is built, after the transports before it had run.
+ * \param out the folder
+ * \param c the run's settings
+ */
+void
+CheckOutputFolder(const std::string& out, const MrcScenarioConfig& c)
+{
+    std::string e = TryWriteInto(out, "output folder");
+    if (!e.empty())
+    {
+        MrcCommandLine::Fail("--out='" + MrcParse::Printable(out) + "': " + e);
+    }
+    if (!c.pcap || c.transports.size() < 2)
+    {
+        return; // the pcap files go into --out
+    }
+    for (const std::string& t : c.transports)
+    {
+        const std::string folder = (std::filesystem::path(out) / t).string() + "/";
+        e = TryWriteInto(folder, "pcap folder '" + MrcParse::Printable(folder) + "'");
+        if (!e.empty())
+        {
+            MrcCommandLine::Fail("--pcap: " + e + " (" + t + "'s captures when several " +
+                                 "transports run; --out='" + MrcParse::Printable(out) + "')");
+        }
+    }
 }
 
 /// ns-3 knows --help and --PrintHelp; -h is the usual short form.
@@ -586,7 +619,7 @@ MrcSimMain(int argc, char* argv[])
     c.pcapDir = out;
     // Every check is done before the first fabric is built: a bad --out ends the run here,
     // not after the simulation (the pcap files are opened at build time, in it too).
-    CheckOutputFolder(out);
+    CheckOutputFolder(out, c);
     if (o.checkOnly)
     {
         std::cout << "mrc-sim: options, input files and --out checked\n";
