@@ -688,6 +688,52 @@ TEST(MrcNscc, BaseRttDropRecomputesMaxWnd)
     Simulator::Destroy();
 }
 
+TEST(MrcNscc, IncreaseRttScaling)
+{
+    // Default: no scaling, whatever the base RTT.
+    MrcCcState s0 = MakeState();
+    Ptr<MrcNscc> n0 = MakeNscc();
+    n0->Init(s0);
+    n0->OnBaseRttSample(s0, MicroSeconds(3));
+    EXPECT_DOUBLE_EQ(n0->GetIncreaseScale(), 1.0);
+    Simulator::Destroy();
+
+    // IncreaseRttScaling = 2: rho = (base_rtt + target) / (config_base_rtt + target). At
+    // config_base_rtt 12 us rho = 1; a base RTT sample of 3 us (target 9 us) gives rho =
+    // 12 / 21, factor (12/21)^2 = 0.326530...
+    MrcCcState s = MakeState();
+    Ptr<MrcNscc> n = MakeNscc();
+    n->SetAttribute("IncreaseRttScaling", DoubleValue(2.0));
+    n->Init(s);
+    EXPECT_DOUBLE_EQ(n->GetIncreaseScale(), 1.0);
+    n->OnBaseRttSample(s, MicroSeconds(3));
+    const double f = (12.0 / 21.0) * (12.0 / 21.0);
+    EXPECT_NEAR(n->GetIncreaseScale(), f, 1e-12);
+    // (max_wnd is now 1.5 x 100 Gb/s x 3 us = 56250 B)
+    s.cwnd = 40000;
+    At(MicroSeconds(1), [&] {
+        // fair increase (delay 10 us >= 9 us, no ECN): inc_bytes += fi x factor x newly
+        n->OnAck(s, Ack(4096, MicroSeconds(10), false, MicroSeconds(3)));
+        EXPECT_NEAR(n->GetIncBytes(), 20480.0 * f * 4096, 1e-3);
+    });
+    At(MicroSeconds(2), [&] {
+        // proportional increase (delay 4 us < 9 us): + alpha x factor x newly x 5 us
+        n->OnAck(s, Ack(4096, MicroSeconds(4), false, MicroSeconds(3)));
+        EXPECT_NEAR(n->GetIncBytes(),
+                    20480.0 * f * 4096 + (12288.0 / 9e-6) * f * 4096 * 5e-6,
+                    1e-3);
+    });
+    // the adjust period (12 us) is due: cwnd += inc / cwnd + eta x factor (614.4 x f)
+    EXPECT_EQ(n->GetMaxWnd(), 56250u);
+    const double inc = 20480.0 * f * 4096 + (12288.0 / 9e-6) * f * 4096 * 5e-6;
+    At(MicroSeconds(13), [&] {
+        n->OnAck(s, Ack(4096, MicroSeconds(4), false, MicroSeconds(3)));
+        const double inc3 = inc + (12288.0 / 9e-6) * f * 4096 * 5e-6;
+        EXPECT_EQ(s.cwnd, static_cast<uint64_t>(std::floor(40000 + inc3 / 40000 + 614.4 * f)));
+    });
+    Simulator::Destroy();
+}
+
 TEST(MrcNscc, CwndClamps)
 {
     MrcCcState s = MakeState();

@@ -39,9 +39,11 @@ struct MrcScenarioConfig
     std::string scenario{"permutation"}; //!< scenario name (recorded in summary.json)
     /// traffic: permutation, incast, incast-victim, alltoall, allreduce, flows
     std::string pattern{"permutation"};
-    MrcTopologyConfig topology;       //!< the fabric
-    std::string transport{"roce"};    //!< the transport: "roce", "uec" or "mrc"
-    std::string profile{"roce-hpcc"}; //!< parameter profile ("none": attribute defaults)
+    MrcTopologyConfig topology;    //!< the fabric
+    std::string transport{"roce"}; //!< the transport: "roce", "uec" or "mrc"
+    /// parameter profile ("none": attribute defaults); TryToConfig sets the transport's
+    /// default (roce-deployed for roce) when --profile is not given
+    std::string profile{"roce-deployed"};
     /// transports run one after another (--transports; empty: just `transport`)
     std::vector<std::string> transports;
     bool sameFabric{true};        //!< false: RoCE on one plane at planes x the rates (compare)

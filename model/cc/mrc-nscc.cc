@@ -202,6 +202,15 @@ MrcNscc::AddVariantAttributes(TypeId tid)
                       BooleanValue(false),
                       MakeBooleanAccessor(&MrcNscc::m_rescaleOnDrop),
                       MakeBooleanChecker())
+        .AddAttribute("IncreaseRttScaling",
+                      "Our modelling choice, not in UEC 1.0: every additive increase (fair "
+                      "increase fi, proportional alpha, eta) is multiplied by rho^x with rho = "
+                      "(base_rtt + target) / (config_base_rtt + target), x this value; a "
+                      "sender on a shorter path grows its window more slowly, towards a "
+                      "window in proportion to its RTT. 0 (default): no scaling (UEC 1.0).",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&MrcNscc::m_rttScalingExp),
+                      MakeDoubleChecker<double>(0.0, 4.0))
         .AddAttribute("Rccc",
                       "Receiver credit CC runs too: a last-hop trim does not trigger "
                       "quick adapt or cut cwnd.",
@@ -275,6 +284,7 @@ MrcNscc::MrcNscc(const MrcNscc& other)
       m_updateBaseRttOnNack(other.m_updateBaseRttOnNack),
       m_invalidUsesAvg(other.m_invalidUsesAvg),
       m_rescaleOnDrop(other.m_rescaleOnDrop),
+      m_rttScalingExp(other.m_rttScalingExp),
       m_rccc(other.m_rccc),
       m_accountInflight(other.m_accountInflight),
       m_ackGenTrigger(other.m_ackGenTrigger)
@@ -339,6 +349,19 @@ MrcNscc::ComputeDerived(const MrcCcState& s, Time rtt)
 }
 
 void
+MrcNscc::UpdateRttScale()
+{
+    if (m_rttScalingExp <= 0)
+    {
+        m_rttScale = 1.0;
+        return;
+    }
+    const double rho =
+        (m_baseRtt + m_target).GetSeconds() / (m_configBaseRtt + m_target).GetSeconds();
+    m_rttScale = std::pow(rho, m_rttScalingExp);
+}
+
+void
 MrcNscc::Init(MrcCcState& s)
 {
     NS_LOG_FUNCTION(this);
@@ -365,6 +388,7 @@ MrcNscc::Init(MrcCcState& s)
     m_lastAdjustTime = Simulator::Now();
     m_lastDecTime = Simulator::Now();
     m_avgDelay = 0;
+    UpdateRttScale();
     s.rate = s.lineRate;
     SetCwnd(s, m_maxWnd);
 }
@@ -404,6 +428,7 @@ MrcNscc::UpdateBaseRtt(MrcCcState& s, Time sample)
         const uint64_t bdp = BytesIn(BdpRate(s), m_baseRtt);
         m_maxWnd = std::max<uint64_t>(FloorBytes(m_maxWndFactor * static_cast<double>(bdp)), s.mtu);
     }
+    UpdateRttScale();
     if (s.cwnd > m_maxWnd)
     {
         SetCwnd(s, m_maxWnd);
@@ -538,7 +563,7 @@ MrcNscc::FulfillAdjustment(MrcCcState& s)
     double cwnd = static_cast<double>(s.cwnd) + m_incBytes / static_cast<double>(s.cwnd);
     if (periodDue)
     {
-        cwnd += m_eta;
+        cwnd += m_eta * m_rttScale;
         m_lastAdjustTime = now;
     }
     SetCwnd(s, FloorBytes(cwnd));
@@ -620,7 +645,7 @@ MrcNscc::ProcessAck(MrcCcState& s, const MrcCcAck& ack, MrcNsccAckRecord& rec)
         }
         else if (delay >= m_target)
         {
-            m_incBytes += m_fi * static_cast<double>(newly);
+            m_incBytes += m_fi * m_rttScale * static_cast<double>(newly);
             rec.decision = MrcNsccDecision::FAIR_INCREASE;
         }
         else if (FastIncrease(s, newly, delay))
@@ -629,7 +654,8 @@ MrcNscc::ProcessAck(MrcCcState& s, const MrcCcAck& ack, MrcNsccAckRecord& rec)
         }
         else
         {
-            m_incBytes += m_alpha * static_cast<double>(newly) * (m_target - delay).GetSeconds();
+            m_incBytes +=
+                m_alpha * m_rttScale * static_cast<double>(newly) * (m_target - delay).GetSeconds();
             rec.decision = MrcNsccDecision::PROPORTIONAL_INCREASE;
         }
     }
@@ -848,6 +874,12 @@ double
 MrcNscc::GetEta() const
 {
     return m_eta;
+}
+
+double
+MrcNscc::GetIncreaseScale() const
+{
+    return m_rttScale;
 }
 
 uint64_t

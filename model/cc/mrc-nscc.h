@@ -160,6 +160,7 @@ class MrcNscc : public MrcCongestionOps
     double GetFi() const;                     //!< \return fair increase fi (B)
     double GetFiScale() const;                //!< \return fast-increase factor
     double GetEta() const;                    //!< \return additive probe eta (B)
+    double GetIncreaseScale() const;          //!< \return factor on fi, alpha, eta (1: none)
     uint64_t GetMaxWnd() const;               //!< \return max_wnd (B)
     Time GetTargetDelay() const;              //!< \return target_qdelay
     Time GetQaThreshold() const;              //!< \return qa_threshold
@@ -204,6 +205,8 @@ class MrcNscc : public MrcCongestionOps
     void ComputeDerived(const MrcCcState& s, Time rtt);
     /// \param s state \return min(own line rate, PeerLinkRate if set)
     DataRate BdpRate(const MrcCcState& s) const;
+    /// Recompute the increase factor of IncreaseRttScaling from base_rtt and the target.
+    void UpdateRttScale();
     /// Set cwnd, firing the trace when it changes. \param s state \param cwnd new value
     void SetCwnd(MrcCcState& s, uint64_t cwnd);
     /// Clamp cwnd to [MTU, max_wnd]. \param s state
@@ -272,6 +275,7 @@ class MrcNscc : public MrcCongestionOps
     bool m_updateBaseRttOnNack; //!< attribute UpdateBaseRttOnNack
     bool m_invalidUsesAvg;      //!< attribute InvalidRttUsesAvgDelay
     bool m_rescaleOnDrop;       //!< attribute RescaleOnBaseRttDrop
+    double m_rttScalingExp;     //!< attribute IncreaseRttScaling
     bool m_rccc;                //!< attribute Rccc
     bool m_accountInflight;     //!< attribute AccountInflight
     uint32_t m_ackGenTrigger;   //!< attribute AckGenTrigger
@@ -290,6 +294,7 @@ class MrcNscc : public MrcCongestionOps
     Time m_qaThreshold{0};     //!< qa_threshold
     uint64_t m_adjustBytes{0}; //!< adjust_bytes_threshold (B)
     Time m_adjustPeriod{0};    //!< adjust_period_threshold
+    double m_rttScale{1.0};    //!< factor on the additive increases (IncreaseRttScaling)
 
     // Per-connection state ([U] Table 3-77)
     Time m_baseRtt{0};           //!< base_rtt
