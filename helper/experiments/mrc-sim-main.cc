@@ -640,10 +640,10 @@ MrcSimMain(int argc, char* argv[])
         // each rank's own figures (the engine's cost of the split), on stderr
         std::cerr << "mrc-sim: rank " << MrcMpi::GetRank() << " of " << MrcMpi::GetSize()
                   << ": run " << MrcResultsWriter::FormatFixed(bench.runWall, 2) << " s wall, "
-                  << MrcResultsWriter::FormatFixed(bench.runCpu, 2) << " s CPU, "
-                  << bench.events << " events, " << MrcMpi::GetFramesSent()
-                  << " frames sent to other ranks, " << MrcMpi::GetFramesReceived()
-                  << " received, peak RSS " << MrcScenarioReport::PeakRssKb() << " KiB\n";
+                  << MrcResultsWriter::FormatFixed(bench.runCpu, 2) << " s CPU, " << bench.events
+                  << " events, " << MrcMpi::GetFramesSent() << " frames sent to other ranks, "
+                  << MrcMpi::GetFramesReceived() << " received, peak RSS "
+                  << MrcScenarioReport::PeakRssKb() << " KiB\n";
     }
     if (c.ranks > 0)
     {
