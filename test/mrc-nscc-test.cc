@@ -520,6 +520,120 @@ TEST(MrcNscc, QuickAdaptGateClosed)
     Simulator::Destroy();
 }
 
+TEST(MrcNscc, QuickAdaptFirstWindowStartsAtFirstNack)
+{
+    // [U] (and the UEC simulator): qa_endtime starts at 0, so the first quick_adapt call
+    // only opens a window, whether an ACK or a trim NACK makes it. A sender whose first
+    // feedback is a trim NACK (a far incast sender, whose untrimmed packets still wait in
+    // the last-hop queue) measures its first window before any of its data can be
+    // acknowledged: achieved_bytes = 0, and the window drops to 1 MTU (issue 19).
+    MrcCcState s = MakeState();
+    Ptr<MrcNscc> n = MakeNscc(true);
+    n->Init(s);
+    std::vector<uint64_t> qa;
+    n->TraceConnectWithoutContext(
+        "QuickAdapt",
+        MakeBoundCallback(
+            +[](std::vector<uint64_t>* v, uint64_t c) { v->push_back(c); },
+            &qa));
+    At(MicroSeconds(17), [&] {
+        // first call: no quick adapt; window 17 + 12 (base_rtt, still config) + 9 = 38 us;
+        // trigger_qa set; the trim cuts 4096
+        s.inflight = 200000;
+        n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);
+        EXPECT_EQ(n->GetQaEndTime(), MicroSeconds(38));
+        EXPECT_TRUE(n->IsTriggerQa());
+        EXPECT_EQ(s.cwnd, 225000u - 4096u);
+        EXPECT_TRUE(qa.empty());
+    });
+    At(MicroSeconds(38), [&] {
+        // now >= 38 us, trigger_qa, achieved 0 < 225000 >> 3: cwnd = max(0, MTU) = 4096;
+        // bytes_to_ignore = inflight; the NACK itself cuts nothing more
+        s.inflight = 180000;
+        n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);
+        EXPECT_EQ(s.cwnd, 4096u);
+        EXPECT_EQ(n->GetBytesToIgnore(), 180000);
+        EXPECT_EQ(n->GetQaEndTime(), MicroSeconds(38 + 21));
+        ASSERT_EQ(qa.size(), 1u);
+        EXPECT_EQ(qa[0], 4096u);
+    });
+    At(MicroSeconds(50), [&] {
+        // a trim of a packet sent before the cut: ignored (no cut), but trigger_qa is set
+        // again before quick_adapt looks ([U] OnNACK order); an ECN ACK is ignored too, its
+        // bytes still count as achieved
+        n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);
+        EXPECT_EQ(s.cwnd, 4096u);
+        EXPECT_TRUE(n->IsTriggerQa());
+        n->OnAck(s, Ack(4096, MicroSeconds(10), true));
+        EXPECT_EQ(s.cwnd, 4096u);
+        EXPECT_EQ(n->GetAchievedBytes(), 4096u);
+        EXPECT_EQ(qa.size(), 1u);
+    });
+    At(MicroSeconds(60), [&] {
+        // an ACK without ECN is not subject to bytes_to_ignore: the next window is due
+        // (60 >= 59 us) and the re-armed trigger fires quick adapt again, before the
+        // 180000 bytes in flight at the first cut have come back: cwnd = achieved 8192
+        s.inflight = 100000;
+        n->OnAck(s, Ack(4096, MicroSeconds(10)));
+        ASSERT_EQ(qa.size(), 2u);
+        EXPECT_EQ(s.cwnd, 8192u);
+        EXPECT_EQ(n->GetBytesToIgnore(), 100000);
+        EXPECT_EQ(n->GetBytesIgnored(), 0);
+        EXPECT_EQ(n->GetQaEndTime(), MicroSeconds(60 + 21));
+    });
+    Simulator::Destroy();
+}
+
+TEST(MrcNscc, QuickAdaptWindowAndGateFollowOwnBaseRtt)
+{
+    // [U] update_base_rtt and quick_adapt: the window is base_rtt + target_qdelay and the
+    // gate max_wnd >> qa_gate, where base_rtt (and so max_wnd) is the sender's own
+    // measured minimum and the target is the network-wide 0.75 x config_base_rtt. A
+    // sender on a 4 us path (config 12 us) gets a 13 us window and a 9375 B gate.
+    MrcCcState s = MakeState();
+    Ptr<MrcNscc> n = MakeNscc(true);
+    n->Init(s);
+    std::vector<uint64_t> qa;
+    n->TraceConnectWithoutContext(
+        "QuickAdapt",
+        MakeBoundCallback(
+            +[](std::vector<uint64_t>* v, uint64_t c) { v->push_back(c); },
+            &qa));
+    At(MicroSeconds(1), [&] {
+        // sample 4 us: base_rtt 4 us, max_wnd 1.5 x 50000 = 75000, target still 9 us;
+        // the first call opens the window: 1 + 4 + 9 = 14 us
+        n->OnAck(s, Ack(4096, Time(0), false, MicroSeconds(4)));
+        EXPECT_EQ(n->GetBaseRtt(), MicroSeconds(4));
+        EXPECT_EQ(n->GetMaxWnd(), 75000u);
+        EXPECT_EQ(n->GetTargetDelay(), MicroSeconds(9));
+        EXPECT_EQ(n->GetQaEndTime(), MicroSeconds(14));
+    });
+    At(MicroSeconds(5), [&] {
+        for (int i = 0; i < 3; ++i)
+        {
+            n->OnAck(s, Ack(4096, MicroSeconds(3), false, MicroSeconds(4)));
+        }
+        EXPECT_EQ(n->GetAchievedBytes(), 12288u);
+    });
+    At(MicroSeconds(8), [&] {
+        s.inflight = 40000;
+        n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);
+        EXPECT_TRUE(n->IsTriggerQa());
+        EXPECT_EQ(s.cwnd, 75000u - 4096u);
+    });
+    At(MicroSeconds(14), [&] {
+        // achieved 16384 >= 75000 >> 3 = 9375: no quick adapt (with the config max_wnd,
+        // 225000 >> 3 = 28125, it would have fired); the next window ends at 14 + 13 us
+        n->OnAck(s, Ack(4096, MicroSeconds(3), false, MicroSeconds(4)));
+        EXPECT_TRUE(qa.empty());
+        EXPECT_TRUE(n->IsTriggerQa());
+        EXPECT_EQ(n->GetAchievedBytes(), 0u);
+        EXPECT_EQ(n->GetQaEndTime(), MicroSeconds(27));
+        EXPECT_GE(s.cwnd, 75000u - 4096u);
+    });
+    Simulator::Destroy();
+}
+
 TEST(MrcNscc, NackCutsWindow)
 {
     MrcCcState s = MakeState();
