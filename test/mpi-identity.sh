@@ -5,9 +5,10 @@
 #
 # The distributed-run check (issue 17): PROGRAM is the MPI variant of mrc-sim (the module
 # in an ns-3 tree configured with --enable-mpi). Each case runs once in one process with
-# --ranks=1 and then under `mpirun -np N` with --ranks=N; flows.csv, fct.txt and pfc.txt
-# (per transport where a run has several) must be byte-identical, and summary.json the
-# same apart from the figures that describe the machine or the engine, not the
+# --ranks=1 and then under `mpirun -np N` with --ranks=N; flows.csv, fct.txt, pfc.txt,
+# timeseries.csv and collective-steps.csv (per transport where a run has several) must be
+# byte-identical, and summary.json the same apart from the figures that describe the
+# machine or the engine, not the
 # simulation: "host" (wall clock, peak RSS), "eventsExecuted" (each rank counts its own
 # events, and the events every rank runs, such as a link failure, once per rank) and the
 # option "ranks". Exit 0 if every case agrees, 1 otherwise.
@@ -16,6 +17,7 @@ set -u -o pipefail
 [ $# -eq 2 ] || { echo "usage: $0 PROGRAM OUTDIR" >&2; exit 2; }
 PROG=$1
 OUT=$2
+DATA=$(cd "$(dirname "$0")" && pwd)/data/mpi
 mkdir -p "$OUT"
 command -v mpirun >/dev/null || { echo "mpi-identity: no mpirun (Debian package openmpi-bin)"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -27,6 +29,9 @@ CASES=(
     "incast-null|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=12 --bytes=1000000 --transport=roce --ns3::MrcSharedBufferMmu::BufferSize=500000 --sync=null"
     "failover|2|failover --bytes=2000000 --simTime=5ms"
     "fattree|2|permutation --topology=fattree --k=4 --transports=uec,mrc --bytes=300000"
+    "allreduce|2 4|allreduce --hosts=16 --hostsPerT0=4 --bytes=800000"
+    "trace|2 4|flows --trace=@/dependencies.trace --exclusive=false --hosts=16 --hostsPerT0=4 --transports=roce,mrc"
+    "triggers|2|flows --flowFile=@/triggers.cm --hosts=16 --hostsPerT0=4 --transports=uec,mrc"
 )
 
 # summary.json without the machine's and the engine's figures
@@ -47,6 +52,7 @@ EOF
 FAILED=0
 for c in "${CASES[@]}"; do
     IFS='|' read -r name ranks args <<<"$c"
+    args=${args//@\//$DATA/} # @/FILE: a file of test/data/mpi
     ref="$OUT/$name-r1"
     rm -rf "$ref"
     # shellcheck disable=SC2086
@@ -70,7 +76,7 @@ for c in "${CASES[@]}"; do
         diffs=()
         while IFS= read -r f; do
             cmp -s "$ref/$f" "$run/$f" || diffs+=("$f")
-        done < <(cd "$ref" && find . \( -name flows.csv -o -name fct.txt -o -name pfc.txt \) | sort)
+        done < <(cd "$ref" && find . \( -name flows.csv -o -name fct.txt -o -name pfc.txt -o -name collective-steps.csv -o -name timeseries.csv \) | sort)
         if ! cmp -s <(strip_summary "$ref/summary.json") <(strip_summary "$run/summary.json"); then
             diffs+=("summary.json")
         fi

@@ -274,6 +274,60 @@ TEST(MrcCollective, IterationsStartAComputeGapAfterThePreviousEnd)
     }
 }
 
+TEST(MrcCollective, ALateReleaseKeepsTheCompletionTimeInTheRecords)
+{
+    // A completion learnt of 5 us after it happened (a run split over ranks): the step
+    // and iteration records keep the completion, the messages it releases start at the
+    // release, the next iteration at the later of end + gap and the release.
+    for (const int64_t gapNs : {0, 2000, 9000})
+    {
+        MrcCollectiveSpec s = Spec(MrcCollectiveOp::ALL_REDUCE, 3, 3000, 1, 1);
+        s.iterations = 2;
+        s.computeGap = NanoSeconds(gapNs);
+        MrcCollective col(0, s);
+        std::vector<MrcFlowSpec> open = col.Start(Time(0));
+        ASSERT_EQ(open.size(), 3u); // step 0: one message from every position
+        // complete them all at 1000 ns, released at 6000 ns
+        std::vector<MrcFlowSpec> next;
+        for (const MrcFlowSpec& f : open)
+        {
+            for (const MrcFlowSpec& g : col.OnFlowComplete(f, NanoSeconds(1000), NanoSeconds(6000)))
+            {
+                EXPECT_EQ(g.start, NanoSeconds(6000));
+                EXPECT_EQ(g.step, 1u);
+                next.push_back(g);
+            }
+        }
+        ASSERT_EQ(next.size(), 3u);
+        EXPECT_EQ(col.GetSteps()[0].endNs, 1000);
+        EXPECT_EQ(col.GetSteps()[1].startNs, 6000);
+        // steps 1..3 complete at once, each at 7000 ns, released at 12000 ns
+        for (uint32_t step = 1; step < col.GetNumSteps(); ++step)
+        {
+            std::vector<MrcFlowSpec> later;
+            for (const MrcFlowSpec& f : next)
+            {
+                for (const MrcFlowSpec& g :
+                     col.OnFlowComplete(f, NanoSeconds(7000), NanoSeconds(12000)))
+                {
+                    later.push_back(g);
+                }
+            }
+            next = later;
+        }
+        // the first iteration ended at 7000 ns; the second starts at max(7000 + gap, 12000)
+        ASSERT_EQ(col.GetIterations().size(), 2u);
+        EXPECT_EQ(col.GetIterations()[0].second, 7000);
+        EXPECT_EQ(col.GetIterations()[1].first, std::max<int64_t>(7000 + gapNs, 12000)) << gapNs;
+        ASSERT_EQ(next.size(), 3u);
+        for (const MrcFlowSpec& f : next)
+        {
+            EXPECT_EQ(f.iteration, 1u);
+            EXPECT_EQ(f.start.GetNanoSeconds(), std::max<int64_t>(7000 + gapNs, 12000));
+        }
+    }
+}
+
 TEST(MrcCollective, CheckRefusesWhatCannotRun)
 {
     MrcCollectiveSpec s = Spec(MrcCollectiveOp::ALL_GATHER, 4, 100, 1, 1);

@@ -23,6 +23,9 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <map>
+#include <numeric>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -420,7 +423,7 @@ TEST(MrcDistributed, TheEndOfARunWithRanksIsTwoLookaheadsAfterTheLastCompletion)
     MrcScenarioConfig c;
     ASSERT_EQ(o.TryToConfig(c), "");
     EXPECT_EQ(c.ranks, 1u);
-    EXPECT_EQ(c.sampleInterval, Time(0)); // --ranks: no time series
+    c.sampleInterval = Time(0);
     c.progress = false;
     c.transports.clear();
     MrcScenarioRunner r(c);
@@ -438,6 +441,151 @@ TEST(MrcDistributed, TheEndOfARunWithRanksIsTwoLookaheadsAfterTheLastCompletion)
     EXPECT_GE(endPs, lastEnd * 1000 + 2000000 - 1);
     EXPECT_LT(endPs, lastEnd * 1000 + 2000000 + 1000);
     Simulator::Destroy();
+}
+
+TEST(MrcDistributed, ACollectiveStepStartsOneLookaheadAfterTheEndThatReleasesIt)
+{
+    // --ranks=1, a ring all-reduce of 4 hosts in 1 chunk: every rank learns of a message's
+    // end one lookahead (the 1 us T0-T1 delay) + 1 ps after it, and the step it releases
+    // starts then. Without --ranks it starts at the end itself. Both move the same bytes.
+    std::map<std::string, std::vector<MrcFlowRecord>> flows;
+    for (const std::string ranks : {"", "1"})
+    {
+        MrcScenarioOptions o;
+        o.scenario = "allreduce";
+        MrcScenarios::Find("allreduce")->preset(o);
+        o.topo.hosts = "4";
+        o.topo.hostsPerT0 = "2";
+        o.topo.t1PerPlane = "2";
+        o.transport = "roce";
+        o.bytes = "400000";
+        o.ranks = ranks;
+        MrcScenarioConfig c;
+        ASSERT_EQ(o.TryToConfig(c), "");
+        c.chunks = 1;
+        c.progress = false;
+        c.transports.clear();
+        MrcScenarioRunner r(c);
+        r.Run();
+        flows[ranks] = r.GetResults().GetFlows();
+        Simulator::Destroy();
+    }
+    for (const auto& [ranks, fl] : flows)
+    {
+        ASSERT_EQ(fl.size(), 2u * 3 * 4) << ranks; // 2(n-1) steps x n hosts
+        uint64_t bytes = 0;
+        for (const MrcFlowRecord& f : fl)
+        {
+            ASSERT_TRUE(f.IsCompleted()) << ranks;
+            bytes += f.bytes;
+        }
+        EXPECT_EQ(bytes, 2u * 3 * 400000) << ranks; // 2(n-1) S over all hosts
+        // a message of a later step starts when the message into its source before it
+        // ends (a segment takes 8 us, longer than the wait: the latest earlier end into
+        // that host is the one that released it)
+        std::size_t released = 0;
+        for (const MrcFlowRecord& g : fl)
+        {
+            if (g.startNs == 0)
+            {
+                continue;
+            }
+            int64_t wait = INT64_MAX;
+            for (const MrcFlowRecord& f : fl)
+            {
+                if (f.dst == g.src && f.endNs <= g.startNs)
+                {
+                    wait = std::min(wait, g.startNs - f.endNs);
+                }
+            }
+            ++released;
+            if (ranks.empty())
+            {
+                EXPECT_EQ(wait, 0) << g.src;
+            }
+            else
+            {
+                // 1 us + 1 ps after an end in ps; both times truncated to ns
+                EXPECT_TRUE(wait == 1000 || wait == 1001) << wait;
+            }
+        }
+        EXPECT_EQ(released, 5u * 4) << ranks; // all but step 0
+    }
+}
+
+TEST(MrcDistributed, RankSamplesMergeInTheOrderOfOneProcess)
+{
+    // A --ranks=1 run with time series (hosts, flows with windows, switch queues), two
+    // transports. Its samples dealt out to two "ranks" by series, packed, merged and sorted
+    // by (time, order) come back in the order one process added them, values exact.
+    MrcScenarioOptions o;
+    o.scenario = "permutation";
+    MrcScenarios::Find("permutation")->preset(o);
+    o.topo.hosts = "8";
+    o.topo.hostsPerT0 = "4";
+    o.topo.t1PerPlane = "2";
+    o.transports = "roce,uec";
+    o.bytes = "200000";
+    o.ranks = "1";
+    o.sampleInterval = "2us";
+    MrcScenarioConfig c;
+    ASSERT_EQ(o.TryToConfig(c), "");
+    c.progress = false;
+    MrcRunResults all;
+    for (const std::string t : {"roce", "uec"})
+    {
+        MrcScenarioConfig ct = c;
+        ct.transport = t;
+        ct.tagFabricSeries = true;
+        MrcScenarioRunner r(ct);
+        r.SetSharedResults(&all, nullptr);
+        r.Run();
+        Simulator::Destroy();
+    }
+    const auto& series = all.GetSeries();
+    const auto& samples = all.GetSamples();
+    ASSERT_GT(samples.size(), 500u);
+    std::set<std::string> metrics;
+    for (const auto& s : series)
+    {
+        metrics.insert(s.metric);
+    }
+    EXPECT_EQ(metrics.count("queue_bytes"), 1u);
+    EXPECT_EQ(metrics.count("cwnd_bytes"), 1u);
+    MrcRunResults rank[2];
+    for (const auto& smp : samples)
+    {
+        const auto& s = series[smp.series];
+        MrcRunResults& to = rank[std::hash<std::string>()(s.entity) % 2];
+        const uint32_t id = to.RegisterSeries(s.transport, s.entity, s.metric);
+        to.SetSeriesOrder(id, s.order);
+        to.AddSample(smp.timeNs, id, smp.value);
+    }
+    ASSERT_GT(rank[0].GetSamples().size(), 0u);
+    ASSERT_GT(rank[1].GetSamples().size(), 0u);
+    MrcRunResults merged;
+    merged.AddRankSamples(rank[1].PackRankSamples()); // the other rank's first
+    merged.AddRankSamples(rank[0].PackRankSamples());
+    merged.SortSamplesByOrder();
+    ASSERT_EQ(merged.GetSamples().size(), samples.size());
+    // timeseries.csv's order: by time, then as added (the first transport's before the next's)
+    std::vector<std::size_t> order(samples.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&samples](std::size_t x, std::size_t y) {
+        return samples[x].timeNs < samples[y].timeNs;
+    });
+    for (std::size_t i = 0; i < samples.size(); ++i)
+    {
+        const auto& a = samples[order[i]];
+        const auto& b = merged.GetSamples()[i];
+        const auto& sa = series[a.series];
+        const auto& sb = merged.GetSeries()[b.series];
+        ASSERT_EQ(a.timeNs, b.timeNs) << i;
+        ASSERT_EQ(sa.transport + " " + sa.entity + " " + sa.metric,
+                  sb.transport + " " + sb.entity + " " + sb.metric)
+            << i;
+        ASSERT_EQ(a.value, b.value) << i; // exact
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -594,19 +594,11 @@ MrcScenarioOptions::CheckRunSettings(const MrcScenarioConfig& c)
     }
     if (c.ranks > 1)
     {
-        const std::string why =
-            c.graph ? "a fabric from --topoFile is not split over ranks "
-                      "(allowed: clos, fat-tree)"
-            : c.trace || c.htsimMatrix || c.pattern == "allreduce" || c.pattern == "allgather"
-                ? "messages that start when others end (--pattern=" + c.pattern +
-                      ", --trace, --collective, an htsim .cm --flowFile) are "
-                      "not split over ranks in this version (allowed: "
-                      "permutation, incast, incast-victim, alltoall, flows, "
-                      "a HPCC --flowFile)"
-                : "";
-        if (!why.empty())
+        if (c.graph)
         {
-            return "invalid value for --ranks=" + std::to_string(c.ranks) + ": " + why;
+            return "invalid value for --ranks=" + std::to_string(c.ranks) +
+                   ": a fabric from --topoFile is not split over ranks (allowed: clos, "
+                   "fat-tree)";
         }
     }
     for (const std::string& name : list)

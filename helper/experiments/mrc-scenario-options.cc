@@ -142,9 +142,11 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("simTime", "simulated-time limit", simTime);
     cmd.AddValue("ranks",
                  "split the fabric over N MPI ranks: run under mpirun -np N (./ns3-mrc run "
-                 "--ranks=N); N=1 is one process with the split runs' end (2 x lookahead after "
-                 "the last completion) and no time series, the reference the splits are "
-                 "compared with (empty: one process, the run ends at the last completion)",
+                 "--ranks=N); N=1 is one process with the split runs' rules (a message a "
+                 "completion releases starts 1 lookahead + 1 ps after it; the run ends 2 x "
+                 "lookahead after the last completion; no time series), the reference the "
+                 "splits are compared with (empty: one process, the run ends at the last "
+                 "completion)",
                  ranks);
     cmd.AddValue("sync",
                  "with --ranks: ns-3's synchronization, granted (time windows, "
@@ -693,9 +695,6 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
             return Bad("ranks", ranks, "must be a number of MPI ranks, 1..4096");
         }
         c.ranks = static_cast<uint32_t>(n);
-        // The same outputs for every split: no time series (a host's series would need
-        // its rank's values), and the split runs' end rule (MrcScenarioConfig::ranks).
-        c.sampleInterval = Time(0);
     }
     if (sync != "granted" && sync != "null")
     {

@@ -17,6 +17,7 @@
 #include "ns3/config.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-collective.h"
 #include "ns3/mrc-ev-profile.h"
@@ -38,6 +39,7 @@
 #include "ns3/mrc-uec-path-selector.h"
 #include "ns3/mrc-uec-queue-pair.h"
 #include "ns3/names.h"
+#include "ns3/node-list.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -228,17 +230,28 @@ struct MrcScenarioRunner::Impl
         MrcStallTracker stalls;  //!< the tracker
     };
 
-    /// The end of a run with --ranks: each rank tells every other rank (a notice, one
-    /// lookahead later) when its own messages have all ended; the run ends 2 x lookahead
-    /// - 1 ps after the latest of those times, on every rank at the same simulated time.
+    /// Message ends in a run with --ranks. Every rank learns of every message's end: the
+    /// rank of its source host sends a notice to the other ranks (arriving one lookahead
+    /// later), and every rank, that one too, applies the end one lookahead + 1 ps after it
+    /// happened, in the order (end time, node, that node's count) of MrcCanonicalScheduler,
+    /// which no split changes. Applying an end releases what it starts (collective steps,
+    /// trace entries, htsim triggers) on every rank in the same order, so message ids,
+    /// lanes and random streams agree; only the source host's rank posts a message. When
+    /// every message has ended, the run ends 2 x lookahead - 1 ps after the last end, on
+    /// every rank at the same simulated time.
     struct RankEnd
     {
-        Time lookahead;            //!< the delay of the links between T0 groups or pods
-        std::size_t localMsgs{0};  //!< messages whose source host is on this rank
-        std::size_t localEnded{0}; //!< of those, ended
-        uint32_t notices{0};       //!< ranks whose messages have all ended (this one too)
-        Time latest{0};            //!< the latest of their end times
-        bool told{false};          //!< this rank's notice is sent
+        /// The kinds of MrcRankNotice the runner sends: values = (message id, end time
+        /// step, node, that node's count in MrcCanonicalScheduler).
+        enum NoticeKind : uint32_t
+        {
+            MESSAGE_COMPLETED = 1, //!< the message completed
+            MESSAGE_FAILED = 2     //!< the message ended without completing
+        };
+
+        Time lookahead;         //!< the delay of the links between T0 groups or pods
+        uint32_t context{0};    //!< the context ends are applied in (no node's id)
+        std::size_t applied{0}; //!< message ends applied (every rank's)
     };
 
     Figures fig;       //!< figures
@@ -328,22 +341,29 @@ struct MrcScenarioRunner::Impl
                    MrcEvState to,
                    MrcEvReason reason);
     void OnComplete(std::size_t i, const MrcWorkCompletion& wc);
-    /// Every message of this rank has ended (or it has none): tell the other ranks.
-    void OnLocalMessagesEnded();
-    /// A rank's messages have all ended at time t (this rank's too). \param t the time
-    void OnRankNotice(Time t);
+    /// What a message's end starts (collective steps, trace entries, htsim triggers).
+    /// \param msg the message \param endedAt when it completed
+    void Release(const OpenMessage& msg, Time endedAt);
+    /// --ranks: a message of this rank ended now; tell the other ranks, apply it later.
+    /// \param i the message \param completed whether it completed
+    void NoticeEnd(std::size_t i, bool completed);
+    /// --ranks: schedule the application of a message's end (this rank's or a notice).
+    /// \param n the end
+    void ScheduleEnd(const MrcRankNotice& n);
+    /// --ranks: apply a message's end on this rank. \param n the end
+    void ApplyEnd(const MrcRankNotice& n);
     /// Stop sampling and progress (this rank's messages have all ended).
     void StopSideEvents();
     /// A completed collective step: its next messages, its completion time.
-    void OnCollectiveStep(const MrcFlowSpec& done);
+    void OnCollectiveStep(const MrcFlowSpec& done, Time endedAt);
     /// htsim's send_done and recv_done triggers of .cm connection k.
     void OnConnectionDone(int64_t k);
     /// Start trace entry k (its dependencies have ended) at max(its start, now + gap).
     void StartTraceEntry(std::size_t k);
     /// Trace entry k ended (a flow completed, a collective's last iteration ended).
-    void OnTraceEntryDone(std::size_t k);
+    void OnTraceEntryDone(std::size_t k, Time endedAt);
     /// A message of a trace collective completed: its next messages.
-    void OnTraceCollectiveStep(const MrcFlowSpec& done);
+    void OnTraceCollectiveStep(const MrcFlowSpec& done, Time endedAt);
     /// The rows of collective-steps.csv and the summary options of the trace's collectives.
     void CollectCollectives();
 
@@ -502,6 +522,7 @@ MrcScenarioRunner::Impl::BuildFabric()
     topo = cfg.graph ? th.BuildGraph(*cfg.graph) : th.Build();
     rankEnd.lookahead = cfg.topology.kind == MrcTopologyKind::FAT_TREE ? cfg.topology.coreDelay
                                                                        : cfg.topology.fabricDelay;
+    rankEnd.context = NodeList::GetNNodes(); // one above every node's id
     MrcFabricStreams::AssignStreams(topo, MrcScenarioStreams::FABRIC);
 }
 
@@ -543,6 +564,10 @@ MrcScenarioRunner::Impl::RegisterHostSeries()
 {
     if (cfg.sampleInterval > Time(0))
     {
+        // split over ranks: each rank samples its own nodes, rank 0 orders them all
+        const auto at = std::find(cfg.transports.begin(), cfg.transports.end(), cfg.transport);
+        const auto place = at == cfg.transports.end() ? 0 : at - cfg.transports.begin();
+        series.SetSplit(cfg.ranks > 0, static_cast<uint32_t>(place));
         series.AddHosts(topo, cfg.tagFabricSeries ? cfg.transport : "");
     }
 }
@@ -830,9 +855,18 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     {
         return i; // another rank posts it (every rank holds every queue pair)
     }
-    ++rankEnd.localMsgs;
     const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
-    Simulator::Schedule(delay, [qp, wr]() { qp->PostSend(wr); });
+    if (cfg.ranks > 0)
+    {
+        // in the source host's context, whatever context releases it (ApplyEnd)
+        Simulator::ScheduleWithContext(topo->GetHost(f.src)->GetId(), delay, [qp, wr]() {
+            qp->PostSend(wr);
+        });
+    }
+    else
+    {
+        Simulator::Schedule(delay, [qp, wr]() { qp->PostSend(wr); });
+    }
     return i;
 }
 
@@ -1169,9 +1203,14 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
     book.ended[i] = true;
     ++book.nEnded;
     auto it = book.open.find(i);
-    const OpenMessage msg = std::move(it->second);
-    book.open.erase(it);
-    book.connections.Close(msg.lane, i);
+    const bool split = cfg.ranks > 0;
+    // With --ranks, the message stays open until its end is applied (ApplyEnd)
+    const OpenMessage msg = split ? it->second : std::move(it->second);
+    if (!split)
+    {
+        book.open.erase(it);
+        book.connections.Close(msg.lane, i);
+    }
     if (stall.trackStalls && wc.status == MrcWcStatus::SUCCESS)
     {
         stall.stalls.Close(i, -1); // a failed message stays stalled: Collect closes it at the end
@@ -1185,40 +1224,47 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
         }
         stream->Add(rec); // a failed message's record stays incomplete
     }
+    if (wc.status == MrcWcStatus::SUCCESS && !stream)
+    {
+        res->CompleteFlow(book.firstHandle + i, wc.end.GetNanoSeconds());
+    }
+    if (split)
+    {
+        NoticeEnd(i, wc.status == MrcWcStatus::SUCCESS);
+        return;
+    }
     if (wc.status == MrcWcStatus::SUCCESS)
     {
-        if (!stream)
-        {
-            res->CompleteFlow(book.firstHandle + i, wc.end.GetNanoSeconds());
-        }
-        if (msg.f.kind == MrcFlowKind::COLLECTIVE)
-        {
-            if (cfg.trace)
-            {
-                OnTraceCollectiveStep(msg.f);
-            }
-            else
-            {
-                OnCollectiveStep(msg.f);
-            }
-        }
-        if (msg.traceEntry >= 0)
-        {
-            OnTraceEntryDone(static_cast<std::size_t>(msg.traceEntry));
-        }
-        if (cfg.htsimMatrix && msg.cmConnection >= 0)
-        {
-            OnConnectionDone(msg.cmConnection);
-        }
+        Release(msg, Simulator::Now());
     }
-    if (cfg.ranks == 0 && book.nEnded == book.nMsgs)
+    if (book.nEnded == book.nMsgs)
     {
         Simulator::Stop();
         StopSideEvents();
     }
-    else if (cfg.ranks > 0 && ++rankEnd.localEnded == rankEnd.localMsgs)
+}
+
+void
+MrcScenarioRunner::Impl::Release(const OpenMessage& msg, Time endedAt)
+{
+    if (msg.f.kind == MrcFlowKind::COLLECTIVE)
     {
-        OnLocalMessagesEnded();
+        if (cfg.trace)
+        {
+            OnTraceCollectiveStep(msg.f, endedAt);
+        }
+        else
+        {
+            OnCollectiveStep(msg.f, endedAt);
+        }
+    }
+    if (msg.traceEntry >= 0)
+    {
+        OnTraceEntryDone(static_cast<std::size_t>(msg.traceEntry), endedAt);
+    }
+    if (cfg.htsimMatrix && msg.cmConnection >= 0)
+    {
+        OnConnectionDone(msg.cmConnection);
     }
 }
 
@@ -1233,47 +1279,75 @@ MrcScenarioRunner::Impl::StopSideEvents()
 }
 
 void
-MrcScenarioRunner::Impl::OnLocalMessagesEnded()
+MrcScenarioRunner::Impl::NoticeEnd(std::size_t i, bool completed)
 {
-    if (rankEnd.told)
-    {
-        return;
-    }
-    rankEnd.told = true;
-    StopSideEvents();
     const Time now = Simulator::Now();
+    const uint32_t node = Simulator::GetContext();
+    MrcRankNotice n;
+    n.kind = completed ? RankEnd::MESSAGE_COMPLETED : RankEnd::MESSAGE_FAILED;
+    n.values[0] = static_cast<int64_t>(i);
+    n.values[1] = now.GetTimeStep();
+    n.values[2] = node;
+    n.values[3] = MrcCanonicalScheduler::IsActive()
+                      ? static_cast<int64_t>(MrcCanonicalScheduler::TakeSequence(node))
+                      : 0;
     if (MrcMpi::IsActive())
     {
-        MrcMpi::SendNotice(now.GetTimeStep(), now + rankEnd.lookahead);
+        MrcMpi::SendNotice(n, now + rankEnd.lookahead);
     }
-    OnRankNotice(now);
+    ScheduleEnd(n);
 }
 
 void
-MrcScenarioRunner::Impl::OnRankNotice(Time t)
+MrcScenarioRunner::Impl::ScheduleEnd(const MrcRankNotice& n)
 {
-    rankEnd.latest = std::max(rankEnd.latest, t);
-    if (++rankEnd.notices == MrcMpi::GetSize())
+    NS_ABORT_MSG_IF(n.kind != RankEnd::MESSAGE_COMPLETED && n.kind != RankEnd::MESSAGE_FAILED,
+                    "mrc-sim: a notice of unknown kind " << n.kind << " from another rank");
+    // Strictly after the notice's arrival (one lookahead), so that on the arrival rank
+    // no event of that time has run before it that runs after it in one process.
+    const Time at = TimeStep(n.values[1]) + rankEnd.lookahead + PicoSeconds(1);
+    if (MrcCanonicalScheduler::IsActive())
     {
-        // Every rank's notice arrives at most one lookahead after its time: the end
-        // below is later than any of them, and the same on every rank.
-        const Time end = rankEnd.latest + 2 * rankEnd.lookahead - PicoSeconds(1);
-        if (end > Simulator::Now())
-        {
-            Simulator::Stop(end - Simulator::Now());
-        }
-        else
-        {
-            Simulator::Stop(); // no lookahead (one process): end now
-        }
+        MrcCanonicalScheduler::SetNextInsertion(n.values[1],
+                                                static_cast<uint32_t>(n.values[2]),
+                                                static_cast<uint64_t>(n.values[3]));
+    }
+    Simulator::ScheduleWithContext(rankEnd.context,
+                                   at - Simulator::Now(),
+                                   &Impl::ApplyEnd,
+                                   this,
+                                   n);
+}
+
+void
+MrcScenarioRunner::Impl::ApplyEnd(const MrcRankNotice& n)
+{
+    const std::size_t i = static_cast<std::size_t>(n.values[0]);
+    const Time endedAt = TimeStep(n.values[1]);
+    auto it = book.open.find(i);
+    NS_ABORT_MSG_IF(it == book.open.end(), "mrc-sim: the end of message " << i << " came twice");
+    const OpenMessage msg = std::move(it->second);
+    book.open.erase(it);
+    book.connections.Close(msg.lane, i);
+    if (n.kind == RankEnd::MESSAGE_COMPLETED)
+    {
+        Release(msg, endedAt);
+    }
+    if (++rankEnd.applied == book.nMsgs)
+    {
+        // Every notice of an end arrives one lookahead after it: the run's end is later
+        // than any of them, and the same on every rank.
+        StopSideEvents();
+        const Time end = endedAt + 2 * rankEnd.lookahead - PicoSeconds(1);
+        Simulator::Stop(end > Simulator::Now() ? end - Simulator::Now() : Time(0));
     }
 }
 
 void
-MrcScenarioRunner::Impl::OnCollectiveStep(const MrcFlowSpec& done)
+MrcScenarioRunner::Impl::OnCollectiveStep(const MrcFlowSpec& done, Time endedAt)
 {
     MrcCollective& rc = drv.jobs.at(done.collective);
-    for (const MrcFlowSpec& f : rc.OnFlowComplete(done, Simulator::Now()))
+    for (const MrcFlowSpec& f : rc.OnFlowComplete(done, endedAt, Simulator::Now()))
     {
         AddMessage(f);
     }
@@ -1310,25 +1384,25 @@ MrcScenarioRunner::Impl::StartTraceEntry(std::size_t k)
 }
 
 void
-MrcScenarioRunner::Impl::OnTraceCollectiveStep(const MrcFlowSpec& done)
+MrcScenarioRunner::Impl::OnTraceCollectiveStep(const MrcFlowSpec& done, Time endedAt)
 {
     MrcCollective& job = drv.jobs.at(done.collective);
-    for (const MrcFlowSpec& f : job.OnFlowComplete(done, Simulator::Now()))
+    for (const MrcFlowSpec& f : job.OnFlowComplete(done, endedAt, Simulator::Now()))
     {
         AddMessage(f);
     }
     if (job.IsComplete())
     {
-        OnTraceEntryDone(drv.entryOfJob[done.collective]);
+        OnTraceEntryDone(drv.entryOfJob[done.collective], endedAt);
     }
 }
 
 void
-MrcScenarioRunner::Impl::OnTraceEntryDone(std::size_t k)
+MrcScenarioRunner::Impl::OnTraceEntryDone(std::size_t k, Time endedAt)
 {
     for (std::size_t d : drv.dependents[k])
     {
-        drv.depsEnd[d] = std::max(drv.depsEnd[d], Simulator::Now().GetNanoSeconds());
+        drv.depsEnd[d] = std::max(drv.depsEnd[d], endedAt.GetNanoSeconds());
         if (--drv.waiting[d] == 0)
         {
             StartTraceEntry(d);
@@ -1398,7 +1472,9 @@ void
 MrcScenarioRunner::Impl::Sample()
 {
     series.Sample(cfg.sampleInterval, book.ended);
-    if (book.nEnded < book.nMsgs && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
+    // (--ranks: every rank's ends, as they are applied; the same on every rank)
+    const std::size_t ended = cfg.ranks > 0 ? rankEnd.applied : book.nEnded;
+    if (ended < book.nMsgs && Simulator::Now() + cfg.sampleInterval < cfg.simTime)
     {
         sampleEvent = Simulator::Schedule(cfg.sampleInterval, &Impl::Sample, this);
     }
@@ -1425,11 +1501,7 @@ MrcScenarioRunner::Run()
     {
         Impl* self = &m;
         MrcMpi::SetNoticeCallback(
-            Callback<void, int64_t>([self](int64_t t) { self->OnRankNotice(TimeStep(t)); }));
-        if (m.rankEnd.localMsgs == 0 && m.book.nMsgs > 0)
-        {
-            Simulator::ScheduleNow(&Impl::OnLocalMessagesEnded, self);
-        }
+            Callback<void, MrcRankNotice>([self](MrcRankNotice n) { self->ScheduleEnd(n); }));
     }
     const double cpu0 = CpuSeconds();
     const auto t0 = Impl::Clock::now();
@@ -1472,7 +1544,8 @@ MrcScenarioRunner::Impl::Collect()
         // the messages still open: incomplete rows (in a split run, the ones this rank posted)
         for (const auto& [id, msg] : book.open)
         {
-            if (MrcMpi::IsLocal(PeekPointer(topo->GetHost(msg.f.src))))
+            // (with --ranks, an end not yet applied is open but its record was written)
+            if (!book.ended[id] && MrcMpi::IsLocal(PeekPointer(topo->GetHost(msg.f.src))))
             {
                 stream->Add(msg.rec);
             }

@@ -7,6 +7,7 @@
 #include "mrc-scenario-report.h"
 
 #include "ns3/mrc-failure-injector.h"
+#include "ns3/mrc-mpi.h"
 #include "ns3/mrc-switch-node.h"
 #include "ns3/simulator.h"
 
@@ -22,8 +23,24 @@ MrcScenarioSeries::SetResults(MrcRunResults* results)
 }
 
 void
+MrcScenarioSeries::SetSplit(bool split, uint32_t transport)
+{
+    m_split = split;
+    m_transport = transport;
+}
+
+uint64_t
+MrcScenarioSeries::Order(uint64_t kind, uint64_t index, uint64_t metric) const
+{
+    // 4 bits of transport, 4 of kind, 54 of index, 2 of metric
+    NS_ASSERT(index < (uint64_t{1} << 54));
+    return (m_transport << 60) | (kind << 56) | (index << 2) | metric;
+}
+
+void
 MrcScenarioSeries::AddHosts(Ptr<MrcTopology> topo, const std::string& tag)
 {
+    NS_ASSERT(!m_split || m_transport < 16);
     const uint32_t nHosts = topo->GetNHosts();
     m_planes = topo->GetNPlanes();
     for (uint32_t h = 0; h < nHosts; ++h)
@@ -35,6 +52,12 @@ MrcScenarioSeries::AddHosts(Ptr<MrcTopology> topo, const std::string& tag)
         const std::string name = "host" + std::to_string(h);
         m_hostTxSeries.push_back(m_res->RegisterSeries(tag, name, "tx_gbps"));
         m_hostRxSeries.push_back(m_res->RegisterSeries(tag, name, "rx_gbps"));
+        m_hostLocal.push_back(MrcMpi::IsLocal(PeekPointer(topo->GetHost(h))));
+        if (m_split)
+        {
+            m_res->SetSeriesOrder(m_hostTxSeries.back(), Order(0, h, 0));
+            m_res->SetSeriesOrder(m_hostRxSeries.back(), Order(0, h, 1));
+        }
     }
     m_hostTxPrev.assign(nHosts, 0);
     m_hostRxPrev.assign(nHosts, 0);
@@ -50,6 +73,13 @@ MrcScenarioSeries::AddFlow(const std::string& transport, Ptr<MrcQueuePair> reque
     m_flowRateSeries.push_back(m_res->RegisterSeries(transport, name, "rate_gbps"));
     m_flowTxPrev.push_back(0);
     m_flowCwndSeries.push_back(-1);
+    m_flowLocal.push_back(MrcMpi::IsLocal(PeekPointer(requester->GetNic()->GetObject<Node>())));
+    if (m_split)
+    {
+        const uint64_t i = m_flows.size() - 1;
+        m_res->SetSeriesOrder(m_flowTxSeries.back(), Order(1, i, 0));
+        m_res->SetSeriesOrder(m_flowRateSeries.back(), Order(1, i, 1));
+    }
 }
 
 void
@@ -63,6 +93,7 @@ MrcScenarioSeries::AddSwitchQueues(Ptr<MrcTopology> topo, const std::string& tag
             m_queues.push_back(QueuePort{sw->GetPort(p),
                                          MrcFailureInjector::NodeName(sw) + ":" + std::to_string(p),
                                          tag});
+            m_queues.back().local = MrcMpi::IsLocal(PeekPointer(sw));
         }
     }
 }
@@ -74,6 +105,10 @@ MrcScenarioSeries::Sample(Time interval, const std::vector<bool>& ended)
     const double toGbps = 8.0 / interval.GetNanoSeconds(); // bytes/ns*8 = Gb/s
     for (uint32_t h = 0; h < m_hostTxSeries.size(); ++h)
     {
+        if (!m_hostLocal[h])
+        {
+            continue; // another rank's host (a run split over ranks)
+        }
         uint64_t tx = 0;
         uint64_t rx = 0;
         for (uint32_t p = 0; p < m_planes; ++p)
@@ -88,7 +123,7 @@ MrcScenarioSeries::Sample(Time interval, const std::vector<bool>& ended)
     }
     for (std::size_t i = 0; i < m_flows.size(); ++i)
     {
-        if (ended[i])
+        if (ended[i] || !m_flowLocal[i])
         {
             continue;
         }
@@ -104,20 +139,34 @@ MrcScenarioSeries::Sample(Time interval, const std::vector<bool>& ended)
             {
                 m_flowCwndSeries[i] =
                     m_res->RegisterSeries(m_flowTag, "flow" + std::to_string(i), "cwnd_bytes");
+                if (m_split)
+                {
+                    m_res->SetSeriesOrder(static_cast<uint32_t>(m_flowCwndSeries[i]),
+                                          Order(1, i, 2));
+                }
             }
             m_res->AddSample(now,
                              static_cast<uint32_t>(m_flowCwndSeries[i]),
                              static_cast<double>(cc.cwnd));
         }
     }
-    for (auto& q : m_queues)
+    for (std::size_t k = 0; k < m_queues.size(); ++k)
     {
+        QueuePort& q = m_queues[k];
+        if (!q.local)
+        {
+            continue;
+        }
         const uint64_t bytes = q.dev->GetTotalQueueBytes();
         if (bytes > 0 || q.lastNonZero)
         {
             if (q.series < 0)
             {
                 q.series = m_res->RegisterSeries(q.tag, q.name, "queue_bytes");
+                if (m_split)
+                {
+                    m_res->SetSeriesOrder(static_cast<uint32_t>(q.series), Order(2, k, 0));
+                }
             }
             m_res->AddSample(now, static_cast<uint32_t>(q.series), static_cast<double>(bytes));
         }

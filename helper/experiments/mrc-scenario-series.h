@@ -43,6 +43,17 @@ class MrcScenarioSeries
     void SetResults(MrcRunResults* results);
 
     /**
+     * A run split over ranks (MrcMpi): sample only this rank's hosts, flows (by their
+     * requester's node) and switch ports, and give every series its place among the
+     * samples of one time as one process adds them (MrcRunResults::SetSeriesOrder):
+     * (transport's place in the run, hosts / flows / queues, host, flow or port index,
+     * metric), so that rank 0 can put every rank's samples in that order.
+     * \param split true in a run with --ranks
+     * \param transport the transport's place among the run's transports (0..15)
+     */
+    void SetSplit(bool split, uint32_t transport);
+
+    /**
      * Register tx_gbps and rx_gbps of every host.
      * \param topo the fabric
      * \param tag the series' transport label ("" with one transport)
@@ -79,9 +90,18 @@ class MrcScenarioSeries
         std::string tag;         //!< transport of the series ("" with one transport)
         int64_t series{-1};      //!< its series (-1 until its queue is first non-empty)
         bool lastNonZero{false}; //!< non-empty at the previous sample
+        bool local{true};        //!< its switch is on this rank
     };
 
+    /// \return the order of a series (SetSplit)
+    /// \param kind 0 hosts, 1 flows, 2 queues \param index its index \param metric 0..2
+    uint64_t Order(uint64_t kind, uint64_t index, uint64_t metric) const;
+
     MrcRunResults* m_res{nullptr};             //!< where the samples go
+    bool m_split{false};                       //!< a run split over ranks (SetSplit)
+    uint64_t m_transport{0};                   //!< the transport's place (SetSplit)
+    std::vector<bool> m_hostLocal;             //!< per host: on this rank
+    std::vector<bool> m_flowLocal;             //!< per flow: its requester on this rank
     std::string m_flowTag;                     //!< transport label of the flow series
     uint32_t m_planes{1};                      //!< NIC ports per host
     std::vector<Ptr<MrcNetDevice>> m_hostDevs; //!< per host, plane order (hosts*planes)

@@ -489,6 +489,7 @@ MergeRanks(MrcRunResults& shared, MrcFlowStream& stream, Ptr<MrcEventLog> log)
 {
     const std::vector<std::string> figures = MrcMpi::GatherToRoot(shared.PackRankFigures());
     const std::vector<std::string> parts = MrcMpi::GatherToRoot(stream.PackParts());
+    const std::vector<std::string> samples = MrcMpi::GatherToRoot(shared.PackRankSamples());
     // Event records only a node's own rank makes (failures are recorded by every rank).
     std::ostringstream mine;
     for (const MrcEventRecord& e : log->GetRecords())
@@ -508,7 +509,9 @@ MergeRanks(MrcRunResults& shared, MrcFlowStream& stream, Ptr<MrcEventLog> log)
     for (std::size_t r = 1; r < figures.size(); ++r)
     {
         shared.AddRankFigures(figures[r]);
+        shared.AddRankSamples(samples[r]);
     }
+    shared.SortSamplesByOrder(); // the order of one process (MrcScenarioSeries::SetSplit)
     stream.MergeParts(std::vector<std::string>(parts.begin() + 1, parts.end()));
     std::vector<MrcEventRecord> all = log->GetRecords();
     for (std::size_t r = 1; r < events.size(); ++r)
@@ -549,7 +552,6 @@ TakeRanksFromLaunch(MrcScenarioConfig& c)
     if (MrcMpi::IsDistributed() && c.ranks == 0)
     {
         c.ranks = MrcMpi::GetSize();
-        c.sampleInterval = Time(0); // as --ranks does (MrcScenarioOptions::CheckRun)
     }
 }
 

@@ -10,9 +10,11 @@
 #include "ns3/mrc-uint128.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 #include <sys/resource.h>
 #include <tuple>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -275,7 +277,7 @@ MrcRunResults::RegisterSeries(const std::string& transport,
         TransportIndex(transport);
     }
     const auto id = static_cast<uint32_t>(m_series.size());
-    m_series.push_back({transport, entity, metric});
+    m_series.push_back({transport, entity, metric, id});
     m_seriesIndex.emplace(std::move(key), id);
     return id;
 }
@@ -295,6 +297,82 @@ MrcRunResults::AddSample(int64_t timeNs,
                          double value)
 {
     AddSample(timeNs, RegisterSeries(transport, entity, metric), value);
+}
+
+void
+MrcRunResults::SetSeriesOrder(uint32_t series, uint64_t order)
+{
+    NS_ABORT_MSG_IF(series >= m_series.size(), "MrcRunResults: unknown series " << series);
+    m_series[series].order = order;
+}
+
+std::string
+MrcRunResults::PackRankSamples() const
+{
+    // The series that have samples, then the samples: tab-separated (a transport may be "").
+    std::vector<bool> used(m_series.size(), false);
+    for (const Sample& s : m_samples)
+    {
+        used[s.series] = true;
+    }
+    std::ostringstream os;
+    os << std::hexfloat;
+    for (std::size_t i = 0; i < m_series.size(); ++i)
+    {
+        if (used[i])
+        {
+            const Series& s = m_series[i];
+            os << "S\t" << i << '\t' << s.order << '\t' << s.transport << '\t' << s.entity << '\t'
+               << s.metric << '\n';
+        }
+    }
+    for (const Sample& s : m_samples)
+    {
+        os << "V\t" << s.timeNs << '\t' << s.series << '\t' << s.value << '\n';
+    }
+    return os.str();
+}
+
+void
+MrcRunResults::AddRankSamples(const std::string& packed)
+{
+    std::istringstream is(packed);
+    std::unordered_map<uint64_t, uint32_t> ids; // the other rank's series id -> ours
+    for (std::string line; std::getline(is, line);)
+    {
+        std::vector<std::string> f;
+        std::size_t at = 0;
+        for (std::size_t tab; (tab = line.find('\t', at)) != std::string::npos; at = tab + 1)
+        {
+            f.push_back(line.substr(at, tab - at));
+        }
+        f.push_back(line.substr(at));
+        if (f.size() == 6 && f[0] == "S")
+        {
+            const uint32_t id = RegisterSeries(f[3], f[4], f[5]);
+            SetSeriesOrder(id, std::stoull(f[2]));
+            ids[std::stoull(f[1])] = id;
+        }
+        else if (f.size() == 4 && f[0] == "V" && ids.count(std::stoull(f[2])))
+        {
+            AddSample(std::stoll(f[1]),
+                      ids.at(std::stoull(f[2])),
+                      std::strtod(f[3].c_str(), nullptr));
+        }
+        else
+        {
+            NS_FATAL_ERROR("MrcRunResults::AddRankSamples: a malformed line '" << line << "'");
+        }
+    }
+}
+
+void
+MrcRunResults::SortSamplesByOrder()
+{
+    std::stable_sort(m_samples.begin(), m_samples.end(), [this](const Sample& a, const Sample& b) {
+        return a.timeNs != b.timeNs ? a.timeNs < b.timeNs
+                                    : m_series[a.series].order < m_series[b.series].order;
+    });
 }
 
 void

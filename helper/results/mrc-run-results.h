@@ -355,7 +355,29 @@ class MrcRunResults
         std::string transport; //!< transport or ""
         std::string entity;    //!< entity
         std::string metric;    //!< metric
+        uint64_t order{0};     //!< its place among the samples of one time (SetSeriesOrder)
     };
+
+    /**
+     * Give a series its place among the samples of one time stamp, for a run split over
+     * ranks, whose samples rank 0 puts in the order of one process (SortSamplesByOrder).
+     * A series' order is its id until this is called.
+     * \param series the series id \param order its place (smaller first)
+     */
+    void SetSeriesOrder(uint32_t series, uint64_t order);
+
+    /// \return this rank's series and samples as text for rank 0 (AddRankSamples); values
+    /// travel exactly (hexadecimal floating point)
+    std::string PackRankSamples() const;
+
+    /**
+     * Add another rank's samples (PackRankSamples), registering their series.
+     * \param packed the text (aborts on a malformed one)
+     */
+    void AddRankSamples(const std::string& packed);
+
+    /// Order the samples by (time, series order), stable.
+    void SortSamplesByOrder();
 
     /// \return the samples in insertion order
     const std::vector<Sample>& GetSamples() const;

@@ -409,6 +409,15 @@ MrcCollective::Start(Time now)
 std::vector<MrcFlowSpec>
 MrcCollective::OnFlowComplete(const MrcFlowSpec& done, Time now)
 {
+    return OnFlowComplete(done, now, now);
+}
+
+std::vector<MrcFlowSpec>
+MrcCollective::OnFlowComplete(const MrcFlowSpec& done, Time completedAt, Time releaseAt)
+{
+    NS_ABORT_MSG_IF(releaseAt < completedAt,
+                    "MrcCollective " << m_id << ": a release before its completion");
+    const Time now = releaseAt;
     auto it = m_rankOf.find(done.src);
     NS_ABORT_MSG_IF(
         !m_started || m_done || done.kind != MrcFlowKind::COLLECTIVE || done.collective != m_id ||
@@ -419,7 +428,7 @@ MrcCollective::OnFlowComplete(const MrcFlowSpec& done, Time now)
                          << ", chunk " << done.chunk << ") is not one of its running messages");
     MrcCollectiveStepRecord& rec =
         m_stepRecords[static_cast<std::size_t>(m_iteration) * m_steps + done.step];
-    rec.endNs = std::max(rec.endNs, now.GetNanoSeconds());
+    rec.endNs = std::max(rec.endNs, completedAt.GetNanoSeconds());
     rec.bytes += done.bytes;
     ++rec.messages;
     const uint32_t ch = done.channel;
@@ -461,17 +470,18 @@ MrcCollective::OnFlowComplete(const MrcFlowSpec& done, Time now)
     Released(out);
     if (--m_left == 0)
     {
-        m_iterations.back().second = now.GetNanoSeconds();
+        m_iterations.back().second = completedAt.GetNanoSeconds();
         if (m_iteration + 1 < m_spec.iterations)
         {
             ++m_iteration;
-            const std::vector<MrcFlowSpec> next = StartIteration(now + m_spec.computeGap);
+            const std::vector<MrcFlowSpec> next =
+                StartIteration(std::max(completedAt + m_spec.computeGap, releaseAt));
             out.insert(out.end(), next.begin(), next.end());
         }
         else
         {
             m_done = true;
-            m_endTime = now;
+            m_endTime = completedAt;
         }
     }
     return out;

@@ -173,6 +173,20 @@ class MrcCollective
      */
     std::vector<MrcFlowSpec> OnFlowComplete(const MrcFlowSpec& done, Time now);
 
+    /**
+     * As OnFlowComplete(done, now), for a completion the collective learns of later than it
+     * happened (a run split over ranks: MrcScenarioRunner applies every message's end one
+     * lookahead + 1 ps after it). The step and iteration records keep the completion time;
+     * the released messages start at releaseAt, the next iteration at the later of
+     * completedAt + computeGap and releaseAt.
+     * \param done the message \param completedAt when it completed
+     * \param releaseAt when the messages it releases start (not before completedAt)
+     * \return the messages it releases
+     */
+    std::vector<MrcFlowSpec> OnFlowComplete(const MrcFlowSpec& done,
+                                            Time completedAt,
+                                            Time releaseAt);
+
     /// \return whether every iteration has completed
     bool IsComplete() const;
     /// \return the time Start was called

@@ -38,8 +38,9 @@ uint32_t g_rank = 0;
 uint32_t g_size = 1;
 uint64_t g_sent = 0;
 uint64_t g_received = 0;
+uint64_t g_noticesSent = 0;
 std::map<uint32_t, std::pair<uint32_t, uint32_t>> g_routes; //!< rank -> (node, ifIndex)
-Callback<void, int64_t> g_notice;                           //!< notices go here
+Callback<void, MrcRankNotice> g_notice;                     //!< notices go here
 
 /// A notice between ranks (MrcMpi::SendNotice): a frame-less packet with this tag.
 class MrcRankNoticeTag : public Tag
@@ -61,25 +62,34 @@ class MrcRankNoticeTag : public Tag
 
     uint32_t GetSerializedSize() const override
     {
-        return 8;
+        return 4 + 4 * 8;
     }
 
     void Serialize(TagBuffer i) const override
     {
-        i.WriteU64(static_cast<uint64_t>(value));
+        i.WriteU32(notice.kind);
+        for (int64_t v : notice.values)
+        {
+            i.WriteU64(static_cast<uint64_t>(v));
+        }
     }
 
     void Deserialize(TagBuffer i) override
     {
-        value = static_cast<int64_t>(i.ReadU64());
+        notice.kind = i.ReadU32();
+        for (int64_t& v : notice.values)
+        {
+            v = static_cast<int64_t>(i.ReadU64());
+        }
     }
 
     void Print(std::ostream& os) const override
     {
-        os << "notice=" << value;
+        os << "notice kind=" << notice.kind << " values=" << notice.values[0] << ','
+           << notice.values[1] << ',' << notice.values[2] << ',' << notice.values[3];
     }
 
-    int64_t value{0}; //!< the number
+    MrcRankNotice notice; //!< the notice
 };
 
 /// \return the number of ranks mpirun/mpiexec announced in the environment (0: none)
@@ -175,7 +185,7 @@ MrcMpi::EndRun()
     }
 #endif
     g_routes.clear();
-    g_notice = Callback<void, int64_t>();
+    g_notice = Callback<void, MrcRankNotice>();
 }
 
 void
@@ -251,7 +261,7 @@ MrcMpi::InstallReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> recei
         if (p->GetSize() == 0 && p->PeekPacketTag(notice))
         {
             NS_ABORT_MSG_IF(g_notice.IsNull(), "MrcMpi: a notice from another rank, no receiver");
-            g_notice(notice.value);
+            g_notice(notice.notice);
             return;
         }
         ++g_received;
@@ -271,7 +281,7 @@ MrcMpi::AddRankRoute(uint32_t rank, uint32_t node, uint32_t ifIndex)
 }
 
 void
-MrcMpi::SendNotice(int64_t value, Time rxTime)
+MrcMpi::SendNotice(const MrcRankNotice& notice, Time rxTime)
 {
     for (uint32_t r = 0; r < g_size; ++r)
     {
@@ -285,18 +295,19 @@ MrcMpi::SendNotice(int64_t value, Time rxTime)
                                         << " (a notice cannot reach it)");
         Ptr<Packet> p = Create<Packet>();
         MrcRankNoticeTag tag;
-        tag.value = value;
+        tag.notice = notice;
         p->AddPacketTag(tag);
 #ifdef NS3_MPI
         MpiInterface::SendPacket(p, rxTime, it->second.first, it->second.second);
 #else
         (void)rxTime;
 #endif
+        ++g_noticesSent;
     }
 }
 
 void
-MrcMpi::SetNoticeCallback(Callback<void, int64_t> cb)
+MrcMpi::SetNoticeCallback(Callback<void, MrcRankNotice> cb)
 {
     g_notice = cb;
 }
@@ -360,6 +371,12 @@ uint64_t
 MrcMpi::GetFramesSent()
 {
     return g_sent;
+}
+
+uint64_t
+MrcMpi::GetNoticesSent()
+{
+    return g_noticesSent;
 }
 
 uint64_t

@@ -28,6 +28,17 @@ class Packet;
 
 /**
  * \ingroup mrc
+ * A notice between ranks (MrcMpi::SendNotice): a kind and four numbers, whose meaning
+ * the sender and the receiver agree on.
+ */
+struct MrcRankNotice
+{
+    uint32_t kind{0};              //!< what it is about
+    int64_t values[4]{0, 0, 0, 0}; //!< its numbers
+};
+
+/**
+ * \ingroup mrc
  * Distributed runs on ns-3's MPI engine (src/mpi), seen from the module.
  *
  * Every rank builds the same fabric (the same nodes, devices, channels, routes, queue
@@ -116,15 +127,18 @@ class MrcMpi
     static void AddRankRoute(uint32_t rank, uint32_t node, uint32_t ifIndex);
 
     /**
-     * Send a notice (one number) to every other rank, arriving at rxTime (at least one
-     * lookahead from now), through the routes of AddRankRoute.
-     * \param value the number
+     * Send a notice to every other rank, arriving at rxTime (at least one lookahead from
+     * now), through the routes of AddRankRoute.
+     * \param notice the notice
      * \param rxTime its arrival time
      */
-    static void SendNotice(int64_t value, Time rxTime);
+    static void SendNotice(const MrcRankNotice& notice, Time rxTime);
 
-    /// \param cb called with the number of each notice that arrives from another rank
-    static void SetNoticeCallback(Callback<void, int64_t> cb);
+    /// \param cb called with each notice that arrives from another rank, at its arrival time
+    static void SetNoticeCallback(Callback<void, MrcRankNotice> cb);
+
+    /// \return notices sent to other ranks in this process
+    static uint64_t GetNoticesSent();
 
     /**
      * Collect one text from every rank on rank 0 (a collective call: every rank calls it).
