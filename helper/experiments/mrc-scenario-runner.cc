@@ -503,6 +503,7 @@ MrcScenarioRunner::Impl::BuildFabric()
     rankEnd.lookahead = cfg.topology.kind == MrcTopologyKind::FAT_TREE ? cfg.topology.coreDelay
                                                                        : cfg.topology.fabricDelay;
     MrcFabricStreams::AssignStreams(topo, MrcScenarioStreams::FABRIC);
+    MrcFabricStreams::AssignTrimmerStreams(topo, MrcScenarioStreams::TRIMMER);
 }
 
 void
