@@ -133,6 +133,32 @@ TEST(MrcClassScheduler, QueueBytesPacketsAndTheLimit)
     EXPECT_EQ(s->GetSentPackets(0), 0u);
 }
 
+TEST(MrcClassScheduler, RemoveLastTakesTheNewestFrameOfItsClass)
+{
+    // A switch trimming the newest queued packet (MrcTrimmer::TrimVictim) takes it back.
+    Ptr<MrcClassScheduler> s = Scheduler("Dwrr");
+    Ptr<Packet> a = Create<Packet>(100);
+    Ptr<Packet> b = Create<Packet>(200);
+    Ptr<Packet> c = Create<Packet>(300);
+    ASSERT_TRUE(s->Enqueue(a, 1));
+    ASSERT_TRUE(s->Enqueue(b, 1));
+    ASSERT_TRUE(s->Enqueue(c, 4));
+    EXPECT_EQ(s->RemoveLast(2), nullptr); // empty class
+    EXPECT_EQ(s->RemoveLast(1), b);       // the newest of class 1, not its head
+    EXPECT_EQ(s->GetQueueBytes(1), 100u);
+    EXPECT_EQ(s->GetQueuePackets(1), 1u);
+    EXPECT_EQ(s->GetBacklogMask(), 0b00010010);
+    EXPECT_EQ(s->RemoveLast(4), c);
+    EXPECT_EQ(s->GetBacklogMask(), 0b00000010); // emptied class 4 leaves the mask
+    EXPECT_EQ(s->GetDeficit(4), 0u);
+    uint8_t cls = 0;
+    EXPECT_EQ(s->Dequeue(cls), a);
+    EXPECT_EQ(cls, 1);
+    EXPECT_EQ(s->Dequeue(cls), nullptr);
+    EXPECT_EQ(s->GetTotalQueueBytes(), 0u);
+    EXPECT_EQ(s->GetSentPackets(1), 0u); // removed frames are not counted as sent
+}
+
 TEST(MrcClassScheduler, DwrrSharesBytesByWeightWithCarriedCredit)
 {
     // Quantum 1000 B; class 1 weight 1 (700-byte frames), class 3 weight 2 (900-byte

@@ -21,6 +21,7 @@
 #include "ns3/mrc-topology.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -323,4 +324,41 @@ TEST(MrcStreams, LossModelsLeaveTheQueuePairsDrawsAsTheyWere)
     // 16 error models more in the fabric (one per NIC port): the queue pairs draw from
     // their messages' streams, not from the streams after the fabric's.
     EXPECT_EQ(EvPrints(MrcPermutation("1", "0.001")), EvPrints(MrcPermutation("1")));
+}
+
+TEST(MrcStreams, TrimmerStreamsArePerSwitchAndDrawOnlyForRandomOfTwo)
+{
+    // MrcTrimmer::TrimVictim RandomOfTwo: switch s's trimmer draws from stream + s, as a
+    // lone trimmer given that stream; the other choices never draw.
+    auto decisions = [](Ptr<MrcTrimmer> t) {
+        std::vector<bool> v;
+        for (int i = 0; i < 64; ++i)
+        {
+            v.push_back(t->TrimQueuedVictim());
+        }
+        return v;
+    };
+    Ptr<MrcTopology> topo = Clos(2, 2);
+    EXPECT_EQ(MrcFabricStreams::AssignTrimmerStreams(topo, 70), 4);
+    std::set<std::vector<bool>> seen;
+    for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
+    {
+        Ptr<MrcTrimmer> t = topo->GetSwitchById(s)->GetTrimmer();
+        t->SetAttribute("TrimVictim", StringValue("RandomOfTwo"));
+        const std::vector<bool> d = decisions(t);
+        Ptr<MrcTrimmer> lone = CreateObject<MrcTrimmer>();
+        lone->SetAttribute("TrimVictim", StringValue("RandomOfTwo"));
+        lone->AssignStreams(70 + s);
+        EXPECT_EQ(decisions(lone), d) << "switch " << s;
+        const auto queued = std::count(d.begin(), d.end(), true);
+        EXPECT_GT(queued, 16) << "switch " << s;
+        EXPECT_LT(queued, 48) << "switch " << s;
+        seen.insert(d);
+    }
+    EXPECT_EQ(seen.size(), 4u); // every switch its own draws
+    Ptr<MrcTrimmer> t = CreateObject<MrcTrimmer>();
+    EXPECT_EQ(decisions(t), std::vector<bool>(64, false)); // Arriving
+    t->SetAttribute("TrimVictim", StringValue("LastQueued"));
+    EXPECT_EQ(decisions(t), std::vector<bool>(64, true));
+    Simulator::Destroy();
 }

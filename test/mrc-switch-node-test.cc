@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <iostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -431,6 +432,164 @@ TEST(MrcSwitchNode, TrimmingLastHopJumpsTheQueueAndParses)
     }
     EXPECT_GT(overtakes, 0u);
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// What a 4 -> 1 raw incast on one switch gave under one MrcTrimmer::TrimVictim.
+struct VictimRun
+{
+    uint64_t trims{0};         //!< the switch's trim count
+    uint64_t queuedVictims{0}; //!< trims of the packet queued last on that port
+    uint64_t sentPackets{0};   //!< packets the sources sent
+    uint64_t sentPayload{0};   //!< their payload bytes
+    MrcRawSink::Stats total;   //!< what the sink received
+    uint64_t duplicates{0};    //!< (source, PSN) received more than once
+    uint64_t missing{0};       //!< (source, PSN) sent but never received
+    uint64_t drops{0};         //!< switch drops
+    uint64_t mmuBytesLeft{0};  //!< MMU bytes still held after the run
+    std::vector<std::pair<uint32_t, uint32_t>> trimmed; //!< (source, PSN) trimmed, in order
+};
+
+/**
+ * 4 senders x 200 packets of 1,024 B at 100 Gb/s into one 100 Gb/s port, trimmed at
+ * 20,000 B with the given victim rule.
+ * \param victim TrimVictim value
+ * \param stream the trimmer's stream (AssignStreams), -1 for none
+ */
+VictimRun
+RunTrimVictim(const std::string& victim, int64_t stream)
+{
+    const uint32_t n = 4;
+    const uint32_t packets = 200;
+    MrcSwitchHelper sh;
+    sh.SetSwitchAttribute("TrimmingEnabled", BooleanValue(true));
+    sh.SetSwitchAttribute("EcnEnabled", BooleanValue(false));
+    sh.SetTrimmerAttribute("TrimThreshold", UintegerValue(20000));
+    sh.SetTrimmerAttribute("TrimVictim", StringValue(victim));
+    Star star(sh, n);
+    if (stream >= 0)
+    {
+        star.sw->GetTrimmer()->AssignStreams(stream);
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        star.sources.push_back(AddSource(star.hosts[i],
+                                         HostAddress(i),
+                                         HostAddress(n),
+                                         packets * 1024,
+                                         MrcDscp::TRIMMABLE,
+                                         1000 + i));
+    }
+    star.sink = AddSink(star.hosts[n]);
+    VictimRun r;
+    // The packet queued last on each egress port (data classes): a LastQueued trim takes
+    // it, an Arriving trim never does (the arrival is not queued yet).
+    std::map<uint32_t, uint64_t> lastQueued;
+    const uint8_t control = 7;
+    star.sw->TraceConnectWithoutContext(
+        "Forward",
+        Callback<void, Ptr<const Packet>, uint32_t, uint32_t, uint8_t>(
+            [&](Ptr<const Packet> p, uint32_t, uint32_t out, uint8_t cls) {
+                if (cls != control)
+                {
+                    lastQueued[out] = p->GetUid();
+                }
+            }));
+    star.sw->TraceConnectWithoutContext(
+        "Trim",
+        Callback<void, Ptr<const Packet>, Ptr<const Packet>, uint32_t>(
+            [&](Ptr<const Packet> original, Ptr<const Packet>, uint32_t out) {
+                auto it = lastQueued.find(out);
+                if (it != lastQueued.end() && it->second == original->GetUid())
+                {
+                    ++r.queuedVictims;
+                }
+            }));
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> seen;
+    star.sink->TraceConnectWithoutContext("Rx",
+                                          Callback<void, Ptr<const Packet>, const MrcPacketInfo&>(
+                                              [&](Ptr<const Packet> p, const MrcPacketInfo& info) {
+                                                  uint32_t src = n;
+                                                  for (uint32_t i = 0; i < n; ++i)
+                                                  {
+                                                      src = info.src == HostAddress(i) ? i : src;
+                                                  }
+                                                  const uint32_t psn = MrcRawSink::ReadPsn(p, info);
+                                                  ++seen[{src, psn}];
+                                                  if (info.GetDscp() == MrcDscp::TRIMMED_LASTHOP)
+                                                  {
+                                                      r.trimmed.emplace_back(src, psn);
+                                                  }
+                                              }));
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        EXPECT_TRUE(star.sources[i]->IsDone());
+        r.sentPackets += star.sources[i]->GetSentPackets();
+        r.sentPayload += star.sources[i]->GetSentPayloadBytes();
+        for (uint32_t psn = 0; psn < star.sources[i]->GetSentPackets(); ++psn)
+        {
+            auto it = seen.find({i, psn});
+            r.missing += it == seen.end() ? 1 : 0;
+            r.duplicates += it != seen.end() && it->second > 1 ? 1 : 0;
+        }
+    }
+    r.total = star.sink->GetTotal();
+    r.trims = star.sw->GetTrimmedPackets();
+    r.drops = star.sw->GetTotalDropPackets();
+    r.mmuBytesLeft = star.sw->GetMmu()->GetTotalBytes();
+    EXPECT_EQ(star.sw->GetRxPackets(), star.sw->GetTxPackets()) << victim;
+    EXPECT_EQ(star.sink->GetBadPackets(), 0u) << victim;
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+TEST(MrcSwitchNode, TrimVictimChoicesTrimAsManyAndDeliverEveryPacketOnce)
+{
+    const VictimRun arriving = RunTrimVictim("Arriving", -1);
+    const VictimRun last = RunTrimVictim("LastQueued", -1);
+    const VictimRun random = RunTrimVictim("RandomOfTwo", 11);
+    const VictimRun again = RunTrimVictim("RandomOfTwo", 11);
+    const VictimRun other = RunTrimVictim("RandomOfTwo", 12);
+    std::cout << "[ switch   ] 4 -> 1 raw incast, 800 packets: trims Arriving " << arriving.trims
+              << ", LastQueued " << last.trims << " (queued victims " << last.queuedVictims
+              << "), RandomOfTwo " << random.trims << " (queued victims " << random.queuedVictims
+              << ")\n";
+    for (const VictimRun* r : {&arriving, &last, &random, &other})
+    {
+        // every packet arrives once, whole or trimmed; nothing is dropped or left held
+        EXPECT_EQ(r->sentPackets, 800u);
+        EXPECT_EQ(r->sentPayload, 800u * 1024);
+        EXPECT_EQ(r->total.packets, r->sentPackets);
+        EXPECT_EQ(r->missing, 0u);
+        EXPECT_EQ(r->duplicates, 0u);
+        EXPECT_EQ(r->drops, 0u);
+        EXPECT_EQ(r->mmuBytesLeft, 0u);
+        EXPECT_EQ(r->total.trimmed, r->trims);
+        EXPECT_EQ(r->trimmed.size(), r->trims);
+        // exact bytes: a trimmed packet keeps 256 B and loses its whole 1,024 B payload
+        EXPECT_EQ(r->total.payloadBytes, r->sentPayload - r->trims * 1024);
+        EXPECT_EQ(r->total.bytes, (r->sentPackets - r->trims) * (1024 + 76) + r->trims * 256);
+        // equal packets: whichever is trimmed, the data queue holds the same bytes, so
+        // every rule trims the same number of packets
+        EXPECT_EQ(r->trims, arriving.trims);
+    }
+    EXPECT_GT(arriving.trims, 0u);
+    // which packet: never a queued one, always the queued one, some of each
+    EXPECT_EQ(arriving.queuedVictims, 0u);
+    EXPECT_EQ(last.queuedVictims, last.trims);
+    EXPECT_GT(random.queuedVictims, random.trims / 4);
+    EXPECT_LT(random.queuedVictims, 3 * random.trims / 4);
+    EXPECT_NE(arriving.trimmed, last.trimmed);
+    // RandomOfTwo is deterministic for a stream, and the stream matters
+    EXPECT_EQ(random.trimmed, again.trimmed);
+    EXPECT_EQ(random.queuedVictims, again.queuedVictims);
+    EXPECT_NE(random.trimmed, other.trimmed);
 }
 
 TEST(MrcSwitchNode, TrimmingInsideTheFabricUsesDscp11)

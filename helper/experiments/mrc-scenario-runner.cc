@@ -524,6 +524,7 @@ MrcScenarioRunner::Impl::BuildFabric()
                                                                        : cfg.topology.fabricDelay;
     rankEnd.context = NodeList::GetNNodes(); // one above every node's id
     MrcFabricStreams::AssignStreams(topo, MrcScenarioStreams::FABRIC);
+    MrcFabricStreams::AssignTrimmerStreams(topo, MrcScenarioStreams::TRIMMER);
 }
 
 void

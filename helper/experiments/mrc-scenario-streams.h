@@ -25,6 +25,7 @@ namespace ns3
  * |-------------------------------------------|-----------------------------------------|
  * | PATTERN                                   | permutation, incast sender choice       |
  * | FLOWS                                     | Poisson flow generator (pattern flows)  |
+ * | TRIMMER + s                               | trimmer of switch s (TrimVictim draws)  |
  * | FABRIC + s * 65536 + p                    | ECN marker of port p of switch s        |
  * | LOSS + i                                  | --lossRate error model of device i      |
  * | LINK_ERROR + 2 * l + side                 | topology-file error model, link l       |
@@ -38,6 +39,8 @@ struct MrcScenarioStreams
     static constexpr int64_t FLOWS = 500;
     /// The gray failures of --grayLink (MrcFailureInjector::AssignStreams: one each, in order).
     static constexpr int64_t GRAY_FAILURE = 600;
+    /// First stream of the switches' trimmers (MrcFabricStreams::AssignTrimmerStreams).
+    static constexpr int64_t TRIMMER = int64_t{1} << 39;
     /// First stream of the switches' ECN markers (MrcFabricStreams::AssignStreams).
     static constexpr int64_t FABRIC = int64_t{1} << 40;
     /**

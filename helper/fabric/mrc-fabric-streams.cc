@@ -13,6 +13,7 @@
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-ecn-marker.h"
 #include "ns3/mrc-switch-node.h"
+#include "ns3/mrc-trimmer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/uinteger.h"
 
@@ -46,6 +47,17 @@ MrcFabricStreams::AssignStreams(Ptr<MrcTopology> topo, int64_t stream)
         AssignStreams(sw, stream + s * STREAMS_PER_SWITCH);
     }
     return topo->GetNSwitches() * STREAMS_PER_SWITCH;
+}
+
+int64_t
+MrcFabricStreams::AssignTrimmerStreams(Ptr<MrcTopology> topo, int64_t stream)
+{
+    NS_LOG_FUNCTION(topo << stream);
+    for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
+    {
+        topo->GetSwitchById(s)->GetTrimmer()->AssignStreams(stream + s);
+    }
+    return topo->GetNSwitches();
 }
 
 uint64_t

@@ -18,7 +18,7 @@ class MrcTopology;
 /**
  * \ingroup mrc
  * Fixes the random streams of a fabric (the helper's AssignStreams, in ns-3's manner):
- * the switches' ECN markers and ECMP hash seeds draw from streams that depend only on
+ * the switches' ECN markers, trimmers and ECMP hash seeds draw from streams that depend only on
  * the switch id and port, never from automatic stream numbers, so a larger fabric leaves
  * the draws of the switches it shares with a smaller one as they were.
  */
@@ -46,6 +46,15 @@ class MrcFabricStreams
      * \return the number of stream indices reserved (switches x STREAMS_PER_SWITCH)
      */
     static int64_t AssignStreams(Ptr<MrcTopology> topo, int64_t stream);
+
+    /**
+     * The trimmer of the switch with id s draws from stream `stream + s` (its only draws:
+     * MrcTrimmer::TrimVictim RandomOfTwo; the other choices never draw).
+     * \param topo the fabric
+     * \param stream first stream index to use
+     * \return the number of stream indices used (the switches)
+     */
+    static int64_t AssignTrimmerStreams(Ptr<MrcTopology> topo, int64_t stream);
 
     /**
      * Draw every switch's ECMP hash Seed (MrcEcmpForwarding's attribute): the switch with

@@ -280,6 +280,30 @@ MrcClassScheduler::GetBacklogMask() const
     return m_backlogMask;
 }
 
+Ptr<Packet>
+MrcClassScheduler::RemoveLast(uint8_t cls)
+{
+    CheckSchedulerClass(cls, "MrcClassScheduler::RemoveLast");
+    ClassQueue& q = m_queues[cls];
+    if (q.frames.empty())
+    {
+        return nullptr;
+    }
+    Ptr<Packet> frame = q.frames.back();
+    q.frames.pop_back();
+    q.bytes -= frame->GetSize();
+    if (q.frames.empty())
+    {
+        // as Dequeue leaves an emptied class
+        m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
+        if (m_dwrr)
+        {
+            m_deficit[cls] = 0;
+        }
+    }
+    return frame;
+}
+
 uint32_t
 MrcClassScheduler::GetQueuePackets(uint8_t cls) const
 {

@@ -121,6 +121,13 @@ class MrcClassScheduler : public Object
     Ptr<Packet> Dequeue(uint8_t& cls);
 
     /**
+     * Take the newest frame of a class queue out (not sent: e.g. a switch trims it).
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return the frame, or null if the class queue is empty
+     */
+    Ptr<Packet> RemoveLast(uint8_t cls);
+
+    /**
      * Count a frame the owner sent from a class (after its dequeue hook, which may
      * change the frame).
      * \param cls the class, 0..7 (not checked)

@@ -788,6 +788,19 @@ MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
     return EnqueueFrame(packet, cls);
 }
 
+Ptr<Packet>
+MrcNetDevice::RemoveLastFromClass(uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << unsigned(cls));
+    CheckClass(cls, "MrcNetDevice::RemoveLastFromClass");
+    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls);
+    if (frame)
+    {
+        frame->RemoveAtStart(ETH_HEADER_BYTES);
+    }
+    return frame;
+}
+
 void
 MrcNetDevice::RefreshEthMacs()
 {

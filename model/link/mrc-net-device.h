@@ -236,6 +236,15 @@ class MrcNetDevice : public NetDevice
     static constexpr uint32_t MAX_PREFIX_BYTES = 64; //!< SendToClassReplacing's limit
 
     /**
+     * Take the newest frame of a class queue back before it is sent (a switch trimming
+     * a queued packet): it leaves the queue without a trace or counter.
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return the packet without its Ethernet header, as given to SendToClass (with the
+     *         bytes SendToClassReplacing put in), or null if the class queue is empty
+     */
+    Ptr<Packet> RemoveLastFromClass(uint8_t cls);
+
+    /**
      * Send a PFC frame ahead of all queued data (right after the frame on the
      * wire). A class whose bit is set in classVector gets quanta[cls] (0 resumes).
      * Dropped and counted as LINK_DOWN while the link is down.

@@ -133,6 +133,21 @@ MrcSwitchNode::GetTypeId()
 namespace
 {
 uint32_t g_systemIdOfNewSwitches = 0; //!< see MrcSwitchNode::SystemIdScope
+
+/// \param d an MMU refusal \return the drop reason that counts it
+MrcSwitchDropReason
+MmuDropReason(MrcSharedBufferMmu::Decision d)
+{
+    if (d == MrcSharedBufferMmu::DROP_HEADROOM_FULL)
+    {
+        return MrcSwitchDropReason::MMU_HEADROOM_FULL;
+    }
+    if (d == MrcSharedBufferMmu::DROP_EGRESS_LIMIT)
+    {
+        return MrcSwitchDropReason::MMU_EGRESS_LIMIT;
+    }
+    return MrcSwitchDropReason::MMU_SHARED_FULL;
+}
 } // namespace
 
 MrcSwitchNode::SystemIdScope::SystemIdScope(uint32_t systemId)
@@ -465,9 +480,16 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     bool admitted = false;
     bool trimmed = false;
 
-    if (m_trimmingEnabled && outPrio != m_controlClass && m_trimmer->IsTrimmable(info))
+    const bool trimmable =
+        m_trimmingEnabled && outPrio != m_controlClass && m_trimmer->IsTrimmable(info);
+    if (trimmable)
     {
         bool trim = m_trimmer->ShouldTrim(info, out.dev->GetQueueBytes(outPrio));
+        if (trim && m_trimmer->TrimQueuedVictim() && TrimLastQueued(outPort, outPrio))
+        {
+            // The queued packet paid for the crossing: the arrival takes its place.
+            trim = false;
+        }
         if (!trim)
         {
             // Trim what the buffer would otherwise drop (the MMU counts that drop).
@@ -498,17 +520,8 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         MrcSharedBufferMmu::Decision d = m_mmu->Admit(inPort, inPrio, outPort, outPrio, bytes);
         if (d != MrcSharedBufferMmu::ADMIT)
         {
-            MrcSwitchDropReason r = MrcSwitchDropReason::MMU_SHARED_FULL;
-            if (d == MrcSharedBufferMmu::DROP_HEADROOM_FULL)
-            {
-                r = MrcSwitchDropReason::MMU_HEADROOM_FULL;
-            }
-            else if (d == MrcSharedBufferMmu::DROP_EGRESS_LIMIT)
-            {
-                r = MrcSwitchDropReason::MMU_EGRESS_LIMIT;
-            }
             writeDestination();
-            Drop(send, inPort, outPort, r);
+            Drop(send, inPort, outPort, MmuDropReason(d));
             return;
         }
     }
@@ -528,7 +541,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         ecnCapable = false;
     }
 
-    out.queued[outPrio].push_back(Record{inPort, bytes, inPrio, ecnCapable});
+    out.queued[outPrio].push_back(Record{inPort, bytes, inPrio, ecnCapable, trimmable && !trimmed});
     if (!m_forwardTrace.IsEmpty())
     {
         writeDestination();
@@ -562,6 +575,63 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
              linkUp ? MrcSwitchDropReason::EGRESS_QUEUE_FULL : MrcSwitchDropReason::LINK_DOWN);
         CheckResume(inPort, inPrio);
     }
+}
+
+bool
+MrcSwitchNode::TrimLastQueued(uint32_t outPort, uint8_t cls)
+{
+    Port& out = m_ports[outPort];
+    MrcRing<Record>& records = out.queued[cls];
+    if (records.empty() || !records.back().trimmable)
+    {
+        return false;
+    }
+    const Record rec = records.back();
+    records.pop_back();
+    Ptr<Packet> p = out.dev->RemoveLastFromClass(cls);
+    NS_ABORT_MSG_IF(!p || p->GetSize() != rec.bytes,
+                    "MrcSwitchNode " << GetId() << ": port " << outPort << " class "
+                                     << unsigned(cls) << " has no queued " << rec.bytes
+                                     << "-byte packet to trim");
+    m_mmu->Release(rec.inPort, rec.inPrio, outPort, cls, rec.bytes);
+    MrcPacketInfo& info = m_victimInfo;
+    const bool parsed = MrcParsePacket(p, info, m_bthUdpPort);
+    NS_ABORT_MSG_UNLESS(parsed, "MrcSwitchNode " << GetId() << ": a queued packet does not parse");
+    Ptr<Packet> send = m_trimmer->Trim(p, info, out.facesHost);
+    const uint32_t bytes = send->GetSize();
+    if (!m_trimmer->AdmitHeader(out.dev->GetQueueBytes(m_controlClass), bytes))
+    {
+        Drop(p, rec.inPort, outPort, MrcSwitchDropReason::HEADER_QUEUE_FULL);
+        CheckResume(rec.inPort, rec.inPrio);
+        return true;
+    }
+    ++out.trimmed;
+    m_trimTrace(p, send, outPort);
+    const MrcSharedBufferMmu::Decision d =
+        m_mmu->Admit(rec.inPort, rec.inPrio, outPort, m_controlClass, bytes);
+    if (d != MrcSharedBufferMmu::ADMIT)
+    {
+        Drop(send, rec.inPort, outPort, MmuDropReason(d));
+        CheckResume(rec.inPort, rec.inPrio);
+        return true;
+    }
+    out.queued[m_controlClass].push_back(Record{rec.inPort, bytes, rec.inPrio, false, false});
+    if (!m_forwardTrace.IsEmpty())
+    {
+        m_forwardTrace(send, rec.inPort, outPort, m_controlClass);
+    }
+    const bool linkUp = out.dev->IsLinkUp();
+    if (!out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, m_controlClass))
+    {
+        out.queued[m_controlClass].pop_back();
+        m_mmu->Release(rec.inPort, rec.inPrio, outPort, m_controlClass, bytes);
+        Drop(send,
+             rec.inPort,
+             outPort,
+             linkUp ? MrcSwitchDropReason::EGRESS_QUEUE_FULL : MrcSwitchDropReason::LINK_DOWN);
+    }
+    CheckResume(rec.inPort, rec.inPrio);
+    return true;
 }
 
 void

@@ -258,6 +258,7 @@ class MrcSwitchNode : public Node, public MrcPortOwner
         uint32_t bytes;  //!< bytes given to Admit
         uint8_t inPrio;  //!< ingress class
         bool ecnCapable; //!< may be marked at dequeue
+        bool trimmable;  //!< a whole data packet the trimmer may trim (TrimVictim)
     };
 
     /// Per-port state and counters.
@@ -290,6 +291,16 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     void CheckResume(uint32_t inPort, uint8_t prio);
     void RefreshPause(uint32_t inPort, uint8_t prio);
     void MarkFrame(Ptr<Packet> frame);
+    /**
+     * Trim the packet queued last on an egress class (MrcTrimmer::TrimVictim): its bytes
+     * leave the MMU and the class queue, its trimmed copy joins the control class as an
+     * arriving trimmed packet would (header-queue bound, MMU, Trim and Forward traces).
+     * \param outPort the egress port
+     * \param cls the data class
+     * \return false (nothing changed) if the class queue is empty or its last packet is
+     *         not trimmable
+     */
+    bool TrimLastQueued(uint32_t outPort, uint8_t cls);
     Ptr<MrcEcnMarker> MakeMarker() const;
     void SetControlClass(uint8_t cls);
     /// \return the sum of one per-port counter over all ports
@@ -312,6 +323,7 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     std::vector<Port> m_ports;       //!< ports by index
     bool m_setupDone{false};         //!< FinishSetup ran
     MrcPacketInfo m_info;            //!< parse result of the packet being switched
+    MrcPacketInfo m_victimInfo;      //!< parse result of a queued packet being trimmed
     std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> m_dropBytes{}; //!< dropped bytes
 
     // traces

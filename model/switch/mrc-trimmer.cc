@@ -6,10 +6,13 @@
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/enum.h"
 #include "ns3/header.h"
 #include "ns3/log.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/mrc-udp-checksum.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/rng-stream.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -171,6 +174,27 @@ MrcTrimmer::GetTypeId()
                           UintegerValue(250000),
                           MakeUintegerAccessor(&MrcTrimmer::m_headerQueueLimit),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("TrimVictim",
+                          "Which packet is trimmed when an arrival crosses TrimThreshold: "
+                          "Arriving (the arrival), LastQueued (the data packet queued last "
+                          "on that egress class; the arrival takes its place) or RandomOfTwo "
+                          "(either, with probability 1/2: UEC's reference simulator htsim). "
+                          "A full buffer below the threshold always trims the arrival. "
+                          "Default Arriving (our choice; the UEC 1.0 text we have names no "
+                          "victim).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<Victim>(ARRIVING),
+                          MakeEnumAccessor<Victim>(&MrcTrimmer::m_victim),
+#else
+                          EnumValue(ARRIVING),
+                          MakeEnumAccessor(&MrcTrimmer::m_victim),
+#endif
+                          MakeEnumChecker(ARRIVING,
+                                          "Arriving",
+                                          LAST_QUEUED,
+                                          "LastQueued",
+                                          RANDOM_OF_TWO,
+                                          "RandomOfTwo"))
             .AddTraceSource("Trim",
                             "A packet was trimmed: original, trimmed copy, last hop.",
                             MakeTraceSourceAccessor(&MrcTrimmer::m_trimTrace),
@@ -184,7 +208,8 @@ MrcTrimmer::MrcTrimmer()
       m_dscpMask(0),
       m_trimmedDscp(MrcDscp::TRIMMED),
       m_trimmedLastHopDscp(MrcDscp::TRIMMED_LASTHOP),
-      m_headerQueueLimit(0)
+      m_headerQueueLimit(0),
+      m_victim(ARRIVING)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -249,6 +274,46 @@ MrcTrimmer::GetTrimmedSize(const MrcPacketInfo& info) const
                         << std::dec << ", " << info.headerBytes
                         << " B of headers); allowed: 0 (headers only) or >= " << info.headerBytes);
     return size;
+}
+
+bool
+MrcTrimmer::TrimQueuedVictim()
+{
+    switch (m_victim)
+    {
+    case ARRIVING:
+        return false;
+    case LAST_QUEUED:
+        return true;
+    case RANDOM_OF_TWO:
+        break;
+    }
+    if (!m_rng)
+    {
+        // the numbering of RandomVariableStream::SetStream: a fixed stream n is 2^63 + n
+        const uint64_t stream = m_rngStream == -1
+                                    ? RngSeedManager::GetNextStreamIndex()
+                                    : (uint64_t{1} << 63) + static_cast<uint64_t>(m_rngStream);
+        m_rng = std::make_unique<RngStream>(RngSeedManager::GetSeed(),
+                                            stream,
+                                            RngSeedManager::GetRun());
+    }
+    return m_rng->RandU01() < 0.5;
+}
+
+MrcTrimmer::Victim
+MrcTrimmer::GetVictim() const
+{
+    return m_victim;
+}
+
+int64_t
+MrcTrimmer::AssignStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(stream < -1, "MrcTrimmer::AssignStreams: stream " << stream << " < -1");
+    m_rngStream = stream;
+    m_rng.reset();
+    return 1;
 }
 
 uint8_t

@@ -12,6 +12,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <memory>
 
 /**
  * \file
@@ -21,6 +22,8 @@
 
 namespace ns3
 {
+
+class RngStream;
 
 /**
  * \ingroup mrc
@@ -34,6 +37,13 @@ namespace ns3
  * DSCP as TrimmedDscp, or TrimmedLastHopDscp when the egress port faces a host, and
  * fixes the IPv6 payload lengths and the UDP length. The switch forwards the result in
  * its control (high-priority) class; AdmitHeader bounds that queue.
+ *
+ * TrimVictim chooses which packet a crossed TrimThreshold costs its payload: the
+ * arriving one (Arriving, the default), the data packet queued last on that egress
+ * class, which the arrival then replaces (LastQueued), or either with probability 1/2
+ * (RandomOfTwo, the rule of UEC's reference simulator htsim). The switch asks
+ * TrimQueuedVictim once per crossed threshold; RandomOfTwo draws from a stream fixed by
+ * AssignStreams (MrcFabricStreams::AssignTrimmerStreams in a fabric).
  */
 class MrcTrimmer : public Object
 {
@@ -43,6 +53,14 @@ class MrcTrimmer : public Object
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /// Which packet pays for a crossed TrimThreshold (TrimVictim attribute).
+    enum Victim
+    {
+        ARRIVING = 0,     //!< the arriving packet
+        LAST_QUEUED = 1,  //!< the data packet queued last on the egress class
+        RANDOM_OF_TWO = 2 //!< one of the two, each with probability 1/2 (htsim)
+    };
 
     MrcTrimmer();
     ~MrcTrimmer() override;
@@ -84,6 +102,27 @@ class MrcTrimmer : public Object
      */
     bool AdmitHeader(uint64_t headerQueueBytes, uint32_t bytes);
 
+    /**
+     * Called by the switch when ShouldTrim is true: whether to trim the data packet
+     * queued last on the egress class instead of the arriving one. RandomOfTwo draws
+     * here (one draw per crossed threshold, as in htsim); the other choices never draw.
+     * \return true to trim the queued packet
+     */
+    bool TrimQueuedVictim();
+
+    /// \return the TrimVictim attribute
+    Victim GetVictim() const;
+
+    /**
+     * Fix the stream of RandomOfTwo's draws (numbered as RandomVariableStream::SetStream
+     * numbers a fixed stream). Without it the first draw takes the next automatic stream;
+     * the trimmer takes no stream index before its first draw, so trimmers that never
+     * draw leave every other automatic stream number as it was.
+     * \param stream the stream index (-1: the next automatic one, at the first draw)
+     * \return the number of stream indices assigned (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
     /// \return TrimmedLastHopDscp if egressFacesHost, else TrimmedDscp
     uint8_t GetTrimmedDscp(bool egressFacesHost) const;
 
@@ -121,9 +160,13 @@ class MrcTrimmer : public Object
     uint8_t m_trimmedDscp;        //!< TrimmedDscp attribute
     uint8_t m_trimmedLastHopDscp; //!< TrimmedLastHopDscp attribute
     uint64_t m_headerQueueLimit;  //!< HeaderQueueLimit attribute
+    Victim m_victim;              //!< TrimVictim attribute
     uint64_t m_trims{0};          //!< packets trimmed
     uint64_t m_lastHopTrims{0};   //!< packets trimmed toward a host
     uint64_t m_headerDrops{0};    //!< trimmed headers dropped
+
+    std::unique_ptr<RngStream> m_rng; //!< RandomOfTwo's draws, made at the first draw
+    int64_t m_rngStream{-1};          //!< AssignStreams (-1: automatic at the first draw)
 
     TracedCallback<Ptr<const Packet>, Ptr<const Packet>, bool> m_trimTrace; //!< Trim
 };
