@@ -62,7 +62,7 @@ OnT1Forward(uint32_t t1, Ptr<const Packet> p, uint32_t, uint32_t, uint8_t)
     {
         return;
     }
-    const EvKey key{info.src, info.dst, info.flowLabel, info.udpSrcPort};
+    const EvKey key{info.src.ToAddress(), info.dst.ToAddress(), info.flowLabel, info.udpSrcPort};
     const Time now = Simulator::Now();
     if (now < FAIL_AT)
     {

@@ -386,7 +386,7 @@ TEST(MrcSwitchNode, TrimmingLastHopJumpsTheQueueAndParses)
                 {
                     ++badTrimmed;
                 }
-                order[info.src].emplace_back(MrcRawSink::ReadPsn(p, info), trimmed);
+                order[info.src.ToAddress()].emplace_back(MrcRawSink::ReadPsn(p, info), trimmed);
             }));
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
@@ -682,10 +682,11 @@ TEST(MrcSwitchNode, Srv6CarrierFollowsItsPathAndWrongUsidIsDropped)
         ->SetStartTime(MicroSeconds(50));
     Ptr<MrcRawSink> sink = AddSink(h1);
     std::vector<Ipv6Address> dsts;
-    sink->TraceConnectWithoutContext(
-        "Rx",
-        Callback<void, Ptr<const Packet>, const MrcPacketInfo&>(
-            [&dsts](Ptr<const Packet>, const MrcPacketInfo& info) { dsts.push_back(info.dst); }));
+    sink->TraceConnectWithoutContext("Rx",
+                                     Callback<void, Ptr<const Packet>, const MrcPacketInfo&>(
+                                         [&dsts](Ptr<const Packet>, const MrcPacketInfo& info) {
+                                             dsts.push_back(info.dst.ToAddress());
+                                         }));
     Simulator::Stop(MilliSeconds(1));
     Simulator::Run();
     ASSERT_EQ(hops.size(), 3u);

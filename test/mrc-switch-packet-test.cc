@@ -15,7 +15,9 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <sstream>
 #include <vector>
 
 using namespace ns3;
@@ -118,6 +120,26 @@ U16At(const std::vector<uint8_t>& b, uint32_t off)
 }
 
 } // namespace
+
+TEST(PacketInfo, AddressBytesRoundTripAndOrderAsIpv6Address)
+{
+    const Ipv6Address a("fcbb:bb00:100:200:300::");
+    const Ipv6Address b("fd00:1::1");
+    const MrcIpv6Bytes ab(a);
+    const MrcIpv6Bytes bb(b);
+    uint8_t raw[16];
+    a.GetBytes(raw);
+    EXPECT_TRUE(std::equal(raw, raw + 16, ab.bytes));
+    EXPECT_EQ(ab.ToAddress(), a);
+    EXPECT_EQ(MrcIpv6Bytes::FromBytes(raw), ab);
+    EXPECT_NE(ab, bb);
+    EXPECT_EQ(ab < bb, a < b);
+    EXPECT_EQ(bb < ab, b < a);
+    EXPECT_EQ(MrcIpv6Bytes().ToAddress(), Ipv6Address("::"));
+    std::ostringstream os;
+    os << ab;
+    EXPECT_EQ(os.str(), "fcbb:bb00:100:200:300::");
+}
 
 TEST(PacketInfo, MrcWriteInSrv6Encapsulation)
 {

@@ -131,7 +131,7 @@ MrcDualForwarding::SetPortState(uint32_t port, bool up)
 int32_t
 MrcDualForwarding::DoRoute(MrcPacketInfo& info, uint32_t inPort)
 {
-    if (MrcUsidCarrier(info.dst).GetLocatorBlock() == m_locator)
+    if (MrcUsidCarrier::FromBytes(info.dst.bytes).GetLocatorBlock() == m_locator)
     {
         return m_srv6->Route(info, inPort);
     }

@@ -140,9 +140,13 @@ MrcEcmpForwarding::KeyHash::operator()(const Key& k) const
 MrcEcmpForwarding::Key
 MrcEcmpForwarding::ToKey(const Ipv6Address& a)
 {
-    uint8_t b[16];
-    a.GetBytes(b);
-    return Key{MrcByteIo::ReadU64(b), MrcByteIo::ReadU64(b + 8)};
+    return ToKey(MrcIpv6Bytes(a));
+}
+
+MrcEcmpForwarding::Key
+MrcEcmpForwarding::ToKey(const MrcIpv6Bytes& a)
+{
+    return Key{MrcByteIo::ReadU64(a.bytes), MrcByteIo::ReadU64(a.bytes + 8)};
 }
 
 MrcEcmpForwarding::Key

@@ -231,7 +231,10 @@ class MrcEcmpForwarding : public MrcForwarding
     /// \param i a range route \return its group's configured ports
     std::vector<uint32_t> RangePorts(std::size_t i) const;
 
+    /// \param a an address \return it as a key (its 16 bytes as two big-endian words)
     static Key ToKey(const Ipv6Address& a);
+    /// \param a an address as bytes (a parse result's) \return it as a key
+    static Key ToKey(const MrcIpv6Bytes& a);
     static Key MaskOf(uint8_t length);
     /// Hash() with the destination key already computed.
     uint64_t HashWithDst(const MrcPacketInfo& info, const Key& d) const;

@@ -278,7 +278,7 @@ MrcRawSink::Receive(Ptr<MrcNetDevice>, Ptr<Packet> p, uint16_t type, uint8_t)
         ++m_bad;
         return;
     }
-    Stats& s = m_stats[info.src];
+    Stats& s = m_stats[info.src.ToAddress()];
     const uint8_t dscp = info.GetDscp();
     const bool trimmed = dscp == MrcDscp::TRIMMED || dscp == MrcDscp::TRIMMED_LASTHOP;
     for (Stats* t : {&s, &m_total})

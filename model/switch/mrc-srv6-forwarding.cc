@@ -89,7 +89,7 @@ int32_t
 MrcSrv6Forwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
 {
     NS_ABORT_MSG_IF(m_usid == 0, "MrcSrv6Forwarding: the switch's Usid attribute is not set");
-    MrcUsidCarrier carrier(info.dst);
+    MrcUsidCarrier carrier = MrcUsidCarrier::FromBytes(info.dst.bytes);
     if (!carrier.Matches(m_locator, m_usid))
     {
         return NO_ROUTE;
@@ -104,7 +104,7 @@ MrcSrv6Forwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
     {
         carrier.Shift();
     }
-    info.dst = carrier.ToAddress();
+    carrier.GetBytes(info.dst.bytes);
     info.rewriteDst = true;
     return static_cast<int32_t>(it->port);
 }

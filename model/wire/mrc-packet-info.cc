@@ -38,15 +38,15 @@ ReadIpv6(const uint8_t* b,
          uint32_t& flowLabel,
          uint16_t& payloadLength,
          uint8_t& nextHeader,
-         Ipv6Address& src,
-         Ipv6Address& dst)
+         MrcIpv6Bytes& src,
+         MrcIpv6Bytes& dst)
 {
     trafficClass = static_cast<uint8_t>(((b[0] & 0x0f) << 4) | (b[1] >> 4));
     flowLabel = MrcByteIo::ReadU24(b + 1) & MRC_FLOW_LABEL_MASK;
     payloadLength = MrcByteIo::ReadU16(b + 4);
     nextHeader = b[6];
-    src.Set(const_cast<uint8_t*>(b + 8));
-    dst.Set(const_cast<uint8_t*>(b + 24));
+    src = MrcIpv6Bytes::FromBytes(b + 8);
+    dst = MrcIpv6Bytes::FromBytes(b + 24);
 }
 
 /// Several headers serialized back to back as one (write-only: MrcAddHeaders).
@@ -264,6 +264,23 @@ ReadUdpAndBth(HeaderWindow& w, uint32_t& off, MrcPacketInfo& out, uint16_t bthUd
 
 } // namespace
 
+MrcIpv6Bytes::MrcIpv6Bytes(const Ipv6Address& address)
+{
+    address.GetBytes(bytes);
+}
+
+Ipv6Address
+MrcIpv6Bytes::ToAddress() const
+{
+    return Ipv6Address(const_cast<uint8_t*>(bytes));
+}
+
+std::ostream&
+operator<<(std::ostream& os, const MrcIpv6Bytes& a)
+{
+    return os << a.ToAddress();
+}
+
 uint32_t
 MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags)
 {
@@ -308,9 +325,7 @@ MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags)
 bool
 MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
 {
-    // Copy-assign a default instance: no Ipv6Address constructor/destructor calls.
-    static const MrcPacketInfo EMPTY;
-    out = EMPTY;
+    out = MrcPacketInfo();
     const uint32_t size = p->GetSize();
     out.packetBytes = size;
     if (size < MRC_IPV6_HEADER_BYTES)
@@ -359,7 +374,7 @@ MrcIpv6WithDestination(Ptr<const Packet> p, const MrcPacketInfo& info, uint8_t* 
     const uint32_t got = p->CopyData(out, MRC_IPV6_HEADER_BYTES);
     NS_ABORT_MSG_IF(got < MRC_IPV6_HEADER_BYTES,
                     "MrcIpv6WithDestination: a " << got << "-byte packet has no IPv6 header");
-    info.dst.GetBytes(out + 24);
+    std::copy(info.dst.bytes, info.dst.bytes + 16, out + 24);
 }
 
 void
@@ -371,7 +386,7 @@ MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info)
     const uint32_t got = p->CopyData(raw.Bytes(), MRC_IPV6_HEADER_BYTES);
     NS_ABORT_MSG_IF(got < MRC_IPV6_HEADER_BYTES,
                     "MrcWriteDestination: a " << got << "-byte packet has no IPv6 header");
-    info.dst.GetBytes(raw.Bytes() + 24);
+    std::copy(info.dst.bytes, info.dst.bytes + 16, raw.Bytes() + 24);
     raw.ReplaceStartOf(p);
 }
 

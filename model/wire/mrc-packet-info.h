@@ -14,7 +14,9 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
+#include <ostream>
 
 /**
  * \file
@@ -79,6 +81,65 @@ uint32_t MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags);
 
 /**
  * \ingroup mrc
+ * An IPv6 address as its 16 bytes in network order, as the per-packet path reads,
+ * compares, hashes and rewrites it. Unlike ns3::Ipv6Address (whose constructors,
+ * destructor and accessors are library calls that also check the log level), it is
+ * trivially copyable and costs nothing to create; ToAddress() gives the Ipv6Address.
+ */
+struct MrcIpv6Bytes
+{
+    uint8_t bytes[16]{}; //!< the address, network order
+
+    MrcIpv6Bytes() = default;
+
+    /**
+     * The bytes of an address (implicit, so that code and tests may assign an
+     * Ipv6Address to a parse result's field).
+     * \param address the address
+     */
+    MrcIpv6Bytes(const Ipv6Address& address); // NOLINT(google-explicit-constructor)
+
+    /**
+     * \param buf 16 bytes in network order
+     * \return the address they hold
+     */
+    static MrcIpv6Bytes FromBytes(const uint8_t* buf)
+    {
+        MrcIpv6Bytes a;
+        std::memcpy(a.bytes, buf, sizeof(a.bytes));
+        return a;
+    }
+
+    /// \return the address as an ns3::Ipv6Address
+    Ipv6Address ToAddress() const;
+
+    /// \param a an address \param b another \return true if they are the same 16 bytes
+    friend bool operator==(const MrcIpv6Bytes& a, const MrcIpv6Bytes& b)
+    {
+        return std::memcmp(a.bytes, b.bytes, sizeof(a.bytes)) == 0;
+    }
+
+    /// \param a an address \param b another \return true if they differ
+    friend bool operator!=(const MrcIpv6Bytes& a, const MrcIpv6Bytes& b)
+    {
+        return !(a == b);
+    }
+
+    /// \param a an address \param b another \return true if a sorts first (byte order)
+    friend bool operator<(const MrcIpv6Bytes& a, const MrcIpv6Bytes& b)
+    {
+        return std::memcmp(a.bytes, b.bytes, sizeof(a.bytes)) < 0;
+    }
+};
+
+/**
+ * Print the address as ns3::Ipv6Address prints it.
+ * \param os the stream \param a the address \return the stream
+ */
+std::ostream& operator<<(std::ostream& os, const MrcIpv6Bytes& a);
+
+/**
+ * \ingroup mrc
  * What one parse of a packet found, from its outer IPv6 header down to the
  * transport's extension headers. Offsets count bytes from the start of the packet
  * (the outer IPv6 header). A flag says whether each optional part is present; the
@@ -87,8 +148,8 @@ uint32_t MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags);
 struct MrcPacketInfo
 {
     // Outer IPv6 header
-    Ipv6Address src;           //!< outer source address
-    Ipv6Address dst;           //!< outer destination address (the uSID carrier in SRv6 mode)
+    MrcIpv6Bytes src;          //!< outer source address
+    MrcIpv6Bytes dst;          //!< outer destination address (the uSID carrier in SRv6 mode)
     uint32_t flowLabel{0};     //!< outer flow label (20 bits)
     uint32_t packetBytes{0};   //!< size of the whole packet
     uint16_t payloadLength{0}; //!< outer IPv6 payload length field
@@ -107,8 +168,8 @@ struct MrcPacketInfo
     uint16_t innerOffset{0};        //!< offset of the inner IPv6 header
     uint16_t innerPayloadLength{0}; //!< inner IPv6 payload length field
     uint32_t innerFlowLabel{0};     //!< inner flow label
-    Ipv6Address innerSrc;           //!< inner source address
-    Ipv6Address innerDst;           //!< inner destination address
+    MrcIpv6Bytes innerSrc;          //!< inner source address
+    MrcIpv6Bytes innerDst;          //!< inner destination address
 
     // UDP
     bool hasUdp{false};     //!< a UDP header follows the (innermost) IPv6 header

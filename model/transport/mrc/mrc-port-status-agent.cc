@@ -79,7 +79,7 @@ LiveMrcQp(const Ptr<MrcQueuePair>& qp)
 Ipv6Address
 SourceOf(const MrcRxPacket& rx)
 {
-    return rx.info->encapsulated ? rx.info->innerSrc : rx.info->src;
+    return (rx.info->encapsulated ? rx.info->innerSrc : rx.info->src).ToAddress();
 }
 
 } // namespace
