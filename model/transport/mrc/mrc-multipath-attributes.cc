@@ -251,13 +251,15 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       "than every PSN SACKed lately (the largest send-to-SACK delay of a "
                       "first transmission over the last two windows of 8 guards) plus "
                       "BackstopGuardMargin: a path slowed by a queue and a dead path look "
-                      "the same to a PSN count, only time tells them apart. Default true "
-                      "(our choice, 2026-12-02: without it, at 800 Gb/s per QP the 96 PSNs "
-                      "of GlobalReorderPsns pass in 4 us, less than one switch queue at "
-                      "the trim threshold, and queueing alone retired healthy EVs). The "
-                      "ReorderPsns path rule is exact (one path delivers in order) and is "
-                      "not guarded.",
-                      BooleanValue(true),
+                      "the same to a PSN count, only time tells them apart. Without it, "
+                      "at 800 Gb/s per QP the 96 PSNs of GlobalReorderPsns pass in 4 us, "
+                      "less than one switch queue at the trim threshold, and queueing "
+                      "alone retires healthy EVs (validation case 16b). Default false "
+                      "(2026-12-02): the guarded rules run only when a SACK arrives, so "
+                      "a loss at a message's tail can wait for the timeout (case 04a, "
+                      "seed 2: 1 timeout, 0.871 of the loss-free rate). The ReorderPsns "
+                      "path rule is exact (one path delivers in order) and never guarded.",
+                      BooleanValue(false),
                       MakeBooleanAccessor(&MrcMultipathQueuePair::m_backstopGuard),
                       MakeBooleanChecker())
         .AddAttribute("BackstopGuardMargin",

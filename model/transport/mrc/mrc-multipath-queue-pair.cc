@@ -36,7 +36,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_planeReorderPsns(16),
       m_globalReorderPsns(96),
       m_timeoutLosesPath(true),
-      m_backstopGuard(true),
+      m_backstopGuard(false),
       m_backstopGuardMargin(0),
       m_retxRttSamples(true),
       m_lossRule(LOSS_PATH),
