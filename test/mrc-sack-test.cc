@@ -880,3 +880,129 @@ TEST(MrcSackScoreboard, TimeoutLosesThePathOfTheTimedOutPsn)
         EXPECT_EQ(sb.GetBytesInFlight(), losePath ? 3000u : 5000u);
     }
 }
+
+TEST(MrcSackScoreboard, PathLabelsAboveSixtyFourAreNotFolded)
+{
+    // 8 planes x 16 T0 uplinks give a QP 128 paths. With 64 labels (before 2026-12-02)
+    // path 64 shared label 0, so three SACKed PSNs of path 0 declared a PSN of path 64
+    // lost: the path rule read the reordering between two paths as loss.
+    MrcSackScoreboard::Config cfg;
+    cfg.reorderPsns = 0; // the plain count rule off: only the path rule
+    cfg.pathCount = true;
+    cfg.pathReorderPsns = 3;
+    MrcSackScoreboard sb(cfg, 0);
+    sb.OnSent(1000, 1, MicroSeconds(0), 0, 64); // PSN 0 on path 64 (slower)
+    for (uint32_t i = 1; i <= 3; ++i)
+    {
+        sb.OnSent(1000, 1 + i, MicroSeconds(i), 0, 0); // PSNs 1..3 on path 0
+    }
+    EXPECT_EQ(sb.GetRecord(0)->path, 64u);
+    EXPECT_TRUE(sb.OnSack(0xffffff, 1, 0b111).lost.empty());
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::SENT);
+    // three later PSNs of path 64 itself SACKed: now PSN 0 is lost
+    for (uint32_t i = 4; i <= 6; ++i)
+    {
+        sb.OnSent(1000, 1 + i, MicroSeconds(i), 0, 64);
+    }
+    EXPECT_EQ(Psns(sb.OnSack(0xffffff, 4, 0b111).lost), (std::vector<uint32_t>{0}));
+    // the labels fold only beyond MAX_PATHS
+    sb.OnSent(1000, 9, MicroSeconds(7), 0, MrcSackScoreboard::MAX_PATHS + 5);
+    EXPECT_EQ(sb.GetRecord(7)->path, 5u);
+}
+
+TEST(MrcSackScoreboard, BackstopGuardTellsASlowPathFromADeadOne)
+{
+    // LossRule Path's scoreboard: path rule (3), plane backstop (16), global backstop (96).
+    // PSN 0 goes on path 1, then PSNs 1..40 on paths 2..9 of the same plane, 0.1 us apart;
+    // these are SACKed at 5 us (largest delay 4.9 us). Without the guard the plane
+    // backstop declares PSN 0 lost at once (16 later PSNs of its plane SACKed): the
+    // mechanism that retired healthy EVs at full load (validation case 16b). With it PSN
+    // 0, out for 5 us, is held back (guard 4.9 us + 2 us margin); when it is SACKed at
+    // 6 us it was merely slow. A PSN on a dead path is still found, once older than the
+    // guard.
+    for (bool guard : {false, true})
+    {
+        SCOPED_TRACE(guard ? "guard on" : "guard off");
+        MrcSackScoreboard::Config cfg;
+        cfg.pathCount = true;
+        cfg.pathReorderPsns = 3;
+        cfg.groupedCount = true;
+        cfg.reorderPsns = 16;
+        cfg.globalReorderPsns = 96;
+        cfg.backstopGuard = guard;
+        cfg.guardMargin = MicroSeconds(2);
+        MrcSackScoreboard sb(cfg, 0);
+        sb.OnSent(1000, 100, MicroSeconds(0), 0, 1);
+        for (uint32_t i = 1; i <= 40; ++i)
+        {
+            sb.OnSent(1000, 100 + i, NanoSeconds(100 * i), 0, 2 + i % 8);
+        }
+        const uint64_t bits40 = (uint64_t(1) << 40) - 1;
+        const MrcSackUpdate& u = sb.OnSack(0xffffff, 1, bits40, MicroSeconds(5));
+        if (!guard)
+        {
+            EXPECT_EQ(Psns(u.lost), (std::vector<uint32_t>{0}));
+            continue;
+        }
+        EXPECT_TRUE(u.lost.empty());
+        EXPECT_EQ(sb.GetBackstopGuard(), NanoSeconds(4900) + MicroSeconds(2));
+        // slow, not dead: PSN 0 arrives (cumulative point 40)
+        const MrcSackUpdate& late = sb.OnSack(40, 41, 0, MicroSeconds(6));
+        EXPECT_TRUE(late.lost.empty());
+        EXPECT_EQ(late.cumAdvanced, 41u);
+        EXPECT_EQ(sb.GetBackstopGuard(), MicroSeconds(6) + MicroSeconds(2));
+
+        // dead path: PSN 41 (path 1, sent at 6 us) never arrives. PSNs 42..61 of other paths,
+        // sent from 6.1 us, are SACKed at 10 us: PSN 41 out 4 us < guard 8 us, held. PSNs
+        // 62..81, sent from 12 us, are SACKed at 15 us: out 9 us > 8 us, lost.
+        sb.OnSent(1000, 200, MicroSeconds(6), 0, 1);
+        for (uint32_t i = 42; i <= 81; ++i)
+        {
+            const Time at = i <= 61 ? MicroSeconds(6) + NanoSeconds(100 * (i - 41))
+                                    : MicroSeconds(12) + NanoSeconds(100 * (i - 62));
+            sb.OnSent(1000, 200 + i, at, 0, 2 + i % 8);
+        }
+        const uint64_t bits20 = (uint64_t(1) << 20) - 1;
+        EXPECT_TRUE(sb.OnSack(40, 42, bits20, MicroSeconds(10)).lost.empty());
+        EXPECT_EQ(sb.GetRecord(41)->state, MrcPsnState::SENT);
+        EXPECT_EQ(Psns(sb.OnSack(40, 62, bits20, MicroSeconds(15)).lost),
+                  (std::vector<uint32_t>{41}));
+        EXPECT_EQ(sb.GetBackstopGuard(), MicroSeconds(8));
+    }
+}
+
+TEST(MrcSackScoreboard, BackstopGuardHoldsTheGlobalRuleToo)
+{
+    // the only PSN of plane 1 (PSN 0) and 100 PSNs of plane 0 SACKed 3 us later: the
+    // global backstop (96) would declare PSN 0 lost; with the guard it waits until PSN 0
+    // has been out longer than the largest delay seen plus the margin
+    MrcSackScoreboard::Config cfg;
+    cfg.pathCount = true;
+    cfg.pathReorderPsns = 3;
+    cfg.groupedCount = true;
+    cfg.reorderPsns = 16;
+    cfg.globalReorderPsns = 96;
+    cfg.backstopGuard = true;
+    cfg.guardMargin = MicroSeconds(1);
+    MrcSackScoreboard sb(cfg, 0);
+    sb.OnSent(1000, 1, MicroSeconds(0), 1, 50); // plane 1
+    for (uint32_t i = 1; i <= 100; ++i)
+    {
+        sb.OnSent(1000, 1 + i, NanoSeconds(10 * i), 0, i % 8);
+    }
+    // PSNs 1..64, then 65..100, SACKed at 3 us: largest delay 2.99 us, guard 3.99 us
+    EXPECT_TRUE(sb.OnSack(0xffffff, 1, ~uint64_t(0), MicroSeconds(3)).lost.empty());
+    EXPECT_TRUE(sb.OnSack(0xffffff, 65, (uint64_t(1) << 36) - 1, MicroSeconds(3)).lost.empty());
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::SENT);
+    // a SACK at 4 us with nothing new: PSN 0 out 4 us > 3.99 us, 100 later PSNs SACKed
+    EXPECT_EQ(Psns(sb.OnSack(0xffffff, 1, 1, MicroSeconds(4)).lost), (std::vector<uint32_t>{0}));
+    // without the time of the SACK the guarded rules stay idle
+    MrcSackScoreboard sb2(cfg, 0);
+    sb2.OnSent(1000, 1, MicroSeconds(0), 1, 50);
+    for (uint32_t i = 1; i <= 100; ++i)
+    {
+        sb2.OnSent(1000, 1 + i, NanoSeconds(10 * i), 0, i % 8);
+    }
+    sb2.OnSack(0xffffff, 1, ~uint64_t(0));
+    EXPECT_TRUE(sb2.OnSack(0xffffff, 65, (uint64_t(1) << 36) - 1).lost.empty());
+}

@@ -62,6 +62,9 @@ MrcSackScoreboard::MrcSackScoreboard(const Config& config, uint32_t initialPsn)
     NS_ABORT_MSG_IF(config.timeRule && config.reorderTime.IsStrictlyNegative(),
                     "MrcSackScoreboard reorder time " << config.reorderTime
                                                       << " is negative; allowed >= 0");
+    NS_ABORT_MSG_IF(config.guardMargin.IsStrictlyNegative(),
+                    "MrcSackScoreboard guard margin " << config.guardMargin
+                                                      << " is negative; allowed >= 0");
     // The ring starts empty and grows by doubling as PSNs go out (Grow), up to the capacity
     // rounded up to a power of two: a connection pays for the PSNs it really has in flight,
     // and a responder-only QP for none (records hold a Time, which ns-3 also tracks in a
@@ -152,7 +155,7 @@ MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group, 
     r.group = group;
     m_groupsUsed |= 1u << group;
     r.path = static_cast<uint8_t>(path % MAX_PATHS);
-    m_pathsUsed |= uint64_t(1) << r.path;
+    m_pathsUsed[r.path / 64] |= uint64_t(1) << (r.path % 64);
     r.retxCount = 0;
     r.timeouts = 0;
     r.state = MrcPsnState::SENT;
@@ -181,7 +184,7 @@ MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t gro
     r.group = group;
     m_groupsUsed |= 1u << group;
     r.path = static_cast<uint8_t>(path % MAX_PATHS);
-    m_pathsUsed |= uint64_t(1) << r.path;
+    m_pathsUsed[r.path / 64] |= uint64_t(1) << (r.path % 64);
     if (r.retxCount < std::numeric_limits<uint16_t>::max())
     {
         ++r.retxCount;
@@ -214,6 +217,10 @@ MrcSackScoreboard::AdvanceUna(uint32_t count)
         }
         else
         {
+            if (m_hasNow && r.retxCount == 0 && r.state != MrcPsnState::RETX_PENDING)
+            {
+                RecordDelay(m_now - r.sendTime); // delivered, acknowledged cumulatively
+            }
             if (r.state == MrcPsnState::SENT)
             {
                 m_inflightBytes -= r.bytes;
@@ -259,6 +266,10 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     {
         return;
     }
+    if (m_hasNow && r.retxCount == 0 && r.state != MrcPsnState::RETX_PENDING)
+    {
+        RecordDelay(m_now - r.sendTime); // a first transmission delivered (LOST: spuriously)
+    }
     if (r.state == MrcPsnState::SENT)
     {
         m_inflightBytes -= r.bytes;
@@ -281,7 +292,7 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     }
     if (r.retxCount == 0 && m_pathTop.Add(r.path, pos))
     {
-        m_pathsDirty |= uint64_t(1) << r.path;
+        m_pathsDirty[r.path / 64] |= uint64_t(1) << (r.path % 64);
     }
     if (!m_anySackedSendTime || r.sendTime > m_latestSackedSendTime)
     {
@@ -315,10 +326,12 @@ MrcSackScoreboard::MarkLost(uint32_t off)
 void
 MrcSackScoreboard::TopSacked::Init(uint32_t sets, uint32_t n)
 {
+    // the storage is made at the first Add: a QP that only responds never pays for it
     m_n = n;
-    m_pos.assign(n == 0 ? 0 : static_cast<std::size_t>(sets) * n, 0);
-    m_count.assign(n == 0 ? 0 : sets, 0);
-    m_head.assign(n == 0 ? 0 : sets, 0);
+    m_sets = sets;
+    m_pos.clear();
+    m_count.clear();
+    m_head.clear();
 }
 
 bool
@@ -327,6 +340,12 @@ MrcSackScoreboard::TopSacked::Add(uint32_t set, uint64_t p)
     if (m_n == 0)
     {
         return false;
+    }
+    if (m_count.empty())
+    {
+        m_pos.assign(static_cast<std::size_t>(m_sets) * m_n, 0);
+        m_count.assign(m_sets, 0);
+        m_head.assign(m_sets, 0);
     }
     // A set's positions form a ring of N slots, lowest at m_head: a new highest position
     // (the usual case) replaces the lowest without moving the others.
@@ -364,7 +383,7 @@ MrcSackScoreboard::TopSacked::NthOffset(uint32_t set, uint64_t unaAbs, uint32_t&
 {
     // Positions below una were cumulatively acknowledged: with one of the N there, fewer
     // than N SACKed PSNs of the set are still in the window.
-    if (m_n == 0 || m_count[set] < m_n)
+    if (m_n == 0 || m_count.empty() || m_count[set] < m_n)
     {
         return false;
     }
@@ -395,15 +414,23 @@ MrcSackScoreboard::InferLosses()
     uint32_t t;
     if (n > 0 && m_sackedCount >= n && m_countTop.NthOffset(0, m_unaAbs, t))
     {
-        for (uint32_t off = m_countFrontier; off < t; ++off)
+        // with the backstop guard (global rule of LossRule Path) first transmissions go in
+        // PSN order, so the first one held back is followed only by younger ones: stop there
+        const bool guarded = m_config.backstopGuard && m_config.pathCount && m_config.groupedCount;
+        uint32_t off = m_countFrontier;
+        for (; off < t; ++off)
         {
             MrcPsnRecord& r = At(off);
+            if (guarded && r.retxCount == 0 && !GuardAllows(r))
+            {
+                break;
+            }
             if (r.state == MrcPsnState::SENT && r.retxCount == 0)
             {
                 MarkLost(off);
             }
         }
-        m_countFrontier = std::max(m_countFrontier, t);
+        m_countFrontier = std::max(m_countFrontier, off);
     }
     // Time rule: lost if a PSN sent more than reorderTime later has been acknowledged.
     if (m_config.timeRule && m_anySackedSendTime)
@@ -446,9 +473,12 @@ MrcSackScoreboard::InferGroupedLosses()
     }
     // Only a group whose N-th highest SACKed PSN moved can have a new threshold: for the
     // others it is still at or below their frontier (both shift down as una advances).
-    const uint32_t dirty = m_groupsDirty;
+    // A group the backstop guard stopped early is looked at again at every SACK.
+    const bool guarded = m_config.backstopGuard && m_config.pathCount;
+    const uint32_t todo = m_groupsDirty | m_groupsPending;
     m_groupsDirty = 0;
-    for (uint32_t bits = dirty; bits != 0; bits &= bits - 1)
+    m_groupsPending = 0;
+    for (uint32_t bits = todo; bits != 0; bits &= bits - 1)
     {
         const uint32_t g = LowestBit(bits);
         uint32_t thr;
@@ -456,15 +486,25 @@ MrcSackScoreboard::InferGroupedLosses()
         {
             continue;
         }
-        for (uint32_t off = m_groupFrontier[g]; off < thr; ++off)
+        uint32_t off = m_groupFrontier[g];
+        for (; off < thr; ++off)
         {
             MrcPsnRecord& r = At(off);
-            if (r.group == g && r.state == MrcPsnState::SENT && r.retxCount == 0)
+            if (r.group != g || r.retxCount != 0)
+            {
+                continue;
+            }
+            if (guarded && !GuardAllows(r))
+            {
+                m_groupsPending |= 1u << g; // younger ones follow (PSN order): stop here
+                break;
+            }
+            if (r.state == MrcPsnState::SENT)
             {
                 MarkLost(off);
             }
         }
-        m_groupFrontier[g] = thr;
+        m_groupFrontier[g] = off;
     }
 }
 
@@ -476,45 +516,62 @@ MrcSackScoreboard::InferPathLosses()
     // T_p has N SACKed PSNs of its own path above it. First transmissions are sent in PSN
     // order, and one path delivers in order, so these were sent after it and overtook it.
     const uint32_t n = std::max<uint32_t>(m_config.pathReorderPsns, 1);
-    if (m_sackedCount < n || m_pathsUsed == 0)
+    bool anyUsed = false;
+    for (uint64_t w : m_pathsUsed)
+    {
+        anyUsed = anyUsed || w != 0;
+    }
+    if (m_sackedCount < n || !anyUsed)
     {
         return;
     }
     // T_p comes from the path's highest SACKed positions, kept as SACKs arrive; only a
     // path whose N-th highest SACKed PSN moved can have a new one (for the others T_p is
     // still at or below the frontier: both shift down as una advances). thr = 0: nothing.
-    uint32_t thr[MAX_PATHS] = {};
-    const uint64_t dirty = m_pathsDirty;
-    m_pathsDirty = 0;
+    // m_pathThr[p] = T_p for the paths looked at here, 0 for the others (reset below)
+    constexpr uint32_t WORDS = MAX_PATHS / 64;
+    uint64_t dirty[WORDS];
+    for (uint32_t w = 0; w < WORDS; ++w)
+    {
+        dirty[w] = m_pathsDirty[w];
+        m_pathsDirty[w] = 0;
+    }
     // one pass over the union of the new ranges [frontier, T_p)
     uint32_t from = m_highestSacked;
     uint32_t to = 0;
-    for (uint64_t bits = dirty; bits != 0; bits &= bits - 1)
+    for (uint32_t w = 0; w < WORDS; ++w)
     {
-        const uint32_t p = LowestBit(bits);
-        uint32_t t;
-        if (m_pathTop.NthOffset(p, m_unaAbs, t) && t > m_pathFrontier[p])
+        for (uint64_t bits = dirty[w]; bits != 0; bits &= bits - 1)
         {
-            thr[p] = t;
-            from = std::min(from, m_pathFrontier[p]);
-            to = std::max(to, t);
+            const uint32_t p = 64 * w + LowestBit(bits);
+            uint32_t t;
+            if (m_pathTop.NthOffset(p, m_unaAbs, t) && t > m_pathFrontier[p])
+            {
+                m_pathThr[p] = t;
+                from = std::min(from, m_pathFrontier[p]);
+                to = std::max(to, t);
+            }
         }
     }
     for (uint32_t off = from; off < to; ++off)
     {
         MrcPsnRecord& r = At(off);
-        if (off >= m_pathFrontier[r.path] && off < thr[r.path] && r.state == MrcPsnState::SENT &&
-            r.retxCount == 0)
+        if (off >= m_pathFrontier[r.path] && off < m_pathThr[r.path] &&
+            r.state == MrcPsnState::SENT && r.retxCount == 0)
         {
             MarkLost(off);
         }
     }
-    for (uint64_t bits = dirty; bits != 0; bits &= bits - 1)
+    for (uint32_t w = 0; w < WORDS; ++w)
     {
-        const uint32_t p = LowestBit(bits);
-        if (thr[p] > m_pathFrontier[p])
+        for (uint64_t bits = dirty[w]; bits != 0; bits &= bits - 1)
         {
-            m_pathFrontier[p] = thr[p];
+            const uint32_t p = 64 * w + LowestBit(bits);
+            if (m_pathThr[p] > m_pathFrontier[p])
+            {
+                m_pathFrontier[p] = m_pathThr[p];
+            }
+            m_pathThr[p] = 0;
         }
     }
 }
@@ -522,7 +579,7 @@ MrcSackScoreboard::InferPathLosses()
 const MrcSackUpdate&
 MrcSackScoreboard::OnSack(uint32_t cackPsn, uint32_t basePsn, uint64_t bitmap)
 {
-    return Apply(cackPsn, basePsn, bitmap, false, 0);
+    return Apply(cackPsn, basePsn, bitmap, false, 0, false, Time(0));
 }
 
 const MrcSackUpdate&
@@ -532,7 +589,55 @@ MrcSackScoreboard::OnSack(const MrcSethHeader& seth)
                  seth.GetSackBasePsn(),
                  seth.GetSackBitmap(),
                  !seth.IsProbeResponse(),
-                 seth.GetAckPsn());
+                 seth.GetAckPsn(),
+                 false,
+                 Time(0));
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::OnSack(uint32_t cackPsn, uint32_t basePsn, uint64_t bitmap, Time now)
+{
+    return Apply(cackPsn, basePsn, bitmap, false, 0, true, now);
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::OnSack(const MrcSethHeader& seth, Time now)
+{
+    return Apply(seth.GetCackPsn(),
+                 seth.GetSackBasePsn(),
+                 seth.GetSackBitmap(),
+                 !seth.IsProbeResponse(),
+                 seth.GetAckPsn(),
+                 true,
+                 now);
+}
+
+Time
+MrcSackScoreboard::GetBackstopGuard() const
+{
+    return std::max(m_delayMax[0], m_delayMax[1]) + m_config.guardMargin;
+}
+
+bool
+MrcSackScoreboard::GuardAllows(const MrcPsnRecord& r) const
+{
+    // out longer than any PSN delivered lately took (plus the margin): not merely slow
+    return m_hasNow && m_now - r.sendTime > GetBackstopGuard();
+}
+
+void
+MrcSackScoreboard::RecordDelay(Time delay)
+{
+    // windowed maximum over two windows of 8 guards each: a queue that drained is
+    // forgotten after at most two windows; a window without samples changes nothing
+    const Time window = 8 * GetBackstopGuard();
+    if (m_now - m_delayWindowStart >= window && m_delayMax[0].IsStrictlyPositive())
+    {
+        m_delayMax[1] = m_delayMax[0];
+        m_delayMax[0] = Time(0);
+        m_delayWindowStart = m_now;
+    }
+    m_delayMax[0] = std::max(m_delayMax[0], delay);
 }
 
 const MrcSackUpdate&
@@ -540,9 +645,13 @@ MrcSackScoreboard::Apply(uint32_t cackPsn,
                          uint32_t basePsn,
                          uint64_t bitmap,
                          bool hasAckPsn,
-                         uint32_t ackPsn)
+                         uint32_t ackPsn,
+                         bool hasNow,
+                         Time now)
 {
     ClearUpdate();
+    m_hasNow = hasNow;
+    m_now = now;
     // cumulative part: PSNs una .. cack
     int32_t d = MrcSethHeader::PsnDistance(m_una, (cackPsn + 1) & PSN_MASK);
     if (d > 0)

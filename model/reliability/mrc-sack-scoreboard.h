@@ -100,6 +100,13 @@ struct MrcSackUpdate
  *   modulo MAX_PATHS). Packets on one path stay in order, so with no loss this rule
  *   never fires; it can run besides the grouped rule, which then acts as the backstop
  *   for a dead path (nothing on it is ever SACKed).
+ * - Backstop guard (Config::backstopGuard, with the path count rule): a slow path and a
+ *   dead one look the same to the grouped and global count rules (PSNs of other paths
+ *   overtake both); only time tells them apart. With the guard these two rules declare a
+ *   first transmission lost only once it has been out longer than every PSN delivered
+ *   lately (the largest send-to-SACK delay of the last two delay windows) plus
+ *   Config::guardMargin. It needs the time of each SACK (the OnSack overloads with now);
+ *   a SACK without it leaves the guarded rules idle.
  * Timeout: the caller runs one timer on GetOldestDeadline(rto) (the lowest PSN in
  * flight, H's single timer) and calls OnTimeout(now, rto) when it fires; that declares
  * every PSN in flight sent at or before now - rto LOST.
@@ -115,7 +122,10 @@ class MrcSackScoreboard
     static constexpr uint32_t DEFAULT_CAPACITY = 1024;  //!< MPR 8 x 128
     static constexpr uint32_t DEFAULT_REORDER_PSNS = 3; //!< count rule threshold
     static constexpr uint32_t MAX_GROUPS = 16;          //!< groups of the grouped count rule
-    static constexpr uint32_t MAX_PATHS = 64;           //!< path labels (folded modulo this)
+    /// path labels (folded modulo this). 64 before 2026-12-02: 8 planes x 16 T0 uplinks
+    /// gave two paths (of two planes) one label, and the path rule read the reordering
+    /// between them as loss
+    static constexpr uint32_t MAX_PATHS = 256;
 
     /// Construction parameters.
     struct Config
@@ -131,6 +141,9 @@ class MrcSackScoreboard
         uint32_t pathReorderPsns{DEFAULT_REORDER_PSNS}; //!< its N (>= 1)
         bool timeoutLosesPath{false}; //!< OnTimeout also declares lost every PSN in flight
                                       //!< on the path of a PSN that timed out
+        bool backstopGuard{false};    //!< with pathCount: the grouped and global count rules
+                                      //!< wait for the delay guard (see the class)
+        Time guardMargin{0};          //!< added to the largest recent delay (>= 0)
     };
 
     /**
@@ -184,6 +197,24 @@ class MrcSackScoreboard
      * \return what changed
      */
     const MrcSackUpdate& OnSack(const MrcSethHeader& seth);
+    /**
+     * OnSack with the time the SACK arrived: it also measures the send-to-SACK delay of
+     * the first transmissions it acknowledges, and the backstop guard can run.
+     * \param cackPsn SETH cack_psn \param basePsn the bitmap base \param bitmap the bitmap
+     * \param now the arrival time
+     * \return what changed
+     */
+    const MrcSackUpdate& OnSack(uint32_t cackPsn, uint32_t basePsn, uint64_t bitmap, Time now);
+    /**
+     * OnSack(seth) with the time the SACK arrived (see the overload above).
+     * \param seth a received SETH \param now the arrival time \return what changed
+     */
+    const MrcSackUpdate& OnSack(const MrcSethHeader& seth, Time now);
+    /**
+     * \return the backstop guard now: the largest send-to-SACK delay of a first
+     *         transmission in the last two delay windows plus Config::guardMargin
+     */
+    Time GetBackstopGuard() const;
     /**
      * A NACK for psn: if it is in flight (SENT) it becomes RETX_PENDING and leaves the
      * bytes in flight.
@@ -283,6 +314,10 @@ class MrcSackScoreboard
     void InferGroupedLosses();
     /// The path count rule (Config::pathCount).
     void InferPathLosses();
+    /// \param r a record \return true unless the backstop guard holds it back
+    bool GuardAllows(const MrcPsnRecord& r) const;
+    /// Record one send-to-SACK delay of a first transmission (backstop guard).
+    void RecordDelay(Time delay);
     /**
      * The body of OnSack.
      * \param cackPsn cack_psn \param basePsn bitmap base \param bitmap the bitmap
@@ -293,7 +328,9 @@ class MrcSackScoreboard
                                uint32_t basePsn,
                                uint64_t bitmap,
                                bool hasAckPsn,
-                               uint32_t ackPsn);
+                               uint32_t ackPsn,
+                               bool hasNow,
+                               Time now);
     /// Sort events by PSN in serial order around una (cumulatively acked ones first).
     void SortAscending(std::vector<MrcPsnEvent>& v) const;
     /// Reset m_update for a new call.
@@ -314,7 +351,8 @@ class MrcSackScoreboard
     uint32_t m_groupFrontier[MAX_GROUPS]{}; //!< grouped count rule applied below, per group
     uint32_t m_groupsUsed{0};               //!< bit g: group g was used by a transmission
     uint32_t m_pathFrontier[MAX_PATHS]{};   //!< path count rule applied below, per path
-    uint64_t m_pathsUsed{0};                //!< bit p: path p was used by a transmission
+    uint32_t m_pathThr[MAX_PATHS]{};        //!< InferPathLosses' thresholds (0 outside it)
+    uint64_t m_pathsUsed[MAX_PATHS / 64]{}; //!< bit p: path p was used by a transmission
     uint32_t m_retxTop{0};                  //!< no retransmitted record at or above this offset
     Time m_latestSackedSendTime{0};         //!< newest send time among SACKed PSNs (time rule)
     bool m_anySackedSendTime{false};        //!< m_latestSackedSendTime valid
@@ -322,6 +360,11 @@ class MrcSackScoreboard
     bool m_inRecovery{false};               //!< a StartRecovery episode is open
     uint32_t m_recoveryPsn{0};              //!< its recovery point (next PSN at the start)
     MrcSackUpdate m_update;                 //!< reused result
+    bool m_hasNow{false};                   //!< the SACK being applied came with its time
+    Time m_now{0};                          //!< that time
+    uint32_t m_groupsPending{0};            //!< bit g: the guard stopped group g's rule early
+    Time m_delayMax[2]{};                   //!< largest delay: [0] this window, [1] the last
+    Time m_delayWindowStart{0};             //!< start of the current delay window
 
     /**
      * The highest positions of the SACKed PSNs of each set of one count rule (the rule's
@@ -353,6 +396,7 @@ class MrcSackScoreboard
 
       private:
         uint32_t m_n{0};               //!< N
+        uint32_t m_sets{0};            //!< number of sets (storage made at the first Add)
         std::vector<uint64_t> m_pos;   //!< per set: N slots, a ring ascending from m_head
         std::vector<uint32_t> m_count; //!< per set: slots used
         std::vector<uint32_t> m_head;  //!< per set: slot of the lowest position
@@ -363,7 +407,7 @@ class MrcSackScoreboard
     TopSacked m_groupTop;      //!< grouped count rule, per group
     TopSacked m_pathTop;       //!< path count rule, per path (first transmissions)
     uint32_t m_groupsDirty{0}; //!< bit g: group g's N-th highest changed since inference
-    uint64_t m_pathsDirty{0};  //!< bit p: path p's N-th highest changed since inference
+    uint64_t m_pathsDirty[MAX_PATHS / 64]{}; //!< bit p: path p's N-th highest changed
 };
 
 } // namespace ns3

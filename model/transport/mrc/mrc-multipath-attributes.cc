@@ -245,6 +245,30 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       UintegerValue(96),
                       MakeUintegerAccessor(&MrcMultipathQueuePair::m_globalReorderPsns),
                       MakeUintegerChecker<uint32_t>())
+        .AddAttribute("BackstopGuard",
+                      "LossRule Path: the PlaneReorderPsns and GlobalReorderPsns backstops "
+                      "declare a first transmission lost only once it has been out longer "
+                      "than every PSN SACKed lately (the largest send-to-SACK delay of a "
+                      "first transmission over the last two windows of 8 guards) plus "
+                      "BackstopGuardMargin: a path slowed by a queue and a dead path look "
+                      "the same to a PSN count, only time tells them apart. Without it, "
+                      "at 800 Gb/s per QP the 96 PSNs of GlobalReorderPsns pass in 4 us, "
+                      "less than one switch queue at the trim threshold, and queueing "
+                      "alone retires healthy EVs (validation case 16b). Default false "
+                      "(2026-12-02): the guarded rules run only when a SACK arrives, so "
+                      "a loss at a message's tail can wait for the timeout (case 04a, "
+                      "seed 2: 1 timeout, 0.871 of the loss-free rate). The ReorderPsns "
+                      "path rule is exact (one path delivers in order) and never guarded.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_backstopGuard),
+                      MakeBooleanChecker())
+        .AddAttribute("BackstopGuardMargin",
+                      "Added to the largest recent send-to-SACK delay by BackstopGuard. 0 "
+                      "(default) = BaseRtt (our choice: a PSN delayed a little more than "
+                      "the slowest one seen so far is still not taken for lost).",
+                      TimeValue(Time(0)),
+                      MakeTimeAccessor(&MrcMultipathQueuePair::m_backstopGuardMargin),
+                      MakeTimeChecker(Time(0)))
         .AddAttribute("SleekRecovery",
                       "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
                       "Q4 model default): enter recovery when ooo_count >= max(min("

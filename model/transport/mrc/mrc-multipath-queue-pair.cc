@@ -36,6 +36,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_planeReorderPsns(16),
       m_globalReorderPsns(96),
       m_timeoutLosesPath(true),
+      m_backstopGuard(false),
+      m_backstopGuardMargin(0),
       m_retxRttSamples(true),
       m_lossRule(LOSS_PATH),
       m_sleek(true),
@@ -180,6 +182,9 @@ MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
         cfg.groupedCount = true;
         cfg.reorderPsns = m_planeReorderPsns;
         cfg.globalReorderPsns = m_globalReorderPsns;
+        cfg.backstopGuard = m_backstopGuard;
+        cfg.guardMargin =
+            m_backstopGuardMargin.IsStrictlyPositive() ? m_backstopGuardMargin : m_baseRtt;
     }
     else if (m_lossRule == LOSS_PLANE)
     {

@@ -469,6 +469,8 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     uint32_t m_planeReorderPsns;  //!< PlaneReorderPsns
     uint32_t m_globalReorderPsns; //!< GlobalReorderPsns
     bool m_timeoutLosesPath;      //!< TimeoutLosesPath
+    bool m_backstopGuard;         //!< BackstopGuard
+    Time m_backstopGuardMargin;   //!< BackstopGuardMargin
     bool m_retxRttSamples;        //!< RetxRttSamples
     LossRule m_lossRule;          //!< LossRule
     bool m_sleek;                 //!< SleekRecovery

@@ -53,8 +53,8 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     }
 
     const MrcSackUpdate& upd =
-        pr ? m_sb->OnSack(seth.GetCackPsn(), seth.GetSackBasePsn(), seth.GetSackBitmap())
-           : m_sb->OnSack(seth);
+        pr ? m_sb->OnSack(seth.GetCackPsn(), seth.GetSackBasePsn(), seth.GetSackBitmap(), now)
+           : m_sb->OnSack(seth, now);
     // (upd is the scoreboard's reused result: read it before the next scoreboard call)
     const MrcCcAck ack = CcAckOf(seth, ccs, upd, now);
     const bool anyAcked = !upd.acked.empty();
