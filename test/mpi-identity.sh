@@ -27,6 +27,7 @@ CASES=(
     "compare|2 4|compare --hosts=16 --hostsPerT0=4 --bytes=400000"
     "incast-pfc|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=12 --bytes=1000000 --transports=roce,mrc --ns3::MrcSharedBufferMmu::BufferSize=500000"
     "incast-null|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=12 --bytes=1000000 --transport=roce --ns3::MrcSharedBufferMmu::BufferSize=500000 --sync=null"
+    "ar-null|2|allreduce --hosts=16 --hostsPerT0=4 --bytes=800000 --transport=mrc --sync=null"
     "failover|2|failover --bytes=2000000 --simTime=5ms"
     "fattree|2|permutation --topology=fattree --k=4 --transports=uec,mrc --bytes=300000"
     "allreduce|2 4|allreduce --hosts=16 --hostsPerT0=4 --bytes=800000"
@@ -81,7 +82,7 @@ for c in "${CASES[@]}"; do
             diffs+=("summary.json")
         fi
         if [ ${#diffs[@]} -eq 0 ]; then
-            echo "mpi-identity: $name, $n ranks: identical to 1 rank ($wall s; flows.csv, fct.txt, pfc.txt, summary.json)"
+            echo "mpi-identity: $name, $n ranks: identical to 1 rank ($wall s; flows.csv, fct.txt, pfc.txt, timeseries.csv, collective-steps.csv where written, summary.json)"
         else
             echo "mpi-identity: $name, $n ranks: DIFFERS from 1 rank in ${diffs[*]}"
             for f in "${diffs[@]}"; do

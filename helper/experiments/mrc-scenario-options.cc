@@ -143,7 +143,7 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("ranks",
                  "split the fabric over N MPI ranks: run under mpirun -np N (./ns3-mrc run "
                  "--ranks=N); N=1 is one process with the split runs' rules (a message a "
-                 "completion releases starts 1 lookahead + 1 ps after it; the run ends 2 x "
+                 "completion releases starts 1 lookahead + 1 ns after it; the run ends 2 x "
                  "lookahead after the last completion; no time series), the reference the "
                  "splits are compared with (empty: one process, the run ends at the last "
                  "completion)",

@@ -232,13 +232,13 @@ struct MrcScenarioRunner::Impl
 
     /// Message ends in a run with --ranks. Every rank learns of every message's end: the
     /// rank of its source host sends a notice to the other ranks (arriving one lookahead
-    /// later), and every rank, that one too, applies the end one lookahead + 1 ps after it
-    /// happened, in the order (end time, node, that node's count) of MrcCanonicalScheduler,
-    /// which no split changes. Applying an end releases what it starts (collective steps,
-    /// trace entries, htsim triggers) on every rank in the same order, so message ids,
-    /// lanes and random streams agree; only the source host's rank posts a message. When
-    /// every message has ended, the run ends 2 x lookahead - 1 ps after the last end, on
-    /// every rank at the same simulated time.
+    /// later), and every rank, that one too, applies the end one lookahead + one time step (1 ns at
+    /// the default resolution) after it happened, in the order (end time, node, that node's count)
+    /// of MrcCanonicalScheduler, which no split changes. Applying an end releases what it starts
+    /// (collective steps, trace entries, htsim triggers) on every rank in the same order, so
+    /// message ids, lanes and random streams agree; only the source host's rank posts a message.
+    /// When every message has ended, the run ends 2 x lookahead after the last end, on every rank
+    /// at the same simulated time.
     struct RankEnd
     {
         /// The kinds of MrcRankNotice the runner sends: values = (message id, end time
@@ -1294,7 +1294,11 @@ MrcScenarioRunner::Impl::NoticeEnd(std::size_t i, bool completed)
                       : 0;
     if (MrcMpi::IsActive())
     {
-        MrcMpi::SendNotice(n, now + rankEnd.lookahead);
+        // Sent from an event of its own that schedules nothing: ns-3's null-message engine
+        // promises the other ranks, with each message, nothing before (its next event +
+        // lookahead); an event that sent and then scheduled an earlier one could break that.
+        const Time rx = now + rankEnd.lookahead;
+        Simulator::ScheduleNow([n, rx]() { MrcMpi::SendNotice(n, rx); });
     }
     ScheduleEnd(n);
 }
@@ -1304,9 +1308,9 @@ MrcScenarioRunner::Impl::ScheduleEnd(const MrcRankNotice& n)
 {
     NS_ABORT_MSG_IF(n.kind != RankEnd::MESSAGE_COMPLETED && n.kind != RankEnd::MESSAGE_FAILED,
                     "mrc-sim: a notice of unknown kind " << n.kind << " from another rank");
-    // Strictly after the notice's arrival (one lookahead), so that on the arrival rank
+    // One time step after the notice's arrival (one lookahead), so that on the arrival rank
     // no event of that time has run before it that runs after it in one process.
-    const Time at = TimeStep(n.values[1]) + rankEnd.lookahead + PicoSeconds(1);
+    const Time at = TimeStep(n.values[1]) + rankEnd.lookahead + TimeStep(1);
     if (MrcCanonicalScheduler::IsActive())
     {
         MrcCanonicalScheduler::SetNextInsertion(n.values[1],
@@ -1339,7 +1343,7 @@ MrcScenarioRunner::Impl::ApplyEnd(const MrcRankNotice& n)
         // Every notice of an end arrives one lookahead after it: the run's end is later
         // than any of them, and the same on every rank.
         StopSideEvents();
-        const Time end = endedAt + 2 * rankEnd.lookahead - PicoSeconds(1);
+        const Time end = endedAt + 2 * rankEnd.lookahead;
         Simulator::Stop(end > Simulator::Now() ? end - Simulator::Now() : Time(0));
     }
 }

@@ -176,7 +176,7 @@ class MrcCollective
     /**
      * As OnFlowComplete(done, now), for a completion the collective learns of later than it
      * happened (a run split over ranks: MrcScenarioRunner applies every message's end one
-     * lookahead + 1 ps after it). The step and iteration records keep the completion time;
+     * lookahead + one time step after it). The step and iteration records keep the completion time;
      * the released messages start at releaseAt, the next iteration at the later of
      * completedAt + computeGap and releaseAt.
      * \param done the message \param completedAt when it completed
