@@ -410,7 +410,7 @@ TEST(MrcDistributed, FlowPartsMergeByFlowIdAndEndTime)
 TEST(MrcDistributed, TheEndOfARunWithRanksIsTwoLookaheadsAfterTheLastCompletion)
 {
     // --ranks=1: one process with the split runs' end rule. The last message ends at T;
-    // the run ends at T + 2 x 1 us - 1 ps (the T0-T1 delay is the lookahead).
+    // the run ends at T + 2 x 1 us (the T0-T1 delay is the lookahead).
     MrcScenarioOptions o;
     o.scenario = "permutation";
     MrcScenarios::Find("permutation")->preset(o);
@@ -446,7 +446,7 @@ TEST(MrcDistributed, TheEndOfARunWithRanksIsTwoLookaheadsAfterTheLastCompletion)
 TEST(MrcDistributed, ACollectiveStepStartsOneLookaheadAfterTheEndThatReleasesIt)
 {
     // --ranks=1, a ring all-reduce of 4 hosts in 1 chunk: every rank learns of a message's
-    // end one lookahead (the 1 us T0-T1 delay) + 1 ps after it, and the step it releases
+    // end one lookahead (the 1 us T0-T1 delay) + 1 ns (one time step) after it, and the step it releases
     // starts then. Without --ranks it starts at the end itself. Both move the same bytes.
     std::map<std::string, std::vector<MrcFlowRecord>> flows;
     for (const std::string ranks : {"", "1"})

@@ -75,7 +75,7 @@ struct MrcScenarioConfig
     Time simTime{Seconds(1)}; //!< simulated-time limit
     /// --ranks: 0 (not given): one process, the run ends at the last completion; N >= 1:
     /// the fabric split over N MPI ranks (MrcTopologyHelper::SetRanks), and the run ends
-    /// 2 x lookahead - 1 ps after the last completion on any rank (the same for every N)
+    /// 2 x lookahead after the last completion on any rank (the same for every N)
     uint32_t ranks{0};
     bool nullMessages{false}; //!< --sync=null: null-message synchronization (with --ranks)
     bool pcap{false};         //!< write one pcap file per port into pcapDir
