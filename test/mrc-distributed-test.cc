@@ -446,8 +446,8 @@ TEST(MrcDistributed, TheEndOfARunWithRanksIsTwoLookaheadsAfterTheLastCompletion)
 TEST(MrcDistributed, ACollectiveStepStartsOneLookaheadAfterTheEndThatReleasesIt)
 {
     // --ranks=1, a ring all-reduce of 4 hosts in 1 chunk: every rank learns of a message's
-    // end one lookahead (the 1 us T0-T1 delay) + 1 ns (one time step) after it, and the step it releases
-    // starts then. Without --ranks it starts at the end itself. Both move the same bytes.
+    // end one lookahead (the 1 us T0-T1 delay) + 1 ns (one time step) after it, and the step it
+    // releases starts then. Without --ranks it starts at the end itself. Both move the same bytes.
     std::map<std::string, std::vector<MrcFlowRecord>> flows;
     for (const std::string ranks : {"", "1"})
     {
