@@ -55,6 +55,29 @@ Slurp(const std::string& path)
     return os.str();
 }
 
+/**
+ * The options of a small run on a Clos of `hosts` hosts, 2 T1s per plane.
+ * \param scenario the preset \param hosts hosts \param perT0 hosts per T0
+ * \param bytes --bytes \param ranks --ranks ("" for none)
+ */
+MrcScenarioOptions
+SmallRun(const std::string& scenario,
+         const std::string& hosts,
+         const std::string& perT0,
+         const std::string& bytes,
+         const std::string& ranks)
+{
+    MrcScenarioOptions o;
+    o.scenario = scenario;
+    MrcScenarios::Find(scenario)->preset(o);
+    o.topo.hosts = hosts;
+    o.topo.hostsPerT0 = perT0;
+    o.topo.t1PerPlane = "2";
+    o.bytes = bytes;
+    o.ranks = ranks;
+    return o;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------
@@ -411,15 +434,8 @@ TEST(MrcDistributed, TheEndOfARunWithRanksIsTwoLookaheadsAfterTheLastCompletion)
 {
     // --ranks=1: one process with the split runs' end rule. The last message ends at T;
     // the run ends at T + 2 x 1 us (the T0-T1 delay is the lookahead).
-    MrcScenarioOptions o;
-    o.scenario = "permutation";
-    MrcScenarios::Find("permutation")->preset(o);
-    o.topo.hosts = "8";
-    o.topo.hostsPerT0 = "4";
-    o.topo.t1PerPlane = "2";
+    MrcScenarioOptions o = SmallRun("permutation", "8", "4", "100000", "1");
     o.transport = "mrc";
-    o.bytes = "100000";
-    o.ranks = "1";
     MrcScenarioConfig c;
     ASSERT_EQ(o.TryToConfig(c), "");
     EXPECT_EQ(c.ranks, 1u);
@@ -451,15 +467,8 @@ TEST(MrcDistributed, ACollectiveStepStartsOneLookaheadAfterTheEndThatReleasesIt)
     std::map<std::string, std::vector<MrcFlowRecord>> flows;
     for (const std::string ranks : {"", "1"})
     {
-        MrcScenarioOptions o;
-        o.scenario = "allreduce";
-        MrcScenarios::Find("allreduce")->preset(o);
-        o.topo.hosts = "4";
-        o.topo.hostsPerT0 = "2";
-        o.topo.t1PerPlane = "2";
+        MrcScenarioOptions o = SmallRun("allreduce", "4", "2", "400000", ranks);
         o.transport = "roce";
-        o.bytes = "400000";
-        o.ranks = ranks;
         MrcScenarioConfig c;
         ASSERT_EQ(o.TryToConfig(c), "");
         c.chunks = 1;
@@ -518,15 +527,8 @@ TEST(MrcDistributed, RankSamplesMergeInTheOrderOfOneProcess)
     // A --ranks=1 run with time series (hosts, flows with windows, switch queues), two
     // transports. Its samples dealt out to two "ranks" by series, packed, merged and sorted
     // by (time, order) come back in the order one process added them, values exact.
-    MrcScenarioOptions o;
-    o.scenario = "permutation";
-    MrcScenarios::Find("permutation")->preset(o);
-    o.topo.hosts = "8";
-    o.topo.hostsPerT0 = "4";
-    o.topo.t1PerPlane = "2";
+    MrcScenarioOptions o = SmallRun("permutation", "8", "4", "200000", "1");
     o.transports = "roce,uec";
-    o.bytes = "200000";
-    o.ranks = "1";
     o.sampleInterval = "2us";
     MrcScenarioConfig c;
     ASSERT_EQ(o.TryToConfig(c), "");

@@ -475,10 +475,10 @@ MrcSackScoreboard::InferGroupedLosses()
     // others it is still at or below their frontier (both shift down as una advances).
     // A group the backstop guard stopped early is looked at again at every SACK.
     const bool guarded = m_config.backstopGuard && m_config.pathCount;
-    const uint32_t todo = m_groupsDirty | m_groupsPending;
+    const uint32_t groups = m_groupsDirty | m_groupsPending;
     m_groupsDirty = 0;
     m_groupsPending = 0;
-    for (uint32_t bits = todo; bits != 0; bits &= bits - 1)
+    for (uint32_t bits = groups; bits != 0; bits &= bits - 1)
     {
         const uint32_t g = LowestBit(bits);
         uint32_t thr;
