@@ -8,18 +8,24 @@
 // UEC sender whose first window was trimmed sat at cwnd = 1 MTU for up to a millisecond:
 // it only retransmitted, and the ACK of a retransmitted PSN gave NSCC no RTT sample, so
 // no increase quadrant ever ran (the same-T0 sender, trimmed less, finished 3-5x sooner).
-// Checked at seeds 1-8 except UEC seed 5 and MRC seed 4, which stay outside 2x with the
-// published rules (fastest/slowest 0.40 and 0.45): the sender under the receiver's T0
-// holds a window like the others' at about half their RTT (doc/mrc.rst, "NSCC fairness by
-// position"). The non-default IncreaseRttScaling (our modelling choice) brings those two
-// seeds within 2x; tests below. Also the RTT-sample validity rule itself, against
-// hand-computed cases.
+// Both profiles (uec-htsim, mrc) now trim as htsim does (MrcTrimmer::TrimVictim
+// RandomOfTwo). Checked at seeds 1-8 for MRC and 2-8 for UEC. UEC seed 1 stays outside
+// 2x (fastest/slowest 0.48): with htsim's data queue of 1 BDP (175,650 B, 14.05 us at
+// 100 Gb/s), longer than NSCC's target delay (10.54 us), the last hop holds the delay
+// above the target, ACKs fall in the multiplicative-decrease quadrant, which keeps the
+// ratio of the windows, and the windows stay as unequal as the first quick adapts left
+// them. With MRC's queue of 125,000 B (10 us, below the target) the same seed is within
+// 2x; tests below (doc/mrc.rst, "NSCC fairness by position"). Also the RTT-sample
+// validity rule itself, against hand-computed cases, and the profiles' trim rule.
 
 #include "ns3/config.h"
 #include "ns3/mrc-nscc.h"
+#include "ns3/mrc-profiles.h"
 #include "ns3/mrc-scenario.h"
+#include "ns3/mrc-trimmer.h"
 #include "ns3/names.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -188,25 +194,80 @@ RunSmallIncast(const std::string& transport, const std::string& victim)
 
 } // namespace
 
+TEST(MrcNsccFairness, ProfilesTrimAsHtsim)
+{
+    // uec-htsim and mrc set MrcTrimmer::TrimVictim to RandomOfTwo (htsim compositequeue:
+    // a full data queue trims its newest packet or the arrival, 1/2 each); a trimmer made
+    // after Apply takes the queued packet as the victim at about half of the crossings.
+    for (const std::string profile : {"uec-htsim", "mrc"})
+    {
+        int found = 0;
+        for (const auto& st : MrcProfiles::GetSettings(profile))
+        {
+            if (st.path == "ns3::MrcTrimmer::TrimVictim")
+            {
+                EXPECT_EQ(st.value, "RandomOfTwo") << profile;
+                ++found;
+            }
+        }
+        EXPECT_EQ(found, 1) << profile;
+        MrcProfiles::Apply(profile);
+        Ptr<MrcTrimmer> t = CreateObject<MrcTrimmer>();
+        StringValue v;
+        t->GetAttribute("TrimVictim", v);
+        EXPECT_EQ(v.Get(), "RandomOfTwo") << profile;
+        t->AssignStreams(11);
+        int queued = 0;
+        for (int i = 0; i < 64; ++i)
+        {
+            queued += t->TrimQueuedVictim() ? 1 : 0;
+        }
+        EXPECT_GT(queued, 16) << profile;
+        EXPECT_LT(queued, 48) << profile;
+        Config::Reset();
+    }
+    Ptr<MrcTrimmer> plain = CreateObject<MrcTrimmer>();
+    StringValue v;
+    plain->GetAttribute("TrimVictim", v);
+    EXPECT_EQ(v.Get(), "Arriving"); // the trimmer's own default is unchanged
+}
+
 TEST(MrcNsccFairness, UecIncastWithinTwiceByPosition)
 {
-    // not seed 5 (0.40 with the published rules; see the file comment)
-    CheckFairByPosition("uec", {"1", "2", "3", "4", "6", "7", "8"});
+    // not seed 1 (0.48 with the uec-htsim profile; see the file comment)
+    CheckFairByPosition("uec", {"2", "3", "4", "5", "6", "7", "8"});
 }
 
 TEST(MrcNsccFairness, MrcIncastWithinTwiceByPosition)
 {
-    // not seed 4 (0.45 with the published rules; see the file comment)
-    CheckFairByPosition("mrc", {"1", "2", "3", "5", "6", "7", "8"});
+    CheckFairByPosition("mrc", {"1", "2", "3", "4", "5", "6", "7", "8"});
 }
 
-TEST(MrcNsccFairness, RttScaledIncreaseBringsHeldOutSeedsWithinTwice)
+TEST(MrcNsccFairness, DataQueueBelowTargetBringsUecSeedOneWithinTwice)
 {
-    // The two seeds outside 2x, with additive increases scaled by the path's RTT
-    // (MrcNscc::IncreaseRttScaling): UEC seed 5 0.40 -> 0.57 with exponent 2, MRC seed 4
-    // 0.45 -> 0.67 with exponent 1.
-    CheckFairByPosition("uec", {"5"}, {{"ns3::MrcNscc::IncreaseRttScaling", "2"}});
-    CheckFairByPosition("mrc", {"4"}, {{"ns3::MrcNscc::IncreaseRttScaling", "1"}});
+    // UEC seed 1: outside 2x with htsim's 1-BDP data queue (the uec-htsim profile), within
+    // 2x (0.65) with MRC's 125,000 B queue and header queue (the trimmer's defaults).
+    const PositionFcts p = RunIncast("uec", "1");
+    int64_t lo = INT64_MAX;
+    int64_t hi = 0;
+    for (const auto& [pos, fct] : p.minFct)
+    {
+        lo = std::min(lo, fct);
+        hi = std::max(hi, p.maxFct.at(pos));
+    }
+    EXPECT_GT(hi, 2 * lo) << "fastest " << lo << " ns, slowest " << hi << " ns";
+    CheckFairByPosition("uec",
+                        {"1"},
+                        {{"ns3::MrcTrimmer::TrimThreshold", "125000"},
+                         {"ns3::MrcTrimmer::HeaderQueueLimit", "250000"}});
+}
+
+TEST(MrcNsccFairness, RttScaledIncreaseBringsHeldOutSeedWithinTwice)
+{
+    // The seed outside 2x, with additive increases scaled by the path's RTT
+    // (MrcNscc::IncreaseRttScaling, our modelling choice): UEC seed 1 0.48 -> 0.61 with
+    // exponent 2.
+    CheckFairByPosition("uec", {"1"}, {{"ns3::MrcNscc::IncreaseRttScaling", "2"}});
 }
 
 TEST(MrcNsccFairness, TrimVictimIncastDeliversExactlyOnceAndRepeats)

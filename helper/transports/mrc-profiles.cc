@@ -183,7 +183,8 @@ RoceDeployed(const MrcProfileContext& ctx)
 }
 
 /// UEC reference simulator (htsim main_uec.cpp / uec.cpp) defaults: MTU 4096, SACK every
-/// 16 KB, min RTO 100 us, trimming on, queues of about one BDP, ECN 20/80 % of the BDP, NSCC.
+/// 16 KB, min RTO 100 us, trimming on (victim: the newest queued packet or the arrival, 1/2
+/// each), queues of about one BDP, ECN 20/80 % of the BDP, NSCC.
 std::vector<MrcProfileSetting>
 UecHtsim(const MrcProfileContext& ctx)
 {
@@ -223,6 +224,9 @@ UecHtsim(const MrcProfileContext& ctx)
         {"ns3::MrcTrimmer::TrimSize",
          "0",
          "our choice: exactly the headers (htsim keeps 64 B, less than our headers)"},
+        {"ns3::MrcTrimmer::TrimVictim",
+         "RandomOfTwo",
+         h + ": a full data queue trims its newest packet or the arrival, 1/2 each"},
         {"ns3::MrcEcnMarker::Kmin", Num(bdp / 5), h + ": Kmin 20 % of BDP"},
         {"ns3::MrcEcnMarker::Kmax", Num(bdp * 4 / 5), h + ": Kmax 80 % of BDP"},
         {"ns3::MrcEcnMarker::Pmax", "1", h + ": marking probability up to 1"},
@@ -231,7 +235,8 @@ UecHtsim(const MrcProfileContext& ctx)
 }
 
 /// MRC (mrc-protocol.md; design.md section 5): 4096 B MTU, EVs split over the planes,
-/// NSCC, trimming, SACK/NACK, PFC off. Values not published are marked "our choice".
+/// NSCC, trimming (htsim's victim rule), SACK/NACK, PFC off. Values not published are marked
+/// "our choice".
 std::vector<MrcProfileSetting>
 Mrc(const MrcProfileContext& ctx)
 {
@@ -253,6 +258,10 @@ Mrc(const MrcProfileContext& ctx)
         {"ns3::MrcSwitchNode::TrimmingEnabled", "true", proto + ": packet trimming on"},
         {"ns3::MrcSwitchNode::EcnEnabled", "true", proto + ": ECN for NSCC"},
         {"ns3::MrcSwitchNode::NoEcnToHost", "true", proto + ": no ECN on the last hop"},
+        {"ns3::MrcTrimmer::TrimVictim",
+         "RandomOfTwo",
+         "our choice: htsim's victim rule (newest queued packet or the arrival, 1/2 each); "
+         "MRC publishes none"},
         {"ns3::MrcEcnMarker::Kmin",
          Num(kmin),
          "our choice: 20 % of the BDP (rate x 8 link delays), as htsim's UEC queues"},
