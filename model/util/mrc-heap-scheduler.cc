@@ -67,6 +67,9 @@ MrcHeapScheduler::SiftUp(std::size_t hole, const Event& e)
 void
 MrcHeapScheduler::SiftDown(std::size_t hole, const Event& e)
 {
+    // Bottom-up: move the hole down to a leaf along the smallest children, without
+    // comparing them with e (the last entry, which mostly belongs near the leaves), then
+    // move e up from there: fewer comparisons than stopping where e fits.
     const std::size_t n = m_heap.size();
     for (;;)
     {
@@ -76,22 +79,29 @@ MrcHeapScheduler::SiftDown(std::size_t hole, const Event& e)
             break;
         }
         std::size_t best = first;
-        const std::size_t last = std::min(first + ARITY, n);
-        for (std::size_t c = first + 1; c < last; ++c)
+        if (first + ARITY <= n)
         {
-            if (Before(m_heap[c].key, m_heap[best].key))
-            {
-                best = c;
-            }
+            // all four children exist: no bound check per child
+            const std::size_t b01 =
+                Before(m_heap[first + 1].key, m_heap[first].key) ? first + 1 : first;
+            const std::size_t b23 =
+                Before(m_heap[first + 3].key, m_heap[first + 2].key) ? first + 3 : first + 2;
+            best = Before(m_heap[b23].key, m_heap[b01].key) ? b23 : b01;
         }
-        if (!Before(m_heap[best].key, e.key))
+        else
         {
-            break;
+            for (std::size_t c = first + 1; c < n; ++c)
+            {
+                if (Before(m_heap[c].key, m_heap[best].key))
+                {
+                    best = c;
+                }
+            }
         }
         m_heap[hole] = m_heap[best];
         hole = best;
     }
-    m_heap[hole] = e;
+    SiftUp(hole, e);
 }
 
 void
