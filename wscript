@@ -12,6 +12,7 @@ def build(bld):
         'model/util/mrc-comma-list.cc',
         'model/util/mrc-mpi.cc',
         'model/util/mrc-canonical-scheduler.cc',
+        'model/util/mrc-heap-scheduler.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -166,6 +167,7 @@ def build(bld):
         'test/mrc-fabric-incast-test.cc',
         'test/mrc-ecn-marker-test.cc',
         'test/mrc-flat-map-test.cc',
+        'test/mrc-heap-scheduler-test.cc',
         'test/mrc-forwarding-test.cc',
         'test/mrc-shared-buffer-mmu-test.cc',
         'test/mrc-switch-packet-test.cc',
@@ -239,6 +241,7 @@ def build(bld):
         'model/util/mrc-comma-list.h',
         'model/util/mrc-mpi.h',
         'model/util/mrc-canonical-scheduler.h',
+        'model/util/mrc-heap-scheduler.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
         'model/util/mrc-uint128.h',

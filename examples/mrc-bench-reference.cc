@@ -102,16 +102,16 @@ struct Receiver
 /// The benchmark's options.
 struct BenchOptions
 {
-    uint32_t hosts = 128;                                  //!< number of hosts
-    uint32_t hostsPerT0 = 16;                              //!< hosts under each T0
-    uint32_t t1 = 8;                                       //!< number of T1 switches
-    uint64_t bytes = 2000000;                              //!< bytes per flow
-    uint32_t payload = 1000;                               //!< UDP payload per data packet
-    uint32_t ackPayload = 14;                              //!< UDP payload per ACK
-    std::string rate = "100Gbps";                          //!< rate of every link
-    std::string linkDelay = "1us";                         //!< delay of every link
-    uint32_t seed = 1;                                     //!< seed of the permutation
-    std::string scheduler = "ns3::PriorityQueueScheduler"; //!< event scheduler, as mrc-sim
+    uint32_t hosts = 128;                            //!< number of hosts
+    uint32_t hostsPerT0 = 16;                        //!< hosts under each T0
+    uint32_t t1 = 8;                                 //!< number of T1 switches
+    uint64_t bytes = 2000000;                        //!< bytes per flow
+    uint32_t payload = 1000;                         //!< UDP payload per data packet
+    uint32_t ackPayload = 14;                        //!< UDP payload per ACK
+    std::string rate = "100Gbps";                    //!< rate of every link
+    std::string linkDelay = "1us";                   //!< delay of every link
+    uint32_t seed = 1;                               //!< seed of the permutation
+    std::string scheduler = "ns3::MrcHeapScheduler"; //!< event scheduler, as mrc-sim
 
     /// \return the number of T0 switches
     uint32_t T0() const
@@ -153,7 +153,8 @@ ParseOptions(int argc, char* argv[])
         !sched.IsChildOf(Scheduler::GetTypeId()))
     {
         MrcCommandLine::Fail("--scheduler='" + o.scheduler +
-                             "' is not an ns-3 scheduler (allowed: ns3::PriorityQueueScheduler, "
+                             "' is not an ns-3 scheduler (allowed: ns3::MrcHeapScheduler, "
+                             "ns3::PriorityQueueScheduler, "
                              "ns3::MapScheduler, ns3::HeapScheduler, ns3::CalendarScheduler, "
                              "ns3::ListScheduler)");
     }

@@ -9,7 +9,7 @@
 // given with --flowFile, so that both simulators run the same permutation; --writeFlowFile
 // writes ours in that format), UEC RUD queue pairs with the uec-htsim profile (MTU 4096,
 // trimming, NSCC, mixed spraying), on the event scheduler mrc-sim uses
-// (ns3::PriorityQueueScheduler; --scheduler picks another). Checks that every byte is
+// (ns3::MrcHeapScheduler; --scheduler picks another). Checks that every byte is
 // placed exactly once and every Write completes, then prints wall time, CPU time, peak RSS,
 // packet hops, events and FCT percentiles as text and one JSON line (--json=FILE also writes
 // the JSON there). Exit code 1 if a check fails.
@@ -107,13 +107,13 @@ Quantile(const std::vector<int64_t>& v, double q)
 /// The benchmark's options.
 struct UecBenchOptions
 {
-    uint32_t k = 16;                                       //!< fat-tree arity
-    uint64_t bytes = 2000000;                              //!< bytes each host writes
-    uint32_t seed = 1;                                     //!< RNG seed
-    std::string json = "";                                 //!< also write the JSON line here
-    std::string flowFile = "";                             //!< htsim .cm flows instead
-    std::string writeFlowFile = "";                        //!< write the flows as .cm here
-    std::string scheduler = "ns3::PriorityQueueScheduler"; //!< event scheduler
+    uint32_t k = 16;                                 //!< fat-tree arity
+    uint64_t bytes = 2000000;                        //!< bytes each host writes
+    uint32_t seed = 1;                               //!< RNG seed
+    std::string json = "";                           //!< also write the JSON line here
+    std::string flowFile = "";                       //!< htsim .cm flows instead
+    std::string writeFlowFile = "";                  //!< write the flows as .cm here
+    std::string scheduler = "ns3::MrcHeapScheduler"; //!< event scheduler, as mrc-sim
 };
 
 /// \param argc argument count \param argv arguments \return the options, checked
@@ -143,10 +143,11 @@ ParseOptions(int argc, char* argv[])
     if (!TypeId::LookupByNameFailSafe(o.scheduler, &sched) ||
         !sched.IsChildOf(Scheduler::GetTypeId()))
     {
-        MrcCommandLine::Fail("--scheduler='" + o.scheduler +
-                             "' is not a TypeId (allowed: ns3::PriorityQueueScheduler, "
-                             "ns3::MapScheduler, ns3::HeapScheduler, ns3::CalendarScheduler, "
-                             "ns3::ListScheduler)");
+        MrcCommandLine::Fail(
+            "--scheduler='" + o.scheduler +
+            "' is not a TypeId (allowed: ns3::MrcHeapScheduler, ns3::PriorityQueueScheduler, "
+            "ns3::MapScheduler, ns3::HeapScheduler, ns3::CalendarScheduler, "
+            "ns3::ListScheduler)");
     }
     if (o.k < 4 || o.k % 2 != 0 || o.k > 64)
     {

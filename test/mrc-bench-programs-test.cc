@@ -60,7 +60,7 @@ TEST(MrcBenchUec, FlowFileRunsTheIdenticalWorkload)
     auto [rc, out] = RunCommand(bin + " --k=4 --bytes=100000 --writeFlowFile=" + cm);
     ASSERT_EQ(rc, 0) << out;
     EXPECT_NE(out.find("\"allCompleted\": true"), std::string::npos) << out;
-    EXPECT_NE(out.find("\"scheduler\": \"ns3::PriorityQueueScheduler\""), std::string::npos);
+    EXPECT_NE(out.find("\"scheduler\": \"ns3::MrcHeapScheduler\""), std::string::npos);
 
     // the file: htsim's header and one line per flow, each host sending once
     std::ifstream f(cm);
@@ -128,7 +128,8 @@ TEST(MrcBenchFloor, EverySchedulerRunsExactlyTheEventsAskedFor)
     }
     auto [rc, out] = RunCommand(bin + " --pending=100 --events=20000");
     ASSERT_EQ(rc, 0) << out;
-    for (const char* s : {"ns3::PriorityQueueScheduler",
+    for (const char* s : {"ns3::MrcHeapScheduler",
+                          "ns3::PriorityQueueScheduler",
                           "ns3::MapScheduler",
                           "ns3::HeapScheduler",
                           "ns3::CalendarScheduler"})

@@ -274,6 +274,23 @@ TEST(PacketInfo, RejectsTruncatedAndNonIpv6)
     EXPECT_FALSE(MrcParsePacket(Create<Packet>(v4.data(), v4.size()), info));
 }
 
+TEST(PacketInfo, Ipv6WithDestinationRebuildsTheParsedHeader)
+{
+    Spec s; // traffic class, flow label and hop limit all non-zero
+    Ptr<Packet> p = MakePacket(s);
+    MrcPacketInfo info;
+    ASSERT_TRUE(MrcParsePacket(p, info));
+    EXPECT_EQ(info.hopLimit, 64);
+    info.dst = Ipv6Address("fcbb:bb00:200:300::");
+    uint8_t rebuilt[MRC_IPV6_HEADER_BYTES];
+    MrcIpv6WithDestination(info, rebuilt);
+    // the same bytes as the packet's header with its destination rewritten in place
+    MrcWriteDestination(p, info);
+    const std::vector<uint8_t> written = MrcTest::PacketBytes(p);
+    ASSERT_GE(written.size(), MRC_IPV6_HEADER_BYTES);
+    EXPECT_TRUE(std::equal(rebuilt, rebuilt + MRC_IPV6_HEADER_BYTES, written.begin()));
+}
+
 TEST(PacketInfo, WriteDestinationRewritesOnlyTheOuterDa)
 {
     Spec s;

@@ -552,7 +552,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     if (rewritePending)
     {
         uint8_t ip[MRC_IPV6_HEADER_BYTES];
-        MrcIpv6WithDestination(send, info, ip);
+        MrcIpv6WithDestination(info, ip);
         queued = out.dev->SendToClassReplacing(send,
                                                MrcNetDevice::ETHER_TYPE_IPV6,
                                                outPrio,

@@ -344,6 +344,7 @@ MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
              out.nextHeader,
              out.src,
              out.dst);
+    out.hopLimit = w.Bytes()[7];
     uint32_t off = MRC_IPV6_HEADER_BYTES;
     uint8_t nh = out.nextHeader;
     if (!SkipExtensions(w, off, nh, out, true))
@@ -369,11 +370,16 @@ MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
 }
 
 void
-MrcIpv6WithDestination(Ptr<const Packet> p, const MrcPacketInfo& info, uint8_t* out)
+MrcIpv6WithDestination(const MrcPacketInfo& info, uint8_t* out)
 {
-    const uint32_t got = p->CopyData(out, MRC_IPV6_HEADER_BYTES);
-    NS_ABORT_MSG_IF(got < MRC_IPV6_HEADER_BYTES,
-                    "MrcIpv6WithDestination: a " << got << "-byte packet has no IPv6 header");
+    // Version 6 | traffic class | flow label, payload length, next header, hop limit.
+    MrcByteIo::WriteU32(out,
+                        (0x6u << 28) | (static_cast<uint32_t>(info.trafficClass) << 20) |
+                            (info.flowLabel & MRC_FLOW_LABEL_MASK));
+    MrcByteIo::WriteU16(out + 4, info.payloadLength);
+    out[6] = info.nextHeader;
+    out[7] = info.hopLimit;
+    std::copy(info.src.bytes, info.src.bytes + 16, out + 8);
     std::copy(info.dst.bytes, info.dst.bytes + 16, out + 24);
 }
 

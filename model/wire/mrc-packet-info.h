@@ -155,6 +155,7 @@ struct MrcPacketInfo
     uint16_t payloadLength{0}; //!< outer IPv6 payload length field
     uint8_t trafficClass{0};   //!< outer traffic class octet (DSCP << 2 | ECN)
     uint8_t nextHeader{0};     //!< outer next-header field
+    uint8_t hopLimit{0};       //!< outer hop limit
 
     // Segment Routing Header (routing header type 4) after the outer header
     bool hasSrh{false};         //!< an SRH follows the outer header
@@ -243,12 +244,14 @@ void MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info);
 /**
  * \ingroup mrc
  * The packet's outer IPv6 header with `info.dst` as its destination address, for a
- * sender that writes it itself (MrcNetDevice::SendToClassReplacing).
- * \param p the packet, starting at the outer IPv6 header (aborts if shorter than 40 bytes)
+ * sender that writes it itself (MrcNetDevice::SendToClassReplacing). The bytes are
+ * rebuilt from what MrcParsePacket read (version 6, traffic class, flow label, payload
+ * length, next header, hop limit, source), without reading the packet again; they are
+ * the packet's own unless a field of `info` other than `dst` was changed since.
  * \param info parsed info whose dst is to be written
  * \param out the 40 header bytes
  */
-void MrcIpv6WithDestination(Ptr<const Packet> p, const MrcPacketInfo& info, uint8_t* out);
+void MrcIpv6WithDestination(const MrcPacketInfo& info, uint8_t* out);
 
 /**
  * \ingroup mrc
