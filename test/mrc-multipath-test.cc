@@ -571,3 +571,66 @@ TEST(MrcMultipath, EvTableIsTheDefaultEntropySelector)
               Mp(c.requester)->GetEvTable()->GetActiveCount(1));
     Simulator::Destroy();
 }
+
+namespace
+{
+/// One 1 MiB Write (256 packets) from host 0 to host 3 of TwoPlaneClos(4), LossRule Path
+/// with BackstopGuard, the n-th data frame host 3's port 0 receives dropped (0: none).
+struct GuardRun
+{
+    MrcQpCounters tx;
+    MrcMultipathCounters mp;
+    Time done{0};
+    bool exactlyOnce{false};
+};
+
+GuardRun
+RunWithGuard(uint32_t dropNth)
+{
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("BackstopGuard", BooleanValue(true));
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    if (dropNth > 0)
+    {
+        Ptr<DropNthData> em = CreateObject<DropNthData>();
+        em->n = dropNth;
+        t->GetNicPort(3, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
+    Log log;
+    log.Attach(c);
+    GuardRun r;
+    const uint32_t bytes = 1 << 20;
+    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
+    Simulator::Run();
+    EXPECT_EQ(log.wc.size(), 1u);
+    r.done = log.wc.empty() ? Time(0) : log.wc[0].end;
+    r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
+    r.tx = c.requester->GetCounters();
+    r.mp = Mp(c.requester)->GetMultipathCounters();
+    Simulator::Destroy();
+    return r;
+}
+} // namespace
+
+TEST(MrcMultipath, BackstopGuardRecheckFindsATailLossBeforeTheTimeout)
+{
+    // loss-free: the guard holds nothing back past a SACK, the re-check timer never runs
+    const GuardRun clean = RunWithGuard(0);
+    EXPECT_TRUE(clean.exactlyOnce);
+    EXPECT_EQ(clean.tx.retransmittedPackets, 0u);
+    EXPECT_EQ(clean.mp.guardRechecks, 0u);
+    // the 100th of the ~128 data packets on plane 0 is lost: fewer than ReorderPsns (3)
+    // later PSNs of its path follow, the plane backstop's later PSNs are SACKed while the
+    // guard still holds it, and no SACK comes after that. The re-check at its guard's
+    // expiry finds it (measured: done at 62.3 us against 52.2 us without the loss; a loss
+    // the guarded rules cannot see, 114th..128th packet, waits for the tail probe: 88.6 us).
+    const GuardRun tail = RunWithGuard(100);
+    EXPECT_TRUE(tail.exactlyOnce);
+    EXPECT_EQ(tail.tx.timeouts, 0u);
+    EXPECT_EQ(tail.mp.inferredLosses, 1u);
+    EXPECT_EQ(tail.mp.guardRechecks, 1u);
+    EXPECT_EQ(tail.mp.guardLosses, 1u);
+    EXPECT_EQ(tail.tx.retransmittedPackets, 1u);
+    EXPECT_LT(tail.done, clean.done + MicroSeconds(15));
+}

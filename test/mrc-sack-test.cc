@@ -1006,3 +1006,120 @@ TEST(MrcSackScoreboard, BackstopGuardHoldsTheGlobalRuleToo)
     sb2.OnSack(0xffffff, 1, ~uint64_t(0));
     EXPECT_TRUE(sb2.OnSack(0xffffff, 65, (uint64_t(1) << 36) - 1).lost.empty());
 }
+
+namespace
+{
+/// LossRule Path's scoreboard with the guard (margin 1 us), PSN 0 on plane 1 at 0 and
+/// PSNs 1..100 on plane 0 at 10 ns x PSN, all of plane 0 SACKed at 3 us: largest delay
+/// 3 us - 10 ns = 2.99 us, guard 3.99 us; the global backstop (96) holds PSN 0 back.
+void
+HoldPsnZero(MrcSackScoreboard& sb)
+{
+    sb.OnSent(1000, 1, MicroSeconds(0), 1, 50); // plane 1
+    for (uint32_t i = 1; i <= 100; ++i)
+    {
+        sb.OnSent(1000, 1 + i, NanoSeconds(10 * i), 0, i % 8);
+    }
+    EXPECT_TRUE(sb.OnSack(0xffffff, 1, ~uint64_t(0), MicroSeconds(3)).lost.empty());
+    EXPECT_TRUE(sb.OnSack(0xffffff, 65, (uint64_t(1) << 36) - 1, MicroSeconds(3)).lost.empty());
+}
+
+MrcSackScoreboard::Config
+GuardedPathConfig()
+{
+    MrcSackScoreboard::Config cfg;
+    cfg.pathCount = true;
+    cfg.pathReorderPsns = 3;
+    cfg.groupedCount = true;
+    cfg.reorderPsns = 16;
+    cfg.globalReorderPsns = 96;
+    cfg.backstopGuard = true;
+    cfg.guardMargin = MicroSeconds(1);
+    return cfg;
+}
+} // namespace
+
+TEST(MrcSackScoreboard, GuardExpiryFindsATailLossWithoutAnotherSack)
+{
+    // No SACK comes after 3 us (PSN 0 was the message's tail on a dead path). The held
+    // PSN's guard expires at 0 + 3.99 us: the re-check there declares it lost, 258 us
+    // before a 262 us timeout would have.
+    MrcSackScoreboard sb(GuardedPathConfig(), 0);
+    HoldPsnZero(sb);
+    EXPECT_EQ(sb.GetBackstopGuard(), NanoSeconds(3990));
+    Time at;
+    ASSERT_TRUE(sb.GetGuardExpiry(at));
+    EXPECT_EQ(at, NanoSeconds(3990));
+    // one nanosecond early: still held, same expiry
+    EXPECT_TRUE(sb.OnGuardExpiry(NanoSeconds(3989)).lost.empty());
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::SENT);
+    ASSERT_TRUE(sb.GetGuardExpiry(at));
+    EXPECT_EQ(at, NanoSeconds(3990));
+    // at the expiry: lost, and nothing is held any more
+    const MrcSackUpdate& u = sb.OnGuardExpiry(NanoSeconds(3990));
+    EXPECT_EQ(Psns(u.lost), (std::vector<uint32_t>{0}));
+    EXPECT_EQ(u.lostBytes, 1000u);
+    EXPECT_TRUE(u.acked.empty());
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::LOST);
+    EXPECT_FALSE(sb.GetGuardExpiry(at));
+    // the timeout (262 us) no longer has anything to find
+    EXPECT_TRUE(sb.OnTimeout(MicroSeconds(262), MicroSeconds(262)).lost.empty());
+}
+
+TEST(MrcSackScoreboard, GuardExpiryLeavesAPsnSackedInTimeAlone)
+{
+    // PSN 0 was merely slow: its SACK at 3.5 us (before the 3.99 us expiry) ends the hold,
+    // and a re-check at the old expiry (a timer that was not cancelled) finds nothing
+    MrcSackScoreboard sb(GuardedPathConfig(), 0);
+    HoldPsnZero(sb);
+    const MrcSackUpdate& late = sb.OnSack(100, 101, 0, NanoSeconds(3500));
+    EXPECT_TRUE(late.lost.empty());
+    EXPECT_EQ(late.cumAdvanced, 101u);
+    Time at;
+    EXPECT_FALSE(sb.GetGuardExpiry(at));
+    EXPECT_TRUE(sb.OnGuardExpiry(NanoSeconds(3990)).lost.empty());
+    EXPECT_EQ(sb.GetOutstandingPsns(), 0u);
+}
+
+TEST(MrcSackScoreboard, GuardExpiryOnlyWhenSomethingIsHeld)
+{
+    // in-order delivery holds nothing back: no re-check is asked for
+    MrcSackScoreboard sb(GuardedPathConfig(), 0);
+    for (uint32_t i = 0; i < 200; ++i)
+    {
+        sb.OnSent(1000, i, NanoSeconds(10 * i), i % 2, i % 8);
+    }
+    Time at;
+    EXPECT_FALSE(sb.GetGuardExpiry(at));
+    EXPECT_TRUE(sb.OnSack(99, 100, 0, MicroSeconds(3)).lost.empty());
+    EXPECT_FALSE(sb.GetGuardExpiry(at));
+    // the guard off: the rules never hold anything, whatever the reordering
+    MrcSackScoreboard::Config off = GuardedPathConfig();
+    off.backstopGuard = false;
+    MrcSackScoreboard sb2(off, 0);
+    sb2.OnSent(1000, 1, MicroSeconds(0), 1, 50);
+    for (uint32_t i = 1; i <= 100; ++i)
+    {
+        sb2.OnSent(1000, 1 + i, NanoSeconds(10 * i), 0, i % 8);
+    }
+    sb2.OnSack(0xffffff, 1, ~uint64_t(0), MicroSeconds(3));
+    EXPECT_EQ(Psns(sb2.OnSack(0xffffff, 65, (uint64_t(1) << 36) - 1, MicroSeconds(3)).lost),
+              (std::vector<uint32_t>{0})); // at once, without the guard
+    EXPECT_FALSE(sb2.GetGuardExpiry(at));
+    EXPECT_TRUE(sb2.OnGuardExpiry(MicroSeconds(4)).lost.empty());
+    // a plane backstop hold: PSN 0 (plane 0, path 7) and 20 later PSNs of plane 0 on other
+    // paths, SACKed 2 us after PSN 0 left: guard = largest delay + 1 us, expiry at
+    // 0 + guard
+    MrcSackScoreboard sb3(GuardedPathConfig(), 0);
+    sb3.OnSent(1000, 0, Time(0), 0, 7);
+    for (uint32_t i = 1; i <= 20; ++i)
+    {
+        sb3.OnSent(1000, i, NanoSeconds(50 * i), 0, i % 7);
+    }
+    EXPECT_TRUE(sb3.OnSack(0xffffff, 1, (uint64_t(1) << 20) - 1, MicroSeconds(2)).lost.empty());
+    // largest delay: PSN 1, 2 us - 50 ns = 1.95 us; guard 2.95 us
+    ASSERT_TRUE(sb3.GetGuardExpiry(at));
+    EXPECT_EQ(at, NanoSeconds(2950));
+    EXPECT_EQ(Psns(sb3.OnGuardExpiry(NanoSeconds(2950)).lost), (std::vector<uint32_t>{0}));
+    EXPECT_FALSE(sb3.GetGuardExpiry(at));
+}

@@ -399,9 +399,8 @@ MrcSackScoreboard::TopSacked::NthOffset(uint32_t set, uint64_t unaAbs, uint32_t&
 void
 MrcSackScoreboard::InferLosses()
 {
-    // Count rule: T = offset of the N-th highest SACKed PSN; every never-retransmitted
-    // PSN still in flight below T has at least N SACKed PSNs above it.
     uint32_t n = m_config.reorderPsns;
+    m_guardHeld = false; // the guarded rules below say again what they hold back
     if (m_config.pathCount)
     {
         InferPathLosses();
@@ -411,27 +410,7 @@ MrcSackScoreboard::InferLosses()
         InferGroupedLosses();
         n = m_config.globalReorderPsns; // the plain count rule as well, with its own N
     }
-    uint32_t t;
-    if (n > 0 && m_sackedCount >= n && m_countTop.NthOffset(0, m_unaAbs, t))
-    {
-        // with the backstop guard (global rule of LossRule Path) first transmissions go in
-        // PSN order, so the first one held back is followed only by younger ones: stop there
-        const bool guarded = m_config.backstopGuard && m_config.pathCount && m_config.groupedCount;
-        uint32_t off = m_countFrontier;
-        for (; off < t; ++off)
-        {
-            MrcPsnRecord& r = At(off);
-            if (guarded && r.retxCount == 0 && !GuardAllows(r))
-            {
-                break;
-            }
-            if (r.state == MrcPsnState::SENT && r.retxCount == 0)
-            {
-                MarkLost(off);
-            }
-        }
-        m_countFrontier = std::max(m_countFrontier, off);
-    }
+    InferCountLosses(n);
     // Time rule: lost if a PSN sent more than reorderTime later has been acknowledged.
     if (m_config.timeRule && m_anySackedSendTime)
     {
@@ -459,6 +438,37 @@ MrcSackScoreboard::InferLosses()
     {
         SortAscending(m_update.lost);
     }
+}
+
+void
+MrcSackScoreboard::InferCountLosses(uint32_t n)
+{
+    // Count rule: T = offset of the N-th highest SACKed PSN; every never-retransmitted
+    // PSN still in flight below T has at least N SACKed PSNs above it.
+    uint32_t t;
+    if (n == 0 || m_sackedCount < n || !m_countTop.NthOffset(0, m_unaAbs, t))
+    {
+        return;
+    }
+    // with the backstop guard (global rule of LossRule Path) first transmissions go in PSN
+    // order, so the first one held back is followed only by younger ones: stop there
+    const bool guarded = m_config.backstopGuard && m_config.pathCount && m_config.groupedCount;
+    uint32_t off = m_countFrontier;
+    for (; off < t; ++off)
+    {
+        MrcPsnRecord& r = At(off);
+        if (r.state != MrcPsnState::SENT || r.retxCount != 0)
+        {
+            continue;
+        }
+        if (guarded && !GuardAllows(r))
+        {
+            Hold(r);
+            break;
+        }
+        MarkLost(off);
+    }
+    m_countFrontier = std::max(m_countFrontier, off);
 }
 
 void
@@ -490,19 +500,17 @@ MrcSackScoreboard::InferGroupedLosses()
         for (; off < thr; ++off)
         {
             MrcPsnRecord& r = At(off);
-            if (r.group != g || r.retxCount != 0)
+            if (r.group != g || r.retxCount != 0 || r.state != MrcPsnState::SENT)
             {
                 continue;
             }
             if (guarded && !GuardAllows(r))
             {
                 m_groupsPending |= 1u << g; // younger ones follow (PSN order): stop here
+                Hold(r);
                 break;
             }
-            if (r.state == MrcPsnState::SENT)
-            {
-                MarkLost(off);
-            }
+            MarkLost(off);
         }
         m_groupFrontier[g] = off;
     }
@@ -621,8 +629,49 @@ MrcSackScoreboard::GetBackstopGuard() const
 bool
 MrcSackScoreboard::GuardAllows(const MrcPsnRecord& r) const
 {
-    // out longer than any PSN delivered lately took (plus the margin): not merely slow
-    return m_hasNow && m_now - r.sendTime > GetBackstopGuard();
+    // out as long as any PSN delivered lately took (plus the margin): not merely slow
+    return m_hasNow && m_now - r.sendTime >= GetBackstopGuard();
+}
+
+void
+MrcSackScoreboard::Hold(const MrcPsnRecord& r)
+{
+    // the guard of r expires at its send time + the guard (later than now: GuardAllows
+    // refused it); the caller re-checks at the earliest such time (GetGuardExpiry)
+    const Time at = r.sendTime + GetBackstopGuard();
+    if (m_hasNow && (!m_guardHeld || at < m_guardExpiry))
+    {
+        m_guardExpiry = at;
+        m_guardHeld = true;
+    }
+}
+
+bool
+MrcSackScoreboard::GetGuardExpiry(Time& at) const
+{
+    at = m_guardExpiry;
+    return m_guardHeld;
+}
+
+const MrcSackUpdate&
+MrcSackScoreboard::OnGuardExpiry(Time now)
+{
+    ClearUpdate();
+    m_hasNow = true;
+    m_now = now;
+    m_guardHeld = false;
+    if (!m_config.backstopGuard || !m_config.pathCount || !m_config.groupedCount)
+    {
+        return m_update;
+    }
+    // only the guarded rules: nothing else changed since the last SACK
+    InferGroupedLosses();
+    InferCountLosses(m_config.globalReorderPsns);
+    if (m_update.lost.size() > 1)
+    {
+        SortAscending(m_update.lost);
+    }
+    return m_update;
 }
 
 void

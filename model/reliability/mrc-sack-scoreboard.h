@@ -103,10 +103,14 @@ struct MrcSackUpdate
  * - Backstop guard (Config::backstopGuard, with the path count rule): a slow path and a
  *   dead one look the same to the grouped and global count rules (PSNs of other paths
  *   overtake both); only time tells them apart. With the guard these two rules declare a
- *   first transmission lost only once it has been out longer than every PSN delivered
+ *   first transmission lost only once it has been out as long as every PSN delivered
  *   lately (the largest send-to-SACK delay of the last two delay windows) plus
  *   Config::guardMargin. It needs the time of each SACK (the OnSack overloads with now);
- *   a SACK without it leaves the guarded rules idle.
+ *   a SACK without it leaves the guarded rules idle. A PSN held back this way would
+ *   otherwise wait for the next SACK, and at a message's tail there is none before the
+ *   timeout: GetGuardExpiry() gives the earliest time at which a held PSN's guard
+ *   expires (its send time + the guard), and the caller calls OnGuardExpiry(now) then
+ *   (the idea of RACK's reorder timer, RFC 8985), which re-runs the guarded rules.
  * Timeout: the caller runs one timer on GetOldestDeadline(rto) (the lowest PSN in
  * flight, H's single timer) and calls OnTimeout(now, rto) when it fires; that declares
  * every PSN in flight sent at or before now - rto LOST.
@@ -216,6 +220,21 @@ class MrcSackScoreboard
      */
     Time GetBackstopGuard() const;
     /**
+     * When the last SACK (or OnGuardExpiry) left a first transmission held back by the
+     * backstop guard: the earliest time at which a held PSN's guard expires.
+     * \param at [out] that time (send time + the guard then; later than the SACK's time)
+     * \return false when nothing is held back (no re-check needed)
+     */
+    bool GetGuardExpiry(Time& at) const;
+    /**
+     * Re-run the guarded rules (grouped and global count rules with the backstop guard)
+     * at time now, without a SACK: a PSN held back whose guard has expired is declared
+     * lost. Call it at GetGuardExpiry(); a call at another time is harmless.
+     * \param now the current time
+     * \return what changed (only lost is filled)
+     */
+    const MrcSackUpdate& OnGuardExpiry(Time now);
+    /**
      * A NACK for psn: if it is in flight (SENT) it becomes RETX_PENDING and leaves the
      * bytes in flight.
      * \param psn the NACKed PSN
@@ -314,8 +333,15 @@ class MrcSackScoreboard
     void InferGroupedLosses();
     /// The path count rule (Config::pathCount).
     void InferPathLosses();
+    /**
+     * The global count rule (with groupedCount) or the plain count rule.
+     * \param n its N (0: off)
+     */
+    void InferCountLosses(uint32_t n);
     /// \param r a record \return true unless the backstop guard holds it back
     bool GuardAllows(const MrcPsnRecord& r) const;
+    /// The guard held r back: keep the earliest expiry. \param r the record
+    void Hold(const MrcPsnRecord& r);
     /// Record one send-to-SACK delay of a first transmission (backstop guard).
     void RecordDelay(Time delay);
     /**
@@ -365,6 +391,8 @@ class MrcSackScoreboard
     uint32_t m_groupsPending{0};            //!< bit g: the guard stopped group g's rule early
     Time m_delayMax[2]{};                   //!< largest delay: [0] this window, [1] the last
     Time m_delayWindowStart{0};             //!< start of the current delay window
+    bool m_guardHeld{false};                //!< the last inference held a PSN back
+    Time m_guardExpiry{0};                  //!< the earliest expiry of a held PSN's guard
 
     /**
      * The highest positions of the SACKed PSNs of each set of one count rule (the rule's

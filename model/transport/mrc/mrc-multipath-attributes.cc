@@ -247,18 +247,19 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       MakeUintegerChecker<uint32_t>())
         .AddAttribute("BackstopGuard",
                       "LossRule Path: the PlaneReorderPsns and GlobalReorderPsns backstops "
-                      "declare a first transmission lost only once it has been out longer "
-                      "than every PSN SACKed lately (the largest send-to-SACK delay of a "
-                      "first transmission over the last two windows of 8 guards) plus "
-                      "BackstopGuardMargin: a path slowed by a queue and a dead path look "
-                      "the same to a PSN count, only time tells them apart. Without it, "
+                      "declare a first transmission lost only once it has been out at "
+                      "least as long as every PSN SACKed lately (the largest send-to-SACK "
+                      "delay of a first transmission over the last two windows of 8 guards) "
+                      "plus BackstopGuardMargin: a path slowed by a queue and a dead path "
+                      "look the same to a PSN count, only time tells them apart. Without it, "
                       "at 800 Gb/s per QP the 96 PSNs of GlobalReorderPsns pass in 4 us, "
                       "less than one switch queue at the trim threshold, and queueing "
-                      "alone retires healthy EVs (validation case 16b). Default false "
-                      "(2026-12-02): the guarded rules run only when a SACK arrives, so "
-                      "a loss at a message's tail can wait for the timeout (case 04a, "
-                      "seed 2: 1 timeout, 0.871 of the loss-free rate). The ReorderPsns "
-                      "path rule is exact (one path delivers in order) and never guarded.",
+                      "alone retires healthy EVs (validation case 16b). A PSN held back is "
+                      "re-checked at its guard's expiry (send time + guard; one timer per "
+                      "QP, after RACK's reorder timer), not only at the next SACK. Default "
+                      "false (2026-12-02): with it on the validation quick set fails 04a "
+                      "(seed 2) and 12a (seed 3), see doc/mrc.rst. The ReorderPsns path "
+                      "rule is exact (one path delivers in order) and never guarded.",
                       BooleanValue(false),
                       MakeBooleanAccessor(&MrcMultipathQueuePair::m_backstopGuard),
                       MakeBooleanChecker())

@@ -14,6 +14,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-reusable-event.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -60,6 +61,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_nextMsn(0),
       m_nextRqMsn(0),
       m_retries(0),
+      m_guardFireAt(Time::Max()),
+      m_guardWant(Time::Max()),
       m_nextProbeId(0),
       m_tailProbeId(0),
       m_tailProbeOutstanding(false),
@@ -80,6 +83,11 @@ MrcMultipathQueuePair::DoDispose()
     Simulator::Remove(m_timer);
     Simulator::Remove(m_tailProbe);
     Simulator::Remove(m_retry);
+    if (m_guardEvent)
+    {
+        m_guardEvent->Cancel(); // its pending firings do nothing now
+        m_guardEvent = nullptr;
+    }
     if (m_portStatus)
     {
         m_portStatus->StopQp(m_qpn);
@@ -290,6 +298,7 @@ MrcMultipathQueuePair::DoEnterError()
     Simulator::Remove(m_timer);
     Simulator::Remove(m_tailProbe);
     Simulator::Remove(m_retry);
+    m_guardWant = Time::Max(); // a pending guard re-check does nothing
     if (m_portStatus)
     {
         m_portStatus->StopQp(m_qpn);

@@ -31,6 +31,7 @@ namespace ns3
 
 class MrcMemoryRegion;
 class MrcPortStatusAgent;
+class MrcReusableEvent;
 
 /**
  * \ingroup mrc
@@ -56,6 +57,8 @@ struct MrcMultipathCounters
     uint64_t transportAcksRcvd{0};  //!< Transport ACKs received
     uint64_t penaltySacks{0};       //!< SACKs sent with rcv_cwnd_pen > 0
     uint64_t restoreSacks{0};       //!< SACKs sent with restore_cwnd
+    uint64_t guardRechecks{0};      //!< BackstopGuard re-checks run at a held PSN's expiry
+    uint64_t guardLosses{0};        //!< of inferredLosses: PSNs found lost by these re-checks
 };
 
 /**
@@ -393,6 +396,10 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     void ArmTimer();
     /// The retransmission timer fired.
     void OnTimer();
+    /// BackstopGuard: make sure a re-check runs at the scoreboard's earliest guard expiry.
+    void ArmGuardTimer();
+    /// The guard re-check timer fired: re-run the guarded loss rules.
+    void OnGuardTimer();
     /// (Re)arm the tail-probe timer.
     void ArmTailProbe();
     /// The tail-probe timer fired.
@@ -502,9 +509,14 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     uint16_t m_nextMsn;         //!< next MSN to give a request
     uint16_t m_nextRqMsn;       //!< next RQMSN to give a Write-with-Imm
     std::deque<std::pair<uint16_t, uint16_t>> m_wqeMsn; //!< (MSN, RQMSN) per m_sendQueue entry
-    uint32_t m_retries;                //!< timer expiries / NACK retries since progress
-    EventId m_tailProbe;               //!< tail-probe timer
-    EventId m_retry;                   //!< NotifyReady retry
+    uint32_t m_retries;  //!< timer expiries / NACK retries since progress
+    EventId m_tailProbe; //!< tail-probe timer
+    EventId m_retry;     //!< NotifyReady retry
+    /// BackstopGuard re-check (made at its first use; scheduled again, never removed:
+    /// a firing that is not due does nothing)
+    Ptr<MrcReusableEvent> m_guardEvent;
+    Time m_guardFireAt;                //!< earliest pending firing (Time::Max(): none known)
+    Time m_guardWant;                  //!< when the re-check is due (Time::Max(): none)
     uint16_t m_nextProbeId;            //!< probe ids
     uint16_t m_tailProbeId;            //!< id of the last tail probe
     bool m_tailProbeOutstanding;       //!< its answer has not come

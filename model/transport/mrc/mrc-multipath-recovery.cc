@@ -16,6 +16,7 @@
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-peth-header.h"
 #include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-reusable-event.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/mrc-tseth-header.h"
 #include "ns3/simulator.h"
@@ -59,6 +60,7 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     const MrcCcAck ack = CcAckOf(seth, ccs, upd, now);
     const bool anyAcked = !upd.acked.empty();
     HandleLosses(upd, false);
+    ArmGuardTimer();
     if (m_sleek && !pr && m_lossRule == LOSS_COUNT)
     {
         SleekCheck(ccs.GetOooCount());
@@ -323,6 +325,65 @@ MrcMultipathQueuePair::OnTimer()
     TraceCc();
     ArmTimer();
     NotifyReady();
+}
+
+void
+MrcMultipathQueuePair::ArmGuardTimer()
+{
+    // RACK's reorder timer, for the guarded backstops: a PSN the guard held back is
+    // re-checked at its expiry, not only at the next SACK (at a message's tail there may
+    // be none before the timeout). One reusable event per QP, nothing allocated per
+    // firing: a firing that is early re-arms, one that is no longer needed does nothing.
+    Time at;
+    if (!m_sb->GetGuardExpiry(at))
+    {
+        m_guardWant = Time::Max();
+        return;
+    }
+    m_guardWant = at;
+    const Time now = Simulator::Now();
+    if (m_guardFireAt >= now && m_guardFireAt <= at)
+    {
+        return; // a firing at or before the expiry is pending
+    }
+    if (!m_guardEvent)
+    {
+        m_guardEvent = Create<MrcReusableEvent>([this]() { OnGuardTimer(); });
+    }
+    m_guardFireAt = std::max(at, now);
+    MrcScheduleAgain(m_guardEvent, Simulator::GetContext(), m_guardFireAt - now);
+}
+
+void
+MrcMultipathQueuePair::OnGuardTimer()
+{
+    const Time now = Simulator::Now();
+    if (now == m_guardFireAt)
+    {
+        m_guardFireAt = Time::Max(); // the earliest pending firing is this one
+    }
+    if (m_state != MrcQpState::RTS || m_guardWant == Time::Max())
+    {
+        return;
+    }
+    if (now < m_guardWant)
+    {
+        ArmGuardTimer(); // the held PSN changed: the next expiry is later
+        return;
+    }
+    ++m_mpCounters.guardRechecks;
+    const MrcSackUpdate& upd = m_sb->OnGuardExpiry(now);
+    NS_LOG_LOGIC("QP " << m_qpn << " guard re-check: " << upd.lost.size() << " PSNs lost");
+    const bool anyLost = !upd.lost.empty();
+    m_mpCounters.guardLosses += upd.lost.size();
+    HandleLosses(upd, false);
+    ArmGuardTimer();
+    if (anyLost)
+    {
+        TraceCc();
+        ArmTimer();
+        NotifyReady();
+    }
 }
 
 void
