@@ -158,8 +158,10 @@ void
 MrcHeapScheduler::DropRemoved()
 {
     // The smallest removed key is the first removed event to reach the top (same order).
+    // Both fields are compared: a uid alone is reused once ns-3's 32-bit counter wraps.
     while (!m_removed.empty() && !m_heap.empty() &&
-           m_heap.front().key.m_uid == m_removed.front().m_uid)
+           m_heap.front().key.m_uid == m_removed.front().m_uid &&
+           m_heap.front().key.m_ts == m_removed.front().m_ts)
     {
         NS_LOG_LOGIC("dropping removed event " << m_removed.front().m_uid);
         PopTop();

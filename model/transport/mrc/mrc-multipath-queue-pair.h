@@ -400,8 +400,13 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     void ArmGuardTimer();
     /// The guard re-check timer fired: re-run the guarded loss rules.
     void OnGuardTimer();
-    /// (Re)arm the tail-probe timer.
-    void ArmTailProbe();
+    /**
+     * (Re)arm the tail-probe timer.
+     * \param activity true: now is activity (a send, or a SACK of data), which restarts the
+     *        tail-probe clock; false: only arm the timer if it is idle (an answer to an EV
+     *        probe, which says nothing of the data outstanding)
+     */
+    void ArmTailProbe(bool activity = true);
     /// The tail-probe timer fired.
     void OnTailProbe();
     /// The path selector asks for a probe (the EV table: on an ASSUMED_BAD EV).

@@ -65,7 +65,8 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     {
         SleekCheck(ccs.GetOooCount());
     }
-    if (pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId)
+    const bool tailProbeAnswer = pr && m_tailProbeOutstanding && seth.GetProbeId() == m_tailProbeId;
+    if (tailProbeAnswer)
     {
         TailProbeAnswered(seth, now);
     }
@@ -84,7 +85,11 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     {
         return;
     }
-    ArmTailProbe();
+    // An answer to an EV probe that acknowledges nothing tells of the probed path, not of
+    // the data outstanding: it does not restart the tail-probe clock. (If it did, a QP that
+    // keeps probing ASSUMED_BAD EVs would postpone its own tail probe, and a loss at a
+    // message's tail would wait for the timeout.)
+    ArmTailProbe(!pr || tailProbeAnswer || anyAcked);
     NotifyReady();
 }
 
@@ -393,9 +398,12 @@ MrcMultipathQueuePair::RetryExceeded(const std::string& why)
 }
 
 void
-MrcMultipathQueuePair::ArmTailProbe()
+MrcMultipathQueuePair::ArmTailProbe(bool activity)
 {
-    m_lastActivity = Simulator::Now();
+    if (activity)
+    {
+        m_lastActivity = Simulator::Now();
+    }
     if (m_tailProbeDelay.IsZero() || !m_tailProbe.IsExpired())
     {
         return;
