@@ -133,6 +133,10 @@ MrcScenarioReport::CollectQueuePairs(const MrcTransportInfo& transport,
     for (const MrcConnectionLane& lane : lanes)
     {
         const MrcRdmaHelper::Connection& conn = lane.qps;
+        if (!conn.requester)
+        {
+            continue; // a split run's lane of two other ranks' hosts: nothing of it ran here
+        }
         const MrcQpCounters& q = conn.requester->GetCounters();
         tc.retransmissions += q.retransmittedPackets;
         tc.timeouts += q.timeouts;

@@ -192,6 +192,9 @@ struct MrcScenarioRunner::Impl
     {
         MrcScenarioConnections connections;        //!< the queue pairs, per connection
         std::vector<Ptr<MrcQueuePair>> requesters; //!< requester of each lane, opening order
+        /// QP numbers (requester, responder) of each lane, whether this rank holds its queue
+        /// pairs or not (in a split run, a lane between two hosts of other ranks is a shell)
+        std::vector<std::pair<uint32_t, uint32_t>> laneQpns;
         std::unordered_map<std::size_t, OpenMessage> open; //!< open messages by id
         std::size_t nMsgs{0};                              //!< messages added
         std::size_t nEnded{0};                             //!< messages ended (completed or failed)
@@ -317,7 +320,15 @@ struct MrcScenarioRunner::Impl
     /// Record the ev_state events of a requester's EV table.
     void TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester);
     /// Add message i's flow record (with its ideal FCT) to the results.
-    void RecordFlow(std::size_t i, const MrcFlowSpec& f, const MrcRdmaHelper::Connection& conn);
+    void RecordFlow(std::size_t i, const MrcFlowSpec& f, std::size_t lane);
+    /**
+     * --ranks: a lane between two hosts of other ranks. This rank never simulates either
+     * end, so it makes no queue pair and no memory region; it only takes their numbers on
+     * the two NICs, so that the QP numbers and rkeys of later lanes stay those of one
+     * process. Each lane draws from its own block of streams, so no stream moves.
+     * \param f the lane's first message \return an empty connection
+     */
+    MrcRdmaHelper::Connection OpenShellLane(const MrcFlowSpec& f);
     /// A packet reached the responder of a lane: progress of its open messages.
     void OnLaneRx(std::size_t lane);
     /// \return the base RTT (ns) and bottleneck (b/s) of the first path from src to dst
@@ -519,6 +530,18 @@ MrcScenarioRunner::Impl::BuildFabric()
     // case 02a's victim then escapes the incast (see doc: randomness and streams).
     th.SetEcmpSeed(cfg.seed);
     th.SetRanks(std::max<uint32_t>(cfg.ranks, 1));
+    if (!cfg.rankMap.empty())
+    {
+        std::vector<uint32_t> groups;
+        std::vector<uint32_t> tops;
+        const std::string why = MrcTopologyHelper::ReadRankMap(cfg.rankMap,
+                                                               cfg.topology,
+                                                               std::max<uint32_t>(cfg.ranks, 1),
+                                                               groups,
+                                                               tops);
+        NS_ABORT_MSG_IF(!why.empty(), "mrc-sim: --rankMap: " << why); // checked before the run
+        th.SetRankMap(groups, tops);
+    }
     topo = cfg.graph ? th.BuildGraph(*cfg.graph) : th.Build();
     rankEnd.lookahead = cfg.topology.kind == MrcTopologyKind::FAT_TREE ? cfg.topology.coreDelay
                                                                        : cfg.topology.fabricDelay;
@@ -841,10 +864,14 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     const MrcScenarioConnections::Placement at = book.connections.Place(i, f);
     const MrcRdmaHelper::Connection& conn = book.connections.GetLane(at.lane).qps;
     book.open.emplace(i, OpenMessage{f, at.lane, -1});
-    RecordFlow(i, f, conn);
+    RecordFlow(i, f, at.lane);
     if (stall.trackStalls)
     {
         stall.stalls.Add(conn.responder, f.start);
+    }
+    if (!MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src))))
+    {
+        return i; // another rank posts it (this rank may hold no queue pair of the lane)
     }
     MrcWorkRequest wr;
     wr.id = i;
@@ -852,10 +879,6 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     wr.rkey = conn.region->GetRkey();
     wr.length = static_cast<uint32_t>(f.bytes);
     Ptr<MrcQueuePair> qp = conn.requester;
-    if (!MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src))))
-    {
-        return i; // another rank posts it (every rank holds every queue pair)
-    }
     const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
     if (cfg.ranks > 0)
     {
@@ -879,12 +902,32 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
     // Each lane draws from its own streams, by its index in opening order.
     const int64_t stream = MrcScenarioStreams::MESSAGE +
                            MrcScenarioStreams::STREAMS_PER_MESSAGE * static_cast<int64_t>(lane);
+    // Lane 0 is made on every rank (the report reads attributes of its requester).
+    if (lane > 0 && !MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src))) &&
+        !MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.dst))))
+    {
+        return OpenShellLane(f);
+    }
     const MrcRdmaHelper::Connection conn = transport->entropyValues
                                                ? ConnectWithEvs(f, regionBytes, stream)
                                                : ConnectWithHelper(f, regionBytes, stream);
     book.requesters.push_back(conn.requester);
+    book.laneQpns.emplace_back(conn.requester->GetQpn(), conn.responder->GetQpn());
     ConnectTraces(lane, f, conn);
     return conn;
+}
+
+MrcRdmaHelper::Connection
+MrcScenarioRunner::Impl::OpenShellLane(const MrcFlowSpec& f)
+{
+    Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
+    Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
+    const uint32_t requester = na->SkipQueuePair();
+    const uint32_t responder = nb->SkipQueuePair();
+    nb->SkipMemoryRegion(); // as ConnectWithEvs and MrcRdmaHelper::Connect register one
+    book.requesters.push_back(nullptr);
+    book.laneQpns.emplace_back(requester, responder);
+    return MrcRdmaHelper::Connection();
 }
 
 MrcRdmaHelper::Connection
@@ -1018,10 +1061,9 @@ MrcScenarioRunner::Impl::PathFigures(uint32_t src, uint32_t dst, uint32_t overhe
 }
 
 void
-MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
-                                    const MrcFlowSpec& f,
-                                    const MrcRdmaHelper::Connection& conn)
+MrcScenarioRunner::Impl::RecordFlow(std::size_t i, const MrcFlowSpec& f, std::size_t lane)
 {
+    const MrcRdmaHelper::Connection& conn = book.connections.GetLane(lane).qps;
     const MrcScenarioConfig& c = cfg;
     const uint32_t overhead =
         transport->dataFrameOverhead + (c.evFormat == "srv6" ? transport->srv6EncapBytes : 0);
@@ -1031,8 +1073,8 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
     rec.flowId = i;
     rec.src = f.src;
     rec.dst = f.dst;
-    rec.sport = static_cast<uint16_t>(conn.requester->GetQpn());
-    rec.dport = static_cast<uint16_t>(conn.responder->GetQpn());
+    rec.sport = static_cast<uint16_t>(book.laneQpns[lane].first);
+    rec.dport = static_cast<uint16_t>(book.laneQpns[lane].second);
     if (f.dstPort >= 0)
     {
         rec.dport = static_cast<uint16_t>(f.dstPort); // the flow file's dport, as HPCC writes it
