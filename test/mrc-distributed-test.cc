@@ -286,6 +286,7 @@ TEST(MrcDistributed, ABadRankMapIsRefusedNamingItsLine)
     EXPECT_EQ(read("range", "t0-1 2\n"), ":1: rank '2' of 't0-1' is out of range (allowed: 0..1)");
     EXPECT_EQ(read("index", "t1-4 0\n").substr(0, 20), ":1: 't1-4' is not a ");
     EXPECT_EQ(read("twice", "t0-1 1\nt0-1 1\n"), ":2: 't0-1' is given twice");
+    EXPECT_EQ(read("twice-spelt", "t0-1 1\nt0-01 1\n"), ":2: 't0-01' is given twice");
     EXPECT_EQ(read("words", "t0-1\n"), ":1: expected 'NAME RANK'");
     EXPECT_EQ(read("empty-rank", "t0-2 0\nt0-3 0\n"),
               ": rank 1 has no T0 group; each rank needs at least one T0 group and one T1 "

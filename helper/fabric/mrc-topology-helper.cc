@@ -312,7 +312,7 @@ MrcTopologyHelper::ReadRankMap(const std::string& path,
     const std::string allowed = " (allowed: " + groupWord + "0.." + groupWord +
                                 std::to_string(nGroups - 1) + ", " + topWord + "0.." + topWord +
                                 std::to_string(nTops - 1) + ")";
-    std::unordered_set<std::string> seen;
+    std::unordered_set<const uint32_t*> seen; // entries given (t0-1 and t0-01 are one)
     std::string line;
     for (uint32_t n = 1; std::getline(in, line); ++n)
     {
@@ -355,7 +355,7 @@ MrcTopologyHelper::ReadRankMap(const std::string& path,
                    (host ? " (a host goes with its T0 group: host links do not cross ranks)" : "") +
                    allowed;
         }
-        if (!seen.insert(name).second)
+        if (!seen.insert(slot).second)
         {
             return at + "'" + name + "' is given twice";
         }
