@@ -192,9 +192,6 @@ struct MrcScenarioRunner::Impl
     {
         MrcScenarioConnections connections;        //!< the queue pairs, per connection
         std::vector<Ptr<MrcQueuePair>> requesters; //!< requester of each lane, opening order
-        /// QP numbers (requester, responder) of each lane, whether this rank holds its queue
-        /// pairs or not (in a split run, a lane between two hosts of other ranks is a shell)
-        std::vector<std::pair<uint32_t, uint32_t>> laneQpns;
         std::unordered_map<std::size_t, OpenMessage> open; //!< open messages by id
         std::size_t nMsgs{0};                              //!< messages added
         std::size_t nEnded{0};                             //!< messages ended (completed or failed)
@@ -312,7 +309,9 @@ struct MrcScenarioRunner::Impl
     ///         entropy selector streams)
     MrcRdmaHelper::Connection ConnectWithHelper(const MrcFlowSpec& f,
                                                 uint64_t regionBytes,
-                                                int64_t stream);
+                                                int64_t stream,
+                                                bool oneEnd = false,
+                                                bool requesterHere = true);
     /// Abort if a topology file's path is longer than a uSID carrier holds (SRv6 EVs).
     void CheckSrv6PathLengths(const MrcFlowSpec& f) const;
     /// SRv6 EV candidates of a host pair: the topology's paths, replicated up to evPerQp
@@ -326,7 +325,7 @@ struct MrcScenarioRunner::Impl
      * end, so it makes no queue pair and no memory region; it only takes their numbers on
      * the two NICs, so that the QP numbers and rkeys of later lanes stay those of one
      * process. Each lane draws from its own block of streams, so no stream moves.
-     * \param f the lane's first message \return an empty connection
+     * \param f the lane's first message \return a connection with numbers and no object
      */
     MrcRdmaHelper::Connection OpenShellLane(const MrcFlowSpec& f);
     /// A packet reached the responder of a lane: progress of its open messages.
@@ -875,8 +874,8 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     }
     MrcWorkRequest wr;
     wr.id = i;
-    wr.remoteAddress = conn.region->GetBase() + at.offset;
-    wr.rkey = conn.region->GetRkey();
+    wr.remoteAddress = conn.regionBase + at.offset; // (the region may be on another rank)
+    wr.rkey = conn.rkey;
     wr.length = static_cast<uint32_t>(f.bytes);
     Ptr<MrcQueuePair> qp = conn.requester;
     const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
@@ -902,17 +901,26 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
     // Each lane draws from its own streams, by its index in opening order.
     const int64_t stream = MrcScenarioStreams::MESSAGE +
                            MrcScenarioStreams::STREAMS_PER_MESSAGE * static_cast<int64_t>(lane);
-    // Lane 0 is made on every rank (the report reads attributes of its requester).
-    if (lane > 0 && !MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src))) &&
-        !MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.dst))))
+    // Lane 0 is made whole on every rank (the report reads attributes of its requester).
+    const bool srcHere = MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src)));
+    const bool dstHere = MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.dst)));
+    if (lane > 0 && !srcHere && !dstHere)
     {
         return OpenShellLane(f);
     }
-    const MrcRdmaHelper::Connection conn = transport->entropyValues
-                                               ? ConnectWithEvs(f, regionBytes, stream)
-                                               : ConnectWithHelper(f, regionBytes, stream);
+    // A lane with one end here: only that end's queue pair (RoCE, UEC; MRC's lanes whole).
+    const bool oneEnd = lane > 0 && srcHere != dstHere && !transport->entropyValues;
+    MrcRdmaHelper::Connection conn =
+        transport->entropyValues ? ConnectWithEvs(f, regionBytes, stream)
+                                 : ConnectWithHelper(f, regionBytes, stream, oneEnd, srcHere);
+    if (!oneEnd)
+    {
+        conn.requesterQpn = conn.requester->GetQpn();
+        conn.responderQpn = conn.responder->GetQpn();
+        conn.rkey = conn.region->GetRkey();
+        conn.regionBase = conn.region->GetBase();
+    }
     book.requesters.push_back(conn.requester);
-    book.laneQpns.emplace_back(conn.requester->GetQpn(), conn.responder->GetQpn());
     ConnectTraces(lane, f, conn);
     return conn;
 }
@@ -922,12 +930,12 @@ MrcScenarioRunner::Impl::OpenShellLane(const MrcFlowSpec& f)
 {
     Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
     Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
-    const uint32_t requester = na->SkipQueuePair();
-    const uint32_t responder = nb->SkipQueuePair();
-    nb->SkipMemoryRegion(); // as ConnectWithEvs and MrcRdmaHelper::Connect register one
+    MrcRdmaHelper::Connection conn;
+    conn.requesterQpn = na->SkipQueuePair();
+    conn.responderQpn = nb->SkipQueuePair();
+    conn.rkey = nb->SkipMemoryRegion(); // as ConnectWithEvs and MrcRdmaHelper::Connect
     book.requesters.push_back(nullptr);
-    book.laneQpns.emplace_back(requester, responder);
-    return MrcRdmaHelper::Connection();
+    return conn;
 }
 
 MrcRdmaHelper::Connection
@@ -1014,11 +1022,17 @@ MrcScenarioRunner::Impl::TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester
 MrcRdmaHelper::Connection
 MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f,
                                            uint64_t regionBytes,
-                                           int64_t stream)
+                                           int64_t stream,
+                                           bool oneEnd,
+                                           bool requesterHere)
 {
     MrcRdmaHelper::Connection conn =
-        tr.rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
-    if (transport->priorityGroups && f.priorityGroup >= 0 &&
+        oneEnd ? tr.rdma.ConnectOneEnd(topo->GetHost(f.src),
+                                       topo->GetHost(f.dst),
+                                       requesterHere,
+                                       regionBytes)
+               : tr.rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
+    if (conn.requester && transport->priorityGroups && f.priorityGroup >= 0 &&
         f.priorityGroup < static_cast<int>(tr.pgDscps.size()) && tr.pgDscps[f.priorityGroup] >= 0)
     {
         conn.requester->SetAttribute("DataDscp", UintegerValue(tr.pgDscps[f.priorityGroup]));
@@ -1026,9 +1040,26 @@ MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f,
     if (transport->entropySelector)
     {
         // Fixed streams for the per-packet EV choice (as the MRC EV profiles).
-        for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
+        if (conn.requester && conn.responder)
         {
-            stream += DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(stream);
+            for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
+            {
+                stream +=
+                    DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(stream);
+            }
+        }
+        else if (conn.requester)
+        {
+            DynamicCast<MrcUecQueuePair>(conn.requester)
+                ->GetEntropySelector()
+                ->AssignStreams(stream);
+        }
+        else
+        {
+            // after the requester's streams: its selector, of the same type, takes as many
+            Ptr<MrcPathSelector> sel =
+                DynamicCast<MrcUecQueuePair>(conn.responder)->GetEntropySelector();
+            sel->AssignStreams(stream + sel->AssignStreams(stream));
         }
     }
     return conn;
@@ -1073,8 +1104,8 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i, const MrcFlowSpec& f, std::si
     rec.flowId = i;
     rec.src = f.src;
     rec.dst = f.dst;
-    rec.sport = static_cast<uint16_t>(book.laneQpns[lane].first);
-    rec.dport = static_cast<uint16_t>(book.laneQpns[lane].second);
+    rec.sport = static_cast<uint16_t>(conn.requesterQpn);
+    rec.dport = static_cast<uint16_t>(conn.responderQpn);
     if (f.dstPort >= 0)
     {
         rec.dport = static_cast<uint16_t>(f.dstPort); // the flow file's dport, as HPCC writes it
@@ -1131,15 +1162,18 @@ MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
                                        const MrcRdmaHelper::Connection& conn)
 {
     Impl* self = this;
-    if (stall.trackStalls)
+    if (stall.trackStalls) // (one process: both ends made)
     {
         conn.responder->TraceConnectWithoutContext(
             "Rx",
             Callback<void, Ptr<const Packet>>(
                 [self, lane](Ptr<const Packet>) { self->OnLaneRx(lane); }));
     }
-    conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
-        [self](const MrcWorkCompletion& wc) { self->OnComplete(wc.wrId, wc); }));
+    if (conn.requester) // (a lane with one end here: null at the other)
+    {
+        conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
+            [self](const MrcWorkCompletion& wc) { self->OnComplete(wc.wrId, wc); }));
+    }
     auto onError = [self](const std::string& where) {
         return Callback<void, uint32_t, MrcQpError, const std::string&>(
             [self, where](uint32_t qpn, MrcQpError e, const std::string& reason) {
@@ -1148,8 +1182,16 @@ MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
                                      MrcQpErrorName(e) + ": " + reason);
             });
     };
-    conn.requester->TraceConnectWithoutContext("Error", onError("host" + std::to_string(f.src)));
-    conn.responder->TraceConnectWithoutContext("Error", onError("host" + std::to_string(f.dst)));
+    if (conn.requester)
+    {
+        conn.requester->TraceConnectWithoutContext("Error",
+                                                   onError("host" + std::to_string(f.src)));
+    }
+    if (conn.responder)
+    {
+        conn.responder->TraceConnectWithoutContext("Error",
+                                                   onError("host" + std::to_string(f.dst)));
+    }
 }
 
 std::vector<MrcEvCandidate>
