@@ -23,6 +23,7 @@ command -v mpirun >/dev/null || { echo "mpi-identity: no mpirun (Debian package 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 # name | ranks to compare with --ranks=1 | mrc-sim arguments (small fabrics: seconds each)
+# [| arguments of the split runs only, e.g. a --rankMap]
 CASES=(
     "compare|2 4|compare --hosts=16 --hostsPerT0=4 --bytes=400000"
     "incast-pfc|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=12 --bytes=1000000 --transports=roce,mrc --ns3::MrcSharedBufferMmu::BufferSize=500000"
@@ -33,6 +34,8 @@ CASES=(
     "allreduce|2 4|allreduce --hosts=16 --hostsPerT0=4 --bytes=800000"
     "trace|2 4|flows --trace=@/dependencies.trace --exclusive=false --hosts=16 --hostsPerT0=4 --transports=roce,mrc"
     "triggers|2|flows --flowFile=@/triggers.cm --hosts=16 --hostsPerT0=4 --transports=uec,mrc"
+    "rankmap|2|compare --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --bytes=400000|--rankMap=@/rankmap.txt"
+    "ar-rankmap|2|allreduce --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --bytes=800000 --transport=mrc|--rankMap=@/rankmap.txt"
 )
 
 # summary.json without the machine's and the engine's figures
@@ -52,8 +55,9 @@ EOF
 
 FAILED=0
 for c in "${CASES[@]}"; do
-    IFS='|' read -r name ranks args <<<"$c"
+    IFS='|' read -r name ranks args split <<<"$c"
     args=${args//@\//$DATA/} # @/FILE: a file of test/data/mpi
+    split=${split//@\//$DATA/}
     ref="$OUT/$name-r1"
     rm -rf "$ref"
     # shellcheck disable=SC2086
@@ -65,7 +69,7 @@ for c in "${CASES[@]}"; do
         rm -rf "$run"
         t0=$(date +%s.%N)
         # shellcheck disable=SC2086
-        mpirun -np "$n" "$PROG" $args --ranks="$n" --out="$run" >"$run.log" 2>&1
+        mpirun -np "$n" "$PROG" $args $split --ranks="$n" --out="$run" >"$run.log" 2>&1
         rc=$?
         wall=$(python3 -c "import time,sys; print('%.1f' % (time.time() - float(sys.argv[1])))" "$t0")
         if [ ! -f "$run/summary.json" ]; then

@@ -221,6 +221,90 @@ TEST(MrcDistributed, CheckRanksNamesWhatTheFabricAllows)
 }
 
 // ---------------------------------------------------------------------------
+// a user's rank map (--rankMap)
+
+namespace
+{
+
+/// Write text to a fresh file \return its path
+std::string
+WriteMap(const std::string& name, const std::string& text)
+{
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("mrc-rankmap-" + name)).string();
+    std::ofstream(path) << text;
+    return path;
+}
+
+} // namespace
+
+TEST(MrcDistributed, ARankMapPlacesGroupsAndT1sWhereItSays)
+{
+    // 16 hosts, 4 T0 groups, 4 T1s, 2 planes, 2 ranks. The map puts T0 groups 0 and 3 and
+    // T1 3 on rank 1; the others keep the blocks (groups 0-1 and T1s 0-1 on rank 0).
+    const MrcTopologyConfig c = Clos(16, 4, 4, 2);
+    const std::string path = WriteMap("good", "# a map\nt0-0 1\nt0-3 1  # end\n\nt1-3 1\n");
+    std::vector<uint32_t> groups;
+    std::vector<uint32_t> tops;
+    ASSERT_EQ(MrcTopologyHelper::ReadRankMap(path, c, 2, groups, tops), "");
+    EXPECT_EQ(groups, (std::vector<uint32_t>{1, 0, 1, 1}));
+    EXPECT_EQ(tops, (std::vector<uint32_t>{0, 0, 1, 1}));
+    MrcTopologyHelper th(c);
+    th.SetRanks(2);
+    th.SetRankMap(groups, tops);
+    Ptr<MrcTopology> t = th.Build();
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        EXPECT_EQ(t->GetHost(h)->GetSystemId(), groups[h / 4]) << "host " << h;
+    }
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            EXPECT_EQ(t->GetSwitch(p, MrcTier::T0, i)->GetSystemId(), groups[i]);
+            EXPECT_EQ(t->GetSwitch(p, MrcTier::T1, i)->GetSystemId(), tops[i]);
+        }
+    }
+    Simulator::Destroy();
+}
+
+TEST(MrcDistributed, ABadRankMapIsRefusedNamingItsLine)
+{
+    const MrcTopologyConfig c = Clos(16, 4, 4, 1);
+    std::vector<uint32_t> g;
+    std::vector<uint32_t> t;
+    auto read = [&](const std::string& name, const std::string& text, uint32_t ranks = 2) {
+        const std::string path = WriteMap(name, text);
+        const std::string e = MrcTopologyHelper::ReadRankMap(path, c, ranks, g, t);
+        return e.empty() ? e : e.substr(path.size());
+    };
+    EXPECT_EQ(read("unknown", "t0-1 0\np0-t1-2 1\n"),
+              ":2: 'p0-t1-2' is not a T0 group or T1 of this fabric (allowed: t0-0..t0-3, "
+              "t1-0..t1-3)");
+    EXPECT_EQ(read("host", "host3 1\n").substr(0, 65),
+              ":1: 'host3' is not a T0 group or T1 of this fabric (a host goes w");
+    EXPECT_EQ(read("range", "t0-1 2\n"), ":1: rank '2' of 't0-1' is out of range (allowed: 0..1)");
+    EXPECT_EQ(read("index", "t1-4 0\n").substr(0, 20), ":1: 't1-4' is not a ");
+    EXPECT_EQ(read("twice", "t0-1 1\nt0-1 1\n"), ":2: 't0-1' is given twice");
+    EXPECT_EQ(read("twice-spelt", "t0-1 1\nt0-01 1\n"), ":2: 't0-01' is given twice");
+    EXPECT_EQ(read("words", "t0-1\n"), ":1: expected 'NAME RANK'");
+    EXPECT_EQ(read("empty-rank", "t0-2 0\nt0-3 0\n"),
+              ": rank 1 has no T0 group; each rank needs at least one T0 group and one T1 "
+              "(notices between ranks travel on their links)");
+    EXPECT_EQ(read("no-t1", "t1-2 0\nt1-3 0\n").substr(0, 20), ": rank 1 has no T1; ");
+    EXPECT_NE(MrcTopologyHelper::ReadRankMap("/nonexistent/map", c, 2, g, t).find("cannot be read"),
+              std::string::npos);
+    // a fat-tree's names are pods and cores
+    MrcTopologyConfig f;
+    f.kind = MrcTopologyKind::FAT_TREE;
+    f.k = 4;
+    const std::string fp = WriteMap("fat", "pod-0 1\ncore-3 0\nt0-0 1\n");
+    EXPECT_NE(
+        MrcTopologyHelper::ReadRankMap(fp, f, 2, g, t).find(":3: 't0-0' is not a pod or core"),
+        std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
 // MrcMpi without MPI
 
 TEST(MrcDistributed, WithoutMpiEveryNodeIsLocalAndTheRankIsZero)

@@ -196,6 +196,27 @@ TEST(MrcRdmaNic, CreatesQueuePairsAndRegions)
     Simulator::Destroy();
 }
 
+TEST(MrcRdmaNic, SkippedNumbersAreNotGivenTwice)
+{
+    // A split run's rank skips the queue pairs and regions of lanes it does not hold; the
+    // ones it makes afterwards keep the numbers of a one-process run.
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> q1 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    EXPECT_EQ(d.nicA->SkipQueuePair(), 257u);
+    EXPECT_EQ(d.nicA->SkipQueuePair(), 258u);
+    Ptr<MrcQueuePair> q4 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    EXPECT_EQ(q1->GetQpn(), 256u);
+    EXPECT_EQ(q4->GetQpn(), 259u);
+    EXPECT_EQ(d.nicA->GetNQueuePairs(), 2u);
+    EXPECT_EQ(d.nicA->GetQueuePair(257), nullptr);
+    EXPECT_EQ(d.nicB->SkipMemoryRegion(), 1u);
+    Ptr<MrcMemoryRegion> r2 = d.nicB->RegisterMemoryRegion(0x1000, 4096);
+    EXPECT_EQ(r2->GetRkey(), 2u);
+    EXPECT_EQ(d.nicB->GetMemoryRegion(1), nullptr);
+    Simulator::Destroy();
+}
+
 TEST(MrcRdmaNicDeathTest, WrongTransportTypeAborts)
 {
     MrcRdmaHelper rdma;

@@ -78,8 +78,11 @@ struct MrcScenarioConfig
     /// 2 x lookahead after the last completion on any rank (the same for every N)
     uint32_t ranks{0};
     bool nullMessages{false}; //!< --sync=null: null-message synchronization (with --ranks)
-    bool pcap{false};         //!< write one pcap file per port into pcapDir
-    std::string pcapDir;      //!< folder of the pcap files (the output folder)
+    /// --rankMap: a file giving T0 groups (pods) and top switches their ranks
+    /// (MrcTopologyHelper::ReadRankMap); empty: consecutive blocks
+    std::string rankMap;
+    bool pcap{false};                      //!< write one pcap file per port into pcapDir
+    std::string pcapDir;                   //!< folder of the pcap files (the output folder)
     Time sampleInterval{MicroSeconds(10)}; //!< time-series sampling period (0: no samples)
     bool progress{true};                   //!< progress lines on stderr
     /// Option values recorded in summary.json (name -> value as given)

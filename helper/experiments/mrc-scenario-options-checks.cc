@@ -613,6 +613,18 @@ MrcScenarioOptions::CheckRunSettings(const MrcScenarioConfig& c)
                        " fabric): " + why;
             }
         }
+        if (!c.rankMap.empty())
+        {
+            std::vector<uint32_t> groups;
+            std::vector<uint32_t> tops;
+            const std::string why =
+                MrcTopologyHelper::ReadRankMap(c.rankMap, topo, c.ranks, groups, tops);
+            if (!why.empty())
+            {
+                return "invalid value for --rankMap='" + MrcParse::Printable(c.rankMap) + "' (" +
+                       name + " fabric): " + why;
+            }
+        }
         const std::vector<SwitchShape> shapes = SwitchShapes(c, topo);
         const RunAttributes a(c, name, topo);
         for (const std::string& e : {CheckSrv6PathLengths(c, name),

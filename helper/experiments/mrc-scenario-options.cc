@@ -152,6 +152,11 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  "with --ranks: ns-3's synchronization, granted (time windows, "
                  "DistributedSimulatorImpl) or null (null messages, NullMessageSimulatorImpl)",
                  sync);
+    cmd.AddValue("rankMap",
+                 "with --ranks: a file of 'NAME RANK' lines giving T0 groups (t0-I) and T1s "
+                 "(t1-I), or pods (pod-I) and cores (core-I), their ranks; the others keep "
+                 "the consecutive blocks (empty: blocks)",
+                 rankMap);
     cmd.AddValue("out", "output folder (empty: results/<scenario>/)", out);
     cmd.AddValue("pcap", "write a pcap file per port into the output folder", pcap);
     cmd.AddValue("sampleInterval", "time-series sampling period (0s: none)", sampleInterval);
@@ -701,6 +706,11 @@ MrcScenarioOptions::CheckRun(MrcScenarioConfig& c) const
         return Bad("sync", sync, "is not a synchronization (allowed: granted, null)");
     }
     c.nullMessages = sync == "null";
+    c.rankMap = rankMap;
+    if (!rankMap.empty() && c.ranks == 0)
+    {
+        return Bad("rankMap", rankMap, "needs --ranks=N (a map of ranks for a split run)");
+    }
     return "";
 }
 

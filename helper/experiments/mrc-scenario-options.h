@@ -106,6 +106,7 @@ class MrcScenarioOptions
     std::string simTime{"1s"};           //!< --simTime
     std::string ranks{""};               //!< --ranks (empty: one process, as before)
     std::string sync{"granted"};         //!< --sync: granted (time windows) or null (messages)
+    std::string rankMap{""};             //!< --rankMap: a rank map file (empty: blocks)
     std::string out{""};                 //!< --out (empty: results/<scenario>/)
     bool pcap{false};                    //!< --pcap
     std::string sampleInterval{"10us"};  //!< --sampleInterval

@@ -133,29 +133,41 @@ MrcScenarioReport::CollectQueuePairs(const MrcTransportInfo& transport,
     for (const MrcConnectionLane& lane : lanes)
     {
         const MrcRdmaHelper::Connection& conn = lane.qps;
-        const MrcQpCounters& q = conn.requester->GetCounters();
-        tc.retransmissions += q.retransmittedPackets;
-        tc.timeouts += q.timeouts;
-        tc.nacks += q.naksReceived;
-        tc.cnps += q.cnpsReceived;
-        if (transport.entropyValues)
+        // In a split run a lane may have no end here, or one (the other end's counters are
+        // its rank's, and added by rank 0).
+        if (conn.requester)
         {
-            Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(conn.requester);
-            mpTrimNacks += mq->GetMultipathCounters().trimNacksReceived;
-            mpProbes += mq->GetMultipathCounters().probesSent;
-            mpInferred += mq->GetMultipathCounters().inferredLosses;
+            const MrcQpCounters& q = conn.requester->GetCounters();
+            tc.retransmissions += q.retransmittedPackets;
+            tc.timeouts += q.timeouts;
+            tc.nacks += q.naksReceived;
+            tc.cnps += q.cnpsReceived;
+            if (transport.entropyValues)
+            {
+                Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(conn.requester);
+                mpTrimNacks += mq->GetMultipathCounters().trimNacksReceived;
+                mpProbes += mq->GetMultipathCounters().probesSent;
+                mpInferred += mq->GetMultipathCounters().inferredLosses;
+            }
+            if (transport.entropySelector)
+            {
+                const MrcUecCounters& u =
+                    DynamicCast<MrcUecQueuePair>(conn.requester)->GetUecCounters();
+                uc.trimNacksReceived += u.trimNacksReceived;
+                uc.inferredLosses += u.inferredLosses;
+                uc.timedOutPsns += u.timedOutPsns;
+            }
         }
-        if (transport.entropySelector)
+        if (conn.responder && transport.entropySelector)
         {
-            const MrcUecCounters& u =
-                DynamicCast<MrcUecQueuePair>(conn.requester)->GetUecCounters();
             const MrcUecCounters& r =
                 DynamicCast<MrcUecQueuePair>(conn.responder)->GetUecCounters();
-            uc.trimNacksReceived += u.trimNacksReceived;
-            uc.inferredLosses += u.inferredLosses;
-            uc.timedOutPsns += u.timedOutPsns;
             uc.lastHopNacksSent += r.lastHopNacksSent;
             uc.oorDrops += r.oorDrops;
+        }
+        if (!conn.region)
+        {
+            continue; // the region is at the responder, on another rank
         }
         // The lane's messages wrote one range after another from the region's base.
         const Ptr<MrcMemoryRegion> r = conn.region;

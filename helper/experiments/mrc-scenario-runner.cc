@@ -309,7 +309,9 @@ struct MrcScenarioRunner::Impl
     ///         entropy selector streams)
     MrcRdmaHelper::Connection ConnectWithHelper(const MrcFlowSpec& f,
                                                 uint64_t regionBytes,
-                                                int64_t stream);
+                                                int64_t stream,
+                                                bool oneEnd = false,
+                                                bool requesterHere = true);
     /// Abort if a topology file's path is longer than a uSID carrier holds (SRv6 EVs).
     void CheckSrv6PathLengths(const MrcFlowSpec& f) const;
     /// SRv6 EV candidates of a host pair: the topology's paths, replicated up to evPerQp
@@ -317,7 +319,15 @@ struct MrcScenarioRunner::Impl
     /// Record the ev_state events of a requester's EV table.
     void TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester);
     /// Add message i's flow record (with its ideal FCT) to the results.
-    void RecordFlow(std::size_t i, const MrcFlowSpec& f, const MrcRdmaHelper::Connection& conn);
+    void RecordFlow(std::size_t i, const MrcFlowSpec& f, std::size_t lane);
+    /**
+     * --ranks: a lane between two hosts of other ranks. This rank never simulates either
+     * end, so it makes no queue pair and no memory region; it only takes their numbers on
+     * the two NICs, so that the QP numbers and rkeys of later lanes stay those of one
+     * process. Each lane draws from its own block of streams, so no stream moves.
+     * \param f the lane's first message \return a connection with numbers and no object
+     */
+    MrcRdmaHelper::Connection OpenShellLane(const MrcFlowSpec& f);
     /// A packet reached the responder of a lane: progress of its open messages.
     void OnLaneRx(std::size_t lane);
     /// \return the base RTT (ns) and bottleneck (b/s) of the first path from src to dst
@@ -519,6 +529,18 @@ MrcScenarioRunner::Impl::BuildFabric()
     // case 02a's victim then escapes the incast (see doc: randomness and streams).
     th.SetEcmpSeed(cfg.seed);
     th.SetRanks(std::max<uint32_t>(cfg.ranks, 1));
+    if (!cfg.rankMap.empty())
+    {
+        std::vector<uint32_t> groups;
+        std::vector<uint32_t> tops;
+        const std::string why = MrcTopologyHelper::ReadRankMap(cfg.rankMap,
+                                                               cfg.topology,
+                                                               std::max<uint32_t>(cfg.ranks, 1),
+                                                               groups,
+                                                               tops);
+        NS_ABORT_MSG_IF(!why.empty(), "mrc-sim: --rankMap: " << why); // checked before the run
+        th.SetRankMap(groups, tops);
+    }
     topo = cfg.graph ? th.BuildGraph(*cfg.graph) : th.Build();
     rankEnd.lookahead = cfg.topology.kind == MrcTopologyKind::FAT_TREE ? cfg.topology.coreDelay
                                                                        : cfg.topology.fabricDelay;
@@ -841,21 +863,21 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     const MrcScenarioConnections::Placement at = book.connections.Place(i, f);
     const MrcRdmaHelper::Connection& conn = book.connections.GetLane(at.lane).qps;
     book.open.emplace(i, OpenMessage{f, at.lane, -1});
-    RecordFlow(i, f, conn);
+    RecordFlow(i, f, at.lane);
     if (stall.trackStalls)
     {
         stall.stalls.Add(conn.responder, f.start);
     }
-    MrcWorkRequest wr;
-    wr.id = i;
-    wr.remoteAddress = conn.region->GetBase() + at.offset;
-    wr.rkey = conn.region->GetRkey();
-    wr.length = static_cast<uint32_t>(f.bytes);
-    Ptr<MrcQueuePair> qp = conn.requester;
     if (!MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src))))
     {
-        return i; // another rank posts it (every rank holds every queue pair)
+        return i; // another rank posts it (this rank may hold no queue pair of the lane)
     }
+    MrcWorkRequest wr;
+    wr.id = i;
+    wr.remoteAddress = conn.regionBase + at.offset; // (the region may be on another rank)
+    wr.rkey = conn.rkey;
+    wr.length = static_cast<uint32_t>(f.bytes);
+    Ptr<MrcQueuePair> qp = conn.requester;
     const Time delay = f.start > Simulator::Now() ? f.start - Simulator::Now() : Time(0);
     if (cfg.ranks > 0)
     {
@@ -879,11 +901,40 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
     // Each lane draws from its own streams, by its index in opening order.
     const int64_t stream = MrcScenarioStreams::MESSAGE +
                            MrcScenarioStreams::STREAMS_PER_MESSAGE * static_cast<int64_t>(lane);
-    const MrcRdmaHelper::Connection conn = transport->entropyValues
-                                               ? ConnectWithEvs(f, regionBytes, stream)
-                                               : ConnectWithHelper(f, regionBytes, stream);
+    // Lane 0 is made whole on every rank (the report reads attributes of its requester).
+    const bool srcHere = MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src)));
+    const bool dstHere = MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.dst)));
+    if (lane > 0 && !srcHere && !dstHere)
+    {
+        return OpenShellLane(f);
+    }
+    // A lane with one end here: only that end's queue pair (RoCE, UEC; MRC's lanes whole).
+    const bool oneEnd = lane > 0 && srcHere != dstHere && !transport->entropyValues;
+    MrcRdmaHelper::Connection conn =
+        transport->entropyValues ? ConnectWithEvs(f, regionBytes, stream)
+                                 : ConnectWithHelper(f, regionBytes, stream, oneEnd, srcHere);
+    if (!oneEnd)
+    {
+        conn.requesterQpn = conn.requester->GetQpn();
+        conn.responderQpn = conn.responder->GetQpn();
+        conn.rkey = conn.region->GetRkey();
+        conn.regionBase = conn.region->GetBase();
+    }
     book.requesters.push_back(conn.requester);
     ConnectTraces(lane, f, conn);
+    return conn;
+}
+
+MrcRdmaHelper::Connection
+MrcScenarioRunner::Impl::OpenShellLane(const MrcFlowSpec& f)
+{
+    Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
+    Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
+    MrcRdmaHelper::Connection conn;
+    conn.requesterQpn = na->SkipQueuePair();
+    conn.responderQpn = nb->SkipQueuePair();
+    conn.rkey = nb->SkipMemoryRegion(); // as ConnectWithEvs and MrcRdmaHelper::Connect
+    book.requesters.push_back(nullptr);
     return conn;
 }
 
@@ -971,11 +1022,17 @@ MrcScenarioRunner::Impl::TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester
 MrcRdmaHelper::Connection
 MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f,
                                            uint64_t regionBytes,
-                                           int64_t stream)
+                                           int64_t stream,
+                                           bool oneEnd,
+                                           bool requesterHere)
 {
     MrcRdmaHelper::Connection conn =
-        tr.rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
-    if (transport->priorityGroups && f.priorityGroup >= 0 &&
+        oneEnd ? tr.rdma.ConnectOneEnd(topo->GetHost(f.src),
+                                       topo->GetHost(f.dst),
+                                       requesterHere,
+                                       regionBytes)
+               : tr.rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
+    if (conn.requester && transport->priorityGroups && f.priorityGroup >= 0 &&
         f.priorityGroup < static_cast<int>(tr.pgDscps.size()) && tr.pgDscps[f.priorityGroup] >= 0)
     {
         conn.requester->SetAttribute("DataDscp", UintegerValue(tr.pgDscps[f.priorityGroup]));
@@ -983,9 +1040,26 @@ MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f,
     if (transport->entropySelector)
     {
         // Fixed streams for the per-packet EV choice (as the MRC EV profiles).
-        for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
+        if (conn.requester && conn.responder)
         {
-            stream += DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(stream);
+            for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
+            {
+                stream +=
+                    DynamicCast<MrcUecQueuePair>(q)->GetEntropySelector()->AssignStreams(stream);
+            }
+        }
+        else if (conn.requester)
+        {
+            DynamicCast<MrcUecQueuePair>(conn.requester)
+                ->GetEntropySelector()
+                ->AssignStreams(stream);
+        }
+        else
+        {
+            // after the requester's streams: its selector, of the same type, takes as many
+            Ptr<MrcPathSelector> sel =
+                DynamicCast<MrcUecQueuePair>(conn.responder)->GetEntropySelector();
+            sel->AssignStreams(stream + sel->AssignStreams(stream));
         }
     }
     return conn;
@@ -1018,10 +1092,9 @@ MrcScenarioRunner::Impl::PathFigures(uint32_t src, uint32_t dst, uint32_t overhe
 }
 
 void
-MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
-                                    const MrcFlowSpec& f,
-                                    const MrcRdmaHelper::Connection& conn)
+MrcScenarioRunner::Impl::RecordFlow(std::size_t i, const MrcFlowSpec& f, std::size_t lane)
 {
+    const MrcRdmaHelper::Connection& conn = book.connections.GetLane(lane).qps;
     const MrcScenarioConfig& c = cfg;
     const uint32_t overhead =
         transport->dataFrameOverhead + (c.evFormat == "srv6" ? transport->srv6EncapBytes : 0);
@@ -1031,8 +1104,8 @@ MrcScenarioRunner::Impl::RecordFlow(std::size_t i,
     rec.flowId = i;
     rec.src = f.src;
     rec.dst = f.dst;
-    rec.sport = static_cast<uint16_t>(conn.requester->GetQpn());
-    rec.dport = static_cast<uint16_t>(conn.responder->GetQpn());
+    rec.sport = static_cast<uint16_t>(conn.requesterQpn);
+    rec.dport = static_cast<uint16_t>(conn.responderQpn);
     if (f.dstPort >= 0)
     {
         rec.dport = static_cast<uint16_t>(f.dstPort); // the flow file's dport, as HPCC writes it
@@ -1089,15 +1162,18 @@ MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
                                        const MrcRdmaHelper::Connection& conn)
 {
     Impl* self = this;
-    if (stall.trackStalls)
+    if (stall.trackStalls) // (one process: both ends made)
     {
         conn.responder->TraceConnectWithoutContext(
             "Rx",
             Callback<void, Ptr<const Packet>>(
                 [self, lane](Ptr<const Packet>) { self->OnLaneRx(lane); }));
     }
-    conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
-        [self](const MrcWorkCompletion& wc) { self->OnComplete(wc.wrId, wc); }));
+    if (conn.requester) // (a lane with one end here: null at the other)
+    {
+        conn.requester->SetCompletionCallback(Callback<void, const MrcWorkCompletion&>(
+            [self](const MrcWorkCompletion& wc) { self->OnComplete(wc.wrId, wc); }));
+    }
     auto onError = [self](const std::string& where) {
         return Callback<void, uint32_t, MrcQpError, const std::string&>(
             [self, where](uint32_t qpn, MrcQpError e, const std::string& reason) {
@@ -1106,8 +1182,16 @@ MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
                                      MrcQpErrorName(e) + ": " + reason);
             });
     };
-    conn.requester->TraceConnectWithoutContext("Error", onError("host" + std::to_string(f.src)));
-    conn.responder->TraceConnectWithoutContext("Error", onError("host" + std::to_string(f.dst)));
+    if (conn.requester)
+    {
+        conn.requester->TraceConnectWithoutContext("Error",
+                                                   onError("host" + std::to_string(f.src)));
+    }
+    if (conn.responder)
+    {
+        conn.responder->TraceConnectWithoutContext("Error",
+                                                   onError("host" + std::to_string(f.dst)));
+    }
 }
 
 std::vector<MrcEvCandidate>

@@ -114,7 +114,8 @@ class MrcScenarioRunner
     /// \return the messages, in flow-id order (aborts after SetKeepMessages(false))
     const std::vector<MrcFlowSpec>& GetMessages() const;
     /// \return the requester queue pair of each connection lane, in opening order (with
-    ///         --qpsPerConnection=0, one per message)
+    ///         --qpsPerConnection=0, one per message); null for a lane of a split run
+    ///         between two hosts of other ranks (no queue pair of it is made here)
     const std::vector<Ptr<MrcQueuePair>>& GetRequesters() const;
     /// \return the connections of the workload and their queue-pair lanes
     const MrcScenarioConnections& GetConnections() const;

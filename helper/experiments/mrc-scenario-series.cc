@@ -73,7 +73,9 @@ MrcScenarioSeries::AddFlow(const std::string& transport, Ptr<MrcQueuePair> reque
     m_flowRateSeries.push_back(m_res->RegisterSeries(transport, name, "rate_gbps"));
     m_flowTxPrev.push_back(0);
     m_flowCwndSeries.push_back(-1);
-    m_flowLocal.push_back(MrcMpi::IsLocal(PeekPointer(requester->GetNic()->GetObject<Node>())));
+    // (null: a lane of two hosts of other ranks, whose queue pairs this rank does not make)
+    m_flowLocal.push_back(requester &&
+                          MrcMpi::IsLocal(PeekPointer(requester->GetNic()->GetObject<Node>())));
     if (m_split)
     {
         const uint64_t i = m_flows.size() - 1;

@@ -63,7 +63,8 @@ class MrcScenarioSeries
     /**
      * Register the series of the next flow (flow ids count from 0 in call order).
      * \param transport the series' transport label
-     * \param requester the flow's requester queue pair
+     * \param requester the flow's requester queue pair (null in a split run when this rank
+     *        holds no queue pair of the flow: never sampled here)
      */
     void AddFlow(const std::string& transport, Ptr<MrcQueuePair> requester);
 

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <fstream>
 #include <limits>
 #include <sstream>
 
@@ -202,12 +203,172 @@ MrcTopologyHelper::GetRankOfT0(uint32_t t0) const
     {
         return 0;
     }
-    if (c.kind == MrcTopologyKind::FAT_TREE)
+    const uint32_t group = c.kind == MrcTopologyKind::FAT_TREE ? t0 / (c.k / 2) : t0;
+    if (!m_groupRank.empty())
     {
-        const uint32_t pod = t0 / (c.k / 2);
-        return static_cast<uint32_t>(uint64_t{pod} * m_ranks / c.k);
+        return m_groupRank.at(group);
     }
-    return static_cast<uint32_t>(uint64_t{t0} * m_ranks / c.GetT0PerPlane());
+    const uint32_t groups = c.kind == MrcTopologyKind::FAT_TREE ? c.k : c.GetT0PerPlane();
+    return static_cast<uint32_t>(uint64_t{group} * m_ranks / groups);
+}
+
+void
+MrcTopologyHelper::SetRankMap(const std::vector<uint32_t>& groups,
+                              const std::vector<uint32_t>& tops)
+{
+    m_groupRank = groups;
+    m_topRank = tops;
+}
+
+namespace
+{
+
+/// \return the number of T0 groups (pods) and of top-tier switches per plane of a shape
+std::pair<uint32_t, uint32_t>
+RankUnits(const MrcTopologyConfig& c)
+{
+    const bool fat = c.kind == MrcTopologyKind::FAT_TREE;
+    return {fat ? c.k : c.GetT0PerPlane(), fat ? c.GetT2PerPlane() : c.GetT1PerPlane()};
+}
+
+} // namespace
+
+std::string
+MrcTopologyHelper::CheckRankMap(const MrcTopologyConfig& c,
+                                uint32_t ranks,
+                                const std::vector<uint32_t>& groups,
+                                const std::vector<uint32_t>& tops)
+{
+    if (c.kind == MrcTopologyKind::GRAPH)
+    {
+        return "a fabric from a topology file has no T0 groups to map (allowed: clos, "
+               "fat-tree)";
+    }
+    const bool fat = c.kind == MrcTopologyKind::FAT_TREE;
+    const auto [nGroups, nTops] = RankUnits(c);
+    if (groups.size() != nGroups || tops.size() != nTops)
+    {
+        return "the map has " + std::to_string(groups.size()) + (fat ? " pods" : " T0 groups") +
+               " and " + std::to_string(tops.size()) + " top switches; the fabric has " +
+               std::to_string(nGroups) + " and " + std::to_string(nTops);
+    }
+    std::vector<uint32_t> nG(ranks, 0);
+    std::vector<uint32_t> nT(ranks, 0);
+    for (const auto& [v, n] : {std::make_pair(&groups, &nG), std::make_pair(&tops, &nT)})
+    {
+        for (uint32_t r : *v)
+        {
+            if (r >= ranks)
+            {
+                return "rank " + std::to_string(r) + " is out of range (allowed: 0.." +
+                       std::to_string(ranks - 1) + ")";
+            }
+            ++(*n)[r];
+        }
+    }
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        if (nG[r] == 0 || nT[r] == 0)
+        {
+            return "rank " + std::to_string(r) + " has no " +
+                   (nG[r] == 0 ? (fat ? "pod" : "T0 group") : (fat ? "core switch" : "T1")) +
+                   "; each rank needs at least one " + (fat ? "pod" : "T0 group") + " and one " +
+                   (fat ? "core switch" : "T1") + " (notices between ranks travel on their links)";
+        }
+    }
+    return "";
+}
+
+std::string
+MrcTopologyHelper::ReadRankMap(const std::string& path,
+                               const MrcTopologyConfig& c,
+                               uint32_t ranks,
+                               std::vector<uint32_t>& groups,
+                               std::vector<uint32_t>& tops)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        return path + ": cannot be read";
+    }
+    if (c.kind == MrcTopologyKind::GRAPH)
+    {
+        return path + ": " + CheckRankMap(c, ranks, groups, tops);
+    }
+    const bool fat = c.kind == MrcTopologyKind::FAT_TREE;
+    const auto [nGroups, nTops] = RankUnits(c);
+    groups.resize(nGroups);
+    tops.resize(nTops);
+    for (uint32_t i = 0; i < nGroups; ++i)
+    {
+        groups[i] = static_cast<uint32_t>(uint64_t{i} * ranks / nGroups);
+    }
+    for (uint32_t i = 0; i < nTops; ++i)
+    {
+        tops[i] = static_cast<uint32_t>(uint64_t{i} * ranks / nTops);
+    }
+    const std::string groupWord = fat ? "pod-" : "t0-";
+    const std::string topWord = fat ? "core-" : "t1-";
+    const std::string allowed = " (allowed: " + groupWord + "0.." + groupWord +
+                                std::to_string(nGroups - 1) + ", " + topWord + "0.." + topWord +
+                                std::to_string(nTops - 1) + ")";
+    std::unordered_set<const uint32_t*> seen; // entries given (t0-1 and t0-01 are one)
+    std::string line;
+    for (uint32_t n = 1; std::getline(in, line); ++n)
+    {
+        const std::string at = path + ":" + std::to_string(n) + ": ";
+        const std::size_t hash = line.find('#');
+        std::istringstream words(line.substr(0, hash));
+        std::string name;
+        std::string rank;
+        std::string extra;
+        if (!(words >> name))
+        {
+            continue;
+        }
+        if (!(words >> rank) || (words >> extra))
+        {
+            return at + "expected 'NAME RANK'";
+        }
+        uint32_t* slot = nullptr;
+        for (const auto& [word, v] :
+             {std::make_pair(&groupWord, &groups), std::make_pair(&topWord, &tops)})
+        {
+            const std::string& w = *word;
+            if (name.compare(0, w.size(), w) != 0 || name.size() == w.size() ||
+                name.size() > w.size() + 9 ||
+                name.find_first_not_of("0123456789", w.size()) != std::string::npos)
+            {
+                continue;
+            }
+            const uint64_t i = std::stoull(name.substr(w.size()));
+            if (i < v->size())
+            {
+                slot = &(*v)[i];
+            }
+        }
+        if (!slot)
+        {
+            const bool host = name.compare(0, 4, "host") == 0;
+            return at + "'" + name + "' is not a " +
+                   (fat ? "pod or core switch" : "T0 group or T1") + " of this fabric" +
+                   (host ? " (a host goes with its T0 group: host links do not cross ranks)" : "") +
+                   allowed;
+        }
+        if (!seen.insert(slot).second)
+        {
+            return at + "'" + name + "' is given twice";
+        }
+        if (rank.empty() || rank.size() > 9 ||
+            rank.find_first_not_of("0123456789") != std::string::npos || std::stoull(rank) >= ranks)
+        {
+            return at + "rank '" + rank + "' of '" + name + "' is out of range (allowed: 0.." +
+                   std::to_string(ranks - 1) + ")";
+        }
+        *slot = static_cast<uint32_t>(std::stoull(rank));
+    }
+    const std::string why = CheckRankMap(c, ranks, groups, tops);
+    return why.empty() ? "" : path + ": " + why;
 }
 
 uint32_t
@@ -221,6 +382,10 @@ MrcTopologyHelper::RankOfSwitch(uint32_t tier, uint32_t i) const
     if (tier == 0 || (tier == 1 && c.kind == MrcTopologyKind::FAT_TREE))
     {
         return GetRankOfT0(i); // a fat-tree's aggregation switch i is in the pod of T0 i
+    }
+    if (!m_topRank.empty())
+    {
+        return m_topRank.at(i);
     }
     const uint32_t n = tier == 1 ? c.GetT1PerPlane() : c.GetT2PerPlane();
     return static_cast<uint32_t>(uint64_t{i} * m_ranks / n);

@@ -13,6 +13,7 @@
 #include <array>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 /**
  * \file
@@ -168,6 +169,50 @@ class MrcTopologyHelper
      */
     uint32_t GetRankOfT0(uint32_t t0) const;
 
+    /**
+     * Replace SetRanks' partition by a given one (a user's rank map, ReadRankMap).
+     * \param groups the rank of each T0 group (Clos: T0 index, its T0 in every plane with
+     *        its hosts) or pod (fat-tree: its T0s and aggregation switches with their hosts)
+     * \param tops the rank of each switch of the top tier (Clos: T1 index, fat-tree: core
+     *        index), the same in every plane
+     * Empty vectors: SetRanks' consecutive blocks. Check with CheckRankMap first.
+     */
+    void SetRankMap(const std::vector<uint32_t>& groups, const std::vector<uint32_t>& tops);
+
+    /**
+     * \param config a fabric shape (Clos or fat-tree)
+     * \param ranks the number of ranks
+     * \param groups the rank of each T0 group (pod) \param tops the rank of each top switch
+     * \return an empty string if Build can split the shape so, else why not (a rank out of
+     *         range, a rank without a T0 group or without a top switch)
+     */
+    static std::string CheckRankMap(const MrcTopologyConfig& config,
+                                    uint32_t ranks,
+                                    const std::vector<uint32_t>& groups,
+                                    const std::vector<uint32_t>& tops);
+
+    /**
+     * Read a rank map file. One entry a line, `NAME RANK`: NAME is `t0-I` (the T0 group I:
+     * T0 I of every plane with its hosts) or `t1-I` (T1 I of every plane) in a Clos fabric,
+     * `pod-I` or `core-I` in a fat-tree; RANK is 0..ranks-1. `#` starts a comment; blank
+     * lines are skipped. A group or switch the file does not name keeps the rank of
+     * SetRanks' consecutive blocks. Refused, naming FILE:LINE: an unknown name (a host, a
+     * switch of one plane, an index out of range), a name given twice, a rank out of
+     * range, a line that is not `NAME RANK`; and, naming no line, a rank left without a
+     * T0 group (pod) or a top switch (CheckRankMap).
+     * \param path the file
+     * \param config the fabric shape
+     * \param ranks the number of ranks
+     * \param groups set to the rank of each T0 group (pod)
+     * \param tops set to the rank of each top switch
+     * \return an empty string, or what is wrong
+     */
+    static std::string ReadRankMap(const std::string& path,
+                                   const MrcTopologyConfig& config,
+                                   uint32_t ranks,
+                                   std::vector<uint32_t>& groups,
+                                   std::vector<uint32_t>& tops);
+
   private:
     /// \param tier a switch tier \param i its index \return the rank of that switch
     uint32_t RankOfSwitch(uint32_t tier, uint32_t i) const;
@@ -228,6 +273,8 @@ class MrcTopologyHelper
     uint64_t m_seed{0};                                        //!< ECMP seed offset
     bool m_names{true};                                        //!< register Names
     uint32_t m_ranks{1};                                       //!< ranks (SetRanks)
+    std::vector<uint32_t> m_groupRank;     //!< rank of each T0 group or pod (empty: blocks)
+    std::vector<uint32_t> m_topRank;       //!< rank of each top-tier switch (empty: blocks)
     std::unordered_set<uint64_t> m_joined; //!< switch pairs (node ids) joined in this build
 };
 

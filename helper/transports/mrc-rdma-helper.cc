@@ -89,6 +89,53 @@ MrcRdmaHelper::Connect(Ptr<Node> a, Ptr<Node> b, uint64_t regionBytes, uint64_t 
     if (regionBytes > 0)
     {
         c.region = nb->RegisterMemoryRegion(regionBase, regionBytes);
+        c.rkey = c.region->GetRkey();
+        c.regionBase = regionBase;
+    }
+    c.requesterQpn = c.requester->GetQpn();
+    c.responderQpn = c.responder->GetQpn();
+    return c;
+}
+
+MrcRdmaHelper::Connection
+MrcRdmaHelper::ConnectOneEnd(Ptr<Node> a,
+                             Ptr<Node> b,
+                             bool requesterHere,
+                             uint64_t regionBytes,
+                             uint64_t regionBase)
+{
+    Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(a);
+    Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(b);
+    NS_ABORT_MSG_IF(!na, "MrcRdmaHelper::ConnectOneEnd: node " << a->GetId() << " has no NIC");
+    NS_ABORT_MSG_IF(!nb, "MrcRdmaHelper::ConnectOneEnd: node " << b->GetId() << " has no NIC");
+    NS_ABORT_MSG_IF(a == b, "MrcRdmaHelper::ConnectOneEnd: both ends on one host");
+    Connection c;
+    if (requesterHere)
+    {
+        c.requester = na->CreateQueuePair(m_qp);
+        c.requesterQpn = c.requester->GetQpn();
+        c.responderQpn = nb->SkipQueuePair();
+        c.requester->Connect(nb->GetAddresses(), c.responderQpn, c.requester->GetInitialPsn());
+    }
+    else
+    {
+        c.requesterQpn = na->SkipQueuePair();
+        c.responder = nb->CreateQueuePair(m_qp);
+        c.responderQpn = c.responder->GetQpn();
+        c.responder->Connect(na->GetAddresses(), c.requesterQpn, c.responder->GetInitialPsn());
+    }
+    if (regionBytes > 0)
+    {
+        c.regionBase = regionBase;
+        if (requesterHere)
+        {
+            c.rkey = nb->SkipMemoryRegion();
+        }
+        else
+        {
+            c.region = nb->RegisterMemoryRegion(regionBase, regionBytes);
+            c.rkey = c.region->GetRkey();
+        }
     }
     return c;
 }

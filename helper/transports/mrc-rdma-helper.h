@@ -53,6 +53,10 @@ class MrcRdmaHelper
         Ptr<MrcQueuePair> requester; //!< QP on the first host
         Ptr<MrcQueuePair> responder; //!< QP on the second host
         Ptr<MrcMemoryRegion> region; //!< region registered at the second host
+        uint32_t requesterQpn{0};    //!< the requester's QP number (ConnectOneEnd: made or not)
+        uint32_t responderQpn{0};    //!< the responder's QP number
+        uint32_t rkey{0};            //!< the region's rkey
+        uint64_t regionBase{0};      //!< the region's base address
     };
 
     MrcRdmaHelper();
@@ -107,6 +111,26 @@ class MrcRdmaHelper
                        Ptr<Node> b,
                        uint64_t regionBytes,
                        uint64_t regionBase = 0x100000000ULL);
+
+    /**
+     * As Connect, but make only one end: the queue pair (and, at b, the region) of the
+     * host this process simulates in a run split over ranks. The other end's QP number
+     * (and rkey) is taken on its NIC without making it (MrcRdmaNic::SkipQueuePair,
+     * SkipMemoryRegion), so numbers stay those of Connect; the end made is connected to
+     * the other end's addresses, number and initial PSN (the same factory makes both, so
+     * the same InitialPsn). The Connection's numbers, rkey and base are set either way.
+     * \param a the requester's host
+     * \param b the responder's host
+     * \param requesterHere true: make the requester, false: the responder and region
+     * \param regionBytes size of the region at b
+     * \param regionBase its base virtual address
+     * \return the connection, with the end not made null
+     */
+    Connection ConnectOneEnd(Ptr<Node> a,
+                             Ptr<Node> b,
+                             bool requesterHere,
+                             uint64_t regionBytes,
+                             uint64_t regionBase = 0x100000000ULL);
 
     /**
      * Connect two existing, unconnected queue pairs to each other.

@@ -367,6 +367,19 @@ MrcRdmaNic::Adopt(Ptr<MrcQueuePair> qp)
     return qp;
 }
 
+uint32_t
+MrcRdmaNic::SkipQueuePair()
+{
+    NS_ABORT_MSG_IF(m_nextQpn > 0xffffff, "MrcRdmaNic: QP numbers exhausted (24 bits)");
+    return m_nextQpn++;
+}
+
+uint32_t
+MrcRdmaNic::SkipMemoryRegion()
+{
+    return m_nextRkey++;
+}
+
 void
 MrcRdmaNic::NotifyConnected(Ptr<MrcQueuePair> qp)
 {

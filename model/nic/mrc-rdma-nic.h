@@ -150,6 +150,13 @@ class MrcRdmaNic : public Object
      * \return the new QP
      */
     Ptr<MrcQueuePair> CreateQueuePair(const ObjectFactory& factory);
+    /**
+     * Give the next QP number to a queue pair this NIC does not hold: in a run split over
+     * ranks (MrcMpi), the queue pairs of a host simulated by another rank are not made
+     * here, but the numbers of the ones that are made must be those of a one-process run.
+     * \return the QP number skipped
+     */
+    uint32_t SkipQueuePair();
     /// \param qpn a QP number \return the QP, or null
     Ptr<MrcQueuePair> GetQueuePair(uint32_t qpn) const;
     /// \return number of queue pairs
@@ -178,6 +185,11 @@ class MrcRdmaNic : public Object
      * \return the region
      */
     Ptr<MrcMemoryRegion> RegisterMemoryRegion(uint64_t base, uint64_t length);
+    /**
+     * Give the next rkey to a memory region this NIC does not hold (as SkipQueuePair).
+     * \return the rkey skipped
+     */
+    uint32_t SkipMemoryRegion();
     /// \param rkey a remote key \return its region, or null
     Ptr<MrcMemoryRegion> GetMemoryRegion(uint32_t rkey) const;
 
