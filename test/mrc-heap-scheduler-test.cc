@@ -168,7 +168,8 @@ TEST(MrcHeapScheduler, RemoveTheHeadTheLastAndAMiddleEvent)
 TEST(MrcHeapScheduler, SimulatorRemoveCancelAndIsExpiredAsWithMapScheduler)
 {
     // The same random schedule / Remove / Cancel program under both schedulers: the same
-    // events run in the same order, the same event count, and IsExpired / IsRunning agree.
+    // events run in the same order, the same event count, and IsExpired agrees (EventId::IsRunning
+    // is IsPending from ns-3.41 on, and is !IsExpired in both).
     auto runWith = [](const std::string& type, std::vector<std::string>& log) {
         Simulator::Destroy();
         ObjectFactory f;
@@ -200,8 +201,7 @@ TEST(MrcHeapScheduler, SimulatorRemoveCancelAndIsExpiredAsWithMapScheduler)
             default:
                 break;
             }
-            log.push_back("after " + std::to_string(ids[i].IsExpired()) + " " +
-                          std::to_string(ids[i].IsRunning()));
+            log.push_back("after " + std::to_string(ids[i].IsExpired()));
         };
         for (int k = 0; k < 4; ++k)
         {
