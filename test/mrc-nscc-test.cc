@@ -901,6 +901,101 @@ TEST(MrcNscc, InvalidRttSample)
     Simulator::Destroy();
 }
 
+TEST(MrcNscc, InvalidSampleTakesEachQuadrantWithAvgDelay)
+{
+    // htsim (uec.cpp processAck, updateCwndOnAck_NSCC): an ACK without a valid RTT sample
+    // still runs quick adapt and the quadrants, with delay = avg_delay, and leaves
+    // avg_delay as it is. One such ACK of 4096 B in each quadrant, hand-computed with
+    // htsim's formulas (defaults of this file: target 9 us, fi 20480 B, alpha
+    // 4 x 0.75 x 4096 / 9 us, gamma 0.8, max_md_jump 0.5, eta 614.4 B).
+    MrcCcAck invalid = Ack(4096, MicroSeconds(3));
+    invalid.rttValid = false;
+    // avg_delay after k ECN ACKs of delay 20 us: 20 us x (1 - 0.9875^k)
+    const auto prime = [](Ptr<MrcNscc> n, MrcCcState& s, int k) {
+        for (int i = 0; i < k; ++i)
+        {
+            n->OnAck(s, Ack(64, MicroSeconds(20), true));
+        }
+    };
+    const double avg60 = 20e-6 * (1 - std::pow(0.9875, 60)); // 10.59997 us >= 9 us
+    const double avg1 = 20e-6 * 0.0125;                      // 0.25 us < 9 us
+    {
+        // no ECN, avg_delay >= target: fair increase, inc_bytes = fi x 4096
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc();
+        n->SetAttribute("InvalidRttUsesAvgDelay", BooleanValue(true));
+        n->Init(s);
+        At(MicroSeconds(5), [&] {
+            prime(n, s, 60);
+            EXPECT_NEAR(n->GetAvgDelay(), avg60, 1e-12);
+            EXPECT_DOUBLE_EQ(n->GetIncBytes(), 0.0);
+            n->OnAck(s, invalid);
+            EXPECT_DOUBLE_EQ(n->GetIncBytes(), 20480.0 * 4096);
+            EXPECT_NEAR(n->GetAvgDelay(), avg60, 1e-12); // unchanged
+            EXPECT_EQ(s.cwnd, 225000u);                  // applied at the next adjustment
+        });
+        Simulator::Destroy();
+    }
+    {
+        // no ECN, avg_delay 0.25 us < target: fast increase is not due (fi_count 4096 <=
+        // cwnd), so proportional: inc_bytes = alpha x 4096 x (9 - 0.25) us
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc();
+        n->SetAttribute("InvalidRttUsesAvgDelay", BooleanValue(true));
+        n->Init(s);
+        At(MicroSeconds(5), [&] {
+            prime(n, s, 1);
+            EXPECT_NEAR(n->GetAvgDelay(), avg1, 1e-15);
+            n->OnAck(s, invalid);
+            EXPECT_EQ(n->GetFiCount(), 4096u);
+            const double alpha = 4 * 0.75 * 4096 / 9e-6;
+            EXPECT_NEAR(n->GetIncBytes(), alpha * 4096 * (9e-6 - avg1), 1e-3);
+            EXPECT_NEAR(n->GetIncBytes(), 3.0 * 4096 * 4096 * 8.75 / 9, 1e-3);
+        });
+        Simulator::Destroy();
+    }
+    {
+        // ECN, avg_delay >= target, 20 us after the last cut (> base RTT 12 us): MD,
+        // cwnd = 225000 x max(1 - 0.8 x (avg - 9 us) / avg, 0.5), then eta (period due)
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc();
+        n->SetAttribute("InvalidRttUsesAvgDelay", BooleanValue(true));
+        n->Init(s);
+        At(MicroSeconds(5), [&] { prime(n, s, 60); });
+        At(MicroSeconds(20), [&] {
+            EXPECT_EQ(s.cwnd, 225000u);
+            MrcCcAck ecn = invalid;
+            ecn.ecnEcho = true;
+            n->OnAck(s, ecn);
+            const double factor = 1 - 0.8 * (avg60 - 9e-6) / avg60;
+            EXPECT_NEAR(factor, 0.879423, 1e-6);
+            EXPECT_EQ(s.cwnd,
+                      static_cast<uint64_t>(std::floor(std::floor(225000 * factor) + 614.4)));
+            EXPECT_EQ(s.cwnd, 198484u);
+            EXPECT_EQ(n->GetLastDecTime(), MicroSeconds(20));
+        });
+        Simulator::Destroy();
+    }
+    {
+        // ECN, avg_delay < target: no change
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc();
+        n->SetAttribute("InvalidRttUsesAvgDelay", BooleanValue(true));
+        n->Init(s);
+        s.cwnd = 100000;
+        At(MicroSeconds(5), [&] {
+            prime(n, s, 1);
+            MrcCcAck ecn = invalid;
+            ecn.ecnEcho = true;
+            n->OnAck(s, ecn);
+            EXPECT_EQ(s.cwnd, 100000u);
+            EXPECT_DOUBLE_EQ(n->GetIncBytes(), 0.0);
+            EXPECT_EQ(n->GetLastDecTime(), Time(0));
+        });
+        Simulator::Destroy();
+    }
+}
+
 TEST(MrcNscc, SendGatingAckRequestAndFork)
 {
     MrcCcState s = MakeState();

@@ -171,6 +171,18 @@ MrcUecQueuePair::GetTypeId()
                           "(then use that). Default true (UEC 1.0 section 3.6.13.7).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&MrcUecQueuePair::m_baseRttProbe),
+                          MakeBooleanChecker())
+            .AddAttribute("RetxRttSampleBound",
+                          "The ACK of a PSN sent twice gives an RTT sample only when the "
+                          "sample is at least the configured base RTT. NSCC takes such a "
+                          "sample when the ACK echoes Retx, i.e. answers the retransmitted "
+                          "copy; the model's ACK has no Retx echo, and the bound stands in "
+                          "for it. false: every ACK of a PSN sent twice gives a sample, as "
+                          "the UEC reference simulator (htsim) has it after a trim, when the "
+                          "first copy is gone and the echo is always set. Default true (our "
+                          "choice).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&MrcUecQueuePair::m_retxSampleBound),
                           MakeBooleanChecker());
     return tid;
 }
@@ -181,6 +193,7 @@ MrcUecQueuePair::MrcUecQueuePair()
       m_maxRtoRetries(5),
       m_windowPsns(MrcReceiveBitmap::DEFAULT_WINDOW),
       m_baseRttProbe(true),
+      m_retxSampleBound(true),
       m_port(0),
       m_msnBase(0),
       m_lastRcvdUnits(0),
@@ -493,8 +506,9 @@ MrcUecQueuePair::ReceiveSack(const MrcRxPacket& rx)
             ack.retransmitted = e.record.retxCount > 0;
             ack.rttSample = now - e.record.sendTime;
             // [U] NSCC: also valid when retransmitted once and answering that copy
-            ack.rttValid =
-                MrcNscc::IsRttSampleValid(e.record.retxCount, ack.rttSample, m_cc.baseRtt);
+            ack.rttValid = MrcNscc::IsRttSampleValid(e.record.retxCount,
+                                                     ack.rttSample,
+                                                     m_retxSampleBound ? m_cc.baseRtt : Time(0));
             break;
         }
     }

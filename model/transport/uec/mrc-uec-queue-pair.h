@@ -67,7 +67,8 @@ struct MrcUecCounters
  * NACK, or for a last-hop trim ECN/GOOD by its CE echo); a SACK frees PSNs, infers losses
  * with the scoreboard's reorder rules when they are on (ReorderPsns, ReorderTime; off by
  * default as in htsim) (NSCC OnLoss, EV feedback TIMEOUT) and feeds NSCC
- * with the rcvd_bytes advance, the ECN echo and an RTT sample of the triggering PSN.
+ * with the rcvd_bytes advance, the ECN echo and an RTT sample of the triggering PSN
+ * (of a PSN sent twice only while RetxRttSampleBound allows it, see there).
  * One RTO timer runs on the oldest PSN in flight (MinRto after its send); its expiry
  * declares lost every PSN sent MinRto ago or earlier. A PSN that times out after
  * MaxRtoRetries retransmissions puts the QP in the error state.
@@ -196,6 +197,7 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     uint32_t m_maxRtoRetries; //!< MaxRtoRetries
     uint32_t m_windowPsns;    //!< WindowPsns
     bool m_baseRttProbe;      //!< BaseRttProbe
+    bool m_retxSampleBound;   //!< RetxRttSampleBound
 
     Ptr<MrcPathSelector> m_ev; //!< entropy selector
     MrcUecCounters m_uec;      //!< counters
