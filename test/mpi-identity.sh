@@ -40,7 +40,7 @@ CASES=(
     "topo-htsim|2 4|htsim --transports=roce,mrc"
     "topo-rankmap|2|htsim --transports=roce,mrc|--rankMap=@/fattree16-rankmap.txt"
     "topo-delays|2|hpcc --topoFile=@/mixed-delays.topology --flowFile=@/mixed-delays-flows.txt --transports=roce,mrc"
-    "topo-delays-null|2|hpcc --topoFile=@/mixed-delays.topology --flowFile=@/mixed-delays-flows.txt --transport=mrc --sync=null"
+    "topo-null|2|hpcc --topoFile=@/mixed-delays.topology --flowFile=@/mixed-delays-flows.txt --transport=mrc --sync=null"
 )
 
 # summary.json without the machine's and the engine's figures
