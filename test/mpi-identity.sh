@@ -36,6 +36,11 @@ CASES=(
     "triggers|2|flows --flowFile=@/triggers.cm --hosts=16 --hostsPerT0=4 --transports=uec,mrc"
     "rankmap|2|compare --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --bytes=400000|--rankMap=@/rankmap.txt"
     "ar-rankmap|2|allreduce --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --bytes=800000 --transport=mrc|--rankMap=@/rankmap.txt"
+    "topo-hpcc|2|hpcc --transports=roce,mrc"
+    "topo-htsim|2 4|htsim --transports=roce,mrc"
+    "topo-rankmap|2|htsim --transports=roce,mrc|--rankMap=@/fattree16-rankmap.txt"
+    "topo-delays|2|hpcc --topoFile=@/mixed-delays.topology --flowFile=@/mixed-delays-flows.txt --transports=roce,mrc"
+    "topo-null|2|hpcc --topoFile=@/mixed-delays.topology --flowFile=@/mixed-delays-flows.txt --transport=mrc --sync=null"
 )
 
 # summary.json without the machine's and the engine's figures

@@ -8,6 +8,8 @@
 // checked by test/mpi-identity.sh in the in-tree build with MPI.
 
 #include "ns3/mrc-canonical-scheduler.h"
+#include "ns3/mrc-dual-forwarding.h"
+#include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-flow-stream.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-run-results.h"
@@ -214,9 +216,10 @@ TEST(MrcDistributed, CheckRanksNamesWhatTheFabricAllows)
     EXPECT_EQ(MrcTopologyHelper::CheckRanks(f, 4), "");
     EXPECT_NE(MrcTopologyHelper::CheckRanks(f, 5).find("4 pods and 4 core switches"),
               std::string::npos);
+    // a graph's split is checked with the graph (MrcTopologyGraph::CheckRanks, below)
     MrcTopologyConfig g;
     g.kind = MrcTopologyKind::GRAPH;
-    EXPECT_NE(MrcTopologyHelper::CheckRanks(g, 2).find("topology file"), std::string::npos);
+    EXPECT_EQ(MrcTopologyHelper::CheckRanks(g, 2), "");
     EXPECT_EQ(MrcTopologyHelper::CheckRanks(g, 1), "");
 }
 
@@ -302,6 +305,322 @@ TEST(MrcDistributed, ABadRankMapIsRefusedNamingItsLine)
     EXPECT_NE(
         MrcTopologyHelper::ReadRankMap(fp, f, 2, g, t).find(":3: 't0-0' is not a pod or core"),
         std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// fabrics from topology files (--topoFile)
+
+namespace
+{
+
+/// A link of a test graph. \param a \param b its ends \param delayNs its delay in ns
+MrcGraphLink
+GraphLink(uint32_t a, uint32_t b, int64_t delayNs = 1000)
+{
+    return MrcGraphLink{a, b, DataRate("100Gbps"), NanoSeconds(delayNs)};
+}
+
+/**
+ * data/hpcc/topology.txt as a graph: hosts 0-7, ToR 8 (hosts 0-3), ToR 9 (hosts 4-7),
+ * spines 10 and 11 joined to both ToRs; 1 us links.
+ */
+MrcTopologyGraph
+LeafSpine()
+{
+    MrcTopologyGraph g;
+    g.isSwitch.assign(12, false);
+    for (uint32_t s = 8; s < 12; ++s)
+    {
+        g.isSwitch[s] = true;
+    }
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        g.links.push_back(GraphLink(h, h < 4 ? 8 : 9));
+    }
+    for (auto [a, b] :
+         std::vector<std::pair<uint32_t, uint32_t>>{{8, 10}, {8, 11}, {9, 10}, {9, 11}})
+    {
+        g.links.push_back(GraphLink(a, b));
+    }
+    return g;
+}
+
+/**
+ * data/htsim/fattree-16.topo as mrc-sim wires it: hosts 0-15, ToRs 16-23 (2 a pod, 2 hosts
+ * each), aggregation switches 24-31 (2 a pod, each joined to its pod's ToRs), cores 32-35
+ * (aggregation switch k of a pod joins cores 2k and 2k+1); 1 us links.
+ */
+MrcTopologyGraph
+FatTree16()
+{
+    MrcTopologyGraph g;
+    g.isSwitch.assign(36, true);
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        g.isSwitch[h] = false;
+        g.links.push_back(GraphLink(h, 16 + h / 2));
+    }
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        for (uint32_t k = 0; k < 2; ++k)
+        {
+            g.links.push_back(GraphLink(16 + r, 24 + (r / 2) * 2 + k));
+        }
+    }
+    for (uint32_t a = 0; a < 8; ++a)
+    {
+        for (uint32_t m = 0; m < 2; ++m)
+        {
+            g.links.push_back(GraphLink(24 + a, 32 + (a % 2) * 2 + m));
+        }
+    }
+    return g;
+}
+
+/// Everything a one-process build decides about a fabric, as text: per host pair and
+/// plane the paths (switch ids, links, uSIDs), the base RTT, and every switch's ECMP next
+/// hops towards every host address and SRv6 uSID. \param t a fabric
+std::string
+FabricFacts(Ptr<MrcTopology> t)
+{
+    std::ostringstream os;
+    const uint32_t planes = t->GetConfig().planes;
+    os << "baseRtt " << t->GetBaseRtt(4096).GetTimeStep() << "\n";
+    for (uint32_t a = 0; a < t->GetNHosts(); ++a)
+    {
+        for (uint32_t b = 0; b < t->GetNHosts(); ++b)
+        {
+            for (uint32_t p = 0; a != b && p < planes; ++p)
+            {
+                for (const MrcPath& path : t->GetPaths(a, b, p))
+                {
+                    os << a << ">" << b << " p" << p << " rtt "
+                       << t->GetPathRtt(path, 4096).GetTimeStep() << " via";
+                    for (uint32_t s : path.switches)
+                    {
+                        os << " s" << s;
+                    }
+                    for (uint32_t l : path.links)
+                    {
+                        os << " l" << l;
+                    }
+                    for (uint16_t u : path.usids)
+                    {
+                        os << " u" << u;
+                    }
+                    os << "\n";
+                }
+            }
+        }
+    }
+    for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
+    {
+        Ptr<MrcDualForwarding> fwd =
+            DynamicCast<MrcDualForwarding>(t->GetSwitchById(s)->GetForwarding());
+        os << "switch " << s << " routes " << fwd->GetEcmp()->GetNRoutes() << "\n";
+        for (uint32_t h = 0; h < t->GetNHosts(); ++h)
+        {
+            for (uint32_t p = 0; p < planes; ++p)
+            {
+                os << " h" << h << "p" << p << ":";
+                for (uint32_t port : fwd->GetEcmp()->GetNextHops(t->GetAddress(h, p)))
+                {
+                    os << " " << port;
+                }
+            }
+        }
+        os << "\n";
+    }
+    return os.str();
+}
+
+} // namespace
+
+TEST(MrcDistributed, AGraphSplitsBySwitchBlocksWithEachHostOnItsSwitch)
+{
+    // 2 ranks: ToR 8 with hosts 0-3 and spine 10 on rank 0, ToR 9 with hosts 4-7 and
+    // spine 11 on rank 1 (each tier in blocks of node id order).
+    const MrcTopologyGraph g = LeafSpine();
+    EXPECT_EQ(g.DefaultRanks(2), (std::vector<uint32_t>{0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 0, 1}));
+    EXPECT_EQ(g.DefaultRanks(1), std::vector<uint32_t>(12, 0));
+    EXPECT_EQ(g.CheckRanks(2, g.DefaultRanks(2)), "");
+    MrcTopologyConfig c;
+    c.planes = 2;
+    MrcTopologyHelper th(c);
+    th.SetRanks(2);
+    Ptr<MrcTopology> t = th.BuildGraph(g);
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        EXPECT_EQ(t->GetHost(h)->GetSystemId(), h < 4 ? 0u : 1u) << "host " << h;
+    }
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            EXPECT_EQ(t->GetSwitch(p, MrcTier::T0, i)->GetSystemId(), i);
+            EXPECT_EQ(t->GetSwitch(p, MrcTier::T1, i)->GetSystemId(), i);
+        }
+    }
+    // Host links never cross; ToR 8 - spine 11 and ToR 9 - spine 10 do, in each plane.
+    uint32_t crossing = 0;
+    for (uint32_t l = 0; l < t->GetNLinks(); ++l)
+    {
+        const MrcTopologyLink& k = t->GetLink(l);
+        const bool cross = k.nodeA->GetSystemId() != k.nodeB->GetSystemId();
+        crossing += cross ? 1 : 0;
+        EXPECT_FALSE(cross && k.tier == MrcLinkTier::HOST) << "link " << l;
+    }
+    EXPECT_EQ(crossing, 2u * 2);
+    Simulator::Destroy();
+
+    // An htsim fat tree of 4 pods over 4 ranks: a pod a rank (its 2 ToRs, 2 aggregation
+    // switches and 4 hosts) and a core each.
+    const MrcTopologyGraph f = FatTree16();
+    const std::vector<uint32_t> r = f.DefaultRanks(4);
+    for (uint32_t v = 0; v < 32; ++v)
+    {
+        const uint32_t pod = v < 16 ? v / 4 : (v - (v < 24 ? 16 : 24)) / 2;
+        EXPECT_EQ(r[v], pod) << "node " << v;
+    }
+    for (uint32_t core = 0; core < 4; ++core)
+    {
+        EXPECT_EQ(r[32 + core], core);
+    }
+    EXPECT_EQ(f.CheckRanks(4, r), "");
+}
+
+TEST(MrcDistributed, AGraphSplitKeepsPathsBaseRttsAndTables)
+{
+    // Every rank builds the whole graph: node ids, paths, base RTTs and switch tables are
+    // those of one process, whatever the split.
+    const MrcTopologyGraph f = FatTree16();
+    std::vector<std::string> facts;
+    for (uint32_t ranks : {1u, 2u, 4u})
+    {
+        MrcTopologyConfig c;
+        c.planes = 2;
+        MrcTopologyHelper th(c);
+        th.SetNames(false); // three builds in one process
+        th.SetRanks(ranks);
+        Ptr<MrcTopology> t = th.BuildGraph(f);
+        facts.push_back(FabricFacts(t));
+        std::set<uint32_t> used;
+        for (uint32_t h = 0; h < t->GetNHosts(); ++h)
+        {
+            used.insert(t->GetHost(h)->GetSystemId());
+        }
+        EXPECT_EQ(used.size(), ranks);
+        Simulator::Destroy();
+    }
+    EXPECT_GT(facts[0].size(), 1000u);
+    EXPECT_EQ(facts[1], facts[0]);
+    EXPECT_EQ(facts[2], facts[0]);
+}
+
+TEST(MrcDistributed, AGraphSplitIsRefusedWhereItCannotRun)
+{
+    const MrcTopologyGraph g = LeafSpine();
+    // 2 switches with hosts: at most 2 ranks have hosts
+    EXPECT_EQ(g.CheckRanks(3, g.DefaultRanks(3)),
+              "rank 2 has no host; each rank needs at least one switch with hosts (the fabric "
+              "has 2)");
+    // a host away from its switch
+    std::vector<uint32_t> r = g.DefaultRanks(2);
+    r[2] = 1;
+    EXPECT_EQ(g.CheckRanks(2, r),
+              "host 2 is on rank 1 and its switch 8 on rank 0 (a host goes with its switch: "
+              "host links do not cross ranks)");
+    // a link between ranks with zero delay: ns-3's lookahead would be zero
+    MrcTopologyGraph z = LeafSpine();
+    z.links[9].delay = Time(0); // 8-11, between the ranks
+    EXPECT_EQ(z.CheckRanks(2, z.DefaultRanks(2)),
+              "the link 8-11 joins rank 0 and rank 1 with a zero delay; a link between ranks "
+              "needs a positive delay (the lookahead of ns-3's engine is the smallest delay of "
+              "such a link): put both ends on one rank with --rankMap");
+    // the same link inside a rank is allowed
+    std::vector<uint32_t> inside = z.DefaultRanks(2);
+    inside[11] = 0;
+    EXPECT_EQ(z.CheckRanks(2, inside), "");
+    // two ranks without a link between them (notices travel on links): 4 ToRs on a ring of
+    // ranks 0-1-2-3 with no 0-2 or 1-3 link
+    MrcTopologyGraph ring;
+    ring.isSwitch = {false, false, false, false, true, true, true, true};
+    for (uint32_t h = 0; h < 4; ++h)
+    {
+        ring.links.push_back(GraphLink(h, 4 + h));
+        ring.links.push_back(GraphLink(4 + h, 4 + (h + 1) % 4));
+    }
+    EXPECT_EQ(ring.CheckRanks(4, ring.DefaultRanks(4)),
+              "rank 0 and rank 2 share no link; every two ranks need one (notices of message "
+              "ends between ranks travel on their links)");
+    EXPECT_EQ(ring.CheckRanks(2, ring.DefaultRanks(2)), "");
+}
+
+TEST(MrcDistributed, AGraphRankMapNamesTheFilesSwitches)
+{
+    const MrcTopologyGraph g = LeafSpine();
+    std::vector<uint32_t> r;
+    // spines swapped: ToR 8 and spine 11 on rank 0, ToR 9 and spine 10 on rank 1
+    const std::string good = WriteMap("graph-good", "# spines crossed\n10 1\n11 0 # end\n\n");
+    ASSERT_EQ(g.ReadRankMap(good, 2, r), "");
+    EXPECT_EQ(r, (std::vector<uint32_t>{0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1, 0}));
+    // a ToR moves its hosts
+    ASSERT_EQ(g.ReadRankMap(WriteMap("graph-tors", "8 1\n9 0\n"), 2, r), "");
+    EXPECT_EQ(r, (std::vector<uint32_t>{1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0, 1}));
+    // the build follows the map
+    MrcTopologyHelper th;
+    th.SetRanks(2);
+    th.SetGraphRanks(r);
+    Ptr<MrcTopology> t = th.BuildGraph(g);
+    EXPECT_EQ(t->GetHost(0)->GetSystemId(), 1u);
+    EXPECT_EQ(t->GetHost(7)->GetSystemId(), 0u);
+    EXPECT_EQ(t->GetSwitch(0, MrcTier::T0, 0)->GetSystemId(), 1u); // node 8
+    EXPECT_EQ(t->GetSwitch(0, MrcTier::T1, 1)->GetSystemId(), 1u); // node 11
+    Simulator::Destroy();
+
+    auto read = [&](const std::string& name, const std::string& text, uint32_t ranks = 2) {
+        const std::string path = WriteMap(name, text);
+        const std::string e = g.ReadRankMap(path, ranks, r);
+        return e.empty() ? e : e.substr(path.size());
+    };
+    EXPECT_EQ(read("graph-unknown", "10 1\nt1-0 0\n"),
+              ":2: 't1-0' is not a switch of this topology file (allowed: the switches' node "
+              "ids 8, 9, 10, 11)");
+    EXPECT_NE(read("graph-range-id", "12 0\n").find(":1: '12' is not a switch of this topology"),
+              std::string::npos);
+    EXPECT_EQ(read("graph-host", "3 1\n"),
+              ":1: '3' is a host (a host goes with its switch: host links do not cross ranks) "
+              "(allowed: the switches' node ids 8, 9, 10, 11)");
+    EXPECT_EQ(read("graph-twice", "10 1\n010 1\n"), ":2: '010' is given twice");
+    EXPECT_EQ(read("graph-rank", "10 2\n"), ":1: rank '2' of '10' is out of range (allowed: 0..1)");
+    EXPECT_EQ(read("graph-words", "10\n"), ":1: expected 'NAME RANK'");
+    EXPECT_EQ(read("graph-extra", "10 1 2\n"), ":1: expected 'NAME RANK'");
+    EXPECT_EQ(read("graph-empty-rank", "9 0\n"),
+              ": rank 1 has no host; each rank needs at least one switch with hosts (the fabric "
+              "has 2)");
+    EXPECT_NE(g.ReadRankMap("/nonexistent/map", 2, r).find("cannot be read"), std::string::npos);
+    // a long list of switches is cut short in the message
+    const MrcTopologyGraph f = FatTree16();
+    const std::string fp = WriteMap("graph-fat", "5 0\n");
+    EXPECT_EQ(f.ReadRankMap(fp, 4, r).substr(fp.size()),
+              ":1: '5' is a host (a host goes with its switch: host links do not cross ranks) "
+              "(allowed: the switches' node ids 16, 17, 18, 19, ..., 35)");
+}
+
+TEST(MrcDistributed, AGraphsNoticeDelayIsItsLargestSwitchLinkDelay)
+{
+    // The delay after which ends are applied is the same for every split of a graph and at
+    // least the lookahead of any split (the smallest delay of a link between ranks).
+    MrcTopologyGraph g = LeafSpine();
+    EXPECT_EQ(g.GetNoticeDelay(), MicroSeconds(1));
+    g.links[9].delay = NanoSeconds(400);
+    g.links[10].delay = NanoSeconds(2500);
+    g.links[0].delay = MicroSeconds(7); // a host link does not count
+    EXPECT_EQ(g.GetNoticeDelay(), NanoSeconds(2500));
+    MrcTopologyGraph one; // one switch: no switch-switch link, the host links' delay
+    one.isSwitch = {false, false, true};
+    one.links = {GraphLink(0, 2, 300), GraphLink(1, 2, 300)};
+    EXPECT_EQ(one.GetNoticeDelay(), NanoSeconds(300));
 }
 
 // ---------------------------------------------------------------------------

@@ -592,13 +592,24 @@ MrcScenarioOptions::CheckRunSettings(const MrcScenarioConfig& c)
                std::to_string(list.size()) +
                " transports (allowed: --sync=granted, or one transport with --transport=X)";
     }
-    if (c.ranks > 1)
+    if (c.graph && !c.rankMap.empty())
     {
-        if (c.graph)
+        std::vector<uint32_t> nodeRank;
+        const std::string why =
+            c.graph->ReadRankMap(c.rankMap, std::max<uint32_t>(c.ranks, 1), nodeRank);
+        if (!why.empty())
         {
-            return "invalid value for --ranks=" + std::to_string(c.ranks) +
-                   ": a fabric from --topoFile is not split over ranks (allowed: clos, "
-                   "fat-tree)";
+            return "invalid value for --rankMap='" + MrcParse::Printable(c.rankMap) + "' (" +
+                   "--topoFile='" + MrcParse::Printable(c.topoFile) + "'): " + why;
+        }
+    }
+    else if (c.graph && c.ranks > 1)
+    {
+        const std::string why = c.graph->CheckRanks(c.ranks, c.graph->DefaultRanks(c.ranks));
+        if (!why.empty())
+        {
+            return "invalid value for --ranks=" + std::to_string(c.ranks) + " (--topoFile='" +
+                   MrcParse::Printable(c.topoFile) + "', split by switch blocks): " + why;
         }
     }
     for (const std::string& name : list)
@@ -613,7 +624,7 @@ MrcScenarioOptions::CheckRunSettings(const MrcScenarioConfig& c)
                        " fabric): " + why;
             }
         }
-        if (!c.rankMap.empty())
+        if (!c.rankMap.empty() && !c.graph)
         {
             std::vector<uint32_t> groups;
             std::vector<uint32_t> tops;

@@ -154,8 +154,9 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  sync);
     cmd.AddValue("rankMap",
                  "with --ranks: a file of 'NAME RANK' lines giving T0 groups (t0-I) and T1s "
-                 "(t1-I), or pods (pod-I) and cores (core-I), their ranks; the others keep "
-                 "the consecutive blocks (empty: blocks)",
+                 "(t1-I), or pods (pod-I) and cores (core-I), or with --topoFile the file's "
+                 "switch node ids, their ranks; the others keep the consecutive blocks "
+                 "(empty: blocks)",
                  rankMap);
     cmd.AddValue("out", "output folder (empty: results/<scenario>/)", out);
     cmd.AddValue("pcap", "write a pcap file per port into the output folder", pcap);

@@ -529,7 +529,15 @@ MrcScenarioRunner::Impl::BuildFabric()
     // case 02a's victim then escapes the incast (see doc: randomness and streams).
     th.SetEcmpSeed(cfg.seed);
     th.SetRanks(std::max<uint32_t>(cfg.ranks, 1));
-    if (!cfg.rankMap.empty())
+    if (cfg.graph && !cfg.rankMap.empty())
+    {
+        std::vector<uint32_t> nodeRank;
+        const std::string why =
+            cfg.graph->ReadRankMap(cfg.rankMap, std::max<uint32_t>(cfg.ranks, 1), nodeRank);
+        NS_ABORT_MSG_IF(!why.empty(), "mrc-sim: --rankMap: " << why); // checked before the run
+        th.SetGraphRanks(nodeRank);
+    }
+    else if (!cfg.rankMap.empty())
     {
         std::vector<uint32_t> groups;
         std::vector<uint32_t> tops;
@@ -542,8 +550,11 @@ MrcScenarioRunner::Impl::BuildFabric()
         th.SetRankMap(groups, tops);
     }
     topo = cfg.graph ? th.BuildGraph(*cfg.graph) : th.Build();
-    rankEnd.lookahead = cfg.topology.kind == MrcTopologyKind::FAT_TREE ? cfg.topology.coreDelay
-                                                                       : cfg.topology.fabricDelay;
+    // A graph's is the largest switch-switch delay: at least the lookahead of any split of
+    // it, and the same for every split (--ranks=1 included).
+    rankEnd.lookahead = cfg.graph ? cfg.graph->GetNoticeDelay()
+                        : cfg.topology.kind == MrcTopologyKind::FAT_TREE ? cfg.topology.coreDelay
+                                                                         : cfg.topology.fabricDelay;
     rankEnd.context = NodeList::GetNNodes(); // one above every node's id
     MrcFabricStreams::AssignStreams(topo, MrcScenarioStreams::FABRIC);
     MrcFabricStreams::AssignTrimmerStreams(topo, MrcScenarioStreams::TRIMMER);

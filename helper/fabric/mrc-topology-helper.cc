@@ -176,8 +176,7 @@ MrcTopologyHelper::CheckRanks(const MrcTopologyConfig& c, uint32_t ranks)
     }
     if (c.kind == MrcTopologyKind::GRAPH)
     {
-        return "a fabric from a topology file is not split over ranks (allowed: clos, "
-               "fat-tree)";
+        return ""; // the split is the graph's: MrcTopologyGraph::CheckRanks
     }
     // Each rank needs a T0 group (or pod) and a switch of the top tier, so that every two
     // ranks share a link (notices between ranks travel on them).
@@ -210,6 +209,12 @@ MrcTopologyHelper::GetRankOfT0(uint32_t t0) const
     }
     const uint32_t groups = c.kind == MrcTopologyKind::FAT_TREE ? c.k : c.GetT0PerPlane();
     return static_cast<uint32_t>(uint64_t{group} * m_ranks / groups);
+}
+
+void
+MrcTopologyHelper::SetGraphRanks(const std::vector<uint32_t>& nodeRank)
+{
+    m_graphRank = nodeRank;
 }
 
 void
@@ -379,6 +384,10 @@ MrcTopologyHelper::RankOfSwitch(uint32_t tier, uint32_t i) const
     {
         return 0;
     }
+    if (!m_graphTierRank[tier].empty())
+    {
+        return m_graphTierRank[tier].at(i); // a graph fabric's split (BuildGraph)
+    }
     if (tier == 0 || (tier == 1 && c.kind == MrcTopologyKind::FAT_TREE))
     {
         return GetRankOfT0(i); // a fat-tree's aggregation switch i is in the pod of T0 i
@@ -404,7 +413,9 @@ MrcTopologyHelper::CreateHosts(Ptr<MrcTopology> t)
         const uint32_t perT0 = t->m_config.GetHostsPerT0();
         for (uint32_t h = 0; h < nHosts; ++h)
         {
-            t->m_hosts.Add(CreateObject<Node>(GetRankOfT0(h / perT0)));
+            // a graph fabric's host is on the rank of its switch (BuildGraph)
+            t->m_hosts.Add(CreateObject<Node>(m_graphHostRank.empty() ? GetRankOfT0(h / perT0)
+                                                                      : m_graphHostRank.at(h)));
         }
     }
     for (uint32_t h = 0; h < nHosts; ++h)
@@ -734,6 +745,232 @@ MrcTopologyGraph::Validate(int64_t& badLink) const
     return "";
 }
 
+std::vector<uint32_t>
+MrcTopologyGraph::DefaultRanks(uint32_t ranks) const
+{
+    const std::size_t n = isSwitch.size();
+    std::vector<uint32_t> rank(n, 0);
+    if (ranks <= 1)
+    {
+        return rank;
+    }
+    const std::vector<uint32_t> tier = GraphTiers(*this);
+    std::vector<uint64_t> count(MRC_N_TIERS, 0);
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        count[tier[v]] += isSwitch[v] ? 1 : 0;
+    }
+    std::vector<uint64_t> next(MRC_N_TIERS, 0);
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        if (isSwitch[v])
+        {
+            rank[v] = static_cast<uint32_t>(next[tier[v]]++ * ranks / count[tier[v]]);
+        }
+    }
+    for (const MrcGraphLink& l : links)
+    {
+        if (isSwitch[l.a] != isSwitch[l.b])
+        {
+            const uint32_t sw = isSwitch[l.a] ? l.a : l.b;
+            rank[sw == l.a ? l.b : l.a] = rank[sw]; // a host goes with its switch
+        }
+    }
+    return rank;
+}
+
+std::string
+MrcTopologyGraph::CheckRanks(uint32_t ranks, const std::vector<uint32_t>& nodeRank) const
+{
+    const std::size_t n = isSwitch.size();
+    if (ranks == 0)
+    {
+        return "0 ranks";
+    }
+    if (nodeRank.size() != n)
+    {
+        return "the split gives " + std::to_string(nodeRank.size()) +
+               " nodes a rank; the graph has " + std::to_string(n);
+    }
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        if (nodeRank[v] >= ranks)
+        {
+            return "node " + std::to_string(v) + " is on rank " + std::to_string(nodeRank[v]) +
+                   ", out of range (allowed: 0.." + std::to_string(ranks - 1) + ")";
+        }
+    }
+    std::vector<uint32_t> hosts(ranks, 0);
+    uint32_t hostSwitches = 0;
+    std::vector<bool> hasHost(n, false);
+    for (const MrcGraphLink& l : links)
+    {
+        if (isSwitch[l.a] == isSwitch[l.b])
+        {
+            continue;
+        }
+        const uint32_t sw = isSwitch[l.a] ? l.a : l.b;
+        const uint32_t host = sw == l.a ? l.b : l.a;
+        if (nodeRank[host] != nodeRank[sw])
+        {
+            return "host " + std::to_string(host) + " is on rank " +
+                   std::to_string(nodeRank[host]) + " and its switch " + std::to_string(sw) +
+                   " on rank " + std::to_string(nodeRank[sw]) +
+                   " (a host goes with its switch: host links do not cross ranks)";
+        }
+        ++hosts[nodeRank[host]];
+        hostSwitches += hasHost[sw] ? 0 : 1;
+        hasHost[sw] = true;
+    }
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        if (hosts[r] == 0)
+        {
+            return "rank " + std::to_string(r) +
+                   " has no host; each rank needs at least one switch with hosts (the fabric has " +
+                   std::to_string(hostSwitches) + ")";
+        }
+    }
+    std::vector<bool> joined(std::size_t(ranks) * ranks, false);
+    for (const MrcGraphLink& l : links)
+    {
+        const uint32_t ra = nodeRank[l.a];
+        const uint32_t rb = nodeRank[l.b];
+        if (ra == rb)
+        {
+            continue;
+        }
+        if (!l.delay.IsStrictlyPositive())
+        {
+            return "the link " + std::to_string(l.a) + "-" + std::to_string(l.b) + " joins rank " +
+                   std::to_string(ra) + " and rank " + std::to_string(rb) +
+                   " with a zero delay; a link between ranks needs a positive delay (the "
+                   "lookahead of ns-3's engine is the smallest delay of such a link): put both "
+                   "ends on one rank with --rankMap";
+        }
+        joined[std::size_t(ra) * ranks + rb] = joined[std::size_t(rb) * ranks + ra] = true;
+    }
+    for (uint32_t a = 0; a < ranks; ++a)
+    {
+        for (uint32_t b = a + 1; b < ranks; ++b)
+        {
+            if (!joined[std::size_t(a) * ranks + b])
+            {
+                return "rank " + std::to_string(a) + " and rank " + std::to_string(b) +
+                       " share no link; every two ranks need one (notices of message ends "
+                       "between ranks travel on their links)";
+            }
+        }
+    }
+    return "";
+}
+
+std::string
+MrcTopologyGraph::ReadRankMap(const std::string& path,
+                              uint32_t ranks,
+                              std::vector<uint32_t>& nodeRank) const
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        return path + ": cannot be read";
+    }
+    const std::size_t n = isSwitch.size();
+    nodeRank = DefaultRanks(ranks);
+    std::vector<uint32_t> switches;
+    for (std::size_t v = 0; v < n; ++v)
+    {
+        if (isSwitch[v])
+        {
+            switches.push_back(static_cast<uint32_t>(v));
+        }
+    }
+    std::string allowed = " (allowed: the switches' node ids ";
+    for (std::size_t i = 0; i < switches.size(); ++i)
+    {
+        if (switches.size() > 8 && i == 4)
+        {
+            allowed += ", ...";
+            i = switches.size() - 2;
+            continue;
+        }
+        allowed += (i == 0 ? "" : ", ") + std::to_string(switches[i]);
+    }
+    allowed += ")";
+    std::vector<bool> given(n, false);
+    std::string line;
+    for (uint32_t ln = 1; std::getline(in, line); ++ln)
+    {
+        const std::string at = path + ":" + std::to_string(ln) + ": ";
+        std::istringstream words(line.substr(0, line.find('#')));
+        std::string name;
+        std::string rank;
+        std::string extra;
+        if (!(words >> name))
+        {
+            continue;
+        }
+        if (!(words >> rank) || (words >> extra))
+        {
+            return at + "expected 'NAME RANK'";
+        }
+        if (name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoull(name) >= n)
+        {
+            return at + "'" + name + "' is not a switch of this topology file" + allowed;
+        }
+        const auto v = static_cast<std::size_t>(std::stoull(name));
+        if (!isSwitch[v])
+        {
+            return at + "'" + name +
+                   "' is a host (a host goes with its switch: host links do not cross ranks)" +
+                   allowed;
+        }
+        if (given[v])
+        {
+            return at + "'" + name + "' is given twice";
+        }
+        given[v] = true;
+        if (rank.size() > 9 || rank.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoull(rank) >= ranks)
+        {
+            return at + "rank '" + rank + "' of '" + name + "' is out of range (allowed: 0.." +
+                   std::to_string(ranks - 1) + ")";
+        }
+        nodeRank[v] = static_cast<uint32_t>(std::stoull(rank));
+    }
+    for (const MrcGraphLink& l : links)
+    {
+        if (isSwitch[l.a] != isSwitch[l.b])
+        {
+            const uint32_t sw = isSwitch[l.a] ? l.a : l.b;
+            nodeRank[sw == l.a ? l.b : l.a] = nodeRank[sw];
+        }
+    }
+    const std::string why = CheckRanks(ranks, nodeRank);
+    return why.empty() ? "" : path + ": " + why;
+}
+
+Time
+MrcTopologyGraph::GetNoticeDelay() const
+{
+    Time largest;
+    bool fabric = false;
+    for (const MrcGraphLink& l : links)
+    {
+        if (isSwitch[l.a] && isSwitch[l.b])
+        {
+            largest = fabric ? Max(largest, l.delay) : l.delay;
+            fabric = true;
+        }
+    }
+    if (fabric)
+    {
+        return largest;
+    }
+    return links.empty() ? Time(0) : links.front().delay; // every link is a host link
+}
+
 struct MrcTopologyHelper::GraphIndex
 {
     std::vector<uint32_t> tierOf;    //!< tier of every vertex (GraphTiers)
@@ -746,10 +983,6 @@ Ptr<MrcTopology>
 MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
 {
     NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(m_ranks > 1,
-                    "MrcTopologyHelper::BuildGraph: a fabric from a topology file is not split "
-                    "over ranks (SetRanks("
-                        << m_ranks << "); allowed: clos, fat-tree)");
     int64_t bad = -1;
     const std::string err = graph.Validate(bad);
     NS_ABORT_MSG_IF(!err.empty(), "MrcTopologyHelper::BuildGraph: " << err);
@@ -773,6 +1006,35 @@ MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
         else
         {
             g.hostIndex[v] = nHosts++;
+        }
+    }
+    // The split over ranks: the node ids' ranks, by switch (tier, index) and by host.
+    for (auto& r : m_graphTierRank)
+    {
+        r.clear();
+    }
+    m_graphHostRank.clear();
+    if (m_ranks > 1)
+    {
+        const std::vector<uint32_t> rank =
+            m_graphRank.empty() ? graph.DefaultRanks(m_ranks) : m_graphRank;
+        NS_ABORT_MSG_IF(rank.size() != n,
+                        "MrcTopologyHelper::BuildGraph: SetGraphRanks gave "
+                            << rank.size() << " ranks for a graph of " << n << " nodes");
+        const std::string why = graph.CheckRanks(m_ranks, rank);
+        NS_ABORT_MSG_IF(!why.empty(),
+                        "MrcTopologyHelper::BuildGraph: cannot split the graph over "
+                            << m_ranks << " ranks: " << why);
+        for (std::size_t v = 0; v < n; ++v)
+        {
+            if (graph.isSwitch[v])
+            {
+                m_graphTierRank[g.tierOf[v]].push_back(rank[v]); // node id order in a tier
+            }
+            else
+            {
+                m_graphHostRank.push_back(rank[v]);
+            }
         }
     }
 
@@ -819,6 +1081,11 @@ MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
         InstallPlaneEcmp(t, p);
     }
     c.hostsPerT0 = maxDownlinks;
+    for (auto& r : m_graphTierRank)
+    {
+        r.clear();
+    }
+    m_graphHostRank.clear();
     NS_LOG_INFO("built graph: " << c.planes << " planes, " << nHosts << " hosts, "
                                 << t->m_switches.size() << " switches, " << t->m_links.size()
                                 << " links");

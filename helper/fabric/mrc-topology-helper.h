@@ -56,6 +56,58 @@ struct MrcTopologyGraph
      *         links, a switch tier with more switches than the uSID index holds, ...)
      */
     std::string Validate(int64_t& badLink) const;
+
+    /**
+     * The default split over ranks (MrcTopologyHelper::SetGraphRanks): the switches of each
+     * tier (tier as in MrcTopologyHelper::BuildGraph: 0 the switches with hosts, 1 one hop
+     * from them, 2 the rest) in consecutive blocks of node id order, switch i of a tier of
+     * n switches on rank i * ranks / n; a host on the rank of its switch (host links never
+     * cross ranks). The graph must be valid (Validate).
+     * \param ranks the number of ranks (1: every node on rank 0)
+     *
+eturn the rank of every node id
+     */
+    std::vector<uint32_t> DefaultRanks(uint32_t ranks) const;
+
+    /**
+     * Check a split over ranks.
+     * \param ranks the number of ranks
+     * \param nodeRank the rank of every node id (a host's must be its switch's)
+     *
+eturn "" or why the split cannot run: a rank out of range, a host on another rank
+     *         than its switch, a rank without a host, a link between ranks with zero delay
+     *         (ns-3's engines need a positive lookahead), two ranks without a link between
+     *         them (notices of message ends travel on such links, MrcMpi::SendNotice)
+     */
+    std::string CheckRanks(uint32_t ranks, const std::vector<uint32_t>& nodeRank) const;
+
+    /**
+     * Read a rank map of this graph: one `NAME RANK` a line, NAME a switch's node id as the
+     * topology file numbers it (an HPCC/ConWeave file's switch ids; an htsim .topo's hosts
+     * are 0..Nodes-1, then ToRs, aggregation switches and cores in htsim's order), RANK
+     * 0..ranks-1; `#` starts a comment, blank lines are skipped. Switches the file does not
+     * name keep DefaultRanks'; every host goes with its switch. Refused, naming FILE:LINE:
+     * a name that is not a node id of the graph, a host, a name given twice, a rank out of
+     * range, a line that is not `NAME RANK`; and, naming the file, a split CheckRanks refuses.
+     * \param path the file
+     * \param ranks the number of ranks
+     * \param nodeRank set to the rank of every node id
+     *
+eturn "" or what is wrong
+     */
+    std::string ReadRankMap(const std::string& path,
+                            uint32_t ranks,
+                            std::vector<uint32_t>& nodeRank) const;
+
+    /**
+     *
+eturn the delay after which a split run applies a message's end on every rank
+     *         (MrcScenarioRunner): the largest delay of a link between two switches, at
+     *         least the lookahead of any split of the graph (the smallest delay of a link
+     *         between ranks, and of the links between any two ranks), and the same for
+     *         every split; a graph without such links: its first host link's delay
+     */
+    Time GetNoticeDelay() const;
 };
 
 /**
@@ -151,10 +203,19 @@ class MrcTopologyHelper
      * with its hosts) in consecutive blocks, T1s in blocks per plane; fat-tree: pods (T0s
      * and aggregation switches with their hosts) in consecutive blocks, cores in blocks
      * per plane. Host-T0 links never cross ranks; the T0-T1 (or T1-T2) delay is the
-     * lookahead. 1 (the default): one rank. Graph fabrics are not split.
+     * lookahead. 1 (the default): one rank. Graph fabrics (BuildGraph): MrcTopologyGraph's
+     * DefaultRanks, or SetGraphRanks' split.
      * \param ranks the number of ranks
      */
     void SetRanks(uint32_t ranks);
+
+    /**
+     * Give BuildGraph a split of the graph's nodes over SetRanks' ranks (a user's rank map,
+     * MrcTopologyGraph::ReadRankMap). Empty (the default): MrcTopologyGraph::DefaultRanks.
+     * BuildGraph aborts on a split MrcTopologyGraph::CheckRanks refuses.
+     * \param nodeRank the rank of every node id of the graph
+     */
+    void SetGraphRanks(const std::vector<uint32_t>& nodeRank);
 
     /**
      * \param config a fabric shape
@@ -276,6 +337,11 @@ class MrcTopologyHelper
     std::vector<uint32_t> m_groupRank;     //!< rank of each T0 group or pod (empty: blocks)
     std::vector<uint32_t> m_topRank;       //!< rank of each top-tier switch (empty: blocks)
     std::unordered_set<uint64_t> m_joined; //!< switch pairs (node ids) joined in this build
+
+    std::vector<uint32_t> m_graphRank; //!< graph fabric: rank of each node id (SetGraphRanks)
+    /// graph fabric being built: rank of each switch by (tier, index in tier); empty otherwise
+    std::array<std::vector<uint32_t>, MRC_N_TIERS> m_graphTierRank;
+    std::vector<uint32_t> m_graphHostRank; //!< graph fabric being built: rank of each host
 };
 
 } // namespace ns3
