@@ -4,6 +4,7 @@
 
 // Tests of MRC EV profiles (generation) and the EV table (states, sets, selection).
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/mrc-entropy.h"
@@ -1086,5 +1087,173 @@ TEST(MrcEvTable, ARetiredEvIsReplacedFromAnotherPath)
         EXPECT_EQ(t->GetPlane(promoted), 0u);
         EXPECT_NE(t->GetPath(promoted), t->GetPath(victim)) << "retirement " << k;
     }
+    Simulator::Destroy();
+}
+
+namespace
+{
+/// One plane with 4 paths (T1 0..3), `active` replicas of each path active; backups:
+/// `backup0` replicas of path 0 first (the oldest), then `backup2` of path 2. Validation
+/// case 15a's shape: path 0 fails first, path 1 later.
+MrcEvSet
+FourPathSet(uint32_t active, uint32_t backup0, uint32_t backup2, uint32_t minActive = 0)
+{
+    MrcEvSet s;
+    for (uint32_t r = 0; r < active; ++r)
+    {
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            MrcEvCandidate c = Srv6Path(0, k);
+            c.value |= (r + 1) << 16;
+            s.active.push_back(c);
+        }
+    }
+    for (uint32_t r = 0; r < backup0 + backup2; ++r)
+    {
+        MrcEvCandidate c = Srv6Path(0, r < backup0 ? 0 : 2);
+        c.value |= (active + r + 1) << 16;
+        s.backup.push_back(c);
+    }
+    s.evMinActive = minActive;
+    return s;
+}
+
+Ptr<MrcEvTable>
+MakeTableWith(const MrcEvSet& s, const std::string& attribute, bool on)
+{
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute(attribute, BooleanValue(on));
+    EXPECT_EQ(t->AssignStreams(5), 1);
+    t->Init(s);
+    return t;
+}
+
+/// The active EVs of the path with T1 k (found by the path of an EV of that carrier).
+std::vector<uint32_t>
+ActiveOnPath(Ptr<MrcEvTable> t, uint32_t path)
+{
+    std::vector<uint32_t> v;
+    for (uint32_t id = 0; id < t->GetEvCount(); ++id)
+    {
+        if (t->GetEntry(id).set == MrcEvEntry::ACTIVE && t->GetPath(id) == path)
+        {
+            v.push_back(id);
+        }
+    }
+    return v;
+}
+} // namespace
+
+TEST(MrcEvTable, RefillAvoidsFailedPathsSkipsBackupsOfARetiredPath)
+{
+    // 15a's mechanism: path 0 failed earlier (its EV ASSUMED_BAD); when an EV of path 1
+    // is retired, the oldest backup not on path 1 is one of path 0, which would lose its
+    // first packet too. With RefillAvoidsFailedPaths the backup of path 2 is promoted; once
+    // only backups of path 0 are left, the plane's active set stays one short.
+    for (bool avoid : {false, true})
+    {
+        SCOPED_TRACE(avoid ? "RefillAvoidsFailedPaths" : "default");
+        Ptr<MrcEvTable> t = MakeTableWith(FourPathSet(1, 2, 1), "RefillAvoidsFailedPaths", avoid);
+        ASSERT_EQ(t->GetActiveCount(), 4u);
+        ASSERT_EQ(t->GetBackupCount(0), 3u);
+        const uint32_t path0 = t->GetPath(0);
+        uint32_t path1 = MrcEvTable::NO_EV;
+        uint32_t path2 = MrcEvTable::NO_EV;
+        for (uint32_t id = 0; id < 4; ++id)
+        {
+            // actives are ids 0..3 on T1 0..3; backups 4, 5 (T1 0) and 6 (T1 2)
+            if (id == 1)
+            {
+                path1 = t->GetPath(id);
+            }
+            if (id == 2)
+            {
+                path2 = t->GetPath(id);
+            }
+        }
+        ASSERT_EQ(t->GetPath(4), path0);
+        ASSERT_EQ(t->GetPath(6), path2);
+        // path 0's EV fails: either rule promotes the backup of path 2 (not on path 0)
+        t->OnInferredLoss(0);
+        EXPECT_EQ(t->GetState(0), MrcEvState::ASSUMED_BAD);
+        EXPECT_EQ(t->GetEntry(6).set, MrcEvEntry::ACTIVE);
+        // path 1's EV fails: only backups of path 0 are left
+        t->OnInferredLoss(1);
+        EXPECT_EQ(t->GetState(1), MrcEvState::ASSUMED_BAD);
+        if (!avoid)
+        {
+            // the oldest backup, on the path that failed before, is promoted
+            EXPECT_EQ(t->GetEntry(4).set, MrcEvEntry::ACTIVE);
+            EXPECT_EQ(t->GetActiveCount(), 4u);
+            EXPECT_EQ(ActiveOnPath(t, path0).size(), 1u);
+        }
+        else
+        {
+            EXPECT_EQ(t->GetEntry(4).set, MrcEvEntry::BACKUP);
+            EXPECT_EQ(t->GetEntry(5).set, MrcEvEntry::BACKUP);
+            EXPECT_EQ(t->GetActiveCount(), 3u);
+            EXPECT_TRUE(ActiveOnPath(t, path0).empty());
+        }
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcEvTable, RefillAvoidsFailedPathsKeepsTheFloor)
+{
+    // ev_min_active 3 of 4 actives, only backups of the failed path 0 left: with the rule,
+    // a retirement that would go below the floor (no backup may be promoted) turns into a
+    // SKIP, as with an empty backup set
+    Ptr<MrcEvTable> t = MakeTableWith(FourPathSet(1, 2, 0, 3), "RefillAvoidsFailedPaths", true);
+    t->OnTimeout(0); // path 0: no backup off path 0 -> the plane stays at 3 (the floor)
+    EXPECT_EQ(t->GetState(0), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(t->GetActiveCount(), 3u);
+    t->OnTimeout(1);
+    EXPECT_EQ(t->GetState(1), MrcEvState::SKIP);
+    EXPECT_EQ(t->GetEntry(1).set, MrcEvEntry::ACTIVE);
+    EXPECT_EQ(t->GetActiveCount(), 3u);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, RetireWholePathRetiresTheCarriersOtherEvs)
+{
+    // 3 replicas of each of 4 paths active, no backup. A loss on one EV of path 1: by
+    // default only that EV is retired (the other two still lose a packet each before they
+    // go); with RetireWholePath all three go at once. ALWAYS_SKIP (an ECN signal, not a
+    // loss) retires only its own EV either way.
+    for (bool whole : {false, true})
+    {
+        SCOPED_TRACE(whole ? "RetireWholePath" : "default");
+        Ptr<MrcEvTable> t = MakeTableWith(FourPathSet(3, 0, 0), "RetireWholePath", whole);
+        ASSERT_EQ(t->GetActiveCount(), 12u);
+        const uint32_t path1 = t->GetPath(1);
+        ASSERT_EQ(ActiveOnPath(t, path1).size(), 3u);
+        t->OnInferredLoss(1);
+        EXPECT_EQ(t->GetState(1), MrcEvState::ASSUMED_BAD);
+        EXPECT_EQ(ActiveOnPath(t, path1).size(), whole ? 0u : 2u);
+        EXPECT_EQ(t->GetActiveCount(), whole ? 9u : 11u);
+        // a timeout on path 2 does the same
+        const uint32_t path2 = t->GetPath(2);
+        t->OnTimeout(2);
+        EXPECT_EQ(ActiveOnPath(t, path2).size(), whole ? 0u : 2u);
+        // ALWAYS_SKIP on path 3: one EV only
+        const uint32_t path3 = t->GetPath(3);
+        t->OnSack(3, MrcPathFeedback::ALWAYS_SKIP);
+        EXPECT_EQ(t->GetState(3), MrcEvState::ASSUMED_BAD);
+        EXPECT_EQ(ActiveOnPath(t, path3).size(), 2u);
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcEvTable, RetireWholePathStopsAtTheFloor)
+{
+    // 3 replicas of 4 paths, ev_min_active 10: the loss on path 1 retires its EV (11 left)
+    // and one replica (10 left); the third turns into a SKIP at the floor
+    Ptr<MrcEvTable> t = MakeTableWith(FourPathSet(3, 0, 0, 10), "RetireWholePath", true);
+    const uint32_t path1 = t->GetPath(1);
+    t->OnInferredLoss(1);
+    EXPECT_EQ(t->GetActiveCount(), 10u);
+    const std::vector<uint32_t> left = ActiveOnPath(t, path1);
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_EQ(t->GetState(left[0]), MrcEvState::SKIP);
     Simulator::Destroy();
 }

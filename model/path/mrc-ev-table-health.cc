@@ -139,7 +139,8 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
         NS_LOG_LOGIC("EV " << id << ": loss on down plane " << plane << " ignored");
         return;
     }
-    if (m_backup[plane].empty() && m_nActive <= m_evMinActive)
+    if (m_nActive <= m_evMinActive &&
+        (m_backup[plane].empty() || PickBackup(plane, e.path) == m_backup[plane].end()))
     {
         EnterSkip(id, m_ecnSkipTurns, MrcEvReason::MIN_ACTIVE_FLOOR);
         return;
@@ -154,6 +155,63 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
     SetState(id, MrcEvState::ASSUMED_BAD, reason);
     Refill(plane, e.path);
     ScheduleProbe(id);
+    if (m_retireWholePath && !m_retiringPath && reason != MrcEvReason::ALWAYS_SKIP)
+    {
+        // the other EVs of this SRv6 carrier take the same links: retire them now rather
+        // than lose one packet on each (a copy of the ids: Retire changes the sets)
+        m_retiringPath = true;
+        const uint32_t path = e.path;
+        const std::vector<uint32_t> ids = m_planeIds[plane];
+        for (uint32_t other : ids)
+        {
+            if (other != id && m_evs[other].set == MrcEvEntry::ACTIVE && m_evs[other].path == path)
+            {
+                Retire(other, reason);
+            }
+        }
+        m_retiringPath = false;
+    }
+}
+
+std::deque<uint32_t>::iterator
+MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
+{
+    std::deque<uint32_t>& backup = m_backup[plane];
+    if (m_refillAvoidsFailedPaths && !backup.empty())
+    {
+        // paths with an EV retired for loss or timeout and not yet revived: a backup there
+        // (a replica of the same SRv6 carrier) would meet the same failure
+        std::vector<uint32_t> bad;
+        for (uint32_t id : m_planeIds[plane])
+        {
+            if (m_evs[id].state == MrcEvState::ASSUMED_BAD)
+            {
+                bad.push_back(m_evs[id].path);
+            }
+        }
+        auto it = std::find_if(backup.begin(), backup.end(), [this, avoidPath, &bad](uint32_t b) {
+            const uint32_t path = m_evs[b].path;
+            return path != avoidPath && std::find(bad.begin(), bad.end(), path) == bad.end();
+        });
+        if (it != backup.end() || m_planeActive[plane] > 0)
+        {
+            return it; // end(): the plane's active set stays short
+        }
+    }
+    // the oldest backup, but not one on the path the retired EV just failed on (a replica
+    // of the same SRv6 carrier would fail the same way) unless no other is left
+    auto it = backup.begin();
+    if (avoidPath != NO_EV)
+    {
+        it = std::find_if(backup.begin(), backup.end(), [this, avoidPath](uint32_t b) {
+            return m_evs[b].path != avoidPath;
+        });
+        if (it == backup.end())
+        {
+            it = backup.begin();
+        }
+    }
+    return it;
 }
 
 void
@@ -161,19 +219,11 @@ MrcEvTable::Refill(uint32_t plane, uint32_t avoidPath)
 {
     while (m_planeActive[plane] < m_planeTarget[plane] && !m_backup[plane].empty())
     {
-        // the oldest backup, but not one on the path the retired EV just failed on (a
-        // replica of the same SRv6 carrier would fail the same way) unless no other is left
         std::deque<uint32_t>& backup = m_backup[plane];
-        auto it = backup.begin();
-        if (avoidPath != NO_EV)
+        auto it = PickBackup(plane, avoidPath);
+        if (it == backup.end())
         {
-            it = std::find_if(backup.begin(), backup.end(), [this, avoidPath](uint32_t b) {
-                return m_evs[b].path != avoidPath;
-            });
-            if (it == backup.end())
-            {
-                it = backup.begin();
-            }
+            return;
         }
         uint32_t id = *it;
         backup.erase(it);

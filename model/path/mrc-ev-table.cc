@@ -5,6 +5,7 @@
 #include "mrc-ev-table.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -167,6 +168,25 @@ MrcEvTable::GetTypeId()
                           UintegerValue(3),
                           MakeUintegerAccessor(&MrcEvTable::m_reviveSuccesses),
                           MakeUintegerChecker<uint32_t>(1, 1000))
+            .AddAttribute("RefillAvoidsFailedPaths",
+                          "When a retired EV is replaced from the backup set, promote only a "
+                          "backup on a path (SRv6 carrier) none of whose EVs is ASSUMED_BAD; "
+                          "if no such backup is left, leave the plane's active set short "
+                          "(while it keeps at least one EV). false: the oldest backup not on "
+                          "the path the retired EV failed on, else the oldest. Our choice, "
+                          "not published; default false (validation case 15a).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcEvTable::m_refillAvoidsFailedPaths),
+                          MakeBooleanChecker())
+            .AddAttribute("RetireWholePath",
+                          "When an active EV is retired for a loss or a timeout, retire the "
+                          "other active EVs of the same path (the same SRv6 carrier: a "
+                          "replica of the path, as mrc-sim gives a plane with fewer paths "
+                          "than EVs) as well, each down to the ev_min_active floor. Our "
+                          "choice, not published; default false (validation case 15a).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcEvTable::m_retireWholePath),
+                          MakeBooleanChecker())
             .AddAttribute("Profile",
                           "EV profile of Init(localQpn, remoteQpn, nPorts), the path-selector "
                           "family's entry (the MRC queue pair sets it to its own profile). "
@@ -195,7 +215,9 @@ MrcEvTable::MrcEvTable()
       m_probeInterval(MilliSeconds(1)),
       m_probeJitter(0.5),
       m_probeTimeout(MilliSeconds(2)),
-      m_reviveSuccesses(3)
+      m_reviveSuccesses(3),
+      m_refillAvoidsFailedPaths(false),
+      m_retireWholePath(false)
 {
     NS_LOG_FUNCTION(this);
 }

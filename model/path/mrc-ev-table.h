@@ -502,6 +502,12 @@ class MrcEvTable : public MrcPathSelector
     /// \param plane the plane
     /// \param avoidPath take backups off this path first (NO_EV: the oldest first)
     void Refill(uint32_t plane, uint32_t avoidPath = NO_EV);
+    /// The backup that Refill promotes next: the oldest one not on avoidPath (else the
+    /// oldest); with RefillAvoidsFailedPaths only one on a path none of whose EVs is
+    /// ASSUMED_BAD (none: end()).
+    /// \param plane the plane \param avoidPath the path the retired EV failed on (or NO_EV)
+    /// \return an iterator into m_backup[plane], or its end() when none may be promoted
+    std::deque<uint32_t>::iterator PickBackup(uint32_t plane, uint32_t avoidPath);
     /// Put a revived or allowed EV into the active set (plane short) or backup.
     void Place(uint32_t id);
     /// Draw the next round's order of one plane's active vector (Order attribute).
@@ -567,15 +573,18 @@ class MrcEvTable : public MrcPathSelector
     Ptr<MrcEvProfile> m_profile;        //!< Profile attribute (family Init)
 
     // attributes
-    Order m_order;              //!< Order
-    SkipMode m_skipMode;        //!< SkipMode
-    uint32_t m_ecnSkipTurns;    //!< EcnSkipTurns
-    uint32_t m_trimSkipTurns;   //!< TrimSkipTurns
-    Time m_skipTime;            //!< SkipTime (0 = base RTT)
-    Time m_probeInterval;       //!< ProbeInterval
-    double m_probeJitter;       //!< ProbeJitter
-    Time m_probeTimeout;        //!< ProbeTimeout
-    uint32_t m_reviveSuccesses; //!< ReviveSuccesses
+    Order m_order;                  //!< Order
+    SkipMode m_skipMode;            //!< SkipMode
+    uint32_t m_ecnSkipTurns;        //!< EcnSkipTurns
+    uint32_t m_trimSkipTurns;       //!< TrimSkipTurns
+    Time m_skipTime;                //!< SkipTime (0 = base RTT)
+    Time m_probeInterval;           //!< ProbeInterval
+    double m_probeJitter;           //!< ProbeJitter
+    Time m_probeTimeout;            //!< ProbeTimeout
+    uint32_t m_reviveSuccesses;     //!< ReviveSuccesses
+    bool m_refillAvoidsFailedPaths; //!< RefillAvoidsFailedPaths
+    bool m_retireWholePath;         //!< RetireWholePath
+    bool m_retiringPath{false};     //!< inside Retire's walk over one path's EVs
 
     TracedCallback<uint32_t, uint32_t, uint32_t, MrcEvState, MrcEvState, MrcEvReason>
         m_stateTrace;                            //!< EvState trace
