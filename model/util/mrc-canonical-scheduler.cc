@@ -131,25 +131,58 @@ MrcCanonicalScheduler::PeekNext() const
     return m_heap.front().ev;
 }
 
+void
+MrcCanonicalScheduler::PopTop()
+{
+    std::pop_heap(m_heap.begin(), m_heap.end(), After);
+    m_heap.pop_back();
+}
+
+void
+MrcCanonicalScheduler::DropRemoved()
+{
+    while (!m_removed.empty() && !m_heap.empty())
+    {
+        const Event& top = m_heap.front().ev;
+        auto it = m_removed.find(RemovedKey{top.key.m_ts, top.key.m_uid});
+        if (it == m_removed.end())
+        {
+            return;
+        }
+        NS_LOG_LOGIC("dropping removed event " << top.key.m_uid);
+        m_removed.erase(it);
+        PopTop();
+    }
+}
+
 Scheduler::Event
 MrcCanonicalScheduler::RemoveNext()
 {
     NS_ASSERT(!m_heap.empty());
-    std::pop_heap(m_heap.begin(), m_heap.end(), After);
-    const Event ev = m_heap.back().ev;
-    m_heap.pop_back();
+    const Event ev = m_heap.front().ev;
+    PopTop();
+    if (!m_removed.empty())
+    {
+        DropRemoved();
+    }
     return ev;
 }
 
 void
 MrcCanonicalScheduler::Remove(const Event& ev)
 {
-    auto it = std::find_if(m_heap.begin(), m_heap.end(), [&ev](const Entry& e) {
-        return e.ev.key.m_uid == ev.key.m_uid;
-    });
-    NS_ASSERT_MSG(it != m_heap.end(), "MrcCanonicalScheduler::Remove: no such event");
-    m_heap.erase(it);
-    std::make_heap(m_heap.begin(), m_heap.end(), After);
+    NS_ASSERT_MSG(!m_heap.empty() && ev.key.m_ts >= m_heap.front().ev.key.m_ts,
+                  "MrcCanonicalScheduler::Remove: event " << ev.key.m_uid << " is not queued");
+    const bool added = m_removed.insert(RemovedKey{ev.key.m_ts, ev.key.m_uid}).second;
+    NS_ASSERT_MSG(added, "MrcCanonicalScheduler::Remove: event " << ev.key.m_uid << " twice");
+    (void)added;
+    DropRemoved();
+}
+
+std::size_t
+MrcCanonicalScheduler::GetHeapSize() const
+{
+    return m_heap.size();
 }
 
 } // namespace ns3
