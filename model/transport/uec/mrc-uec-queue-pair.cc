@@ -366,7 +366,7 @@ void
 MrcUecQueuePair::AfterDataSent(Ptr<const Packet> p, Time now)
 {
     const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
-    m_nextAvail = now + rate.CalculateBytesTxTime(p->GetSize() + WIRE_EXTRA_BYTES);
+    m_nextAvail = now + m_txTime.Get(rate, p->GetSize() + WIRE_EXTRA_BYTES);
     if (m_timerAt == Time::Max())
     {
         ArmTimer();
