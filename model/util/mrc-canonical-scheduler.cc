@@ -26,6 +26,7 @@ bool g_override = false;                   //!< SetNextInsertion is pending
 int64_t g_insertTs = 0;                    //!< its time
 uint32_t g_node = 0;                       //!< its node
 uint64_t g_seq = 0;                        //!< its count
+constexpr std::size_t ARITY = 4;           //!< children per heap node
 } // namespace
 
 TypeId
@@ -114,8 +115,8 @@ MrcCanonicalScheduler::Insert(const Event& ev)
         e.node = Simulator::GetContext();
         e.seq = NextSequence(e.node);
     }
-    m_heap.push_back(e);
-    std::push_heap(m_heap.begin(), m_heap.end(), After);
+    m_heap.emplace_back();
+    SiftUp(m_heap.size() - 1, e);
 }
 
 bool
@@ -132,10 +133,58 @@ MrcCanonicalScheduler::PeekNext() const
 }
 
 void
+MrcCanonicalScheduler::SiftUp(std::size_t hole, const Entry& e)
+{
+    while (hole > 0)
+    {
+        const std::size_t parent = (hole - 1) / ARITY;
+        if (!After(m_heap[parent], e))
+        {
+            break;
+        }
+        m_heap[hole] = m_heap[parent];
+        hole = parent;
+    }
+    m_heap[hole] = e;
+}
+
+void
+MrcCanonicalScheduler::SiftDown(std::size_t hole, const Entry& e)
+{
+    // Bottom-up, as in MrcHeapScheduler: the hole goes down to a leaf along the smallest
+    // children without comparing them with e (the last entry, which mostly belongs near the
+    // leaves), then e moves up from there.
+    const std::size_t n = m_heap.size();
+    for (;;)
+    {
+        const std::size_t first = hole * ARITY + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        for (std::size_t c = first + 1; c < n && c < first + ARITY; ++c)
+        {
+            if (After(m_heap[best], m_heap[c]))
+            {
+                best = c;
+            }
+        }
+        m_heap[hole] = m_heap[best];
+        hole = best;
+    }
+    SiftUp(hole, e);
+}
+
+void
 MrcCanonicalScheduler::PopTop()
 {
-    std::pop_heap(m_heap.begin(), m_heap.end(), After);
+    const Entry last = m_heap.back();
     m_heap.pop_back();
+    if (!m_heap.empty())
+    {
+        SiftDown(0, last);
+    }
 }
 
 void
