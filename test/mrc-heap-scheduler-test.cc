@@ -9,16 +9,19 @@
 #include "ns3/event-impl.h"
 #include "ns3/make-event.h"
 #include "ns3/map-scheduler.h"
+#include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <gtest/gtest.h>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -214,8 +217,113 @@ TEST(MrcHeapScheduler, SimulatorRemoveCancelAndIsExpiredAsWithMapScheduler)
     };
     std::vector<std::string> heapLog;
     std::vector<std::string> mapLog;
+    std::vector<std::string> canonicalLog;
     runWith("ns3::MrcHeapScheduler", heapLog);
     runWith("ns3::MapScheduler", mapLog);
+    // one context: the canonical order (time, time scheduled, node, count) is the uid order
+    runWith("ns3::MrcCanonicalScheduler", canonicalLog);
     EXPECT_GT(heapLog.size(), 3000u);
     EXPECT_EQ(heapLog, mapLog);
+    EXPECT_EQ(canonicalLog, mapLog);
+    ObjectFactory f;
+    f.SetTypeId("ns3::MapScheduler");
+    Simulator::SetScheduler(f);
+    Simulator::Destroy();
+}
+
+TEST(MrcCanonicalScheduler, LazyRemovePopsAsTheLinearScan)
+{
+    // Random insert / remove / pop sequences with order terms given by SetNextInsertion (many
+    // equal time stamps, several nodes, terms as a frame from another rank carries them):
+    // after every step the scheduler's next event and emptiness are those of a reference
+    // that keeps every live entry in a list, takes the smallest by (time, time scheduled,
+    // node, count) and removes by a linear search (what Remove did before it became lazy).
+    struct Ref
+    {
+        uint64_t ts;
+        int64_t insertTs;
+        uint32_t node;
+        uint64_t seq;
+        uint32_t uid;
+    };
+
+    auto order = [](const Ref& a, const Ref& b) {
+        return std::tie(a.ts, a.insertTs, a.node, a.seq) <
+               std::tie(b.ts, b.insertTs, b.node, b.seq);
+    };
+    EventPool pool;
+    Ptr<MrcCanonicalScheduler> s = CreateObject<MrcCanonicalScheduler>();
+    std::vector<Ref> ref;
+    std::vector<uint64_t> counts(5, 0);
+    std::mt19937_64 rng(11);
+    uint32_t uid = 0;
+    uint64_t now = 0;
+    std::size_t removed = 0;
+    std::size_t popped = 0;
+    std::size_t lazyKept = 0;
+    for (int step = 0; step < 20000; ++step)
+    {
+        const unsigned op = rng() % 10;
+        if (op < 5 || ref.empty())
+        {
+            Ref r;
+            r.ts = now + rng() % 8;
+            r.insertTs = static_cast<int64_t>(now) - static_cast<int64_t>(rng() % 3);
+            r.node = static_cast<uint32_t>(rng() % counts.size());
+            r.seq = ++counts[r.node];
+            r.uid = ++uid;
+            MrcCanonicalScheduler::SetNextInsertion(r.insertTs, r.node, r.seq);
+            s->Insert(pool.Make(r.ts, r.uid));
+            ref.push_back(r);
+        }
+        else if (op < 7)
+        {
+            // remove the next event, the last inserted one or one at random
+            std::size_t i = rng() % ref.size();
+            if (op == 5)
+            {
+                i = std::min_element(ref.begin(), ref.end(), order) - ref.begin();
+            }
+            Scheduler::Event ev;
+            ev.impl = nullptr;
+            ev.key.m_ts = ref[i].ts;
+            ev.key.m_uid = ref[i].uid;
+            ev.key.m_context = ref[i].node;
+            const std::size_t before = s->GetHeapSize();
+            s->Remove(ev);
+            if (s->GetHeapSize() == before)
+            {
+                ++lazyKept;
+            }
+            ref.erase(ref.begin() + static_cast<std::ptrdiff_t>(i));
+            ++removed;
+        }
+        else
+        {
+            auto it = std::min_element(ref.begin(), ref.end(), order);
+            const Scheduler::Event ev = s->RemoveNext();
+            ASSERT_EQ(ev.key.m_uid, it->uid) << "step " << step;
+            now = it->ts;
+            ref.erase(it);
+            ++popped;
+        }
+        ASSERT_EQ(s->IsEmpty(), ref.empty()) << "step " << step;
+        if (!ref.empty())
+        {
+            ASSERT_EQ(s->PeekNext().key.m_uid, std::min_element(ref.begin(), ref.end(), order)->uid)
+                << "step " << step;
+        }
+        ASSERT_GE(s->GetHeapSize(), ref.size());
+    }
+    while (!ref.empty())
+    {
+        auto it = std::min_element(ref.begin(), ref.end(), order);
+        ASSERT_EQ(s->RemoveNext().key.m_uid, it->uid);
+        ref.erase(it);
+    }
+    EXPECT_TRUE(s->IsEmpty());
+    EXPECT_EQ(s->GetHeapSize(), 0u); // every removed entry was dropped on its way out
+    EXPECT_GT(removed, 3000u);
+    EXPECT_GT(popped, 5000u);
+    EXPECT_GT(lazyKept, 1000u); // most removals left their entry in place (no search)
 }

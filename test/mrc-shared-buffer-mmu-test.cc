@@ -83,6 +83,14 @@ TEST(SharedBufferMmu, PoolAndHeadroomFormula)
     mmu->SetHeadroom(0, 8000);
     EXPECT_EQ(mmu->GetHeadroom(0, LOSSLESS), 8000u);
     EXPECT_EQ(mmu->GetSharedPoolSize(), 76000u);
+    // The headroom sum is kept up to date, not summed again: lossless again takes its 5,000 B
+    // back, a lossy queue's headroom does not count, and a lossless one's new limit does.
+    mmu->SetPfcEnabled(1, LOSSLESS, true);
+    EXPECT_EQ(mmu->GetSharedPoolSize(), 71000u);
+    mmu->SetHeadroom(1, LOSSY, 9000);
+    EXPECT_EQ(mmu->GetSharedPoolSize(), 71000u);
+    mmu->SetHeadroom(1, LOSSLESS, 2000);
+    EXPECT_EQ(mmu->GetSharedPoolSize(), 74000u);
 }
 
 TEST(SharedBufferMmu, PauseAtTheExactByteAndResumeAfterTheOffset)

@@ -159,6 +159,14 @@ MrcSharedBufferMmu::ConfigurePorts(uint32_t nPorts)
             q.lossless = (m_pfcMask >> prio) & 1;
         }
     }
+    m_headroomSum = 0;
+    for (const Ingress& q : m_ingress)
+    {
+        if (q.lossless)
+        {
+            m_headroomSum += q.headroomLimit;
+        }
+    }
     m_sharedUsed = 0;
     m_total = 0;
     m_dropPackets.fill(0);
@@ -196,14 +204,9 @@ MrcSharedBufferMmu::Recompute()
     }
     const uint64_t queues = static_cast<uint64_t>(m_nPorts) * N_PRIO;
     const uint64_t reserved = m_reserve * queues;
-    uint64_t headroom = 0;
-    for (const Ingress& q : m_ingress)
-    {
-        if (q.lossless)
-        {
-            headroom += q.headroomLimit;
-        }
-    }
+    // kept up to date by ConfigurePorts, SetHeadroom and SetPfcEnabled: a switch sets the
+    // headroom of every port and class, and summing all queues each time was quadratic
+    const uint64_t headroom = m_headroomSum;
     NS_ABORT_MSG_IF(reserved + headroom > m_bufferSize,
                     "MrcSharedBufferMmu: BufferSize "
                         << m_bufferSize << " B is smaller than ReservePerQueue " << m_reserve
@@ -249,7 +252,7 @@ MrcSharedBufferMmu::SetHeadroom(uint32_t port, uint64_t bytes)
     for (uint8_t prio = 0; prio < N_PRIO; ++prio)
     {
         CheckIndex(port, prio, "SetHeadroom");
-        m_ingress[Index(port, prio)].headroomLimit = bytes;
+        SetHeadroomLimit(m_ingress[Index(port, prio)], bytes);
     }
     Recompute();
 }
@@ -258,8 +261,18 @@ void
 MrcSharedBufferMmu::SetHeadroom(uint32_t port, uint8_t prio, uint64_t bytes)
 {
     CheckIndex(port, prio, "SetHeadroom");
-    m_ingress[Index(port, prio)].headroomLimit = bytes;
+    SetHeadroomLimit(m_ingress[Index(port, prio)], bytes);
     Recompute();
+}
+
+void
+MrcSharedBufferMmu::SetHeadroomLimit(Ingress& q, uint64_t bytes)
+{
+    if (q.lossless)
+    {
+        m_headroomSum = m_headroomSum - q.headroomLimit + bytes;
+    }
+    q.headroomLimit = bytes;
 }
 
 uint64_t
@@ -278,6 +291,10 @@ MrcSharedBufferMmu::SetPfcEnabled(uint32_t port, uint8_t prio, bool enabled)
                     "MrcSharedBufferMmu::SetPfcEnabled: (port "
                         << port << ", priority " << unsigned(prio) << ") holds "
                         << q.bytes + q.headroom << " B; change PFC only on an empty queue");
+    if (q.lossless != enabled)
+    {
+        m_headroomSum = enabled ? m_headroomSum + q.headroomLimit : m_headroomSum - q.headroomLimit;
+    }
     q.lossless = enabled;
     q.paused = false;
     Recompute();

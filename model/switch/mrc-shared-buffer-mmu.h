@@ -276,6 +276,9 @@ class MrcSharedBufferMmu : public Object
     uint64_t SharedOf(const Ingress& q) const;
     uint64_t FreeShared() const;
     void Recompute();
+    /// Set q's headroom limit and keep m_headroomSum up to date. \param q the queue \param bytes
+    /// the limit
+    void SetHeadroomLimit(Ingress& q, uint64_t bytes);
     void SetBufferSize(uint64_t bytes);
     uint64_t GetBufferSize() const;
     void SetReserve(uint64_t bytes);
@@ -295,13 +298,14 @@ class MrcSharedBufferMmu : public Object
     double m_egressAlpha;       //!< LossyEgressAlpha attribute
     uint8_t m_pfcMask;          //!< PfcPriorityMask attribute
 
-    uint32_t m_nPorts{0};                              //!< ports configured
-    std::vector<Ingress> m_ingress;                    //!< [port * N_PRIO + prio]
-    std::vector<uint64_t> m_egress;                    //!< [port * N_PRIO + prio]
-    std::vector<double> m_portAlpha;                   //!< per-port PFC alpha
-    uint64_t m_sharedPool{0};                          //!< size of the shared pool
-    uint64_t m_sharedUsed{0};                          //!< shared pool in use
-    uint64_t m_total{0};                               //!< all bytes held
+    uint32_t m_nPorts{0};            //!< ports configured
+    std::vector<Ingress> m_ingress;  //!< [port * N_PRIO + prio]
+    std::vector<uint64_t> m_egress;  //!< [port * N_PRIO + prio]
+    std::vector<double> m_portAlpha; //!< per-port PFC alpha
+    uint64_t m_sharedPool{0};        //!< size of the shared pool
+    uint64_t m_headroomSum{0};       //!< headroom limits of the lossless queues, summed
+    uint64_t m_sharedUsed{0};        //!< shared pool in use
+    uint64_t m_total{0};             //!< all bytes held
     std::array<uint64_t, N_DECISIONS> m_dropPackets{}; //!< drops per reason
     std::array<uint64_t, N_DECISIONS> m_dropBytes{};   //!< dropped bytes per reason
 

@@ -26,6 +26,7 @@ bool g_override = false;                   //!< SetNextInsertion is pending
 int64_t g_insertTs = 0;                    //!< its time
 uint32_t g_node = 0;                       //!< its node
 uint64_t g_seq = 0;                        //!< its count
+constexpr std::size_t ARITY = 4;           //!< children per heap node
 } // namespace
 
 TypeId
@@ -114,8 +115,8 @@ MrcCanonicalScheduler::Insert(const Event& ev)
         e.node = Simulator::GetContext();
         e.seq = NextSequence(e.node);
     }
-    m_heap.push_back(e);
-    std::push_heap(m_heap.begin(), m_heap.end(), After);
+    m_heap.emplace_back();
+    SiftUp(m_heap.size() - 1, e);
 }
 
 bool
@@ -131,25 +132,106 @@ MrcCanonicalScheduler::PeekNext() const
     return m_heap.front().ev;
 }
 
+void
+MrcCanonicalScheduler::SiftUp(std::size_t hole, const Entry& e)
+{
+    while (hole > 0)
+    {
+        const std::size_t parent = (hole - 1) / ARITY;
+        if (!After(m_heap[parent], e))
+        {
+            break;
+        }
+        m_heap[hole] = m_heap[parent];
+        hole = parent;
+    }
+    m_heap[hole] = e;
+}
+
+void
+MrcCanonicalScheduler::SiftDown(std::size_t hole, const Entry& e)
+{
+    // Bottom-up, as in MrcHeapScheduler: the hole goes down to a leaf along the smallest
+    // children without comparing them with e (the last entry, which mostly belongs near the
+    // leaves), then e moves up from there.
+    const std::size_t n = m_heap.size();
+    for (;;)
+    {
+        const std::size_t first = hole * ARITY + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        for (std::size_t c = first + 1; c < n && c < first + ARITY; ++c)
+        {
+            if (After(m_heap[best], m_heap[c]))
+            {
+                best = c;
+            }
+        }
+        m_heap[hole] = m_heap[best];
+        hole = best;
+    }
+    SiftUp(hole, e);
+}
+
+void
+MrcCanonicalScheduler::PopTop()
+{
+    const Entry last = m_heap.back();
+    m_heap.pop_back();
+    if (!m_heap.empty())
+    {
+        SiftDown(0, last);
+    }
+}
+
+void
+MrcCanonicalScheduler::DropRemoved()
+{
+    while (!m_removed.empty() && !m_heap.empty())
+    {
+        const Event& top = m_heap.front().ev;
+        auto it = m_removed.find(RemovedKey{top.key.m_ts, top.key.m_uid});
+        if (it == m_removed.end())
+        {
+            return;
+        }
+        NS_LOG_LOGIC("dropping removed event " << top.key.m_uid);
+        m_removed.erase(it);
+        PopTop();
+    }
+}
+
 Scheduler::Event
 MrcCanonicalScheduler::RemoveNext()
 {
     NS_ASSERT(!m_heap.empty());
-    std::pop_heap(m_heap.begin(), m_heap.end(), After);
-    const Event ev = m_heap.back().ev;
-    m_heap.pop_back();
+    const Event ev = m_heap.front().ev;
+    PopTop();
+    if (!m_removed.empty())
+    {
+        DropRemoved();
+    }
     return ev;
 }
 
 void
 MrcCanonicalScheduler::Remove(const Event& ev)
 {
-    auto it = std::find_if(m_heap.begin(), m_heap.end(), [&ev](const Entry& e) {
-        return e.ev.key.m_uid == ev.key.m_uid;
-    });
-    NS_ASSERT_MSG(it != m_heap.end(), "MrcCanonicalScheduler::Remove: no such event");
-    m_heap.erase(it);
-    std::make_heap(m_heap.begin(), m_heap.end(), After);
+    NS_ASSERT_MSG(!m_heap.empty() && ev.key.m_ts >= m_heap.front().ev.key.m_ts,
+                  "MrcCanonicalScheduler::Remove: event " << ev.key.m_uid << " is not queued");
+    const bool added = m_removed.insert(RemovedKey{ev.key.m_ts, ev.key.m_uid}).second;
+    NS_ASSERT_MSG(added, "MrcCanonicalScheduler::Remove: event " << ev.key.m_uid << " twice");
+    (void)added;
+    DropRemoved();
+}
+
+std::size_t
+MrcCanonicalScheduler::GetHeapSize() const
+{
+    return m_heap.size();
 }
 
 } // namespace ns3

@@ -8,6 +8,8 @@
 #include "ns3/scheduler.h"
 
 #include <cstdint>
+#include <functional>
+#include <unordered_set>
 #include <vector>
 
 /**
@@ -34,7 +36,12 @@ namespace ns3
  * event (set-up, failures) use the context Simulator::NO_CONTEXT, which sorts last.
  *
  * mrc-sim uses it for every run with --ranks (1 included: the reference of the splits).
- * A binary heap; Remove (rare: EventId::Remove) searches it linearly.
+ * A 4-ary min-heap with a bottom-up pop (as MrcHeapScheduler). Remove (EventId::Remove,
+ * Simulator::Remove) is lazy and O(log n) amortized, as in MrcHeapScheduler: the removed event's
+ * key (time stamp, uid) goes into a hash set and the entry stays in the heap until it reaches the
+ * top, where it is dropped. After every Remove and RemoveNext the top is checked, so the top is
+ * never a removed event and PeekNext, IsEmpty and the pop order are those of the heap without it.
+ * The removed event's EventImpl (cancelled and released by the simulator) is never read again.
  */
 class MrcCanonicalScheduler : public Scheduler
 {
@@ -53,6 +60,9 @@ class MrcCanonicalScheduler : public Scheduler
     Event PeekNext() const override;
     Event RemoveNext() override;
     void Remove(const Event& ev) override;
+
+    /// \return the entries in the heap, removed ones not yet dropped included (for tests)
+    std::size_t GetHeapSize() const;
 
     /// \return true while an MrcCanonicalScheduler is the simulator's scheduler
     static bool IsActive();
@@ -89,10 +99,43 @@ class MrcCanonicalScheduler : public Scheduler
     static bool After(const Entry& a, const Entry& b);
     /// \param node a node id or NO_CONTEXT \return its count, incremented
     uint64_t NextSequence(uint32_t node);
+    /// Move e up from hole to its place. \param hole its index \param e the entry
+    void SiftUp(std::size_t hole, const Entry& e);
+    /// Move e down from hole to its place. \param hole its index \param e the entry
+    void SiftDown(std::size_t hole, const Entry& e);
+    /// Take the top entry out of the heap.
+    void PopTop();
+    /// Drop the top entries while they are removed events.
+    void DropRemoved();
 
-    std::vector<Entry> m_heap;   //!< min-heap by order terms
+    /// The key of a removed event: its time stamp and uid (a uid alone is reused once
+    /// ns-3's 32-bit counter wraps).
+    struct RemovedKey
+    {
+        uint64_t ts;  //!< time stamp
+        uint32_t uid; //!< event uid
+
+        /// \param o another key \return true if both fields are equal
+        bool operator==(const RemovedKey& o) const
+        {
+            return ts == o.ts && uid == o.uid;
+        }
+    };
+
+    /// Hash of a RemovedKey.
+    struct RemovedKeyHash
+    {
+        /// \param k a key \return its hash
+        std::size_t operator()(const RemovedKey& k) const
+        {
+            return std::hash<uint64_t>()(k.ts * 0x9e3779b97f4a7c15ULL ^ k.uid);
+        }
+    };
+
+    std::vector<Entry> m_heap;   //!< 4-ary min-heap by order terms
     std::vector<uint64_t> m_seq; //!< per node id: schedulings so far
     uint64_t m_noContextSeq{0};  //!< schedulings outside a node's events
+    std::unordered_set<RemovedKey, RemovedKeyHash> m_removed; //!< removed, still in m_heap
 };
 
 } // namespace ns3

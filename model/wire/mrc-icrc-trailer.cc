@@ -114,12 +114,11 @@ void
 MrcIcrcTrailer::Serialize(Buffer::Iterator end) const
 {
     end.Prev(SERIALIZED_SIZE);
-    // Least significant byte first, written byte by byte: Buffer's little-endian helpers are
-    // deprecated in ns-3.48 and their replacements do not exist in 3.37.
-    for (uint32_t i = 0; i < SERIALIZED_SIZE; ++i)
-    {
-        end.WriteU8(static_cast<uint8_t>(m_icrc >> (8 * i)));
-    }
+    // Least significant byte first, built here and written at once (Buffer's little-endian
+    // helpers are deprecated in ns-3.48 and their replacements do not exist in 3.37).
+    uint8_t b[SERIALIZED_SIZE];
+    MrcByteIo::WriteLeU32(b, m_icrc);
+    end.Write(b, SERIALIZED_SIZE);
 }
 
 uint32_t

@@ -69,17 +69,21 @@ MrcNethHeader::GetSerializedSize() const
 void
 MrcNethHeader::Serialize(Buffer::Iterator start) const
 {
-    start.WriteHtonU16(MrcWire::LeadBits(m_type, m_nextHeader));
-    start.WriteU8(m_reason);
-    start.WriteU8(m_vendorInfo);
-    start.WriteHtonU32(m_entropy);
-    start.WriteHtonU16(m_spdcid);
-    start.WriteHtonU16(m_dpdcid);
-    start.WriteU8(0);
-    MrcByteIo::WriteU24(start, m_nackPsn);
-    start.WriteU8(static_cast<uint8_t>((m_ccType << 4) | m_ccFlags));
-    start.WriteU8(0);
-    start.WriteHtonU16(m_txTimestamp);
+    // Built in place and written at once: one bounds check instead of one per field.
+    static_assert(SIZE == 20, "the NETH layout below is 20 bytes");
+    uint8_t b[SIZE];
+    MrcByteIo::WriteU16(b, static_cast<uint16_t>(MrcWire::LeadBits(m_type, m_nextHeader)));
+    b[2] = m_reason;
+    b[3] = m_vendorInfo;
+    MrcByteIo::WriteU32(b + 4, m_entropy);
+    MrcByteIo::WriteU16(b + 8, m_spdcid);
+    MrcByteIo::WriteU16(b + 10, m_dpdcid);
+    b[12] = 0;
+    MrcByteIo::WriteU24(b + 13, m_nackPsn);
+    b[16] = static_cast<uint8_t>((m_ccType << 4) | m_ccFlags);
+    b[17] = 0;
+    MrcByteIo::WriteU16(b + 18, m_txTimestamp);
+    start.Write(b, SIZE);
 }
 
 uint32_t

@@ -4,6 +4,8 @@
 
 #include "mrc-reth-header.h"
 
+#include "mrc-byte-io.h"
+
 #include "ns3/log.h"
 
 #include <iomanip>
@@ -47,10 +49,12 @@ MrcRethHeader::GetSerializedSize() const
 void
 MrcRethHeader::Serialize(Buffer::Iterator start) const
 {
-    Buffer::Iterator i = start;
-    i.WriteHtonU64(m_va);
-    i.WriteHtonU32(m_rkey);
-    i.WriteHtonU32(m_dmaLength);
+    // Built in place and written at once: one bounds check instead of one per field.
+    uint8_t b[SERIALIZED_SIZE];
+    MrcByteIo::WriteU64(b, m_va);
+    MrcByteIo::WriteU32(b + 8, m_rkey);
+    MrcByteIo::WriteU32(b + 12, m_dmaLength);
+    start.Write(b, SERIALIZED_SIZE);
 }
 
 uint32_t

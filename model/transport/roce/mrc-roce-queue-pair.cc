@@ -14,6 +14,7 @@
 #include "ns3/mrc-cnp-header.h"
 #include "ns3/mrc-imm-dt-header.h"
 #include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-reth-header.h"
 #include "ns3/mrc-traffic-class.h"
@@ -378,20 +379,20 @@ MrcRoceQueuePair::MakeDataPacket(const MrcSendWqe& w, uint64_t seq, uint32_t por
     const uint8_t opcode = MrcOpcode::WriteOpcode(false, first, last, imm);
 
     Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
+    MrcRethHeader reth;
     if (first)
     {
-        MrcRethHeader reth;
         reth.SetVirtualAddress(w.wr.remoteAddress);
         reth.SetRkey(w.wr.rkey);
         reth.SetDmaLength(w.wr.length);
-        p->AddHeader(reth);
     }
     MrcBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(static_cast<uint32_t>((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
     bth.SetAckReq(last);
-    p->AddHeader(bth);
+    // BTH and RETH with one AddHeader (the same bytes as two)
+    MrcAddHeaders(p, {&bth, first ? &reth : nullptr});
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
                  GetRemoteAddress(port),
@@ -451,7 +452,7 @@ MrcRoceQueuePair::DoBuildNextPacket(uint32_t port)
     m_cc.inflight += len;
     m_ccOps->OnSent(m_cc, len);
     const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
-    m_nextAvail = Simulator::Now() + rate.CalculateBytesTxTime(p->GetSize() + WIRE_EXTRA_BYTES);
+    m_nextAvail = Simulator::Now() + m_txTime.Get(rate, p->GetSize() + WIRE_EXTRA_BYTES);
     if (m_timerDeadline == Time::Max())
     {
         RestartTimer();
@@ -933,7 +934,6 @@ MrcRoceQueuePair::SendAck(uint32_t port)
     MrcAethHeader aeth;
     aeth.SetAck();
     aeth.SetMsn(m_msn);
-    p->AddHeader(aeth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::RC_ACK);
     bth.SetDestQp(m_remoteQpn);
@@ -945,7 +945,7 @@ MrcRoceQueuePair::SendAck(uint32_t port)
         m_pendingCnpFlag = false;
         kind |= CONTROL_CNP; // the flag counts as a CNP sent
     }
-    p->AddHeader(bth);
+    MrcAddHeaders(p, {&bth, &aeth}); // one AddHeader, the bytes of two
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
                  GetRemoteAddress(port),

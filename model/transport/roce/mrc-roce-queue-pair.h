@@ -10,6 +10,7 @@
 #include "ns3/mrc-dcqcn-np.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-tx-time-cache.h"
 
 #include <cstdint>
 #include <map>
@@ -214,6 +215,7 @@ class MrcRoceQueuePair : public MrcQueuePair
     uint64_t m_maxSent;       //!< one past the highest sequence ever sent
     std::size_t m_txIdx;      //!< index of the request holding m_sndNxt
     Time m_nextAvail;         //!< pacing: earliest next send
+    MrcTxTimeCache m_txTime;  //!< pacing: the last serialization time computed
     EventId m_timer;          //!< local ACK timer event
     Time m_timerDeadline;     //!< when the timer expires (Time::Max(): stopped)
     uint32_t m_retries;       //!< timer expiries since the last progress

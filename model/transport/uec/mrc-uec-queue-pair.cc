@@ -18,6 +18,7 @@
 #include "ns3/mrc-neth-header.h"
 #include "ns3/mrc-nscc.h"
 #include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-peth-header.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-reth-header.h"
@@ -359,11 +360,9 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
 {
     DataParts d = MakeDataParts(idx, pktIdx, len, c, ar);
     Ptr<Packet> p = d.packet;
-    p->AddHeader(d.reth);
     MrcMethHeader meth;
     meth.SetMsn(static_cast<uint16_t>(m_msnBase + idx));
-    p->AddHeader(meth);
-    p->AddHeader(d.bth);
+    MrcAddHeaders(p, {&d.bth, &meth, &d.reth}); // one AddHeader, the bytes of three
     const MrcEvWire wire = MrcEvEncode(static_cast<uint16_t>(c.ev), MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
@@ -379,7 +378,7 @@ void
 MrcUecQueuePair::AfterDataSent(Ptr<const Packet> p, Time now)
 {
     const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
-    m_nextAvail = now + rate.CalculateBytesTxTime(p->GetSize() + WIRE_EXTRA_BYTES);
+    m_nextAvail = now + m_txTime.Get(rate, p->GetSize() + WIRE_EXTRA_BYTES);
     if (m_timerAt == Time::Max())
     {
         ArmTimer();

@@ -6,6 +6,7 @@
 #define MRC_UEC_QUEUE_PAIR_H
 
 #include "ns3/mrc-sprayed-queue-pair.h"
+#include "ns3/mrc-tx-time-cache.h"
 #include "ns3/mrc-uec-path-selector.h"
 
 #include <cstdint>
@@ -207,6 +208,7 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     uint64_t m_msnBase;       //!< MSN of m_sendQueue.front()
     uint32_t m_lastRcvdUnits; //!< rcvd_bytes of the newest ACK (256 B units)
     Time m_nextAvail;         //!< pacing
+    MrcTxTimeCache m_txTime;  //!< pacing: the last serialization time computed
     bool m_probeDecided;      //!< first ACK/NACK seen (probe sent or skipped)
     bool m_probePending;      //!< base-RTT probe sent, answer not yet in
     uint16_t m_probeId;       //!< probe_id of the base-RTT probe

@@ -8,6 +8,7 @@
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-receive-bitmap.h"
 #include "ns3/mrc-seth-header.h"
 
@@ -35,13 +36,11 @@ MrcUecMakeAck(const MrcReceiveBitmap& win,
     cc.SetRcvCwndPen(rcvCwndPend);
     cc.SetRestoreCwnd(restoreCwnd);
     Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(cc);
-    p->AddHeader(seth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_SACK);
     bth.SetDestQp(destQp);
     bth.SetPsn(win.GetCumulativePsn());
-    p->AddHeader(bth);
+    MrcAddHeaders(p, {&bth, &seth, &cc}); // one AddHeader, the bytes of three
     return p;
 }
 
