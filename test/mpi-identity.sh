@@ -31,6 +31,7 @@ CASES=(
     "ar-null|2|allreduce --hosts=16 --hostsPerT0=4 --bytes=800000 --transport=mrc --sync=null"
     "failover|2|failover --bytes=2000000 --simTime=5ms"
     "fattree|2|permutation --topology=fattree --k=4 --transports=uec,mrc --bytes=300000"
+    "mrc-structured|2|permutation --hosts=16 --hostsPerT0=4 --transport=mrc --evFormat=structured --bytes=300000"
     "allreduce|2 4|allreduce --hosts=16 --hostsPerT0=4 --bytes=800000"
     "trace|2 4|flows --trace=@/dependencies.trace --exclusive=false --hosts=16 --hostsPerT0=4 --transports=roce,mrc"
     "triggers|2|flows --flowFile=@/triggers.cm --hosts=16 --hostsPerT0=4 --transports=uec,mrc"

@@ -303,7 +303,9 @@ struct MrcScenarioRunner::Impl
     /// \return a connected pair with MRC entropy values (EV profiles with fixed streams)
     MrcRdmaHelper::Connection ConnectWithEvs(const MrcFlowSpec& f,
                                              uint64_t regionBytes,
-                                             int64_t stream);
+                                             int64_t stream,
+                                             bool oneEnd = false,
+                                             bool requesterHere = true);
     /// \param stream the message's first stream (MrcScenarioStreams::MESSAGE + ...)
     /// \return a pair connected by MrcRdmaHelper (RoCE DSCP of a priority group, UEC
     ///         entropy selector streams)
@@ -919,10 +921,11 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
     {
         return OpenShellLane(f);
     }
-    // A lane with one end here: only that end's queue pair (RoCE, UEC; MRC's lanes whole).
-    const bool oneEnd = lane > 0 && srcHere != dstHere && !transport->entropyValues;
+    // A lane with one end here: only that end's queue pair (its numbers, rkey and streams
+    // those of a whole lane).
+    const bool oneEnd = lane > 0 && srcHere != dstHere;
     MrcRdmaHelper::Connection conn =
-        transport->entropyValues ? ConnectWithEvs(f, regionBytes, stream)
+        transport->entropyValues ? ConnectWithEvs(f, regionBytes, stream, oneEnd, srcHere)
                                  : ConnectWithHelper(f, regionBytes, stream, oneEnd, srcHere);
     if (!oneEnd)
     {
@@ -950,42 +953,94 @@ MrcScenarioRunner::Impl::OpenShellLane(const MrcFlowSpec& f)
 }
 
 MrcRdmaHelper::Connection
-MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f, uint64_t regionBytes, int64_t stream)
+MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f,
+                                        uint64_t regionBytes,
+                                        int64_t stream,
+                                        bool oneEnd,
+                                        bool requesterHere)
 {
     // As MrcMultipathHelper::Connect, on this message's streams (MrcScenarioStreams::
-    // MESSAGE): the EV profiles' streams are fixed before the EV sets are drawn.
+    // MESSAGE): the EV profiles' streams are fixed before the EV sets are drawn. The
+    // streams of a whole lane: requester's profile, responder's profile, requester's queue
+    // pair, responder's queue pair; a lane with one end here (oneEnd) makes only that end
+    // (requesterHere: the requester), on the streams it has in a whole lane.
+    const bool makeRequester = !oneEnd || requesterHere;
+    const bool makeResponder = !oneEnd || !requesterHere;
     MrcRdmaHelper::Connection conn;
-    std::vector<MrcEvCandidate> ab;
-    std::vector<MrcEvCandidate> ba;
     const bool srv6 = cfg.evFormat == "srv6";
     if (srv6)
     {
         CheckSrv6PathLengths(f);
-        ab = Srv6Candidates(f.src, f.dst);
-        ba = Srv6Candidates(f.dst, f.src);
     }
     Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
     Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
-    conn.requester = na->CreateQueuePair(tr.evQpFactory);
-    conn.responder = nb->CreateQueuePair(tr.evQpFactory);
-    for (auto [q, cands] :
-         {std::make_pair(conn.requester, &ab), std::make_pair(conn.responder, &ba)})
+    if (makeRequester)
     {
-        Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(q);
+        conn.requester = na->CreateQueuePair(tr.evQpFactory);
+    }
+    else
+    {
+        conn.requesterQpn = na->SkipQueuePair();
+    }
+    if (makeResponder)
+    {
+        conn.responder = nb->CreateQueuePair(tr.evQpFactory);
+    }
+    else
+    {
+        conn.responderQpn = nb->SkipQueuePair();
+    }
+    // each end's profile: its EV format, its candidates (SRv6: the paths from its host)
+    for (auto [q, from, to] : {std::make_tuple(conn.requester, f.src, f.dst),
+                               std::make_tuple(conn.responder, f.dst, f.src)})
+    {
         Ptr<MrcEvProfile> profile = CreateObject<MrcEvProfile>();
         profile->SetFormat(srv6 ? MrcEvProfile::SRV6 : MrcEvProfile::STRUCTURED);
-        stream += profile->AssignStreams(stream);
+        // (an end not made takes as many streams as one made: the same type)
+        const int64_t profileStreams = profile->AssignStreams(stream);
+        stream += profileStreams;
+        if (!q)
+        {
+            continue;
+        }
+        Ptr<MrcMultipathQueuePair> mq = DynamicCast<MrcMultipathQueuePair>(q);
         mq->SetEvProfile(profile);
-        mq->SetEvCandidates(*cands);
+        mq->SetEvCandidates(srv6 ? Srv6Candidates(from, to) : std::vector<MrcEvCandidate>{});
         mq->SetAttribute("BaseRtt", TimeValue(tr.evBaseRtt));
     }
-    MrcRdmaHelper::ConnectPair(conn.requester, conn.responder);
-    conn.region = nb->RegisterMemoryRegion(0x100000000ULL, regionBytes);
-    for (Ptr<MrcQueuePair> q : {conn.requester, conn.responder})
+    if (!oneEnd)
     {
-        stream += DynamicCast<MrcMultipathQueuePair>(q)->AssignStreams(stream);
+        MrcRdmaHelper::ConnectPair(conn.requester, conn.responder);
+        conn.region = nb->RegisterMemoryRegion(0x100000000ULL, regionBytes);
     }
-    if (cfg.maxEvEvents > 0)
+    else if (requesterHere)
+    {
+        conn.requester->Connect(nb->GetAddresses(),
+                                conn.responderQpn,
+                                conn.requester->GetInitialPsn());
+        conn.requesterQpn = conn.requester->GetQpn();
+        conn.rkey = nb->SkipMemoryRegion();
+        conn.regionBase = 0x100000000ULL;
+    }
+    else
+    {
+        conn.responder->Connect(na->GetAddresses(),
+                                conn.requesterQpn,
+                                conn.responder->GetInitialPsn());
+        conn.responderQpn = conn.responder->GetQpn();
+        conn.region = nb->RegisterMemoryRegion(0x100000000ULL, regionBytes);
+        conn.rkey = conn.region->GetRkey();
+        conn.regionBase = conn.region->GetBase();
+    }
+    // the requester's streams, then the responder's (an end not made: as many as the other)
+    Ptr<MrcMultipathQueuePair> mreq = DynamicCast<MrcMultipathQueuePair>(conn.requester);
+    Ptr<MrcMultipathQueuePair> mresp = DynamicCast<MrcMultipathQueuePair>(conn.responder);
+    const int64_t qpStreams = (mreq ? mreq : mresp)->AssignStreams(stream);
+    if (mresp)
+    {
+        mresp->AssignStreams(stream + qpStreams);
+    }
+    if (cfg.maxEvEvents > 0 && conn.requester)
     {
         TraceEvStates(f.src, conn.requester);
     }

@@ -9,6 +9,7 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-mpi.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -254,6 +255,13 @@ MrcEcmpRouteManager::ComputeAndInstall()
         m_installed = true;
         DiscoverLinks();
         ChooseTables();
+        // In a distributed run a rank installs only its own switches' tables; the search
+        // still spans the whole fabric, so they are those of a one-process run.
+        m_local.assign(m_switches.size(), true);
+        for (uint32_t x = 0; x < m_switches.size(); ++x)
+        {
+            m_local[x] = MrcMpi::IsLocal(PeekPointer(m_switches[x].node));
+        }
     }
     Recompute();
 }
@@ -525,6 +533,10 @@ MrcEcmpRouteManager::InstallPerHostRoutes(const Adjacency& adj)
             const Ipv6Address& addr = m_hostAddrs[h];
             for (uint32_t x = 0; x < nSw; ++x)
             {
+                if (!m_local[x])
+                {
+                    continue; // another rank's switch: its rank installs its table
+                }
                 const Ptr<MrcEcmpForwarding>& engine = m_switches[x].engine;
                 if (s.ports[x].empty())
                 {
@@ -693,7 +705,7 @@ MrcEcmpRouteManager::InstallRangeRoutes(const Adjacency& adj)
         ShortestPathPorts(sources, adj, s);
         for (uint32_t x = 0; x < nSw; ++x)
         {
-            if (s.dist[x] == 0 || s.ports[x].empty())
+            if (s.dist[x] == 0 || s.ports[x].empty() || !m_local[x])
             {
                 continue;
             }
@@ -714,12 +726,19 @@ MrcEcmpRouteManager::InstallRangeRoutes(const Adjacency& adj)
                 {
                     ports.push_back(att[k].second);
                 }
-                tables[x].Add(i, i + 1, ports);
+                if (m_local[x])
+                {
+                    tables[x].Add(i, i + 1, ports);
+                }
             }
         }
     }
     for (uint32_t x = 0; x < nSw; ++x)
     {
+        if (!m_local[x])
+        {
+            continue; // another rank's switch (no runs were added for it)
+        }
         m_routeChanges += tables[x].Install(*m_switches[x].engine, addrs);
         tables[x] = SwitchRuns(); // give the memory back as we go
     }

@@ -54,6 +54,10 @@ class MrcChannel;
  * ComputeAndInstall never change (only the local SetPortState reaction remains), as
  * in MRC deployments that run without dynamic routing.
  *
+ * Distributed runs (MrcMpi): the search spans every registered switch, but a rank installs
+ * only the tables of the switches it simulates (MrcMpi::IsLocal); another rank's switch
+ * keeps an empty table. A switch's table is the same as in a one-process run.
+ *
  * Route tables (attribute Tables). Aggregated: every switch gets range routes
  * (MrcEcmpForwarding::SetRangeRoutes) instead of one /128 route per host. Hosts cabled
  * to the same set of switches form a block; one breadth-first search per block gives
@@ -228,11 +232,12 @@ class MrcEcmpRouteManager : public Object
     static void LinkStateTrace(Ptr<MrcEcmpRouteManager> self, uint32_t link, bool up);
     void ApplyLinkState(uint32_t link, bool up);
 
-    bool m_enabled;           //!< Enabled attribute
-    Time m_delay;             //!< ConvergenceDelay attribute
-    Tables m_tables;          //!< Tables attribute
-    bool m_installed{false};  //!< ComputeAndInstall ran
-    bool m_aggregated{false}; //!< range routes in use
+    bool m_enabled;            //!< Enabled attribute
+    Time m_delay;              //!< ConvergenceDelay attribute
+    Tables m_tables;           //!< Tables attribute
+    bool m_installed{false};   //!< ComputeAndInstall ran
+    bool m_aggregated{false};  //!< range routes in use
+    std::vector<bool> m_local; //!< per switch: simulated by this rank (its table installed)
 
     std::vector<Switch> m_switches;                       //!< by index
     std::map<const MrcNetDevice*, PortRef> m_portOf;      //!< device -> switch port

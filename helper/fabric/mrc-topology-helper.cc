@@ -8,6 +8,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/mrc-dual-forwarding.h"
+#include "ns3/mrc-mpi.h"
 #include "ns3/names.h"
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"
@@ -486,8 +487,12 @@ MrcTopologyHelper::ConnectPlaneHosts(Ptr<MrcTopology> t, uint32_t p)
         NS_ASSERT(host->GetNDevices() == p + 1);
         t->m_hostLink[std::size_t(h) * m_config.planes + p] =
             t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
-        Dual(t0)->GetSrv6()->AddLocalAdjacency(MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, h % hpt),
-                                               port);
+        if (MrcMpi::IsLocal(PeekPointer(t0))) // (another rank's switch: no SRv6 table)
+        {
+            Dual(t0)->GetSrv6()->AddLocalAdjacency(
+                MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, h % hpt),
+                port);
+        }
     }
 }
 
@@ -506,9 +511,13 @@ MrcTopologyHelper::JoinSwitches(Ptr<MrcTopology> t,
     const bool first = FirstLinkBetween(a, b);
     auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(m_link[uint32_t(lt)], a, b);
     t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
-    if (first)
+    // SRv6 uSID routes only on this rank's switches (MrcMpi::IsLocal; all in one process)
+    if (first && MrcMpi::IsLocal(PeekPointer(a)))
     {
         Dual(a)->GetSrv6()->AddUsidRoute(MrcMakeUsid(p, types[uint32_t(tb)], ib), pa);
+    }
+    if (first && MrcMpi::IsLocal(PeekPointer(b)))
+    {
         Dual(b)->GetSrv6()->AddUsidRoute(MrcMakeUsid(p, types[uint32_t(ta)], ia), pb);
     }
 }
