@@ -1157,20 +1157,11 @@ TEST(MrcEvTable, RefillAvoidsFailedPathsSkipsBackupsOfARetiredPath)
         ASSERT_EQ(t->GetActiveCount(), 4u);
         ASSERT_EQ(t->GetBackupCount(0), 3u);
         const uint32_t path0 = t->GetPath(0);
-        uint32_t path1 = MrcEvTable::NO_EV;
-        uint32_t path2 = MrcEvTable::NO_EV;
-        for (uint32_t id = 0; id < 4; ++id)
-        {
-            // actives are ids 0..3 on T1 0..3; backups 4, 5 (T1 0) and 6 (T1 2)
-            if (id == 1)
-            {
-                path1 = t->GetPath(id);
-            }
-            if (id == 2)
-            {
-                path2 = t->GetPath(id);
-            }
-        }
+        // actives are ids 0..3 on T1 0..3; backups 4, 5 (T1 0) and 6 (T1 2)
+        const uint32_t path1 = t->GetPath(1);
+        const uint32_t path2 = t->GetPath(2);
+        ASSERT_NE(path1, path0);
+        ASSERT_NE(path2, path1);
         ASSERT_EQ(t->GetPath(4), path0);
         ASSERT_EQ(t->GetPath(6), path2);
         // path 0's EV fails: either rule promotes the backup of path 2 (not on path 0)
