@@ -242,6 +242,7 @@ def build(bld):
         'model/util/mrc-mpi.h',
         'model/util/mrc-canonical-scheduler.h',
         'model/util/mrc-heap-scheduler.h',
+        'model/util/mrc-quaternary-heap.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
         'model/util/mrc-uint128.h',

@@ -26,7 +26,6 @@ bool g_override = false;                   //!< SetNextInsertion is pending
 int64_t g_insertTs = 0;                    //!< its time
 uint32_t g_node = 0;                       //!< its node
 uint64_t g_seq = 0;                        //!< its count
-constexpr std::size_t ARITY = 4;           //!< children per heap node
 } // namespace
 
 TypeId
@@ -115,84 +114,28 @@ MrcCanonicalScheduler::Insert(const Event& ev)
         e.node = Simulator::GetContext();
         e.seq = NextSequence(e.node);
     }
-    m_heap.emplace_back();
-    SiftUp(m_heap.size() - 1, e);
+    m_heap.Push(e);
 }
 
 bool
 MrcCanonicalScheduler::IsEmpty() const
 {
-    return m_heap.empty();
+    return m_heap.Empty();
 }
 
 Scheduler::Event
 MrcCanonicalScheduler::PeekNext() const
 {
-    NS_ASSERT(!m_heap.empty());
-    return m_heap.front().ev;
-}
-
-void
-MrcCanonicalScheduler::SiftUp(std::size_t hole, const Entry& e)
-{
-    while (hole > 0)
-    {
-        const std::size_t parent = (hole - 1) / ARITY;
-        if (!After(m_heap[parent], e))
-        {
-            break;
-        }
-        m_heap[hole] = m_heap[parent];
-        hole = parent;
-    }
-    m_heap[hole] = e;
-}
-
-void
-MrcCanonicalScheduler::SiftDown(std::size_t hole, const Entry& e)
-{
-    // Bottom-up, as in MrcHeapScheduler: the hole goes down to a leaf along the smallest
-    // children without comparing them with e (the last entry, which mostly belongs near the
-    // leaves), then e moves up from there.
-    const std::size_t n = m_heap.size();
-    for (;;)
-    {
-        const std::size_t first = hole * ARITY + 1;
-        if (first >= n)
-        {
-            break;
-        }
-        std::size_t best = first;
-        for (std::size_t c = first + 1; c < n && c < first + ARITY; ++c)
-        {
-            if (After(m_heap[best], m_heap[c]))
-            {
-                best = c;
-            }
-        }
-        m_heap[hole] = m_heap[best];
-        hole = best;
-    }
-    SiftUp(hole, e);
-}
-
-void
-MrcCanonicalScheduler::PopTop()
-{
-    const Entry last = m_heap.back();
-    m_heap.pop_back();
-    if (!m_heap.empty())
-    {
-        SiftDown(0, last);
-    }
+    NS_ASSERT(!m_heap.Empty());
+    return m_heap.Top().ev;
 }
 
 void
 MrcCanonicalScheduler::DropRemoved()
 {
-    while (!m_removed.empty() && !m_heap.empty())
+    while (!m_removed.empty() && !m_heap.Empty())
     {
-        const Event& top = m_heap.front().ev;
+        const Event& top = m_heap.Top().ev;
         auto it = m_removed.find(RemovedKey{top.key.m_ts, top.key.m_uid});
         if (it == m_removed.end())
         {
@@ -200,16 +143,16 @@ MrcCanonicalScheduler::DropRemoved()
         }
         NS_LOG_LOGIC("dropping removed event " << top.key.m_uid);
         m_removed.erase(it);
-        PopTop();
+        m_heap.Pop();
     }
 }
 
 Scheduler::Event
 MrcCanonicalScheduler::RemoveNext()
 {
-    NS_ASSERT(!m_heap.empty());
-    const Event ev = m_heap.front().ev;
-    PopTop();
+    NS_ASSERT(!m_heap.Empty());
+    const Event ev = m_heap.Top().ev;
+    m_heap.Pop();
     if (!m_removed.empty())
     {
         DropRemoved();
@@ -220,7 +163,7 @@ MrcCanonicalScheduler::RemoveNext()
 void
 MrcCanonicalScheduler::Remove(const Event& ev)
 {
-    NS_ASSERT_MSG(!m_heap.empty() && ev.key.m_ts >= m_heap.front().ev.key.m_ts,
+    NS_ASSERT_MSG(!m_heap.Empty() && ev.key.m_ts >= m_heap.Top().ev.key.m_ts,
                   "MrcCanonicalScheduler::Remove: event " << ev.key.m_uid << " is not queued");
     const bool added = m_removed.insert(RemovedKey{ev.key.m_ts, ev.key.m_uid}).second;
     NS_ASSERT_MSG(added, "MrcCanonicalScheduler::Remove: event " << ev.key.m_uid << " twice");
@@ -231,7 +174,7 @@ MrcCanonicalScheduler::Remove(const Event& ev)
 std::size_t
 MrcCanonicalScheduler::GetHeapSize() const
 {
-    return m_heap.size();
+    return m_heap.Size();
 }
 
 } // namespace ns3

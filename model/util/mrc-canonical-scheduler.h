@@ -5,6 +5,8 @@
 #ifndef MRC_CANONICAL_SCHEDULER_H
 #define MRC_CANONICAL_SCHEDULER_H
 
+#include "mrc-quaternary-heap.h"
+
 #include "ns3/scheduler.h"
 
 #include <cstdint>
@@ -99,12 +101,17 @@ class MrcCanonicalScheduler : public Scheduler
     static bool After(const Entry& a, const Entry& b);
     /// \param node a node id or NO_CONTEXT \return its count, incremented
     uint64_t NextSequence(uint32_t node);
-    /// Move e up from hole to its place. \param hole its index \param e the entry
-    void SiftUp(std::size_t hole, const Entry& e);
-    /// Move e down from hole to its place. \param hole its index \param e the entry
-    void SiftDown(std::size_t hole, const Entry& e);
-    /// Take the top entry out of the heap.
-    void PopTop();
+
+    /// The order of entries: a before b if b runs after a.
+    struct EntryBefore
+    {
+        /// \param a an entry \param b another \return true if a runs before b
+        bool operator()(const Entry& a, const Entry& b) const
+        {
+            return After(b, a);
+        }
+    };
+
     /// Drop the top entries while they are removed events.
     void DropRemoved();
 
@@ -132,9 +139,9 @@ class MrcCanonicalScheduler : public Scheduler
         }
     };
 
-    std::vector<Entry> m_heap;   //!< 4-ary min-heap by order terms
-    std::vector<uint64_t> m_seq; //!< per node id: schedulings so far
-    uint64_t m_noContextSeq{0};  //!< schedulings outside a node's events
+    MrcQuaternaryHeap<Entry, EntryBefore> m_heap; //!< the queued events by order terms
+    std::vector<uint64_t> m_seq;                  //!< per node id: schedulings so far
+    uint64_t m_noContextSeq{0};                   //!< schedulings outside a node's events
     std::unordered_set<RemovedKey, RemovedKeyHash> m_removed; //!< removed, still in m_heap
 };
 

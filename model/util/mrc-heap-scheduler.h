@@ -5,6 +5,8 @@
 #ifndef MRC_HEAP_SCHEDULER_H
 #define MRC_HEAP_SCHEDULER_H
 
+#include "mrc-quaternary-heap.h"
+
 #include "ns3/scheduler.h"
 
 #include <cstdint>
@@ -65,12 +67,17 @@ class MrcHeapScheduler : public Scheduler
   private:
     /// \param a an event key \param b another \return true if a runs before b
     static bool Before(const EventKey& a, const EventKey& b);
-    /// Move the entry at hole up to its place. \param hole its index \param e the entry
-    void SiftUp(std::size_t hole, const Event& e);
-    /// Move e down from hole to its place. \param hole its index \param e the entry
-    void SiftDown(std::size_t hole, const Event& e);
-    /// Take the top entry out of the heap.
-    void PopTop();
+
+    /// The order of events: Before on their keys.
+    struct EventBefore
+    {
+        /// \param a an event \param b another \return true if a runs before b
+        bool operator()(const Event& a, const Event& b) const
+        {
+            return Before(a.key, b.key);
+        }
+    };
+
     /// Drop the top entries while they are removed events.
     void DropRemoved();
     /// Put a removed event's key into m_removed (a binary min-heap). \param k its key
@@ -78,7 +85,7 @@ class MrcHeapScheduler : public Scheduler
     /// Take the smallest key out of m_removed.
     void PopRemoved();
 
-    std::vector<Event> m_heap;       //!< 4-ary min-heap of the queued events by key
+    MrcQuaternaryHeap<Event, EventBefore> m_heap; //!< the queued events by key
     std::vector<EventKey> m_removed; //!< min-heap of the keys of removed, still queued events
 };
 
