@@ -234,6 +234,56 @@ UecHtsim(const MrcProfileContext& ctx)
     };
 }
 
+/// The uec-htsim profile with receiver credit (RCCC) as htsim runs it with -receiver_cc
+/// (nscc = true: NSCC and RCCC both) or -receiver_cc_only (nscc = false): the per-NIC
+/// pull pacer, speculative credit, no ECN marking on the ToR downlink.
+std::vector<MrcProfileSetting>
+UecHtsimRccc(const MrcProfileContext& ctx, bool nscc)
+{
+    const std::string h = "UEC reference simulator (htsim)";
+    std::vector<MrcProfileSetting> s = UecHtsim(ctx);
+    if (!nscc)
+    {
+        for (auto& e : s)
+        {
+            if (e.path == "ns3::MrcUecQueuePair::CongestionControl")
+            {
+                e.value = "ns3::MrcNoCongestionControl";
+                e.source = h + ": -receiver_cc_only (no sender CC)";
+            }
+        }
+    }
+    s.push_back({"ns3::MrcUecQueuePair::ReceiverCredit",
+                 "true",
+                 h + (nscc ? ": -receiver_cc (RCCC beside NSCC)" : ": -receiver_cc_only")});
+    if (nscc)
+    {
+        s.push_back({"ns3::MrcNscc::Rccc", "true", h + ": with RCCC a last-hop trim keeps cwnd"});
+    }
+    s.push_back({"ns3::MrcSwitchNode::NoEcnToHost",
+                 "true",
+                 h + ": receiver-driven mode, no ECN on the ToR downlink"});
+    s.push_back({"ns3::MrcUecPullPacer::RateFactor", "0.99", h + ": pull pacer at 0.99 x rate"});
+    s.push_back({"ns3::MrcUecPullPacer::CreditPerPull",
+                 "16384",
+                 h + ": 4 x 4096 B MSS of credit per pull"});
+    return s;
+}
+
+/// \param ctx rate and delay \return uec-htsim with RCCC alone
+std::vector<MrcProfileSetting>
+UecHtsimRcccOnly(const MrcProfileContext& ctx)
+{
+    return UecHtsimRccc(ctx, false);
+}
+
+/// \param ctx rate and delay \return uec-htsim with NSCC and RCCC
+std::vector<MrcProfileSetting>
+UecHtsimNsccRccc(const MrcProfileContext& ctx)
+{
+    return UecHtsimRccc(ctx, true);
+}
+
 /// MRC (mrc-protocol.md; design.md section 5): 4096 B MTU, EVs split over the planes,
 /// NSCC, trimming (htsim's victim rule), SACK/NACK, PFC off. Values not published are marked
 /// "our choice".
@@ -287,7 +337,9 @@ Registry()
                                          {"roce-deployed", &RoceDeployed},
                                          {"roce-hpcc", &RoceHpcc},
                                          {"roce-paper", &RocePaper},
-                                         {"uec-htsim", &UecHtsim}};
+                                         {"uec-htsim", &UecHtsim},
+                                         {"uec-htsim-nscc-rccc", &UecHtsimNsccRccc},
+                                         {"uec-htsim-rccc", &UecHtsimRcccOnly}};
     return r;
 }
 

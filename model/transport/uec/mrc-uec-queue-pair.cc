@@ -9,12 +9,15 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-entropy.h"
 #include "ns3/mrc-imm-dt-header.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-meth-header.h"
+#include "ns3/mrc-net-device.h"
 #include "ns3/mrc-neth-header.h"
 #include "ns3/mrc-nscc.h"
 #include "ns3/mrc-opcodes.h"
@@ -30,6 +33,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <deque>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -46,6 +51,13 @@ namespace
 /// Ethernet header + preamble/SFD/IFG/FCS: what a frame costs on the wire beyond the packet.
 constexpr uint32_t WIRE_EXTRA_BYTES = 14 + 24;
 constexpr uint32_t PSN_MASK = MrcBthHeader::PSN_MASK;
+
+/// \param b two bytes \return them as a big-endian 16-bit value
+uint16_t
+ReadU16Be(const uint8_t* b)
+{
+    return static_cast<uint16_t>((uint16_t(b[0]) << 8) | b[1]);
+}
 
 } // namespace
 
@@ -109,6 +121,191 @@ class MrcUecBaseRttCache : public Object
 };
 
 NS_OBJECT_ENSURE_REGISTERED(MrcUecBaseRttCache);
+
+/**
+ * \ingroup mrc
+ * The receiver-credit (RCCC) pull pacer of one NIC, after the UEC reference simulator
+ * (htsim uec.cpp UecPullPacer; main_uec.cpp makes one per NIC at 0.99 x link rate):
+ * responders (sinks) whose sender asked for credit wait in an active queue and are
+ * served round robin, one pull of CreditPerPull bytes (never beyond the pull target)
+ * each; a sink whose target is met moves to an idle queue, where it gets speculative
+ * ("slow") pulls while no sink is active, until it holds MaxCredit beyond its target.
+ * After a pull of q bytes the next one waits q x 8 / (RateFactor x the NIC's port
+ * rates), or the time of 1,024 B when nothing was granted. The NIC's RCCC requesters
+ * register here too: their number with data to send divides each one's pull target.
+ * Aggregated to the NIC on first use.
+ */
+class MrcUecPullPacer : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcUecPullPacer")
+                .SetParent<Object>()
+                .SetGroupName("Mrc")
+                .AddConstructor<MrcUecPullPacer>()
+                .AddAttribute("RateFactor",
+                              "Credit is granted at this fraction of the NIC's port rates. "
+                              "Default 0.99 (UEC reference simulator, main_uec.cpp).",
+                              DoubleValue(0.99),
+                              MakeDoubleAccessor(&MrcUecPullPacer::m_rateFactor),
+                              MakeDoubleChecker<double>(0.01, 10.0))
+                .AddAttribute("CreditPerPull",
+                              "Credit bytes one pull grants (a multiple of 256). Default "
+                              "16384 = 4 x 4096 B MSS (UEC reference simulator: 4 MTUs of "
+                              "credit per pull, 'as per default in UEC spec').",
+                              UintegerValue(16384),
+                              MakeUintegerAccessor(&MrcUecPullPacer::m_creditPerPull),
+                              MakeUintegerChecker<uint32_t>(256, 1 << 20));
+        return tid;
+    }
+
+    /// \param nic the NIC \return its pacer (created and aggregated when missing)
+    static Ptr<MrcUecPullPacer> Of(Ptr<MrcRdmaNic> nic)
+    {
+        Ptr<MrcUecPullPacer> c = nic->GetObject<MrcUecPullPacer>();
+        if (!c)
+        {
+            c = CreateObject<MrcUecPullPacer>();
+            NS_ABORT_MSG_IF(c->m_creditPerPull % 256 != 0,
+                            "MrcUecPullPacer: CreditPerPull " << c->m_creditPerPull
+                                                              << " is not a multiple of 256");
+            uint64_t bps = 0;
+            for (uint32_t p = 0; p < nic->GetNPorts(); ++p)
+            {
+                bps += nic->GetDevice(p)->GetDataRate().GetBitRate();
+            }
+            c->m_bitRate = static_cast<double>(bps) * c->m_rateFactor;
+            nic->AggregateObject(c);
+        }
+        return c;
+    }
+
+    /// \return credit quanta of one pull
+    int64_t QuantaPerPull() const
+    {
+        return m_creditPerPull / MrcUecQueuePair::PULL_QUANTUM;
+    }
+
+    /// A sink asks for pulls (it was in no queue). \param sink the responder
+    void RequestPull(Ptr<MrcUecQueuePair> sink)
+    {
+        m_active.push_back(sink);
+        if (!m_running)
+        {
+            m_running = true;
+            m_event = Simulator::ScheduleNow(&MrcUecPullPacer::Next, this);
+        }
+    }
+
+    /// \param qp a requester with receiver credit on this NIC
+    void AddSource(Ptr<MrcUecQueuePair> qp)
+    {
+        m_sources.push_back(qp);
+    }
+
+    /// \return the registered requesters with data to send (new or retransmissions)
+    uint32_t ActiveSources() const
+    {
+        uint32_t n = 0;
+        for (const auto& q : m_sources)
+        {
+            n += (q->m_state == MrcQpState::RTS &&
+                  (q->NewBacklogBytes() > 0 || q->m_sb->GetRetransmitQueueSize() > 0))
+                     ? 1
+                     : 0;
+        }
+        return n;
+    }
+
+  protected:
+    void DoDispose() override
+    {
+        m_event.Cancel();
+        m_active.clear();
+        m_idle.clear();
+        m_sources.clear();
+        Object::DoDispose();
+    }
+
+  private:
+    /// Serve the next sink.
+    void Next()
+    {
+        // sinks whose queue pair failed leave the queues
+        auto alive = [](const Ptr<MrcUecQueuePair>& q) { return q->m_state != MrcQpState::ERROR; };
+        while (!m_active.empty() && !alive(m_active.front()))
+        {
+            m_active.front()->m_inPull = false;
+            m_active.pop_front();
+        }
+        while (!m_idle.empty() && !alive(m_idle.front()))
+        {
+            m_idle.front()->m_inSlowPull = false;
+            m_idle.pop_front();
+        }
+        if (m_active.empty() && m_idle.empty())
+        {
+            m_running = false;
+            return;
+        }
+        int64_t granted = 0;
+        if (!m_active.empty())
+        {
+            Ptr<MrcUecQueuePair> sink = m_active.front();
+            m_active.pop_front();
+            granted = sink->Pull(0);
+            if (sink->PullBacklog() > 0)
+            {
+                m_active.push_back(sink);
+            }
+            else
+            {
+                // demand met: speculative pulls from now on, while no sink is active
+                m_idle.push_back(sink);
+                sink->m_inPull = false;
+                sink->m_inSlowPull = true;
+            }
+        }
+        else
+        {
+            Ptr<MrcUecQueuePair> sink = m_idle.front();
+            m_idle.pop_front();
+            sink->m_inPull = false;
+            sink->m_inSlowPull = true;
+            granted = sink->Pull(QuantaPerPull());
+            const int64_t cap =
+                static_cast<int64_t>(sink->m_maxCredit) / MrcUecQueuePair::PULL_QUANTUM;
+            if (sink->PullBacklog() == 0 && sink->SlowCredit() < cap)
+            {
+                m_idle.push_back(sink);
+            }
+            else
+            {
+                sink->m_inSlowPull = false;
+            }
+        }
+        const int64_t quanta = granted > 0 ? granted : 1024 / MrcUecQueuePair::PULL_QUANTUM;
+        const double bits = static_cast<double>(quanta * MrcUecQueuePair::PULL_QUANTUM * 8);
+        m_event = Simulator::Schedule(Seconds(bits / m_bitRate), &MrcUecPullPacer::Next, this);
+    }
+
+    double m_rateFactor{0.99};                   //!< RateFactor
+    uint32_t m_creditPerPull{16384};             //!< CreditPerPull
+    double m_bitRate{0};                         //!< pull rate (credit bits per second)
+    bool m_running{false};                       //!< a pull is scheduled
+    EventId m_event;                             //!< the next pull
+    std::deque<Ptr<MrcUecQueuePair>> m_active;   //!< sinks below their pull target
+    std::deque<Ptr<MrcUecQueuePair>> m_idle;     //!< sinks getting speculative pulls
+    std::vector<Ptr<MrcUecQueuePair>> m_sources; //!< RCCC requesters of this NIC
+};
+
+NS_OBJECT_ENSURE_REGISTERED(MrcUecPullPacer);
 
 TypeId
 MrcUecQueuePair::GetTypeId()
@@ -184,7 +381,28 @@ MrcUecQueuePair::GetTypeId()
                           "choice).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&MrcUecQueuePair::m_retxSampleBound),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("ReceiverCredit",
+                          "Receiver credit congestion control (RCCC) as the UEC reference "
+                          "simulator (htsim) implements it: the sender starts with MaxCredit "
+                          "of speculative credit, dropped at the first ACK, NACK or PULL; "
+                          "then it sends only while it holds credit, which the receiver's "
+                          "per-NIC pull pacer (ns3::MrcUecPullPacer) grants up to the pull "
+                          "target each data packet carries; a timeout without credit sends "
+                          "an RTS. With CongestionControl ns3::MrcNscc both run (set "
+                          "ns3::MrcNscc::Rccc too); with ns3::MrcNoCongestionControl RCCC "
+                          "runs alone. Default false (htsim's default: sender CC only).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&MrcUecQueuePair::m_rccc),
+                          MakeBooleanChecker())
+            .AddAttribute("MaxCredit",
+                          "Receiver credit: the most credit a sender holds, the speculative "
+                          "credit it starts with and the speculative credit a receiver "
+                          "grants an idle sender, in bytes. 0 (default): 1.5 x line rate x "
+                          "BaseRtt (htsim configured_maxwnd = 1.5 BDP).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&MrcUecQueuePair::m_cfgMaxCredit),
+                          MakeUintegerChecker<uint64_t>());
     return tid;
 }
 
@@ -195,12 +413,25 @@ MrcUecQueuePair::MrcUecQueuePair()
       m_windowPsns(MrcReceiveBitmap::DEFAULT_WINDOW),
       m_baseRttProbe(true),
       m_retxSampleBound(true),
+      m_rccc(false),
+      m_cfgMaxCredit(0),
       m_port(0),
       m_msnBase(0),
       m_lastRcvdUnits(0),
       m_probeDecided(false),
       m_probePending(false),
-      m_probeId(0)
+      m_probeId(0),
+      m_credit(0),
+      m_maxCredit(0),
+      m_speculating(true),
+      m_pullQuanta(0),
+      m_pullWire(0),
+      m_lastRts(0),
+      m_latestPull(0),
+      m_highestPt(0),
+      m_inPull(false),
+      m_inSlowPull(false),
+      m_pullEv(0)
 {
 }
 
@@ -238,6 +469,18 @@ MrcUecQueuePair::GetBaseRttProbeRtt() const
     return m_probeRtt;
 }
 
+int64_t
+MrcUecQueuePair::GetCredit() const
+{
+    return m_credit;
+}
+
+uint64_t
+MrcUecQueuePair::GetMaxCredit() const
+{
+    return m_maxCredit;
+}
+
 void
 MrcUecQueuePair::DoConnect()
 {
@@ -260,6 +503,22 @@ MrcUecQueuePair::DoConnect()
     sc.reorderTime = m_reorderTime;
     m_sb = std::make_unique<MrcSackScoreboard>(sc, m_initialPsn & PSN_MASK);
     SetUpResponder(m_windowPsns);
+    if (m_rccc)
+    {
+        m_maxCredit = m_cfgMaxCredit;
+        if (m_maxCredit == 0)
+        {
+            NS_ABORT_MSG_IF(!m_cc.baseRtt.IsStrictlyPositive(),
+                            "MrcUecQueuePair: ReceiverCredit needs BaseRtt > 0 (or MaxCredit)");
+            m_maxCredit =
+                static_cast<uint64_t>(1.5 * static_cast<double>(m_cc.lineRate.GetBitRate()) *
+                                      m_cc.baseRtt.GetSeconds() / 8.0);
+        }
+        m_credit = static_cast<int64_t>(m_maxCredit); // speculative credit
+        m_uec.speculativeCredit = m_maxCredit;
+        m_uec.lowestCredit = m_credit;
+        Pacer()->AddSource(this);
+    }
     if (m_baseRttProbe)
     {
         Time cached;
@@ -290,9 +549,15 @@ MrcUecQueuePair::WindowAllows(uint32_t bytes) const
 }
 
 bool
+MrcUecQueuePair::CreditAllows() const
+{
+    return !m_rccc || m_credit > 0; // htsim: any credit lets a whole packet go
+}
+
+bool
 MrcUecQueuePair::CanRetransmit() const
 {
-    if (m_sb->GetRetransmitQueueSize() == 0)
+    if (m_sb->GetRetransmitQueueSize() == 0 || !CreditAllows())
     {
         return false;
     }
@@ -302,7 +567,7 @@ MrcUecQueuePair::CanRetransmit() const
 bool
 MrcUecQueuePair::CanSendNew() const
 {
-    if (m_sndNxt >= m_nextWqeSeq || !m_sb->HasRoom())
+    if (m_sndNxt >= m_nextWqeSeq || !m_sb->HasRoom() || !CreditAllows())
     {
         return false;
     }
@@ -358,10 +623,25 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
                                  bool ar,
                                  uint8_t dscp)
 {
+    uint16_t pullTarget = 0;
+    if (m_rccc)
+    {
+        // spend the credit, then ask for what is left to send (htsim sendNewPacket /
+        // sendRtxPacket: AR also when the credit ran out)
+        const int64_t bytes = len + NOMINAL_HEADER_BYTES;
+        m_credit -= bytes;
+        m_uec.creditSpent += bytes;
+        m_uec.lowestCredit = std::min(m_uec.lowestCredit, m_credit);
+        ar = ar || m_credit <= 0;
+        pullTarget = static_cast<uint16_t>(ComputePullTarget() & 0xffff);
+    }
     DataParts d = MakeDataParts(idx, pktIdx, len, c, ar);
     Ptr<Packet> p = d.packet;
     MrcMethHeader meth;
     meth.SetMsn(static_cast<uint16_t>(m_msnBase + idx));
+    // Receiver credit: the pull target rides in RQMSN, which UEC's Writes leave unused
+    // (our choice of field; 256 B units, wrapping at 16 bits). 0 with RCCC off.
+    meth.SetRqMsn(pullTarget);
     MrcAddHeaders(p, {&d.bth, &meth, &d.reth}); // one AddHeader, the bytes of three
     const MrcEvWire wire = MrcEvEncode(static_cast<uint16_t>(c.ev), MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
@@ -425,6 +705,7 @@ MrcUecQueuePair::OnTimer()
         m_timer = Simulator::Schedule(m_timerAt - now, &MrcUecQueuePair::OnTimer, this);
         return;
     }
+    const bool rtxQueued = m_sb->GetRetransmitQueueSize() > 0;
     const MrcSackUpdate& upd = m_sb->OnTimeout(now, m_minRto);
     if (!upd.lost.empty())
     {
@@ -445,6 +726,19 @@ MrcUecQueuePair::OnTimer()
         }
         HandleLosses(upd, true);
         TraceCc();
+        if (m_rccc)
+        {
+            // htsim rtxTimerExpired: with retransmissions already queued, or without
+            // credit (or, with NSCC, without window), tell the receiver by an RTS
+            if (rtxQueued)
+            {
+                StopSpeculating();
+            }
+            if (rtxQueued || m_credit <= 0 || !WindowAllows(m_mtu + NOMINAL_HEADER_BYTES))
+            {
+                SendRts();
+            }
+        }
     }
     m_timerAt = Time::Max();
     ArmTimer();
@@ -476,6 +770,13 @@ MrcUecQueuePair::ReceiveSack(const MrcRxPacket& rx)
     }
     MrcUecAckFields a;
     MrcUecReadAck(rx.headers + rx.extOffset, a);
+    if (a.ccType == MRC_UEC_CC_TYPE_RCCC)
+    {
+        --m_counters.acksReceived; // a PULL travels as an ACK_CC but acknowledges nothing
+        ReceivePull(a.rcvdUnits);
+        return;
+    }
+    StopSpeculating();
     if (a.probe)
     {
         OnBaseRttProbeAnswer(a.probeId);
@@ -567,6 +868,7 @@ MrcUecQueuePair::ReceiveNack(const MrcRxPacket& rx)
     {
         MaybeSendBaseRttProbe(ev);
     }
+    StopSpeculating();
     const MrcPsnRecord* r = m_sb->OnNack(neth.GetNackPsn());
     if (r)
     {
@@ -639,6 +941,205 @@ MrcUecQueuePair::OnBaseRttProbeAnswer(uint16_t probeId)
 }
 
 // ---------------------------------------------------------------------------
+// Receiver credit (RCCC)
+// ---------------------------------------------------------------------------
+
+Ptr<MrcUecPullPacer>
+MrcUecQueuePair::Pacer()
+{
+    return MrcUecPullPacer::Of(m_nic);
+}
+
+void
+MrcUecQueuePair::StopSpeculating()
+{
+    if (!m_rccc || !m_speculating)
+    {
+        return;
+    }
+    m_speculating = false;
+    if (m_credit > 0)
+    {
+        m_uec.speculativeDropped += static_cast<uint64_t>(m_credit);
+        m_credit = 0;
+    }
+}
+
+int64_t
+MrcUecQueuePair::NewBacklogBytes() const
+{
+    if (m_sndNxt >= m_nextWqeSeq)
+    {
+        return 0;
+    }
+    int64_t bytes = 0;
+    for (std::size_t i = FindWqe(m_sndNxt); i < m_sendQueue.size(); ++i)
+    {
+        const MrcSendWqe& w = m_sendQueue[i];
+        const uint64_t first = std::max(m_sndNxt, w.firstSeq);
+        const uint64_t packets = w.EndSeq() - first;
+        if (packets == 0)
+        {
+            continue;
+        }
+        const uint64_t sentBytes = (first - w.firstSeq) * m_mtu;
+        bytes += static_cast<int64_t>(w.wr.length > sentBytes ? w.wr.length - sentBytes : 0) +
+                 static_cast<int64_t>(packets * NOMINAL_HEADER_BYTES);
+    }
+    return bytes;
+}
+
+int64_t
+MrcUecQueuePair::ComputePullTarget() const
+{
+    // htsim computePullTarget: min(backlog + retransmissions, cwnd + MTU with NSCC,
+    // configured_maxwnd) - credit, at least an MTU while speculating with data left,
+    // shared by the NIC's active sources, on top of the credit already pulled.
+    const int64_t full = m_mtu + NOMINAL_HEADER_BYTES;
+    const int64_t backlog = NewBacklogBytes();
+    int64_t target =
+        backlog + static_cast<int64_t>(m_sb->GetRetransmitQueueSize()) * full; // our choice:
+    // a queued retransmission counts as a full packet
+    if (m_cc.cwnd < std::numeric_limits<uint64_t>::max())
+    {
+        target = std::min<int64_t>(target, static_cast<int64_t>(m_cc.cwnd) + full);
+    }
+    target = std::min<int64_t>(target, static_cast<int64_t>(m_maxCredit));
+    target -= m_credit;
+    if (m_speculating && target < full && backlog > 0)
+    {
+        target = full;
+    }
+    const uint32_t sources = MrcUecPullPacer::Of(m_nic)->ActiveSources();
+    if (sources > 1)
+    {
+        target /= static_cast<int64_t>(sources);
+    }
+    const int64_t bytes = m_pullQuanta * PULL_QUANTUM + target;
+    // ceiling division, also for a negative value
+    return bytes >= 0 ? (bytes + PULL_QUANTUM - 1) / PULL_QUANTUM : -((-bytes) / PULL_QUANTUM);
+}
+
+void
+MrcUecQueuePair::ReceivePull(uint32_t creditUnits)
+{
+    ++m_uec.pullsReceived;
+    StopSpeculating();
+    // the cumulative credit wraps at 24 bits; only an advance counts (htsim handlePull)
+    const uint32_t du = (creditUnits - m_pullWire) & MrcCcStateHeader::RCVD_BYTES_MASK;
+    if (du > 0 && du < 0x800000)
+    {
+        m_pullWire = creditUnits & MrcCcStateHeader::RCVD_BYTES_MASK;
+        m_pullQuanta += du;
+        const int64_t before = m_credit;
+        m_credit = std::min<int64_t>(m_credit + int64_t(du) * PULL_QUANTUM,
+                                     static_cast<int64_t>(m_maxCredit));
+        m_uec.creditReceived += static_cast<uint64_t>(std::max<int64_t>(m_credit - before, 0));
+    }
+    if (m_state == MrcQpState::RTS)
+    {
+        NotifyReady();
+    }
+}
+
+void
+MrcUecQueuePair::SendRts()
+{
+    const Time now = Simulator::Now();
+    if (m_lastRts.IsStrictlyPositive() && now - m_lastRts < m_cc.baseRtt)
+    {
+        return; // at most one RTS per base RTT (htsim: per network RTT)
+    }
+    m_lastRts = now;
+    ++m_uec.rtsSent;
+    Ptr<Packet> p = Create<Packet>();
+    MrcPethHeader peth;
+    peth.SetType(RTS_PETH_TYPE);
+    peth.SetProbeId(static_cast<uint16_t>(ComputePullTarget() & 0xffff)); // the pull target
+    peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
+    p->AddHeader(peth);
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_PROBE);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(0); // an RTS uses no PSN (htsim's takes one; our choice)
+    p->AddHeader(bth);
+    SendOnEv(m_port, p, static_cast<uint16_t>(NextEv(false)), CONTROL_UNCOUNTED);
+}
+
+bool
+MrcUecQueuePair::HandlePullTarget(uint16_t wire)
+{
+    const uint16_t d = static_cast<uint16_t>(wire - static_cast<uint16_t>(m_highestPt & 0xffff));
+    if (d == 0 || d >= 0x8000)
+    {
+        return false;
+    }
+    m_highestPt += d;
+    RequestPull();
+    return true;
+}
+
+void
+MrcUecQueuePair::RequestPull()
+{
+    if (!m_inPull)
+    {
+        m_inPull = true;
+        Pacer()->RequestPull(this);
+    }
+}
+
+int64_t
+MrcUecQueuePair::Pull(int64_t slowQuanta)
+{
+    const int64_t prev = m_latestPull;
+    if (slowQuanta == 0)
+    {
+        // only what the sender asked for, never backwards
+        m_latestPull += Pacer()->QuantaPerPull();
+        if (m_latestPull > m_highestPt)
+        {
+            m_latestPull = std::max(m_highestPt, prev);
+        }
+    }
+    else
+    {
+        m_latestPull += slowQuanta; // speculative: regardless of the target
+        ++m_uec.slowPullsSent;
+    }
+    ++m_uec.pullsSent;
+    m_pullEv = static_cast<uint16_t>((m_pullEv + 1) & 0x7f); // htsim: pulls cycle 7 EV bits
+    Ptr<Packet> p = MrcUecMakePull(*m_rxWin,
+                                   m_remoteQpn,
+                                   m_pullEv,
+                                   static_cast<uint32_t>(m_latestPull & 0xffffff));
+    SendOnEv(m_port, p, m_pullEv, CONTROL_UNCOUNTED);
+    return m_latestPull - prev;
+}
+
+int64_t
+MrcUecQueuePair::PullBacklog() const
+{
+    return m_highestPt > m_latestPull ? m_highestPt - m_latestPull : 0;
+}
+
+int64_t
+MrcUecQueuePair::SlowCredit() const
+{
+    return m_latestPull > m_highestPt ? m_latestPull - m_highestPt : 0;
+}
+
+bool
+MrcUecQueuePair::AdmitData(const MrcRxPacket& rx, const Arrival& /* a */)
+{
+    if (m_rccc && rx.info->headerBytes >= rx.extOffset + MrcMethHeader::SIZE)
+    {
+        HandlePullTarget(ReadU16Be(rx.headers + rx.extOffset)); // METH RQMSN
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------
 // Responder
 // ---------------------------------------------------------------------------
 
@@ -658,6 +1159,10 @@ MrcUecQueuePair::OnTrimmedArrival(const MrcRxPacket& rx, const Arrival& a, bool 
         m_sackPolicy->OnSackSent();
         return;
     }
+    if (m_rccc && rx.info->headerBytes >= rx.extOffset + MrcMethHeader::SIZE)
+    {
+        HandlePullTarget(ReadU16Be(rx.headers + rx.extOffset)); // METH RQMSN
+    }
     ++m_uec.trimNacksSent;
     m_uec.lastHopNacksSent += lastHop ? 1 : 0;
     MrcNethHeader neth;
@@ -673,6 +1178,10 @@ MrcUecQueuePair::OnTrimmedArrival(const MrcRxPacket& rx, const Arrival& a, bool 
     bth.SetPsn(rx.psn);
     p->AddHeader(bth);
     SendOnEv(rx.port, p, ev, CONTROL_NAK);
+    if (m_rccc)
+    {
+        RequestPull(); // the sender retransmits: it needs credit (htsim processTrimmed)
+    }
 }
 
 void
@@ -708,6 +1217,17 @@ MrcUecQueuePair::ReceiveProbe(const MrcRxPacket& rx)
     }
     const uint8_t* h = rx.headers + rx.extOffset;
     const uint16_t probeId = static_cast<uint16_t>((uint16_t(h[4]) << 8) | h[5]);
+    if ((h[0] >> 4) == RTS_PETH_TYPE)
+    {
+        // an RTS: the sender waits for credit (htsim processRts); no answer, no PSN
+        ++m_uec.rtsReceived;
+        if (m_rccc)
+        {
+            HandlePullTarget(probeId);
+            RequestPull();
+        }
+        return;
+    }
     const uint16_t ev = rx.info->udpSrcPort;
     // An ACK_CC of the current receive state, marked as the probe's answer (pr = 1, the
     // probe_id in the ack_psn_offset field).

@@ -21,6 +21,8 @@
 namespace ns3
 {
 
+class MrcUecPullPacer;
+
 /**
  * \ingroup mrc
  * Counters specific to the UEC RUD queue pair (in addition to MrcQpCounters).
@@ -40,6 +42,18 @@ struct MrcUecCounters
     uint64_t baseRttProbesSkipped{0};  //!< not sent: the transfer was <= 1 BDP (requester)
     uint64_t baseRttFromCache{0};      //!< base RTT taken from the NIC's cache (requester)
     uint64_t probesAnswered{0};        //!< probes answered (responder)
+
+    // receiver credit (RCCC; attribute ReceiverCredit)
+    uint64_t pullsSent{0};          //!< PULLs sent by the pull pacer for this QP (responder)
+    uint64_t slowPullsSent{0};      //!< of these, speculative (slow) pulls to an idle sender
+    uint64_t rtsReceived{0};        //!< RTS received (responder)
+    uint64_t pullsReceived{0};      //!< PULLs received (requester)
+    uint64_t creditReceived{0};     //!< credit bytes the PULLs added (after the cap; requester)
+    uint64_t speculativeCredit{0};  //!< credit bytes held before the first ACK, NACK or PULL
+    uint64_t speculativeDropped{0}; //!< speculative credit left unused when it was dropped
+    uint64_t creditSpent{0};        //!< nominal bytes of data packets sent on credit
+    int64_t lowestCredit{0};        //!< lowest credit right after a data packet left (bytes)
+    uint64_t rtsSent{0};            //!< RTS sent after a timeout without credit (requester)
 };
 
 /**
@@ -127,6 +141,10 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     void SetEntropySelector(Ptr<MrcPathSelector> selector);
     /// \return the RTT the base-RTT probe measured (zero until its answer arrived)
     Time GetBaseRttProbeRtt() const;
+    /// \return the sender's credit now (bytes; may be negative by less than one packet)
+    int64_t GetCredit() const;
+    /// \return the credit cap (configured_maxwnd: 1.5 x line rate x BaseRtt, or MaxCredit)
+    uint64_t GetMaxCredit() const;
 
   protected:
     void DoDispose() override;
@@ -157,8 +175,10 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     /// Handle an ACK_CC (SACK opcode).
     void ReceiveSack(const MrcRxPacket& rx) override;
     void ReceiveNack(const MrcRxPacket& rx) override;
-    /// Answer a probe (responder).
+    /// Answer a probe (responder); an RTS (PETH type RTS_PETH_TYPE) asks for credit instead.
     void ReceiveProbe(const MrcRxPacket& rx) override;
+    /// Receiver credit: read the pull target a data packet carries (then accept it).
+    bool AdmitData(const MrcRxPacket& rx, const Arrival& a) override;
 
     // responder hooks
     uint32_t EvOf(const MrcRxPacket& rx) const override;
@@ -174,8 +194,44 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     void SendDataAck(uint32_t port, uint32_t psn, const Arrival& a) override;
 
   private:
+    friend class MrcUecPullPacer;
+
+    /// PETH type of an RTS (request to send: a sender without credit asks for pulls);
+    /// our choice, the PETH type field is reserved in MRC 1.0.
+    static constexpr uint8_t RTS_PETH_TYPE = 1;
+    /// Bytes per unit of credit and of pull targets (UEC pull quantum).
+    static constexpr int64_t PULL_QUANTUM = 256;
+
     /// \param bytes nominal size \return true if the window admits it
     bool WindowAllows(uint32_t bytes) const;
+    /// \return true if receiver credit is off or the sender holds some
+    bool CreditAllows() const;
+    /// Drop the speculative credit left (first ACK, NACK or PULL, or a timeout).
+    void StopSpeculating();
+    /// \return nominal bytes of new data not yet sent
+    int64_t NewBacklogBytes() const;
+    /// \return the pull target to carry now, in pull quanta (unwrapped)
+    int64_t ComputePullTarget() const;
+    /// A PULL arrived (requester). \param creditUnits its cumulative credit (24 bits)
+    void ReceivePull(uint32_t creditUnits);
+    /// Send an RTS if none went in the last base RTT (requester).
+    void SendRts();
+    /// \return the pull pacer of this NIC (made on first use)
+    Ptr<MrcUecPullPacer> Pacer();
+    /// Responder: a pull target arrived (16 bits, wrapping). \return true if it advanced
+    bool HandlePullTarget(uint16_t wire);
+    /// Responder: join the pacer's queue unless already in it.
+    void RequestPull();
+    /**
+     * Responder: the pacer grants credit now.
+     * \param slowQuanta 0 for a pull within the pull target, else a speculative grant
+     * \return quanta granted
+     */
+    int64_t Pull(int64_t slowQuanta);
+    /// \return quanta of pull target not yet granted (responder)
+    int64_t PullBacklog() const;
+    /// \return quanta granted beyond the pull target (responder)
+    int64_t SlowCredit() const;
     /// (Re)arm the RTO on the oldest PSN in flight.
     void ArmTimer();
     /// The RTO fired.
@@ -199,6 +255,8 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     uint32_t m_windowPsns;    //!< WindowPsns
     bool m_baseRttProbe;      //!< BaseRttProbe
     bool m_retxSampleBound;   //!< RetxRttSampleBound
+    bool m_rccc;              //!< ReceiverCredit
+    uint64_t m_cfgMaxCredit;  //!< MaxCredit (0: derived)
 
     Ptr<MrcPathSelector> m_ev; //!< entropy selector
     MrcUecCounters m_uec;      //!< counters
@@ -214,6 +272,20 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     uint16_t m_probeId;       //!< probe_id of the base-RTT probe
     Time m_probeSentAt;       //!< when it was sent
     Time m_probeRtt;          //!< the RTT it measured (0: none yet)
+
+    // receiver credit, requester
+    int64_t m_credit;     //!< credit (bytes; spent per packet, may go below 0 by one packet)
+    uint64_t m_maxCredit; //!< configured_maxwnd (bytes)
+    bool m_speculating;   //!< no ACK, NACK or PULL seen yet
+    int64_t m_pullQuanta; //!< cumulative credit received (quanta, unwrapped)
+    uint32_t m_pullWire;  //!< the last cumulative credit read (24 bits)
+    Time m_lastRts;       //!< when the last RTS left (0: none)
+    // receiver credit, responder
+    int64_t m_latestPull; //!< cumulative credit granted (quanta)
+    int64_t m_highestPt;  //!< highest pull target seen (quanta, unwrapped)
+    bool m_inPull;        //!< in the pacer's active queue
+    bool m_inSlowPull;    //!< in the pacer's idle (speculative) queue
+    uint16_t m_pullEv;    //!< EV counter of PULLs (low 7 bits cycle)
 };
 
 } // namespace ns3

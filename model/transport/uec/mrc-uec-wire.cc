@@ -44,6 +44,25 @@ MrcUecMakeAck(const MrcReceiveBitmap& win,
     return p;
 }
 
+Ptr<Packet>
+MrcUecMakePull(const MrcReceiveBitmap& win, uint32_t destQp, uint16_t ev, uint32_t creditUnits)
+{
+    MrcSethHeader seth;
+    win.FillSeth(seth, win.GetCumulativePsn());
+    seth.SetEntropy(ev);
+    seth.SetCcType(MRC_UEC_CC_TYPE_RCCC);
+    MrcCcStateHeader cc;
+    win.FillCcState(cc);
+    cc.SetRcvdBytesUnits(creditUnits & MrcCcStateHeader::RCVD_BYTES_MASK);
+    Ptr<Packet> p = Create<Packet>();
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_SACK);
+    bth.SetDestQp(destQp);
+    bth.SetPsn(win.GetCumulativePsn());
+    MrcAddHeaders(p, {&bth, &seth, &cc});
+    return p;
+}
+
 void
 MrcUecReadAck(const uint8_t* ext, MrcUecAckFields& out)
 {
@@ -68,6 +87,7 @@ MrcUecReadAck(const uint8_t* ext, MrcUecAckFields& out)
     out.oooCount = cc.GetOooCount();
     out.rcvCwndPend = cc.GetRcvCwndPen();
     out.restoreCwnd = cc.GetRestoreCwnd();
+    out.ccType = seth.GetCcType();
 }
 
 } // namespace ns3

@@ -42,7 +42,15 @@ struct MrcUecAckFields
     uint16_t oooCount{0};    //!< PSNs held above the cumulative point
     uint8_t rcvCwndPend{0};  //!< receiver penalty (0 = none)
     bool restoreCwnd{false}; //!< receiver asks the sender to restore its window
+    uint8_t ccType{0};       //!< SETH cc_type: 0 NSCC (ACK_CC), MRC_UEC_CC_TYPE_RCCC (a PULL)
 };
+
+/**
+ * SETH cc_type of a PULL (receiver credit grant): an ACK_CC whose CC_STATE rcvd_bytes field
+ * carries the cumulative credit instead (24 bits, 256 B units), the credit field of UET's
+ * RCCC ACK_CC variant. The value 1 is our choice (MRC 1.0 defines only NSCC's 0).
+ */
+constexpr uint8_t MRC_UEC_CC_TYPE_RCCC = 1;
 
 /**
  * Build an ACK_CC from its BTH (without IPv6, UDP and ICRC).
@@ -64,6 +72,20 @@ Ptr<Packet> MrcUecMakeAck(const MrcReceiveBitmap& win,
                           uint64_t rcvdBytes,
                           uint8_t rcvCwndPend = 0,
                           bool restoreCwnd = false);
+
+/**
+ * Build a PULL (receiver credit grant) from its BTH: an ACK_CC of the receive window with
+ * cc_type MRC_UEC_CC_TYPE_RCCC and the cumulative credit in the rcvd_bytes field.
+ * \param win the receive window (cack_psn, SACK block, ooo_count)
+ * \param destQp the peer's QPN
+ * \param ev the EV it leaves on (echoed in SETH)
+ * \param creditUnits cumulative credit granted, in 256 B units (kept to 24 bits)
+ * \return the packet: BTH (opcode MRC_SACK), SETH, CC_STATE
+ */
+Ptr<Packet> MrcUecMakePull(const MrcReceiveBitmap& win,
+                           uint32_t destQp,
+                           uint16_t ev,
+                           uint32_t creditUnits);
 
 /**
  * Read the fields of an ACK_CC built by MrcUecMakeAck.
