@@ -72,7 +72,8 @@ struct PositionFcts
 PositionFcts
 RunIncast(const std::string& transport,
           const std::string& seed,
-          const std::vector<std::pair<std::string, std::string>>& attributes = {})
+          const std::vector<std::pair<std::string, std::string>>& attributes = {},
+          const std::string& profile = "")
 {
     MrcScenarioOptions o;
     o.scenario = "incast";
@@ -85,6 +86,7 @@ RunIncast(const std::string& transport,
     o.bytes = "1000000";
     o.seed = seed;
     o.sampleInterval = "0";
+    o.profile = profile;
     MrcScenarioConfig c = o.ToConfig();
     c.attributeOverrides.insert(c.attributeOverrides.end(), attributes.begin(), attributes.end());
     c.progress = false;
@@ -120,11 +122,13 @@ RunIncast(const std::string& transport,
 void
 CheckFairByPosition(const std::string& transport,
                     const std::vector<std::string>& seeds,
-                    const std::vector<std::pair<std::string, std::string>>& attributes = {})
+                    const std::vector<std::pair<std::string, std::string>>& attributes = {},
+                    const std::string& profile = "",
+                    double atLeast = 0.5)
 {
     for (const std::string& seed : seeds)
     {
-        const PositionFcts p = RunIncast(transport, seed, attributes);
+        const PositionFcts p = RunIncast(transport, seed, attributes, profile);
         EXPECT_EQ(p.count.at("sameT0"), 1);
         EXPECT_EQ(p.count.at("samePod"), 2);
         EXPECT_EQ(p.count.at("otherPod"), 12);
@@ -138,10 +142,10 @@ CheckFairByPosition(const std::string& transport,
         // 15 MB through one 100 Gb/s port takes at least 1.2 ms: no sender may finish
         // before half of the slowest one.
         EXPECT_GT(hi, 1200000) << transport << " seed " << seed;
-        EXPECT_LE(hi, 2 * lo) << transport << " seed " << seed << ": fastest " << lo
-                              << " ns (same T0 " << p.minFct.at("sameT0") << ", same pod "
-                              << p.minFct.at("samePod") << ", other pods "
-                              << p.minFct.at("otherPod") << "), slowest " << hi << " ns";
+        EXPECT_GE(static_cast<double>(lo), atLeast * static_cast<double>(hi))
+            << transport << " " << profile << " seed " << seed << ": fastest " << lo
+            << " ns (same T0 " << p.minFct.at("sameT0") << ", same pod " << p.minFct.at("samePod")
+            << ", other pods " << p.minFct.at("otherPod") << "), slowest " << hi << " ns";
     }
 }
 
@@ -268,6 +272,17 @@ TEST(MrcNsccFairness, RttScaledIncreaseBringsHeldOutSeedWithinTwice)
     // (MrcNscc::IncreaseRttScaling, our modelling choice): UEC seed 1 0.48 -> 0.61 with
     // exponent 2.
     CheckFairByPosition("uec", {"1"}, {{"ns3::MrcNscc::IncreaseRttScaling", "2"}});
+}
+
+TEST(MrcNsccFairness, ReceiverCreditBringsUecWithinTwiceByPosition)
+{
+    // UEC with receiver credit (RCCC, htsim's -receiver_cc_only and -receiver_cc), at the
+    // two seeds NSCC alone leaves outside 2x (1: 0.48, 16: 0.43) and one more: the per-NIC
+    // pull pacer serves the senders in turn, whatever their distance. Measured at seeds
+    // 1-20: RCCC alone 0.90 / 0.92 / 0.96 (min / median / max fastest / slowest), NSCC +
+    // RCCC 0.89 / 0.92 / 0.98; asserted with a margin: at least 0.85.
+    CheckFairByPosition("uec", {"1", "16", "5"}, {}, "uec-htsim-rccc", 0.85);
+    CheckFairByPosition("uec", {"1", "16", "5"}, {}, "uec-htsim-nscc-rccc", 0.85);
 }
 
 TEST(MrcNsccFairness, TrimVictimIncastDeliversExactlyOnceAndRepeats)

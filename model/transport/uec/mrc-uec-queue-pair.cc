@@ -30,9 +30,11 @@
 #include "ns3/mrc-tseth-header.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -402,7 +404,12 @@ MrcUecQueuePair::GetTypeId()
                           "BaseRtt (htsim configured_maxwnd = 1.5 BDP).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MrcUecQueuePair::m_cfgMaxCredit),
-                          MakeUintegerChecker<uint64_t>());
+                          MakeUintegerChecker<uint64_t>())
+            .AddTraceSource("PullSent",
+                            "Receiver credit: this responder's pull pacer sent a PULL "
+                            "(bytes granted, cumulative bytes granted, speculative).",
+                            MakeTraceSourceAccessor(&MrcUecQueuePair::m_pullTrace),
+                            "ns3::MrcUecQueuePair::PullTracedCallback");
     return tid;
 }
 
@@ -510,9 +517,9 @@ MrcUecQueuePair::DoConnect()
         {
             NS_ABORT_MSG_IF(!m_cc.baseRtt.IsStrictlyPositive(),
                             "MrcUecQueuePair: ReceiverCredit needs BaseRtt > 0 (or MaxCredit)");
-            m_maxCredit =
-                static_cast<uint64_t>(1.5 * static_cast<double>(m_cc.lineRate.GetBitRate()) *
-                                      m_cc.baseRtt.GetSeconds() / 8.0);
+            m_maxCredit = static_cast<uint64_t>(
+                std::llround(1.5 * static_cast<double>(m_cc.lineRate.GetBitRate()) *
+                             m_cc.baseRtt.GetSeconds() / 8.0));
         }
         m_credit = static_cast<int64_t>(m_maxCredit); // speculative credit
         m_uec.speculativeCredit = m_maxCredit;
@@ -1114,6 +1121,9 @@ MrcUecQueuePair::Pull(int64_t slowQuanta)
                                    m_pullEv,
                                    static_cast<uint32_t>(m_latestPull & 0xffffff));
     SendOnEv(m_port, p, m_pullEv, CONTROL_UNCOUNTED);
+    m_pullTrace(static_cast<uint64_t>(m_latestPull - prev) * PULL_QUANTUM,
+                static_cast<uint64_t>(m_latestPull) * PULL_QUANTUM,
+                slowQuanta != 0);
     return m_latestPull - prev;
 }
 

@@ -8,6 +8,7 @@
 #include "ns3/mrc-sprayed-queue-pair.h"
 #include "ns3/mrc-tx-time-cache.h"
 #include "ns3/mrc-uec-path-selector.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 
@@ -145,6 +146,16 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     int64_t GetCredit() const;
     /// \return the credit cap (configured_maxwnd: 1.5 x line rate x BaseRtt, or MaxCredit)
     uint64_t GetMaxCredit() const;
+
+    /**
+     * TracedCallback signature of the trace source PullSent.
+     * \param grantedBytes credit the PULL adds (0 when the target was met already)
+     * \param cumulativeBytes credit granted to this sender so far
+     * \param speculative a speculative (slow) pull to an idle sender
+     */
+    typedef void (*PullTracedCallback)(uint64_t grantedBytes,
+                                       uint64_t cumulativeBytes,
+                                       bool speculative);
 
   protected:
     void DoDispose() override;
@@ -286,6 +297,8 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     bool m_inPull;        //!< in the pacer's active queue
     bool m_inSlowPull;    //!< in the pacer's idle (speculative) queue
     uint16_t m_pullEv;    //!< EV counter of PULLs (low 7 bits cycle)
+
+    TracedCallback<uint64_t, uint64_t, bool> m_pullTrace; //!< PullSent
 };
 
 } // namespace ns3
