@@ -618,9 +618,14 @@ TEST(MrcRoce, CnpFlagOnAcks)
 
 TEST(MrcProfiles, Names)
 {
-    EXPECT_EQ(
-        MrcProfiles::GetNames(),
-        (std::vector<std::string>{"mrc", "roce-deployed", "roce-hpcc", "roce-paper", "uec-htsim"}));
+    EXPECT_EQ(MrcProfiles::GetNames(),
+              (std::vector<std::string>{"mrc",
+                                        "roce-deployed",
+                                        "roce-hpcc",
+                                        "roce-paper",
+                                        "uec-htsim",
+                                        "uec-htsim-nscc-rccc",
+                                        "uec-htsim-rccc"}));
     EXPECT_TRUE(MrcProfiles::Exists("roce-hpcc"));
     EXPECT_FALSE(MrcProfiles::Exists("roce"));
 }

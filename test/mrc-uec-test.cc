@@ -1104,3 +1104,38 @@ TEST(MrcUec, PullPacerGrantsAtTheRateFactorRoundRobin)
     }
     Simulator::Destroy();
 }
+
+TEST(MrcUec, ProfilesWithReceiverCredit)
+{
+    {
+        Ptr<MrcUecQueuePair> d = CreateObject<MrcUecQueuePair>();
+        BooleanValue rc;
+        d->GetAttribute("ReceiverCredit", rc);
+        EXPECT_FALSE(rc.Get()); // off by default, as in htsim (sender CC only)
+    }
+    for (const std::string name : {"uec-htsim-rccc", "uec-htsim-nscc-rccc"})
+    {
+        for (const auto& e : MrcProfiles::GetSettings(name))
+        {
+            EXPECT_EQ(MrcProfiles::Check(e), "") << name << " " << e.path;
+        }
+        MrcProfiles::Apply(name);
+        Ptr<MrcUecQueuePair> qp = CreateObject<MrcUecQueuePair>();
+        BooleanValue rc;
+        qp->GetAttribute("ReceiverCredit", rc);
+        EXPECT_TRUE(rc.Get()) << name;
+        TypeIdValue cc;
+        qp->GetAttribute("CongestionControl", cc);
+        EXPECT_EQ(cc.Get().GetName(),
+                  name == "uec-htsim-rccc" ? "ns3::MrcNoCongestionControl" : "ns3::MrcNscc");
+        Ptr<MrcNscc> nscc = CreateObject<MrcNscc>();
+        BooleanValue lastHop;
+        nscc->GetAttribute("Rccc", lastHop);
+        EXPECT_EQ(lastHop.Get(), name == "uec-htsim-nscc-rccc") << name;
+        Ptr<MrcSwitchNode> sw = CreateObject<MrcSwitchNode>();
+        BooleanValue noEcn;
+        sw->GetAttribute("NoEcnToHost", noEcn);
+        EXPECT_TRUE(noEcn.Get()) << name; // htsim: no ECN on the ToR downlink
+        Config::Reset();
+    }
+}
