@@ -248,6 +248,12 @@ ValueRules()
         {"ns3::MrcUecQueuePair::WindowPsns",
          [](const std::string& v) { return std::strtoull(v.c_str(), nullptr, 10) % 64 == 0; },
          "a multiple of 64 in [64, 32640]"},
+        {"ns3::MrcUecQueuePair::MaxCredit",
+         [](const std::string& v) { return std::strtoull(v.c_str(), nullptr, 10) < (1u << 23); },
+         "0 (1.5 x rate x BaseRtt) or below 8388608 (the pull target's 16 bits of 256 B)"},
+        {"ns3::MrcUecPullPacer::CreditPerPull",
+         [](const std::string& v) { return std::strtoull(v.c_str(), nullptr, 10) % 256 == 0; },
+         "a multiple of 256 in [256, 1048576]"},
     };
     return rules;
 }

@@ -521,6 +521,10 @@ MrcUecQueuePair::DoConnect()
                 std::llround(1.5 * static_cast<double>(m_cc.lineRate.GetBitRate()) *
                              m_cc.baseRtt.GetSeconds() / 8.0));
         }
+        NS_ABORT_MSG_IF(m_maxCredit >= (1u << 23),
+                        "MrcUecQueuePair: MaxCredit " << m_maxCredit
+                                                      << " B is not below 8388608 (the pull "
+                                                         "target's 16 bits of 256 B units)");
         m_credit = static_cast<int64_t>(m_maxCredit); // speculative credit
         m_uec.speculativeCredit = m_maxCredit;
         m_uec.lowestCredit = m_credit;
