@@ -81,6 +81,7 @@ def build(bld):
         # -- transport: RoCEv2 RC
         'model/transport/roce/mrc-roce-queue-pair.cc',
         # -- transport: UEC RUD
+        'model/transport/uec/mrc-uec-pull-pacer.cc',
         'model/transport/uec/mrc-uec-queue-pair.cc',
         'model/transport/uec/mrc-uec-wire.cc',
         # -- transport: MRC (queue pair, controller, Port Status)
@@ -319,6 +320,7 @@ def build(bld):
         # -- transport: RoCEv2 RC
         'model/transport/roce/mrc-roce-queue-pair.h',
         # -- transport: UEC RUD
+        'model/transport/uec/mrc-uec-pull-pacer.h',
         'model/transport/uec/mrc-uec-queue-pair.h',
         'model/transport/uec/mrc-uec-wire.h',
         # -- transport: MRC (queue pair, controller, Port Status)

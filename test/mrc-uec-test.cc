@@ -131,6 +131,24 @@ Flow(Fabric& f, uint32_t src, uint32_t dst, uint32_t bytes, bool imm = false, ui
     f.conns.push_back(c);
 }
 
+/**
+ * Drop packets at random where they reach the NIC port 0 of each host given.
+ * \param f the fabric \param hosts hosts whose NIC port 0 loses packets
+ * \param rate packet loss probability \param stream first random stream (one per host)
+ */
+void
+AddReceiveLoss(Fabric& f, std::initializer_list<uint32_t> hosts, double rate, int64_t stream)
+{
+    for (uint32_t h : hosts)
+    {
+        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+        em->SetRate(rate);
+        em->AssignStreams(stream++);
+        f.topo->GetNicPort(h, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    }
+}
+
 /// Every connection completed once, successfully, every byte placed exactly once.
 void
 ExpectAllExactlyOnce(const Fabric& f, uint32_t bytes)
@@ -351,15 +369,7 @@ TEST(MrcUec, RandomLossExactlyOnce)
         const uint32_t bytes = 1 << 20;
         Flow(f, 0, 4, bytes);
         // 2% of the packets reaching the receiver's NIC (data) and the sender's NIC (ACKs).
-        int64_t stream = 100;
-        for (uint32_t h : {0u, 4u})
-        {
-            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-            em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-            em->SetRate(0.02);
-            em->AssignStreams(stream++);
-            f.topo->GetNicPort(h, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
-        }
+        AddReceiveLoss(f, {0u, 4u}, 0.02, 100);
         Simulator::Run();
         ExpectAllExactlyOnce(f, bytes);
         Ptr<MrcUecQueuePair> qp = Uec(f.conns[0].requester);
@@ -1155,15 +1165,7 @@ TEST(MrcUec, ReceiverCreditRandomLossExactlyOnce)
                                  TypeIdValue(TypeId::LookupByName("ns3::MrcNoCongestionControl")));
     const uint32_t bytes = 1 << 20;
     Flow(f, 0, 4, bytes);
-    int64_t stream = 100;
-    for (uint32_t h : {0u, 4u})
-    {
-        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-        em->SetRate(0.02);
-        em->AssignStreams(stream++);
-        f.topo->GetNicPort(h, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    }
+    AddReceiveLoss(f, {0u, 4u}, 0.02, 100);
     Simulator::Run();
     ExpectAllExactlyOnce(f, bytes);
     Ptr<MrcUecQueuePair> qp = Uec(f.conns[0].requester);
