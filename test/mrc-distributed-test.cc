@@ -7,11 +7,14 @@
 // adds the other ranks' figures and flow parts to its own. The runs under mpirun are
 // checked by test/mpi-identity.sh in the in-tree build with MPI.
 
+#include "ns3/mac48-address.h"
 #include "ns3/mrc-canonical-scheduler.h"
+#include "ns3/mrc-channel.h"
 #include "ns3/mrc-dual-forwarding.h"
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-flow-stream.h"
 #include "ns3/mrc-mpi.h"
+#include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-run-results.h"
 #include "ns3/mrc-scenario-options.h"
 #include "ns3/mrc-scenario-presets.h"
@@ -20,10 +23,12 @@
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-topology.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <map>
 #include <numeric>
@@ -434,7 +439,233 @@ FabricFacts(Ptr<MrcTopology> t)
     return os.str();
 }
 
+/// \param a a MAC address \return it as a number
+uint64_t
+MacNumber(const Address& a)
+{
+    uint8_t b[6];
+    Mac48Address::ConvertFrom(a).CopyTo(b);
+    uint64_t v = 0;
+    for (uint8_t x : b)
+    {
+        v = (v << 8) | x;
+    }
+    return v;
+}
+
+/**
+ * What a build decides that a lean build (SetBuildRank) must keep, as text: the base RTT,
+ * every path with its path RTT, every link (tier, ports, rate, delay), the interface index
+ * and MAC address (after macBase) of the devices of the links in `built`, and the ECMP
+ * next hops of the switches in `tables` towards every host address.
+ * \param t a fabric \param tables switch ids \param built link ids \param macBase a MAC
+ * address taken just before the build
+ */
+std::string
+LeanFacts(Ptr<MrcTopology> t,
+          const std::set<uint32_t>& tables,
+          const std::set<uint32_t>& built,
+          uint64_t macBase)
+{
+    std::ostringstream os;
+    const uint32_t planes = t->GetConfig().planes;
+    os << "baseRtt " << t->GetBaseRtt(4096).GetTimeStep() << "\n";
+    for (uint32_t a = 0; a < t->GetNHosts(); ++a)
+    {
+        for (uint32_t b = 0; b < t->GetNHosts(); ++b)
+        {
+            for (uint32_t p = 0; a != b && p < planes; ++p)
+            {
+                for (const MrcPath& path : t->GetPaths(a, b, p))
+                {
+                    os << a << ">" << b << " p" << p << " rtt "
+                       << t->GetPathRtt(path, 4096).GetTimeStep() << " via";
+                    for (uint32_t l : path.links)
+                    {
+                        os << " l" << l;
+                    }
+                    os << " " << path.carrier << "\n";
+                }
+            }
+        }
+    }
+    for (uint32_t l = 0; l < t->GetNLinks(); ++l)
+    {
+        const MrcTopologyLink& k = t->GetLink(l);
+        os << "link " << l << " " << MrcLinkTierName(k.tier) << " " << k.nodeA->GetId() << ":"
+           << k.portA << "-" << k.nodeB->GetId() << ":" << k.portB << " "
+           << (k.IsBuilt() ? k.devA->GetDataRate() : k.rate).GetBitRate() << " "
+           << (k.IsBuilt() ? k.channel->GetDelay() : k.delay).GetTimeStep();
+        for (Ptr<MrcNetDevice> d : {k.devA, k.devB})
+        {
+            if (built.count(l) != 0)
+            {
+                os << " if" << d->GetIfIndex() << " mac+" << MacNumber(d->GetAddress()) - macBase;
+            }
+        }
+        os << "\n";
+    }
+    for (uint32_t s : tables)
+    {
+        Ptr<MrcDualForwarding> fwd =
+            DynamicCast<MrcDualForwarding>(t->GetSwitchById(s)->GetForwarding());
+        os << "switch " << s << " routes " << fwd->GetEcmp()->GetNRoutes() << "\n";
+        for (uint32_t h = 0; h < t->GetNHosts(); ++h)
+        {
+            for (uint32_t p = 0; p < planes; ++p)
+            {
+                os << " h" << h << "p" << p << ":";
+                for (uint32_t port : fwd->GetEcmp()->GetNextHops(t->GetAddress(h, p)))
+                {
+                    os << " " << port;
+                }
+            }
+        }
+        os << "\n";
+    }
+    return os.str();
+}
+
+/**
+ * Build a fabric at 1 rank and, for every rank r of `ranks`, with SetBuildRank(r): the
+ * lean build makes no device, channel or NIC port for another rank's host, makes every
+ * device of its own hosts, and keeps LeanFacts (the tables: of rank r's switches).
+ * \param build builds the fabric with a helper \param ranks the split
+ */
+void
+ExpectLeanBuildsKeepTheFacts(const std::function<Ptr<MrcTopology>(MrcTopologyHelper&)>& build,
+                             uint32_t ranks)
+{
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        std::set<uint32_t> mine;
+        std::set<uint32_t> built;
+        std::string lean;
+        {
+            MrcTopologyHelper th;
+            th.SetNames(false);
+            th.SetRanks(ranks);
+            th.SetBuildRank(r);
+            const uint64_t base = MacNumber(Mac48Address::Allocate());
+            Ptr<MrcTopology> t = build(th);
+            for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
+            {
+                if (t->GetSwitchById(s)->GetSystemId() == r)
+                {
+                    mine.insert(s);
+                }
+            }
+            uint32_t unbuilt = 0;
+            for (uint32_t h = 0; h < t->GetNHosts(); ++h)
+            {
+                const bool here = t->GetHost(h)->GetSystemId() == r;
+                EXPECT_EQ(t->GetHost(h)->GetNDevices(), here ? t->GetNPlanes() : 0u)
+                    << "host " << h;
+                for (uint32_t p = 0; p < t->GetNPlanes(); ++p)
+                {
+                    const MrcTopologyLink& k = t->GetLink(t->GetHostLink(h, p));
+                    EXPECT_EQ(k.IsBuilt(), here) << "host " << h << " plane " << p;
+                    EXPECT_EQ(t->GetNicPort(h, p) != nullptr, here);
+                    unbuilt += here ? 0 : 1;
+                }
+            }
+            EXPECT_GT(unbuilt, 0u);
+            for (uint32_t l = 0; l < t->GetNLinks(); ++l)
+            {
+                if (t->GetLink(l).IsBuilt())
+                {
+                    built.insert(l);
+                }
+            }
+            lean = LeanFacts(t, mine, built, base);
+            Simulator::Destroy();
+        }
+        MrcTopologyHelper th;
+        th.SetNames(false);
+        const uint64_t base = MacNumber(Mac48Address::Allocate());
+        Ptr<MrcTopology> t = build(th);
+        const std::string whole = LeanFacts(t, mine, built, base);
+        EXPECT_GT(whole.size(), 1000u);
+        // (the first line that differs, rather than two long texts)
+        std::istringstream a(lean);
+        std::istringstream b(whole);
+        std::string la;
+        std::string lb;
+        while (std::getline(b, lb))
+        {
+            const bool more = static_cast<bool>(std::getline(a, la));
+            if (!more || la != lb)
+            {
+                ADD_FAILURE() << ranks << " ranks, rank " << r << ": lean '" << la << "', whole '"
+                              << lb << "'";
+                break;
+            }
+        }
+        EXPECT_FALSE(std::getline(a, la)) << "lean has more: " << la;
+        Simulator::Destroy();
+    }
+}
+
 } // namespace
+
+TEST(MrcDistributed, ALeanBuildMakesNothingForOtherRanksHostsAndKeepsPathsRttsAndTables)
+{
+    // Clos: 4 T0 groups of 4 hosts, 4 T1s per plane, 2 planes
+    for (uint32_t ranks : {2u, 4u})
+    {
+        ExpectLeanBuildsKeepTheFacts(
+            [](MrcTopologyHelper& th) {
+                th.SetConfig(Clos(16, 4, 4, 2));
+                return th.Build();
+            },
+            ranks);
+    }
+    // fat-tree k=4: 4 pods, 4 cores per plane
+    ExpectLeanBuildsKeepTheFacts(
+        [](MrcTopologyHelper& th) {
+            MrcTopologyConfig c;
+            c.kind = MrcTopologyKind::FAT_TREE;
+            c.k = 4;
+            c.hosts = 0;
+            c.hostsPerT0 = 0;
+            c.planes = 2;
+            th.SetConfig(c);
+            return th.Build();
+        },
+        2);
+    // a graph (htsim's 16-host fat tree), 2 planes, hosts' and switch links interleaved
+    for (uint32_t ranks : {2u, 4u})
+    {
+        ExpectLeanBuildsKeepTheFacts(
+            [](MrcTopologyHelper& th) {
+                th.GetConfig().planes = 2;
+                MrcTopologyGraph g = FatTree16();
+                // a switch link before the host links: ports of a switch interleave
+                std::rotate(g.links.begin(), g.links.begin() + 16, g.links.begin() + 17);
+                return th.BuildGraph(g);
+            },
+            ranks);
+    }
+}
+
+TEST(MrcDistributed, AHostWithoutANicKeepsItsNumbersInTheRdmaHelper)
+{
+    // A host another rank simulates has no NIC in a lean build: the helper counts its QP
+    // numbers and rkeys as its NIC would (FirstQpn, rkeys from 1).
+    Ptr<Node> bare = CreateObject<Node>();
+    Ptr<Node> other = CreateObject<Node>();
+    MrcRdmaHelper rdma;
+    EXPECT_EQ(rdma.SkipQueuePair(bare), 256u);
+    EXPECT_EQ(rdma.SkipQueuePair(bare), 257u);
+    EXPECT_EQ(rdma.SkipMemoryRegion(bare), 1u);
+    EXPECT_EQ(rdma.SkipMemoryRegion(bare), 2u);
+    EXPECT_EQ(rdma.SkipQueuePair(bare), 258u);
+    MrcRdmaHelper given;
+    given.SetNicAttribute("FirstQpn", UintegerValue(1000));
+    EXPECT_EQ(given.SkipQueuePair(other), 1000u);
+    EXPECT_EQ(given.SkipMemoryRegion(other), 1u);
+    Simulator::Destroy();
+}
 
 TEST(MrcDistributed, AGraphSplitsBySwitchBlocksWithEachHostOnItsSwitch)
 {

@@ -95,7 +95,7 @@ MrcScenarioReport::ConnectPfcLog(Ptr<MrcTopology> topo,
     for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
     {
         const MrcTopologyLink& link = topo->GetLink(l);
-        for (int end = 0; end < 2; ++end)
+        for (int end = 0; end < 2 && link.IsBuilt(); ++end)
         {
             Ptr<MrcNetDevice> dev = end == 0 ? link.devA : link.devB;
             Ptr<Node> node = end == 0 ? link.nodeA : link.nodeB;
@@ -192,7 +192,20 @@ MrcScenarioReport::CollectQueuePairs(const MrcTransportInfo& transport,
         {
             // One MRC timeout, 1.024 us x 2^TimeoutExponent (the stall bound of validation).
             UintegerValue e;
-            lanes[0].qps.requester->GetAttribute("TimeoutExponent", e);
+            if (lanes[0].qps.requester)
+            {
+                lanes[0].qps.requester->GetAttribute("TimeoutExponent", e);
+            }
+            else
+            {
+                // lane 0 has no requester on this rank: the type's current default (the
+                // runner's factory sets no attribute)
+                TypeId::AttributeInformation info;
+                const bool found = TypeId::LookupByName(transport.queuePairType)
+                                       .LookupAttributeByName("TimeoutExponent", &info);
+                NS_ABORT_MSG_IF(!found, transport.queuePairType << " has no TimeoutExponent");
+                e.Set(DynamicCast<const UintegerValue>(info.initialValue)->Get());
+            }
             figures["mrcTimeoutNs"] = std::to_string(uint64_t{1024} << e.Get());
         }
     }
@@ -238,6 +251,13 @@ MrcScenarioReport::CollectLinks(Ptr<MrcTopology> topo,
             r.fromPort = end == 0 ? link.portA : link.portB;
             r.to = MrcFailureInjector::NodeName(peerNode);
             r.toPort = end == 0 ? link.portB : link.portA;
+            if (!link.IsBuilt())
+            {
+                // another rank's host link: its figures are that rank's (added by rank 0)
+                r.rateBps = link.rate.GetBitRate();
+                results.AddLink(r);
+                continue;
+            }
             r.rateBps = dev->GetDataRate().GetBitRate();
             r.packets = DevTxPackets(dev);
             r.bytes = TxBytes(dev);
@@ -246,7 +266,8 @@ MrcScenarioReport::CollectLinks(Ptr<MrcTopology> topo,
             Ptr<MrcSwitchNode> sw = DynamicCast<MrcSwitchNode>(node);
             if (sw)
             {
-                const uint32_t port = r.fromPort;
+                // (the port's index here: a lean build numbers ports by their own rank)
+                const auto port = static_cast<uint32_t>(sw->GetPortIndex(dev));
                 for (std::size_t k = 0; k < MRC_SWITCH_DROP_REASON_COUNT; ++k)
                 {
                     r.drops += sw->GetDropPackets(port, static_cast<MrcSwitchDropReason>(k));

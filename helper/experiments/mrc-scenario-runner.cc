@@ -318,6 +318,8 @@ struct MrcScenarioRunner::Impl
     void CheckSrv6PathLengths(const MrcFlowSpec& f) const;
     /// SRv6 EV candidates of a host pair: the topology's paths, replicated up to evPerQp
     std::vector<MrcEvCandidate> Srv6Candidates(uint32_t src, uint32_t dst) const;
+    /// \param h a host \return its NIC's addresses, one per plane (as InstallNics gives them)
+    std::vector<Ipv6Address> NicAddresses(uint32_t h) const;
     /// Record the ev_state events of a requester's EV table.
     void TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester);
     /// Add message i's flow record (with its ideal FCT) to the results.
@@ -531,6 +533,16 @@ MrcScenarioRunner::Impl::BuildFabric()
     // case 02a's victim then escapes the incast (see doc: randomness and streams).
     th.SetEcmpSeed(cfg.seed);
     th.SetRanks(std::max<uint32_t>(cfg.ranks, 1));
+    // A rank builds only its own hosts (other ranks' hosts: empty nodes, links as data),
+    // unless failures, losses or link errors name devices of every host link.
+    const bool errors = std::any_of(cfg.graphLinkError.begin(),
+                                    cfg.graphLinkError.end(),
+                                    [](double e) { return e > 0; });
+    if (MrcMpi::IsActive() && cfg.failLink.empty() && cfg.failures.empty() && cfg.lossRate <= 0 &&
+        !errors)
+    {
+        th.SetBuildRank(MrcMpi::GetRank());
+    }
     if (cfg.graph && !cfg.rankMap.empty())
     {
         std::vector<uint32_t> nodeRank;
@@ -849,7 +861,7 @@ MrcScenarioRunner::Impl::EnablePcap()
     {
         for (Ptr<MrcNetDevice> d : {topo->GetLink(l).devA, topo->GetLink(l).devB})
         {
-            if (MrcMpi::IsLocal(PeekPointer(d->GetNode()))) // each rank its own ports
+            if (d && MrcMpi::IsLocal(PeekPointer(d->GetNode()))) // each rank its own ports
             {
                 pcap.EnablePcap(dir + "mrc", d);
             }
@@ -914,16 +926,19 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
     // Each lane draws from its own streams, by its index in opening order.
     const int64_t stream = MrcScenarioStreams::MESSAGE +
                            MrcScenarioStreams::STREAMS_PER_MESSAGE * static_cast<int64_t>(lane);
-    // Lane 0 is made whole on every rank (the report reads attributes of its requester).
+    // Lane 0 is made whole on every rank that has both hosts' NICs (the report reads
+    // attributes of its requester; a lean build leaves other ranks' hosts without NICs).
     const bool srcHere = MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src)));
     const bool dstHere = MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.dst)));
-    if (lane > 0 && !srcHere && !dstHere)
+    const bool partial = lane > 0 || !MrcRdmaNic::GetNic(topo->GetHost(f.src)) ||
+                         !MrcRdmaNic::GetNic(topo->GetHost(f.dst));
+    if (partial && !srcHere && !dstHere)
     {
         return OpenShellLane(f);
     }
     // A lane with one end here: only that end's queue pair (its numbers, rkey and streams
     // those of a whole lane).
-    const bool oneEnd = lane > 0 && srcHere != dstHere;
+    const bool oneEnd = partial && srcHere != dstHere;
     MrcRdmaHelper::Connection conn =
         transport->entropyValues ? ConnectWithEvs(f, regionBytes, stream, oneEnd, srcHere)
                                  : ConnectWithHelper(f, regionBytes, stream, oneEnd, srcHere);
@@ -942,12 +957,12 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
 MrcRdmaHelper::Connection
 MrcScenarioRunner::Impl::OpenShellLane(const MrcFlowSpec& f)
 {
-    Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(topo->GetHost(f.src));
-    Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(topo->GetHost(f.dst));
+    // (a host without a NIC here: the helper's counters of its numbers)
     MrcRdmaHelper::Connection conn;
-    conn.requesterQpn = na->SkipQueuePair();
-    conn.responderQpn = nb->SkipQueuePair();
-    conn.rkey = nb->SkipMemoryRegion(); // as ConnectWithEvs and MrcRdmaHelper::Connect
+    conn.requesterQpn = tr.rdma.SkipQueuePair(topo->GetHost(f.src));
+    conn.responderQpn = tr.rdma.SkipQueuePair(topo->GetHost(f.dst));
+    // as ConnectWithEvs and MrcRdmaHelper::Connect
+    conn.rkey = tr.rdma.SkipMemoryRegion(topo->GetHost(f.dst));
     book.requesters.push_back(nullptr);
     return conn;
 }
@@ -980,7 +995,7 @@ MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f,
     }
     else
     {
-        conn.requesterQpn = na->SkipQueuePair();
+        conn.requesterQpn = tr.rdma.SkipQueuePair(topo->GetHost(f.src));
     }
     if (makeResponder)
     {
@@ -988,7 +1003,7 @@ MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f,
     }
     else
     {
-        conn.responderQpn = nb->SkipQueuePair();
+        conn.responderQpn = tr.rdma.SkipQueuePair(topo->GetHost(f.dst));
     }
     // each end's profile: its EV format, its candidates (SRv6: the paths from its host)
     for (auto [q, from, to] : {std::make_tuple(conn.requester, f.src, f.dst),
@@ -1015,16 +1030,16 @@ MrcScenarioRunner::Impl::ConnectWithEvs(const MrcFlowSpec& f,
     }
     else if (requesterHere)
     {
-        conn.requester->Connect(nb->GetAddresses(),
+        conn.requester->Connect(nb ? nb->GetAddresses() : NicAddresses(f.dst),
                                 conn.responderQpn,
                                 conn.requester->GetInitialPsn());
         conn.requesterQpn = conn.requester->GetQpn();
-        conn.rkey = nb->SkipMemoryRegion();
+        conn.rkey = tr.rdma.SkipMemoryRegion(topo->GetHost(f.dst));
         conn.regionBase = 0x100000000ULL;
     }
     else
     {
-        conn.responder->Connect(na->GetAddresses(),
+        conn.responder->Connect(na ? na->GetAddresses() : NicAddresses(f.src),
                                 conn.requesterQpn,
                                 conn.responder->GetInitialPsn());
         conn.responderQpn = conn.responder->GetQpn();
@@ -1096,6 +1111,7 @@ MrcScenarioRunner::Impl::ConnectWithHelper(const MrcFlowSpec& f,
         oneEnd ? tr.rdma.ConnectOneEnd(topo->GetHost(f.src),
                                        topo->GetHost(f.dst),
                                        requesterHere,
+                                       NicAddresses(requesterHere ? f.dst : f.src),
                                        regionBytes)
                : tr.rdma.Connect(topo->GetHost(f.src), topo->GetHost(f.dst), regionBytes);
     if (conn.requester && transport->priorityGroups && f.priorityGroup >= 0 &&
@@ -1148,7 +1164,9 @@ MrcScenarioRunner::Impl::PathFigures(uint32_t src, uint32_t dst, uint32_t overhe
     uint64_t bottleneck = UINT64_MAX;
     for (uint32_t l : paths[0].links)
     {
-        bottleneck = std::min(bottleneck, topo->GetLink(l).devA->GetDataRate().GetBitRate());
+        const MrcTopologyLink& link = topo->GetLink(l);
+        const DataRate rate = link.IsBuilt() ? link.devA->GetDataRate() : link.rate;
+        bottleneck = std::min(bottleneck, rate.GetBitRate());
     }
     if (transport->usesAllPlanes)
     {
@@ -1258,6 +1276,17 @@ MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
         conn.responder->TraceConnectWithoutContext("Error",
                                                    onError("host" + std::to_string(f.dst)));
     }
+}
+
+std::vector<Ipv6Address>
+MrcScenarioRunner::Impl::NicAddresses(uint32_t h) const
+{
+    std::vector<Ipv6Address> out;
+    for (uint32_t p = 0; p < topo->GetNPlanes(); ++p)
+    {
+        out.push_back(topo->GetAddress(h, p));
+    }
+    return out;
 }
 
 std::vector<MrcEvCandidate>

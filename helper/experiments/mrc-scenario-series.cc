@@ -96,6 +96,9 @@ MrcScenarioSeries::AddSwitchQueues(Ptr<MrcTopology> topo, const std::string& tag
                                          MrcFailureInjector::NodeName(sw) + ":" + std::to_string(p),
                                          tag});
             m_queues.back().local = MrcMpi::IsLocal(PeekPointer(sw));
+            // (not the index in m_queues: a rank that does not build other ranks' hosts
+            // makes fewer ports on their switches; a local switch's ports are all here)
+            m_queues.back().place = uint64_t{s} << 24 | p;
         }
     }
 }
@@ -167,7 +170,7 @@ MrcScenarioSeries::Sample(Time interval, const std::vector<bool>& ended)
                 q.series = m_res->RegisterSeries(q.tag, q.name, "queue_bytes");
                 if (m_split)
                 {
-                    m_res->SetSeriesOrder(static_cast<uint32_t>(q.series), Order(2, k, 0));
+                    m_res->SetSeriesOrder(static_cast<uint32_t>(q.series), Order(2, q.place, 0));
                 }
             }
             m_res->AddSample(now, static_cast<uint32_t>(q.series), static_cast<double>(bytes));

@@ -92,6 +92,7 @@ class MrcScenarioSeries
         int64_t series{-1};      //!< its series (-1 until its queue is first non-empty)
         bool lastNonZero{false}; //!< non-empty at the previous sample
         bool local{true};        //!< its switch is on this rank
+        uint64_t place{0};       //!< switch id << 24 | port: its order among the queues
     };
 
     /// \return the order of a series (SetSplit)

@@ -16,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 namespace ns3
@@ -166,11 +167,44 @@ MrcEcmpRouteManager::AddHost(Ipv6Address address, Ptr<MrcNetDevice> switchSidePo
 }
 
 void
+MrcEcmpRouteManager::AddHost(Ipv6Address address, Ptr<Node> sw, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << address << sw << port);
+    NS_ABORT_MSG_IF(m_installed, "MrcEcmpRouteManager::AddHost: called after ComputeAndInstall");
+    NS_ABORT_MSG_IF(!sw, "MrcEcmpRouteManager::AddHost " << address << ": null switch");
+    auto it = m_hostIndex.find(address);
+    uint32_t h;
+    if (it == m_hostIndex.end())
+    {
+        h = static_cast<uint32_t>(m_hostAddrs.size());
+        m_hostIndex.emplace(address, h);
+        m_hostAddrs.push_back(address);
+        m_hostAt.emplace_back();
+    }
+    else
+    {
+        h = it->second;
+    }
+    if (m_hostAtData.size() <= h)
+    {
+        m_hostAtData.resize(h + 1);
+    }
+    m_hostAtData[h].emplace_back(sw, port);
+}
+
+void
+MrcEcmpRouteManager::SetBuildRank(uint32_t rank)
+{
+    m_buildRank = rank;
+}
+
+void
 MrcEcmpRouteManager::DiscoverLinks()
 {
     // Host links first (in host registration order), then switch links (by switch, port).
     m_hostLinks.assign(m_hostAddrs.size(), {});
     std::map<const MrcChannel*, uint32_t> linkOf;
+    std::unordered_map<const Node*, uint32_t> switchOf; // for attachments without a device
     for (uint32_t h = 0; h < m_hostAddrs.size(); ++h)
     {
         for (const Ptr<MrcNetDevice>& dev : m_hostAt[h])
@@ -207,7 +241,30 @@ MrcEcmpRouteManager::DiscoverLinks()
                 m_hostLinks[h].push_back(l);
             }
         }
+        if (h < m_hostAtData.size() && !m_hostAtData[h].empty())
+        {
+            if (switchOf.empty())
+            {
+                for (uint32_t s = 0; s < m_switches.size(); ++s)
+                {
+                    switchOf.emplace(PeekPointer(m_switches[s].node), s);
+                }
+            }
+            for (const auto& [sw, port] : m_hostAtData[h])
+            {
+                auto sit = switchOf.find(PeekPointer(sw));
+                NS_ABORT_MSG_IF(sit == switchOf.end(),
+                                "MrcEcmpRouteManager: host " << m_hostAddrs[h]
+                                                             << " is cabled to a switch that is "
+                                                                "not registered");
+                // another rank's host link: no channel, seen up
+                const uint32_t l = static_cast<uint32_t>(m_links.size());
+                m_links.push_back(Link{nullptr, sit->second, port, true, 0, 0, true});
+                m_hostLinks[h].push_back(l);
+            }
+        }
     }
+    std::vector<std::vector<std::pair<Ptr<Node>, uint32_t>>>().swap(m_hostAtData);
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
         const Switch& sw = m_switches[s];
@@ -237,6 +294,10 @@ MrcEcmpRouteManager::DiscoverLinks()
     }
     for (uint32_t l = 0; l < m_links.size(); ++l)
     {
+        if (!m_links[l].channel)
+        {
+            continue; // another rank's host link
+        }
         m_links[l].channel->TraceConnectWithoutContext(
             "LinkStateChange",
             MakeBoundCallback(&MrcEcmpRouteManager::LinkStateTrace,
@@ -260,7 +321,9 @@ MrcEcmpRouteManager::ComputeAndInstall()
         m_local.assign(m_switches.size(), true);
         for (uint32_t x = 0; x < m_switches.size(); ++x)
         {
-            m_local[x] = MrcMpi::IsLocal(PeekPointer(m_switches[x].node));
+            m_local[x] = m_buildRank >= 0
+                             ? m_switches[x].node->GetSystemId() == uint64_t(m_buildRank)
+                             : MrcMpi::IsLocal(PeekPointer(m_switches[x].node));
         }
     }
     Recompute();

@@ -121,6 +121,25 @@ class MrcEcmpRouteManager : public Object
     void AddHost(Ipv6Address address, Ptr<MrcNetDevice> switchSidePort);
 
     /**
+     * Register a host address cabled to a switch port that this rank does not build (a
+     * host of another rank, MrcTopologyHelper::SetBuildRank): the attachment as data. The
+     * control plane sees such a link up (failures of links of other ranks' hosts are not
+     * followed: a run with failures builds every host). Aborts if called after
+     * ComputeAndInstall.
+     * \param address the host NIC's IPv6 address
+     * \param sw the switch (registered by the time ComputeAndInstall runs)
+     * \param port the switch's port number the NIC is cabled to
+     */
+    void AddHost(Ipv6Address address, Ptr<Node> sw, uint32_t port);
+
+    /**
+     * Install only the tables of the switches of one rank (their system id), instead of
+     * those MrcMpi::IsLocal names (a lean build, MrcTopologyHelper::SetBuildRank).
+     * \param rank the rank
+     */
+    void SetBuildRank(uint32_t rank);
+
+    /**
      * First call: discover the links from the port devices' channels, take their
      * current state as the control plane's view, subscribe to their LinkStateChange
      * traces, and install the routes. Later calls recompute and install from the
@@ -179,7 +198,7 @@ class MrcEcmpRouteManager : public Object
     /// A link the control plane knows about.
     struct Link
     {
-        Ptr<MrcChannel> channel; //!< the channel
+        Ptr<MrcChannel> channel; //!< the channel (null: a host link of another rank)
         uint32_t swA;            //!< switch at end A
         uint32_t portA;          //!< its port
         bool toHost;             //!< true: end B is a host NIC
@@ -243,13 +262,16 @@ class MrcEcmpRouteManager : public Object
     std::map<const MrcNetDevice*, PortRef> m_portOf;      //!< device -> switch port
     std::vector<Ipv6Address> m_hostAddrs;                 //!< distinct host addresses
     std::vector<std::vector<Ptr<MrcNetDevice>>> m_hostAt; //!< per address: switch ports
-    std::map<Ipv6Address, uint32_t> m_hostIndex;          //!< address -> index
-    std::vector<Link> m_links;                            //!< discovered links
-    std::vector<std::vector<uint32_t>> m_hostLinks;       //!< per address: link indices
-    std::vector<uint32_t> m_byAddress;                    //!< host indices in address order
-    uint64_t m_recomputations{0};                         //!< recomputations
-    uint64_t m_routeChanges{0};                           //!< routes added/changed/removed
-    TracedCallback<Time, uint32_t> m_recomputedTrace;     //!< RoutesRecomputed
+    /// per address: attachments without a device (switch node, port)
+    std::vector<std::vector<std::pair<Ptr<Node>, uint32_t>>> m_hostAtData;
+    int64_t m_buildRank{-1};                          //!< SetBuildRank (-1: MrcMpi::IsLocal)
+    std::map<Ipv6Address, uint32_t> m_hostIndex;      //!< address -> index
+    std::vector<Link> m_links;                        //!< discovered links
+    std::vector<std::vector<uint32_t>> m_hostLinks;   //!< per address: link indices
+    std::vector<uint32_t> m_byAddress;                //!< host indices in address order
+    uint64_t m_recomputations{0};                     //!< recomputations
+    uint64_t m_routeChanges{0};                       //!< routes added/changed/removed
+    TracedCallback<Time, uint32_t> m_recomputedTrace; //!< RoutesRecomputed
 };
 
 } // namespace ns3

@@ -11,6 +11,9 @@
 #include "ns3/mrc-net-device.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <utility>
 
 namespace ns3
 {
@@ -31,6 +34,36 @@ void
 MrcLinkHelper::SetDeviceAttribute(std::string name, const AttributeValue& value)
 {
     m_deviceFactory.Set(name, value);
+    if (name == "WireOverhead")
+    {
+        const auto* u = dynamic_cast<const UintegerValue*>(&value);
+        NS_ABORT_MSG_IF(!u, "MrcLinkHelper: WireOverhead needs an UintegerValue");
+        m_wireOverhead = static_cast<int64_t>(u->Get());
+    }
+}
+
+uint32_t
+MrcLinkHelper::GetDeviceWireOverhead() const
+{
+    if (m_wireOverhead >= 0)
+    {
+        return static_cast<uint32_t>(m_wireOverhead);
+    }
+    TypeId::AttributeInformation info;
+    const bool found = MrcNetDevice::GetTypeId().LookupAttributeByName("WireOverhead", &info);
+    NS_ABORT_MSG_IF(!found, "MrcLinkHelper: MrcNetDevice has no WireOverhead");
+    const auto* u = dynamic_cast<const UintegerValue*>(PeekPointer(info.initialValue));
+    NS_ABORT_MSG_IF(!u, "MrcLinkHelper: WireOverhead is not an UintegerValue");
+    return static_cast<uint32_t>(u->Get());
+}
+
+void
+MrcLinkHelper::Skip()
+{
+    for (int i = 0; i < 2; ++i)
+    {
+        Mac48Address::Allocate();
+    }
 }
 
 void
@@ -50,14 +83,24 @@ MrcLinkHelper::Install(NodeContainer c)
 NetDeviceContainer
 MrcLinkHelper::Install(Ptr<Node> a, Ptr<Node> b)
 {
-    NS_LOG_FUNCTION(this << a << b);
+    return Install(a, b, NODE_IF_INDEX, NODE_IF_INDEX);
+}
+
+NetDeviceContainer
+MrcLinkHelper::Install(Ptr<Node> a, Ptr<Node> b, uint32_t ifIndexA, uint32_t ifIndexB)
+{
+    NS_LOG_FUNCTION(this << a << b << ifIndexA << ifIndexB);
     Ptr<MrcChannel> channel = m_channelFactory.Create<MrcChannel>();
     NetDeviceContainer devices;
-    for (Ptr<Node> node : {a, b})
+    for (const auto& [node, ifIndex] : {std::make_pair(a, ifIndexA), std::make_pair(b, ifIndexB)})
     {
         Ptr<MrcNetDevice> dev = m_deviceFactory.Create<MrcNetDevice>();
         dev->SetAddress(Mac48Address::Allocate());
         node->AddDevice(dev);
+        if (ifIndex != NODE_IF_INDEX)
+        {
+            dev->SetIfIndex(ifIndex); // before Attach: the channel reads it for other ranks
+        }
         dev->Attach(channel);
         devices.Add(dev);
     }

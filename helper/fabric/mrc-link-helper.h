@@ -66,6 +66,33 @@ class MrcLinkHelper : public PcapHelperForDevice
      */
     NetDeviceContainer Install(NodeContainer c);
 
+    /// Install's interface index: the one the node gives (its number of devices)
+    static constexpr uint32_t NODE_IF_INDEX = 0xffffffff;
+
+    /**
+     * Join two nodes with a new link whose devices get given interface indices (a switch
+     * of another rank that this rank builds without its host ports: the indices its own
+     * rank gives, by which frames and notices between ranks name the device).
+     * \param a the first node \param b the second node
+     * \param ifIndexA a's device's index (NODE_IF_INDEX: the node's)
+     * \param ifIndexB b's device's index (NODE_IF_INDEX: the node's)
+     * \return the two new devices
+     */
+    NetDeviceContainer Install(Ptr<Node> a, Ptr<Node> b, uint32_t ifIndexA, uint32_t ifIndexB);
+
+    /**
+     * Account for a link this rank does not build (its hosts live on another rank): take
+     * the two MAC addresses its devices would have had, so that every later device gets
+     * the address it has in a one-process build.
+     */
+    void Skip();
+
+    /**
+     * \return the WireOverhead of the devices this helper makes (a SetDeviceAttribute
+     *         value, else the attribute's current default)
+     */
+    uint32_t GetDeviceWireOverhead() const;
+
   private:
     void EnablePcapInternal(std::string prefix,
                             Ptr<NetDevice> nd,
@@ -74,6 +101,7 @@ class MrcLinkHelper : public PcapHelperForDevice
 
     ObjectFactory m_deviceFactory;  //!< makes MrcNetDevices
     ObjectFactory m_channelFactory; //!< makes MrcChannels
+    int64_t m_wireOverhead{-1};     //!< WireOverhead set on the devices (-1: the default)
 };
 
 } // namespace ns3

@@ -97,9 +97,19 @@ MrcSwitchHelper::ConnectHost(MrcLinkHelper& link, Ptr<Node> sw, Ptr<Node> host)
 std::pair<uint32_t, uint32_t>
 MrcSwitchHelper::ConnectSwitches(MrcLinkHelper& link, Ptr<Node> a, Ptr<Node> b)
 {
+    return ConnectSwitches(link, a, b, MrcLinkHelper::NODE_IF_INDEX, MrcLinkHelper::NODE_IF_INDEX);
+}
+
+std::pair<uint32_t, uint32_t>
+MrcSwitchHelper::ConnectSwitches(MrcLinkHelper& link,
+                                 Ptr<Node> a,
+                                 Ptr<Node> b,
+                                 uint32_t ifIndexA,
+                                 uint32_t ifIndexB)
+{
     Ptr<MrcSwitchNode> sa = AsSwitch(a, "ConnectSwitches");
     Ptr<MrcSwitchNode> sb = AsSwitch(b, "ConnectSwitches");
-    NetDeviceContainer d = link.Install(a, b);
+    NetDeviceContainer d = link.Install(a, b, ifIndexA, ifIndexB);
     uint32_t pa = sa->AddPort(DynamicCast<MrcNetDevice>(d.Get(0)), false);
     uint32_t pb = sb->AddPort(DynamicCast<MrcNetDevice>(d.Get(1)), false);
     return {pa, pb};

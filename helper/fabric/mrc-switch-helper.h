@@ -97,6 +97,22 @@ class MrcSwitchHelper
                                                          Ptr<Node> a,
                                                          Ptr<Node> b);
 
+    /**
+     * ConnectSwitches with given interface indices of the two devices
+     * (MrcLinkHelper::Install: NODE_IF_INDEX keeps the node's).
+     * \param link the link helper
+     * \param a a switch
+     * \param b another switch
+     * \param ifIndexA the interface index of a's new device
+     * \param ifIndexB the interface index of b's new device
+     * \return the port index on a and the port index on b
+     */
+    static std::pair<uint32_t, uint32_t> ConnectSwitches(MrcLinkHelper& link,
+                                                         Ptr<Node> a,
+                                                         Ptr<Node> b,
+                                                         uint32_t ifIndexA,
+                                                         uint32_t ifIndexB);
+
   private:
     ObjectFactory m_switch;     //!< makes the switches
     ObjectFactory m_forwarding; //!< makes their forwarding strategies

@@ -130,6 +130,8 @@ MrcTopologyHelper::Build()
     }
 
     m_joined.clear();
+    m_portCount.clear();
+    m_portNumber.clear();
     CreateHosts(t);
     for (uint32_t p = 0; p < c.planes; ++p)
     {
@@ -138,6 +140,8 @@ MrcTopologyHelper::Build()
         ConnectPlaneSwitches(t, p);
         InstallPlaneEcmp(t, p);
     }
+    std::vector<uint32_t>().swap(m_portCount);
+    std::vector<std::vector<uint32_t>>().swap(m_portNumber);
     NS_LOG_INFO("built " << MrcTopologyKindName(c.kind) << ": " << c.planes << " planes, "
                          << c.GetHosts() << " hosts, " << t->m_switches.size() << " switches, "
                          << t->m_links.size() << " links");
@@ -162,6 +166,105 @@ void
 MrcTopologyHelper::SetRanks(uint32_t ranks)
 {
     m_ranks = ranks;
+}
+
+void
+MrcTopologyHelper::SetBuildRank(uint32_t rank)
+{
+    m_buildRank = rank;
+}
+
+bool
+MrcTopologyHelper::Lean() const
+{
+    return m_ranks > 1 && m_buildRank >= 0;
+}
+
+bool
+MrcTopologyHelper::IsHere(Ptr<Node> node) const
+{
+    if (m_buildRank >= 0)
+    {
+        return m_ranks <= 1 || node->GetSystemId() == static_cast<uint32_t>(m_buildRank);
+    }
+    return MrcMpi::IsLocal(PeekPointer(node));
+}
+
+uint32_t
+MrcTopologyHelper::NextPort(Ptr<MrcTopology> t, Ptr<Node> sw)
+{
+    const uint32_t id = t->m_switchOfNode.at(sw->GetId());
+    if (m_portCount.size() <= id)
+    {
+        m_portCount.resize(id + 1, 0);
+        m_portNumber.resize(id + 1);
+    }
+    return m_portCount[id]++;
+}
+
+uint32_t
+MrcTopologyHelper::ConnectHostLink(Ptr<MrcTopology> t,
+                                   uint32_t p,
+                                   uint32_t h,
+                                   Ptr<MrcSwitchNode> t0,
+                                   MrcLinkHelper& lh,
+                                   DataRate rate,
+                                   Time delay)
+{
+    const uint32_t planes = t->m_config.planes;
+    Ptr<Node> host = t->m_hosts.Get(h);
+    if (Lean() && !IsHere(host))
+    {
+        // Another rank's host (and so its T0's): the link as data, its port counted.
+        lh.Skip();
+        const uint32_t port = NextPort(t, t0);
+        t->m_hostLink[std::size_t(h) * planes + p] = t->AddUnbuiltLink(p,
+                                                                       MrcLinkTier::HOST,
+                                                                       host,
+                                                                       t0,
+                                                                       p,
+                                                                       port,
+                                                                       rate,
+                                                                       delay,
+                                                                       lh.GetDeviceWireOverhead());
+        return port;
+    }
+    const uint32_t port = MrcSwitchHelper::ConnectHost(lh, t0, host);
+    if (Lean())
+    {
+        const uint32_t number = NextPort(t, t0);
+        NS_ASSERT_MSG(number == port, "a switch with hosts here has all its ports here");
+        m_portNumber[t->m_switchOfNode.at(t0->GetId())].push_back(number);
+    }
+    Ptr<MrcNetDevice> nic = DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
+    NS_ASSERT(host->GetNDevices() == p + 1);
+    t->m_hostLink[std::size_t(h) * planes + p] =
+        t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
+    return port;
+}
+
+std::pair<uint32_t, uint32_t>
+MrcTopologyHelper::ConnectSwitchLink(Ptr<MrcTopology> t,
+                                     uint32_t p,
+                                     MrcLinkTier lt,
+                                     MrcLinkHelper& lh,
+                                     Ptr<MrcSwitchNode> a,
+                                     Ptr<MrcSwitchNode> b)
+{
+    if (!Lean())
+    {
+        auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b);
+        t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
+        return {pa, pb};
+    }
+    // the interface indices (= port numbers) the devices have on their own ranks
+    const uint32_t na = NextPort(t, a);
+    const uint32_t nb = NextPort(t, b);
+    auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b, na, nb);
+    m_portNumber[t->m_switchOfNode.at(a->GetId())].push_back(na);
+    m_portNumber[t->m_switchOfNode.at(b->GetId())].push_back(nb);
+    t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), na, nb);
+    return {na, nb};
 }
 
 std::string
@@ -480,14 +583,14 @@ MrcTopologyHelper::ConnectPlaneHosts(Ptr<MrcTopology> t, uint32_t p)
     for (uint32_t h = 0; h < m_config.GetHosts(); ++h)
     {
         Ptr<MrcSwitchNode> t0 = SwitchAt(t, p, MrcTier::T0, h / hpt);
-        Ptr<Node> host = t->m_hosts.Get(h);
-        const uint32_t port =
-            MrcSwitchHelper::ConnectHost(m_link[uint32_t(MrcLinkTier::HOST)], t0, host);
-        Ptr<MrcNetDevice> nic = DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
-        NS_ASSERT(host->GetNDevices() == p + 1);
-        t->m_hostLink[std::size_t(h) * m_config.planes + p] =
-            t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
-        if (MrcMpi::IsLocal(PeekPointer(t0))) // (another rank's switch: no SRv6 table)
+        const uint32_t port = ConnectHostLink(t,
+                                              p,
+                                              h,
+                                              t0,
+                                              m_link[uint32_t(MrcLinkTier::HOST)],
+                                              m_config.hostRate,
+                                              m_config.hostDelay);
+        if (IsHere(t0)) // (another rank's switch: no SRv6 table)
         {
             Dual(t0)->GetSrv6()->AddLocalAdjacency(
                 MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, h % hpt),
@@ -509,14 +612,13 @@ MrcTopologyHelper::JoinSwitches(Ptr<MrcTopology> t,
     Ptr<MrcSwitchNode> a = SwitchAt(t, p, ta, ia);
     Ptr<MrcSwitchNode> b = SwitchAt(t, p, tb, ib);
     const bool first = FirstLinkBetween(a, b);
-    auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(m_link[uint32_t(lt)], a, b);
-    t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
+    auto [pa, pb] = ConnectSwitchLink(t, p, lt, m_link[uint32_t(lt)], a, b);
     // SRv6 uSID routes only on this rank's switches (MrcMpi::IsLocal; all in one process)
-    if (first && MrcMpi::IsLocal(PeekPointer(a)))
+    if (first && IsHere(a))
     {
         Dual(a)->GetSrv6()->AddUsidRoute(MrcMakeUsid(p, types[uint32_t(tb)], ib), pa);
     }
-    if (first && MrcMpi::IsLocal(PeekPointer(b)))
+    if (first && IsHere(b))
     {
         Dual(b)->GetSrv6()->AddUsidRoute(MrcMakeUsid(p, types[uint32_t(ta)], ia), pb);
     }
@@ -587,6 +689,10 @@ MrcTopologyHelper::InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p)
 {
     // The plane's switches are the last ones created, tier by tier.
     Ptr<MrcEcmpRouteManager> mgr = m_manager.Create<MrcEcmpRouteManager>();
+    if (Lean())
+    {
+        mgr->SetBuildRank(static_cast<uint32_t>(m_buildRank));
+    }
     for (uint32_t id = t->m_firstSwitch[p * MRC_N_TIERS]; id < t->m_switches.size(); ++id)
     {
         Ptr<MrcSwitchNode> sw = t->m_switches[id];
@@ -595,13 +701,29 @@ MrcTopologyHelper::InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p)
         {
             ports[k] = sw->GetPort(k);
         }
+        if (Lean() && id < m_portCount.size())
+        {
+            // by the port numbers of the switch's own rank (ports not made here: null)
+            ports.assign(m_portCount[id], nullptr);
+            for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
+            {
+                ports[m_portNumber[id][k]] = sw->GetPort(k);
+            }
+        }
         mgr->AddSwitch(sw, Dual(sw)->GetEcmp(), ports);
     }
     const uint32_t planes = t->m_config.planes;
     for (uint32_t h = 0; h < t->m_hosts.GetN(); ++h)
     {
         const MrcTopologyLink& l = t->m_links[t->m_hostLink[std::size_t(h) * planes + p]];
-        mgr->AddHost(t->GetAddress(h, p), l.devB);
+        if (l.IsBuilt())
+        {
+            mgr->AddHost(t->GetAddress(h, p), l.devB);
+        }
+        else
+        {
+            mgr->AddHost(t->GetAddress(h, p), l.nodeB, l.portB); // another rank's host
+        }
     }
     mgr->ComputeAndInstall();
     t->m_managers.push_back(mgr);
@@ -1081,6 +1203,8 @@ MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
     t->m_hostT0.assign(nHosts, 0);
     t->m_hostDownlink.assign(nHosts, 0);
     m_joined.clear();
+    m_portCount.clear();
+    m_portNumber.clear();
     CreateHosts(t);
 
     uint32_t maxDownlinks = 0;
@@ -1090,6 +1214,8 @@ MrcTopologyHelper::BuildGraph(const MrcTopologyGraph& graph)
         InstallPlaneEcmp(t, p);
     }
     c.hostsPerT0 = maxDownlinks;
+    std::vector<uint32_t>().swap(m_portCount);
+    std::vector<std::vector<uint32_t>>().swap(m_portNumber);
     for (auto& r : m_graphTierRank)
     {
         r.clear();
@@ -1108,7 +1234,6 @@ MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
                                    GraphIndex& g)
 {
     const std::size_t n = graph.isSwitch.size();
-    const uint32_t planes = t->m_config.planes;
     // switches, tier by tier, node id order within a tier
     for (uint32_t tier = 0; tier < MRC_N_TIERS; ++tier)
     {
@@ -1136,19 +1261,17 @@ MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
             lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
             lh.SetChannelAttribute("Delay", TimeValue(l.delay));
             Ptr<MrcSwitchNode> t0 = t->m_switches[g.switchId[sv]];
-            Ptr<Node> host = t->m_hosts.Get(h);
-            const uint32_t port = MrcSwitchHelper::ConnectHost(lh, t0, host);
-            Ptr<MrcNetDevice> nic =
-                DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
-            NS_ASSERT(host->GetNDevices() == p + 1);
-            t->m_hostLink[std::size_t(h) * planes + p] =
-                t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
+            const uint32_t port = ConnectHostLink(t, p, h, t0, lh, l.rate, l.delay);
             const uint32_t down = downlinks[sv]++;
             maxDownlinks = std::max(maxDownlinks, down + 1);
             t->m_hostT0[h] = g.tierIndex[sv];
             t->m_hostDownlink[h] = down;
-            Dual(t0)->GetSrv6()->AddLocalAdjacency(MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, down),
-                                                   port);
+            if (!Lean() || IsHere(t0)) // (a lean build: another rank's switch, no table)
+            {
+                Dual(t0)->GetSrv6()->AddLocalAdjacency(
+                    MrcMakeUsid(p, MrcUsidType::HOST_DOWNLINK, down),
+                    port);
+            }
             continue;
         }
         // the lower tier is end A
@@ -1162,8 +1285,7 @@ MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
         Ptr<MrcSwitchNode> a = t->m_switches[g.switchId[va]];
         Ptr<MrcSwitchNode> b = t->m_switches[g.switchId[vb]];
         const bool first = FirstLinkBetween(a, b);
-        auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b);
-        t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
+        auto [pa, pb] = ConnectSwitchLink(t, p, lt, lh, a, b);
         if (first)
         {
             Dual(a)->GetSrv6()->AddUsidRoute(t->m_usids[g.switchId[vb]], pa);

@@ -210,6 +210,21 @@ class MrcTopologyHelper
     void SetRanks(uint32_t ranks);
 
     /**
+     * Build only what lives on one rank of SetRanks' split (a distributed run: the rank of
+     * this process, MrcMpi::GetRank). A host of another rank is an empty node (its system
+     * id, its ns-3 Name, so that node ids stay those of every rank) with no NIC port, no
+     * device and no channel: its host links are data (MrcTopologyLink::IsBuilt false, with
+     * their ports, rate, delay and WireOverhead), the ECMP route manager knows its
+     * attachment as data (MrcEcmpRouteManager::AddHost with a port number), and the
+     * switch-side ports such a link would have had are counted but not made, so that every
+     * device keeps the interface index and MAC address it has on its own rank. Paths, path
+     * RTTs, base RTTs and the tables of this rank's switches are those of a one-process
+     * build. Default: every node is built (MrcMpi::IsLocal decides what is simulated).
+     * \param rank the rank whose hosts are built
+     */
+    void SetBuildRank(uint32_t rank);
+
+    /**
      * Give BuildGraph a split of the graph's nodes over SetRanks' ranks (a user's rank map,
      * MrcTopologyGraph::ReadRankMap). Empty (the default): MrcTopologyGraph::DefaultRanks.
      * BuildGraph aborts on a split MrcTopologyGraph::CheckRanks refuses.
@@ -277,6 +292,42 @@ class MrcTopologyHelper
   private:
     /// \param tier a switch tier \param i its index \return the rank of that switch
     uint32_t RankOfSwitch(uint32_t tier, uint32_t i) const;
+    /// \return true if SetBuildRank leaves other ranks' hosts unbuilt in this build
+    bool Lean() const;
+    /// \param node a node \return true if its rank is the one built here (or it is local)
+    bool IsHere(Ptr<Node> node) const;
+    /**
+     * Lean build: take the next port number of a switch as its own rank numbers it.
+     * \param t the fabric \param sw the switch \return the port number
+     */
+    uint32_t NextPort(Ptr<MrcTopology> t, Ptr<Node> sw);
+    /**
+     * Join a host's NIC port on plane p to its T0, or record the link as data when the
+     * host lives on another rank (Lean).
+     * \param t the fabric \param p the plane \param h the host \param t0 its switch
+     * \param lh the link helper (rate and delay set) \param rate the link's rate
+     * \param delay its delay \return the T0's port number of the link
+     */
+    uint32_t ConnectHostLink(Ptr<MrcTopology> t,
+                             uint32_t p,
+                             uint32_t h,
+                             Ptr<MrcSwitchNode> t0,
+                             MrcLinkHelper& lh,
+                             DataRate rate,
+                             Time delay);
+    /**
+     * Join two switches (MrcSwitchHelper::ConnectSwitches), with the interface indices of
+     * their own ranks in a lean build, and add the topology link.
+     * \param t the fabric \param p the plane \param lt the link tier \param lh the link
+     * helper \param a end A \param b end B
+     * \return the port numbers on a and on b
+     */
+    std::pair<uint32_t, uint32_t> ConnectSwitchLink(Ptr<MrcTopology> t,
+                                                    uint32_t p,
+                                                    MrcLinkTier lt,
+                                                    MrcLinkHelper& lh,
+                                                    Ptr<MrcSwitchNode> a,
+                                                    Ptr<MrcSwitchNode> b);
     /// \param t the fabric being built \param p a plane \param tier a tier \param i an index
     /// \return the switch at (p, tier, i)
     static Ptr<MrcSwitchNode> SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32_t i);
@@ -334,6 +385,10 @@ class MrcTopologyHelper
     uint64_t m_seed{0};                                        //!< ECMP seed offset
     bool m_names{true};                                        //!< register Names
     uint32_t m_ranks{1};                                       //!< ranks (SetRanks)
+    int64_t m_buildRank{-1};                                   //!< SetBuildRank (-1: all)
+    std::vector<uint32_t> m_portCount; //!< lean build: per switch id, its ports on its rank
+    /// lean build: per switch id, the port number (on its rank) of each port made here
+    std::vector<std::vector<uint32_t>> m_portNumber;
     std::vector<uint32_t> m_groupRank;     //!< rank of each T0 group or pod (empty: blocks)
     std::vector<uint32_t> m_topRank;       //!< rank of each top-tier switch (empty: blocks)
     std::unordered_set<uint64_t> m_joined; //!< switch pairs (node ids) joined in this build

@@ -321,7 +321,8 @@ struct LinkUpFilter
     template <typename E>
     bool operator()(const E& e) const
     {
-        return (*links)[(*g)[e].link].channel->IsLinkUp();
+        const MrcTopologyLink& l = (*links)[(*g)[e].link];
+        return !l.IsBuilt() || l.channel->IsLinkUp(); // (another rank's link: up)
     }
 
     const boost::adjacency_list<boost::vecS,
@@ -716,6 +717,36 @@ MrcTopology::AddLink(uint32_t plane,
     l.portA = portA;
     l.portB = portB;
     l.channel = devA->GetMrcChannel();
+    l.rate = devA->GetDataRate();
+    l.delay = l.channel->GetDelay();
+    m_links.push_back(l);
+    m_linksOfNode[a->GetId()].push_back(l.id);
+    m_linksOfNode[b->GetId()].push_back(l.id);
+    return l.id;
+}
+
+uint32_t
+MrcTopology::AddUnbuiltLink(uint32_t plane,
+                            MrcLinkTier tier,
+                            Ptr<Node> a,
+                            Ptr<Node> b,
+                            uint32_t portA,
+                            uint32_t portB,
+                            DataRate rate,
+                            Time delay,
+                            uint32_t wireOverhead)
+{
+    MrcTopologyLink l;
+    l.id = static_cast<uint32_t>(m_links.size());
+    l.plane = plane;
+    l.tier = tier;
+    l.nodeA = a;
+    l.nodeB = b;
+    l.portA = portA;
+    l.portB = portB;
+    l.rate = rate;
+    l.delay = delay;
+    l.wireOverhead = wireOverhead;
     m_links.push_back(l);
     m_linksOfNode[a->GetId()].push_back(l.id);
     m_linksOfNode[b->GetId()].push_back(l.id);
@@ -874,7 +905,8 @@ MrcTopology::IsPathUp(const MrcPath& path) const
 {
     for (uint32_t l : path.links)
     {
-        if (!GetLink(l).channel->IsLinkUp())
+        const MrcTopologyLink& link = GetLink(l);
+        if (link.IsBuilt() && !link.channel->IsLinkUp())
         {
             return false;
         }
@@ -915,11 +947,21 @@ MrcTopology::GetPathRtt(const MrcPath& path,
     {
         const MrcTopologyLink& l = GetLink(path.links[i]);
         const bool forwardIsA = (l.nodeA == from);
-        Ptr<MrcNetDevice> tx = forwardIsA ? l.devA : l.devB;
-        Ptr<MrcNetDevice> rx = forwardIsA ? l.devB : l.devA;
-        const Time prop = l.channel->GetDelay();
-        rtt += tx->GetSerializationTime(mtu + dataOverhead) + prop;
-        rtt += rx->GetSerializationTime(ackBytes) + prop;
+        if (l.IsBuilt())
+        {
+            Ptr<MrcNetDevice> tx = forwardIsA ? l.devA : l.devB;
+            Ptr<MrcNetDevice> rx = forwardIsA ? l.devB : l.devA;
+            const Time prop = l.channel->GetDelay();
+            rtt += tx->GetSerializationTime(mtu + dataOverhead) + prop;
+            rtt += rx->GetSerializationTime(ackBytes) + prop;
+        }
+        else
+        {
+            // another rank's link: its figures as built there (both ends alike)
+            rtt += MrcNetDevice::GetSerializationTime(l.rate, l.wireOverhead, mtu + dataOverhead) +
+                   l.delay;
+            rtt += MrcNetDevice::GetSerializationTime(l.rate, l.wireOverhead, ackBytes) + l.delay;
+        }
         from = forwardIsA ? l.nodeB : l.nodeA;
     }
     return rtt;
@@ -959,7 +1001,8 @@ MrcTopology::GetBisectionBandwidth() const
         uint64_t sum = 0;
         for (uint32_t l : m_hostLink)
         {
-            sum += m_links[l].devA->GetDataRate().GetBitRate();
+            const MrcTopologyLink& link = m_links[l];
+            sum += (link.IsBuilt() ? link.devA->GetDataRate() : link.rate).GetBitRate();
         }
         return sum / 2;
     }

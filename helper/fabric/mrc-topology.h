@@ -124,6 +124,11 @@ struct MrcTopologyConfig
  * \ingroup mrc
  * One link of the fabric. End A is the lower tier (host NIC port, T0 or T1), end B the
  * upper one.
+ *
+ * A link this rank does not build (a host link of another rank's host in a distributed
+ * build, MrcTopologyHelper::SetBuildRank) has no devices and no channel (devA, devB,
+ * channel null); its ports, rate, delay and WireOverhead are kept as data, so that paths,
+ * path RTTs and per-link records are those of a one-process build.
  */
 struct MrcTopologyLink
 {
@@ -137,6 +142,15 @@ struct MrcTopologyLink
     uint32_t portA{0};                   //!< A's switch port index, or the host's device index
     uint32_t portB{0};                   //!< B's switch port index
     Ptr<MrcChannel> channel;             //!< the channel (SetLinkUp fails / repairs it)
+    DataRate rate;                       //!< rate of both devices (as built)
+    Time delay;                          //!< propagation delay (as built)
+    uint32_t wireOverhead{0};            //!< WireOverhead of both devices (unbuilt links only)
+
+    /// \return true if this rank built the link's devices and channel
+    bool IsBuilt() const
+    {
+        return channel != nullptr;
+    }
 };
 
 /**
@@ -221,7 +235,8 @@ class MrcTopology : public Object
     /**
      * \param host host index
      * \param plane plane
-     * \return the host's NIC port on the plane (its NetDevice number plane)
+     * \return the host's NIC port on the plane (its NetDevice number plane); null for a
+     *         host this rank does not build (MrcTopologyHelper::SetBuildRank)
      */
     Ptr<MrcNetDevice> GetNicPort(uint32_t host, uint32_t plane) const;
     /**
@@ -420,6 +435,16 @@ class MrcTopology : public Object
                      Ptr<MrcNetDevice> devB,
                      uint32_t portA,
                      uint32_t portB);
+    /// A link without devices (another rank's host link). \return its id
+    uint32_t AddUnbuiltLink(uint32_t plane,
+                            MrcLinkTier tier,
+                            Ptr<Node> a,
+                            Ptr<Node> b,
+                            uint32_t portA,
+                            uint32_t portB,
+                            DataRate rate,
+                            Time delay,
+                            uint32_t wireOverhead);
     void BuildGraph();
     uint32_t NicVertex(uint32_t host, uint32_t plane) const;
     void CheckHost(uint32_t host, const char* what) const;

@@ -62,6 +62,10 @@ MrcMultipathHelper::InstallNics(MrcRdmaHelper& rdma, Ptr<MrcTopology> topo)
     NS_ABORT_MSG_IF(!topo, "MrcMultipathHelper::InstallNics: null topology");
     for (uint32_t h = 0; h < topo->GetNHosts(); ++h)
     {
+        if (!topo->GetNicPort(h, 0))
+        {
+            continue; // a host this rank does not build (MrcTopologyHelper::SetBuildRank)
+        }
         std::vector<std::pair<Ptr<MrcNetDevice>, Ipv6Address>> ports;
         for (uint32_t p = 0; p < topo->GetNPlanes(); ++p)
         {

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -39,6 +40,56 @@ void
 MrcRdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_nic.Set(name, value);
+    if (name == "FirstQpn")
+    {
+        const auto* u = dynamic_cast<const UintegerValue*>(&value);
+        NS_ABORT_MSG_IF(!u, "MrcRdmaHelper: FirstQpn needs an UintegerValue");
+        m_firstQpn = static_cast<int64_t>(u->Get());
+    }
+}
+
+std::pair<uint32_t, uint32_t>&
+MrcRdmaHelper::Unbuilt(Ptr<Node> host)
+{
+    auto it = m_unbuilt.find(host->GetId());
+    if (it != m_unbuilt.end())
+    {
+        return it->second;
+    }
+    uint32_t first = static_cast<uint32_t>(m_firstQpn);
+    if (m_firstQpn < 0)
+    {
+        TypeId::AttributeInformation info;
+        const bool found = MrcRdmaNic::GetTypeId().LookupAttributeByName("FirstQpn", &info);
+        NS_ABORT_MSG_IF(!found, "MrcRdmaHelper: MrcRdmaNic has no FirstQpn");
+        const auto* u = dynamic_cast<const UintegerValue*>(PeekPointer(info.initialValue));
+        NS_ABORT_MSG_IF(!u, "MrcRdmaHelper: FirstQpn is not an UintegerValue");
+        first = static_cast<uint32_t>(u->Get());
+    }
+    // a NIC's first rkey is 1 (MrcRdmaNic)
+    return m_unbuilt.emplace(host->GetId(), std::make_pair(first, 1U)).first->second;
+}
+
+uint32_t
+MrcRdmaHelper::SkipQueuePair(Ptr<Node> host)
+{
+    if (Ptr<MrcRdmaNic> nic = MrcRdmaNic::GetNic(host))
+    {
+        return nic->SkipQueuePair();
+    }
+    uint32_t& next = Unbuilt(host).first;
+    NS_ABORT_MSG_IF(next > 0xffffff, "MrcRdmaHelper: QP numbers exhausted (24 bits)");
+    return next++;
+}
+
+uint32_t
+MrcRdmaHelper::SkipMemoryRegion(Ptr<Node> host)
+{
+    if (Ptr<MrcRdmaNic> nic = MrcRdmaNic::GetNic(host))
+    {
+        return nic->SkipMemoryRegion();
+    }
+    return Unbuilt(host).second++;
 }
 
 Ptr<MrcRdmaNic>
@@ -104,32 +155,53 @@ MrcRdmaHelper::ConnectOneEnd(Ptr<Node> a,
                              uint64_t regionBytes,
                              uint64_t regionBase)
 {
+    NS_ABORT_MSG_IF(!MrcRdmaNic::GetNic(a),
+                    "MrcRdmaHelper::ConnectOneEnd: node " << a->GetId() << " has no NIC");
+    NS_ABORT_MSG_IF(!MrcRdmaNic::GetNic(b),
+                    "MrcRdmaHelper::ConnectOneEnd: node " << b->GetId() << " has no NIC");
+    return ConnectOneEnd(a, b, requesterHere, {}, regionBytes, regionBase);
+}
+
+MrcRdmaHelper::Connection
+MrcRdmaHelper::ConnectOneEnd(Ptr<Node> a,
+                             Ptr<Node> b,
+                             bool requesterHere,
+                             const std::vector<Ipv6Address>& farAddresses,
+                             uint64_t regionBytes,
+                             uint64_t regionBase)
+{
     Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(a);
     Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(b);
-    NS_ABORT_MSG_IF(!na, "MrcRdmaHelper::ConnectOneEnd: node " << a->GetId() << " has no NIC");
-    NS_ABORT_MSG_IF(!nb, "MrcRdmaHelper::ConnectOneEnd: node " << b->GetId() << " has no NIC");
+    NS_ABORT_MSG_IF(requesterHere ? !na : !nb,
+                    "MrcRdmaHelper::ConnectOneEnd: node " << (requesterHere ? a : b)->GetId()
+                                                          << " (the end to make) has no NIC");
     NS_ABORT_MSG_IF(a == b, "MrcRdmaHelper::ConnectOneEnd: both ends on one host");
+    Ptr<MrcRdmaNic> far = requesterHere ? nb : na;
+    NS_ABORT_MSG_IF(!far && farAddresses.empty(),
+                    "MrcRdmaHelper::ConnectOneEnd: node " << (requesterHere ? b : a)->GetId()
+                                                          << " has no NIC and no addresses");
+    const std::vector<Ipv6Address> farAddrs = far ? far->GetAddresses() : farAddresses;
     Connection c;
     if (requesterHere)
     {
         c.requester = na->CreateQueuePair(m_qp);
         c.requesterQpn = c.requester->GetQpn();
-        c.responderQpn = nb->SkipQueuePair();
-        c.requester->Connect(nb->GetAddresses(), c.responderQpn, c.requester->GetInitialPsn());
+        c.responderQpn = SkipQueuePair(b);
+        c.requester->Connect(farAddrs, c.responderQpn, c.requester->GetInitialPsn());
     }
     else
     {
-        c.requesterQpn = na->SkipQueuePair();
+        c.requesterQpn = SkipQueuePair(a);
         c.responder = nb->CreateQueuePair(m_qp);
         c.responderQpn = c.responder->GetQpn();
-        c.responder->Connect(na->GetAddresses(), c.requesterQpn, c.responder->GetInitialPsn());
+        c.responder->Connect(farAddrs, c.requesterQpn, c.responder->GetInitialPsn());
     }
     if (regionBytes > 0)
     {
         c.regionBase = regionBase;
         if (requesterHere)
         {
-            c.rkey = nb->SkipMemoryRegion();
+            c.rkey = SkipMemoryRegion(b);
         }
         else
         {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -133,6 +134,41 @@ class MrcRdmaHelper
                              uint64_t regionBase = 0x100000000ULL);
 
     /**
+     * As ConnectOneEnd, when the other end's host may have no NIC on this rank (a host of
+     * another rank that a lean build leaves unbuilt, MrcTopologyHelper::SetBuildRank): its
+     * numbers come from SkipQueuePair / SkipMemoryRegion below, its addresses are given.
+     * \param a the requester's host \param b the responder's host
+     * \param requesterHere true: make the requester, false: the responder and region
+     * \param farAddresses the other end's NIC addresses (one per plane), used when its
+     *        host has no NIC here
+     * \param regionBytes size of the region at b \param regionBase its base address
+     * \return the connection, with the end not made null
+     */
+    Connection ConnectOneEnd(Ptr<Node> a,
+                             Ptr<Node> b,
+                             bool requesterHere,
+                             const std::vector<Ipv6Address>& farAddresses,
+                             uint64_t regionBytes,
+                             uint64_t regionBase = 0x100000000ULL);
+
+    /**
+     * Take the next QP number of a host's NIC without making a queue pair: the NIC's
+     * (MrcRdmaNic::SkipQueuePair), or, for a host without a NIC on this rank, a counter
+     * kept here that starts where a NIC of this helper starts (attribute FirstQpn).
+     * \param host the host
+     * \return the QP number
+     */
+    uint32_t SkipQueuePair(Ptr<Node> host);
+
+    /**
+     * Take the next rkey of a host's NIC without a region (MrcRdmaNic::SkipMemoryRegion),
+     * or of the counter kept here for a host without a NIC on this rank.
+     * \param host the host
+     * \return the rkey
+     */
+    uint32_t SkipMemoryRegion(Ptr<Node> host);
+
+    /**
      * Connect two existing, unconnected queue pairs to each other.
      * \param qa one QP
      * \param qb the other QP
@@ -148,8 +184,14 @@ class MrcRdmaHelper
     static MrcQpCounters SumCounters(const NodeContainer& nodes);
 
   private:
-    ObjectFactory m_nic; //!< makes NICs
-    ObjectFactory m_qp;  //!< makes queue pairs
+    /// \param host a host without a NIC \return its counters: next QP number, next rkey
+    std::pair<uint32_t, uint32_t>& Unbuilt(Ptr<Node> host);
+
+    ObjectFactory m_nic;    //!< makes NICs
+    ObjectFactory m_qp;     //!< makes queue pairs
+    int64_t m_firstQpn{-1}; //!< FirstQpn set on the NICs (-1: the attribute's default)
+    std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>>
+        m_unbuilt; //!< per node id of a host without a NIC: next QP number, next rkey
 };
 
 } // namespace ns3

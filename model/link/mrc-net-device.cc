@@ -952,9 +952,15 @@ MrcNetDevice::StepsPerSecond()
 Time
 MrcNetDevice::GetSerializationTime(uint32_t frameBytes) const
 {
-    uint64_t bits = 8ULL * (std::max(frameBytes, MIN_FRAME_BYTES) + m_wireOverhead);
+    return GetSerializationTime(m_rate, m_wireOverhead, frameBytes);
+}
+
+Time
+MrcNetDevice::GetSerializationTime(DataRate rate, uint32_t wireOverhead, uint32_t frameBytes)
+{
+    uint64_t bits = 8ULL * (std::max(frameBytes, MIN_FRAME_BYTES) + wireOverhead);
     MrcUint128 scaled = static_cast<MrcUint128>(bits) * StepsPerSecond();
-    return TimeStep(static_cast<uint64_t>(scaled / m_rate.GetBitRate()));
+    return TimeStep(static_cast<uint64_t>(scaled / rate.GetBitRate()));
 }
 
 Time

@@ -359,6 +359,16 @@ class MrcNetDevice : public NetDevice
     Time GetSerializationTime(uint32_t frameBytes) const;
 
     /**
+     * GetSerializationTime of a device with the given rate and WireOverhead (for a link
+     * this rank does not build, MrcTopology::GetPathRtt).
+     * \param rate the data rate
+     * \param wireOverhead the WireOverhead attribute's bytes
+     * \param frameBytes a frame's size without FCS
+     * \return its time on the wire from an idle link
+     */
+    static Time GetSerializationTime(DataRate rate, uint32_t wireOverhead, uint32_t frameBytes);
+
+    /**
      * \param quanta PFC pause quanta
      * \return quanta * 512 bit times at this device's rate, rounded up to the
      *         simulator's resolution
