@@ -143,6 +143,21 @@ MrcEcmpRouteManager::AddSwitch(Ptr<MrcSwitchNode> sw)
     return AddSwitch(sw, engine, ports);
 }
 
+uint32_t
+MrcEcmpRouteManager::HostIndex(Ipv6Address address)
+{
+    auto it = m_hostIndex.find(address);
+    if (it != m_hostIndex.end())
+    {
+        return it->second;
+    }
+    const uint32_t h = static_cast<uint32_t>(m_hostAddrs.size());
+    m_hostIndex.emplace(address, h);
+    m_hostAddrs.push_back(address);
+    m_hostAt.emplace_back();
+    return h;
+}
+
 void
 MrcEcmpRouteManager::AddHost(Ipv6Address address, Ptr<MrcNetDevice> switchSidePort)
 {
@@ -150,19 +165,7 @@ MrcEcmpRouteManager::AddHost(Ipv6Address address, Ptr<MrcNetDevice> switchSidePo
     NS_ABORT_MSG_IF(m_installed, "MrcEcmpRouteManager::AddHost: called after ComputeAndInstall");
     NS_ABORT_MSG_IF(!switchSidePort,
                     "MrcEcmpRouteManager::AddHost " << address << ": null switch port");
-    auto it = m_hostIndex.find(address);
-    uint32_t h;
-    if (it == m_hostIndex.end())
-    {
-        h = static_cast<uint32_t>(m_hostAddrs.size());
-        m_hostIndex.emplace(address, h);
-        m_hostAddrs.push_back(address);
-        m_hostAt.emplace_back();
-    }
-    else
-    {
-        h = it->second;
-    }
+    const uint32_t h = HostIndex(address);
     m_hostAt[h].push_back(switchSidePort);
 }
 
@@ -172,19 +175,7 @@ MrcEcmpRouteManager::AddHost(Ipv6Address address, Ptr<Node> sw, uint32_t port)
     NS_LOG_FUNCTION(this << address << sw << port);
     NS_ABORT_MSG_IF(m_installed, "MrcEcmpRouteManager::AddHost: called after ComputeAndInstall");
     NS_ABORT_MSG_IF(!sw, "MrcEcmpRouteManager::AddHost " << address << ": null switch");
-    auto it = m_hostIndex.find(address);
-    uint32_t h;
-    if (it == m_hostIndex.end())
-    {
-        h = static_cast<uint32_t>(m_hostAddrs.size());
-        m_hostIndex.emplace(address, h);
-        m_hostAddrs.push_back(address);
-        m_hostAt.emplace_back();
-    }
-    else
-    {
-        h = it->second;
-    }
+    const uint32_t h = HostIndex(address);
     if (m_hostAtData.size() <= h)
     {
         m_hostAtData.resize(h + 1);

@@ -187,6 +187,9 @@ class MrcEcmpRouteManager : public Object
     void DoDispose() override;
 
   private:
+    /// \param address a host address \return its index (a new one on first sight)
+    uint32_t HostIndex(Ipv6Address address);
+
     /// A registered switch.
     struct Switch
     {

@@ -706,23 +706,21 @@ MrcTopology::AddLink(uint32_t plane,
                      uint32_t portA,
                      uint32_t portB)
 {
-    MrcTopologyLink l;
-    l.id = static_cast<uint32_t>(m_links.size());
-    l.plane = plane;
-    l.tier = tier;
-    l.nodeA = a;
-    l.nodeB = b;
+    Ptr<MrcChannel> channel = devA->GetMrcChannel();
+    const uint32_t id = AddUnbuiltLink(plane,
+                                       tier,
+                                       a,
+                                       b,
+                                       portA,
+                                       portB,
+                                       devA->GetDataRate(),
+                                       channel->GetDelay(),
+                                       0); // wireOverhead: read from the devices
+    MrcTopologyLink& l = m_links[id];
     l.devA = devA;
     l.devB = devB;
-    l.portA = portA;
-    l.portB = portB;
-    l.channel = devA->GetMrcChannel();
-    l.rate = devA->GetDataRate();
-    l.delay = l.channel->GetDelay();
-    m_links.push_back(l);
-    m_linksOfNode[a->GetId()].push_back(l.id);
-    m_linksOfNode[b->GetId()].push_back(l.id);
-    return l.id;
+    l.channel = channel;
+    return id;
 }
 
 uint32_t
