@@ -317,7 +317,8 @@ MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
     }
     // the oldest backup, but not one on the path the retired EV just failed on (a replica
     // of the same SRv6 carrier would fail the same way) unless no other is left; never
-    // one of a carrier found dead (CarrierLossEvs) while the plane has active EVs
+    // one of a carrier found dead (CarrierLossEvs): with only those left the plane's
+    // active set stays short, and an empty plane is not used until a probe revives an EV
     auto it = std::find_if(backup.begin(), backup.end(), [this, avoidPath](uint32_t b) {
         return m_evs[b].path != avoidPath && !IsPathDown(m_evs[b].path);
     });
@@ -326,10 +327,6 @@ MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
         it = std::find_if(backup.begin(), backup.end(), [this](uint32_t b) {
             return !IsPathDown(m_evs[b].path);
         });
-    }
-    if (it == backup.end() && m_planeActive[plane] == 0)
-    {
-        it = backup.begin();
     }
     return it;
 }
