@@ -142,7 +142,7 @@ struct MrcEvEntry
  *   the last answer had m = NONE, SKIP if m = SKIP_ONCE; m = ALWAYS_SKIP or a timeout resets
  *   the count. The revived EV refills its plane's active set if that is short, else it
  *   joins the end of the plane's backup set (it never displaces the replacement).
- * - Dead carrier (CarrierLossEvs = N > 0, off by default): the EVs of one path group (one
+ * - Dead carrier (CarrierLossEvs = N, default 3; 0 = off): the EVs of one path group (one
  *   SRv6 carrier; replicas of one path) share its fate. Losses and timeouts without a sign
  *   that the carrier still delivers are counted per carrier, one per distinct EV; a sign of
  *   life (a SACK echoing one of its EVs, a TRIMMED NACK, a probe answer, or a loss reported
