@@ -1248,3 +1248,218 @@ TEST(MrcEvTable, RetireWholePathStopsAtTheFloor)
     EXPECT_EQ(t->GetState(left[0]), MrcEvState::SKIP);
     Simulator::Destroy();
 }
+
+namespace
+{
+/// A table of FourPathSet(active, backup0, backup2) with the dead-carrier rule: N distinct
+/// EVs, CarrierConfirmTime `confirm`; probes of the rule counted in `probes`.
+Ptr<MrcEvTable>
+MakeCarrierTable(const MrcEvSet& s, uint32_t n, Time confirm, std::vector<uint32_t>* probes)
+{
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute("CarrierLossEvs", UintegerValue(n));
+    t->SetAttribute("CarrierConfirmTime", TimeValue(confirm));
+    t->SetAttribute("ReviveSuccesses", UintegerValue(1));
+    EXPECT_EQ(t->AssignStreams(5), 1);
+    t->Init(s);
+    if (probes)
+    {
+        t->SetProbeCallback(
+            Callback<void, uint32_t>([probes](uint32_t id) { probes->push_back(id); }));
+    }
+    return t;
+}
+} // namespace
+
+TEST(MrcEvTable, CarrierLossRetiresADeadCarrierAfterItsConfirmation)
+{
+    // 3 replicas of 4 paths (ids 0..11: id % 4 = T1), backups 12, 13 on T1 0 and 14, 15 on
+    // T1 2. Path 0 dies: losses on two distinct EVs of it (0, then 4). By default each
+    // retires its own EV and the third replica (8) stays until it loses a packet too. With
+    // CarrierLossEvs 2 the carrier is suspect after the second loss, one probe goes on it,
+    // and 10 us later, with no sign of life, 8 is retired as well (CARRIER_LOSS) and no
+    // backup of path 0 is promoted: the two backups of path 2 refill, then the plane
+    // stays one short.
+    for (uint32_t n : {0u, 2u})
+    {
+        SCOPED_TRACE(n == 0 ? "default" : "CarrierLossEvs 2");
+        std::vector<uint32_t> probes;
+        Ptr<MrcEvTable> t = MakeCarrierTable(FourPathSet(3, 2, 2), n, MicroSeconds(10), &probes);
+        Recorder rec;
+        t->TraceConnectWithoutContext("EvState", MakeCallback(&Recorder::OnState, &rec));
+        const uint32_t path0 = t->GetPath(0);
+        ASSERT_EQ(t->GetPath(4), path0);
+        ASSERT_EQ(t->GetPath(8), path0);
+        ASSERT_EQ(t->GetPath(12), path0);
+        ASSERT_EQ(t->GetPath(14), t->GetPath(2));
+        t->OnInferredLoss(0);
+        t->OnTimeout(4);
+        EXPECT_EQ(t->GetState(0), MrcEvState::ASSUMED_BAD);
+        EXPECT_EQ(t->GetState(4), MrcEvState::ASSUMED_BAD);
+        EXPECT_EQ(t->GetEntry(8).set, MrcEvEntry::ACTIVE); // not yet: suspect only
+        EXPECT_EQ(probes.size(), n == 0 ? 0u : 1u);
+        if (!probes.empty())
+        {
+            EXPECT_EQ(t->GetPath(probes[0]), path0); // the probe tests the suspect carrier
+        }
+        Simulator::Stop(MicroSeconds(11));
+        Simulator::Run();
+        EXPECT_EQ(t->IsCarrierDown(path0), n != 0);
+        EXPECT_EQ(t->GetCarrierFailures(), n == 0 ? 0u : 1u);
+        if (n == 0)
+        {
+            EXPECT_EQ(t->GetEntry(8).set, MrcEvEntry::ACTIVE);
+            EXPECT_EQ(t->GetActiveCount(), 12u); // both losses were refilled
+        }
+        else
+        {
+            EXPECT_EQ(t->GetState(8), MrcEvState::ASSUMED_BAD);
+            bool carrierLoss = false;
+            for (const auto& c : rec.changes)
+            {
+                carrierLoss = carrierLoss || (c.id == 8 && c.reason == MrcEvReason::CARRIER_LOSS);
+                EXPECT_FALSE(c.reason == MrcEvReason::PROMOTED && t->GetPath(c.id) == path0)
+                    << "backup " << c.id << " of the dead carrier promoted";
+            }
+            EXPECT_TRUE(carrierLoss);
+            EXPECT_TRUE(ActiveOnPath(t, path0).empty());
+            EXPECT_EQ(t->GetEntry(12).set, MrcEvEntry::BACKUP);
+            EXPECT_EQ(t->GetEntry(13).set, MrcEvEntry::BACKUP);
+            EXPECT_EQ(t->GetActiveCount(), 11u); // 9 + the two backups of path 2
+        }
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcEvTable, CarrierLossSignsOfLifeClearTheSuspicion)
+{
+    // Each sign that the carrier delivers starts its count again: a SACK echoing one of
+    // its EVs, a TRIMMED NACK, a probe answer, or a loss reported through LossOnLivePath (a
+    // later packet of the path arrived). Losses on the same EV count once; losses spread
+    // wider than CarrierLossWindow do not add up.
+    // 4 replicas of 4 paths: path 1 is ids 1, 5, 9, 13
+    const auto run = [](const std::function<void(Ptr<MrcEvTable>)>& between, bool down) {
+        std::vector<uint32_t> probes;
+        Ptr<MrcEvTable> t = MakeCarrierTable(FourPathSet(4, 0, 0), 2, MicroSeconds(10), &probes);
+        t->OnInferredLoss(1);
+        between(t);
+        t->OnInferredLoss(5);
+        Simulator::Stop(MicroSeconds(30));
+        Simulator::Run();
+        EXPECT_EQ(t->IsCarrierDown(t->GetPath(1)), down);
+        EXPECT_EQ(t->GetEntry(13).set == MrcEvEntry::ACTIVE, !down);
+        Simulator::Destroy();
+    };
+    {
+        SCOPED_TRACE("nothing between: down");
+        run([](Ptr<MrcEvTable>) {}, true);
+    }
+    {
+        SCOPED_TRACE("a SACK echo of the carrier");
+        run([](Ptr<MrcEvTable> t) { t->OnSack(9, MrcPathFeedback::NONE); }, false);
+    }
+    {
+        SCOPED_TRACE("a TRIMMED NACK on the carrier");
+        run([](Ptr<MrcEvTable> t) { t->OnNack(9, MrcNackReason::TRIMMED); }, false);
+    }
+    {
+        SCOPED_TRACE("a loss whose path delivered later");
+        run(
+            [](Ptr<MrcEvTable> t) {
+                t->LossOnLivePath(t->GetValue(9), MrcPathSignal::LOSS);
+                EXPECT_EQ(t->GetState(9), MrcEvState::ASSUMED_BAD); // the EV itself goes
+            },
+            false);
+    }
+    {
+        SCOPED_TRACE("a SACK echo of another carrier does not help");
+        run([](Ptr<MrcEvTable> t) { t->OnSack(2, MrcPathFeedback::NONE); }, true);
+    }
+    {
+        // after the second loss: the sign of life arrives within the confirmation time
+        SCOPED_TRACE("a sign of life while suspect");
+        std::vector<uint32_t> probes;
+        Ptr<MrcEvTable> t = MakeCarrierTable(FourPathSet(4, 0, 0), 2, MicroSeconds(10), &probes);
+        t->OnInferredLoss(1);
+        t->OnInferredLoss(5);
+        ASSERT_EQ(probes.size(), 1u);
+        EXPECT_EQ(probes[0], 9u); // the first GOOD active EV of the carrier
+        // its answer (a GOOD EV: not a revival, but the carrier works)
+        Simulator::Schedule(MicroSeconds(5),
+                            [t]() { EXPECT_FALSE(t->OnProbeAnswer(9, MrcPathFeedback::NONE)); });
+        Simulator::Stop(MicroSeconds(30));
+        Simulator::Run();
+        EXPECT_FALSE(t->IsCarrierDown(t->GetPath(1)));
+        EXPECT_EQ(t->GetEntry(9).set, MrcEvEntry::ACTIVE);
+        Simulator::Destroy();
+    }
+    {
+        SCOPED_TRACE("two losses of one EV count once");
+        Ptr<MrcEvTable> t = MakeCarrierTable(FourPathSet(4, 0, 0), 2, Time(0), nullptr);
+        t->OnInferredLoss(1);
+        t->OnTimeout(1);
+        EXPECT_FALSE(t->IsCarrierDown(t->GetPath(1)));
+        t->OnTimeout(5); // no base RTT, no CarrierConfirmTime: no wait
+        EXPECT_TRUE(t->IsCarrierDown(t->GetPath(1)));
+        Simulator::Destroy();
+    }
+    {
+        SCOPED_TRACE("losses further apart than CarrierLossWindow");
+        Ptr<MrcEvTable> t = MakeCarrierTable(FourPathSet(4, 0, 0), 2, Time(0), nullptr);
+        t->SetAttribute("CarrierLossWindow", TimeValue(MicroSeconds(100)));
+        t->OnInferredLoss(1);
+        Simulator::Schedule(MicroSeconds(150), [t]() { t->OnInferredLoss(5); });
+        Simulator::Stop(MicroSeconds(200));
+        Simulator::Run();
+        EXPECT_FALSE(t->IsCarrierDown(t->GetPath(1)));
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcEvTable, CarrierLossEndsWhenAProbeRevivesOneOfItsEvs)
+{
+    // 3 replicas of 4 paths, backups 12, 13, 14 all on path 0. Losses on 0 and 4 are
+    // refilled by 12 and 13 (the carrier is not down yet); the second loss takes it down at
+    // once (no confirmation time, no base RTT): 8, 12 and 13 are retired and 14 stays a
+    // backup: the plane keeps 9 of 12. ReviveSuccesses 1: the first answered probe of a
+    // retired EV of path 0 revives it, the carrier is up again, the EV fills the gap, and
+    // the next retirement promotes the carrier's last backup.
+    std::vector<uint32_t> probes;
+    Ptr<MrcEvTable> t = MakeCarrierTable(FourPathSet(3, 3, 0), 2, Time(0), &probes);
+    std::vector<std::pair<uint32_t, bool>> carrier;
+    t->TraceConnectWithoutContext("CarrierState",
+                                  MakeCallback(+[](std::vector<std::pair<uint32_t, bool>>* v,
+                                                   uint32_t path,
+                                                   uint32_t,
+                                                   bool up) {
+                                      v->emplace_back(path, up);
+                                  }).Bind(&carrier));
+    const uint32_t path0 = t->GetPath(0);
+    ASSERT_EQ(t->GetPath(14), path0);
+    t->OnInferredLoss(0);
+    EXPECT_EQ(t->GetEntry(12).set, MrcEvEntry::ACTIVE);
+    t->OnInferredLoss(4);
+    ASSERT_TRUE(t->IsCarrierDown(path0));
+    EXPECT_EQ(t->GetState(8), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(t->GetState(12), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(t->GetState(13), MrcEvState::ASSUMED_BAD);
+    EXPECT_EQ(t->GetActiveCount(), 9u);
+    EXPECT_EQ(t->GetEntry(14).set, MrcEvEntry::BACKUP);
+    ASSERT_EQ(carrier.size(), 1u);
+    EXPECT_EQ(carrier[0], std::make_pair(path0, false));
+    // every retired EV is probed once within ProbeInterval (1 ms) +- 50 %, and none of
+    // these probes has timed out (2 ms) at 1.6 ms
+    Simulator::Stop(MicroSeconds(1600));
+    Simulator::Run();
+    ASSERT_EQ(probes.size(), 5u);
+    EXPECT_TRUE(t->OnProbeAnswer(probes[0], MrcPathFeedback::NONE));
+    EXPECT_FALSE(t->IsCarrierDown(path0));
+    EXPECT_EQ(t->GetState(probes[0]), MrcEvState::GOOD);
+    EXPECT_EQ(t->GetEntry(probes[0]).set, MrcEvEntry::ACTIVE);
+    EXPECT_EQ(t->GetActiveCount(), 10u);
+    ASSERT_EQ(carrier.size(), 2u);
+    EXPECT_EQ(carrier[1], std::make_pair(path0, true));
+    t->OnInferredLoss(1);
+    EXPECT_EQ(t->GetEntry(14).set, MrcEvEntry::ACTIVE);
+    Simulator::Destroy();
+}

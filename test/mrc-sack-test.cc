@@ -1123,3 +1123,41 @@ TEST(MrcSackScoreboard, GuardExpiryOnlyWhenSomethingIsHeld)
     EXPECT_EQ(Psns(sb3.OnGuardExpiry(NanoSeconds(2950)).lost), (std::vector<uint32_t>{0}));
     EXPECT_FALSE(sb3.GetGuardExpiry(at));
 }
+
+TEST(MrcSackScoreboard, PathDeliveredAboveTellsALivePathFromADeadOne)
+{
+    // The dead-carrier rule's evidence: PSN 0 and PSN 3 go on path 1, PSNs 1 and 2 on path 2.
+    // While only path 2's PSNs are SACKed, nothing says path 1 delivered after PSN 0; once
+    // PSN 3 (path 1, sent later) is SACKed, it did. PSN 3 itself has nothing above it; a PSN
+    // outside the window or a retransmitted one gives no evidence; without the path count
+    // rule the scoreboard keeps no per-path record and answers false.
+    for (bool pathRule : {true, false})
+    {
+        SCOPED_TRACE(pathRule ? "path rule" : "no path rule");
+        MrcSackScoreboard::Config cfg;
+        cfg.pathCount = pathRule;
+        cfg.pathReorderPsns = 3;
+        cfg.groupedCount = true;
+        cfg.reorderPsns = 16;
+        MrcSackScoreboard sb(cfg, 0);
+        sb.OnSent(1000, 1, MicroSeconds(0), 0, 1);
+        sb.OnSent(1000, 2, MicroSeconds(1), 0, 2);
+        sb.OnSent(1000, 3, MicroSeconds(2), 0, 2);
+        sb.OnSent(1000, 4, MicroSeconds(3), 0, 1);
+        sb.OnSent(1000, 5, MicroSeconds(4), 0, 1);
+        EXPECT_TRUE(sb.OnSack(0xffffff, 1, 0b11).lost.empty()); // PSNs 1, 2 (path 2)
+        EXPECT_FALSE(sb.PathDeliveredAbove(0));
+        EXPECT_FALSE(sb.PathDeliveredAbove(3));
+        EXPECT_TRUE(sb.OnSack(0xffffff, 1, 0b111).lost.empty()); // PSN 3 (path 1) too
+        EXPECT_EQ(sb.PathDeliveredAbove(0), pathRule);
+        EXPECT_FALSE(sb.PathDeliveredAbove(4)); // nothing of path 1 above PSN 4
+        EXPECT_FALSE(sb.PathDeliveredAbove(9)); // not outstanding
+        // PSN 0 retransmitted on path 1: its send order is no longer its PSN order
+        EXPECT_EQ(sb.OnTimeout(MicroSeconds(300), MicroSeconds(100)).lost.size(), 2u);
+        uint32_t psn;
+        ASSERT_TRUE(sb.NextRetransmit(psn));
+        EXPECT_EQ(psn, 0u);
+        sb.OnRetransmit(0, 6, MicroSeconds(301), 0, 1);
+        EXPECT_FALSE(sb.PathDeliveredAbove(0));
+    }
+}

@@ -17,6 +17,7 @@
 #include "ns3/mrc-scenario.h"
 #include "ns3/names.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <array>
@@ -649,6 +650,54 @@ TEST(MrcScenario, MrcFailoverCompletesWithEvEvents)
     EXPECT_EQ(CountKind(ev, "qp_error"), 0u);
     EXPECT_GT(CountKind(ev, "ev_state"), 0u); // EVs over the dead link were retired
     Cleanup(dir);
+}
+
+TEST(MrcScenario, DeadCarrierRuleRetiresTheCutLinksReplicasTogether)
+{
+    // A T0-T1 link cut at 5 us under a 1 MB MRC permutation (16 hosts, 1 plane, 4 T1: each
+    // SRv6 carrier is about 32 of a QP's 128 EVs). By default every EV through the dead link
+    // loses a packet of its own before it is retired (LOSS_INFERRED or TIMEOUT); with
+    // MrcEvTable::CarrierLossEvs 3 a few such losses take the carrier down and its other
+    // EVs go at once (CARRIER_LOSS), so fewer EVs are retired for a lost packet. Only EVs
+    // of the cut carrier (plane 0, T1 0: low 16 bits 0x1000) may go CARRIER_LOSS.
+    uint32_t lostOnDead[2] = {0, 0};
+    uint32_t carrierLoss[2] = {0, 0};
+    for (uint32_t k = 0; k < 2; ++k)
+    {
+        SCOPED_TRACE(k == 0 ? "default" : "CarrierLossEvs 3");
+        Config::SetDefault("ns3::MrcEvTable::CarrierLossEvs", UintegerValue(k == 0 ? 0 : 3));
+        MrcScenarioConfig c = SmallWith("permutation", "mrc", "1000000");
+        c.failLink = "p0-t0-0:p0-t1-0";
+        c.failAt = MicroSeconds(5);
+        MrcScenarioRunner r(c);
+        const std::string dir = RunAndWrite(c, r);
+        CheckAllExactlyOnce(r);
+        for (const auto& line : Lines(ReadFile(dir + "/events.csv")))
+        {
+            const std::size_t v = line.find(" value 0x");
+            if (line.find(",ev_state,") == std::string::npos || v == std::string::npos)
+            {
+                continue;
+            }
+            const uint32_t value = std::stoul(line.substr(v + 9), nullptr, 16);
+            const bool dead = (value & 0xffff) == 0x1000;
+            if (line.find("CARRIER_LOSS") != std::string::npos)
+            {
+                ++carrierLoss[k];
+                EXPECT_TRUE(dead) << line;
+            }
+            if (dead && (line.find("ASSUMED_BAD LOSS_INFERRED") != std::string::npos ||
+                         line.find("ASSUMED_BAD TIMEOUT") != std::string::npos))
+            {
+                ++lostOnDead[k];
+            }
+        }
+        Cleanup(dir);
+    }
+    EXPECT_EQ(carrierLoss[0], 0u);
+    EXPECT_GT(carrierLoss[1], 0u);
+    EXPECT_GT(lostOnDead[1], 0u);
+    EXPECT_LT(lostOnDead[1], lostOnDead[0]);
 }
 
 TEST(MrcScenario, AllreduceRunsEveryStepAndReportsItsTime)

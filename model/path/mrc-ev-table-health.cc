@@ -81,6 +81,7 @@ void
 MrcEvTable::ApplySack(uint32_t id, MrcPathFeedback m)
 {
     MrcEvEntry& e = m_evs[id];
+    NoteCarrierAlive(e.path); // the packet it echoes arrived
     if (m == MrcPathFeedback::ALWAYS_SKIP)
     {
         m_lastLost = id;
@@ -105,6 +106,7 @@ MrcEvTable::ApplyTrim(uint32_t id)
 {
     m_lastLost = id;
     MrcEvEntry& e = m_evs[id];
+    NoteCarrierAlive(e.path); // the trimmed header went the whole way
     if (e.set != MrcEvEntry::ACTIVE)
     {
         return;
@@ -114,7 +116,7 @@ MrcEvTable::ApplyTrim(uint32_t id)
 }
 
 void
-MrcEvTable::ApplyLoss(uint32_t id, MrcEvReason reason)
+MrcEvTable::ApplyLoss(uint32_t id, MrcEvReason reason, bool carrierCounts)
 {
     m_lastLost = id;
     if (m_evs[id].set == MrcEvEntry::ACTIVE)
@@ -122,6 +124,120 @@ MrcEvTable::ApplyLoss(uint32_t id, MrcEvReason reason)
         ++m_evs[id].timeouts;
     }
     Retire(id, reason);
+    if (carrierCounts && m_carrierLossEvs > 0)
+    {
+        CountCarrierLoss(id);
+    }
+}
+
+void
+MrcEvTable::NoteCarrierAlive(uint32_t path)
+{
+    if (m_carrierLossEvs == 0 || m_pathLosses[path] == 0)
+    {
+        return;
+    }
+    // a new count: every EV of the path may count again; a suspect carrier is cleared
+    m_pathLosses[path] = 0;
+    ++m_pathEpoch[path];
+    m_pathConfirm[path].Cancel();
+}
+
+void
+MrcEvTable::CountCarrierLoss(uint32_t id)
+{
+    MrcEvEntry& e = m_evs[id];
+    const uint32_t path = e.path;
+    if (m_pathDown[path] || !IsPlaneUp(e.ev.plane))
+    {
+        return; // already down; or Q3: a loss on a down plane says nothing of the path
+    }
+    const Time now = Simulator::Now();
+    if (m_pathLosses[path] > 0 && m_carrierLossWindow.IsStrictlyPositive() &&
+        now - m_pathFirstLoss[path] > m_carrierLossWindow)
+    {
+        m_pathLosses[path] = 0; // too old: start again
+        ++m_pathEpoch[path];
+    }
+    if (e.carrierEpoch == m_pathEpoch[path])
+    {
+        return; // this EV was counted already
+    }
+    e.carrierEpoch = m_pathEpoch[path];
+    if (m_pathLosses[path]++ == 0)
+    {
+        m_pathFirstLoss[path] = now;
+    }
+    if (m_pathLosses[path] >= m_carrierLossEvs && m_pathConfirm[path].IsExpired())
+    {
+        SuspectCarrier(path, id);
+    }
+}
+
+void
+MrcEvTable::SuspectCarrier(uint32_t path, uint32_t id)
+{
+    const uint32_t plane = m_evs[id].ev.plane;
+    const Time wait =
+        m_carrierConfirmTime.IsStrictlyPositive() ? m_carrierConfirmTime : 4 * m_baseRtt;
+    if (!wait.IsStrictlyPositive())
+    {
+        RetireCarrier(path, plane);
+        return;
+    }
+    // one reliability probe on the carrier, on a GOOD active EV of it if one is left (its
+    // answer, like any SACK echoing the carrier, clears the suspicion)
+    uint32_t probeId = id;
+    for (uint32_t other : m_planeIds[plane])
+    {
+        if (m_evs[other].path == path && m_hot[other].set == MrcEvEntry::ACTIVE &&
+            m_hot[other].state == MrcEvState::GOOD)
+        {
+            probeId = other;
+            break;
+        }
+    }
+    if (IsPlaneUp(plane))
+    {
+        if (!m_probeCb.IsNull())
+        {
+            m_probeCb(probeId);
+        }
+        else if (!m_probeSender.IsNull())
+        {
+            m_probeSender(ChoiceOf(probeId));
+        }
+    }
+    m_pathConfirm[path] = Simulator::Schedule(wait, &MrcEvTable::ConfirmCarrier, this, path, plane);
+}
+
+void
+MrcEvTable::ConfirmCarrier(uint32_t path, uint32_t plane)
+{
+    if (m_pathLosses[path] >= m_carrierLossEvs && !m_pathDown[path])
+    {
+        RetireCarrier(path, plane);
+    }
+}
+
+void
+MrcEvTable::RetireCarrier(uint32_t path, uint32_t plane)
+{
+    NS_LOG_LOGIC("carrier of path " << path << " (plane " << plane << ") is down");
+    m_pathDown[path] = 1;
+    m_pathLosses[path] = 0;
+    ++m_pathEpoch[path];
+    ++m_carrierFailures;
+    m_carrierTrace(path, plane, false);
+    // a copy of the ids: Retire changes the sets
+    const std::vector<uint32_t> ids = m_planeIds[plane];
+    for (uint32_t other : ids)
+    {
+        if (m_evs[other].path == path && m_evs[other].set == MrcEvEntry::ACTIVE)
+        {
+            Retire(other, MrcEvReason::CARRIER_LOSS);
+        }
+    }
 }
 
 void
@@ -191,7 +307,8 @@ MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
         }
         auto it = std::find_if(backup.begin(), backup.end(), [this, avoidPath, &bad](uint32_t b) {
             const uint32_t path = m_evs[b].path;
-            return path != avoidPath && std::find(bad.begin(), bad.end(), path) == bad.end();
+            return path != avoidPath && !IsPathDown(path) &&
+                   std::find(bad.begin(), bad.end(), path) == bad.end();
         });
         if (it != backup.end() || m_planeActive[plane] > 0)
         {
@@ -199,17 +316,17 @@ MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
         }
     }
     // the oldest backup, but not one on the path the retired EV just failed on (a replica
-    // of the same SRv6 carrier would fail the same way) unless no other is left
-    auto it = backup.begin();
-    if (avoidPath != NO_EV)
+    // of the same SRv6 carrier would fail the same way) unless no other is left; never
+    // one of a carrier found dead (CarrierLossEvs): with only those left the plane's
+    // active set stays short, and an empty plane is not used until a probe revives an EV
+    auto it = std::find_if(backup.begin(), backup.end(), [this, avoidPath](uint32_t b) {
+        return m_evs[b].path != avoidPath && !IsPathDown(m_evs[b].path);
+    });
+    if (it == backup.end())
     {
-        it = std::find_if(backup.begin(), backup.end(), [this, avoidPath](uint32_t b) {
-            return m_evs[b].path != avoidPath;
+        it = std::find_if(backup.begin(), backup.end(), [this](uint32_t b) {
+            return !IsPathDown(m_evs[b].path);
         });
-        if (it == backup.end())
-        {
-            it = backup.begin();
-        }
     }
     return it;
 }
@@ -325,6 +442,7 @@ MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
 {
     CheckId(evId);
     MrcEvEntry& e = m_evs[evId];
+    NoteCarrierAlive(e.path); // the probe went the whole way and back
     if (e.state != MrcEvState::ASSUMED_BAD || !e.probeOutstanding)
     {
         return false;
@@ -344,6 +462,14 @@ MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
         return true;
     }
     e.probeSuccesses = 0;
+    if (IsPathDown(e.path))
+    {
+        // the carrier works again: its backups may be promoted, its losses count anew
+        m_pathDown[e.path] = 0;
+        m_pathLosses[e.path] = 0;
+        ++m_pathEpoch[e.path];
+        m_carrierTrace(e.path, e.ev.plane, true);
+    }
     if (m == MrcPathFeedback::SKIP_ONCE)
     {
         m_hot[evId].skipTurns = m_ecnSkipTurns;

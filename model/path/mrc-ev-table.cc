@@ -68,6 +68,8 @@ MrcEvReasonName(MrcEvReason r)
         return "CONTROLLER_DENY";
     case MrcEvReason::CONTROLLER_ALLOW:
         return "CONTROLLER_ALLOW";
+    case MrcEvReason::CARRIER_LOSS:
+        return "CARRIER_LOSS";
     }
     return "?";
 }
@@ -187,6 +189,42 @@ MrcEvTable::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&MrcEvTable::m_retireWholePath),
                           MakeBooleanChecker())
+            .AddAttribute("CarrierLossEvs",
+                          "Dead-carrier rule: a path group (EVs with one SRv6 carrier, "
+                          "replicas of one path) is taken as dead once losses or timeouts "
+                          "hit this many distinct EVs of it with no sign in between that it "
+                          "delivers (a SACK echoing one of its EVs, a TRIMMED NACK, a probe "
+                          "answer, or a loss of which a later packet of the path was "
+                          "delivered); then every active EV of it is retired (CARRIER_LOSS) "
+                          "and none of its backups is promoted until a probe revives one of "
+                          "its EVs. 0 = off (each EV must lose its own packet). Default 3: "
+                          "our choice, not published ([P1] retires the EV of a silent loss, "
+                          "and there an EV is one of 2,048 paths; here a plane has fewer "
+                          "paths than EVs: validation cases 13a, 15a); 2 cost the failover "
+                          "scenario 3 % of its goodput, 3 nothing.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&MrcEvTable::m_carrierLossEvs),
+                          MakeUintegerChecker<uint32_t>(0, 1000))
+            .AddAttribute("CarrierLossWindow",
+                          "Dead-carrier rule: the losses counted against a carrier must fall "
+                          "within this time of the first; an older count starts again. 0 = no "
+                          "limit. Default 500 us (our choice: about two retransmission "
+                          "timeouts at TimeoutExponent 8, so losses that only the timeout "
+                          "finds still add up).",
+                          TimeValue(MicroSeconds(500)),
+                          MakeTimeAccessor(&MrcEvTable::m_carrierLossWindow),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CarrierConfirmTime",
+                          "Dead-carrier rule: how long a carrier with CarrierLossEvs lost EVs "
+                          "stays suspect (one probe is sent on it) before it is taken as dead; "
+                          "any sign of life meanwhile clears it. A timeout finds every packet "
+                          "of a window at once, those of live paths whose SACKs were lost "
+                          "too; the wait lets the next SACKs tell them apart. 0 (default) = 4 "
+                          "base RTTs (SetBaseRtt; none set: no wait). Our choice, not "
+                          "published.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&MrcEvTable::m_carrierConfirmTime),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("Profile",
                           "EV profile of Init(localQpn, remoteQpn, nPorts), the path-selector "
                           "family's entry (the MRC queue pair sets it to its own profile). "
@@ -201,7 +239,12 @@ MrcEvTable::GetTypeId()
             .AddTraceSource("PlaneState",
                             "A plane became unusable (local or remote port down) or usable.",
                             MakeTraceSourceAccessor(&MrcEvTable::m_planeTrace),
-                            "ns3::MrcEvTable::PlaneTracedCallback");
+                            "ns3::MrcEvTable::PlaneTracedCallback")
+            .AddTraceSource("CarrierState",
+                            "A carrier (path group) was found dead (CarrierLossEvs) or a probe "
+                            "revived one of its EVs.",
+                            MakeTraceSourceAccessor(&MrcEvTable::m_carrierTrace),
+                            "ns3::MrcEvTable::CarrierTracedCallback");
     return tid;
 }
 
@@ -217,7 +260,10 @@ MrcEvTable::MrcEvTable()
       m_probeTimeout(MilliSeconds(2)),
       m_reviveSuccesses(3),
       m_refillAvoidsFailedPaths(false),
-      m_retireWholePath(false)
+      m_retireWholePath(false),
+      m_carrierLossEvs(3),
+      m_carrierLossWindow(MicroSeconds(500)),
+      m_carrierConfirmTime(Time(0))
 {
     NS_LOG_FUNCTION(this);
 }
@@ -233,6 +279,10 @@ MrcEvTable::DoDispose()
     for (auto& e : m_evs)
     {
         e.probeEvent.Cancel();
+    }
+    for (auto& c : m_pathConfirm)
+    {
+        c.Cancel();
     }
     m_probeCb = MakeNullCallback<void, uint32_t>();
     m_probeSender = MakeNullCallback<void, const MrcPathChoice&>();
@@ -297,6 +347,11 @@ MrcEvTable::Init(const MrcEvSet& set)
     m_evMinActive = set.evMinActive;
     m_buckets.resize(m_paths);
     m_pathOrder.reserve(m_paths);
+    m_pathLosses.assign(m_paths, 0);
+    m_pathFirstLoss.assign(m_paths, Time(0));
+    m_pathEpoch.assign(m_paths, 1);
+    m_pathDown.assign(m_paths, 0);
+    m_pathConfirm.assign(m_paths, EventId());
     m_reverseEv.assign(m_planes, NO_EV);
     m_reversePos.assign(m_planes, 0);
     // The first round is drawn by the first Select: the random stream may still be fixed
@@ -780,6 +835,38 @@ MrcEvTable::DoFeedback(uint32_t ev, MrcPathSignal kind)
         ApplyLoss(id, MrcEvReason::LOSS_INFERRED);
         break;
     }
+}
+
+void
+MrcEvTable::LossOnLivePath(uint32_t ev, MrcPathSignal kind)
+{
+    if (kind != MrcPathSignal::LOSS && kind != MrcPathSignal::TIMEOUT)
+    {
+        Feedback(ev, kind);
+        return;
+    }
+    CountFeedback(kind);
+    const uint32_t id = FindByValue(ev);
+    if (id == NO_EV)
+    {
+        return;
+    }
+    ApplyLoss(id,
+              kind == MrcPathSignal::TIMEOUT ? MrcEvReason::TIMEOUT : MrcEvReason::LOSS_INFERRED,
+              false);
+    NoteCarrierAlive(m_evs[id].path);
+}
+
+bool
+MrcEvTable::IsCarrierDown(uint32_t path) const
+{
+    return path < m_pathDown.size() && m_pathDown[path] != 0;
+}
+
+uint32_t
+MrcEvTable::GetCarrierFailures() const
+{
+    return m_carrierFailures;
 }
 
 // ----- queries -----

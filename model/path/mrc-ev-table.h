@@ -71,6 +71,7 @@ enum class MrcEvReason : uint8_t
     PROMOTED,         //!< taken from the backup set into the active set
     CONTROLLER_DENY,  //!< controller MODIFY_EV_STATE to DENIED
     CONTROLLER_ALLOW, //!< controller MODIFY_EV_STATE from DENIED
+    CARRIER_LOSS,     //!< its SRv6 carrier was found dead (CarrierLossEvs)
 };
 
 /// \param r a reason \return its name, e.g. "ECN_ECHO"
@@ -101,8 +102,9 @@ struct MrcEvEntry
     MrcEvState state{MrcEvState::UNKNOWN}; //!< health state
     Set set{BACKUP};                       //!< set membership
     uint32_t pos{0};                       //!< index in its plane's active vector (ACTIVE)
-    uint32_t path{0}; //!< path group: EVs with the same SRv6 carrier share one (Init)
-    Time skipUntil;   //!< time mode: SKIP ends at this time
+    uint32_t path{0};         //!< path group: EVs with the same SRv6 carrier share one (Init)
+    uint32_t carrierEpoch{0}; //!< the carrier count it was last counted in (CarrierLossEvs)
+    Time skipUntil;           //!< time mode: SKIP ends at this time
     // probe bookkeeping (ASSUMED_BAD)
     bool probeOutstanding{false}; //!< a probe is in flight
     uint32_t probeSuccesses{0};   //!< consecutive answered probes
@@ -140,6 +142,17 @@ struct MrcEvEntry
  *   the last answer had m = NONE, SKIP if m = SKIP_ONCE; m = ALWAYS_SKIP or a timeout resets
  *   the count. The revived EV refills its plane's active set if that is short, else it
  *   joins the end of the plane's backup set (it never displaces the replacement).
+ * - Dead carrier (CarrierLossEvs = N, default 3; 0 = off): the EVs of one path group (one
+ *   SRv6 carrier; replicas of one path) share its fate. Losses and timeouts without a sign
+ *   that the carrier still delivers are counted per carrier, one per distinct EV; a sign of
+ *   life (a SACK echoing one of its EVs, a TRIMMED NACK, a probe answer, or a loss reported
+ *   through LossOnLivePath: a later packet of the path was delivered) starts the count
+ *   again, and so do CarrierLossWindow without a new loss. N distinct EVs lost: the carrier
+ *   is suspect, one reliability probe goes on an EV of it, and if no sign of life arrives
+ *   within CarrierConfirmTime it is down; every active EV of it is retired (CARRIER_LOSS,
+ *   each down to ev_min_active),
+ *   and no backup of it is promoted while it is down (the plane's active set stays short
+ *   when only such backups are left). It is up again when a probe revives one of its EVs.
  * - Deny(): any state -> DENIED (replaced like a retirement); Allow(): DENIED -> GOOD,
  *   placed like a revived EV. Nothing else leaves DENIED.
  * - A plane whose local or remote port is down keeps its EVs and states, but Select() passes
@@ -206,6 +219,14 @@ class MrcEvTable : public MrcPathSelector
      * \param up true when both its local and remote port are up again
      */
     typedef void (*PlaneTracedCallback)(uint32_t plane, bool up);
+
+    /**
+     * Trace signature of carrier changes (CarrierLossEvs).
+     * \param path the path group (GetPath of its EVs)
+     * \param plane its plane
+     * \param up false when the carrier was found dead, true when a probe revived one of its EVs
+     */
+    typedef void (*CarrierTracedCallback)(uint32_t path, uint32_t plane, bool up);
 
     /// \return the TypeId
     static TypeId GetTypeId();
@@ -446,6 +467,20 @@ class MrcEvTable : public MrcPathSelector
     /// \return the number of distinct paths (path groups) of all EVs
     uint32_t GetPathCount() const override;
 
+    /**
+     * A loss or timeout on an EV whose path still delivers (see MrcPathSelector): the EV's
+     * health changes as for Feedback(ev, kind); with CarrierLossEvs the loss does not count
+     * against the carrier, whose count starts again.
+     * \param ev the entropy value \param kind LOSS or TIMEOUT
+     */
+    void LossOnLivePath(uint32_t ev, MrcPathSignal kind) override;
+
+    /// \param path a path group (GetPath) \return true if its carrier is down (CarrierLossEvs)
+    bool IsCarrierDown(uint32_t path) const;
+
+    /// \return the number of times a carrier was found dead (CarrierLossEvs)
+    uint32_t GetCarrierFailures() const;
+
     /// \param evId an EV id \return its path group (EVs with one SRv6 carrier share it)
     uint32_t GetPath(uint32_t evId) const;
 
@@ -474,7 +509,29 @@ class MrcEvTable : public MrcPathSelector
     void ApplyTrim(uint32_t id);
     /// OnTimeout / OnInferredLoss without counting.
     /// \param id the EV id \param reason TIMEOUT or LOSS_INFERRED
-    void ApplyLoss(uint32_t id, MrcEvReason reason);
+    /// \param carrierCounts the loss counts against the EV's carrier (CarrierLossEvs)
+    void ApplyLoss(uint32_t id, MrcEvReason reason, bool carrierCounts = true);
+    /// Count a loss on an EV against its carrier; N distinct EVs: RetireCarrier.
+    /// \param id the EV id
+    void CountCarrierLoss(uint32_t id);
+    /// A sign that a carrier delivers: its loss count starts again. \param path the path group
+    void NoteCarrierAlive(uint32_t path);
+    /// N losses: the carrier is suspect; probe it and confirm after CarrierConfirmTime.
+    /// \param path the path group \param id the EV whose loss made it suspect
+    void SuspectCarrier(uint32_t path, uint32_t id);
+    /// The confirmation time of a suspect carrier ran out with no sign of life.
+    /// \param path the path group \param plane its plane
+    void ConfirmCarrier(uint32_t path, uint32_t plane);
+    /// The carrier is dead: retire its active EVs, keep its backups out.
+    /// \param path the path group \param plane its plane
+    void RetireCarrier(uint32_t path, uint32_t plane);
+
+    /// \param path a path group \return true if it may not supply backups (carrier down)
+    bool IsPathDown(uint32_t path) const
+    {
+        return !m_pathDown.empty() && m_pathDown[path] != 0;
+    }
+
     /// Size the per-plane vectors for an EV set (Init).
     /// \param set the EV set
     void SizePlanes(const MrcEvSet& set);
@@ -586,9 +643,22 @@ class MrcEvTable : public MrcPathSelector
     bool m_retireWholePath;         //!< RetireWholePath
     bool m_retiringPath{false};     //!< inside Retire's walk over one path's EVs
 
+    // the dead-carrier rule
+    uint32_t m_carrierLossEvs;          //!< CarrierLossEvs (0: off)
+    Time m_carrierLossWindow;           //!< CarrierLossWindow (0: no limit)
+    Time m_carrierConfirmTime;          //!< CarrierConfirmTime (0: 4 base RTTs)
+    std::vector<uint32_t> m_pathLosses; //!< per path: distinct EVs lost in the current count
+    std::vector<Time> m_pathFirstLoss;  //!< per path: time of the count's first loss
+    std::vector<uint32_t> m_pathEpoch;  //!< per path: number of the current count (from 1)
+    std::vector<uint8_t> m_pathDown;    //!< per path: 1 while its carrier is down
+    std::vector<EventId> m_pathConfirm; //!< per path: the pending confirmation (suspect)
+    uint32_t m_carrierFailures{0};      //!< carriers found dead
+
     TracedCallback<uint32_t, uint32_t, uint32_t, MrcEvState, MrcEvState, MrcEvReason>
         m_stateTrace;                            //!< EvState trace
     TracedCallback<uint32_t, bool> m_planeTrace; //!< PlaneState trace
+
+    TracedCallback<uint32_t, uint32_t, bool> m_carrierTrace; //!< CarrierState trace
 };
 
 } // namespace ns3

@@ -76,6 +76,12 @@ MrcPathSelector::CanUsePort(uint32_t port) const
     return UsesPort(port);
 }
 
+void
+MrcPathSelector::LossOnLivePath(uint32_t ev, MrcPathSignal kind)
+{
+    Feedback(ev, kind);
+}
+
 MrcPathChoice
 MrcPathSelector::SelectReverse(uint32_t /* port */)
 {

@@ -187,6 +187,15 @@ class MrcPathSelector : public Object
         DoFeedback(ev, kind);
     }
 
+    /**
+     * Feedback of a lost packet (kind LOSS or TIMEOUT) whose path is known to work: a packet
+     * sent later on the same path has been delivered, so the loss was random or congestion,
+     * not a dead path. Counted as that signal. Default: Feedback(ev, kind).
+     * \param ev the entropy value of the lost packet
+     * \param kind LOSS or TIMEOUT
+     */
+    virtual void LossOnLivePath(uint32_t ev, MrcPathSignal kind);
+
     /// \return the number of distinct paths this selector spreads a connection over
     virtual uint32_t GetPathCount() const = 0;
 

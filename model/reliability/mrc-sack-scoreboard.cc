@@ -379,6 +379,19 @@ MrcSackScoreboard::TopSacked::Add(uint32_t set, uint64_t p)
 }
 
 bool
+MrcSackScoreboard::TopSacked::Highest(uint32_t set, uint64_t& p) const
+{
+    if (m_n == 0 || m_count.empty() || m_count[set] == 0)
+    {
+        return false;
+    }
+    // the ring ascends from m_head: the highest is the last slot used
+    const uint32_t i = m_head[set] + m_count[set] - 1;
+    p = m_pos[static_cast<std::size_t>(set) * m_n + (i >= m_n ? i - m_n : i)];
+    return true;
+}
+
+bool
 MrcSackScoreboard::TopSacked::NthOffset(uint32_t set, uint64_t unaAbs, uint32_t& off) const
 {
     // Positions below una were cumulatively acknowledged: with one of the N there, fewer
@@ -927,6 +940,19 @@ uint32_t
 MrcSackScoreboard::GetCapacity() const
 {
     return m_config.capacityPsns;
+}
+
+bool
+MrcSackScoreboard::PathDeliveredAbove(uint32_t psn) const
+{
+    uint32_t off;
+    if (!OffsetOf(psn & PSN_MASK, off))
+    {
+        return false;
+    }
+    const MrcPsnRecord& r = At(off);
+    uint64_t top;
+    return r.retxCount == 0 && m_pathTop.Highest(r.path, top) && top > m_unaAbs + off;
 }
 
 const MrcPsnRecord*

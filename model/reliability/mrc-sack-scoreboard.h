@@ -308,6 +308,18 @@ class MrcSackScoreboard
      */
     const MrcPsnRecord* GetRecord(uint32_t psn) const;
 
+    /**
+     * Whether the path of a PSN delivered a later packet: a first transmission above it,
+     * sent on the same path label, has been SACKed. One path delivers in order, so a path
+     * that did has not died before the PSN was sent (its loss was random or congestion).
+     * Only with the path count rule (Config::pathCount), which keeps the highest SACKed
+     * PSNs of each path; false without it.
+     * \param psn an outstanding PSN, first transmission (false for a retransmitted one:
+     *        its send order is not its PSN order)
+     * eturn true if a higher PSN of its path has been SACKed
+     */
+    bool PathDeliveredAbove(uint32_t psn) const;
+
   private:
     /// Double the ring (first: INITIAL_RING records), keeping the live records in order.
     void Grow();
@@ -421,6 +433,12 @@ class MrcSackScoreboard
          * \return true if N SACKed PSNs of the set are still in the window
          */
         bool NthOffset(uint32_t set, uint64_t unaAbs, uint32_t& off) const;
+        /**
+         * \param set a set
+         * \param[out] p the highest absolute position recorded for it
+         * \return false if none is recorded (or the rule is off)
+         */
+        bool Highest(uint32_t set, uint64_t& p) const;
 
       private:
         uint32_t m_n{0};               //!< N

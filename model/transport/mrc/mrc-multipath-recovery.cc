@@ -244,17 +244,33 @@ MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
 void
 MrcMultipathQueuePair::OnLostPsn(const MrcPsnEvent& e, bool timeout)
 {
+    // a later packet of the same path delivered: the path works (LossOnLivePath)
+    const bool live = m_sb->PathDeliveredAbove(e.psn);
     if (timeout)
     {
         ++m_mpCounters.timedOutPsns;
-        m_paths->Feedback(e.record.ev, MrcPathSignal::TIMEOUT);
+        if (live)
+        {
+            m_paths->LossOnLivePath(e.record.ev, MrcPathSignal::TIMEOUT);
+        }
+        else
+        {
+            m_paths->Feedback(e.record.ev, MrcPathSignal::TIMEOUT);
+        }
     }
     else
     {
         ++m_mpCounters.inferredLosses;
         if (m_lossMarksBad)
         {
-            m_paths->Feedback(e.record.ev, MrcPathSignal::LOSS);
+            if (live)
+            {
+                m_paths->LossOnLivePath(e.record.ev, MrcPathSignal::LOSS);
+            }
+            else
+            {
+                m_paths->Feedback(e.record.ev, MrcPathSignal::LOSS);
+            }
         }
     }
 }
