@@ -362,7 +362,6 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
     Ptr<Packet> p = d.packet;
     MrcMethHeader meth;
     meth.SetMsn(static_cast<uint16_t>(m_msnBase + idx));
-    MrcAddHeaders(p, {&d.bth, &meth, &d.reth}); // one AddHeader, the bytes of three
     const MrcEvWire wire = MrcEvEncode(static_cast<uint16_t>(c.ev), MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
@@ -370,7 +369,8 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
                  dscp,
                  m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
                  wire.flowLabel,
-                 wire.udpSrcPort);
+                 wire.udpSrcPort,
+                 {&d.bth, &meth, &d.reth}); // one AddHeader: IPv6, UDP, BTH, METH, RETH
     return p;
 }
 
