@@ -8,9 +8,12 @@
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv6-header.h"
 #include "ns3/mac48-address.h"
+#include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-byte-io.h"
+#include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-raw-header.h"
+#include "ns3/mrc-reth-header.h"
 #include "ns3/packet.h"
 
 #include <array>
@@ -301,4 +304,43 @@ TEST(RawHeader, AddIpv6HeaderGivesIpv6HeaderBytes)
     EXPECT_EQ(info.payloadLength, 0x1234u);
     EXPECT_EQ(info.udpSrcPort, 0xc001u);
     EXPECT_EQ(info.udpDstPort, 12345u);
+}
+
+TEST(RawHeader, AddIpv6HeaderWithHeadersAfterGivesTheBytesOfSeparateAdds)
+{
+    // One AddHeader for IPv6, UDP and a transport's headers (AddIpUdpIcrc's fast path)
+    // must give the bytes of adding the transport headers first, then IPv6 and UDP.
+    MrcIpv6Fields f;
+    f.trafficClass = 0x02;
+    f.flowLabel = 0x54321;
+    f.payloadLength = 144;
+    f.nextHeader = 17;
+    f.src = Ipv6Address("2001:db8::7");
+    f.dst = Ipv6Address("2001:db8::9");
+    const uint8_t udp[8] = {0xc1, 0x02, 0x12, 0xb7, 0, 144, 0, 0};
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::RC_WRITE_FIRST);
+    bth.SetDestQp(0x123456);
+    bth.SetPsn(0xabcdef);
+    bth.SetAckReq(true);
+    MrcRethHeader reth;
+    reth.SetVirtualAddress(0x1122334455667788ULL);
+    reth.SetRkey(0x99aabbcc);
+    reth.SetDmaLength(100000);
+
+    Ptr<Packet> separate = Create<Packet>(100);
+    separate->AddHeader(reth);
+    separate->AddHeader(bth);
+    MrcAddIpv6Header(separate, f, udp, 8);
+    Ptr<Packet> once = Create<Packet>(100);
+    MrcAddIpv6Header(once, f, udp, 8, {&bth, nullptr, &reth});
+    EXPECT_EQ(once->GetSize(), 100u + 40 + 8 + 12 + 16);
+    EXPECT_EQ(PacketBytes(once), PacketBytes(separate));
+
+    // with no headers after it, the bytes of MrcAddIpv6Header alone
+    Ptr<Packet> plain = Create<Packet>(4);
+    MrcAddIpv6Header(plain, f, udp, 8);
+    Ptr<Packet> empty = Create<Packet>(4);
+    MrcAddIpv6Header(empty, f, udp, 8, {});
+    EXPECT_EQ(PacketBytes(empty), PacketBytes(plain));
 }

@@ -614,12 +614,19 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
                            uint8_t dscp,
                            MrcEcn ecn,
                            uint32_t flowLabel,
-                           uint16_t udpSrcPort) const
+                           uint16_t udpSrcPort,
+                           std::initializer_list<const Header*> transport) const
 {
+    uint32_t transportBytes = 0;
+    for (const Header* h : transport)
+    {
+        transportBytes += h ? h->GetSerializedSize() : 0;
+    }
     const uint32_t udpLength =
-        p->GetSize() + MRC_UDP_HEADER_BYTES + MrcIcrcTrailer::SERIALIZED_SIZE;
+        p->GetSize() + transportBytes + MRC_UDP_HEADER_BYTES + MrcIcrcTrailer::SERIALIZED_SIZE;
     // UDP header (checksum 0 unless ComputeUdpChecksum: RoCEv2 does not use it; the
-    // length field counts the ICRC) and IPv6 header, written with one AddHeader.
+    // length field counts the ICRC) and IPv6 header (and the transport headers, if
+    // given), written with one AddHeader.
     const uint16_t dstPort = m_nic->GetBthUdpPort();
     const uint8_t udp[MRC_UDP_HEADER_BYTES] = {static_cast<uint8_t>(udpSrcPort >> 8),
                                                static_cast<uint8_t>(udpSrcPort),
@@ -637,7 +644,14 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     ip.hopLimit = 64;
     ip.src = src;
     ip.dst = dst;
-    MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES);
+    if (transport.size() > 0)
+    {
+        MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES, transport);
+    }
+    else
+    {
+        MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES);
+    }
     if (m_nic->GetComputeIcrc())
     {
         MrcIcrcTrailer::Append(p);

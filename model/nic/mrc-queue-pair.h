@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -457,14 +458,19 @@ class MrcQueuePair : public Object
 
     /**
      * Add the outer IPv6 and UDP headers and the ICRC trailer to a transport packet
-     * that starts with its BTH.
-     * \param p the packet (BTH, extension headers, payload)
+     * that starts with its BTH, or, given `transport`, add that BTH and its extension
+     * headers too: then the IPv6, UDP and transport headers take one Packet::AddHeader
+     * (the same bytes as adding the transport headers first; one buffer operation and,
+     * on ns-3.37, one re-allocation fewer per packet).
+     * \param p the packet (BTH, extension headers, payload; or only what follows
+     *        `transport`)
      * \param src source address
      * \param dst destination address
      * \param dscp DSCP
      * \param ecn ECN codepoint
      * \param flowLabel flow label
      * \param udpSrcPort UDP source port
+     * \param transport headers to add after UDP, in wire order (null entries skipped)
      */
     void AddIpUdpIcrc(Ptr<Packet> p,
                       const Ipv6Address& src,
@@ -472,7 +478,8 @@ class MrcQueuePair : public Object
                       uint8_t dscp,
                       MrcEcn ecn,
                       uint32_t flowLabel,
-                      uint16_t udpSrcPort) const;
+                      uint16_t udpSrcPort,
+                      std::initializer_list<const Header*> transport = {}) const;
 
     // configuration (attributes)
     uint32_t m_mtu;              //!< payload bytes per full packet (Mtu attribute)

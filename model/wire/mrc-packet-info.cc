@@ -54,9 +54,13 @@ class MrcHeaderSequence : public Header
 {
   public:
     /// \param headers the headers in wire order (null entries skipped)
-    explicit MrcHeaderSequence(std::initializer_list<const Header*> headers)
-        : m_headers(headers)
+    /// \param first a header before them (may be null)
+    explicit MrcHeaderSequence(std::initializer_list<const Header*> headers,
+                               const Header* first = nullptr)
+        : m_first(first),
+          m_headers(headers)
     {
+        m_size = first ? first->GetSerializedSize() : 0;
         for (const Header* h : m_headers)
         {
             m_size += h ? h->GetSerializedSize() : 0;
@@ -82,6 +86,11 @@ class MrcHeaderSequence : public Header
 
     void Serialize(Buffer::Iterator start) const override
     {
+        if (m_first)
+        {
+            m_first->Serialize(start);
+            start.Next(m_first->GetSerializedSize());
+        }
         for (const Header* h : m_headers)
         {
             if (h)
@@ -100,6 +109,11 @@ class MrcHeaderSequence : public Header
 
     void Print(std::ostream& os) const override
     {
+        if (m_first)
+        {
+            m_first->Print(os);
+            os << " ";
+        }
         for (const Header* h : m_headers)
         {
             if (h)
@@ -111,6 +125,7 @@ class MrcHeaderSequence : public Header
     }
 
   private:
+    const Header* m_first;                          //!< a header before them, or null
     std::initializer_list<const Header*> m_headers; //!< the headers, wire order
     uint32_t m_size{0};                             //!< their total size
 };
@@ -428,11 +443,12 @@ MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const Header*> outermostFirst
     p->AddHeader(MrcHeaderSequence(outermostFirst));
 }
 
-void
-MrcAddIpv6Header(Ptr<Packet> p,
-                 const MrcIpv6Fields& ip,
-                 const uint8_t* following,
-                 uint32_t followingBytes)
+namespace
+{
+
+/// The bytes of an IPv6 header and what follows it (MrcAddIpv6Header's arguments).
+MrcRawHeader
+MakeIpv6Bytes(const MrcIpv6Fields& ip, const uint8_t* following, uint32_t followingBytes)
 {
     NS_ABORT_MSG_IF(followingBytes > MRC_MAX_FOLLOWING_BYTES,
                     "MrcAddIpv6Header: " << followingBytes << " following bytes: allowed 0.."
@@ -455,7 +471,29 @@ MrcAddIpv6Header(Ptr<Packet> p,
     {
         std::copy(following, following + followingBytes, b + MRC_IPV6_HEADER_BYTES);
     }
-    p->AddHeader(raw);
+    return raw;
+}
+
+} // namespace
+
+void
+MrcAddIpv6Header(Ptr<Packet> p,
+                 const MrcIpv6Fields& ip,
+                 const uint8_t* following,
+                 uint32_t followingBytes)
+{
+    p->AddHeader(MakeIpv6Bytes(ip, following, followingBytes));
+}
+
+void
+MrcAddIpv6Header(Ptr<Packet> p,
+                 const MrcIpv6Fields& ip,
+                 const uint8_t* following,
+                 uint32_t followingBytes,
+                 std::initializer_list<const Header*> after)
+{
+    const MrcRawHeader raw = MakeIpv6Bytes(ip, following, followingBytes);
+    p->AddHeader(MrcHeaderSequence(after, &raw));
 }
 
 } // namespace ns3

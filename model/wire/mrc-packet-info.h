@@ -299,6 +299,24 @@ void MrcAddIpv6Header(Ptr<Packet> p,
 
 /**
  * \ingroup mrc
+ * As MrcAddIpv6Header, followed by headers (a transport's BTH and extension headers, say),
+ * all with a single Packet::AddHeader: the bytes of adding the headers, then the IPv6
+ * header and its following bytes, one AddHeader fewer (and on ns-3.37, whose buffer
+ * grows to exactly what it holds, one re-allocation fewer).
+ * \param p the packet
+ * \param ip the IPv6 fields (flow label must fit in 20 bits)
+ * \param following bytes to place right after the IPv6 header (may be null)
+ * \param followingBytes how many (at most MRC_MAX_FOLLOWING_BYTES)
+ * \param after the headers that follow, in wire order; null entries are skipped
+ */
+void MrcAddIpv6Header(Ptr<Packet> p,
+                      const MrcIpv6Fields& ip,
+                      const uint8_t* following,
+                      uint32_t followingBytes,
+                      std::initializer_list<const Header*> after);
+
+/**
+ * \ingroup mrc
  * Prepend several headers with a single Packet::AddHeader: the packet gets the same
  * bytes as adding them one by one, innermost first, but pays the per-call cost of
  * AddHeader (buffer growth, metadata, logging checks) once.

@@ -391,15 +391,15 @@ MrcRoceQueuePair::MakeDataPacket(const MrcSendWqe& w, uint64_t seq, uint32_t por
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(static_cast<uint32_t>((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
     bth.SetAckReq(last);
-    // BTH and RETH with one AddHeader (the same bytes as two)
-    MrcAddHeaders(p, {&bth, first ? &reth : nullptr});
+    // IPv6, UDP, BTH and RETH with one AddHeader (the same bytes as three)
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
                  GetRemoteAddress(port),
                  m_dataDscp,
                  m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
                  m_path.flowLabel,
-                 m_path.udpSrcPort);
+                 m_path.udpSrcPort,
+                 {&bth, first ? &reth : nullptr});
     return p;
 }
 
@@ -945,14 +945,14 @@ MrcRoceQueuePair::SendAck(uint32_t port)
         m_pendingCnpFlag = false;
         kind |= CONTROL_CNP; // the flag counts as a CNP sent
     }
-    MrcAddHeaders(p, {&bth, &aeth}); // one AddHeader, the bytes of two
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
                  GetRemoteAddress(port),
                  m_ackDscp,
                  MrcEcn::NOT_ECT,
                  m_path.flowLabel,
-                 m_path.udpSrcPort);
+                 m_path.udpSrcPort,
+                 {&bth, &aeth}); // one AddHeader, the bytes of IPv6, UDP, BTH and AETH
     m_sinceAck = 0;
     SendControl(port, p, m_ackDscp, kind);
 }

@@ -469,7 +469,6 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
     // Receiver credit: the pull target rides in RQMSN, which UEC's Writes leave unused
     // (our choice of field; 256 B units, wrapping at 16 bits). 0 with RCCC off.
     meth.SetRqMsn(pullTarget);
-    MrcAddHeaders(p, {&d.bth, &meth, &d.reth}); // one AddHeader, the bytes of three
     const MrcEvWire wire = MrcEvEncode(static_cast<uint16_t>(c.ev), MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
                  m_nic->GetAddress(port),
@@ -477,7 +476,8 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
                  dscp,
                  m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
                  wire.flowLabel,
-                 wire.udpSrcPort);
+                 wire.udpSrcPort,
+                 {&d.bth, &meth, &d.reth}); // one AddHeader: IPv6, UDP, BTH, METH, RETH
     return p;
 }
 
