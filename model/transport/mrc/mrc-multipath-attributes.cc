@@ -270,6 +270,18 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       TimeValue(Time(0)),
                       MakeTimeAccessor(&MrcMultipathQueuePair::m_backstopGuardMargin),
                       MakeTimeChecker(Time(0)))
+        .AddAttribute("RetxPathRule",
+                      "LossRule Path: a retransmission still in flight is lost once "
+                      "ReorderPsns PSNs sent after it on the same path are acknowledged "
+                      "(the path rule in send order; the path rule by PSN position and the "
+                      "backstops cover first transmissions only). Without it a lost "
+                      "retransmission is found by a tail probe, once the PSN window has "
+                      "closed behind it, or by the timeout (validation case 12a, seeds 15 "
+                      "and 18: retransmissions on promoted replicas of the gray path, lost "
+                      "and found 150-233 us later by tail probes). Default false.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxPathRule),
+                      MakeBooleanChecker())
         .AddAttribute("SleekRecovery",
                       "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
                       "Q4 model default): enter recovery when ooo_count >= max(min("

@@ -39,6 +39,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_timeoutLosesPath(true),
       m_backstopGuard(false),
       m_backstopGuardMargin(0),
+      m_retxPathRule(false),
       m_retxRttSamples(true),
       m_lossRule(LOSS_PATH),
       m_sleek(true),
@@ -210,6 +211,7 @@ MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
         cfg.reorderPsns = m_planeReorderPsns;
         cfg.globalReorderPsns = m_globalReorderPsns;
         cfg.backstopGuard = m_backstopGuard;
+        cfg.retxPathCount = m_retxPathRule;
         cfg.guardMargin =
             m_backstopGuardMargin.IsStrictlyPositive() ? m_backstopGuardMargin : m_baseRtt;
     }

@@ -514,6 +514,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     bool m_timeoutLosesPath;      //!< TimeoutLosesPath
     bool m_backstopGuard;         //!< BackstopGuard
     Time m_backstopGuardMargin;   //!< BackstopGuardMargin
+    bool m_retxPathRule;          //!< RetxPathRule
     bool m_retxRttSamples;        //!< RetxRttSamples
     LossRule m_lossRule;          //!< LossRule
     bool m_sleek;                 //!< SleekRecovery

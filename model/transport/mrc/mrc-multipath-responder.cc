@@ -103,8 +103,8 @@ MrcMultipathQueuePair::SetFeedback(Arrival& a)
 void
 MrcMultipathQueuePair::SendDataAck(uint32_t port, uint32_t psn, const Arrival& a)
 {
-    NoteInboundData();
     SendSack(port, psn, a.ev, a.feedback, false, 0, a.tsEcho);
+    NoteInboundData(); // after the SACK: a probe never delays it
 }
 
 void
@@ -227,7 +227,7 @@ MrcMultipathQueuePair::NoteInboundData()
     m_revRxSeen = true;
     if (m_revProbeTimer.IsExpired())
     {
-        OnReverseProbeTimer(); // the first probe goes with the first SACK
+        OnReverseProbeTimer(); // the first probe goes right after the first SACK
     }
 }
 
