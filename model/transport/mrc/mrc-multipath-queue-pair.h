@@ -97,13 +97,17 @@ struct MrcMultipathCounters
  * units, ooo_count, reflected timestamp). Control packets go back on the plane the data
  * came in on, on the path selector's reverse path (SelectReverse; the EV table rotates over
  * the GOOD active EVs of that plane, SRv6 carrier back when it has one), else the echoed
- * EV in structured form.
+ * EV in structured form. With ReversePath Probed a QP that only receives sends a reliability
+ * probe per ReverseProbeInterval on a random GOOD EV of the next plane and takes the EV whose
+ * probe is answered (m = NONE) as that plane's reverse EV [P1 sec. 2.4].
  * Messages are reported (MessageReceived, receive callback) in MSN order once every byte
  * has arrived.
  *
  * **SACK / NACK processing.** MrcSackScoreboard frees PSNs and infers losses
  * (LossRule Count: ReorderPsns count rule, and SLEEK recovery on the SACK's ooo_count when
- * SleekRecovery; LossRule Plane: the count rule within the plane; LossRule Time); NSCC
+ * SleekRecovery; LossRule Path, the default: the count rule within the path, the plane and
+ * global backstops, and with RetxPathRule the path rule in send order for retransmissions;
+ * LossRule Plane: the count rule within the plane; LossRule Time); NSCC
  * gets OnAck with the newly acknowledged bytes, the ECN echo (m != NONE), an RTT sample (the
  * trigger's send time, or the reflected TSETH) and the receiver's window fields; the path
  * selector gets Feedback: the SACK's m as GOOD / ECN / BAD (MrcPathSignalOfSack), a trim
