@@ -32,7 +32,9 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <iostream>
 #include <map>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -698,4 +700,107 @@ TEST(MrcMultipath, EvProbeAnswersDoNotPostponeTheTailProbe)
     EXPECT_EQ(r.tx.timeouts, 0u);
     EXPECT_EQ(r.tx.retransmittedPackets, 2u);
     EXPECT_LT(r.done, MicroSeconds(100));
+}
+
+namespace
+{
+/// Drops every frame and counts the short (control) ones.
+class DropAllCounting : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcTestMultipathDropAllCounting")
+                                .SetParent<ErrorModel>()
+                                .SetGroupName("Mrc");
+        return tid;
+    }
+
+    uint32_t control{0}; //!< frames of at most 500 bytes dropped
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        control += p->GetSize() <= 500 ? 1 : 0;
+        return true;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+/// One 4 MiB Write from host 0 to host 3 of TwoPlaneClos(4) (SRv6 EVs, one per T1) while the
+/// link from host 3's T0 up to T1 1 of plane 0 drops everything: the data path (down from
+/// T1 1) works, the reverse direction of EV (0, 1) is dead.
+struct ReverseRun
+{
+    uint32_t controlDropped{0};
+    bool exactlyOnce{false};
+    bool done{false};
+    MrcMultipathCounters responder;
+    MrcPathChoice reverse0;
+    uint32_t reverse0Id{MrcEvTable::NO_EV};
+    uint32_t liveId{MrcEvTable::NO_EV};
+};
+
+ReverseRun
+RunWithDeadReversePath(const std::string& reversePath)
+{
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
+    const MrcTopologyLink& up =
+        t->GetLink(t->GetSwitch(0, MrcTier::T0, 1), t->GetSwitch(0, MrcTier::T1, 1));
+    Ptr<DropAllCounting> em = CreateObject<DropAllCounting>();
+    up.devB->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("ReversePath", StringValue(reversePath));
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20, MrcEvProfile::SRV6);
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 4 << 20;
+    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
+    Simulator::Stop(MilliSeconds(2));
+    Simulator::Run();
+    ReverseRun r;
+    r.controlDropped = em->control;
+    r.done = log.wc.size() == 1 && log.wc[0].status == MrcWcStatus::SUCCESS;
+    r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
+    r.responder = Mp(c.responder)->GetMultipathCounters();
+    r.reverse0 = Mp(c.responder)->GetReverseEv(0);
+    Ptr<MrcEvTable> evs = Mp(c.responder)->GetEvTable();
+    if (r.reverse0.port != MrcPathSelector::NO_PORT)
+    {
+        r.reverse0Id = evs->FindByValue(r.reverse0.ev);
+    }
+    r.liveId = evs->FindByValue(MrcSrv6EvMake(0, 0));
+    Simulator::Destroy();
+    return r;
+}
+} // namespace
+
+TEST(MrcMultipath, ProbedReversePathAvoidsADeadReverseEv)
+{
+    // Rotate: the responder, which sends no data, never learns that EV (0, 1) is dead
+    // backwards; half of its plane-0 SACKs are lost (the cumulative SACK covers them)
+    const ReverseRun rot = RunWithDeadReversePath("Rotate");
+    EXPECT_TRUE(rot.done);
+    EXPECT_TRUE(rot.exactlyOnce);
+    EXPECT_EQ(rot.responder.revProbesSent, 0u);
+    EXPECT_EQ(rot.reverse0.port, MrcPathSelector::NO_PORT);
+    // Probed (P1 sec. 2.4): reverse-EV probes on EV (0, 1) are never answered, so plane 0's
+    // reverse EV is (0, 0) once a probe on it is answered; only the SACKs before that are lost
+    const ReverseRun prb = RunWithDeadReversePath("Probed");
+    EXPECT_TRUE(prb.done);
+    EXPECT_TRUE(prb.exactlyOnce);
+    EXPECT_GT(prb.responder.revProbesSent, 4u);
+    EXPECT_GT(prb.responder.revProbesAnswered, 0u);
+    EXPECT_LT(prb.responder.revProbesAnswered, prb.responder.revProbesSent);
+    ASSERT_EQ(prb.reverse0.port, 0u);
+    ASSERT_NE(prb.liveId, MrcEvTable::NO_EV);
+    EXPECT_EQ(prb.reverse0Id, prb.liveId);
+    std::cout << "control frames dropped: Rotate " << rot.controlDropped << ", Probed "
+              << prb.controlDropped << "; reverse probes sent " << prb.responder.revProbesSent
+              << " answered " << prb.responder.revProbesAnswered << "\n";
+    EXPECT_GT(rot.controlDropped, 40u);
+    EXPECT_LT(prb.controlDropped * 4, rot.controlDropped);
 }

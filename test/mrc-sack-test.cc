@@ -1161,3 +1161,70 @@ TEST(MrcSackScoreboard, PathDeliveredAboveTellsALivePathFromADeadOne)
         EXPECT_FALSE(sb.PathDeliveredAbove(0));
     }
 }
+
+TEST(MrcSackScoreboard, RetxPathRuleFindsALostRetransmission)
+{
+    // PSNs 0..5 on paths 1 and 2 alternately; PSN 0 is trimmed (NACK) and retransmitted on
+    // path 2 at 10 us. Then PSNs 6..8 go on path 2 and are SACKed (with PSNs 1..5): three
+    // PSNs sent after the retransmission on its own path arrived, so it is lost. The path
+    // rule by position cannot see it (no PSN above 0 counts for a retransmission); without
+    // retxPathCount it stays in flight (the timeout or a tail probe finds it).
+    for (bool rule : {false, true})
+    {
+        MrcSackScoreboard::Config cfg;
+        cfg.reorderPsns = 0;
+        cfg.pathCount = true;
+        cfg.pathReorderPsns = 3;
+        cfg.retxPathCount = rule;
+        MrcSackScoreboard sb(cfg, 0);
+        for (uint32_t i = 0; i < 6; ++i)
+        {
+            sb.OnSent(1000, 100 + i, MicroSeconds(i), 0, 1 + i % 2);
+        }
+        ASSERT_NE(sb.OnNack(0), nullptr);
+        uint32_t psn = 99;
+        ASSERT_TRUE(sb.NextRetransmit(psn));
+        EXPECT_EQ(psn, 0u);
+        sb.OnRetransmit(0, 200, MicroSeconds(10), 0, 2);
+        // PSNs 1..5 SACKed (sent before the retransmission): nothing lost
+        EXPECT_TRUE(sb.OnSack(0xffffff, 1, 0b11111).lost.empty());
+        for (uint32_t i = 6; i < 9; ++i)
+        {
+            sb.OnSent(1000, 100 + i, MicroSeconds(5 + i), 0, 2); // 11, 12, 13 us
+        }
+        // two of them SACKed: not yet
+        EXPECT_TRUE(sb.OnSack(0xffffff, 6, 0b11).lost.empty());
+        const MrcSackUpdate& u = sb.OnSack(0xffffff, 8, 0b1);
+        EXPECT_EQ(Psns(u.lost), rule ? (std::vector<uint32_t>{0}) : (std::vector<uint32_t>{}));
+        EXPECT_EQ(sb.GetRecord(0)->state, rule ? MrcPsnState::LOST : MrcPsnState::SENT);
+    }
+}
+
+TEST(MrcSackScoreboard, RetxPathRuleCountsOnlyTheRetransmissionsPath)
+{
+    // the same, but PSNs 6..8 go on path 1: the retransmission on path 2 is not overtaken on
+    // its own path, so it is not lost
+    MrcSackScoreboard::Config cfg;
+    cfg.reorderPsns = 0;
+    cfg.pathCount = true;
+    cfg.pathReorderPsns = 3;
+    cfg.retxPathCount = true;
+    MrcSackScoreboard sb(cfg, 0);
+    for (uint32_t i = 0; i < 6; ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(i), 0, 1 + i % 2);
+    }
+    ASSERT_NE(sb.OnNack(0), nullptr);
+    sb.OnRetransmit(0, 200, MicroSeconds(10), 0, 2);
+    for (uint32_t i = 6; i < 9; ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(5 + i), 0, 1);
+    }
+    EXPECT_TRUE(sb.OnSack(0xffffff, 1, 0xff).lost.empty());
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::SENT);
+    // the retransmission itself is SACKed: the watch ends without a loss
+    EXPECT_TRUE(sb.OnSack(0xffffff, 0, 0b1).lost.empty());
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::SACKED);
+    EXPECT_TRUE(sb.OnSack(8, 9, 0).lost.empty());
+    EXPECT_EQ(sb.GetUna(), 9u);
+}

@@ -192,6 +192,20 @@ MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t gro
     --m_retxQueued;
     m_inflightBytes += r.bytes;
     m_retxTop = std::max(m_retxTop, off + 1);
+    if (m_config.pathCount && m_config.retxPathCount)
+    {
+        const uint64_t pos = m_unaAbs + off;
+        for (RetxWatch& w : m_retxWatch)
+        {
+            if (w.pos == pos)
+            {
+                w = m_retxWatch.back(); // an earlier copy's watch ends
+                m_retxWatch.pop_back();
+                break;
+            }
+        }
+        m_retxWatch.push_back({pos, now, 0, r.path});
+    }
 }
 
 void
@@ -217,6 +231,10 @@ MrcSackScoreboard::AdvanceUna(uint32_t count)
         }
         else
         {
+            if (!m_retxWatch.empty())
+            {
+                CountForRetxWatch(r);
+            }
             if (m_hasNow && r.retxCount == 0 && r.state != MrcPsnState::RETX_PENDING)
             {
                 RecordDelay(m_now - r.sendTime); // delivered, acknowledged cumulatively
@@ -266,6 +284,10 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     {
         return;
     }
+    if (!m_retxWatch.empty())
+    {
+        CountForRetxWatch(r);
+    }
     if (m_hasNow && r.retxCount == 0 && r.state != MrcPsnState::RETX_PENDING)
     {
         RecordDelay(m_now - r.sendTime); // a first transmission delivered (LOST: spuriously)
@@ -298,6 +320,51 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     {
         m_latestSackedSendTime = r.sendTime;
         m_anySackedSendTime = true;
+    }
+}
+
+void
+MrcSackScoreboard::CountForRetxWatch(const MrcPsnRecord& r)
+{
+    for (RetxWatch& w : m_retxWatch)
+    {
+        if (w.path == r.path && r.sendTime > w.sent)
+        {
+            ++w.later;
+        }
+    }
+}
+
+void
+MrcSackScoreboard::InferRetxLosses()
+{
+    const uint32_t n = std::max<uint32_t>(m_config.pathReorderPsns, 1);
+    std::size_t i = 0;
+    while (i < m_retxWatch.size())
+    {
+        const RetxWatch& w = m_retxWatch[i];
+        bool done = w.pos < m_unaAbs || w.pos - m_unaAbs >= m_outstanding;
+        if (!done)
+        {
+            const auto off = static_cast<uint32_t>(w.pos - m_unaAbs);
+            const MrcPsnRecord& r = At(off);
+            // still the watched copy in flight?
+            done = r.state != MrcPsnState::SENT || r.sendTime != w.sent;
+            if (!done && w.later >= n)
+            {
+                MarkLost(off);
+                done = true;
+            }
+        }
+        if (done)
+        {
+            m_retxWatch[i] = m_retxWatch.back();
+            m_retxWatch.pop_back();
+        }
+        else
+        {
+            ++i;
+        }
     }
 }
 
@@ -414,6 +481,10 @@ MrcSackScoreboard::InferLosses()
 {
     uint32_t n = m_config.reorderPsns;
     m_guardHeld = false; // the guarded rules below say again what they hold back
+    if (!m_retxWatch.empty())
+    {
+        InferRetxLosses();
+    }
     if (m_config.pathCount)
     {
         InferPathLosses();

@@ -100,6 +100,13 @@ struct MrcSackUpdate
  *   modulo MAX_PATHS). Packets on one path stay in order, so with no loss this rule
  *   never fires; it can run besides the grouped rule, which then acts as the backstop
  *   for a dead path (nothing on it is ever SACKed).
+ * - Retransmission path rule (Config::retxPathCount, with the path count rule): the path
+ *   count rule counts PSN positions, which says nothing of a retransmission (sent after
+ *   PSNs above it). This rule counts in send order instead: a retransmission still in
+ *   flight is LOST once pathReorderPsns PSNs sent after it on the same path have been
+ *   acknowledged (SACKed, or passed by the cumulative point); one path delivers in order,
+ *   and a retransmission goes in a class at least as high as the data after it. Without
+ *   it, a lost retransmission waits for the time rule, a tail probe or the timeout.
  * - Backstop guard (Config::backstopGuard, with the path count rule): a slow path and a
  *   dead one look the same to the grouped and global count rules (PSNs of other paths
  *   overtake both); only time tells them apart. With the guard these two rules declare a
@@ -148,6 +155,9 @@ class MrcSackScoreboard
         bool backstopGuard{false};    //!< with pathCount: the grouped and global count rules
                                       //!< wait for the delay guard (see the class)
         Time guardMargin{0};          //!< added to the largest recent delay (>= 0)
+        /// with pathCount: a retransmission still in flight is lost once pathReorderPsns
+        /// PSNs sent after it on its path have been acknowledged (see the class)
+        bool retxPathCount{false};
     };
 
     /**
@@ -350,6 +360,12 @@ class MrcSackScoreboard
      * \param n its N (0: off)
      */
     void InferCountLosses(uint32_t n);
+    /// Retransmission path rule: a PSN was acknowledged; count it for the watched
+    /// retransmissions sent before it on its path. \param r its record (before the change)
+    void CountForRetxWatch(const MrcPsnRecord& r);
+    /// Retransmission path rule: declare lost the watched retransmissions with enough
+    /// later PSNs of their path acknowledged; forget those no longer in flight.
+    void InferRetxLosses();
     /// \param r a record \return true unless the backstop guard holds it back
     bool GuardAllows(const MrcPsnRecord& r) const;
     /// The guard held r back: keep the earliest expiry. \param r the record
@@ -405,6 +421,17 @@ class MrcSackScoreboard
     Time m_delayWindowStart{0};             //!< start of the current delay window
     bool m_guardHeld{false};                //!< the last inference held a PSN back
     Time m_guardExpiry{0};                  //!< the earliest expiry of a held PSN's guard
+
+    /// A retransmission in flight, watched by the retransmission path rule.
+    struct RetxWatch
+    {
+        uint64_t pos{0};   //!< its absolute position (m_unaAbs + offset)
+        Time sent{0};      //!< when it was retransmitted
+        uint32_t later{0}; //!< PSNs sent after it on its path acknowledged since
+        uint8_t path{0};   //!< its path label
+    };
+
+    std::vector<RetxWatch> m_retxWatch; //!< the watched retransmissions (few)
 
     /**
      * The highest positions of the SACKed PSNs of each set of one count rule (the rule's

@@ -270,6 +270,18 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       TimeValue(Time(0)),
                       MakeTimeAccessor(&MrcMultipathQueuePair::m_backstopGuardMargin),
                       MakeTimeChecker(Time(0)))
+        .AddAttribute("RetxPathRule",
+                      "LossRule Path: a retransmission still in flight is lost once "
+                      "ReorderPsns PSNs sent after it on the same path are acknowledged "
+                      "(the path rule in send order; the path rule by PSN position and the "
+                      "backstops cover first transmissions only). Without it a lost "
+                      "retransmission is found by a tail probe, once the PSN window has "
+                      "closed behind it, or by the timeout (validation case 12a, seeds 15 "
+                      "and 18: retransmissions on promoted replicas of the gray path, lost "
+                      "and found 150-233 us later by tail probes). Default false.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxPathRule),
+                      MakeBooleanChecker())
         .AddAttribute("SleekRecovery",
                       "UEC SLEEK loss recovery on the SACK's ooo_count (protocol reference "
                       "Q4 model default): enter recovery when ooo_count >= max(min("
@@ -338,15 +350,43 @@ MrcMultipathQueuePair::AddPortStatusAttributes(TypeId tid)
 TypeId
 MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
 {
-    return tid.AddAttribute(
-        "EntropySelector",
-        "TypeId of the per-packet EV strategy (a subclass of ns3::MrcPathSelector). Default "
-        "ns3::MrcEvTable, MRC's EV table (profiles, EV health states, probes), which "
-        "generates its EVs from the QP's EV profile and candidates (SetEvProfile, "
-        "SetEvCandidates).",
-        TypeIdValue(MrcEvTable::GetTypeId()),
-        MakeTypeIdAccessor(&MrcMultipathQueuePair::m_pathsTypeId),
-        MakeTypeIdChecker());
+    return tid
+        .AddAttribute("EntropySelector",
+                      "TypeId of the per-packet EV strategy (a subclass of "
+                      "ns3::MrcPathSelector). Default ns3::MrcEvTable, MRC's EV table "
+                      "(profiles, EV health states, probes), which generates its EVs from the "
+                      "QP's EV profile and candidates (SetEvProfile, SetEvCandidates).",
+                      TypeIdValue(MrcEvTable::GetTypeId()),
+                      MakeTypeIdAccessor(&MrcMultipathQueuePair::m_pathsTypeId),
+                      MakeTypeIdChecker())
+        .AddAttribute(
+            "ReversePath",
+            "The EV of the control packets (SACKs, NACKs, Transport ACKs, probe answers) "
+            "the QP sends back. Rotate (default): the path selector's reverse path, the "
+            "next GOOD active EV of the plane for every packet (the EV table learns which "
+            "EVs lose packets only from the SACKs of the QP's own data). Probed: P1 sec. "
+            "2.4's reverse EVs: while the QP only receives (nothing of its own outstanding "
+            "or queued), once per ReverseProbeInterval it sends a reliability probe on a "
+            "random GOOD EV of the next plane in turn; the EV whose probe is answered with "
+            "m = NONE becomes that plane's reverse EV, and the QP's control packets on that "
+            "plane use it (our choices: a CE answer or no answer leaves the reverse EV as "
+            "it was; before the first answer, and whenever the QP has data of its own "
+            "outstanding, it rotates as Rotate does).",
+#if MRC_NS3_VERSION_MINOR >= 41
+            EnumValue<ReversePath>(REVERSE_ROTATE),
+            MakeEnumAccessor<ReversePath>(&MrcMultipathQueuePair::m_reversePath),
+#else
+            EnumValue(REVERSE_ROTATE),
+            MakeEnumAccessor(&MrcMultipathQueuePair::m_reversePath),
+#endif
+            MakeEnumChecker(REVERSE_ROTATE, "Rotate", REVERSE_PROBED, "Probed"))
+        .AddAttribute("ReverseProbeInterval",
+                      "ReversePath Probed: time between reverse-EV probes while data keeps "
+                      "arriving. 0 (default) = BaseRtt (P1 sec. 2.4: one probe per RTT); 0 "
+                      "with BaseRtt 0 sends none.",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&MrcMultipathQueuePair::m_revProbeInterval),
+                      MakeTimeChecker());
 }
 
 } // namespace ns3

@@ -39,6 +39,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_timeoutLosesPath(true),
       m_backstopGuard(false),
       m_backstopGuardMargin(0),
+      m_retxPathRule(false),
       m_retxRttSamples(true),
       m_lossRule(LOSS_PATH),
       m_sleek(true),
@@ -56,6 +57,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_portStatusTimeout(MilliSeconds(2)),
       m_portStatusTries(3),
       m_portRemapDelay(0),
+      m_reversePath(REVERSE_ROTATE),
+      m_revProbeInterval(0),
       m_peerMpr(8),
       m_wimmOutstanding(0),
       m_nextMsn(0),
@@ -69,7 +72,11 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_tackedMessages(0),
       m_completedRequests(0),
       m_pathsDisposed(false),
-      m_tackOwed(0)
+      m_tackOwed(0),
+      m_revNextPlane(0),
+      m_revProbeId(0),
+      m_revProbeOutstanding(false),
+      m_revRxSeen(false)
 {
     m_reorderPsns = 3;
     m_receiveInRtr = true; // arrivals are processed from RTR on
@@ -83,6 +90,7 @@ MrcMultipathQueuePair::DoDispose()
     Simulator::Remove(m_timer);
     Simulator::Remove(m_tailProbe);
     Simulator::Remove(m_retry);
+    Simulator::Remove(m_revProbeTimer);
     if (m_guardEvent)
     {
         m_guardEvent->Cancel(); // its pending firings do nothing now
@@ -156,6 +164,18 @@ MrcMultipathQueuePair::GetPeerMpr() const
     return m_peerMpr;
 }
 
+MrcPathChoice
+MrcMultipathQueuePair::GetReverseEv(uint32_t port) const
+{
+    if (port < m_revEv.size())
+    {
+        return m_revEv[port];
+    }
+    MrcPathChoice none;
+    none.port = MrcPathSelector::NO_PORT;
+    return none;
+}
+
 uint32_t
 MrcMultipathQueuePair::GetMaxWimmDest() const
 {
@@ -191,6 +211,7 @@ MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
         cfg.reorderPsns = m_planeReorderPsns;
         cfg.globalReorderPsns = m_globalReorderPsns;
         cfg.backstopGuard = m_backstopGuard;
+        cfg.retxPathCount = m_retxPathRule;
         cfg.guardMargin =
             m_backstopGuardMargin.IsStrictlyPositive() ? m_backstopGuardMargin : m_baseRtt;
     }
@@ -277,6 +298,13 @@ MrcMultipathQueuePair::DoConnect()
     {
         m_tailProbeDelay = m_baseRtt * 2;
     }
+    if (m_revProbeInterval.IsZero())
+    {
+        m_revProbeInterval = m_baseRtt; // P1 sec. 2.4: one reverse-EV probe per RTT
+    }
+    MrcPathChoice none;
+    none.port = MrcPathSelector::NO_PORT;
+    m_revEv.assign(nPorts, none);
     for (uint32_t p = 0; p < nPorts; ++p)
     {
         Ptr<MrcNetDevice> dev = m_nic->GetDevice(p);
@@ -298,6 +326,7 @@ MrcMultipathQueuePair::DoEnterError()
     Simulator::Remove(m_timer);
     Simulator::Remove(m_tailProbe);
     Simulator::Remove(m_retry);
+    Simulator::Remove(m_revProbeTimer);
     m_guardWant = Time::Max(); // a pending guard re-check does nothing
     if (m_portStatus)
     {

@@ -59,6 +59,9 @@ struct MrcMultipathCounters
     uint64_t restoreSacks{0};       //!< SACKs sent with restore_cwnd
     uint64_t guardRechecks{0};      //!< BackstopGuard re-checks run at a held PSN's expiry
     uint64_t guardLosses{0};        //!< of inferredLosses: PSNs found lost by these re-checks
+    uint64_t revProbesSent{0};      //!< of probesSent: reverse-EV probes (ReversePath Probed)
+    uint64_t revProbesAnswered{0};  //!< reverse-EV probes answered with m = NONE
+    uint64_t reverseEvChanges{0};   //!< times a plane's reverse EV became another EV
 };
 
 /**
@@ -94,13 +97,17 @@ struct MrcMultipathCounters
  * units, ooo_count, reflected timestamp). Control packets go back on the plane the data
  * came in on, on the path selector's reverse path (SelectReverse; the EV table rotates over
  * the GOOD active EVs of that plane, SRv6 carrier back when it has one), else the echoed
- * EV in structured form.
+ * EV in structured form. With ReversePath Probed a QP that only receives sends a reliability
+ * probe per ReverseProbeInterval on a random GOOD EV of the next plane and takes the EV whose
+ * probe is answered (m = NONE) as that plane's reverse EV [P1 sec. 2.4].
  * Messages are reported (MessageReceived, receive callback) in MSN order once every byte
  * has arrived.
  *
  * **SACK / NACK processing.** MrcSackScoreboard frees PSNs and infers losses
  * (LossRule Count: ReorderPsns count rule, and SLEEK recovery on the SACK's ooo_count when
- * SleekRecovery; LossRule Plane: the count rule within the plane; LossRule Time); NSCC
+ * SleekRecovery; LossRule Path, the default: the count rule within the path, the plane and
+ * global backstops, and with RetxPathRule the path rule in send order for retransmissions;
+ * LossRule Plane: the count rule within the plane; LossRule Time); NSCC
  * gets OnAck with the newly acknowledged bytes, the ECN echo (m != NONE), an RTT sample (the
  * trigger's send time, or the reflected TSETH) and the receiver's window fields; the path
  * selector gets Feedback: the SACK's m as GOOD / ECN / BAD (MrcPathSignalOfSack), a trim
@@ -167,6 +174,13 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
         LOSS_PATH,  //!< ReorderPsns counted within the path, PlaneReorderPsns within the plane
     };
 
+    /// How control packets pick their EV (attribute ReversePath).
+    enum ReversePath : uint8_t
+    {
+        REVERSE_ROTATE, //!< every control packet: the next GOOD active EV of the plane
+        REVERSE_PROBED, //!< inbound-only: the plane's reverse EV, learned by EV probes
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -214,6 +228,13 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     uint8_t GetPeerMpr() const;
     /// \return the current timeout (grows while retries without progress go on)
     Time GetCurrentTimeout() const;
+    /**
+     * The reverse EV of a plane that ReversePath Probed learned (the last reverse-EV probe
+     * answered with m = NONE on that plane).
+     * \param port the plane
+     * \return its path, or port NO_PORT when none was learned yet
+     */
+    MrcPathChoice GetReverseEv(uint32_t port) const;
     /// \return the MaxWimmDest attribute (RTR max_wimm_dest)
     uint32_t GetMaxWimmDest() const;
     /// \return messages the peer acknowledged with Transport ACKs (requester; cumulative)
@@ -414,6 +435,20 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     void SendEvProbe(const MrcPathChoice& path);
     /// Send a PETH on a path. \param path the path \param probeId the probe's id
     void SendProbe(const MrcPathChoice& path, uint16_t probeId);
+    /// \return true when the QP has no data of its own outstanding or queued (it only
+    /// receives)
+    bool IsInboundOnly() const;
+    /// A data packet arrived (ReversePath Probed): start the reverse-EV probes if idle.
+    void NoteInboundData();
+    /// Reverse-EV probe timer: while data keeps arriving and the QP is inbound-only, probe
+    /// a random GOOD EV of the next plane, once per ReverseProbeInterval.
+    void OnReverseProbeTimer();
+    /**
+     * An answer to a probe arrived: if it answers the outstanding reverse-EV probe with
+     * m = NONE, the probed EV becomes its plane's reverse EV.
+     * \param seth the answer's SETH
+     */
+    void ReverseProbeAnswered(const MrcSethHeader& seth);
     /// Ask the NIC again a little later (no EV was usable).
     void ScheduleRetry();
     /// The link of a local port changed.
@@ -483,6 +518,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     bool m_timeoutLosesPath;      //!< TimeoutLosesPath
     bool m_backstopGuard;         //!< BackstopGuard
     Time m_backstopGuardMargin;   //!< BackstopGuardMargin
+    bool m_retxPathRule;          //!< RetxPathRule
     bool m_retxRttSamples;        //!< RetxRttSamples
     LossRule m_lossRule;          //!< LossRule
     bool m_sleek;                 //!< SleekRecovery
@@ -501,6 +537,8 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     Time m_portStatusTimeout;     //!< PortStatusTimeout
     uint32_t m_portStatusTries;   //!< PortStatusAttempts
     Time m_portRemapDelay;        //!< PortRemapDelay
+    ReversePath m_reversePath;    //!< ReversePath
+    Time m_revProbeInterval;      //!< ReverseProbeInterval (0: BaseRtt)
 
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
@@ -538,6 +576,15 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     // responder state
     MrcFlatMap<uint32_t, uint32_t> m_ceRun; //!< per echoed EV: CE arrivals in a row
     uint32_t m_tackOwed;                    //!< messages completed, not yet ACKed
+
+    // reverse path (ReversePath Probed)
+    std::vector<MrcPathChoice> m_revEv; //!< per plane: the reverse EV (port NO_PORT: none)
+    MrcPathChoice m_revProbePath;       //!< path of the outstanding reverse-EV probe
+    EventId m_revProbeTimer;            //!< next reverse-EV probe
+    uint32_t m_revNextPlane;            //!< plane the next reverse-EV probe tries first
+    uint16_t m_revProbeId;              //!< id of the outstanding reverse-EV probe
+    bool m_revProbeOutstanding;         //!< its answer has not come
+    bool m_revRxSeen;                   //!< data arrived since the last probe tick
 };
 
 } // namespace ns3

@@ -43,6 +43,7 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     {
         ++m_mpCounters.probesAnswered;
         m_paths->ProbeAnswered(seth.GetEntropy(), MrcPathSignalOfSack(m));
+        ReverseProbeAnswered(seth);
     }
     else
     {

@@ -15,6 +15,7 @@
 #include "ns3/mrc-entropy.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-peth-header.h"
+#include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/simulator.h"
 
@@ -103,6 +104,7 @@ void
 MrcMultipathQueuePair::SendDataAck(uint32_t port, uint32_t psn, const Arrival& a)
 {
     SendSack(port, psn, a.ev, a.feedback, false, 0, a.tsEcho);
+    NoteInboundData(); // after the SACK: a probe never delays it
 }
 
 void
@@ -192,7 +194,12 @@ MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoed
     // The selector's reverse path (the EV table rotates over the GOOD active EVs of the
     // plane: a reverse path that died silently then loses only some control packets, and
     // the cumulative SACK covers them); else the EV this packet answers.
-    const MrcPathChoice path = m_paths->SelectReverse(port);
+    // With ReversePath Probed a QP that only receives uses the plane's reverse EV, the
+    // last one a reverse-EV probe found working (P1 sec. 2.4); a QP that sends data learns
+    // its EVs' health from the SACKs of its data, and rotates.
+    const bool probed = m_reversePath == REVERSE_PROBED && port < m_revEv.size() &&
+                        m_revEv[port].port != MrcPathSelector::NO_PORT && IsInboundOnly();
+    const MrcPathChoice path = probed ? m_revEv[port] : m_paths->SelectReverse(port);
     if (path.port != MrcPathSelector::NO_PORT)
     {
         Encapsulate(p, port, path.ev, path.carrier, m_controlDscp, MrcEcn::NOT_ECT);
@@ -202,6 +209,91 @@ MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoed
         Encapsulate(p, port, echoedEv, nullptr, m_controlDscp, MrcEcn::NOT_ECT);
     }
     SendControl(port, p, m_controlDscp, kind);
+}
+
+bool
+MrcMultipathQueuePair::IsInboundOnly() const
+{
+    return m_sendQueue.empty() && (!m_sb || m_sb->GetOutstandingPsns() == 0);
+}
+
+void
+MrcMultipathQueuePair::NoteInboundData()
+{
+    if (m_reversePath != REVERSE_PROBED || !m_revProbeInterval.IsStrictlyPositive())
+    {
+        return;
+    }
+    m_revRxSeen = true;
+    if (m_revProbeTimer.IsExpired())
+    {
+        OnReverseProbeTimer(); // the first probe goes right after the first SACK
+    }
+}
+
+void
+MrcMultipathQueuePair::OnReverseProbeTimer()
+{
+    // runs once per interval while data keeps arriving; stops when it stops (the next
+    // arrival starts it again)
+    if (!m_revRxSeen || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    {
+        return;
+    }
+    m_revRxSeen = false;
+    if (IsInboundOnly())
+    {
+        // the planes in turn; on each a random GOOD EV (the EV table's rotation order,
+        // reshuffled every round)
+        const uint32_t nPorts = m_nic->GetNPorts();
+        for (uint32_t k = 0; k < nPorts; ++k)
+        {
+            const uint32_t port = (m_revNextPlane + k) % nPorts;
+            if (!m_nic->GetDevice(port)->IsLinkUp() || !m_paths->CanUsePort(port))
+            {
+                continue;
+            }
+            MrcPathRequest r;
+            r.port = port;
+            const MrcPathChoice path = m_paths->Select(r);
+            if (path.port == MrcPathSelector::NO_PORT)
+            {
+                continue;
+            }
+            m_revNextPlane = (port + 1) % nPorts;
+            m_revProbePath = path;
+            m_revProbeId = ++m_nextProbeId;
+            m_revProbeOutstanding = true; // an earlier unanswered one is forgotten
+            ++m_mpCounters.revProbesSent;
+            SendProbe(path, m_revProbeId);
+            break;
+        }
+    }
+    m_revProbeTimer =
+        Simulator::Schedule(m_revProbeInterval, &MrcMultipathQueuePair::OnReverseProbeTimer, this);
+}
+
+void
+MrcMultipathQueuePair::ReverseProbeAnswered(const MrcSethHeader& seth)
+{
+    if (!m_revProbeOutstanding || seth.GetProbeId() != m_revProbeId)
+    {
+        return;
+    }
+    m_revProbeOutstanding = false;
+    // our choice: an answer that reports congestion (m = SKIP_ONCE: the probe arrived CE)
+    // does not make the EV the reverse EV
+    if (seth.GetPathFeedback() != MrcPathFeedback::NONE)
+    {
+        return;
+    }
+    ++m_mpCounters.revProbesAnswered;
+    MrcPathChoice& rev = m_revEv[m_revProbePath.port];
+    if (rev.port == MrcPathSelector::NO_PORT || rev.ev != m_revProbePath.ev)
+    {
+        ++m_mpCounters.reverseEvChanges;
+    }
+    rev = m_revProbePath;
 }
 
 } // namespace ns3
