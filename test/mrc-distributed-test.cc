@@ -382,6 +382,31 @@ FatTree16()
     return g;
 }
 
+/**
+ * Write a switch's ECMP table: its route count and the next-hop ports toward every host
+ * address of every plane.
+ * \param os where \param t the topology \param s switch id \param planes planes
+ */
+void
+AppendEcmpTable(std::ostream& os, Ptr<MrcTopology> t, uint32_t s, uint32_t planes)
+{
+    Ptr<MrcDualForwarding> fwd =
+        DynamicCast<MrcDualForwarding>(t->GetSwitchById(s)->GetForwarding());
+    os << "switch " << s << " routes " << fwd->GetEcmp()->GetNRoutes() << "\n";
+    for (uint32_t h = 0; h < t->GetNHosts(); ++h)
+    {
+        for (uint32_t p = 0; p < planes; ++p)
+        {
+            os << " h" << h << "p" << p << ":";
+            for (uint32_t port : fwd->GetEcmp()->GetNextHops(t->GetAddress(h, p)))
+            {
+                os << " " << port;
+            }
+        }
+    }
+    os << "\n";
+}
+
 /// Everything a one-process build decides about a fabric, as text: per host pair and
 /// plane the paths (switch ids, links, uSIDs), the base RTT, and every switch's ECMP next
 /// hops towards every host address and SRv6 uSID. \param t a fabric
@@ -420,21 +445,7 @@ FabricFacts(Ptr<MrcTopology> t)
     }
     for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
     {
-        Ptr<MrcDualForwarding> fwd =
-            DynamicCast<MrcDualForwarding>(t->GetSwitchById(s)->GetForwarding());
-        os << "switch " << s << " routes " << fwd->GetEcmp()->GetNRoutes() << "\n";
-        for (uint32_t h = 0; h < t->GetNHosts(); ++h)
-        {
-            for (uint32_t p = 0; p < planes; ++p)
-            {
-                os << " h" << h << "p" << p << ":";
-                for (uint32_t port : fwd->GetEcmp()->GetNextHops(t->GetAddress(h, p)))
-                {
-                    os << " " << port;
-                }
-            }
-        }
-        os << "\n";
+        AppendEcmpTable(os, t, s, planes);
     }
     return os.str();
 }
@@ -507,21 +518,7 @@ LeanFacts(Ptr<MrcTopology> t,
     }
     for (uint32_t s : tables)
     {
-        Ptr<MrcDualForwarding> fwd =
-            DynamicCast<MrcDualForwarding>(t->GetSwitchById(s)->GetForwarding());
-        os << "switch " << s << " routes " << fwd->GetEcmp()->GetNRoutes() << "\n";
-        for (uint32_t h = 0; h < t->GetNHosts(); ++h)
-        {
-            for (uint32_t p = 0; p < planes; ++p)
-            {
-                os << " h" << h << "p" << p << ":";
-                for (uint32_t port : fwd->GetEcmp()->GetNextHops(t->GetAddress(h, p)))
-                {
-                    os << " " << port;
-                }
-            }
-        }
-        os << "\n";
+        AppendEcmpTable(os, t, s, planes);
     }
     return os.str();
 }
