@@ -344,3 +344,45 @@ TEST(RawHeader, AddIpv6HeaderWithHeadersAfterGivesTheBytesOfSeparateAdds)
     MrcAddIpv6Header(empty, f, udp, 8, {});
     EXPECT_EQ(PacketBytes(empty), PacketBytes(plain));
 }
+
+TEST(RawHeader, AddIpv6InIpv6HeaderGivesTheBytesOfSeparateAdds)
+{
+    // MRC's SRv6 path: headers, inner IPv6 + UDP and the outer IPv6 header with one
+    // AddHeader must give the bytes of adding them one by one, innermost first.
+    MrcIpv6Fields inner;
+    inner.trafficClass = 0x68;
+    inner.flowLabel = 0xabcde;
+    inner.payloadLength = 8 + 12 + 16 + 100 + 4;
+    inner.nextHeader = 17;
+    inner.src = Ipv6Address("2001:db8::7");
+    inner.dst = Ipv6Address("2001:db8::9");
+    MrcIpv6Fields outer = inner;
+    outer.payloadLength = 40 + inner.payloadLength;
+    outer.nextHeader = 41;
+    outer.hopLimit = 63;
+    outer.dst = Ipv6Address("fcbb:bb00:1405:2406::");
+    const uint8_t udp[8] = {0xc1, 0x02, 0x12, 0xb7, 0, 140, 0, 0};
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_WRITE_ONLY);
+    bth.SetDestQp(0x123456);
+    bth.SetPsn(0xabcdef);
+    MrcRethHeader reth;
+    reth.SetVirtualAddress(0x1122334455667788ULL);
+    reth.SetRkey(0x99aabbcc);
+    reth.SetDmaLength(100);
+
+    Ptr<Packet> separate = Create<Packet>(100);
+    separate->AddHeader(reth);
+    separate->AddHeader(bth);
+    MrcAddIpv6Header(separate, inner, udp, 8);
+    MrcAddIpv6Header(separate, outer);
+    Ptr<Packet> once = Create<Packet>(100);
+    MrcAddIpv6InIpv6Header(once, outer, inner, udp, 8, {&bth, nullptr, &reth});
+    EXPECT_EQ(once->GetSize(), 100u + 40 + 40 + 8 + 12 + 16);
+    EXPECT_EQ(PacketBytes(once), PacketBytes(separate));
+    // the outer header comes first
+    const std::vector<uint8_t> b = PacketBytes(once);
+    EXPECT_EQ(b[6], 41u);
+    EXPECT_EQ(b[7], 63u);
+    EXPECT_EQ(b[46], 17u);
+}

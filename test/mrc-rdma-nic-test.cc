@@ -8,16 +8,27 @@
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
+#include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-memory-region.h"
+#include "ns3/mrc-meth-header.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-opcodes.h"
+#include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-path-selector.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-rdma-nic.h"
+#include "ns3/mrc-reth-header.h"
 #include "ns3/mrc-roce-queue-pair.h"
+#include "ns3/mrc-seth-header.h"
+#include "ns3/mrc-srv6-encap.h"
+#include "ns3/mrc-traffic-class.h"
+#include "ns3/mrc-tseth-header.h"
+#include "ns3/mrc-usid.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -25,6 +36,7 @@
 
 #include <gtest/gtest.h>
 #include <limits>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -806,4 +818,147 @@ TEST(MrcRdmaNicDeathTest, PortAdminOfAMissingPortAborts)
     EXPECT_DEATH(d.nicA->SetPortEnabled(1, false), "port 1 does not exist");
     EXPECT_DEATH(d.nicA->RegisterEndpointHandler(2, nullptr), "null handler");
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// A queue pair that only exposes MrcQueuePair::AddIpUdpIcrc (no transport).
+class HeaderOnlyQueuePair : public MrcQueuePair
+{
+  public:
+    using MrcQueuePair::AddIpUdpIcrc;
+
+    Time GetNextSendTime(uint32_t /* port */) const override
+    {
+        return Time::Max();
+    }
+
+    uint8_t GetNextDscp(uint32_t /* port */) const override
+    {
+        return 0;
+    }
+
+  protected:
+    MrcTxPacket DoBuildNextPacket(uint32_t /* port */) override
+    {
+        return MrcTxPacket();
+    }
+
+    void DoReceive(const MrcRxPacket& /* rx */) override
+    {
+    }
+};
+
+/// \return a packet's bytes
+std::vector<uint8_t>
+BytesOf(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> v(p->GetSize());
+    p->CopyData(v.data(), v.size());
+    return v;
+}
+
+} // namespace
+
+TEST(MrcQueuePairHeaders, AddIpUdpIcrcWithSrv6GivesTheBytesOfSeparateAdds)
+{
+    // MRC's data packets, SACKs, NACKs and probes: the transport headers, IPv6, UDP and
+    // the outer SRv6 IPv6 header with one AddHeader (the fast path when neither ICRC nor
+    // UDP checksum is computed) must give the bytes of adding the transport headers,
+    // then AddIpUdpIcrc, then MrcSrv6Encapsulate; with ICRC or UDP checksum on, the
+    // separate path gives them too.
+    const Ipv6Address src("2001:db8::7");
+    const Ipv6Address dst("2001:db8::9");
+    const MrcUsidCarrier carrier(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK, {0x1405, 0x2406});
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_WRITE_FIRST);
+    bth.SetDestQp(0x123456);
+    bth.SetPsn(0xabcdef);
+    bth.SetTimestampPresent(true);
+    MrcMethHeader meth;
+    meth.SetMsn(77);
+    meth.SetRqMsn(5);
+    MrcTsethHeader ts;
+    ts.SetTxTimestamp(0x1234);
+    MrcRethHeader reth;
+    reth.SetVirtualAddress(0x1122334455667788ULL);
+    reth.SetRkey(0x99aabbcc);
+    reth.SetDmaLength(100000);
+    MrcSethHeader seth;
+    seth.SetCcType(MrcSethHeader::CC_TYPE_NSCC);
+    MrcCcStateHeader ccs;
+    ccs.SetTxTimestamp(0x4321);
+    for (int mode = 0; mode < 3; ++mode)
+    {
+        Ptr<MrcRdmaNic> nic = CreateObject<MrcRdmaNic>();
+        nic->SetAttribute("ComputeIcrc", BooleanValue(mode == 1));
+        nic->SetAttribute("ComputeUdpChecksum", BooleanValue(mode == 2));
+        Ptr<HeaderOnlyQueuePair> qp = CreateObject<HeaderOnlyQueuePair>();
+        qp->SetNic(nic, 1);
+        for (int stack = 0; stack < 2; ++stack)
+        {
+            const uint32_t flowLabel = 0x54321 + stack;
+            const uint8_t dscp = stack == 0 ? 26 : 48;
+            const MrcEcn ecn = stack == 0 ? MrcEcn::ECT0 : MrcEcn::NOT_ECT;
+            Ptr<Packet> separate = Create<Packet>(stack == 0 ? 1000 : 0);
+            Ptr<Packet> once = separate->Copy();
+            if (stack == 0)
+            {
+                MrcAddHeaders(separate, {&bth, &meth, &ts, &reth});
+                qp->AddIpUdpIcrc(once,
+                                 src,
+                                 dst,
+                                 dscp,
+                                 ecn,
+                                 flowLabel,
+                                 0xc001,
+                                 {&bth, &meth, &ts, &reth},
+                                 &carrier);
+            }
+            else
+            {
+                MrcAddHeaders(separate, {&bth, &seth, &ccs});
+                qp->AddIpUdpIcrc(once,
+                                 src,
+                                 dst,
+                                 dscp,
+                                 ecn,
+                                 flowLabel,
+                                 0xc002,
+                                 {&bth, nullptr, &seth, &ccs},
+                                 &carrier);
+            }
+            qp->AddIpUdpIcrc(separate,
+                             src,
+                             dst,
+                             dscp,
+                             ecn,
+                             flowLabel,
+                             stack == 0 ? 0xc001 : 0xc002);
+            MrcSrv6Encapsulate(separate, MrcMakeTrafficClass(dscp, ecn), flowLabel, src, carrier);
+            SCOPED_TRACE("mode " + std::to_string(mode) + " stack " + std::to_string(stack));
+            EXPECT_EQ(once->GetSize(), separate->GetSize());
+            EXPECT_EQ(BytesOf(once), BytesOf(separate));
+            // without a carrier: the plain IPv6 + UDP packet
+            Ptr<Packet> plain = Create<Packet>(8);
+            Ptr<Packet> plainOnce = plain->Copy();
+            plain->AddHeader(bth);
+            qp->AddIpUdpIcrc(plain, src, dst, dscp, ecn, flowLabel, 0xc003);
+            qp->AddIpUdpIcrc(plainOnce, src, dst, dscp, ecn, flowLabel, 0xc003, {&bth}, nullptr);
+            EXPECT_EQ(BytesOf(plainOnce), BytesOf(plain));
+        }
+    }
+    // the outer header is really there: 40 + 40 + 8 + BTH ... + ICRC, next header 41
+    Ptr<MrcRdmaNic> nic = CreateObject<MrcRdmaNic>();
+    Ptr<HeaderOnlyQueuePair> qp = CreateObject<HeaderOnlyQueuePair>();
+    qp->SetNic(nic, 1);
+    Ptr<Packet> p = Create<Packet>(0);
+    qp->AddIpUdpIcrc(p, src, dst, 0, MrcEcn::NOT_ECT, 1, 2, {&bth}, &carrier);
+    const std::vector<uint8_t> b = BytesOf(p);
+    ASSERT_EQ(b.size(), 40u + 40 + 8 + bth.GetSerializedSize() + 4);
+    EXPECT_EQ(b[6], 41u);
+    EXPECT_EQ((b[4] << 8) | b[5], 40 + 8 + bth.GetSerializedSize() + 4);
+    EXPECT_EQ(b[40] >> 4, 6);
+    EXPECT_EQ(b[46], 17u);
 }

@@ -10,6 +10,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-imm-dt-header.h"
+#include "ns3/mrc-srv6-encap.h"
 #include "ns3/mrc-udp-checksum.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -615,7 +616,8 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
                            MrcEcn ecn,
                            uint32_t flowLabel,
                            uint16_t udpSrcPort,
-                           std::initializer_list<const Header*> transport) const
+                           std::initializer_list<const Header*> transport,
+                           const MrcUsidCarrier* srv6) const
 {
     uint32_t transportBytes = 0;
     for (const Header* h : transport)
@@ -644,6 +646,31 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     ip.hopLimit = 64;
     ip.src = src;
     ip.dst = dst;
+    if (srv6 && !m_nic->GetComputeIcrc() && !m_nic->GetComputeUdpChecksum())
+    {
+        // Neither the ICRC nor the UDP checksum is computed over the inner packet, so
+        // the outer IPv6 header can go in with the inner headers: the bytes of
+        // MrcSrv6Encapsulate below (same traffic class and flow label, no SRH, the
+        // default outer hop limit), one AddHeader.
+        NS_ABORT_MSG_IF(flowLabel > MRC_FLOW_LABEL_MASK,
+                        "flow label 0x" << std::hex << flowLabel << std::dec
+                                        << " does not fit in 20 bits");
+        const uint32_t outerPayload = MRC_IPV6_HEADER_BYTES + udpLength;
+        NS_ABORT_MSG_IF(outerPayload > 0xffff,
+                        "IPv6 payload of " << outerPayload << " bytes does not fit the 16-bit "
+                                           << "length field (jumbograms are not modelled)");
+        MrcIpv6Fields outer;
+        outer.trafficClass = ip.trafficClass;
+        outer.flowLabel = flowLabel;
+        outer.payloadLength = static_cast<uint16_t>(outerPayload);
+        outer.nextHeader = MRC_IPV6_IN_IPV6;
+        outer.hopLimit = MRC_SRV6_DEFAULT_HOP_LIMIT;
+        outer.src = src;
+        outer.dst = srv6->ToAddress();
+        MrcAddIpv6InIpv6Header(p, outer, ip, udp, MRC_UDP_HEADER_BYTES, transport);
+        p->AddTrailer(MrcIcrcTrailer(0));
+        return;
+    }
     if (transport.size() > 0)
     {
         MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES, transport);
@@ -664,6 +691,10 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     {
         // Last: the checksum covers the ICRC, and the ICRC masks the checksum.
         MrcUdpChecksum::Fill(p);
+    }
+    if (srv6)
+    {
+        MrcSrv6Encapsulate(p, ip.trafficClass, flowLabel, src, *srv6);
     }
 }
 

@@ -34,6 +34,7 @@ namespace ns3
 {
 
 class MrcRdmaNic;
+class MrcUsidCarrier;
 
 /**
  * \ingroup mrc
@@ -471,6 +472,10 @@ class MrcQueuePair : public Object
      * \param flowLabel flow label
      * \param udpSrcPort UDP source port
      * \param transport headers to add after UDP, in wire order (null entries skipped)
+     * \param srv6 if not null, then encapsulate in an outer IPv6 header to this uSID
+     *        carrier (MrcSrv6Encapsulate: same traffic class and flow label, no SRH);
+     *        written with the same single AddHeader unless the ICRC or the UDP checksum
+     *        is computed (they cover the inner packet only)
      */
     void AddIpUdpIcrc(Ptr<Packet> p,
                       const Ipv6Address& src,
@@ -479,7 +484,8 @@ class MrcQueuePair : public Object
                       MrcEcn ecn,
                       uint32_t flowLabel,
                       uint16_t udpSrcPort,
-                      std::initializer_list<const Header*> transport = {}) const;
+                      std::initializer_list<const Header*> transport = {},
+                      const MrcUsidCarrier* srv6 = nullptr) const;
 
     // configuration (attributes)
     uint32_t m_mtu;              //!< payload bytes per full packet (Mtu attribute)

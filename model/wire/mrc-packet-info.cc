@@ -55,12 +55,17 @@ class MrcHeaderSequence : public Header
   public:
     /// \param headers the headers in wire order (null entries skipped)
     /// \param first a header before them (may be null)
+    /// \param outer a header before `first` (may be null)
     explicit MrcHeaderSequence(std::initializer_list<const Header*> headers,
-                               const Header* first = nullptr)
-        : m_first(first),
+                               const Header* first = nullptr,
+                               const Header* outer = nullptr)
+        : m_lead{outer, first},
           m_headers(headers)
     {
-        m_size = first ? first->GetSerializedSize() : 0;
+        for (const Header* h : m_lead)
+        {
+            m_size += h ? h->GetSerializedSize() : 0;
+        }
         for (const Header* h : m_headers)
         {
             m_size += h ? h->GetSerializedSize() : 0;
@@ -86,10 +91,13 @@ class MrcHeaderSequence : public Header
 
     void Serialize(Buffer::Iterator start) const override
     {
-        if (m_first)
+        for (const Header* h : m_lead)
         {
-            m_first->Serialize(start);
-            start.Next(m_first->GetSerializedSize());
+            if (h)
+            {
+                h->Serialize(start);
+                start.Next(h->GetSerializedSize());
+            }
         }
         for (const Header* h : m_headers)
         {
@@ -109,10 +117,13 @@ class MrcHeaderSequence : public Header
 
     void Print(std::ostream& os) const override
     {
-        if (m_first)
+        for (const Header* h : m_lead)
         {
-            m_first->Print(os);
-            os << " ";
+            if (h)
+            {
+                h->Print(os);
+                os << " ";
+            }
         }
         for (const Header* h : m_headers)
         {
@@ -125,7 +136,7 @@ class MrcHeaderSequence : public Header
     }
 
   private:
-    const Header* m_first;                          //!< a header before them, or null
+    const Header* m_lead[2];                        //!< outer and first (null: none)
     std::initializer_list<const Header*> m_headers; //!< the headers, wire order
     uint32_t m_size{0};                             //!< their total size
 };
@@ -494,6 +505,19 @@ MrcAddIpv6Header(Ptr<Packet> p,
 {
     const MrcRawHeader raw = MakeIpv6Bytes(ip, following, followingBytes);
     p->AddHeader(MrcHeaderSequence(after, &raw));
+}
+
+void
+MrcAddIpv6InIpv6Header(Ptr<Packet> p,
+                       const MrcIpv6Fields& outer,
+                       const MrcIpv6Fields& inner,
+                       const uint8_t* following,
+                       uint32_t followingBytes,
+                       std::initializer_list<const Header*> after)
+{
+    const MrcRawHeader outerRaw = MakeIpv6Bytes(outer, nullptr, 0);
+    const MrcRawHeader innerRaw = MakeIpv6Bytes(inner, following, followingBytes);
+    p->AddHeader(MrcHeaderSequence(after, &innerRaw, &outerRaw));
 }
 
 } // namespace ns3

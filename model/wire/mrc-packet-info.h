@@ -317,6 +317,27 @@ void MrcAddIpv6Header(Ptr<Packet> p,
 
 /**
  * \ingroup mrc
+ * As MrcAddIpv6Header with headers after it, behind an outer IPv6 header (an SRv6
+ * encapsulation without SRH), all with a single Packet::AddHeader: the bytes of adding
+ * the headers, the inner IPv6 header and its following bytes, then the outer IPv6
+ * header. The caller fills every outer field (payload length = 40 + the inner payload
+ * length; next header 41).
+ * \param p the packet
+ * \param outer the outer IPv6 fields (flow label must fit in 20 bits)
+ * \param inner the inner IPv6 fields (flow label must fit in 20 bits)
+ * \param following bytes to place right after the inner IPv6 header (may be null)
+ * \param followingBytes how many (at most MRC_MAX_FOLLOWING_BYTES)
+ * \param after the headers that follow, in wire order; null entries are skipped
+ */
+void MrcAddIpv6InIpv6Header(Ptr<Packet> p,
+                            const MrcIpv6Fields& outer,
+                            const MrcIpv6Fields& inner,
+                            const uint8_t* following,
+                            uint32_t followingBytes,
+                            std::initializer_list<const Header*> after);
+
+/**
+ * \ingroup mrc
  * Prepend several headers with a single Packet::AddHeader: the packet gets the same
  * bytes as adding them one by one, innermost first, but pays the per-call cost of
  * AddHeader (buffer growth, metadata, logging checks) once.

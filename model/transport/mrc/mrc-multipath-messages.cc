@@ -108,15 +108,13 @@ MrcMultipathQueuePair::SendTransportAck(uint32_t port, uint32_t ev)
     aeth.SetAck(MrcAethHeader::CREDIT_INVALID);
     aeth.SetMsn(static_cast<uint32_t>(m_rxMessages.GetNextMsn() & MrcAethHeader::MSN_MASK));
     Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(aeth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_TRANSPORT_ACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(m_rxWin->GetCumulativePsn());
-    p->AddHeader(bth);
     m_tackOwed = 0;
     ++m_mpCounters.transportAcksSent;
-    SendReverse(port, p, ev, CONTROL_UNCOUNTED);
+    SendReverse(port, p, ev, CONTROL_UNCOUNTED, {&bth, &aeth});
 }
 
 void

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <vector>
 
 /**
@@ -381,16 +382,21 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
      */
     bool TakePath(const MrcPathChoice& path, TxChoice& c);
     /**
-     * Add UDP, IPv6 (and the outer SRv6 header when the EV has a carrier) and the ICRC.
-     * \param p packet from its BTH \param port NIC port \param evValue EV value
-     * \param carrier the EV's uSID carrier or nullptr \param dscp DSCP \param ecn ECN
+     * Add UDP, IPv6 (and the outer SRv6 header when the EV has a carrier) and the ICRC;
+     * given `transport`, the BTH and extension headers too, all with one AddHeader
+     * (MrcQueuePair::AddIpUdpIcrc).
+     * \param p packet from its BTH (or from what follows `transport`) \param port NIC port
+     * \param evValue EV value \param carrier the EV's uSID carrier or nullptr
+     * \param dscp DSCP \param ecn ECN
+     * \param transport the BTH and extension headers in wire order (null entries skipped)
      */
     void Encapsulate(Ptr<Packet> p,
                      uint32_t port,
                      uint32_t evValue,
                      const MrcUsidCarrier* carrier,
                      uint8_t dscp,
-                     MrcEcn ecn) const;
+                     MrcEcn ecn,
+                     std::initializer_list<const Header*> transport = {}) const;
     /// Complete requests the cumulative point covers; update timers. \return true if progress
     bool AfterAckProgress();
     /**
@@ -495,11 +501,14 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
      * Send a control packet on the reverse EV of a plane.
      * \param port the port \param p the packet from its BTH \param echoedEv the EV to
      * fall back on \param kind what it counts as (MrcQueuePair::ControlKind)
+     * \param transport the BTH and extension headers in wire order, if `p` starts after
+     *        them (added with the IPv6 headers in one AddHeader: Encapsulate)
      */
     void SendReverse(uint32_t port,
                      Ptr<Packet> p,
                      uint32_t echoedEv,
-                     uint8_t kind = CONTROL_UNCOUNTED);
+                     uint8_t kind = CONTROL_UNCOUNTED,
+                     std::initializer_list<const Header*> transport = {});
     /**
      * Send a Transport ACK (opcode 0xD1, AETH: ACK, credit 0x1f, MSN = messages completed).
      * \param port the port \param ev the EV of the packet that completed the message

@@ -494,18 +494,17 @@ MrcMultipathQueuePair::SendProbe(const MrcPathChoice& path, uint16_t probeId)
     MrcPethHeader peth;
     peth.SetProbeId(probeId);
     peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
-    p->AddHeader(peth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_PROBE);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(0); // probes use no PSN
-    p->AddHeader(bth);
     Encapsulate(p,
                 port,
                 path.ev,
                 path.carrier,
                 m_dataDscp,
-                m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT);
+                m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
+                {&bth, &peth});
     ++m_mpCounters.probesSent;
     SendControl(port, p, m_dataDscp, CONTROL_UNCOUNTED);
 }

@@ -163,8 +163,7 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(m_rxWin->GetCumulativePsn());
     Ptr<Packet> p = Create<Packet>();
-    MrcAddHeaders(p, {&bth, &seth, &ccs});
-    SendReverse(port, p, ev, CONTROL_ACK);
+    SendReverse(port, p, ev, CONTROL_ACK, {&bth, &seth, &ccs});
 }
 
 void
@@ -184,12 +183,15 @@ MrcMultipathQueuePair::SendNack(uint32_t port,
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(psn & MrcBthHeader::PSN_MASK);
     Ptr<Packet> p = Create<Packet>();
-    MrcAddHeaders(p, {&bth, &neth});
-    SendReverse(port, p, ev, CONTROL_NAK);
+    SendReverse(port, p, ev, CONTROL_NAK, {&bth, &neth});
 }
 
 void
-MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoedEv, uint8_t kind)
+MrcMultipathQueuePair::SendReverse(uint32_t port,
+                                   Ptr<Packet> p,
+                                   uint32_t echoedEv,
+                                   uint8_t kind,
+                                   std::initializer_list<const Header*> transport)
 {
     // The selector's reverse path (the EV table rotates over the GOOD active EVs of the
     // plane: a reverse path that died silently then loses only some control packets, and
@@ -202,11 +204,11 @@ MrcMultipathQueuePair::SendReverse(uint32_t port, Ptr<Packet> p, uint32_t echoed
     const MrcPathChoice path = probed ? m_revEv[port] : m_paths->SelectReverse(port);
     if (path.port != MrcPathSelector::NO_PORT)
     {
-        Encapsulate(p, port, path.ev, path.carrier, m_controlDscp, MrcEcn::NOT_ECT);
+        Encapsulate(p, port, path.ev, path.carrier, m_controlDscp, MrcEcn::NOT_ECT, transport);
     }
     else
     {
-        Encapsulate(p, port, echoedEv, nullptr, m_controlDscp, MrcEcn::NOT_ECT);
+        Encapsulate(p, port, echoedEv, nullptr, m_controlDscp, MrcEcn::NOT_ECT, transport);
     }
     SendControl(port, p, m_controlDscp, kind);
 }

@@ -11,7 +11,6 @@
 #include "ns3/mrc-entropy.h"
 #include "ns3/mrc-meth-header.h"
 #include "ns3/mrc-rdma-nic.h"
-#include "ns3/mrc-srv6-encap.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/mrc-tseth-header.h"
 #include "ns3/simulator.h"
@@ -164,8 +163,13 @@ MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
     d.bth.SetTimestampPresent(m_timestamps);
-    MrcAddHeaders(p, {&d.bth, &meth, m_timestamps ? &ts : nullptr, &d.reth});
-    Encapsulate(p, port, c.ev, c.carrier, dscp, m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT);
+    Encapsulate(p,
+                port,
+                c.ev,
+                c.carrier,
+                dscp,
+                m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
+                {&d.bth, &meth, m_timestamps ? &ts : nullptr, &d.reth});
     return p;
 }
 
@@ -182,16 +186,20 @@ MrcMultipathQueuePair::Encapsulate(Ptr<Packet> p,
                                    uint32_t evValue,
                                    const MrcUsidCarrier* carrier,
                                    uint8_t dscp,
-                                   MrcEcn ecn) const
+                                   MrcEcn ecn,
+                                   std::initializer_list<const Header*> transport) const
 {
     const MrcEvWire wire =
         MrcEvEncode(evValue, m_srcPortHigh ? MrcEvSplit::SRC_PORT_HIGH : MrcEvSplit::SRC_PORT_LOW);
-    const Ipv6Address src = m_nic->GetAddress(port);
-    AddIpUdpIcrc(p, src, GetRemoteAddress(port), dscp, ecn, wire.flowLabel, wire.udpSrcPort);
-    if (carrier)
-    {
-        MrcSrv6Encapsulate(p, MrcMakeTrafficClass(dscp, ecn), wire.flowLabel, src, *carrier);
-    }
+    AddIpUdpIcrc(p,
+                 m_nic->GetAddress(port),
+                 GetRemoteAddress(port),
+                 dscp,
+                 ecn,
+                 wire.flowLabel,
+                 wire.udpSrcPort,
+                 transport,
+                 carrier);
 }
 
 void
