@@ -225,7 +225,7 @@ TEST(MrcInputFiles, HpccFlowsParse)
                           "0 1 3 100 1000 2.000000100\n"
                           "2 1 3 100 20000 2.5\n"
                           "1 0 3 64 10\n");
-    auto f = MrcHpccInput::ParseFlows(in, "f.txt", {3, false});
+    auto f = MrcHpccInput::ParseFlows(in, "f.txt", {3, false, {}, 0});
     ASSERT_EQ(f.size(), 3U);
     EXPECT_EQ(f[0].src, 0U);
     EXPECT_EQ(f[0].dst, 1U);
@@ -255,7 +255,7 @@ TEST(MrcInputFiles, HpccFlowsMalformed)
     EXPECT_EQ(FlowError("1\n0 1 3 1000\n"), "f.txt:2: expected " + form + ", got '0 1 3 1000'");
     EXPECT_EQ(FlowError("1\n1 1 3 100 1000 0\n"),
               "f.txt:2: expected a flow between two different nodes, got '1 1 3 100 1000 0'");
-    EXPECT_EQ(FlowError("1\n0 4 3 100 1000 0\n", {4, false}),
+    EXPECT_EQ(FlowError("1\n0 4 3 100 1000 0\n", {4, false, {}, 0}),
               "f.txt:2: expected dst: a node id below 4, got '4'");
     EXPECT_EQ(FlowError("1\nx 1 3 100 1000 0\n"), "f.txt:2: expected src: a node id, got 'x'");
     EXPECT_EQ(FlowError("1\n0 1 9 100 1000 0\n"),

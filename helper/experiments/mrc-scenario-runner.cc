@@ -887,7 +887,7 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     book.firstStart = std::min(book.firstStart, f.start);
     const MrcScenarioConnections::Placement at = book.connections.Place(i, f);
     const MrcRdmaHelper::Connection& conn = book.connections.GetLane(at.lane).qps;
-    book.open.emplace(i, OpenMessage{f, at.lane, -1});
+    book.open.emplace(i, OpenMessage{f, at.lane, -1, -1, {}});
     RecordFlow(i, f, at.lane);
     if (stall.trackStalls)
     {
