@@ -383,6 +383,44 @@ FatTree16()
 }
 
 /**
+ * Write a fabric's base RTT and, per host pair and plane, every path: its path RTT, switch
+ * ids, links, uSIDs and carrier.
+ * \param os where \param t the topology \param planes planes
+ */
+void
+AppendBaseRttAndPaths(std::ostream& os, Ptr<MrcTopology> t, uint32_t planes)
+{
+    os << "baseRtt " << t->GetBaseRtt(4096).GetTimeStep() << "\n";
+    for (uint32_t a = 0; a < t->GetNHosts(); ++a)
+    {
+        for (uint32_t b = 0; b < t->GetNHosts(); ++b)
+        {
+            for (uint32_t p = 0; a != b && p < planes; ++p)
+            {
+                for (const MrcPath& path : t->GetPaths(a, b, p))
+                {
+                    os << a << ">" << b << " p" << p << " rtt "
+                       << t->GetPathRtt(path, 4096).GetTimeStep() << " via";
+                    for (uint32_t s : path.switches)
+                    {
+                        os << " s" << s;
+                    }
+                    for (uint32_t l : path.links)
+                    {
+                        os << " l" << l;
+                    }
+                    for (uint16_t u : path.usids)
+                    {
+                        os << " u" << u;
+                    }
+                    os << " " << path.carrier << "\n";
+                }
+            }
+        }
+    }
+}
+
+/**
  * Write a switch's ECMP table: its route count and the next-hop ports toward every host
  * address of every plane.
  * \param os where \param t the topology \param s switch id \param planes planes
@@ -415,34 +453,7 @@ FabricFacts(Ptr<MrcTopology> t)
 {
     std::ostringstream os;
     const uint32_t planes = t->GetConfig().planes;
-    os << "baseRtt " << t->GetBaseRtt(4096).GetTimeStep() << "\n";
-    for (uint32_t a = 0; a < t->GetNHosts(); ++a)
-    {
-        for (uint32_t b = 0; b < t->GetNHosts(); ++b)
-        {
-            for (uint32_t p = 0; a != b && p < planes; ++p)
-            {
-                for (const MrcPath& path : t->GetPaths(a, b, p))
-                {
-                    os << a << ">" << b << " p" << p << " rtt "
-                       << t->GetPathRtt(path, 4096).GetTimeStep() << " via";
-                    for (uint32_t s : path.switches)
-                    {
-                        os << " s" << s;
-                    }
-                    for (uint32_t l : path.links)
-                    {
-                        os << " l" << l;
-                    }
-                    for (uint16_t u : path.usids)
-                    {
-                        os << " u" << u;
-                    }
-                    os << "\n";
-                }
-            }
-        }
-    }
+    AppendBaseRttAndPaths(os, t, planes);
     for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
     {
         AppendEcmpTable(os, t, s, planes);
@@ -480,26 +491,7 @@ LeanFacts(Ptr<MrcTopology> t,
 {
     std::ostringstream os;
     const uint32_t planes = t->GetConfig().planes;
-    os << "baseRtt " << t->GetBaseRtt(4096).GetTimeStep() << "\n";
-    for (uint32_t a = 0; a < t->GetNHosts(); ++a)
-    {
-        for (uint32_t b = 0; b < t->GetNHosts(); ++b)
-        {
-            for (uint32_t p = 0; a != b && p < planes; ++p)
-            {
-                for (const MrcPath& path : t->GetPaths(a, b, p))
-                {
-                    os << a << ">" << b << " p" << p << " rtt "
-                       << t->GetPathRtt(path, 4096).GetTimeStep() << " via";
-                    for (uint32_t l : path.links)
-                    {
-                        os << " l" << l;
-                    }
-                    os << " " << path.carrier << "\n";
-                }
-            }
-        }
-    }
+    AppendBaseRttAndPaths(os, t, planes);
     for (uint32_t l = 0; l < t->GetNLinks(); ++l)
     {
         const MrcTopologyLink& k = t->GetLink(l);
