@@ -15,12 +15,16 @@
 // above the target, ACKs fall in the multiplicative-decrease quadrant, which keeps the
 // ratio of the windows, and the windows stay as unequal as the first quick adapts left
 // them. With MRC's queue of 125,000 B (10 us, below the target) the same seed is within
-// 2x; tests below (doc/mrc.rst, "NSCC fairness by position"). Also the RTT-sample
-// validity rule itself, against hand-computed cases, and the profiles' trim rule.
+// 2x; tests below (doc/mrc.rst, "NSCC fairness by position"). Session 14 traced every
+// sender: no NSCC rule departs from the published one; the windows stay equal by position
+// and the rates follow the RTT (UecPositionBiasIsTheRttAtEqualWindows and its diagnostics).
+// Also the RTT-sample validity rule itself, against hand-computed cases, and the profiles'
+// trim rule.
 
 #include "ns3/config.h"
 #include "ns3/mrc-nscc.h"
 #include "ns3/mrc-profiles.h"
+#include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-scenario.h"
 #include "ns3/mrc-trimmer.h"
 #include "ns3/names.h"
@@ -31,6 +35,7 @@
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <map>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -196,6 +201,154 @@ RunSmallIncast(const std::string& transport, const std::string& victim)
     return s;
 }
 
+/// One sender of a traced incast: its NSCC events and FCT.
+struct TracedSender
+{
+    std::vector<std::pair<int64_t, uint64_t>> cwnd; //!< (time ns, new cwnd) at every change
+    std::vector<int64_t> rttNs;                     //!< every valid RTT sample (ns)
+    int64_t fctNs{-1};                              //!< flow completion time
+};
+
+/// Decisions of all senders' ACKs, with the counts the tests below need.
+struct TracedIncast
+{
+    std::map<uint32_t, TracedSender> senders; //!< by source host
+    uint64_t atOrAboveTarget{0};              //!< ACKs with a sample and delay >= target
+    uint64_t atOrAboveTargetEcn{0};           //!< ... of them with an ECN echo
+    uint64_t late{0};     //!< ACKs from 150 us to the fastest FCT (decision known)
+    uint64_t lateMd{0};   //!< ... of them in the MD quadrant (cut or held)
+    int64_t fastestNs{0}; //!< fastest FCT
+    std::vector<std::pair<int64_t, MrcNsccDecision>> decisions; //!< (time ns, decision)
+};
+
+/// Context of one sender's trace sinks.
+struct TraceSink
+{
+    TracedSender* sender; //!< where the sender's events go
+    TracedIncast* incast; //!< where the counts go
+};
+
+/// Records one ACK decision of a sender. \param t the sender and the counts \param r the ACK
+void
+OnTracedDecision(TraceSink* t, const MrcNsccAckRecord& r)
+{
+    if (r.rttSample.IsStrictlyPositive())
+    {
+        t->sender->rttNs.push_back(r.rttSample.GetNanoSeconds());
+        if (r.delay >= r.target)
+        {
+            ++t->incast->atOrAboveTarget;
+            t->incast->atOrAboveTargetEcn += r.ecn ? 1 : 0;
+        }
+    }
+    t->incast->decisions.emplace_back(Simulator::Now().GetNanoSeconds(), r.decision);
+}
+
+/// Records a window change. \param t the sender \param newCwnd the new window (B)
+void
+OnTracedCwnd(TraceSink* t, uint64_t /* oldCwnd */, uint64_t newCwnd)
+{
+    t->sender->cwnd.emplace_back(Simulator::Now().GetNanoSeconds(), newCwnd);
+}
+
+/// The incast of RunIncast (UEC, uec-htsim), with every sender's NSCC traced.
+TracedIncast
+RunTracedIncast(const std::string& seed,
+                const std::vector<std::pair<std::string, std::string>>& attributes = {})
+{
+    MrcScenarioOptions o;
+    o.scenario = "incast";
+    MrcScenarios::Find("incast")->preset(o);
+    o.transports = "";
+    o.transport = "uec";
+    o.topo.topology = "fattree";
+    o.topo.k = "4";
+    o.senders = "15";
+    o.bytes = "1000000";
+    o.seed = seed;
+    o.sampleInterval = "0";
+    MrcScenarioConfig c = o.ToConfig();
+    c.attributeOverrides.insert(c.attributeOverrides.end(), attributes.begin(), attributes.end());
+    c.progress = false;
+    MrcScenarioRunner r(c);
+    r.Build();
+    TracedIncast ti;
+    std::vector<TraceSink> sinks;
+    sinks.reserve(r.GetRequesters().size());
+    for (std::size_t i = 0; i < r.GetRequesters().size(); ++i)
+    {
+        Ptr<MrcNscc> n = DynamicCast<MrcNscc>(r.GetRequesters()[i]->GetCongestionOps());
+        EXPECT_TRUE(n) << "sender " << i << " runs no NSCC";
+        if (!n)
+        {
+            continue;
+        }
+        sinks.push_back(TraceSink{&ti.senders[r.GetMessages()[i].src], &ti});
+        n->TraceConnectWithoutContext("AckDecision",
+                                      MakeBoundCallback(&OnTracedDecision, &sinks.back()));
+        n->TraceConnectWithoutContext("Cwnd", MakeBoundCallback(&OnTracedCwnd, &sinks.back()));
+    }
+    r.Run();
+    ti.fastestNs = INT64_MAX;
+    for (const MrcFlowRecord& f : r.GetResults().GetFlows())
+    {
+        EXPECT_TRUE(f.IsCompleted()) << "seed " << seed << " src " << f.src;
+        ti.senders[f.src].fctNs = f.FctNs();
+        ti.fastestNs = std::min(ti.fastestNs, f.FctNs());
+    }
+    for (const auto& [t, d] : ti.decisions)
+    {
+        if (t >= 150000 && t <= ti.fastestNs)
+        {
+            ++ti.late;
+            ti.lateMd += (d == MrcNsccDecision::MULTIPLICATIVE_DECREASE ||
+                          d == MrcNsccDecision::DECREASE_HELD)
+                             ? 1
+                             : 0;
+        }
+    }
+    Simulator::Destroy();
+    Names::Clear();
+    Config::Reset();
+    return ti;
+}
+
+/// \return the time-mean window of a sender over [from, to] ns (cwnd starts at max_wnd)
+double
+MeanCwnd(const TracedSender& s, int64_t from, int64_t to)
+{
+    uint64_t cur = 0;
+    std::size_t i = 0;
+    for (; i < s.cwnd.size() && s.cwnd[i].first <= from; ++i)
+    {
+        cur = s.cwnd[i].second;
+    }
+    double area = 0;
+    int64_t t = from;
+    for (; i < s.cwnd.size() && s.cwnd[i].first <= to; ++i)
+    {
+        area += static_cast<double>(cur) * static_cast<double>(s.cwnd[i].first - t);
+        t = s.cwnd[i].first;
+        cur = s.cwnd[i].second;
+    }
+    area += static_cast<double>(cur) * static_cast<double>(to - t);
+    return area / static_cast<double>(to - from);
+}
+
+/// \return the median of \p v (upper median for an even count)
+double
+Median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+/// \return position of host \p src relative to the receiver 15 (2 hosts per T0, 4 per pod)
+std::string
+PositionOf(uint32_t src)
+{
+    return src / 2 == 7 ? "sameT0" : (src / 4 == 3 ? "samePod" : "otherPod");
+}
 } // namespace
 
 TEST(MrcNsccFairness, ProfilesTrimAsHtsim)
@@ -272,6 +425,112 @@ TEST(MrcNsccFairness, RttScaledIncreaseBringsHeldOutSeedWithinTwice)
     // (MrcNscc::IncreaseRttScaling, our modelling choice): UEC seed 1 0.48 -> 0.61 with
     // exponent 2.
     CheckFairByPosition("uec", {"1"}, {{"ns3::MrcNscc::IncreaseRttScaling", "2"}});
+}
+
+TEST(MrcNsccFairness, UecPositionBiasIsTheRttAtEqualWindows)
+{
+    // Session 14's finding at the two seeds outside 2x (doc/mrc.rst "NSCC fairness by
+    // position", "Per sender at seeds 1 and 16"), with the published rules (uec-htsim).
+    // (1) A delay at NSCC's target (10.54 us) means about 131.7 KB in the last hop's data
+    // queue, where htsim's ECN (Kmin 20 %, Kmax 80 % of 175,650 B) marks with
+    // probability 0.92: the fair-increase quadrant (no ECN, delay >= target) is almost
+    // never reached (measured: 96.9 % / 95.5 % of the ACKs at or above the target carry
+    // ECN). (2) From 150 us on, the ACKs fall in the multiplicative-decrease quadrant
+    // (cut or held; 92 % / 86 %), which keeps the ratio of the windows. (3) The windows
+    // are not ordered by position: the same-T0 sender holds about the other-pod median
+    // window (26.5 / 17.4 KB against 22.2 / 19.2 KB), at a mean RTT of 16.2 us against
+    // 25.6 us, so it gets the higher rate.
+    for (const std::string seed : {"1", "16"})
+    {
+        const TracedIncast t = RunTracedIncast(seed);
+        ASSERT_EQ(t.senders.size(), 15u);
+        ASSERT_GT(t.atOrAboveTarget, 1000u) << seed;
+        EXPECT_GT(static_cast<double>(t.atOrAboveTargetEcn),
+                  0.9 * static_cast<double>(t.atOrAboveTarget))
+            << seed;
+        ASSERT_GT(t.late, 1000u) << seed;
+        EXPECT_GT(static_cast<double>(t.lateMd), 0.8 * static_cast<double>(t.late)) << seed;
+        std::vector<double> otherCwnd;
+        std::vector<int64_t> otherRtt;
+        double nearCwnd = 0;
+        double nearRtt = 0;
+        for (const auto& [src, s] : t.senders)
+        {
+            ASSERT_FALSE(s.rttNs.empty()) << seed << " src " << src;
+            const double cwnd = MeanCwnd(s, 150000, t.fastestNs);
+            if (PositionOf(src) == "otherPod")
+            {
+                otherCwnd.push_back(cwnd);
+                otherRtt.insert(otherRtt.end(), s.rttNs.begin(), s.rttNs.end());
+            }
+            else if (PositionOf(src) == "sameT0")
+            {
+                nearCwnd = cwnd;
+                nearRtt = std::accumulate(s.rttNs.begin(), s.rttNs.end(), 0.0) /
+                          static_cast<double>(s.rttNs.size());
+            }
+        }
+        ASSERT_EQ(otherCwnd.size(), 12u);
+        const double otherMeanRtt = std::accumulate(otherRtt.begin(), otherRtt.end(), 0.0) /
+                                    static_cast<double>(otherRtt.size());
+        EXPECT_LT(nearRtt, 0.75 * otherMeanRtt) << seed;
+        // a window in proportion to the RTT would be below 0.75 x the others'
+        EXPECT_GT(nearCwnd, 0.75 * Median(otherCwnd)) << seed;
+        EXPECT_LT(nearCwnd, 1.5 * Median(otherCwnd)) << seed;
+    }
+}
+
+TEST(MrcNsccFairness, UecQuickAdaptSpreadsAPositionAndEtaIsTooSmallToEqualise)
+{
+    // Diagnostics of session 14 (not published settings; the defaults stay). Without quick
+    // adapt the senders of one position finish close together (seeds 1 and 16: the 12
+    // other-pod senders within 0.69 / 0.81 against 0.72 / 0.43), but the same-T0 sender
+    // still leads (0.77 / 0.68 of the median other-pod FCT). With eta 10 x the published
+    // 0.15 MTU x scaling_a (7,194 B a period), the larger windows are trimmed and quick
+    // adapt fires all through the run (12-16 times a sender over seeds 1-20, against
+    // 1.6-2.7), each time setting the window to the bytes achieved over the sender's own
+    // base RTT + target, a window that follows the RTT; the same-T0 sender then finishes
+    // at 0.85 / 0.78 of the median other-pod FCT (0.55 / 0.66 with the published eta).
+    for (const std::string seed : {"1", "16"})
+    {
+        const auto nearOverMedianOther = [](const TracedIncast& t) {
+            std::vector<double> other;
+            double near = 0;
+            for (const auto& [src, s] : t.senders)
+            {
+                if (PositionOf(src) == "otherPod")
+                {
+                    other.push_back(static_cast<double>(s.fctNs));
+                }
+                else if (PositionOf(src) == "sameT0")
+                {
+                    near = static_cast<double>(s.fctNs);
+                }
+            }
+            return near / Median(other);
+        };
+        const auto otherSpread = [](const TracedIncast& t) {
+            int64_t lo = INT64_MAX;
+            int64_t hi = 0;
+            for (const auto& [src, s] : t.senders)
+            {
+                if (PositionOf(src) == "otherPod")
+                {
+                    lo = std::min(lo, s.fctNs);
+                    hi = std::max(hi, s.fctNs);
+                }
+            }
+            return static_cast<double>(lo) / static_cast<double>(hi);
+        };
+        const TracedIncast published = RunTracedIncast(seed);
+        const TracedIncast noQa =
+            RunTracedIncast(seed, {{"ns3::MrcNscc::DisableQuickAdapt", "true"}});
+        const TracedIncast eta10 = RunTracedIncast(seed, {{"ns3::MrcNscc::Eta", "7194"}});
+        EXPECT_LT(nearOverMedianOther(published), 0.7) << seed;
+        EXPECT_GT(otherSpread(noQa), 0.65) << seed;
+        EXPECT_LT(nearOverMedianOther(noQa), 0.8) << seed;
+        EXPECT_GT(nearOverMedianOther(eta10), 0.75) << seed;
+    }
 }
 
 TEST(MrcNsccFairness, ReceiverCreditBringsUecWithinTwiceByPosition)
