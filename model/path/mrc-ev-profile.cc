@@ -326,11 +326,10 @@ MrcEvProfile::PinFirstPath(const std::vector<MrcEvCandidate>& cands,
     // cannot fill the backup set.
     const uint32_t backupsLeft = wantBackup - (fromOthers - othersActive);
     const uint32_t spare = std::min<uint32_t>(pinned.size() - nPinned, backupsLeft);
-    set.backup.insert(set.backup.end(),
-                      pinned.begin() + nPinned,
-                      pinned.begin() + nPinned + spare);
-    NS_LOG_LOGIC("plane " << cands[0].plane << ": " << nPinned << " active EVs pinned to the first path, "
-                          << othersActive << " active and " << fromOthers - othersActive + spare
+    set.backup.insert(set.backup.end(), pinned.begin() + nPinned, pinned.begin() + nPinned + spare);
+    NS_LOG_LOGIC("plane " << cands[0].plane << ": " << nPinned
+                          << " active EVs pinned to the first path, " << othersActive
+                          << " active and " << fromOthers - othersActive + spare
                           << " backup EVs from the other paths");
 }
 
