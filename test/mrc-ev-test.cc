@@ -257,6 +257,105 @@ TEST(MrcEvProfile, DeterministicBySeed)
     EXPECT_NE(values(3), values(4));
 }
 
+/// SRv6 paths of `planes` x `t1PerPlane` with `replicas` EV values each, in mrc-sim's order:
+/// every path once (replica 0), then the replicas 1.. (bits 16-23).
+std::vector<MrcEvCandidate>
+Srv6PathsWithReplicas(uint32_t planes, uint32_t t1PerPlane, uint32_t replicas)
+{
+    std::vector<MrcEvCandidate> paths = Srv6Paths(planes, t1PerPlane);
+    std::vector<MrcEvCandidate> v = paths;
+    for (uint32_t r = 1; r < replicas; ++r)
+    {
+        for (MrcEvCandidate c : paths)
+        {
+            c.value |= r << 16;
+            v.push_back(c);
+        }
+    }
+    return v;
+}
+
+TEST(MrcEvProfile, PinFirstPathPutsEveryActiveEvOnThePlanesFirstPath)
+{
+    // 2 planes x 4 T1s x 2 replicas; 2 active + 6 backup EVs per plane (case 18a's per-plane
+    // counts). Pinned: both active EVs of a plane on T1 0, the backups on T1 1-3 only.
+    for (int64_t stream = 1; stream <= 20; ++stream)
+    {
+        Ptr<MrcEvProfile> prof = MakeProfile(4, 12, stream);
+        prof->SetAttribute("PinFirstPath", BooleanValue(true));
+        MrcEvSet s = prof->Generate(2, Srv6PathsWithReplicas(2, 4, 2));
+        ASSERT_EQ(CountPerPlane(s.active, 2), (std::vector<uint32_t>{2, 2}));
+        ASSERT_EQ(CountPerPlane(s.backup, 2), (std::vector<uint32_t>{6, 6}));
+        for (const auto& c : s.active)
+        {
+            EXPECT_EQ(MrcSrv6EvUplink(c.value), 0u) << "stream " << stream;
+        }
+        std::set<uint32_t> backupPaths;
+        for (const auto& c : s.backup)
+        {
+            EXPECT_NE(MrcSrv6EvUplink(c.value), 0u) << "stream " << stream;
+            backupPaths.insert(c.plane * 16 + MrcSrv6EvUplink(c.value));
+        }
+        EXPECT_EQ(backupPaths.size(), 6u); // T1 1-3 of both planes, two replicas each
+    }
+    // Without the pin the same profile puts active EVs on other T1s too (at some stream).
+    uint32_t offFirst = 0;
+    for (int64_t stream = 1; stream <= 20; ++stream)
+    {
+        MrcEvSet s = MakeProfile(4, 12, stream)->Generate(2, Srv6PathsWithReplicas(2, 4, 2));
+        for (const auto& c : s.active)
+        {
+            offFirst += MrcSrv6EvUplink(c.value) != 0 ? 1 : 0;
+        }
+    }
+    EXPECT_GT(offFirst, 0u);
+}
+
+TEST(MrcEvProfile, PinFirstPathFillsFromTheOtherPathsAndKeepsSparesLast)
+{
+    // 1 plane x 4 T1s x 2 replicas = 8 candidates. 3 active wanted: the first path has only 2,
+    // so one more comes from T1 1-3.
+    Ptr<MrcEvProfile> prof = MakeProfile(3, 5);
+    prof->SetAttribute("PinFirstPath", BooleanValue(true));
+    MrcEvSet s = prof->Generate(1, Srv6PathsWithReplicas(1, 4, 2));
+    ASSERT_EQ(s.active.size(), 3u);
+    ASSERT_EQ(s.backup.size(), 5u);
+    EXPECT_EQ(MrcSrv6EvUplink(s.active[0].value), 0u);
+    EXPECT_EQ(MrcSrv6EvUplink(s.active[1].value), 0u);
+    EXPECT_NE(MrcSrv6EvUplink(s.active[2].value), 0u);
+    // 1 active wanted, 7 backups: the other paths give 6, the first path's spare replica is
+    // the last backup.
+    Ptr<MrcEvProfile> prof2 = MakeProfile(1, 7);
+    prof2->SetAttribute("PinFirstPath", BooleanValue(true));
+    MrcEvSet s2 = prof2->Generate(1, Srv6PathsWithReplicas(1, 4, 2));
+    ASSERT_EQ(s2.active.size(), 1u);
+    ASSERT_EQ(s2.backup.size(), 7u);
+    EXPECT_EQ(MrcSrv6EvUplink(s2.active[0].value), 0u);
+    for (uint32_t i = 0; i < 6; ++i)
+    {
+        EXPECT_NE(MrcSrv6EvUplink(s2.backup[i].value), 0u);
+    }
+    EXPECT_EQ(MrcSrv6EvUplink(s2.backup[6].value), 0u);
+    // Structured candidates (no carrier): drawn as without the pin, the same values.
+    std::vector<MrcEvCandidate> st;
+    for (uint32_t i = 1; i <= 40; ++i)
+    {
+        st.push_back(MrcEvCandidate::Structured(0, i));
+    }
+    Ptr<MrcEvProfile> a = MakeProfile(4, 4, 7);
+    a->SetAttribute("Format", EnumValue(MrcEvProfile::STRUCTURED));
+    a->SetAttribute("PinFirstPath", BooleanValue(true));
+    Ptr<MrcEvProfile> b = MakeProfile(4, 4, 7);
+    b->SetAttribute("Format", EnumValue(MrcEvProfile::STRUCTURED));
+    MrcEvSet sa = a->Generate(1, st);
+    MrcEvSet sb = b->Generate(1, st);
+    ASSERT_EQ(sa.active.size(), sb.active.size());
+    for (uint32_t i = 0; i < sa.active.size(); ++i)
+    {
+        EXPECT_EQ(sa.active[i].value, sb.active[i].value);
+    }
+}
+
 TEST(MrcEvProfile, EcmpDrawsDistinct16BitValues)
 {
     Ptr<MrcEvProfile> prof = MakeProfile(9, 3);

@@ -419,6 +419,40 @@ TEST(MrcFailureOptions, BadValuesAreNamedWithWhatIsAllowed)
              o.fail.flapAt = "150us";
          },
          "--flapLink='p0-t1-0:p0-t0-0' flaps 'p0-t1-0:p0-t0-0' while --failLink holds it down"},
+        {"flap own period without a unit",
+         [](O& o) { o.fail.flapLink = "host0:p0-t0-0@10us/5"; },
+         "--flapLink='host0:p0-t0-0@10us/5' gives 'host0:p0-t0-0' the period '5'; allowed: "
+         "host0:p0-t0-0@FIRST[/PERIOD[/DOWN[/COUNT]]], times with a unit"},
+        {"flap own first cut without a unit",
+         [](O& o) { o.fail.flapLink = "host0:p0-t0-0@,p0-t0-0:p0-t1-0"; },
+         "gives 'host0:p0-t0-0' the first cut ''"},
+        {"flap own down not below its period",
+         [](O& o) { o.fail.flapLink = "p0-t0-0:p0-t1-0,host0:p0-t0-0@10us/8us/8us"; },
+         "keeps 'host0:p0-t0-0' down 8e-06 s in each period of 8e-06 s"},
+        {"flap shared down not below an own period",
+         [](O& o) {
+             o.fail.flapLink = "host0:p0-t0-0@10us/8us";
+             o.fail.flapDown = "9us";
+             o.fail.flapPeriod = "20us";
+         },
+         "keeps 'host0:p0-t0-0' down 9e-06 s in each period of 8e-06 s"},
+        {"flap own count 0",
+         [](O& o) { o.fail.flapLink = "host0:p0-t0-0@10us/8us/2us/0"; },
+         "gives 'host0:p0-t0-0' the count '0'"},
+        {"flap own schedule with five fields",
+         [](O& o) { o.fail.flapLink = "host0:p0-t0-0@10us/8us/2us/3/1"; },
+         "gives 'host0:p0-t0-0' the schedule '10us/8us/2us/3/1'"},
+        {"flap own first cut past the end",
+         [](O& o) { o.fail.flapLink = "host0:p0-t0-0@20ms"; },
+         "--flapLink='host0:p0-t0-0@20ms' cuts 'host0:p0-t0-0' first at 0.02 s, not before "
+         "--simTime (0.01 s)"},
+        {"flap own last cut past the end",
+         [](O& o) { o.fail.flapLink = "host0:p0-t0-0@9ms/1ms/1us/3"; },
+         "--flapLink='host0:p0-t0-0@9ms/1ms/1us/3' makes the last cut of 'host0:p0-t0-0' (3 of "
+         "them"},
+        {"flap own schedule of a link named twice",
+         [](O& o) { o.fail.flapLink = "host0:p0-t0-0@10us,p0-t0-0:host0@50us"; },
+         "names 'p0-t0-0:host0@50us' twice"},
         {"gray loss 0",
          [](O& o) {
              o.fail.grayLink = "host0:p0-t0-0";
@@ -548,6 +582,60 @@ TEST(MrcFailureOptions, FailLinkTakesOwnTimesPerLinkAndKeepsTheSharedForm)
     EXPECT_EQ(o.TryToConfig(e), "");
 }
 
+TEST(MrcFailureOptions, FlapLinkTakesOwnSchedulePerLinkAndKeepsTheSharedForm)
+{
+    MrcScenarioOptions o = SmallOptions();
+    o.fail.flapAt = "10us";
+    o.fail.flapPeriod = "4us";
+    o.fail.flapCount = "5";
+    // a link with the shared schedule, one with its own first cut, one with its own first cut
+    // and period (down: half of it), one with all four fields
+    o.fail.flapLink = "p0-t0-0:p0-t1-0,p0-t0-0:p0-t1-1@15us,p1-t0-0:p1-t1-0@7us/10us,"
+                      "p1-t0-1:p1-t1-1@1ms/40us/30us/2";
+    const std::vector<MrcFailureSpec> s = Specs(o);
+    ASSERT_EQ(s.size(), 4u);
+    using Kind = MrcFailureSpec::Kind;
+    for (const auto& x : s)
+    {
+        EXPECT_EQ(x.kind, Kind::FLAP);
+        EXPECT_EQ(x.repair, Time(0));
+    }
+    EXPECT_EQ(s[0].nodeA, "p0-t0-0");
+    EXPECT_EQ(s[0].nodeB, "p0-t1-0");
+    EXPECT_EQ(s[0].at, MicroSeconds(10));
+    EXPECT_EQ(s[0].period, MicroSeconds(4));
+    EXPECT_EQ(s[0].downTime, MicroSeconds(2));
+    EXPECT_EQ(s[0].count, 5u);
+    EXPECT_EQ(s[1].nodeB, "p0-t1-1");
+    EXPECT_EQ(s[1].at, MicroSeconds(15));
+    EXPECT_EQ(s[1].period, MicroSeconds(4));
+    EXPECT_EQ(s[1].downTime, MicroSeconds(2));
+    EXPECT_EQ(s[1].count, 5u);
+    EXPECT_EQ(s[2].nodeA, "p1-t0-0");
+    EXPECT_EQ(s[2].at, MicroSeconds(7));
+    EXPECT_EQ(s[2].period, MicroSeconds(10));
+    EXPECT_EQ(s[2].downTime, MicroSeconds(5)); // half its own period
+    EXPECT_EQ(s[2].count, 5u);
+    EXPECT_EQ(s[3].nodeA, "p1-t0-1");
+    EXPECT_EQ(s[3].nodeB, "p1-t1-1");
+    EXPECT_EQ(s[3].at, MilliSeconds(1));
+    EXPECT_EQ(s[3].period, MicroSeconds(40));
+    EXPECT_EQ(s[3].downTime, MicroSeconds(30));
+    EXPECT_EQ(s[3].count, 2u);
+    // a given --flapDown stays the down time of an item with its own period
+    o.fail.flapDown = "1us";
+    const std::vector<MrcFailureSpec> d = Specs(o);
+    ASSERT_EQ(d.size(), 4u);
+    EXPECT_EQ(d[2].downTime, MicroSeconds(1));
+    EXPECT_EQ(d[3].downTime, MicroSeconds(30));
+    // every item with its own first cut: --failAt past --simTime is then not used
+    o.fail.flapAt = "";
+    o.failAt = "20ms";
+    o.fail.flapLink = "p0-t0-0:p0-t1-0@10us";
+    MrcScenarioConfig c;
+    EXPECT_EQ(o.TryToConfig(c), "");
+}
+
 // ---------------------------------------------------------------------------------------
 // Runs from the command line: events.csv rows at the given times, and each one's effect
 
@@ -637,6 +725,42 @@ TEST(MrcFailureOptionsRun, FlapRowsAtEachCutAndRepair)
         EXPECT_EQ(up[i],
                   std::to_string(6000 + 4000 * i) + ",link_up,p0-t0-0:4-p0-t1-0:0,flap " + n);
     }
+    EXPECT_EQ(CompletedFlows(dir), 8u);
+    Done(dir);
+}
+
+TEST(MrcFailureOptionsRun, LinksFlapAtTheirOwnTimes)
+{
+    const std::string dir = TempDir("mrc-failopt");
+    const int rc = RunSim({"--transport=mrc",
+                           "--planes=2",
+                           "--hosts=8",
+                           "--bytes=100000",
+                           "--sampleInterval=0s",
+                           "--flapLink=p0-t0-0:p0-t1-0@5us/4us/1us/2,p1-t0-1:p1-t1-1@6us/7us",
+                           "--flapCount=2"},
+                          dir);
+    EXPECT_EQ(rc, 0);
+    std::vector<std::string> rows;
+    for (const auto& l : Lines(ReadFile(dir + "/events.csv")))
+    {
+        if (l.find(",link_") != std::string::npos)
+        {
+            rows.push_back(WithoutTransport(l));
+        }
+    }
+    // link A: cuts at 5 and 9 us, 1 us down; link B: cuts at 6 and 13 us, 3.5 us down
+    const std::vector<std::string> expected = {
+        "5000,link_down,p0-t0-0:4-p0-t1-0:0,flap 1/2",
+        "6000,link_up,p0-t0-0:4-p0-t1-0:0,flap 1/2",
+        "6000,link_down,p1-t0-1:5-p1-t1-1:1,flap 1/2",
+        "9000,link_down,p0-t0-0:4-p0-t1-0:0,flap 2/2",
+        "9500,link_up,p1-t0-1:5-p1-t1-1:1,flap 1/2",
+        "10000,link_up,p0-t0-0:4-p0-t1-0:0,flap 2/2",
+        "13000,link_down,p1-t0-1:5-p1-t1-1:1,flap 2/2",
+        "16500,link_up,p1-t0-1:5-p1-t1-1:1,flap 2/2",
+    };
+    EXPECT_EQ(rows, expected);
     EXPECT_EQ(CompletedFlows(dir), 8u);
     Done(dir);
 }

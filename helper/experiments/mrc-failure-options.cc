@@ -111,7 +111,9 @@ MrcFailureOptions::Register(MrcCommandLine& cmd)
                  repairSwitchAt);
     cmd.AddValue("flapLink",
                  "links to flap (cut and repaired --flapCount times), comma-separated "
-                 "nodeA:nodeB",
+                 "nodeA:nodeB; an item may carry its own schedule, "
+                 "nodeA:nodeB@FIRST[/PERIOD[/DOWN[/COUNT]]] (fields not given: --flapAt, "
+                 "--flapPeriod, --flapDown or half its PERIOD, --flapCount)",
                  flapLink);
     cmd.AddValue("flapAt", "first cut of the --flapLink links (empty: --failAt)", flapAt);
     cmd.AddValue("flapPeriod", "time from one cut of a flapping link to the next", flapPeriod);
@@ -467,6 +469,77 @@ CheckTwice(const std::string& option,
     return "";
 }
 
+/**
+ * A --flapLink item's own schedule, the text after '@': FIRST[/PERIOD[/DOWN[/COUNT]]]. The
+ * fields not given keep the values passed in (the shared options), except DOWN, which is
+ * half the item's own PERIOD when --flapDown is not given.
+ * \return "" or the message (without the option's name)
+ */
+std::string
+ParseOwnFlap(const std::string& text,
+             const std::string& link,
+             bool sharedDownGiven,
+             Time& first,
+             Time& period,
+             Time& down,
+             uint32_t& count)
+{
+    std::vector<std::string> f;
+    std::size_t begin = 0;
+    while (true)
+    {
+        const std::size_t slash = text.find('/', begin);
+        f.push_back(text.substr(begin, slash == std::string::npos ? slash : slash - begin));
+        if (slash == std::string::npos)
+        {
+            break;
+        }
+        begin = slash + 1;
+    }
+    const std::string allowed = "; allowed: " + link +
+                                "@FIRST[/PERIOD[/DOWN[/COUNT]]], times with a unit, DOWN below "
+                                "PERIOD, COUNT 1..10000, e.g. " +
+                                link + "@150us/80us/20us/4";
+    auto bad = [&](const std::string& what, const std::string& v) {
+        return "gives '" + link + "' the " + what + " '" + MrcParse::Printable(v) + "'" + allowed;
+    };
+    if (f.size() > 4)
+    {
+        return "gives '" + link + "' the schedule '" + MrcParse::Printable(text) + "'" + allowed;
+    }
+    if (!ParseTime(f[0], first))
+    {
+        return bad("first cut", f[0]);
+    }
+    if (f.size() > 1)
+    {
+        if (!ParseTime(f[1], period) || period.IsZero())
+        {
+            return bad("period", f[1]);
+        }
+        if (!sharedDownGiven)
+        {
+            down = period / 2;
+        }
+    }
+    if (f.size() > 2 && (!ParseTime(f[2], down) || down.IsZero()))
+    {
+        return bad("time down", f[2]);
+    }
+    if (down.IsZero() || down >= period)
+    {
+        std::ostringstream os;
+        os << "keeps '" << link << "' down " << down.GetSeconds() << " s in each period of "
+           << period.GetSeconds() << " s" << allowed;
+        return os.str();
+    }
+    if (f.size() > 3 && (!ParseU32(f[3], count) || count == 0 || count > 10000))
+    {
+        return bad("count", f[3]);
+    }
+    return "";
+}
+
 } // namespace
 
 std::string
@@ -532,6 +605,8 @@ MrcFailureOptions::Check(const Context& ctx, std::vector<MrcFailureSpec>& specs)
     // -- flapping links
     if (!flapLink.empty())
     {
+        // the shared schedule (--flapAt, --flapPeriod, --flapDown, --flapCount), which an item
+        // may override with its own LINK@FIRST[/PERIOD[/DOWN[/COUNT]]]
         Time period;
         uint32_t count = 0;
         Time down;
@@ -558,22 +633,18 @@ MrcFailureOptions::Check(const Context& ctx, std::vector<MrcFailureSpec>& specs)
         {
             return Bad("flapPeriod", flapPeriod, "is too short to halve (give --flapDown)");
         }
-        e = ResolveTimes(ctx, "flapLink", "flapAt", flapAt, "", "none", t);
-        if (!e.empty())
+        const std::vector<std::string> items = Split(flapLink);
+        KindTimes shared;
+        if (std::any_of(items.begin(), items.end(), [](const std::string& i) {
+                return i.find('@') == std::string::npos;
+            }))
         {
-            return e;
+            e = ResolveTimes(ctx, "flapLink", "flapAt", flapAt, "", "none", shared);
+            if (!e.empty())
+            {
+                return e;
+            }
         }
-        const Time lastCut = t.at + period * static_cast<int64_t>(count - 1);
-        if (lastCut >= ctx.simTime)
-        {
-            std::ostringstream os;
-            os << "makes the last cut (" << count << " of them, one every " << flapPeriod
-               << " from " << t.at.GetSeconds() << " s) at " << lastCut.GetSeconds()
-               << " s, not before --simTime (" << ctx.simTime.GetSeconds()
-               << " s); allowed: fewer cuts, a shorter period or a later --simTime";
-            return Bad("flapCount", flapCount, os.str());
-        }
-        const Time flapEnd = lastCut + down;
         std::set<std::string> seen;
         // the --failLink links -> (cut time, as given: its own @TIME or --failAt)
         std::map<std::string, std::pair<Time, std::string>> cut;
@@ -596,23 +667,66 @@ MrcFailureOptions::Check(const Context& ctx, std::vector<MrcFailureSpec>& specs)
                 }
             }
         }
-        for (const std::string& item : Split(flapLink))
+        for (const std::string& item : items)
         {
+            const std::size_t atPos = item.find('@');
+            const std::string link = item.substr(0, atPos);
             std::string a;
             std::string b;
-            e = CheckLinkItem(ctx, "flapLink", flapLink, item, a, b);
+            e = CheckLinkItem(ctx, "flapLink", flapLink, link, a, b);
+            Time first = shared.at;
+            Time itemPeriod = period;
+            Time itemDown = down;
+            uint32_t itemCount = count;
+            std::string countText = "--flapCount='" + flapCount + "'";
+            if (e.empty() && atPos != std::string::npos)
+            {
+                e = ParseOwnFlap(item.substr(atPos + 1),
+                                 link,
+                                 !flapDown.empty(),
+                                 first,
+                                 itemPeriod,
+                                 itemDown,
+                                 itemCount);
+                if (!e.empty())
+                {
+                    e = Bad("flapLink", flapLink, e);
+                }
+                else if (first >= ctx.simTime)
+                {
+                    std::ostringstream os;
+                    os << "cuts '" << link << "' first at " << first.GetSeconds()
+                       << " s, not before --simTime (" << ctx.simTime.GetSeconds()
+                       << " s): the link would never flap";
+                    e = Bad("flapLink", flapLink, os.str());
+                }
+                countText = "'" + item + "'";
+            }
+            const Time lastCut = first + itemPeriod * static_cast<int64_t>(itemCount - 1);
+            if (e.empty() && lastCut >= ctx.simTime)
+            {
+                std::ostringstream os;
+                os << "makes the last cut of '" << link << "' (" << itemCount
+                   << " of them, one every " << itemPeriod.GetSeconds() << " s from "
+                   << first.GetSeconds() << " s) at " << lastCut.GetSeconds()
+                   << " s, not before --simTime (" << ctx.simTime.GetSeconds()
+                   << " s); allowed: fewer cuts, a shorter period or a later --simTime";
+                e = atPos == std::string::npos ? Bad("flapCount", flapCount, os.str())
+                                               : Bad("flapLink", flapLink, os.str());
+            }
             if (e.empty())
             {
                 e = CheckTwice("flapLink", flapLink, seen, LinkKey(a, b), item);
             }
             // Both act on the link's own state: a flap's repair would end the cut early.
+            const Time flapEnd = lastCut + itemDown;
             const Time cutEnd = ctx.repairAt.IsStrictlyPositive() ? ctx.repairAt : Time::Max();
             const auto c = cut.find(LinkKey(a, b));
-            if (e.empty() && c != cut.end() && c->second.first < flapEnd && t.at < cutEnd)
+            if (e.empty() && c != cut.end() && c->second.first < flapEnd && first < cutEnd)
             {
                 e = Bad("flapLink",
                         flapLink,
-                        "flaps '" + item + "' while --failLink holds it down (from " +
+                        "flaps '" + link + "' while --failLink holds it down (from " +
                             c->second.second +
                             (ctx.repairAtText.empty()
                                  ? ""
@@ -624,12 +738,14 @@ MrcFailureOptions::Check(const Context& ctx, std::vector<MrcFailureSpec>& specs)
             {
                 return e;
             }
-            MrcFailureSpec* s = add(Kind::FLAP, "flapLink", item);
+            t.at = first;
+            t.repair = Time(0);
+            MrcFailureSpec* s = add(Kind::FLAP, "flapLink", link);
             s->nodeA = a;
             s->nodeB = b;
-            s->period = period;
-            s->count = count;
-            s->downTime = down;
+            s->period = itemPeriod;
+            s->count = itemCount;
+            s->downTime = itemDown;
         }
     }
 

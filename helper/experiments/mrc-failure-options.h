@@ -33,7 +33,8 @@ namespace ns3
  * `--failSwitch=p0-t1-0 --failAt=100us --repairAt=300us` reads as --failLink does.
  *
  *  - --failSwitch=SW[,SW...], --failSwitchAt, --repairSwitchAt
- *  - --flapLink=A:B[,...], --flapAt, --flapPeriod, --flapCount, --flapDown
+ *  - --flapLink=A:B[@FIRST[/PERIOD[/DOWN[/COUNT]]]][,...], --flapAt, --flapPeriod,
+ *    --flapCount, --flapDown (an item's own schedule overrides the shared options)
  *  - --grayLink=TX:RX[,...], --grayLoss, --grayAt, --grayUntil
  *  - --failPlane=P[,P...], --failPlaneAt, --repairPlaneAt
  *  - --failPort=HOST:PLANE[,...], --failPortAt, --repairPortAt

@@ -106,6 +106,17 @@ MrcEvProfile::GetTypeId()
                 "distinct paths are drawn uniformly either way. Default true (our choice).",
                 BooleanValue(true),
                 MakeBooleanAccessor(&MrcEvProfile::m_spreadOverPaths),
+                MakeBooleanChecker())
+            .AddAttribute(
+                "PinFirstPath",
+                "Experiments only: put every active EV of a plane on the plane's first path "
+                "(the carrier of its first SRv6 candidate in the topology's order: T1 0 in a "
+                "Clos), so that QPs between the same racks share one path, as [P1] sec. 5.2 "
+                "forced two flows onto one EV; the backups are drawn from the other paths as "
+                "usual. Candidates without a carrier (structured EVs) are drawn as usual. "
+                "Default false (our attribute).",
+                BooleanValue(false),
+                MakeBooleanAccessor(&MrcEvProfile::m_pinFirstPath),
                 MakeBooleanChecker());
     return tid;
 }
@@ -117,6 +128,7 @@ MrcEvProfile::MrcEvProfile()
       m_backupCount(64),
       m_evMinActive(0),
       m_spreadOverPaths(true),
+      m_pinFirstPath(false),
       m_rng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
@@ -270,6 +282,57 @@ MrcEvProfile::DealOverPaths(std::vector<MrcEvCandidate>& cands, uint32_t take)
     return true;
 }
 
+void
+MrcEvProfile::Draw(std::vector<MrcEvCandidate>& cands, uint32_t take)
+{
+    const uint32_t n = cands.size();
+    if (!m_spreadOverPaths || !DealOverPaths(cands, take))
+    {
+        // Partial Fisher-Yates: only the first `take` positions are needed.
+        for (uint32_t i = 0; i < take; ++i)
+        {
+            uint32_t j = m_rng->GetInteger(i, n - 1);
+            std::swap(cands[i], cands[j]);
+        }
+    }
+}
+
+void
+MrcEvProfile::PinFirstPath(const std::vector<MrcEvCandidate>& cands,
+                           uint32_t wantActive,
+                           uint32_t wantBackup,
+                           MrcEvSet& set)
+{
+    // The candidates of the first path (the first candidate's carrier) in their given order,
+    // then the others.
+    std::vector<MrcEvCandidate> pinned;
+    std::vector<MrcEvCandidate> others;
+    const MrcUsidCarrier first = cands[0].carrier;
+    for (const auto& c : cands)
+    {
+        (c.hasCarrier && c.carrier == first ? pinned : others).push_back(c);
+    }
+    const uint32_t nPinned = std::min<uint32_t>(pinned.size(), wantActive);
+    // The rest of the active set (when the first path has fewer candidates than wanted)
+    // and the backups come from the other paths, drawn as without the pin.
+    const uint32_t fromOthers =
+        std::min<uint32_t>(others.size(), wantActive - nPinned + wantBackup);
+    Draw(others, fromOthers);
+    const uint32_t othersActive = std::min<uint32_t>(fromOthers, wantActive - nPinned);
+    set.active.insert(set.active.end(), pinned.begin(), pinned.begin() + nPinned);
+    set.active.insert(set.active.end(), others.begin(), others.begin() + othersActive);
+    set.backup.insert(set.backup.end(), others.begin() + othersActive, others.begin() + fromOthers);
+    // Spare candidates of the first path are the last backups, used only when the other paths
+    // cannot fill the backup set.
+    const uint32_t backupsLeft = wantBackup - (fromOthers - othersActive);
+    const uint32_t spare = std::min<uint32_t>(pinned.size() - nPinned, backupsLeft);
+    set.backup.insert(set.backup.end(), pinned.begin() + nPinned, pinned.begin() + nPinned + spare);
+    NS_LOG_LOGIC("plane " << cands[0].plane << ": " << nPinned
+                          << " active EVs pinned to the first path, " << othersActive
+                          << " active and " << fromOthers - othersActive + spare
+                          << " backup EVs from the other paths");
+}
+
 MrcEvSet
 MrcEvProfile::Generate(uint32_t numPlanes, const std::vector<MrcEvCandidate>& candidates)
 {
@@ -337,17 +400,13 @@ MrcEvProfile::Generate(uint32_t numPlanes, const std::vector<MrcEvCandidate>& ca
             NS_LOG_WARN("plane " << p << " has " << n << " candidate paths for " << wantActive
                                  << " active + " << wantBackup << " backup EVs");
         }
-        const uint32_t take = std::min(n, wantActive + wantBackup);
-        if (!m_spreadOverPaths || !DealOverPaths(cands, take))
+        if (m_pinFirstPath && n > 0 && cands[0].hasCarrier)
         {
-            // Partial Fisher-Yates: only the first wantActive + wantBackup positions are
-            // needed.
-            for (uint32_t i = 0; i < take; ++i)
-            {
-                uint32_t j = m_rng->GetInteger(i, n - 1);
-                std::swap(cands[i], cands[j]);
-            }
+            PinFirstPath(cands, wantActive, wantBackup, set);
+            continue;
         }
+        const uint32_t take = std::min(n, wantActive + wantBackup);
+        Draw(cands, take);
         const uint32_t nActive = std::min(n, wantActive);
         set.active.insert(set.active.end(), cands.begin(), cands.begin() + nActive);
         set.backup.insert(set.backup.end(), cands.begin() + nActive, cands.begin() + take);

@@ -173,6 +173,28 @@ class MrcEvProfile : public Object
      */
     bool DealOverPaths(std::vector<MrcEvCandidate>& cands, uint32_t take);
 
+    /**
+     * Order the first `take` candidates of a plane as without PinFirstPath: dealt over their
+     * paths (SpreadOverPaths) or a partial Fisher-Yates draw.
+     * \param cands the plane's candidates, reordered in place (only [0, take) is defined)
+     * \param take how many are needed
+     */
+    void Draw(std::vector<MrcEvCandidate>& cands, uint32_t take);
+
+    /**
+     * PinFirstPath: the plane's active EVs from the candidates of its first path (the first
+     * candidate's carrier), the rest of the active set and the backups drawn from the other
+     * paths; spare candidates of the first path are the last backups.
+     * \param cands the plane's candidates (the first has a carrier)
+     * \param wantActive active EVs wanted on this plane
+     * \param wantBackup backup EVs wanted on this plane
+     * \param set the QP's set, appended to
+     */
+    void PinFirstPath(const std::vector<MrcEvCandidate>& cands,
+                      uint32_t wantActive,
+                      uint32_t wantBackup,
+                      MrcEvSet& set);
+
     /// Abort unless values are unique and the format's carrier rule holds.
     void Check(const std::vector<MrcEvCandidate>& evs, uint32_t numPlanes) const;
 
@@ -182,6 +204,7 @@ class MrcEvProfile : public Object
     uint32_t m_backupCount;                       //!< BackupCount attribute
     uint32_t m_evMinActive;                       //!< EvMinActive attribute (0 = count / 4)
     bool m_spreadOverPaths;                       //!< SpreadOverPaths attribute
+    bool m_pinFirstPath;                          //!< PinFirstPath attribute
     std::vector<MrcEvCandidate> m_explicitActive; //!< EXPLICIT active array
     std::vector<MrcEvCandidate> m_explicitBackup; //!< EXPLICIT backup array
     Ptr<UniformRandomVariable> m_rng;             //!< path choice
