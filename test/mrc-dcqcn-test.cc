@@ -222,6 +222,43 @@ TEST(MrcDcqcn, ClampTargetRate)
     Finish(d);
 }
 
+// The target rule without ClampTargetRate is the NIC's clamp_tgt_rate_after_time_inc (and
+// the HPCC simulator's): a cut sets RT = RC only if the increase TIMER has fired since the
+// previous cut; an increase by the byte counter alone leaves RT as it was.
+TEST(MrcDcqcn, TargetFollowsTimerIncreaseNotByteCounter)
+{
+    for (bool clamp : {false, true})
+    {
+        SCOPED_TRACE(clamp ? "clamp" : "no clamp");
+        Ptr<MrcDcqcn> d = MakeDcqcn();
+        d->SetAttribute("ByteCounter", UintegerValue(1000));
+        d->SetAttribute("ClampTargetRate", BooleanValue(clamp));
+        MrcCcState s = MakeState();
+        d->Init(s);
+        d->OnCnp(s);
+        d->DecreaseTick(s); // alpha 1: RC 50G, RT 100G
+        EXPECT_EQ(s.rate.GetBitRate(), 50 * G1);
+        d->OnSent(s, 1000); // BC 1, T 0: fast recovery, RC = (50 + 100) / 2 = 75G
+        EXPECT_EQ(s.rate.GetBitRate(), 75 * G1);
+        EXPECT_EQ(d->ByteStage(), 1u);
+        EXPECT_EQ(d->Stage(), 0u);
+        d->OnCnp(s);
+        d->DecreaseTick(s); // RC 37.5G; RT kept at 100G (byte counter only) or 75G (clamp)
+        EXPECT_EQ(s.rate.GetBitRate(), 37500000000ULL);
+        EXPECT_EQ(d->TargetRate().GetBitRate(), (clamp ? 75 : 100) * G1);
+        const uint64_t rt = d->TargetRate().GetBitRate();
+        d->IncreaseTick(s); // T 1, BC 0: fast recovery, RC = (37.5G + RT) / 2
+        const uint64_t rc = 37500000000ULL / 2 + rt / 2;
+        EXPECT_EQ(s.rate.GetBitRate(), rc);
+        EXPECT_EQ(d->Stage(), 1u);
+        d->OnCnp(s);
+        d->DecreaseTick(s); // the timer has fired: RT = RC in both cases, RC halves
+        EXPECT_EQ(d->TargetRate().GetBitRate(), rc);
+        EXPECT_EQ(s.rate.GetBitRate(), rc / 2);
+        Finish(d);
+    }
+}
+
 TEST(MrcDcqcn, IncreaseStagesHaiOnce)
 {
     Ptr<MrcDcqcn> d = MakeDcqcn();

@@ -729,6 +729,13 @@ TEST(MrcProfiles, RocePaperOverridesDcqcn)
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::ByteCounter"), "10000000");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::FastRecoveryTimes"), "5");
     EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::HyperIncreaseForm"), "Scaled");
+    // The paper's reaction point sets RT = RC at every CNP (as htsim); roce-hpcc and
+    // roce-deployed keep RT at a cut with no timer increase since the last one.
+    EXPECT_EQ(ValueOf(s, "ns3::MrcDcqcn::ClampTargetRate"), "true");
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-hpcc"), "ns3::MrcDcqcn::ClampTargetRate"),
+              "false");
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-deployed"), "ns3::MrcDcqcn::ClampTargetRate"),
+              "false");
     EXPECT_EQ(ValueOf(s, "ns3::MrcEcnMarker::Kmin"), "400000"); // fabric as roce-hpcc
     const std::string json = MrcProfiles::ToJson("roce-paper");
     EXPECT_EQ(json.rfind("{\"name\": \"roce-paper\", \"settings\": [{\"path\": ", 0), 0u);

@@ -141,6 +141,10 @@ RocePaper(const MrcProfileContext& ctx)
     set(DCQCN_F, "5", paper + ": F = 5");
     set(DCQCN_RAI, "40000000bps", paper + " [unverified]: R_AI 40 Mb/s");
     set(DCQCN_HAI_FORM, "Scaled", paper + " and htsim: RT += i x R_HAI, i = min(T, BC) - F");
+    set(DCQCN_CLAMP,
+        "true",
+        paper + " (RT = RC at every CNP) and htsim (dcqcn.cpp processCNP); roce-hpcc's false "
+                "is the NIC rule clamp_tgt_rate_after_time_inc");
     return s;
 }
 
