@@ -223,7 +223,7 @@ WindowLimitedPortShares(const std::string& order)
 
 TEST(MrcMultipath, RoundRobinPortOrderGivesAWindowLimitedQpEqualPlaneShares)
 {
-    // Ascending (the model before): every SACK that frees window kicks both ports, port 0 is
+    // Ascending (the default): every SACK that frees window kicks both ports, port 0 is
     // served first and takes the freed packets, so plane 0 carries most of the Write.
     const auto asc = WindowLimitedPortShares("Ascending");
     EXPECT_EQ(asc.first + asc.second, 256u);
