@@ -404,6 +404,27 @@ def m_throughput_ratio_after_failure(results, p):
     return min(vals), "per run: " + ", ".join("%.3f" % v for v in vals)
 
 
+def m_throughput_ratio_vs_control(results, p):
+    """Mean aggregate host rx_gbps of run A over mean of run B (runs = A, B) in the same window
+    [fail+settle, fail+settle+after_window), fail being run A's first failure (B is the same
+    run without it: a control of the same seed)."""
+    if len(results) != 2:
+        raise CaseError("throughput_ratio_vs_control needs runs = A, B")
+    settle = float(p.get("settle_us", 50)) * 1e3
+    wa = float(p.get("after_window_us", p.get("window_us", 100))) * 1e3
+    series_a, fail = _throughput_around_failure(results[0], p)
+    series_b = mr.aggregate_series(results[1].timeseries, p.get("series_metric", "rx_gbps"), "host")
+    means = []
+    for r, series in ((results[0], series_a), (results[1], series_b)):
+        vals = [v for t, v in series if fail + settle <= t < fail + settle + wa]
+        if not vals:
+            raise mr.ResultError("%s: no samples in [%d, %d) ns" % (r.label, fail + settle, fail + settle + wa))
+        means.append(sum(vals) / len(vals))
+    a, b = means
+    return (a / b if b > 0 else float("inf")), "%s %.1f Gb/s, %s %.1f Gb/s in [%g, %g) us" % (
+        results[0].label, a, results[1].label, b, (fail + settle) / 1e3, (fail + settle + wa) / 1e3)
+
+
 def m_step_tracking_error(results, p):
     """Largest |measured - expected| over the steps of failures made one at a time: for
     step k (the k-th distinct failure time of events.csv), the mean aggregate host rx_gbps

@@ -222,6 +222,15 @@ class Metrics(Base):
         self.assertAlmostEqual(v, (20 + 50 + 95 + 92) / 4 / 100)
         with self.assertRaises(validate.CaseError):
             validate.METRICS["throughput_ratio_after_failure"]([r], {"stat": "max"})
+        # the same window of a control run without the failure: [300, 700) us (settle 50)
+        ts2 = "".join("%d,,host0,rx_gbps,%g\n" % (t * 1000, 100) for t in levels)
+        c = write_result(self.p("ctl"), ts=ts2)
+        v = validate.METRICS["throughput_ratio_vs_control"]([r, c], {"settle_us": "50", "after_window_us": "400"})[0]
+        self.assertAlmostEqual(v, (20 + 50 + 95 + 92) / 4 / 100)
+        with self.assertRaises(validate.CaseError):
+            validate.METRICS["throughput_ratio_vs_control"]([r], {})
+        with self.assertRaises(mr.ResultError):
+            validate.METRICS["throughput_ratio_vs_control"]([c, r], {})  # the first run must hold the failure
         none = write_result(self.p("nf"), ts=ts)
         with self.assertRaises(mr.ResultError):
             validate.METRICS["dip_duration_us"]([none], {})

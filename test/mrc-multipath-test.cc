@@ -11,6 +11,7 @@
 #include "mrc-test-support.h"
 
 #include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/mrc-channel.h"
@@ -188,6 +189,51 @@ TEST(MrcMultipath, SprayingUsesBothPlanes)
         EXPECT_LT((log.wc[0].end - log.wc[0].start).GetMicroSeconds(), 75);
         Simulator::Destroy();
     }
+}
+
+namespace
+{
+
+/// Data packets per port of one 1 MiB Write (256 packets) from host 0 to host 3 of the
+/// two-plane Clos by a QP whose NSCC window is held at 4 packets (16 KB, far below the
+/// bandwidth-delay product of two 100G ports), with the requester NIC's PortOrder.
+std::pair<uint64_t, uint64_t>
+WindowLimitedPortShares(const std::string& order)
+{
+    Config::SetDefault("ns3::MrcNscc::MaxCwnd", UintegerValue(16384));
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
+    MrcMultipathHelper mrc;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    Ptr<MrcRdmaNic> nic = c.requester->GetNic();
+    nic->SetAttribute("PortOrder", StringValue(order));
+    Log log;
+    log.Attach(c);
+    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 1 << 20)));
+    Simulator::Run();
+    EXPECT_EQ(log.wc.size(), 1u);
+    EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 1 << 20));
+    EXPECT_LE(c.requester->GetCcState().cwnd, 16384u);
+    std::pair<uint64_t, uint64_t> shares{nic->GetTxDataPackets(0), nic->GetTxDataPackets(1)};
+    Simulator::Destroy();
+    Config::Reset();
+    return shares;
+}
+
+} // namespace
+
+TEST(MrcMultipath, RoundRobinPortOrderGivesAWindowLimitedQpEqualPlaneShares)
+{
+    // Ascending (the default): every SACK that frees window kicks both ports, port 0 is
+    // served first and takes the freed packets, so plane 0 carries most of the Write.
+    const auto asc = WindowLimitedPortShares("Ascending");
+    EXPECT_EQ(asc.first + asc.second, 256u);
+    EXPECT_GT(asc.first, 2 * asc.second) << asc.first << " / " << asc.second;
+    // RoundRobin: each pass starts at the port after the last one that sent data, so the
+    // two planes carry the Write in equal shares (within a few packets).
+    const auto rr = WindowLimitedPortShares("RoundRobin");
+    EXPECT_EQ(rr.first + rr.second, 256u);
+    EXPECT_GE(rr.first, 120u) << rr.first << " / " << rr.second;
+    EXPECT_GE(rr.second, 120u) << rr.first << " / " << rr.second;
 }
 
 TEST(MrcMultipath, ExactlyOnceUnderRandomLossAcrossPsnWrap)

@@ -158,6 +158,28 @@ MrcRdmaNic::GetTypeId()
                                           "Nic",
                                           MrcRdmaNic::PORT_STATUS_QP,
                                           "Qp"))
+            .AddAttribute("PortOrder",
+                          "The order in which one scheduling pass serves the ports that "
+                          "were kicked together (e.g. when a SACK opens a QP's window, "
+                          "every port the QP may use is kicked). Ascending (default, the "
+                          "model so far): port 0 first; a QP limited by its window then "
+                          "puts the freed window on the lowest ports, so the planes are "
+                          "not equally loaded. RoundRobin: the pass starts at the port "
+                          "after the one that last sent a packet from the scheduler, so "
+                          "freed window goes to the ports in turn. How a NIC chooses among "
+                          "free ports is not published (our choice); [P1] section 4 keeps "
+                          "plane loads equal.",
+#if MRC_NS3_VERSION_MINOR >= 41
+                          EnumValue<PortOrder>(MrcRdmaNic::PORT_ORDER_ASCENDING),
+                          MakeEnumAccessor<PortOrder>(&MrcRdmaNic::m_portOrder),
+#else
+                          EnumValue(MrcRdmaNic::PORT_ORDER_ASCENDING),
+                          MakeEnumAccessor(&MrcRdmaNic::m_portOrder),
+#endif
+                          MakeEnumChecker(MrcRdmaNic::PORT_ORDER_ASCENDING,
+                                          "Ascending",
+                                          MrcRdmaNic::PORT_ORDER_ROUND_ROBIN,
+                                          "RoundRobin"))
             .AddTraceSource("RxDrop",
                             "An arriving packet was dropped by the NIC: the packet and why "
                             "(not-bth, unknown-qp).",
@@ -202,7 +224,9 @@ MrcRdmaNic::MrcRdmaNic()
       m_computeUdpChecksum(false),
       m_rxNotBth(0),
       m_rxUnknownQp(0),
-      m_portStatusScope(PORT_STATUS_NIC)
+      m_portStatusScope(PORT_STATUS_NIC),
+      m_portOrder(PORT_ORDER_ASCENDING),
+      m_lastDataPort(0)
 {
     m_serveEvent = Create<MrcReusableEvent>([this]() { ServeKicked(); });
 }
@@ -524,6 +548,21 @@ MrcRdmaNic::ServeKicked()
     }
     const uint32_t mask = m_serveMasks.front();
     m_serveMasks.pop_front();
+    const uint32_t n = static_cast<uint32_t>(m_ports.size());
+    if (m_portOrder == PORT_ORDER_ROUND_ROBIN && n > 1)
+    {
+        // Start after the port that sent the last data packet (fixed for this pass).
+        const uint32_t start = (m_lastDataPort + 1) % n;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const uint32_t port = (start + i) % n;
+            if (mask & (1u << port))
+            {
+                Serve(port);
+            }
+        }
+        return;
+    }
     for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
     {
         Serve(static_cast<uint32_t>(__builtin_ctz(bits)));
@@ -602,6 +641,7 @@ MrcRdmaNic::Serve(uint32_t port)
             continue;
         }
         ++pt.txData;
+        m_lastDataPort = port;
         if (!pt.dev->SendToClass(tx.packet,
                                  MrcNetDevice::ETHER_TYPE_IPV6,
                                  pt.dev->ClassifyDscp(tx.dscp)))

@@ -83,6 +83,14 @@ class MrcRdmaNic : public Object
         PORT_STATUS_QP,  ///< each MRC QP updates its own peer QP
     };
 
+    /// In which order one scheduling pass serves the ports kicked together (attribute
+    /// PortOrder).
+    enum PortOrder : uint8_t
+    {
+        PORT_ORDER_ASCENDING,  ///< port 0 first, then 1, 2, ... (default)
+        PORT_ORDER_ROUND_ROBIN ///< after the port of the last data packet
+    };
+
     /// Signature of the RxDrop trace: the packet and why ("not-bth", "unknown-qp", ...).
     typedef void (*RxDropTracedCallback)(Ptr<const Packet> packet, const std::string& why);
     /// Signature of the PortStatusTx trace: peer (its port-0 address), request id, mask.
@@ -311,6 +319,8 @@ class MrcRdmaNic : public Object
     uint64_t m_rxNotBth;                                                 //!< counter
     uint64_t m_rxUnknownQp;                                              //!< counter
     PortStatusScope m_portStatusScope;                                   //!< PortStatusScope
+    PortOrder m_portOrder;                                               //!< PortOrder
+    uint32_t m_lastDataPort;                                             //!< last data port
     std::map<uint32_t, Ptr<MrcEndpointOps>> m_endpoints;                 //!< handlers by QPN
     std::vector<bool> m_portDisabled;                                    //!< SetPortEnabled
     TracedCallback<Ptr<const Packet>, const std::string&> m_rxDropTrace; //!< RxDrop
