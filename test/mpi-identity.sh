@@ -42,6 +42,9 @@ CASES=(
     "topo-rankmap|2|htsim --transports=roce,mrc|--rankMap=@/fattree16-rankmap.txt"
     "topo-delays|2|hpcc --topoFile=@/mixed-delays.topology --flowFile=@/mixed-delays-flows.txt --transports=roce,mrc"
     "topo-null|2|hpcc --topoFile=@/mixed-delays.topology --flowFile=@/mixed-delays-flows.txt --transport=mrc --sync=null"
+    "loss|2 4|loss --hosts=16 --hostsPerT0=4 --bytes=400000"
+    "loss-links|2|permutation --hosts=16 --hostsPerT0=4 --bytes=300000 --transports=roce,mrc --lossRate=0.002 --lossAt=links"
+    "topo-errors|2|hpcc --topoFile=@/link-errors.topology --flowFile=@/mixed-delays-flows.txt --transports=roce,mrc"
 )
 
 # summary.json without the machine's and the engine's figures

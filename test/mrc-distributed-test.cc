@@ -7,6 +7,7 @@
 // adds the other ranks' figures and flow parts to its own. The runs under mpirun are
 // checked by test/mpi-identity.sh in the in-tree build with MPI.
 
+#include "ns3/error-model.h"
 #include "ns3/mac48-address.h"
 #include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-channel.h"
@@ -22,6 +23,8 @@
 #include "ns3/mrc-switch-node.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-topology.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -518,7 +521,9 @@ LeanFacts(Ptr<MrcTopology> t,
 /**
  * Build a fabric at 1 rank and, for every rank r of `ranks`, with SetBuildRank(r): the
  * lean build makes no device, channel or NIC port for another rank's host, makes every
- * device of its own hosts, and keeps LeanFacts (the tables: of rank r's switches).
+ * device of its own hosts, makes a switch link only where one of its switches is on rank
+ * r (another rank's switch has only those ports), and keeps LeanFacts (the tables: of
+ * rank r's switches).
  * \param build builds the fabric with a helper \param ranks the split
  */
 void
@@ -559,11 +564,35 @@ ExpectLeanBuildsKeepTheFacts(const std::function<Ptr<MrcTopology>(MrcTopologyHel
                 }
             }
             EXPECT_GT(unbuilt, 0u);
+            // Switch links: made where a switch of rank r is at one end, data otherwise;
+            // another rank's switch has only the ports of its links to rank r.
+            std::vector<uint32_t> builtPorts(t->GetNSwitches(), 0);
+            uint32_t unbuiltSwitchLinks = 0;
             for (uint32_t l = 0; l < t->GetNLinks(); ++l)
             {
-                if (t->GetLink(l).IsBuilt())
+                const MrcTopologyLink& k = t->GetLink(l);
+                if (k.IsBuilt())
                 {
                     built.insert(l);
+                }
+                if (k.tier == MrcLinkTier::HOST)
+                {
+                    continue;
+                }
+                const bool here = k.nodeA->GetSystemId() == r || k.nodeB->GetSystemId() == r;
+                EXPECT_EQ(k.IsBuilt(), here) << "link " << l;
+                unbuiltSwitchLinks += here ? 0 : 1;
+                for (Ptr<Node> n : {k.nodeA, k.nodeB})
+                {
+                    builtPorts[t->FindSwitchId(n)] += here ? 1 : 0;
+                }
+            }
+            EXPECT_GT(unbuiltSwitchLinks, 0u) << ranks << " ranks, rank " << r;
+            for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
+            {
+                if (mine.count(s) == 0)
+                {
+                    EXPECT_EQ(t->GetSwitchById(s)->GetNPorts(), builtPorts[s]) << "switch " << s;
                 }
             }
             lean = LeanFacts(t, mine, built, base);
@@ -597,7 +626,7 @@ ExpectLeanBuildsKeepTheFacts(const std::function<Ptr<MrcTopology>(MrcTopologyHel
 
 } // namespace
 
-TEST(MrcDistributed, ALeanBuildMakesNothingForOtherRanksHostsAndKeepsPathsRttsAndTables)
+TEST(MrcDistributed, ALeanBuildMakesOnlyItsRanksNodesAndLinksAndKeepsPathsRttsAndTables)
 {
     // Clos: 4 T0 groups of 4 hosts, 4 T1s per plane, 2 planes
     for (uint32_t ranks : {2u, 4u})
@@ -610,18 +639,21 @@ TEST(MrcDistributed, ALeanBuildMakesNothingForOtherRanksHostsAndKeepsPathsRttsAn
             ranks);
     }
     // fat-tree k=4: 4 pods, 4 cores per plane
-    ExpectLeanBuildsKeepTheFacts(
-        [](MrcTopologyHelper& th) {
-            MrcTopologyConfig c;
-            c.kind = MrcTopologyKind::FAT_TREE;
-            c.k = 4;
-            c.hosts = 0;
-            c.hostsPerT0 = 0;
-            c.planes = 2;
-            th.SetConfig(c);
-            return th.Build();
-        },
-        2);
+    for (uint32_t ranks : {2u, 4u})
+    {
+        ExpectLeanBuildsKeepTheFacts(
+            [](MrcTopologyHelper& th) {
+                MrcTopologyConfig c;
+                c.kind = MrcTopologyKind::FAT_TREE;
+                c.k = 4;
+                c.hosts = 0;
+                c.hostsPerT0 = 0;
+                c.planes = 2;
+                th.SetConfig(c);
+                return th.Build();
+            },
+            ranks);
+    }
     // a graph (htsim's 16-host fat tree), 2 planes, hosts' and switch links interleaved
     for (uint32_t ranks : {2u, 4u})
     {
@@ -635,6 +667,133 @@ TEST(MrcDistributed, ALeanBuildMakesNothingForOtherRanksHostsAndKeepsPathsRttsAn
             },
             ranks);
     }
+}
+
+TEST(MrcDistributed, ARunSplitOverRanksBuildsLeanUnlessItCutsLinks)
+{
+    MrcScenarioConfig c;
+    EXPECT_FALSE(MrcScenarioRunner::BuildsLean(c)); // no --ranks: one process
+    c.ranks = 1;
+    EXPECT_FALSE(MrcScenarioRunner::BuildsLean(c));
+    c.ranks = 2;
+    EXPECT_TRUE(MrcScenarioRunner::BuildsLean(c));
+    c.lossRate = 0.01;
+    c.lossAt = "links";
+    c.graphLinkError = {0, 0.001};
+    EXPECT_TRUE(MrcScenarioRunner::BuildsLean(c)); // losses: each device keeps its stream
+    MrcScenarioConfig cut = c;
+    cut.failLink = "p0-t0-0:p0-t1-0";
+    EXPECT_FALSE(MrcScenarioRunner::BuildsLean(cut));
+    MrcScenarioConfig other = c;
+    other.failures.emplace_back();
+    EXPECT_FALSE(MrcScenarioRunner::BuildsLean(other));
+}
+
+namespace
+{
+
+/**
+ * The first 48 draws of the receive error model of every device of a fabric, by link id
+ * and end ("l12a"): '1' a lost packet, '0' a kept one; devices without a model are left
+ * out. \param t a fabric \return the draws
+ */
+std::map<std::string, std::string>
+LossDraws(Ptr<MrcTopology> t)
+{
+    std::map<std::string, std::string> draws;
+    for (uint32_t l = 0; l < t->GetNLinks(); ++l)
+    {
+        const MrcTopologyLink& k = t->GetLink(l);
+        for (int end = 0; end < 2 && k.IsBuilt(); ++end)
+        {
+            PointerValue v;
+            (end == 0 ? k.devA : k.devB)->GetAttribute("ReceiveErrorModel", v);
+            Ptr<ErrorModel> em = v.Get<ErrorModel>();
+            if (!em)
+            {
+                continue;
+            }
+            std::string& d = draws[std::string("l") + std::to_string(l) + (end == 0 ? "a" : "b")];
+            for (int i = 0; i < 48; ++i)
+            {
+                d += em->IsCorrupt(Create<Packet>(100)) ? '1' : '0';
+            }
+        }
+    }
+    return draws;
+}
+
+/**
+ * Install the losses of `c` with the runner's MrcScenarioRunner::InstallLosses on a lean
+ * build of every rank and on a whole build: each device made by a lean build draws what
+ * the same device draws in the whole build.
+ * \param c the settings (ranks, losses) \param build builds the fabric
+ */
+void
+ExpectLeanLossesDrawAsWhole(const MrcScenarioConfig& c,
+                            const std::function<Ptr<MrcTopology>(MrcTopologyHelper&)>& build)
+{
+    std::map<std::string, std::string> whole;
+    {
+        MrcTopologyHelper th;
+        th.SetNames(false);
+        Ptr<MrcTopology> t = build(th);
+        MrcScenarioRunner::InstallLosses(c, t);
+        whole = LossDraws(t);
+        Simulator::Destroy();
+    }
+    ASSERT_FALSE(whole.empty());
+    for (uint32_t r = 0; r < c.ranks; ++r)
+    {
+        MrcTopologyHelper th;
+        th.SetNames(false);
+        th.SetRanks(c.ranks);
+        th.SetBuildRank(r);
+        Ptr<MrcTopology> t = build(th);
+        MrcScenarioRunner::InstallLosses(c, t);
+        const std::map<std::string, std::string> lean = LossDraws(t);
+        EXPECT_LT(lean.size(), whole.size()) << "rank " << r;
+        EXPECT_GT(lean.size(), 0u) << "rank " << r;
+        for (const auto& [device, draws] : lean)
+        {
+            ASSERT_EQ(whole.count(device), 1u) << device;
+            EXPECT_EQ(draws, whole.at(device)) << "rank " << r << ", device " << device;
+        }
+        Simulator::Destroy();
+    }
+}
+
+} // namespace
+
+TEST(MrcDistributed, ALeanBuildsLossesDrawAsInOneProcess)
+{
+    MrcScenarioConfig c;
+    c.ranks = 2;
+    c.lossRate = 0.3;
+    const auto clos = [](MrcTopologyHelper& th) {
+        th.SetConfig(Clos(16, 4, 4, 2));
+        return th.Build();
+    };
+    c.lossAt = "path"; // host NIC ports
+    ExpectLeanLossesDrawAsWhole(c, clos);
+    c.lossAt = "links"; // both ends of every link
+    ExpectLeanLossesDrawAsWhole(c, clos);
+    c.ranks = 4;
+    ExpectLeanLossesDrawAsWhole(c, clos);
+    // a topology file's per-link error rates
+    MrcScenarioConfig g;
+    g.ranks = 2;
+    auto graph = std::make_shared<MrcTopologyGraph>(FatTree16());
+    g.graph = graph;
+    g.graphLinkError.assign(graph->links.size(), 0.0);
+    for (std::size_t i = 0; i < g.graphLinkError.size(); i += 3)
+    {
+        g.graphLinkError[i] = 0.25; // host links and switch links of both ranks
+    }
+    ExpectLeanLossesDrawAsWhole(g, [graph](MrcTopologyHelper& th) {
+        th.GetConfig().planes = 2;
+        return th.BuildGraph(*graph);
+    });
 }
 
 TEST(MrcDistributed, AHostWithoutANicKeepsItsNumbersInTheRdmaHelper)

@@ -533,13 +533,8 @@ MrcScenarioRunner::Impl::BuildFabric()
     // case 02a's victim then escapes the incast (see doc: randomness and streams).
     th.SetEcmpSeed(cfg.seed);
     th.SetRanks(std::max<uint32_t>(cfg.ranks, 1));
-    // A rank builds only its own hosts (other ranks' hosts: empty nodes, links as data),
-    // unless failures, losses or link errors name devices of every host link.
-    const bool errors = std::any_of(cfg.graphLinkError.begin(),
-                                    cfg.graphLinkError.end(),
-                                    [](double e) { return e > 0; });
-    if (MrcMpi::IsActive() && cfg.failLink.empty() && cfg.failures.empty() && cfg.lossRate <= 0 &&
-        !errors)
+    // A rank builds only its own nodes and the links that touch them (BuildsLean).
+    if (MrcMpi::IsActive() && BuildsLean(cfg))
     {
         th.SetBuildRank(MrcMpi::GetRank());
     }
@@ -620,10 +615,24 @@ MrcScenarioRunner::Impl::RegisterHostSeries()
     }
 }
 
+bool
+MrcScenarioRunner::BuildsLean(const MrcScenarioConfig& c)
+{
+    // The failure injector names the channels and devices of any link it cuts, and the
+    // route manager follows a cut through its channel: a link of two other ranks' nodes
+    // has neither in a lean build.
+    return c.ranks > 1 && c.failLink.empty() && c.failures.empty();
+}
+
 void
 MrcScenarioRunner::Impl::InstallLosses()
 {
-    const MrcScenarioConfig& c = cfg;
+    MrcScenarioRunner::InstallLosses(cfg, topo);
+}
+
+void
+MrcScenarioRunner::InstallLosses(const MrcScenarioConfig& c, Ptr<MrcTopology> topo)
+{
     if (c.lossRate > 0)
     {
         NetDeviceContainer devs;

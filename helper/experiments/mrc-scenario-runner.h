@@ -157,6 +157,30 @@ class MrcScenarioRunner
      */
     static std::vector<MrcFlowSpec> MakeMessages(const MrcScenarioConfig& c, uint32_t hosts);
 
+    /**
+     * Whether a run split over ranks builds on each rank only what lives there
+     * (MrcTopologyHelper::SetBuildRank with MrcMpi's rank, under mpirun): its own nodes,
+     * the links that touch them, the others as data. Not with failures (--failLink,
+     * --failSwitch, --flapLink, --grayLink, --failPlane, --failPort): they cut links
+     * through their channels and devices, which a link of other ranks' nodes does not have
+     * here. Losses (--lossRate) and a topology file's link errors are built lean: each
+     * device keeps its stream (InstallLosses).
+     * \param c the settings
+     * \return true for a lean build
+     */
+    static bool BuildsLean(const MrcScenarioConfig& c);
+
+    /**
+     * Install --lossRate (at every host NIC port, or on both ends of every link with
+     * --lossAt=links; stream MrcScenarioStreams::LOSS on) and a topology file's per-link
+     * error rates (on both ends of the link, streams LINK_ERROR + 2 x link id). A device a
+     * lean build did not make keeps its stream number, so every device made draws what it
+     * draws in one process.
+     * \param c the settings
+     * \param topo the fabric
+     */
+    static void InstallLosses(const MrcScenarioConfig& c, Ptr<MrcTopology> topo);
+
     /// Data frame bytes of a RoCE Write packet besides its payload (Ethernet 14, IPv6 40,
     /// UDP 8, BTH 12, ICRC 4), without RETH (carried once per message).
     static constexpr uint32_t ROCE_DATA_OVERHEAD = MrcTransportTable::ROCE_DATA_OVERHEAD;

@@ -184,6 +184,16 @@ MrcEcmpRouteManager::AddHost(Ipv6Address address, Ptr<Node> sw, uint32_t port)
 }
 
 void
+MrcEcmpRouteManager::AddSwitchLink(Ptr<Node> a, uint32_t portA, Ptr<Node> b, uint32_t portB)
+{
+    NS_LOG_FUNCTION(this << a << portA << b << portB);
+    NS_ABORT_MSG_IF(m_installed,
+                    "MrcEcmpRouteManager::AddSwitchLink: called after ComputeAndInstall");
+    NS_ABORT_MSG_IF(!a || !b, "MrcEcmpRouteManager::AddSwitchLink: null switch");
+    m_switchLinkData.emplace_back(a, portA, b, portB);
+}
+
+void
 MrcEcmpRouteManager::SetBuildRank(uint32_t rank)
 {
     m_buildRank = rank;
@@ -256,6 +266,36 @@ MrcEcmpRouteManager::DiscoverLinks()
         }
     }
     std::vector<std::vector<std::pair<Ptr<Node>, uint32_t>>>().swap(m_hostAtData);
+    // Switch links not built here, by the (switch, port) of each end: found where a
+    // built link would be, at the end met first.
+    std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> dataPeer;
+    if (!m_switchLinkData.empty())
+    {
+        if (switchOf.empty())
+        {
+            for (uint32_t s = 0; s < m_switches.size(); ++s)
+            {
+                switchOf.emplace(PeekPointer(m_switches[s].node), s);
+            }
+        }
+        for (const auto& [a, pa, b, pb] : m_switchLinkData)
+        {
+            auto ait = switchOf.find(PeekPointer(a));
+            auto bit = switchOf.find(PeekPointer(b));
+            NS_ABORT_MSG_IF(ait == switchOf.end() || bit == switchOf.end(),
+                            "MrcEcmpRouteManager: a switch link given as data joins a switch "
+                            "that is not registered");
+            const std::pair<uint32_t, uint32_t> endA{ait->second, pa};
+            const std::pair<uint32_t, uint32_t> endB{bit->second, pb};
+            const bool fresh =
+                dataPeer.emplace(endA, endB).second && dataPeer.emplace(endB, endA).second;
+            NS_ABORT_MSG_IF(!fresh,
+                            "MrcEcmpRouteManager: port " << pa << " or " << pb
+                                                         << " of a switch link given as data "
+                                                            "is given twice");
+        }
+    }
+    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t>>().swap(m_switchLinkData);
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
         const Switch& sw = m_switches[s];
@@ -264,6 +304,16 @@ MrcEcmpRouteManager::DiscoverLinks()
             const Ptr<MrcNetDevice>& dev = sw.ports[p];
             if (!dev || !dev->GetMrcChannel())
             {
+                auto dit = dataPeer.find({s, p});
+                if (dit != dataPeer.end())
+                {
+                    // another rank's switch link: no channel, seen up; its far end is
+                    // not found again
+                    m_links.push_back(
+                        Link{nullptr, s, p, false, dit->second.first, dit->second.second, true});
+                    dataPeer.erase(dit->second);
+                    dataPeer.erase(dit);
+                }
                 continue;
             }
             Ptr<MrcChannel> ch = dev->GetMrcChannel();
@@ -287,7 +337,7 @@ MrcEcmpRouteManager::DiscoverLinks()
     {
         if (!m_links[l].channel)
         {
-            continue; // another rank's host link
+            continue; // a link of other ranks
         }
         m_links[l].channel->TraceConnectWithoutContext(
             "LinkStateChange",

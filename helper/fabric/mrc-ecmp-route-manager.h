@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <vector>
 
 /**
@@ -131,6 +132,19 @@ class MrcEcmpRouteManager : public Object
      * \param port the switch's port number the NIC is cabled to
      */
     void AddHost(Ipv6Address address, Ptr<Node> sw, uint32_t port);
+
+    /**
+     * Register a link between two switches that this rank does not build (both ends live
+     * on other ranks, MrcTopologyHelper::SetBuildRank): the link as data, found in the
+     * same (switch, port) order as a built one, so the route search is that of a
+     * one-process build. The control plane sees such a link up (a run with failures
+     * builds every link). Aborts if called after ComputeAndInstall.
+     * \param a the switch at end A (registered by the time ComputeAndInstall runs)
+     * \param portA its port number
+     * \param b the switch at end B
+     * \param portB its port number
+     */
+    void AddSwitchLink(Ptr<Node> a, uint32_t portA, Ptr<Node> b, uint32_t portB);
 
     /**
      * Install only the tables of the switches of one rank (their system id), instead of
@@ -267,6 +281,8 @@ class MrcEcmpRouteManager : public Object
     std::vector<std::vector<Ptr<MrcNetDevice>>> m_hostAt; //!< per address: switch ports
     /// per address: attachments without a device (switch node, port)
     std::vector<std::vector<std::pair<Ptr<Node>, uint32_t>>> m_hostAtData;
+    /// switch links not built on this rank (AddSwitchLink): (A, portA, B, portB)
+    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t>> m_switchLinkData;
     int64_t m_buildRank{-1};                          //!< SetBuildRank (-1: MrcMpi::IsLocal)
     std::map<Ipv6Address, uint32_t> m_hostIndex;      //!< address -> index
     std::vector<Link> m_links;                        //!< discovered links

@@ -249,7 +249,9 @@ MrcTopologyHelper::ConnectSwitchLink(Ptr<MrcTopology> t,
                                      MrcLinkTier lt,
                                      MrcLinkHelper& lh,
                                      Ptr<MrcSwitchNode> a,
-                                     Ptr<MrcSwitchNode> b)
+                                     Ptr<MrcSwitchNode> b,
+                                     DataRate rate,
+                                     Time delay)
 {
     if (!Lean())
     {
@@ -260,6 +262,14 @@ MrcTopologyHelper::ConnectSwitchLink(Ptr<MrcTopology> t,
     // the interface indices (= port numbers) the devices have on their own ranks
     const uint32_t na = NextPort(t, a);
     const uint32_t nb = NextPort(t, b);
+    if (!IsHere(a) && !IsHere(b))
+    {
+        // Both ends on other ranks: the link as data (its MAC addresses counted).
+        lh.Skip();
+        t->AddUnbuiltLink(p, lt, a, b, na, nb, rate, delay, lh.GetDeviceWireOverhead());
+        m_unbuiltSwitchLinks.emplace_back(a, na, b, nb);
+        return {na, nb};
+    }
     auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b, na, nb);
     m_portNumber[t->m_switchOfNode.at(a->GetId())].push_back(na);
     m_portNumber[t->m_switchOfNode.at(b->GetId())].push_back(nb);
@@ -612,7 +622,15 @@ MrcTopologyHelper::JoinSwitches(Ptr<MrcTopology> t,
     Ptr<MrcSwitchNode> a = SwitchAt(t, p, ta, ia);
     Ptr<MrcSwitchNode> b = SwitchAt(t, p, tb, ib);
     const bool first = FirstLinkBetween(a, b);
-    auto [pa, pb] = ConnectSwitchLink(t, p, lt, m_link[uint32_t(lt)], a, b);
+    const bool core = lt == MrcLinkTier::T1_T2;
+    auto [pa, pb] = ConnectSwitchLink(t,
+                                      p,
+                                      lt,
+                                      m_link[uint32_t(lt)],
+                                      a,
+                                      b,
+                                      core ? m_config.coreRate : m_config.fabricRate,
+                                      core ? m_config.coreDelay : m_config.fabricDelay);
     // SRv6 uSID routes only on this rank's switches (MrcMpi::IsLocal; all in one process)
     if (first && IsHere(a))
     {
@@ -712,6 +730,11 @@ MrcTopologyHelper::InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p)
         }
         mgr->AddSwitch(sw, Dual(sw)->GetEcmp(), ports);
     }
+    for (const auto& [a, pa, b, pb] : m_unbuiltSwitchLinks)
+    {
+        mgr->AddSwitchLink(a, pa, b, pb); // a link of two other ranks' switches
+    }
+    m_unbuiltSwitchLinks.clear();
     const uint32_t planes = t->m_config.planes;
     for (uint32_t h = 0; h < t->m_hosts.GetN(); ++h)
     {
@@ -1285,7 +1308,7 @@ MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
         Ptr<MrcSwitchNode> a = t->m_switches[g.switchId[va]];
         Ptr<MrcSwitchNode> b = t->m_switches[g.switchId[vb]];
         const bool first = FirstLinkBetween(a, b);
-        auto [pa, pb] = ConnectSwitchLink(t, p, lt, lh, a, b);
+        auto [pa, pb] = ConnectSwitchLink(t, p, lt, lh, a, b, l.rate, l.delay);
         if (first)
         {
             Dual(a)->GetSrv6()->AddUsidRoute(t->m_usids[g.switchId[vb]], pa);

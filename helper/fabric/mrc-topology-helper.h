@@ -12,6 +12,7 @@
 
 #include <array>
 #include <string>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -217,10 +218,14 @@ class MrcTopologyHelper
      * their ports, rate, delay and WireOverhead), the ECMP route manager knows its
      * attachment as data (MrcEcmpRouteManager::AddHost with a port number), and the
      * switch-side ports such a link would have had are counted but not made, so that every
-     * device keeps the interface index and MAC address it has on its own rank. Paths, path
-     * RTTs, base RTTs and the tables of this rank's switches are those of a one-process
-     * build. Default: every node is built (MrcMpi::IsLocal decides what is simulated).
-     * \param rank the rank whose hosts are built
+     * device keeps the interface index and MAC address it has on its own rank. A link
+     * between two switches of other ranks is data too (MrcEcmpRouteManager::AddSwitchLink);
+     * a link between a switch here and one of another rank is made with both devices (the
+     * far one is the end ns-3's MPI link names), so another rank's switch holds only the
+     * ports of its links to this rank. Paths, path RTTs, base RTTs and the tables of this
+     * rank's switches are those of a one-process build. Default: every node is built
+     * (MrcMpi::IsLocal decides what is simulated).
+     * \param rank the rank whose nodes are built
      */
     void SetBuildRank(uint32_t rank);
 
@@ -317,9 +322,12 @@ class MrcTopologyHelper
                              Time delay);
     /**
      * Join two switches (MrcSwitchHelper::ConnectSwitches), with the interface indices of
-     * their own ranks in a lean build, and add the topology link.
+     * their own ranks in a lean build, and add the topology link. In a lean build a link
+     * whose two switches live on other ranks is not made: it is data (ports, rate, delay)
+     * in the topology and in the route manager (MrcEcmpRouteManager::AddSwitchLink).
      * \param t the fabric \param p the plane \param lt the link tier \param lh the link
-     * helper \param a end A \param b end B
+     * helper \param a end A \param b end B \param rate the link's rate \param delay its
+     * delay
      * \return the port numbers on a and on b
      */
     std::pair<uint32_t, uint32_t> ConnectSwitchLink(Ptr<MrcTopology> t,
@@ -327,7 +335,9 @@ class MrcTopologyHelper
                                                     MrcLinkTier lt,
                                                     MrcLinkHelper& lh,
                                                     Ptr<MrcSwitchNode> a,
-                                                    Ptr<MrcSwitchNode> b);
+                                                    Ptr<MrcSwitchNode> b,
+                                                    DataRate rate,
+                                                    Time delay);
     /// \param t the fabric being built \param p a plane \param tier a tier \param i an index
     /// \return the switch at (p, tier, i)
     static Ptr<MrcSwitchNode> SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32_t i);
@@ -392,6 +402,8 @@ class MrcTopologyHelper
     std::vector<uint32_t> m_groupRank;     //!< rank of each T0 group or pod (empty: blocks)
     std::vector<uint32_t> m_topRank;       //!< rank of each top-tier switch (empty: blocks)
     std::unordered_set<uint64_t> m_joined; //!< switch pairs (node ids) joined in this build
+    /// lean build: the current plane's switch links not built here (A, portA, B, portB)
+    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t>> m_unbuiltSwitchLinks;
 
     std::vector<uint32_t> m_graphRank; //!< graph fabric: rank of each node id (SetGraphRanks)
     /// graph fabric being built: rank of each switch by (tier, index in tier); empty otherwise

@@ -513,6 +513,11 @@ MrcInstallRandomLoss(const NetDeviceContainer& devices,
     int64_t used = 0;
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
+        if (!devices.Get(i))
+        {
+            ++used; // a device not made here (a lean build): its stream stays its own
+            continue;
+        }
         Ptr<MrcNetDevice> dev = DynamicCast<MrcNetDevice>(devices.Get(i));
         if (!dev)
         {

@@ -341,7 +341,9 @@ int64_t MrcInstallRandomLoss(const NodeContainer& nodes,
 
 /**
  * \ingroup mrc
- * Random loss on the given devices (see the NodeContainer overload).
+ * Random loss on the given devices (see the NodeContainer overload). A null entry (a
+ * device that a lean build of a distributed run did not make) gets no model but keeps
+ * its stream number, so the devices after it draw as in a build that made it.
  * \param devices the devices \param p the loss probability
  * \param stream the first random stream
  * \param models if not null, receives the models created

@@ -345,10 +345,15 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
         tag.arrivalTs = arrival.GetTimeStep();
         Ptr<Packet> travelling = copy->Copy();
         travelling->AddPacketTag(tag);
-        MrcMpi::Send(travelling,
-                     Simulator::Now() + m_delay,
-                     m_context[from],
-                     m_devices[1 - from]->GetIfIndex());
+        // Sent from an event of its own, as the notices are: ns-3's null-message engine
+        // sends with each message the promise of nothing before (this rank's next event +
+        // lookahead), read at the send, and the device schedules the end of this frame's
+        // serialization (before its next frame) only after this call returns.
+        const Time rx = Simulator::Now() + m_delay;
+        const uint32_t node = m_context[from];
+        const uint32_t ifIndex = m_devices[1 - from]->GetIfIndex();
+        Simulator::ScheduleNow(
+            [travelling, rx, node, ifIndex]() { MrcMpi::Send(travelling, rx, node, ifIndex); });
         m_wire[from].push_back(copy);
         m_arrival[from].push_back(arrival);
         return;
