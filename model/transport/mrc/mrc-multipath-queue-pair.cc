@@ -57,7 +57,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_portStatusTimeout(MilliSeconds(2)),
       m_portStatusTries(3),
       m_portRemapDelay(0),
-      m_reversePath(REVERSE_ROTATE),
+      m_reversePath(REVERSE_PROBED),
       m_revProbeInterval(0),
       m_peerMpr(8),
       m_wimmOutstanding(0),
@@ -74,8 +74,6 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_pathsDisposed(false),
       m_tackOwed(0),
       m_revNextPlane(0),
-      m_revProbeId(0),
-      m_revProbeOutstanding(false),
       m_revRxSeen(false)
 {
     m_reorderPsns = 3;
