@@ -362,10 +362,10 @@ MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
         .AddAttribute(
             "ReversePath",
             "The EV of the control packets (SACKs, NACKs, Transport ACKs, probe answers) "
-            "the QP sends back. Rotate: the path selector's reverse path, the next GOOD "
-            "active EV of the plane for every packet (the EV table learns which EVs lose "
-            "packets only from the SACKs of the QP's own data; not published). Probed "
-            "(default since 2026-12-03): P1 sec. 2.4's reverse EVs: while the QP only "
+            "the QP sends back. Rotate (default): the path selector's reverse path, the "
+            "next GOOD active EV of the plane for every packet (the EV table learns which "
+            "EVs lose packets only from the SACKs of the QP's own data; not published). "
+            "Probed: P1 sec. 2.4's reverse EVs: while the QP only "
             "receives (nothing of its own outstanding or queued), once per "
             "ReverseProbeInterval it sends a reliability probe on a "
             "random GOOD EV of the next plane in turn; the EV whose probe is answered with "
@@ -375,10 +375,10 @@ MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
             "reverse EV as it was; before the first answer, and whenever the QP has data of "
             "its own outstanding, it rotates as Rotate does).",
 #if MRC_NS3_VERSION_MINOR >= 41
-            EnumValue<ReversePath>(REVERSE_PROBED),
+            EnumValue<ReversePath>(REVERSE_ROTATE),
             MakeEnumAccessor<ReversePath>(&MrcMultipathQueuePair::m_reversePath),
 #else
-            EnumValue(REVERSE_PROBED),
+            EnumValue(REVERSE_ROTATE),
             MakeEnumAccessor(&MrcMultipathQueuePair::m_reversePath),
 #endif
             MakeEnumChecker(REVERSE_ROTATE, "Rotate", REVERSE_PROBED, "Probed"))
