@@ -791,7 +791,7 @@ struct ReverseRun
 };
 
 ReverseRun
-RunWithDeadReversePath(const std::string& reversePath)
+RunWithDeadReversePath(const std::string& reversePath, Time probeInterval = Seconds(0))
 {
     Ptr<MrcTopology> t = TwoPlaneClos(4);
     const MrcTopologyLink& up =
@@ -800,6 +800,7 @@ RunWithDeadReversePath(const std::string& reversePath)
     up.devB->SetAttribute("ReceiveErrorModel", PointerValue(em));
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("ReversePath", StringValue(reversePath));
+    mrc.SetQueuePairAttribute("ReverseProbeInterval", TimeValue(probeInterval));
     MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20, MrcEvProfile::SRV6);
     Log log;
     log.Attach(c);
@@ -849,4 +850,23 @@ TEST(MrcMultipath, ProbedReversePathAvoidsADeadReverseEv)
               << " answered " << prb.responder.revProbesAnswered << "\n";
     EXPECT_GT(rot.controlDropped, 40u);
     EXPECT_LT(prb.controlDropped * 4, rot.controlDropped);
+}
+
+TEST(MrcMultipath, ProbedReversePathTakesAnAnswerThatComesAfterTheNextProbe)
+{
+    // A reverse-EV probe every 0.5 us, far less than a round trip: every answer arrives after
+    // later probes went out. P1 sec. 2.4 sets the reverse EV for any acknowledged probe, so
+    // such an answer still counts (with only the latest probe remembered none would, and
+    // plane 0 would never get a reverse EV). The dead EV (0, 1) is still never taken.
+    const ReverseRun prb = RunWithDeadReversePath("Probed", NanoSeconds(500));
+    EXPECT_TRUE(prb.done);
+    EXPECT_TRUE(prb.exactlyOnce);
+    EXPECT_GT(prb.responder.revProbesSent, 20u);
+    EXPECT_GT(prb.responder.revProbesAnswered, 2u);
+    ASSERT_EQ(prb.reverse0.port, 0u);
+    ASSERT_NE(prb.liveId, MrcEvTable::NO_EV);
+    EXPECT_EQ(prb.reverse0Id, prb.liveId);
+    std::cout << "reverse probes sent " << prb.responder.revProbesSent << " answered "
+              << prb.responder.revProbesAnswered << ", control frames dropped "
+              << prb.controlDropped << "\n";
 }

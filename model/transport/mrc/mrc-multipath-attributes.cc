@@ -364,14 +364,16 @@ MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
             "The EV of the control packets (SACKs, NACKs, Transport ACKs, probe answers) "
             "the QP sends back. Rotate (default): the path selector's reverse path, the "
             "next GOOD active EV of the plane for every packet (the EV table learns which "
-            "EVs lose packets only from the SACKs of the QP's own data). Probed: P1 sec. "
-            "2.4's reverse EVs: while the QP only receives (nothing of its own outstanding "
-            "or queued), once per ReverseProbeInterval it sends a reliability probe on a "
+            "EVs lose packets only from the SACKs of the QP's own data; not published). "
+            "Probed: P1 sec. 2.4's reverse EVs: while the QP only "
+            "receives (nothing of its own outstanding or queued), once per "
+            "ReverseProbeInterval it sends a reliability probe on a "
             "random GOOD EV of the next plane in turn; the EV whose probe is answered with "
             "m = NONE becomes that plane's reverse EV, and the QP's control packets on that "
-            "plane use it (our choices: a CE answer or no answer leaves the reverse EV as "
-            "it was; before the first answer, and whenever the QP has data of its own "
-            "outstanding, it rotates as Rotate does).",
+            "plane use it; an answer to any of its last 16 probes counts, also one that "
+            "comes after later probes (our choices: a CE answer or no answer leaves the "
+            "reverse EV as it was; before the first answer, and whenever the QP has data of "
+            "its own outstanding, it rotates as Rotate does).",
 #if MRC_NS3_VERSION_MINOR >= 41
             EnumValue<ReversePath>(REVERSE_ROTATE),
             MakeEnumAccessor<ReversePath>(&MrcMultipathQueuePair::m_reversePath),

@@ -74,8 +74,6 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_pathsDisposed(false),
       m_tackOwed(0),
       m_revNextPlane(0),
-      m_revProbeId(0),
-      m_revProbeOutstanding(false),
       m_revRxSeen(false)
 {
     m_reorderPsns = 3;

@@ -98,9 +98,10 @@ struct MrcMultipathCounters
  * units, ooo_count, reflected timestamp). Control packets go back on the plane the data
  * came in on, on the path selector's reverse path (SelectReverse; the EV table rotates over
  * the GOOD active EVs of that plane, SRv6 carrier back when it has one), else the echoed
- * EV in structured form. With ReversePath Probed a QP that only receives sends a reliability
- * probe per ReverseProbeInterval on a random GOOD EV of the next plane and takes the EV whose
- * probe is answered (m = NONE) as that plane's reverse EV [P1 sec. 2.4].
+ * EV in structured form (ReversePath Rotate, the default). With ReversePath Probed a QP
+ * that only receives sends a reliability probe per ReverseProbeInterval on a random GOOD EV
+ * of the next plane and takes the EV whose probe is answered (m = NONE; any of its last
+ * REV_PROBES_KEPT probes) as that plane's reverse EV [P1 sec. 2.4].
  * Messages are reported (MessageReceived, receive callback) in MSN order once every byte
  * has arrived.
  *
@@ -450,8 +451,9 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     /// a random GOOD EV of the next plane, once per ReverseProbeInterval.
     void OnReverseProbeTimer();
     /**
-     * An answer to a probe arrived: if it answers the outstanding reverse-EV probe with
-     * m = NONE, the probed EV becomes its plane's reverse EV.
+     * An answer to a probe arrived: if it answers one of the last REV_PROBES_KEPT
+     * reverse-EV probes (also one sent before the latest) with m = NONE, the probed EV
+     * becomes its plane's reverse EV.
      * \param seth the answer's SETH
      */
     void ReverseProbeAnswered(const MrcSethHeader& seth);
@@ -587,12 +589,19 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     uint32_t m_tackOwed;                    //!< messages completed, not yet ACKed
 
     // reverse path (ReversePath Probed)
+    /// A reverse-EV probe whose answer has not come.
+    struct RevProbe
+    {
+        uint16_t id;        //!< probe id
+        MrcPathChoice path; //!< the probed path
+    };
+
+    /// Reverse-EV probes remembered for their answers (the oldest is forgotten beyond this).
+    static constexpr std::size_t REV_PROBES_KEPT = 16;
     std::vector<MrcPathChoice> m_revEv; //!< per plane: the reverse EV (port NO_PORT: none)
-    MrcPathChoice m_revProbePath;       //!< path of the outstanding reverse-EV probe
+    std::deque<RevProbe> m_revProbes;   //!< unanswered reverse-EV probes, oldest first
     EventId m_revProbeTimer;            //!< next reverse-EV probe
     uint32_t m_revNextPlane;            //!< plane the next reverse-EV probe tries first
-    uint16_t m_revProbeId;              //!< id of the outstanding reverse-EV probe
-    bool m_revProbeOutstanding;         //!< its answer has not come
     bool m_revRxSeen;                   //!< data arrived since the last probe tick
 };
 

@@ -263,11 +263,16 @@ MrcMultipathQueuePair::OnReverseProbeTimer()
                 continue;
             }
             m_revNextPlane = (port + 1) % nPorts;
-            m_revProbePath = path;
-            m_revProbeId = ++m_nextProbeId;
-            m_revProbeOutstanding = true; // an earlier unanswered one is forgotten
+            // earlier probes stay answerable: under queueing a round trip takes longer
+            // than the probe interval, and P1 sets the reverse EV for any acknowledged
+            // probe (our choice: the last REV_PROBES_KEPT are remembered)
+            if (m_revProbes.size() >= REV_PROBES_KEPT)
+            {
+                m_revProbes.pop_front();
+            }
+            m_revProbes.push_back({++m_nextProbeId, path});
             ++m_mpCounters.revProbesSent;
-            SendProbe(path, m_revProbeId);
+            SendProbe(path, m_revProbes.back().id);
             break;
         }
     }
@@ -278,11 +283,17 @@ MrcMultipathQueuePair::OnReverseProbeTimer()
 void
 MrcMultipathQueuePair::ReverseProbeAnswered(const MrcSethHeader& seth)
 {
-    if (!m_revProbeOutstanding || seth.GetProbeId() != m_revProbeId)
+    auto it = m_revProbes.begin();
+    while (it != m_revProbes.end() && it->id != seth.GetProbeId())
+    {
+        ++it;
+    }
+    if (it == m_revProbes.end())
     {
         return;
     }
-    m_revProbeOutstanding = false;
+    const MrcPathChoice probed = it->path;
+    m_revProbes.erase(it);
     // our choice: an answer that reports congestion (m = SKIP_ONCE: the probe arrived CE)
     // does not make the EV the reverse EV
     if (seth.GetPathFeedback() != MrcPathFeedback::NONE)
@@ -290,12 +301,12 @@ MrcMultipathQueuePair::ReverseProbeAnswered(const MrcSethHeader& seth)
         return;
     }
     ++m_mpCounters.revProbesAnswered;
-    MrcPathChoice& rev = m_revEv[m_revProbePath.port];
-    if (rev.port == MrcPathSelector::NO_PORT || rev.ev != m_revProbePath.ev)
+    MrcPathChoice& rev = m_revEv[probed.port];
+    if (rev.port == MrcPathSelector::NO_PORT || rev.ev != probed.ev)
     {
         ++m_mpCounters.reverseEvChanges;
     }
-    rev = m_revProbePath;
+    rev = probed;
 }
 
 } // namespace ns3
