@@ -8,7 +8,9 @@
 //
 // Micro benchmarks work on 64 prebuilt 4096-byte MRC-like packets (IPv6 + UDP 4791 +
 // BTH MRC_WRITE_MIDDLE + METH + RETH + payload), 64 flows to 1024 host routes of
-// 4-port ECMP groups: deterministic input, no simulator. items_per_second counts
+// 4-port ECMP groups: deterministic input, no simulator. EcmpRangeRoute looks up 64
+// destinations in the range routes of a T0 (t1:0) or a T1 (t1:1) of a Clos of 1,024 to
+// 131,072 hosts (32 hosts per T0). items_per_second counts
 // packets: ns per packet = 1e9 / items_per_second (./ns3-mrc bench prints it).
 
 #include "ns3/core-module.h"
@@ -218,6 +220,88 @@ BM_SwitchPipeline(benchmark::State& state)
     SetPerPacket(state);
 }
 
+/// Plane-0 address of host h in a Clos of mrc-sim (fd00:0:0:1::/64, interface id h + 1).
+Ipv6Address
+ClosAddress(uint64_t h)
+{
+    uint8_t b[16] = {0xfd, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 8; ++i)
+    {
+        b[15 - i] = static_cast<uint8_t>((h + 1) >> (8 * i));
+    }
+    return Ipv6Address(b);
+}
+
+constexpr uint32_t HOSTS_PER_T0 = 32;
+constexpr uint32_t T1_PER_PLANE = 16;
+
+/**
+ * The range routes the route manager gives a switch of a Clos of state.range(0) hosts
+ * (32 hosts per T0, 16 T1 per plane), plane 0: a T1 (state.range(1) == 1) holds one run
+ * of 32 hosts per T0, each on its port to that T0; a T0 in the middle of the fabric
+ * (state.range(1) == 0) one run per own host on its port, and the hosts before and after
+ * its block on its 16 uplinks. 64 packets to destinations spread over the fabric.
+ */
+Ptr<MrcEcmpForwarding>
+ClosRangeTable(uint64_t hosts, bool t1, std::vector<MrcPacketInfo>& infos)
+{
+    Ptr<MrcEcmpForwarding> f = CreateObject<MrcEcmpForwarding>();
+    std::vector<std::vector<uint32_t>> groups;
+    std::vector<MrcEcmpForwarding::RangeRoute> runs;
+    const uint64_t t0s = hosts / HOSTS_PER_T0;
+    if (t1)
+    {
+        for (uint64_t t = 0; t < t0s; ++t)
+        {
+            groups.push_back({static_cast<uint32_t>(t)});
+            runs.push_back({ClosAddress(t * HOSTS_PER_T0), HOSTS_PER_T0, static_cast<uint32_t>(t)});
+        }
+    }
+    else
+    {
+        const uint64_t first = (t0s / 2) * HOSTS_PER_T0;
+        std::vector<uint32_t> up;
+        for (uint32_t p = 0; p < T1_PER_PLANE; ++p)
+        {
+            up.push_back(HOSTS_PER_T0 + p);
+        }
+        groups.push_back(up);
+        runs.push_back({ClosAddress(0), first, 0});
+        for (uint32_t h = 0; h < HOSTS_PER_T0; ++h)
+        {
+            groups.push_back({h});
+            runs.push_back({ClosAddress(first + h), 1, h + 1});
+        }
+        runs.push_back({ClosAddress(first + HOSTS_PER_T0), hosts - first - HOSTS_PER_T0, 0});
+    }
+    f->SetRangeRoutes(groups, runs);
+    infos.assign(N_PACKETS, MrcPacketInfo());
+    for (uint32_t i = 0; i < N_PACKETS; ++i)
+    {
+        infos[i].src = ClosAddress((i * 40503u) % hosts);
+        infos[i].dst = ClosAddress((i * 2654435761u) % hosts);
+        infos[i].udpSrcPort = static_cast<uint16_t>(49152 + i * 37);
+        infos[i].udpDstPort = MRC_ROCEV2_UDP_PORT;
+    }
+    return f;
+}
+
+/// ECMP with the range routes of a Clos switch (ClosRangeTable): the lookup against fabric size.
+void
+BM_EcmpRangeRoute(benchmark::State& state)
+{
+    std::vector<MrcPacketInfo> infos;
+    Ptr<MrcEcmpForwarding> f =
+        ClosRangeTable(static_cast<uint64_t>(state.range(0)), state.range(1) == 1, infos);
+    uint32_t i = 0;
+    for (auto _ : state)
+    {
+        int32_t port = f->Route(infos[i++ & (N_PACKETS - 1)], 0);
+        benchmark::DoNotOptimize(port);
+    }
+    SetPerPacket(state);
+}
+
 /// A host device -> switch -> host device, built once (the simulator is reused).
 struct Hop
 {
@@ -280,6 +364,9 @@ BM_SimulatedHop(benchmark::State& state)
 
 BENCHMARK(BM_Parse);
 BENCHMARK(BM_EcmpRoute);
+BENCHMARK(BM_EcmpRangeRoute)
+    ->ArgNames({"hosts", "t1"})
+    ->ArgsProduct({{1024, 4096, 16384, 131072}, {0, 1}});
 BENCHMARK(BM_MmuAdmitRelease);
 BENCHMARK(BM_EcnDecision);
 BENCHMARK(BM_SwitchPipeline);

@@ -29,6 +29,7 @@
 
 #include <gtest/gtest.h>
 #include <iostream>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -139,6 +140,147 @@ TEST(MrcRangeRoutes, SameHashAndFailoverAsPrefixRoutes)
     }
     MrcPacketInfo pb = MakeInfo("fd00:0:0:1::40", 1);
     EXPECT_EQ(b->Route(pb, 0), MrcForwarding::NO_ROUTE);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// An address as two 64-bit words (network order).
+std::pair<uint64_t, uint64_t>
+Words(const Ipv6Address& a)
+{
+    uint8_t b[16];
+    a.GetBytes(b);
+    uint64_t hi = 0;
+    uint64_t lo = 0;
+    for (int i = 0; i < 8; ++i)
+    {
+        hi = (hi << 8) | b[i];
+        lo = (lo << 8) | b[8 + i];
+    }
+    return {hi, lo};
+}
+
+/// The address of two words.
+Ipv6Address
+FromWords(uint64_t hi, uint64_t lo)
+{
+    uint8_t b[16];
+    for (int i = 0; i < 8; ++i)
+    {
+        b[7 - i] = static_cast<uint8_t>(hi >> (8 * i));
+        b[15 - i] = static_cast<uint8_t>(lo >> (8 * i));
+    }
+    return Ipv6Address(b);
+}
+
+/// The lookup range routes had before strides: a binary search for the last run whose
+/// first address is not after dst, then a check that dst is inside it. \return its index or -1
+int64_t
+SearchRuns(const MrcEcmpForwarding& f, const Ipv6Address& dst)
+{
+    const auto d = Words(dst);
+    int64_t lo = 0;
+    int64_t hi = static_cast<int64_t>(f.GetNRangeRoutes()); // answer in [lo - 1, hi)
+    while (lo < hi)
+    {
+        const int64_t mid = (lo + hi) / 2;
+        if (Words(f.GetRangeRoute(static_cast<uint32_t>(mid)).first) <= d)
+        {
+            lo = mid + 1;
+        }
+        else
+        {
+            hi = mid;
+        }
+    }
+    const int64_t i = lo - 1;
+    if (i < 0)
+    {
+        return -1;
+    }
+    const RangeRun r = f.GetRangeRoute(static_cast<uint32_t>(i));
+    const auto first = Words(r.first);
+    if (first.first != d.first || d.second - first.second >= r.count)
+    {
+        return -1;
+    }
+    return i;
+}
+
+/// FindRangeRoute equals SearchRuns for every address from (hi, lo0) to (hi, lo1).
+/// \return the addresses a run covers
+uint64_t
+ExpectSameRuns(const MrcEcmpForwarding& f, uint64_t hi, uint64_t lo0, uint64_t lo1)
+{
+    uint64_t covered = 0;
+    for (uint64_t lo = lo0;; ++lo)
+    {
+        const Ipv6Address a = FromWords(hi, lo);
+        const int64_t expected = SearchRuns(f, a);
+        EXPECT_EQ(f.FindRangeRoute(a), expected) << a;
+        covered += expected >= 0 ? 1 : 0;
+        if (lo == lo1)
+        {
+            break;
+        }
+    }
+    return covered;
+}
+
+} // namespace
+
+TEST(MrcRangeRoutes, StrideLookupEqualsABinarySearchOverTheRuns)
+{
+    Ptr<MrcEcmpForwarding> f = CreateObject<MrcEcmpForwarding>();
+    const std::vector<Ports> groups = {{0}, {1}, {2}, {3}, {4, 5}};
+    const uint64_t h1 = Words(Ipv6Address("fd00:0:0:1::")).first;
+    const uint64_t h2 = Words(Ipv6Address("fd00:0:0:2::")).first;
+    // /64 1: a block of 12 (alone), 4 hosts of 1 (a stride), a gap, 3 runs of 3 (a stride
+    // whose count is no power of two), a run of 3 after a gap (a new stride), 2 runs of 4
+    // that follow it (another count: another stride), and a run at the /64's end;
+    // /64 2: 4 runs of 8 (a stride) that follow /64 1's last run by address only.
+    std::vector<RangeRun> runs = {{FromWords(h1, 1), 12, 4},
+                                  {FromWords(h1, 13), 1, 0},
+                                  {FromWords(h1, 14), 1, 1},
+                                  {FromWords(h1, 15), 1, 2},
+                                  {FromWords(h1, 16), 1, 3},
+                                  {FromWords(h1, 40), 3, 0},
+                                  {FromWords(h1, 43), 3, 1},
+                                  {FromWords(h1, 46), 3, 4},
+                                  {FromWords(h1, 52), 3, 2},
+                                  {FromWords(h1, 55), 4, 3},
+                                  {FromWords(h1, 59), 4, 4},
+                                  {FromWords(h1, ~uint64_t{0} - 1), 2, 1},
+                                  {FromWords(h2, 0), 8, 0},
+                                  {FromWords(h2, 8), 8, 1},
+                                  {FromWords(h2, 16), 8, 2},
+                                  {FromWords(h2, 24), 8, 3}};
+    f->SetRangeRoutes(groups, runs);
+    EXPECT_EQ(f->GetNRangeRoutes(), 16u);
+    EXPECT_EQ(f->GetNRangeStrides(), 7u);
+    for (uint32_t i = 0; i < runs.size(); ++i)
+    {
+        EXPECT_EQ(f->GetRangeRoute(i).first, runs[i].first) << i;
+        EXPECT_EQ(f->GetRangeRoute(i).count, runs[i].count) << i;
+    }
+    // every address of both ranges and around them, and the ends of the /64s
+    EXPECT_EQ(ExpectSameRuns(*f, h1 - 1, ~uint64_t{0} - 3, ~uint64_t{0}), 0u);
+    EXPECT_EQ(ExpectSameRuns(*f, h1, 0, 80), 12u + 4 + 9 + 3 + 8);
+    EXPECT_EQ(ExpectSameRuns(*f, h1, ~uint64_t{0} - 3, ~uint64_t{0}), 2u);
+    EXPECT_EQ(ExpectSameRuns(*f, h2, 0, 40), 32u);
+    EXPECT_EQ(ExpectSameRuns(*f, h2 + 1, 0, 3), 0u);
+    // the lookup itself: the hashed port of the run's group
+    MrcPacketInfo p = MakeInfo("fd00:0:0:1::2f", 1000); // 47: run 46..48, group {4, 5}
+    const int32_t port = f->Route(p, 9);
+    EXPECT_TRUE(port == 4 || port == 5);
+    MrcPacketInfo q = MakeInfo("fd00:0:0:1::31", 1000); // 49: the gap before 52
+    EXPECT_EQ(f->Route(q, 9), MrcForwarding::NO_ROUTE);
+    // no runs: no stride, no run found
+    f->SetRangeRoutes({}, {});
+    EXPECT_EQ(f->GetNRangeStrides(), 0u);
+    EXPECT_EQ(f->FindRangeRoute(FromWords(h1, 13)), -1);
     Simulator::Destroy();
 }
 
@@ -328,6 +470,73 @@ TEST(MrcAggregatedTables, ClosTablesHaveTheirShape)
     // the same on a fabric 16 times larger: the T0 keeps its size
     Ptr<MrcTopology> big = BuildWith(Clos(1, 512, 4, 4), MrcEcmpRouteManager::TABLES_AUTO);
     EXPECT_EQ(Ecmp(big, big->GetSwitchId(0, MrcTier::T0, 3))->GetNRoutes(), 4u + 2u);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// Every switch of t: the stride lookup equals the binary search over its runs for every
+/// host address of every plane, the addresses just before and after each host, and
+/// addresses of no host; at most maxStrides strides a switch. \return the lookups compared
+uint64_t
+ExpectStrideLookupsAsSearch(Ptr<MrcTopology> t, uint32_t maxStrides)
+{
+    const MrcTopologyConfig& c = t->GetConfig();
+    std::vector<Ipv6Address> dsts;
+    for (uint32_t p = 0; p < c.planes; ++p)
+    {
+        const auto first = Words(t->GetAddress(0, p));
+        for (uint64_t lo = 0; lo <= c.GetHosts() + 1; ++lo)
+        {
+            dsts.push_back(FromWords(first.first, first.second - 1 + lo));
+        }
+        dsts.push_back(FromWords(first.first, first.second + 0x7f00));
+        dsts.push_back(FromWords(first.first + 1, first.second));
+    }
+    uint64_t n = 0;
+    for (uint32_t id = 0; id < t->GetNSwitches(); ++id)
+    {
+        Ptr<MrcEcmpForwarding> e = Ecmp(t, id);
+        EXPECT_LE(e->GetNRangeStrides(), maxStrides) << "switch " << id;
+        for (const Ipv6Address& d : dsts)
+        {
+            const int64_t expected = SearchRuns(*e, d);
+            EXPECT_EQ(e->FindRangeRoute(d), expected) << "switch " << id << " destination " << d;
+            ++n;
+        }
+    }
+    return n;
+}
+
+} // namespace
+
+TEST(MrcAggregatedTables, StrideLookupEqualsTheBinarySearchOnFabrics)
+{
+    // Clos fabrics of 2 planes at two sizes (a T1: one stride of one run per T0; a T0:
+    // the hosts before its own, its own, the hosts after), one with 3 hosts per T0
+    // (runs of 3 at a T1: no power of two), and a k = 4 fat-tree of 2 planes.
+    const MrcTopologyConfig shapes[] = {Clos(2, 64, 32, 16),
+                                        Clos(2, 1024, 32, 16),
+                                        Clos(2, 48, 3, 4)};
+    for (const MrcTopologyConfig& c : shapes)
+    {
+        Ptr<MrcTopology> t = BuildWith(c, MrcEcmpRouteManager::TABLES_AGGREGATED);
+        EXPECT_EQ(ExpectStrideLookupsAsSearch(t, 3),
+                  uint64_t{t->GetNSwitches()} * c.planes * (c.GetHosts() + 4));
+        // a T1 holds one stride, whatever the fabric's size
+        EXPECT_EQ(Ecmp(t, t->GetSwitchId(0, MrcTier::T1, 1))->GetNRangeStrides(), 1u);
+        // T0 1: the hosts before it, its own, the hosts after it (none after when it is last)
+        const bool last = c.GetHosts() / c.hostsPerT0 == 2;
+        EXPECT_EQ(Ecmp(t, t->GetSwitchId(1, MrcTier::T0, 1))->GetNRangeStrides(), last ? 2u : 3u);
+    }
+    MrcTopologyConfig ft;
+    ft.kind = MrcTopologyKind::FAT_TREE;
+    ft.planes = 2;
+    ft.k = 4;
+    ft.hosts = 0;
+    Ptr<MrcTopology> t = BuildWith(ft, MrcEcmpRouteManager::TABLES_AGGREGATED);
+    EXPECT_GT(ExpectStrideLookupsAsSearch(t, 3), 0u);
     Simulator::Destroy();
 }
 

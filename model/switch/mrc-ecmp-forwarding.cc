@@ -384,6 +384,7 @@ MrcEcmpForwarding::SetRangeRoutes(const std::vector<std::vector<uint32_t>>& grou
     }
     m_rangeFirst = std::move(first);
     m_rangeLast = std::move(last);
+    BuildStrides();
     m_rangeFirst.shrink_to_fit();
     m_rangeLast.shrink_to_fit();
     m_rangeGroup.shrink_to_fit();
@@ -403,6 +404,67 @@ uint32_t
 MrcEcmpForwarding::GetNRangeGroups() const
 {
     return static_cast<uint32_t>(m_rangeGroups.size());
+}
+
+uint32_t
+MrcEcmpForwarding::GetNRangeStrides() const
+{
+    return static_cast<uint32_t>(m_strides.size());
+}
+
+MrcEcmpForwarding::RangeRoute
+MrcEcmpForwarding::GetRangeRoute(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_rangeFirst.size(),
+                    "MrcEcmpForwarding::GetRangeRoute: route " << i << " of "
+                                                               << m_rangeFirst.size());
+    uint8_t b[16];
+    MrcByteIo::WriteU64(b, m_rangeFirst[i].hi);
+    MrcByteIo::WriteU64(b + 8, m_rangeFirst[i].lo);
+    return RangeRoute{Ipv6Address(b), m_rangeLast[i] - m_rangeFirst[i].lo + 1, m_rangeGroup[i]};
+}
+
+int64_t
+MrcEcmpForwarding::FindRangeRoute(Ipv6Address dst) const
+{
+    return FindRange(ToKey(dst));
+}
+
+void
+MrcEcmpForwarding::BuildStrides()
+{
+    m_strideFirst.clear();
+    m_strides.clear();
+    for (std::size_t i = 0; i < m_rangeFirst.size(); ++i)
+    {
+        const Key& k = m_rangeFirst[i];
+        const uint64_t count = m_rangeLast[i] - k.lo + 1;
+        if (!m_strides.empty())
+        {
+            Stride& s = m_strides.back();
+            // the run before ends at m_rangeLast[i - 1]: this one continues the stride if it
+            // starts right after it (same high word) and has the stride's size
+            if (m_rangeFirst[i - 1].hi == k.hi && k.lo - m_rangeLast[i - 1] == 1 &&
+                s.count == count)
+            {
+                ++s.n;
+                continue;
+            }
+        }
+        uint8_t shift = NO_SHIFT;
+        if ((count & (count - 1)) == 0)
+        {
+            shift = 0;
+            while ((uint64_t{1} << shift) != count)
+            {
+                ++shift;
+            }
+        }
+        m_strideFirst.push_back(k);
+        m_strides.push_back(Stride{count, static_cast<uint32_t>(i), 1, shift});
+    }
+    m_strideFirst.shrink_to_fit();
+    m_strides.shrink_to_fit();
 }
 
 std::vector<uint32_t>
@@ -430,18 +492,29 @@ MrcEcmpForwarding::UpdateRangeLive(RangeGroup& g)
 int64_t
 MrcEcmpForwarding::FindRange(const Key& d) const
 {
-    // the last run whose first address is not after d
-    auto it = std::upper_bound(m_rangeFirst.begin(), m_rangeFirst.end(), d, &Less);
-    if (it == m_rangeFirst.begin())
+    // The last stride whose first address is not after d: the last run not after d is
+    // in it (the next stride starts after d). Inside the stride, run j starts at
+    // first + j * count, so d's run is (d - first) / count if that is below n; past the
+    // stride's last run, d is in the gap before the next stride (no run).
+    auto it = std::upper_bound(m_strideFirst.begin(), m_strideFirst.end(), d, &Less);
+    if (it == m_strideFirst.begin())
     {
         return -1;
     }
-    const std::size_t i = static_cast<std::size_t>(it - m_rangeFirst.begin()) - 1;
-    if (m_rangeFirst[i].hi != d.hi || d.lo > m_rangeLast[i])
+    const std::size_t s = static_cast<std::size_t>(it - m_strideFirst.begin()) - 1;
+    const Key& first = m_strideFirst[s];
+    if (first.hi != d.hi)
     {
         return -1;
     }
-    return static_cast<int64_t>(i);
+    const Stride& st = m_strides[s];
+    const uint64_t offset = d.lo - first.lo;
+    const uint64_t j = st.shift != NO_SHIFT ? offset >> st.shift : offset / st.count;
+    if (j >= st.n)
+    {
+        return -1;
+    }
+    return static_cast<int64_t>(st.run0 + j);
 }
 
 std::vector<uint32_t>
@@ -471,6 +544,7 @@ MrcEcmpForwarding::GetRouteBytes() const
         m_rangeFirst.capacity() * sizeof(Key) + m_rangeLast.capacity() * sizeof(uint64_t) +
         m_rangeGroup.capacity() * sizeof(uint32_t) + m_rangeGroups.capacity() * sizeof(RangeGroup) +
         (m_rangePorts.capacity() + m_rangeLive.capacity()) * sizeof(uint32_t) +
+        m_strideFirst.capacity() * sizeof(Key) + m_strides.capacity() * sizeof(Stride) +
         m_tables.capacity() * sizeof(LengthTable) + m_portDown.capacity() / 8;
     for (const LengthTable& t : m_tables)
     {

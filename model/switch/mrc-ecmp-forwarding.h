@@ -42,9 +42,12 @@ namespace ns3
  * the runs share: a route controller that knows the address plan (MrcEcmpRouteManager)
  * gives a T0 one run per host and one run per block of other hosts, a T1 one run per
  * T0, so the table grows with the switch's ports and not with the fabric's hosts. A
- * range route is as specific as a /128 route and is looked up first (a binary search
- * over the runs' first addresses); a destination no run covers falls through to the
- * prefix routes.
+ * range route is as specific as a /128 route and is looked up first; a destination no
+ * run covers falls through to the prefix routes. The runs are kept as strides: a stride
+ * is a sequence of runs of one size, each starting where the one before ends (a T1's one
+ * run per T0, a T0's own hosts), so a lookup is a search over the strides (one or a few
+ * a switch of a Clos or fat-tree, however many hosts the fabric has) and a division
+ * inside the stride, and costs the same at any fabric size.
  *
  * Failures: SetPortState(port, false) takes the port out of every group at once. A
  * flow whose hash picks a live port keeps it; only flows of the failed port move (they
@@ -125,6 +128,23 @@ class MrcEcmpForwarding : public MrcForwarding
 
     /// \return the number of distinct ECMP groups the range routes use
     uint32_t GetNRangeGroups() const;
+
+    /**
+     * \param i a range route, 0 .. GetNRangeRoutes() - 1, in address order
+     * \return the run: its first address, its count and its group (an index in the
+     *         groups as stored: each group once, in the order of first use)
+     */
+    RangeRoute GetRangeRoute(uint32_t i) const;
+
+    /**
+     * \param dst a destination address
+     * \return the index of the range route covering dst (as GetRangeRoute numbers
+     *         them), or -1 if no run covers it
+     */
+    int64_t FindRangeRoute(Ipv6Address dst) const;
+
+    /// \return the number of strides the range routes form (see the class text)
+    uint32_t GetNRangeStrides() const;
 
     /**
      * \param dst a destination address
@@ -224,8 +244,21 @@ class MrcEcmpForwarding : public MrcForwarding
         return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
     }
 
+    /// Runs of one size, each starting where the one before ends (same high 64 bits).
+    struct Stride
+    {
+        uint64_t count; //!< addresses in each run
+        uint32_t run0;  //!< index of its first run
+        uint32_t n;     //!< its runs, at least 1
+        uint8_t shift;  //!< log2(count) if count is a power of two, else NO_SHIFT
+    };
+
+    static constexpr uint8_t NO_SHIFT = 0xFF; //!< Stride::shift of a count not a power of two
+
     /// \param d a destination \return index of the range route covering d, or -1
     int64_t FindRange(const Key& d) const;
+    /// Rebuild the strides from m_rangeFirst and m_rangeLast.
+    void BuildStrides();
     /// Recompute the live ports of range group g.
     void UpdateRangeLive(RangeGroup& g);
     /// \param i a range route \return its group's configured ports
@@ -254,6 +287,8 @@ class MrcEcmpForwarding : public MrcForwarding
     std::vector<RangeGroup> m_rangeGroups; //!< the shared groups
     std::vector<uint32_t> m_rangePorts;    //!< configured ports of all groups
     std::vector<uint32_t> m_rangeLive;     //!< live ports of all groups (same layout)
+    std::vector<Key> m_strideFirst;        //!< first address of each stride, increasing
+    std::vector<Stride> m_strides;         //!< the strides (same order)
 };
 
 } // namespace ns3
