@@ -1521,8 +1521,9 @@ TEST(MrcEvTable, CarrierLossEndsWhenAProbeRevivesOneOfItsEvs)
     // refilled by 12 and 13 (the carrier is not down yet); the second loss takes it down at
     // once (no confirmation time, no base RTT): 8, 12 and 13 are retired and 14 stays a
     // backup: the plane keeps 9 of 12. ReviveSuccesses 1: the first answered probe of a
-    // retired EV of path 0 revives it, the carrier is up again, the EV fills the gap, and
-    // the next retirement promotes the carrier's last backup.
+    // retired EV of path 0 revives it, the carrier is up again, the EV fills the gap and
+    // the carrier's last backup is promoted at once (until 2026-12-03 only at the plane's
+    // next retirement: the plane ran one short with a usable backup in between).
     std::vector<uint32_t> probes;
     Ptr<MrcEvTable> t = MakeCarrierTable(FourPathSet(3, 3, 0), 2, Time(0), &probes);
     std::vector<std::pair<uint32_t, bool>> carrier;
@@ -1555,10 +1556,46 @@ TEST(MrcEvTable, CarrierLossEndsWhenAProbeRevivesOneOfItsEvs)
     EXPECT_FALSE(t->IsCarrierDown(path0));
     EXPECT_EQ(t->GetState(probes[0]), MrcEvState::GOOD);
     EXPECT_EQ(t->GetEntry(probes[0]).set, MrcEvEntry::ACTIVE);
-    EXPECT_EQ(t->GetActiveCount(), 10u);
+    EXPECT_EQ(t->GetEntry(14).set, MrcEvEntry::ACTIVE);
+    EXPECT_EQ(t->GetActiveCount(), 11u);
+    EXPECT_EQ(t->GetBackupCount(0), 0u);
     ASSERT_EQ(carrier.size(), 2u);
     EXPECT_EQ(carrier[1], std::make_pair(path0, true));
+    t->OnInferredLoss(1); // nothing left to promote
+    EXPECT_EQ(t->GetActiveCount(), 10u);
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, ARevivedPathRefillsItsShortPlaneAtOnce)
+{
+    // RefillAvoidsFailedPaths: one active EV per path (ids 0..3), backups 4, 5, 6 all on
+    // path 0. Path 0's EV fails: its backups may not be promoted (3 of 4 active); path 1's
+    // EV fails: the same (2 of 4). The probe of EV 0 is answered (ReviveSuccesses 1): EV 0
+    // returns, path 0 has no ASSUMED_BAD EV left, and its oldest backup fills the last gap
+    // at once. Without the refill at revival the plane stays at 3 with two usable backups.
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    t->SetAttribute("RefillAvoidsFailedPaths", BooleanValue(true));
+    t->SetAttribute("ReviveSuccesses", UintegerValue(1));
+    EXPECT_EQ(t->AssignStreams(5), 1);
+    t->Init(FourPathSet(1, 3, 0));
+    std::vector<uint32_t> probes;
+    t->SetProbeCallback(Callback<void, uint32_t>([&probes](uint32_t id) { probes.push_back(id); }));
+    const uint32_t path0 = t->GetPath(0);
+    ASSERT_EQ(t->GetPath(4), path0);
+    t->OnInferredLoss(0);
     t->OnInferredLoss(1);
-    EXPECT_EQ(t->GetEntry(14).set, MrcEvEntry::ACTIVE);
+    ASSERT_EQ(t->GetActiveCount(), 2u);
+    ASSERT_EQ(t->GetBackupCount(0), 3u);
+    Simulator::Stop(MicroSeconds(1600)); // both probed once, neither timed out
+    Simulator::Run();
+    ASSERT_EQ(probes.size(), 2u);
+    EXPECT_TRUE(t->OnProbeAnswer(0, MrcPathFeedback::NONE));
+    EXPECT_EQ(t->GetState(0), MrcEvState::GOOD);
+    EXPECT_EQ(t->GetEntry(0).set, MrcEvEntry::ACTIVE);
+    EXPECT_EQ(t->GetEntry(4).set, MrcEvEntry::ACTIVE);
+    EXPECT_EQ(t->GetState(4), MrcEvState::GOOD);
+    EXPECT_EQ(t->GetActiveCount(), 4u);
+    EXPECT_EQ(t->GetBackupCount(0), 2u);
+    EXPECT_EQ(t->GetState(1), MrcEvState::ASSUMED_BAD);
     Simulator::Destroy();
 }

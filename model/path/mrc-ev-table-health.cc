@@ -481,6 +481,10 @@ MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
         SetState(evId, MrcEvState::GOOD, MrcEvReason::PROBE_REVIVED);
     }
     Place(evId);
+    // a plane left short while its backups could not be promoted (a dead carrier's, or with
+    // RefillAvoidsFailedPaths a failed path's) takes them now that the path works again,
+    // rather than at its next retirement
+    Refill(e.ev.plane);
     return true;
 }
 
