@@ -743,6 +743,20 @@ TEST(MrcProfiles, RocePaperOverridesDcqcn)
               std::string::npos);
 }
 
+TEST(MrcProfiles, RoceDeployedTakesTheNicAlphaGain)
+{
+    // ConnectX's default dce_tcp_g is 1019 of 1024: alpha keeps 1019/1024 of itself each
+    // 1 us period and gains 5/1024 when a CNP came, i.e. g = 5/1024 (NVIDIA's DCQCN
+    // parameter table). roce-hpcc keeps the HPCC simulator's run.py value, 1/256.
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-deployed"), "ns3::MrcDcqcn::G"),
+              "0.0048828125");
+    EXPECT_EQ(
+        ValueOf(MrcProfiles::GetSettings("roce-deployed"), "ns3::MrcDcqcn::AlphaUpdateInterval"),
+        "1us"); // dce_tcp_rtt 1 us
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-hpcc"), "ns3::MrcDcqcn::G"), "0.00390625");
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-paper"), "ns3::MrcDcqcn::G"), "0.00390625");
+}
+
 TEST(MrcProfiles, CheckNamesTheBadSetting)
 {
     EXPECT_EQ(MrcProfiles::Check({"ns3::MrcRoceQueuePair::AckInterval", "4", ""}), "");

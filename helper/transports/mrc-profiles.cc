@@ -148,8 +148,9 @@ RocePaper(const MrcProfileContext& ctx)
     return s;
 }
 
-/// RoCE as operators deploy it: roce-hpcc's DCQCN with the DCQCN paper's rate-increase
-/// timer, a 4096 B MTU and the switch vendor's default RoCE ECN thresholds.
+/// RoCE as operators deploy it: roce-hpcc's DCQCN with the NIC's default alpha gain, the
+/// DCQCN paper's rate-increase timer, a 4096 B MTU and the switch vendor's default RoCE ECN
+/// thresholds.
 std::vector<MrcProfileSetting>
 RoceDeployed(const MrcProfileContext& ctx)
 {
@@ -183,6 +184,17 @@ RoceDeployed(const MrcProfileContext& ctx)
         Num(static_cast<uint64_t>(std::llround(1500000 * scale))),
         cumulus + ": maximum threshold 1500 KB (x rate / 100 Gb/s)");
     set("ns3::MrcEcnMarker::Pmax", "1", cumulus + ": marking probability up to 100 %");
+    // ConnectX (-4 and later) default dce_tcp_g = 1019: alpha <- (1019/1024) alpha, plus
+    // 5/1024 when a CNP came in the period, i.e. g = 5/1024 (the HPCC simulator's 1/256 is
+    // not the NIC's value). The alpha period and the decrease interval are the NIC's too.
+    const std::string nvidia = "NVIDIA DCQCN CC parameters (DOCA docs; Mellanox DOC-2790)";
+    set(DCQCN_G, "0.0048828125", nvidia + ": dce_tcp_g 1019, g = 5/1024");
+    set(DCQCN_ALPHA_TIMER, "1us", nvidia + ": dce_tcp_rtt 1 us");
+    set(DCQCN_DECREASE_TIMER, "4us", nvidia + ": rate_reduce_monitor_period 4 us");
+    set(DCQCN_CLAMP,
+        "false",
+        "ConnectX defaults clamp_tgt_rate 0, clamp_tgt_rate_after_time_inc 1 (mlxconfig query "
+        "of a ConnectX-5; not read on a primary page): RT follows RC after a timer increase");
     return s;
 }
 
