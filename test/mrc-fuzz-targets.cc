@@ -106,7 +106,7 @@ KeptBits()
 /**
  * A fixed-size header H: its callers hand it at least GetSerializedSize() bytes (the
  * per-hop parser's length table and the NIC check the packet's size first: see
- * MrcParsePacket and MrcRdmaNic::ReceiveFromDevice), so shorter inputs are not its to
+ * MrcParsePacket and MrcRdmaNic::PortReceive), so shorter inputs are not its to
  * reject. Properties: Deserialize consumes exactly its size or rejects the bytes with 0,
  * never aborts, Print works, and the round trip holds as `rt` says.
  */

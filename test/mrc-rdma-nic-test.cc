@@ -229,6 +229,52 @@ TEST(MrcRdmaNic, SkippedNumbersAreNotGivenTwice)
     Simulator::Destroy();
 }
 
+TEST(MrcRdmaNic, QueuePairTableFollowsAnyFirstQpn)
+{
+    // The NIC finds a QP by its number in a table that starts at the lowest number given:
+    // numbers below it, skipped ones and those past the end name no QP (their arrivals are
+    // unknown-qp drops), and a FirstQpn lowered after the first QP still finds every QP.
+    MrcRdmaHelper rdma;
+    DirectPair d = MakeDirectPair(rdma);
+    Ptr<MrcQueuePair> q1 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    EXPECT_EQ(d.nicA->SkipQueuePair(), 257u);
+    Ptr<MrcQueuePair> q3 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    d.nicA->SetAttribute("FirstQpn", UintegerValue(10));
+    Ptr<MrcQueuePair> q4 = d.nicA->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+    ASSERT_EQ(q3->GetQpn(), 258u);
+    ASSERT_EQ(q4->GetQpn(), 10u);
+    EXPECT_EQ(d.nicA->GetQueuePair(10), q4);
+    EXPECT_EQ(d.nicA->GetQueuePair(256), q1);
+    EXPECT_EQ(d.nicA->GetQueuePair(258), q3);
+    for (uint32_t qpn : {0u, 9u, 11u, 255u, 257u, 259u, 0xffffffu, 0xffffffffu})
+    {
+        EXPECT_EQ(d.nicA->GetQueuePair(qpn), nullptr) << "QPN " << qpn;
+    }
+    EXPECT_EQ(d.nicA->GetNQueuePairs(), 3u);
+    // arrivals for a number below the table, a skipped one and one past its end
+    uint32_t k = 0;
+    for (uint32_t qpn : {9u, 257u, 259u})
+    {
+        Ptr<MrcQueuePair> qb = d.nicB->CreateQueuePair(MrcRoceQueuePair::GetTypeId());
+        qb->Connect(Ipv6Address("fd00::1"), qpn);
+        MrcWorkRequest wr;
+        wr.id = ++k;
+        wr.length = 100;
+        ASSERT_TRUE(qb->PostSend(wr));
+    }
+    Simulator::Stop(MicroSeconds(50));
+    Simulator::Run();
+    EXPECT_EQ(d.nicA->GetRxUnknownQp(), 3u);
+    EXPECT_EQ(d.nicA->GetRxNotBth(), 0u);
+    // regions by rkey: 0 and numbers past the last are none
+    Ptr<MrcMemoryRegion> r1 = d.nicA->RegisterMemoryRegion(0x1000, 4096);
+    EXPECT_EQ(d.nicA->GetMemoryRegion(r1->GetRkey()), r1);
+    EXPECT_EQ(d.nicA->GetMemoryRegion(0), nullptr);
+    EXPECT_EQ(d.nicA->GetMemoryRegion(r1->GetRkey() + 1), nullptr);
+    EXPECT_EQ(d.nicA->GetMemoryRegion(0xffffffffu), nullptr);
+    Simulator::Destroy();
+}
+
 TEST(MrcRdmaNicDeathTest, WrongTransportTypeAborts)
 {
     MrcRdmaHelper rdma;

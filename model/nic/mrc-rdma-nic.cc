@@ -242,6 +242,7 @@ MrcRdmaNic::DoDispose()
         port.ring.clear();
         if (port.dev)
         {
+            port.dev->SetPortOwner(nullptr, 0);
             port.dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
             port.dev->SetDequeueHook(MrcNetDevice::DequeueHook());
         }
@@ -285,10 +286,12 @@ MrcRdmaNic::AddPort(Ptr<MrcNetDevice> device, Ipv6Address address)
     NS_ABORT_MSG_IF(index >= 32, "MrcRdmaNic::AddPort: 32 ports at most (port " << index << ")");
     m_ports.push_back(port);
     m_portDisabled.push_back(false);
-    device->SetClassReceiveCallback(MakeCallback(&MrcRdmaNic::ReceiveFromDevice, this));
+    // Receive path and dequeue hook: the device calls PortReceive / PortDequeued with the
+    // port number (no Callback objects to visit, no search for the port on each frame).
+    device->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
+    device->SetDequeueHook(MrcNetDevice::DequeueHook());
+    device->SetPortOwner(this, index);
     device->AddLinkChangeCallback(Callback<void>([this, index]() { PortLinkChanged(index); }));
-    device->SetDequeueHook(MrcNetDevice::DequeueHook(
-        [this, index](Ptr<Packet> frame, uint8_t cls) { DequeueHook(index, frame, cls); }));
     NS_LOG_FUNCTION(this << index << address);
     return index;
 }
@@ -385,7 +388,21 @@ MrcRdmaNic::Adopt(Ptr<MrcQueuePair> qp)
     NS_ABORT_MSG_IF(m_nextQpn > 0xffffff, "MrcRdmaNic: QP numbers exhausted (24 bits)");
     const uint32_t qpn = m_nextQpn++;
     qp->SetNic(this, qpn);
-    m_qps[qpn] = qp;
+    if (m_qps.empty())
+    {
+        m_qpBase = qpn;
+    }
+    else if (qpn < m_qpBase)
+    {
+        // NextQpn was set lower after the first QP: make room in front
+        m_qps.insert(m_qps.begin(), m_qpBase - qpn, nullptr);
+        m_qpBase = qpn;
+    }
+    if (qpn - m_qpBase >= m_qps.size())
+    {
+        m_qps.resize(qpn - m_qpBase + 1);
+    }
+    m_qps[qpn - m_qpBase] = qp;
     m_qpList.push_back(qp);
     m_qpCreatedTrace(qp);
     return qp;
@@ -430,8 +447,8 @@ MrcRdmaNic::GetEndpointHandler(uint32_t qpn) const
 Ptr<MrcQueuePair>
 MrcRdmaNic::GetQueuePair(uint32_t qpn) const
 {
-    auto it = m_qps.find(qpn);
-    return it == m_qps.end() ? nullptr : it->second;
+    const uint32_t i = qpn - m_qpBase; // wraps for a QPN below the base: out of range
+    return i < m_qps.size() ? m_qps[i] : nullptr;
 }
 
 uint32_t
@@ -451,6 +468,10 @@ MrcRdmaNic::RegisterMemoryRegion(uint64_t base, uint64_t length)
 {
     Ptr<MrcMemoryRegion> mr = CreateObject<MrcMemoryRegion>();
     mr->Configure(m_nextRkey, base, length);
+    if (m_regions.size() <= m_nextRkey)
+    {
+        m_regions.resize(m_nextRkey + 1); // rkeys ascend: SkipMemoryRegion leaves a null
+    }
     m_regions[m_nextRkey] = mr;
     ++m_nextRkey;
     return mr;
@@ -459,8 +480,7 @@ MrcRdmaNic::RegisterMemoryRegion(uint64_t base, uint64_t length)
 Ptr<MrcMemoryRegion>
 MrcRdmaNic::GetMemoryRegion(uint32_t rkey) const
 {
-    auto it = m_regions.find(rkey);
-    return it == m_regions.end() ? nullptr : it->second;
+    return rkey < m_regions.size() ? m_regions[rkey] : nullptr;
 }
 
 uint16_t
@@ -579,7 +599,7 @@ MrcRdmaNic::WakeUp(uint32_t port)
 }
 
 void
-MrcRdmaNic::DequeueHook(uint32_t port, Ptr<Packet> /* frame */, uint8_t cls)
+MrcRdmaNic::PortDequeued(uint32_t port, const Ptr<Packet>& /* frame */, uint8_t cls)
 {
     // Only a QP that found this class full waits for a dequeue; paced QPs have the wake
     // timer, QPs with new work call NotifyReady. So other dequeues (e.g. of ACKs) need no
@@ -667,16 +687,8 @@ MrcRdmaNic::Serve(uint32_t port)
 }
 
 void
-MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
-                              Ptr<Packet> p,
-                              uint16_t etherType,
-                              uint8_t /* cls */)
+MrcRdmaNic::PortReceive(uint32_t port, const Ptr<Packet>& p, uint16_t etherType, uint8_t /* cls */)
 {
-    uint32_t port = 0;
-    while (port < m_ports.size() && m_ports[port].dev != dev)
-    {
-        ++port;
-    }
     NS_ASSERT(port < m_ports.size());
     MrcPacketInfo info;
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort) ||
@@ -705,8 +717,9 @@ MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
     const uint32_t rest = info.packetBytes - info.headerBytes;
     rx.payloadBytes =
         rest >= MrcIcrcTrailer::SERIALIZED_SIZE ? rest - MrcIcrcTrailer::SERIALIZED_SIZE : 0;
-    auto it = m_qps.find(rx.destQp);
-    if (it == m_qps.end())
+    const uint32_t slot = rx.destQp - m_qpBase; // wraps for a QPN below the base
+    MrcQueuePair* qp = slot < m_qps.size() ? PeekPointer(m_qps[slot]) : nullptr;
+    if (!qp)
     {
         auto ep = m_endpoints.find(rx.destQp);
         if (ep != m_endpoints.end() && ep->second->ReceiveEndpoint(rx))
@@ -717,7 +730,7 @@ MrcRdmaNic::ReceiveFromDevice(Ptr<MrcNetDevice> dev,
         m_rxDropTrace(p, "unknown-qp");
         return;
     }
-    it->second->Receive(rx);
+    qp->Receive(rx);
 }
 
 uint64_t

@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <unordered_map>
 #include <vector>
 
 /**
@@ -39,7 +38,9 @@ class Node;
  * An RDMA NIC, one per host, aggregated to the host's Node.
  *
  * - **Ports.** AddPort(device, address) attaches one MrcNetDevice per plane; the NIC
- *   takes over the device's class receive callback and dequeue hook.
+ *   becomes the device's port owner (MrcPortOwner: the device calls the NIC directly
+ *   with the port number for each arrival and each frame leaving its class queue,
+ *   without ns-3 Callbacks and without a search for the port).
  * - **Queue pairs.** CreateQueuePair(TypeId) makes a QP of any transport
  *   (ns3::MrcRoceQueuePair, ...) and gives it the next QP number. Arriving packets
  *   (IPv6, UDP to BthUdpPort, BTH) are parsed once and handed to the QP named by the BTH
@@ -73,7 +74,7 @@ class Node;
  *   failure would; the device and the QPs notice it after the device's detection
  *   delay), SetPortEnabled(port, true) brings it back.
  */
-class MrcRdmaNic : public Object
+class MrcRdmaNic : public Object, public MrcPortOwner
 {
   public:
     /// Who sends Port Status Updates (attribute PortStatusScope).
@@ -280,10 +281,21 @@ class MrcRdmaNic : public Object
         uint64_t txDrops{0};                 //!< refused by the device
     };
 
-    /// Device receive callback.
-    void ReceiveFromDevice(Ptr<MrcNetDevice> dev, Ptr<Packet> p, uint16_t etherType, uint8_t cls);
-    /// Device dequeue hook of port `port`.
-    void DequeueHook(uint32_t port, Ptr<Packet> frame, uint8_t cls);
+    /**
+     * A frame arrived on a port (MrcPortOwner: the device calls it directly).
+     * \param port the port
+     * \param p the packet without Ethernet header
+     * \param etherType its EtherType
+     * \param cls its class
+     */
+    void PortReceive(uint32_t port, const Ptr<Packet>& p, uint16_t etherType, uint8_t cls) override;
+    /**
+     * A frame left a class queue of a port (MrcPortOwner: the device's dequeue hook).
+     * \param port the port
+     * \param frame the frame
+     * \param cls its class
+     */
+    void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls) override;
     /// Schedule Serve(port) now unless one is pending.
     void Kick(uint32_t port);
     /// Schedule one event that serves the ports of `mask` (bit p: port p) that have no
@@ -307,22 +319,24 @@ class MrcRdmaNic : public Object
     std::vector<Port> m_ports;         //!< ports
     Ptr<EventImpl> m_serveEvent;       //!< the reusable event of KickPorts
     std::deque<uint32_t> m_serveMasks; //!< ports of each pending KickPorts event, oldest first
-    std::unordered_map<uint32_t, Ptr<MrcQueuePair>> m_qps;               //!< QPs by QPN
-    std::vector<Ptr<MrcQueuePair>> m_qpList;                             //!< QPs, creation order
-    std::map<uint32_t, Ptr<MrcMemoryRegion>> m_regions;                  //!< regions by rkey
-    uint32_t m_nextQpn;                                                  //!< next QPN to give
-    uint32_t m_nextRkey;                                                 //!< next rkey to give
-    uint32_t m_txThreshold;                                              //!< TxQueueThreshold
-    uint16_t m_bthUdpPort;                                               //!< BthUdpPort
-    bool m_computeIcrc;                                                  //!< ComputeIcrc
-    bool m_computeUdpChecksum;                                           //!< ComputeUdpChecksum
-    uint64_t m_rxNotBth;                                                 //!< counter
-    uint64_t m_rxUnknownQp;                                              //!< counter
-    PortStatusScope m_portStatusScope;                                   //!< PortStatusScope
-    PortOrder m_portOrder;                                               //!< PortOrder
-    uint32_t m_lastDataPort;                                             //!< last data port
-    std::map<uint32_t, Ptr<MrcEndpointOps>> m_endpoints;                 //!< handlers by QPN
-    std::vector<bool> m_portDisabled;                                    //!< SetPortEnabled
+    /// QPs by QPN - m_qpBase (null: a number skipped or not a QP's): one load per arrival
+    std::vector<Ptr<MrcQueuePair>> m_qps;
+    uint32_t m_qpBase{0};                                //!< the QPN of m_qps[0]
+    std::vector<Ptr<MrcQueuePair>> m_qpList;             //!< QPs, creation order
+    std::vector<Ptr<MrcMemoryRegion>> m_regions;         //!< regions by rkey (null: none): one load
+    uint32_t m_nextQpn;                                  //!< next QPN to give
+    uint32_t m_nextRkey;                                 //!< next rkey to give
+    uint32_t m_txThreshold;                              //!< TxQueueThreshold
+    uint16_t m_bthUdpPort;                               //!< BthUdpPort
+    bool m_computeIcrc;                                  //!< ComputeIcrc
+    bool m_computeUdpChecksum;                           //!< ComputeUdpChecksum
+    uint64_t m_rxNotBth;                                 //!< counter
+    uint64_t m_rxUnknownQp;                              //!< counter
+    PortStatusScope m_portStatusScope;                   //!< PortStatusScope
+    PortOrder m_portOrder;                               //!< PortOrder
+    uint32_t m_lastDataPort;                             //!< last data port
+    std::map<uint32_t, Ptr<MrcEndpointOps>> m_endpoints; //!< handlers by QPN
+    std::vector<bool> m_portDisabled;                    //!< SetPortEnabled
     TracedCallback<Ptr<const Packet>, const std::string&> m_rxDropTrace; //!< RxDrop
     TracedCallback<Ptr<MrcQueuePair>> m_qpCreatedTrace;                  //!< QueuePairCreated
     TracedCallback<Ptr<MrcQueuePair>> m_qpConnectedTrace;                //!< QueuePairConnected
