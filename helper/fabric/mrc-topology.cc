@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-dual-forwarding.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
@@ -378,6 +379,7 @@ MrcTopology::DoDispose()
 {
     m_hosts = NodeContainer();
     m_switches.clear();
+    m_switchNodes.clear();
     m_links.clear();
     m_linksOfNode.clear();
     m_managers.clear();
@@ -599,6 +601,15 @@ MrcTopology::GetSwitchById(uint32_t id) const
     return m_switches[id];
 }
 
+Ptr<Node>
+MrcTopology::GetSwitchNode(uint32_t id) const
+{
+    NS_ABORT_MSG_IF(id >= m_switchNodes.size(),
+                    "MrcTopology::GetSwitchNode: id " << id << " is not below "
+                                                      << m_switchNodes.size());
+    return m_switchNodes[id];
+}
+
 uint16_t
 MrcTopology::GetUsid(uint32_t id) const
 {
@@ -706,16 +717,26 @@ MrcTopology::AddLink(uint32_t plane,
                      uint32_t portA,
                      uint32_t portB)
 {
-    Ptr<MrcChannel> channel = devA->GetMrcChannel();
+    // (a link to another rank has one device here: the far end is an MrcRemotePort)
+    Ptr<MrcNetDevice> here = devA ? devA : devB;
+    NS_ABORT_MSG_IF(!here, "MrcTopology::AddLink: a built link needs a device here");
+    Ptr<MrcChannel> channel = here->GetMrcChannel();
+    uint32_t wireOverhead = 0; // both devices here: read from them
+    if (!devA || !devB)
+    {
+        UintegerValue overhead; // for the far end (built alike on its rank)
+        here->GetAttribute("WireOverhead", overhead);
+        wireOverhead = static_cast<uint32_t>(overhead.Get());
+    }
     const uint32_t id = AddUnbuiltLink(plane,
                                        tier,
                                        a,
                                        b,
                                        portA,
                                        portB,
-                                       devA->GetDataRate(),
+                                       here->GetDataRate(),
                                        channel->GetDelay(),
-                                       0); // wireOverhead: read from the devices
+                                       wireOverhead);
     MrcTopologyLink& l = m_links[id];
     l.devA = devA;
     l.devB = devB;
@@ -950,8 +971,13 @@ MrcTopology::GetPathRtt(const MrcPath& path,
             Ptr<MrcNetDevice> tx = forwardIsA ? l.devA : l.devB;
             Ptr<MrcNetDevice> rx = forwardIsA ? l.devB : l.devA;
             const Time prop = l.channel->GetDelay();
-            rtt += tx->GetSerializationTime(mtu + dataOverhead) + prop;
-            rtt += rx->GetSerializationTime(ackBytes) + prop;
+            // (the far end of a link to another rank: as built there, like this end)
+            auto serialization = [&l](const Ptr<MrcNetDevice>& d, uint32_t bytes) {
+                return d ? d->GetSerializationTime(bytes)
+                         : MrcNetDevice::GetSerializationTime(l.rate, l.wireOverhead, bytes);
+            };
+            rtt += serialization(tx, mtu + dataOverhead) + prop;
+            rtt += serialization(rx, ackBytes) + prop;
         }
         else
         {

@@ -275,14 +275,23 @@ class MrcTopology : public Object
      * \param plane plane
      * \param tier tier
      * \param index index within plane and tier
-     * \return the switch (aborts naming the bad argument)
+     * \return the switch (aborts naming the bad argument); null for a switch of another
+     *         rank in a lean distributed build (GetSwitchById)
      */
     Ptr<MrcSwitchNode> GetSwitch(uint32_t plane, MrcTier tier, uint32_t index) const;
     /**
      * \param id switch id, 0 .. GetNSwitches() - 1 (as in MrcPath::switches)
-     * \return the switch
+     * \return the switch; null for a switch of another rank in a lean distributed build
+     *         (MrcTopologyHelper::SetBuildRank), which is a bare node (GetSwitchNode)
      */
     Ptr<MrcSwitchNode> GetSwitchById(uint32_t id) const;
+    /**
+     * \param id switch id, 0 .. GetNSwitches() - 1
+     * \return the switch's node: the MrcSwitchNode, or, for a switch of another rank in a
+     *         lean distributed build, a bare ns3::Node with that rank's system id and the
+     *         node id it has on every rank
+     */
+    Ptr<Node> GetSwitchNode(uint32_t id) const;
     /// \param plane plane \param tier tier \param index index \return the switch id
     uint32_t GetSwitchId(uint32_t plane, MrcTier tier, uint32_t index) const;
     /// \param id switch id \return its uSID
@@ -453,7 +462,9 @@ class MrcTopology : public Object
     MrcTopologyConfig m_config;                                //!< the shape
     uint32_t m_locator{MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK}; //!< locator block
     NodeContainer m_hosts;                                     //!< hosts
-    std::vector<Ptr<MrcSwitchNode>> m_switches;                //!< by switch id
+    std::vector<Ptr<MrcSwitchNode>> m_switches;                //!< by switch id (null: a
+                                                               //!< bare node of another rank)
+    std::vector<Ptr<Node>> m_switchNodes;                      //!< by switch id: every node
     std::vector<uint16_t> m_usids;                             //!< by switch id
     std::unordered_map<uint32_t, uint32_t> m_switchOfNode;     //!< node id -> switch id
     std::unordered_map<uint32_t, uint32_t> m_hostOfNode;       //!< node id -> host index
