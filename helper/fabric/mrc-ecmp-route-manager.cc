@@ -197,6 +197,42 @@ MrcEcmpRouteManager::AddSwitchLink(Ptr<Node> a,
 }
 
 void
+MrcEcmpRouteManager::FollowDataLink(Ptr<Node> sw, uint32_t port, Ptr<MrcChannel> channel)
+{
+    NS_LOG_FUNCTION(this << sw << port << channel);
+    NS_ABORT_MSG_IF(!m_installed,
+                    "MrcEcmpRouteManager::FollowDataLink: called before ComputeAndInstall");
+    NS_ABORT_MSG_IF(!channel, "MrcEcmpRouteManager::FollowDataLink: null channel");
+    uint32_t s = 0;
+    while (s < m_switches.size() && m_switches[s].node != sw)
+    {
+        ++s;
+    }
+    for (uint32_t l = 0; l < m_links.size() && s < m_switches.size(); ++l)
+    {
+        Link& k = m_links[l];
+        const bool atA = k.swA == s && k.portA == port;
+        const bool atB = !k.toHost && k.swB == s && k.portB == port;
+        if (k.channel || !(atA || atB))
+        {
+            continue;
+        }
+        k.channel = channel;
+        channel->TraceConnectWithoutContext("LinkStateChange",
+                                            MakeBoundCallback(&MrcEcmpRouteManager::LinkStateTrace,
+                                                              Ptr<MrcEcmpRouteManager>(this),
+                                                              l));
+        if (k.viewUp != channel->IsLinkUp())
+        {
+            LinkStateTrace(this, l, channel->IsLinkUp());
+        }
+        return;
+    }
+    NS_FATAL_ERROR("MrcEcmpRouteManager::FollowDataLink: no link given as data at port "
+                   << port << " of node " << (sw ? sw->GetId() : 0));
+}
+
+void
 MrcEcmpRouteManager::SetBuildRank(uint32_t rank)
 {
     m_buildRank = rank;
@@ -269,6 +305,7 @@ MrcEcmpRouteManager::DiscoverLinks()
         }
     }
     std::vector<std::vector<std::pair<Ptr<Node>, uint32_t>>>().swap(m_hostAtData);
+
     // Switch links not built here, by the (switch, port) of each end: found where a
     // built link would be, at the end met first.
     struct DataEnd

@@ -157,6 +157,18 @@ class MrcEcmpRouteManager : public Object
                        Ptr<MrcChannel> channel = nullptr);
 
     /**
+     * Follow the state of a link given as data (AddHost with a port number, AddSwitchLink
+     * without a channel): from now on the control plane sees the state of `channel` (a
+     * channel without devices that stands for the link, MrcTopology::GetLinkState) and
+     * reacts to its LinkStateChange as to a built link's. Aborts if ComputeAndInstall has
+     * not run or no such link is known.
+     * \param sw a switch at one end of the link (for a host link: its switch)
+     * \param port that switch's port number of the link
+     * \param channel the channel whose state is the link's
+     */
+    void FollowDataLink(Ptr<Node> sw, uint32_t port, Ptr<MrcChannel> channel);
+
+    /**
      * Install only the tables of the switches of one rank (their system id), instead of
      * those MrcMpi::IsLocal names (a lean build, MrcTopologyHelper::SetBuildRank).
      * \param rank the rank

@@ -9,7 +9,6 @@
 #include "ns3/mac48-address.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-net-device.h"
-#include "ns3/mrc-channel.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -116,8 +115,8 @@ MrcLinkHelper::InstallToRank(Ptr<Node> a,
                              uint32_t farEnd)
 {
     NS_LOG_FUNCTION(this << a << b << ifIndexA << ifIndexB << farEnd);
-    NS_ABORT_MSG_IF(farEnd > 1, "MrcLinkHelper::InstallToRank: farEnd " << farEnd
-                                                                        << " (allowed: 0, 1)");
+    NS_ABORT_MSG_IF(farEnd > 1,
+                    "MrcLinkHelper::InstallToRank: farEnd " << farEnd << " (allowed: 0, 1)");
     Ptr<MrcChannel> channel = m_channelFactory.Create<MrcChannel>();
     Ptr<MrcNetDevice> here;
     uint32_t end = 0;

@@ -287,8 +287,7 @@ MrcTopologyHelper::ConnectSwitchLink(Ptr<MrcTopology> t,
         Ptr<MrcNetDevice> dev = lh.InstallToRank(a, b, na, nb, farIsA ? 0 : 1);
         Ptr<Node> here = farIsA ? b : a;
         const uint32_t number = farIsA ? nb : na;
-        [[maybe_unused]] const uint32_t port =
-            StaticCast<MrcSwitchNode>(here)->AddPort(dev, false);
+        [[maybe_unused]] const uint32_t port = StaticCast<MrcSwitchNode>(here)->AddPort(dev, false);
         NS_ASSERT_MSG(port == m_portNumber[t->m_switchOfNode.at(here->GetId())].size(),
                       "the ports of a switch here are made in its own order");
         m_portNumber[t->m_switchOfNode.at(here->GetId())].push_back(number);
@@ -764,10 +763,10 @@ MrcTopologyHelper::InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p)
         if (!sw)
         {
             // another rank's switch (lean build): its ports by number, none made here
-            mgr->AddSwitch(t->m_switchNodes[id],
-                           nullptr,
-                           std::vector<Ptr<MrcNetDevice>>(id < m_portCount.size() ? m_portCount[id]
-                                                                                 : 0));
+            mgr->AddSwitch(
+                t->m_switchNodes[id],
+                nullptr,
+                std::vector<Ptr<MrcNetDevice>>(id < m_portCount.size() ? m_portCount[id] : 0));
             continue;
         }
         std::vector<Ptr<MrcNetDevice>> ports(sw->GetNPorts());
@@ -1369,13 +1368,15 @@ MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
         // (uSID routes only on the switches made here: another rank's is a bare node)
         if (first && t->m_switches[g.switchId[va]])
         {
-            Dual(t->m_switches[g.switchId[va]])->GetSrv6()->AddUsidRoute(t->m_usids[g.switchId[vb]],
-                                                                        pa);
+            Dual(t->m_switches[g.switchId[va]])
+                ->GetSrv6()
+                ->AddUsidRoute(t->m_usids[g.switchId[vb]], pa);
         }
         if (first && t->m_switches[g.switchId[vb]])
         {
-            Dual(t->m_switches[g.switchId[vb]])->GetSrv6()->AddUsidRoute(t->m_usids[g.switchId[va]],
-                                                                        pb);
+            Dual(t->m_switches[g.switchId[vb]])
+                ->GetSrv6()
+                ->AddUsidRoute(t->m_usids[g.switchId[va]], pb);
         }
     }
     return maxDownlinks;

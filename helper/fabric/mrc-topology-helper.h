@@ -5,6 +5,7 @@
 #ifndef MRC_TOPOLOGY_HELPER_H
 #define MRC_TOPOLOGY_HELPER_H
 
+#include "ns3/mrc-channel.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-switch-helper.h"
 #include "ns3/mrc-topology.h"
@@ -226,8 +227,8 @@ class MrcTopologyHelper
      * here and, at the far end, an MrcRemotePort that names the far device's node,
      * interface index and MAC address (what ns-3's MPI layer and the engines' lookahead
      * read; MrcLinkHelper::InstallToRank); the route manager knows the link by the far
-     * end's (switch, port) and follows its channel. Paths, path RTTs, base RTTs and the tables of this
-     * rank's switches are those of a one-process build. Default: every node is built
+     * end's (switch, port) and follows its channel. Paths, path RTTs, base RTTs and the tables of
+     * this rank's switches are those of a one-process build. Default: every node is built
      * (MrcMpi::IsLocal decides what is simulated).
      * \param rank the rank whose nodes are built
      */

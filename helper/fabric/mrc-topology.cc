@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-dual-forwarding.h"
+#include "ns3/names.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -323,7 +324,7 @@ struct LinkUpFilter
     bool operator()(const E& e) const
     {
         const MrcTopologyLink& l = (*links)[(*g)[e].link];
-        return !l.IsBuilt() || l.channel->IsLinkUp(); // (another rank's link: up)
+        return l.IsUp(); // (another rank's link: its state here)
     }
 
     const boost::adjacency_list<boost::vecS,
@@ -380,6 +381,13 @@ MrcTopology::DoDispose()
     m_hosts = NodeContainer();
     m_switches.clear();
     m_switchNodes.clear();
+    for (auto& l : m_links)
+    {
+        if (l.state)
+        {
+            l.state->Dispose();
+        }
+    }
     m_links.clear();
     m_linksOfNode.clear();
     m_managers.clear();
@@ -599,6 +607,67 @@ MrcTopology::GetSwitchById(uint32_t id) const
                     "MrcTopology::GetSwitchById: id " << id << " is not below "
                                                       << m_switches.size());
     return m_switches[id];
+}
+
+bool
+MrcTopologyLink::IsUp() const
+{
+    if (channel)
+    {
+        return channel->IsLinkUp();
+    }
+    return !state || state->IsLinkUp();
+}
+
+DataRate
+MrcTopologyLink::GetRate() const
+{
+    if (devA)
+    {
+        return devA->GetDataRate();
+    }
+    return devB ? devB->GetDataRate() : rate;
+}
+
+Ptr<MrcChannel>
+MrcTopology::GetLinkState(uint32_t id)
+{
+    NS_ABORT_MSG_IF(id >= m_links.size(),
+                    "MrcTopology::GetLinkState: link " << id << " is not below " << m_links.size());
+    MrcTopologyLink& l = m_links[id];
+    if (l.channel)
+    {
+        return l.channel;
+    }
+    if (!l.state)
+    {
+        l.state = CreateObject<MrcChannel>();
+        l.state->SetDelay(l.delay);
+        if (l.plane < m_managers.size())
+        {
+            // (a host link's switch is end B; a switch link is known by its end A)
+            const bool host = l.tier == MrcLinkTier::HOST;
+            m_managers[l.plane]->FollowDataLink(host ? l.nodeB : l.nodeA,
+                                                host ? l.portB : l.portA,
+                                                l.state);
+        }
+    }
+    return l.state;
+}
+
+std::string
+MrcTopology::GetLinkName(uint32_t id) const
+{
+    const MrcTopologyLink& l = GetLink(id);
+    auto name = [](Ptr<Node> n) {
+        const std::string s = Names::FindName(n);
+        return s.empty() ? "node" + std::to_string(n->GetId()) : s;
+    };
+    const std::string a = name(l.nodeA) + ":" + std::to_string(l.portA);
+    const std::string b = name(l.nodeB) + ":" + std::to_string(l.portB);
+    // the channel's device order: a switch link from its lower end, a host link from its
+    // switch (MrcSwitchHelper::ConnectHost installs the switch's device first)
+    return l.tier == MrcLinkTier::HOST ? b + "-" + a : a + "-" + b;
 }
 
 Ptr<Node>
@@ -925,7 +994,7 @@ MrcTopology::IsPathUp(const MrcPath& path) const
     for (uint32_t l : path.links)
     {
         const MrcTopologyLink& link = GetLink(l);
-        if (link.IsBuilt() && !link.channel->IsLinkUp())
+        if (!link.IsUp())
         {
             return false;
         }
@@ -1026,7 +1095,7 @@ MrcTopology::GetBisectionBandwidth() const
         for (uint32_t l : m_hostLink)
         {
             const MrcTopologyLink& link = m_links[l];
-            sum += (link.IsBuilt() ? link.devA->GetDataRate() : link.rate).GetBitRate();
+            sum += link.GetRate().GetBitRate();
         }
         return sum / 2;
     }

@@ -145,12 +145,21 @@ struct MrcTopologyLink
     DataRate rate;                       //!< rate of both devices (as built)
     Time delay;                          //!< propagation delay (as built)
     uint32_t wireOverhead{0};            //!< WireOverhead of both devices (unbuilt links only)
+    /// an unbuilt link's state (MrcTopology::GetLinkState): a channel without devices, made
+    /// when a failure names the link; null: up
+    Ptr<MrcChannel> state;
 
     /// \return true if this rank built the link's devices and channel
     bool IsBuilt() const
     {
         return channel != nullptr;
     }
+
+    /// \return true if the link is up (its channel's state, or an unbuilt link's state)
+    bool IsUp() const;
+
+    /// \return the rate of a device of the link made here (A's, else B's), else `rate`
+    DataRate GetRate() const;
 };
 
 /**
@@ -331,6 +340,24 @@ class MrcTopology : public Object
     const MrcTopologyLink& GetLink(Ptr<const Node> a, Ptr<const Node> b) const;
     /// \param node a node \return ids of all links of the node, in id order
     std::vector<uint32_t> GetLinksOf(Ptr<const Node> node) const;
+    /**
+     * The channel whose state is the link's: the link's own channel, or, for a link this
+     * rank does not build (a lean distributed build), a channel without devices made on
+     * first call. Failing it (MrcChannel::SetLinkUp, e.g. by MrcFailureInjector on every
+     * rank at the same simulated time) is followed by the plane's route manager
+     * (MrcEcmpRouteManager::FollowDataLink), IsPathUp and IsReachable, as a cut of a built
+     * link.
+     * \param id link id
+     * \return the channel
+     */
+    Ptr<MrcChannel> GetLinkState(uint32_t id);
+    /**
+     * \param id link id
+     * \return the link's name as MrcFailureInjector::LinkName gives it in a one-process
+     *         build, in its channel's device order: "nodeA:portA-nodeB:portB" for a switch
+     *         link, "switch:port-host:plane" for a host link
+     */
+    std::string GetLinkName(uint32_t id) const;
     /**
      * \param host host index
      * \param plane plane

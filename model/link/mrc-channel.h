@@ -277,11 +277,11 @@ class MrcRemotePort : public NetDevice
     void DoDispose() override;
 
   private:
-    Ptr<Node> m_node;         //!< the far node (a bare node with the far rank's system id)
+    Ptr<Node> m_node;          //!< the far node (a bare node with the far rank's system id)
     Ptr<MrcChannel> m_channel; //!< the channel
-    Mac48Address m_address;   //!< the far device's MAC address
-    uint32_t m_ifIndex{0};    //!< the far device's interface index on its own rank
-    uint16_t m_mtu{9000};     //!< Mtu (as the far device's default)
+    Mac48Address m_address;    //!< the far device's MAC address
+    uint32_t m_ifIndex{0};     //!< the far device's interface index on its own rank
+    uint16_t m_mtu{9000};      //!< Mtu (as the far device's default)
 };
 
 } // namespace ns3
