@@ -23,7 +23,8 @@ command -v mpirun >/dev/null || { echo "mpi-identity: no mpirun (Debian package 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 # name | ranks to compare with --ranks=1 | mrc-sim arguments (small fabrics: seconds each)
-# [| arguments of the split runs only, e.g. a --rankMap]
+# [| arguments of the split runs only, e.g. a --rankMap [| events: compare events.csv too,
+# without its flow_stall rows]]
 CASES=(
     "compare|2 4|compare --hosts=16 --hostsPerT0=4 --bytes=400000"
     "incast-pfc|2|incast --hosts=16 --hostsPerT0=4 --t1PerPlane=2 --senders=12 --bytes=1000000 --transports=roce,mrc --ns3::MrcSharedBufferMmu::BufferSize=500000"
@@ -45,6 +46,8 @@ CASES=(
     "loss|2 4|loss --hosts=16 --hostsPerT0=4 --bytes=400000"
     "loss-links|2|permutation --hosts=16 --hostsPerT0=4 --bytes=300000 --transports=roce,mrc --lossRate=0.002 --lossAt=links"
     "topo-errors|2|hpcc --topoFile=@/link-errors.topology --flowFile=@/mixed-delays-flows.txt --transports=roce,mrc"
+    "cut|2 4|permutation --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --planes=2 --bytes=300000 --transports=roce,mrc --failLink=p0-t0-2:p0-t1-3@20us,host9:p0-t0-2@30us,p0-t0-3:p0-t1-0@25us --failAt=20us --repairAt=80us||events"
+    "flap|2 4|permutation --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --planes=2 --bytes=300000 --transports=uec,mrc --flapLink=p0-t0-3:p0-t1-0@10us/20us/8us/3,p0-t0-1:p0-t1-2@15us/30us/10us/2,p1-t0-2:p1-t1-3@12us/25us/10us/2||events"
 )
 
 # summary.json without the machine's and the engine's figures
@@ -64,7 +67,7 @@ EOF
 
 FAILED=0
 for c in "${CASES[@]}"; do
-    IFS='|' read -r name ranks args split <<<"$c"
+    IFS='|' read -r name ranks args split extra <<<"$c"
     args=${args//@\//$DATA/} # @/FILE: a file of test/data/mpi
     split=${split//@\//$DATA/}
     ref="$OUT/$name-r1"
@@ -91,6 +94,11 @@ for c in "${CASES[@]}"; do
         while IFS= read -r f; do
             cmp -s "$ref/$f" "$run/$f" || diffs+=("$f")
         done < <(cd "$ref" && find . \( -name flows.csv -o -name fct.txt -o -name pfc.txt -o -name collective-steps.csv -o -name timeseries.csv \) | sort)
+        if [ "${extra:-}" = events ]; then
+            # (flow_stall rows: the stall tracker runs in one-process runs only)
+            cmp -s <(grep -v ',flow_stall,' "$ref/events.csv") <(grep -v ',flow_stall,' "$run/events.csv") ||
+                diffs+=("events.csv")
+        fi
         if ! cmp -s <(strip_summary "$ref/summary.json") <(strip_summary "$run/summary.json"); then
             diffs+=("summary.json")
         fi
@@ -99,7 +107,9 @@ for c in "${CASES[@]}"; do
         else
             echo "mpi-identity: $name, $n ranks: DIFFERS from 1 rank in ${diffs[*]}"
             for f in "${diffs[@]}"; do
-                if [ "$f" = summary.json ]; then
+                if [ "$f" = events.csv ]; then
+                    diff <(grep -v ',flow_stall,' "$ref/$f") <(grep -v ',flow_stall,' "$run/$f") | head -n 10
+                elif [ "$f" = summary.json ]; then
                     diff <(strip_summary "$ref/summary.json") <(strip_summary "$run/summary.json") | head -n 20
                 else
                     diff "$ref/$f" "$run/$f" | head -n 10

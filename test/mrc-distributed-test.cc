@@ -13,6 +13,7 @@
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-dual-forwarding.h"
 #include "ns3/mrc-ecmp-forwarding.h"
+#include "ns3/mrc-failure-injector.h"
 #include "ns3/mrc-flow-stream.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-rdma-helper.h"
@@ -23,6 +24,7 @@
 #include "ns3/mrc-switch-node.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-topology.h"
+#include "ns3/names.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -500,14 +502,23 @@ LeanFacts(Ptr<MrcTopology> t,
         const MrcTopologyLink& k = t->GetLink(l);
         os << "link " << l << " " << MrcLinkTierName(k.tier) << " " << k.nodeA->GetId() << ":"
            << k.portA << "-" << k.nodeB->GetId() << ":" << k.portB << " "
-           << (k.IsBuilt() ? k.devA->GetDataRate() : k.rate).GetBitRate() << " "
+           << k.GetRate().GetBitRate() << " "
            << (k.IsBuilt() ? k.channel->GetDelay() : k.delay).GetTimeStep();
-        for (Ptr<MrcNetDevice> d : {k.devA, k.devB})
+        for (std::size_t end = 0; end < 2 && built.count(l) != 0; ++end)
         {
-            if (built.count(l) != 0)
+            // a device, or the far end of a link to another rank (MrcRemotePort)
+            Ptr<MrcNetDevice> dev = end == 0 ? k.devA : k.devB;
+            Ptr<NetDevice> d = dev;
+            if (!dev && k.channel)
             {
-                os << " if" << d->GetIfIndex() << " mac+" << MacNumber(d->GetAddress()) - macBase;
+                d = k.channel->GetRemotePort(end);
             }
+            if (!d)
+            {
+                os << " (end " << end << " missing)";
+                continue;
+            }
+            os << " if" << d->GetIfIndex() << " mac+" << MacNumber(d->GetAddress()) - macBase;
         }
         os << "\n";
     }
@@ -522,8 +533,9 @@ LeanFacts(Ptr<MrcTopology> t,
  * Build a fabric at 1 rank and, for every rank r of `ranks`, with SetBuildRank(r): the
  * lean build makes no device, channel or NIC port for another rank's host, makes every
  * device of its own hosts, makes a switch link only where one of its switches is on rank
- * r (another rank's switch has only those ports), and keeps LeanFacts (the tables: of
- * rank r's switches).
+ * r (a link to another rank: its device here, an MrcRemotePort at the far end), makes
+ * another rank's switch a bare node without devices, and keeps LeanFacts (the tables: of
+ * rank r's switches; the far ends' interface indices and MAC addresses).
  * \param build builds the fabric with a helper \param ranks the split
  */
 void
@@ -544,9 +556,18 @@ ExpectLeanBuildsKeepTheFacts(const std::function<Ptr<MrcTopology>(MrcTopologyHel
             Ptr<MrcTopology> t = build(th);
             for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
             {
-                if (t->GetSwitchById(s)->GetSystemId() == r)
+                if (t->GetSwitchNode(s)->GetSystemId() == r)
                 {
                     mine.insert(s);
+                    EXPECT_EQ(t->GetSwitchById(s), t->GetSwitchNode(s)) << "switch " << s;
+                }
+                else
+                {
+                    // another rank's switch: a bare node, no forwarding, MMU or port
+                    EXPECT_FALSE(t->GetSwitchById(s)) << "switch " << s;
+                    EXPECT_EQ(t->GetSwitchNode(s)->GetInstanceTypeId(), Node::GetTypeId())
+                        << "switch " << s;
+                    EXPECT_EQ(t->GetSwitchNode(s)->GetNDevices(), 0u) << "switch " << s;
                 }
             }
             uint32_t unbuilt = 0;
@@ -564,10 +585,10 @@ ExpectLeanBuildsKeepTheFacts(const std::function<Ptr<MrcTopology>(MrcTopologyHel
                 }
             }
             EXPECT_GT(unbuilt, 0u);
-            // Switch links: made where a switch of rank r is at one end, data otherwise;
-            // another rank's switch has only the ports of its links to rank r.
-            std::vector<uint32_t> builtPorts(t->GetNSwitches(), 0);
+            // Switch links: made where a switch of rank r is at one end, data otherwise; a
+            // link to another rank has its device here and an MrcRemotePort at the far end.
             uint32_t unbuiltSwitchLinks = 0;
+            uint32_t toRank = 0;
             for (uint32_t l = 0; l < t->GetNLinks(); ++l)
             {
                 const MrcTopologyLink& k = t->GetLink(l);
@@ -579,22 +600,27 @@ ExpectLeanBuildsKeepTheFacts(const std::function<Ptr<MrcTopology>(MrcTopologyHel
                 {
                     continue;
                 }
-                const bool here = k.nodeA->GetSystemId() == r || k.nodeB->GetSystemId() == r;
-                EXPECT_EQ(k.IsBuilt(), here) << "link " << l;
-                unbuiltSwitchLinks += here ? 0 : 1;
-                for (Ptr<Node> n : {k.nodeA, k.nodeB})
+                const bool hereA = k.nodeA->GetSystemId() == r;
+                const bool hereB = k.nodeB->GetSystemId() == r;
+                EXPECT_EQ(k.IsBuilt(), hereA || hereB) << "link " << l;
+                unbuiltSwitchLinks += hereA || hereB ? 0 : 1;
+                if (!k.IsBuilt())
                 {
-                    builtPorts[t->FindSwitchId(n)] += here ? 1 : 0;
+                    continue;
                 }
+                EXPECT_EQ(k.devA != nullptr, hereA) << "link " << l;
+                EXPECT_EQ(k.devB != nullptr, hereB) << "link " << l;
+                EXPECT_EQ(k.channel->GetRemotePort(0) != nullptr, !hereA) << "link " << l;
+                EXPECT_EQ(k.channel->GetRemotePort(1) != nullptr, !hereB) << "link " << l;
+                for (std::size_t end = 0; end < 2; ++end)
+                {
+                    EXPECT_EQ(k.channel->GetDevice(end)->GetNode(), end == 0 ? k.nodeA : k.nodeB)
+                        << "link " << l;
+                }
+                toRank += hereA && hereB ? 0 : 1;
             }
             EXPECT_GT(unbuiltSwitchLinks, 0u) << ranks << " ranks, rank " << r;
-            for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
-            {
-                if (mine.count(s) == 0)
-                {
-                    EXPECT_EQ(t->GetSwitchById(s)->GetNPorts(), builtPorts[s]) << "switch " << s;
-                }
-            }
+            EXPECT_GT(toRank, 0u) << ranks << " ranks, rank " << r;
             lean = LeanFacts(t, mine, built, base);
             Simulator::Destroy();
         }
@@ -669,7 +695,7 @@ TEST(MrcDistributed, ALeanBuildMakesOnlyItsRanksNodesAndLinksAndKeepsPathsRttsAn
     }
 }
 
-TEST(MrcDistributed, ARunSplitOverRanksBuildsLeanUnlessItCutsLinks)
+TEST(MrcDistributed, ARunSplitOverRanksBuildsLeanUnlessAFailureNamesDevices)
 {
     MrcScenarioConfig c;
     EXPECT_FALSE(MrcScenarioRunner::BuildsLean(c)); // no --ranks: one process
@@ -681,12 +707,153 @@ TEST(MrcDistributed, ARunSplitOverRanksBuildsLeanUnlessItCutsLinks)
     c.lossAt = "links";
     c.graphLinkError = {0, 0.001};
     EXPECT_TRUE(MrcScenarioRunner::BuildsLean(c)); // losses: each device keeps its stream
+    // link cuts and flaps: through the fabric's link state
     MrcScenarioConfig cut = c;
     cut.failLink = "p0-t0-0:p0-t1-0";
-    EXPECT_FALSE(MrcScenarioRunner::BuildsLean(cut));
-    MrcScenarioConfig other = c;
-    other.failures.emplace_back();
-    EXPECT_FALSE(MrcScenarioRunner::BuildsLean(other));
+    EXPECT_TRUE(MrcScenarioRunner::BuildsLean(cut));
+    using Kind = MrcFailureSpec::Kind;
+    for (Kind k : {Kind::LINK, Kind::FLAP})
+    {
+        MrcScenarioConfig f = cut;
+        f.failures.emplace_back();
+        f.failures.back().kind = k;
+        EXPECT_TRUE(MrcScenarioRunner::BuildsLean(f)) << MrcFailureSpec::KindName(k);
+    }
+    // the others name a node's or a link's devices: a whole build
+    for (Kind k : {Kind::SWITCH, Kind::GRAY, Kind::PLANE, Kind::PORT})
+    {
+        MrcScenarioConfig f = c;
+        f.failures.emplace_back();
+        f.failures.back().kind = Kind::LINK;
+        f.failures.emplace_back();
+        f.failures.back().kind = k;
+        EXPECT_FALSE(MrcScenarioRunner::BuildsLean(f)) << MrcFailureSpec::KindName(k);
+    }
+}
+
+namespace
+{
+
+/**
+ * Build a 2-plane Clos (4 T0 groups of 4 hosts, 4 T1s) whole (rank -1) or lean for one
+ * rank of 2, cut two links of plane 0 at 1 us with the failure injector through the fabric
+ * (a T0-T1 link of two rank-1 switches and the host link of a rank-1 host: neither built on
+ * rank 0) and flap a third (a T0-T1 link between the ranks) from 1.5 us, and give as text
+ * what rank 0 must agree on at 2 us: the injector's records, IsPathUp of every path from
+ * host 0 to each host, IsReachable, and the ECMP tables of rank 0's switches.
+ * \param rank the build rank (-1: whole)
+ */
+std::string
+CutFacts(int rank)
+{
+    MrcTopologyHelper th;
+    th.SetNames(true);
+    th.SetConfig(Clos(16, 4, 4, 2));
+    th.SetRouteManagerAttribute("ConvergenceDelay", TimeValue(NanoSeconds(100)));
+    th.SetRanks(2);
+    if (rank >= 0)
+    {
+        th.SetBuildRank(static_cast<uint32_t>(rank));
+    }
+    Ptr<MrcTopology> t = th.Build();
+    Ptr<MrcFailureInjector> fi = CreateObject<MrcFailureInjector>();
+    fi->SetTopology(t);
+    fi->FailLinks("p0-t0-2:p0-t1-3,host9:p0-t0-2", MicroSeconds(1));
+    MrcFailureSpec flap;
+    flap.kind = MrcFailureSpec::Kind::FLAP;
+    flap.option = "flapLink";
+    flap.nodeA = "p0-t0-3";
+    flap.nodeB = "p0-t1-0";
+    flap.at = NanoSeconds(1500);
+    flap.period = NanoSeconds(200);
+    flap.downTime = NanoSeconds(100);
+    flap.count = 2;
+    const std::string e = fi->TrySchedule(flap, t);
+    std::ostringstream os;
+    os << "schedule '" << e << "'\n";
+    Simulator::Stop(MicroSeconds(2)); // (after the flap's last repair, at 1.8 us)
+    Simulator::Run();
+    for (const MrcEventRecord& r : fi->GetEventLog()->GetRecords())
+    {
+        os << r.time.GetTimeStep() << " " << r.kind << " " << r.where << " " << r.detail << "\n";
+    }
+    for (uint32_t h = 1; h < t->GetNHosts(); ++h)
+    {
+        os << "host " << h << " reachable " << t->IsReachable(0, h, 0) << " paths";
+        for (const MrcPath& path : t->GetAllPaths(0, h))
+        {
+            os << " " << t->IsPathUp(path);
+        }
+        os << "\n";
+    }
+    for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
+    {
+        if (t->GetSwitchNode(s)->GetSystemId() == 0)
+        {
+            AppendEcmpTable(os, t, s, 2);
+        }
+    }
+    Simulator::Destroy();
+    Names::Clear();
+    return os.str();
+}
+
+} // namespace
+
+TEST(MrcDistributed, ALeanBuildCutsAndFlapsLinksItDoesNotBuildAsOneProcess)
+{
+    const std::string whole = CutFacts(-1);
+    const std::string lean = CutFacts(0);
+    // the cuts took hold: records, paths down, routes around them
+    EXPECT_NE(whole.find("link_down p0-t0-2:"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("link_down p0-t0-2:1-host9:0"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("flap 2/2"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("host 9 reachable 0"), std::string::npos) << whole;
+    EXPECT_NE(whole.find(" 0"), std::string::npos);
+    EXPECT_EQ(whole.find("schedule ''"), 0u) << whole;
+    std::istringstream a(lean);
+    std::istringstream b(whole);
+    std::string la;
+    std::string lb;
+    while (std::getline(b, lb))
+    {
+        const bool more = static_cast<bool>(std::getline(a, la));
+        if (!more || la != lb)
+        {
+            ADD_FAILURE() << "lean '" << la << "', whole '" << lb << "'";
+            break;
+        }
+    }
+    EXPECT_FALSE(std::getline(a, la)) << "lean has more: " << la;
+    // before any cut, the state of an unbuilt link is up and made only when asked for
+    MrcTopologyHelper th;
+    th.SetNames(false);
+    th.SetConfig(Clos(16, 4, 4, 2));
+    th.SetRanks(2);
+    th.SetBuildRank(0);
+    Ptr<MrcTopology> t = th.Build();
+    uint32_t unbuilt = 0;
+    for (uint32_t l = 0; l < t->GetNLinks(); ++l)
+    {
+        const MrcTopologyLink& k = t->GetLink(l);
+        EXPECT_TRUE(k.IsUp()) << "link " << l;
+        EXPECT_FALSE(k.state) << "link " << l;
+        if (!k.IsBuilt())
+        {
+            ++unbuilt;
+            Ptr<MrcChannel> state = t->GetLinkState(l);
+            EXPECT_EQ(state, t->GetLinkState(l)); // made once
+            EXPECT_EQ(state->GetNDevices(), 0u);
+            state->SetLinkUp(false);
+            EXPECT_FALSE(t->GetLink(l).IsUp());
+        }
+        else
+        {
+            EXPECT_EQ(t->GetLinkState(l), k.channel);
+        }
+    }
+    EXPECT_GT(unbuilt, 0u);
+    Simulator::Destroy();
 }
 
 namespace
@@ -706,8 +873,13 @@ LossDraws(Ptr<MrcTopology> t)
         const MrcTopologyLink& k = t->GetLink(l);
         for (int end = 0; end < 2 && k.IsBuilt(); ++end)
         {
+            Ptr<MrcNetDevice> dev = end == 0 ? k.devA : k.devB;
+            if (!dev)
+            {
+                continue; // the far end of a link to another rank (MrcRemotePort)
+            }
             PointerValue v;
-            (end == 0 ? k.devA : k.devB)->GetAttribute("ReceiveErrorModel", v);
+            dev->GetAttribute("ReceiveErrorModel", v);
             Ptr<ErrorModel> em = v.Get<ErrorModel>();
             if (!em)
             {

@@ -98,6 +98,10 @@ MrcScenarioReport::ConnectPfcLog(Ptr<MrcTopology> topo,
         for (int end = 0; end < 2 && link.IsBuilt(); ++end)
         {
             Ptr<MrcNetDevice> dev = end == 0 ? link.devA : link.devB;
+            if (!dev)
+            {
+                continue; // the far end of a link to another rank: logged there
+            }
             Ptr<Node> node = end == 0 ? link.nodeA : link.nodeB;
             const uint32_t nodeId = node->GetId();
             const uint32_t type = topo->FindSwitchId(node) >= 0 ? 1 : 0;
@@ -232,6 +236,10 @@ MrcScenarioReport::CollectLinks(Ptr<MrcTopology> topo,
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
         Ptr<MrcSwitchNode> sw = topo->GetSwitchById(s);
+        if (!sw)
+        {
+            continue; // another rank's switch (a lean build): counted there
+        }
         tc.trims += sw->GetTrimmedPackets();
         tc.drops += sw->GetTotalDropPackets();
         tc.ecnMarks += sw->GetMarkedPackets();
@@ -251,9 +259,9 @@ MrcScenarioReport::CollectLinks(Ptr<MrcTopology> topo,
             r.fromPort = end == 0 ? link.portA : link.portB;
             r.to = MrcFailureInjector::NodeName(peerNode);
             r.toPort = end == 0 ? link.portB : link.portA;
-            if (!link.IsBuilt())
+            if (!link.IsBuilt() || !dev)
             {
-                // another rank's host link: its figures are that rank's (added by rank 0)
+                // another rank's link or end: its figures are that rank's (added by rank 0)
                 r.rateBps = link.rate.GetBitRate();
                 results.AddLink(r);
                 continue;

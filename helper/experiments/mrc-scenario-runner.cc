@@ -618,10 +618,23 @@ MrcScenarioRunner::Impl::RegisterHostSeries()
 bool
 MrcScenarioRunner::BuildsLean(const MrcScenarioConfig& c)
 {
-    // The failure injector names the channels and devices of any link it cuts, and the
-    // route manager follows a cut through its channel: a link of two other ranks' nodes
-    // has neither in a lean build.
-    return c.ranks > 1 && c.failLink.empty() && c.failures.empty();
+    // Link cuts and flaps find their link through the fabric (MrcFailureInjector::
+    // SetTopology): a link this rank does not build has a state of its own there
+    // (MrcTopology::GetLinkState), cut on every rank at the same time and followed by the
+    // route manager. The other failures (switch, NIC port, gray, plane) still name the
+    // devices of a node or a link: a whole build.
+    if (c.ranks <= 1)
+    {
+        return false;
+    }
+    for (const MrcFailureSpec& s : c.failures)
+    {
+        if (s.kind != MrcFailureSpec::Kind::LINK && s.kind != MrcFailureSpec::Kind::FLAP)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 void
@@ -801,6 +814,7 @@ MrcScenarioRunner::Impl::ScheduleFailures()
     }
     injector = CreateObject<MrcFailureInjector>();
     injector->SetEventLog(log);
+    injector->SetTopology(topo);
     // One --repairAt for all.
     for (const auto& [item, at] : links)
     {
@@ -827,6 +841,7 @@ MrcScenarioRunner::Impl::ScheduleOtherFailures()
     {
         injector = CreateObject<MrcFailureInjector>();
         injector->SetEventLog(log);
+        injector->SetTopology(topo);
     }
     for (const MrcFailureSpec& s : cfg.failures)
     {
@@ -1174,7 +1189,7 @@ MrcScenarioRunner::Impl::PathFigures(uint32_t src, uint32_t dst, uint32_t overhe
     for (uint32_t l : paths[0].links)
     {
         const MrcTopologyLink& link = topo->GetLink(l);
-        const DataRate rate = link.IsBuilt() ? link.devA->GetDataRate() : link.rate;
+        const DataRate rate = link.GetRate(); // (a device here, or another rank's figure)
         bottleneck = std::min(bottleneck, rate.GetBitRate());
     }
     if (transport->usesAllPlanes)

@@ -160,11 +160,13 @@ class MrcScenarioRunner
     /**
      * Whether a run split over ranks builds on each rank only what lives there
      * (MrcTopologyHelper::SetBuildRank with MrcMpi's rank, under mpirun): its own nodes,
-     * the links that touch them, the others as data. Not with failures (--failLink,
-     * --failSwitch, --flapLink, --grayLink, --failPlane, --failPort): they cut links
-     * through their channels and devices, which a link of other ranks' nodes does not have
-     * here. Losses (--lossRate) and a topology file's link errors are built lean: each
-     * device keeps its stream (InstallLosses).
+     * the links that touch them, the others as data. Link cuts and flaps (--failLink,
+     * --flapLink) are built lean too: they find a link through the fabric, whose unbuilt
+     * links have a state of their own (MrcTopology::GetLinkState). Not with the other
+     * failures (--failSwitch, --grayLink, --failPlane, --failPort): they cut links through
+     * a node's or a link's devices, which a link of other ranks' nodes does not have here.
+     * Losses (--lossRate) and a topology file's link errors are built lean: each device
+     * keeps its stream (InstallLosses).
      * \param c the settings
      * \return true for a lean build
      */

@@ -90,6 +90,10 @@ MrcScenarioSeries::AddSwitchQueues(Ptr<MrcTopology> topo, const std::string& tag
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
         Ptr<MrcSwitchNode> sw = topo->GetSwitchById(s);
+        if (!sw)
+        {
+            continue; // another rank's switch (a lean build): sampled there
+        }
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
             m_queues.push_back(QueuePort{sw->GetPort(p),

@@ -108,7 +108,6 @@ MrcEcmpRouteManager::AddSwitch(Ptr<Node> node,
 {
     NS_LOG_FUNCTION(this << node << engine << ports.size());
     NS_ABORT_MSG_IF(m_installed, "MrcEcmpRouteManager::AddSwitch: called after ComputeAndInstall");
-    NS_ABORT_MSG_IF(!engine, "MrcEcmpRouteManager::AddSwitch: null forwarding engine");
     const uint32_t index = static_cast<uint32_t>(m_switches.size());
     for (uint32_t p = 0; p < ports.size(); ++p)
     {
@@ -184,13 +183,53 @@ MrcEcmpRouteManager::AddHost(Ipv6Address address, Ptr<Node> sw, uint32_t port)
 }
 
 void
-MrcEcmpRouteManager::AddSwitchLink(Ptr<Node> a, uint32_t portA, Ptr<Node> b, uint32_t portB)
+MrcEcmpRouteManager::AddSwitchLink(Ptr<Node> a,
+                                   uint32_t portA,
+                                   Ptr<Node> b,
+                                   uint32_t portB,
+                                   Ptr<MrcChannel> channel)
 {
-    NS_LOG_FUNCTION(this << a << portA << b << portB);
+    NS_LOG_FUNCTION(this << a << portA << b << portB << channel);
     NS_ABORT_MSG_IF(m_installed,
                     "MrcEcmpRouteManager::AddSwitchLink: called after ComputeAndInstall");
     NS_ABORT_MSG_IF(!a || !b, "MrcEcmpRouteManager::AddSwitchLink: null switch");
-    m_switchLinkData.emplace_back(a, portA, b, portB);
+    m_switchLinkData.emplace_back(a, portA, b, portB, channel);
+}
+
+void
+MrcEcmpRouteManager::FollowDataLink(Ptr<Node> sw, uint32_t port, Ptr<MrcChannel> channel)
+{
+    NS_LOG_FUNCTION(this << sw << port << channel);
+    NS_ABORT_MSG_IF(!m_installed,
+                    "MrcEcmpRouteManager::FollowDataLink: called before ComputeAndInstall");
+    NS_ABORT_MSG_IF(!channel, "MrcEcmpRouteManager::FollowDataLink: null channel");
+    uint32_t s = 0;
+    while (s < m_switches.size() && m_switches[s].node != sw)
+    {
+        ++s;
+    }
+    for (uint32_t l = 0; l < m_links.size() && s < m_switches.size(); ++l)
+    {
+        Link& k = m_links[l];
+        const bool atA = k.swA == s && k.portA == port;
+        const bool atB = !k.toHost && k.swB == s && k.portB == port;
+        if (k.channel || !(atA || atB))
+        {
+            continue;
+        }
+        k.channel = channel;
+        channel->TraceConnectWithoutContext("LinkStateChange",
+                                            MakeBoundCallback(&MrcEcmpRouteManager::LinkStateTrace,
+                                                              Ptr<MrcEcmpRouteManager>(this),
+                                                              l));
+        if (k.viewUp != channel->IsLinkUp())
+        {
+            LinkStateTrace(this, l, channel->IsLinkUp());
+        }
+        return;
+    }
+    NS_FATAL_ERROR("MrcEcmpRouteManager::FollowDataLink: no link given as data at port "
+                   << port << " of node " << (sw ? sw->GetId() : 0));
 }
 
 void
@@ -266,9 +305,16 @@ MrcEcmpRouteManager::DiscoverLinks()
         }
     }
     std::vector<std::vector<std::pair<Ptr<Node>, uint32_t>>>().swap(m_hostAtData);
+
     // Switch links not built here, by the (switch, port) of each end: found where a
     // built link would be, at the end met first.
-    std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> dataPeer;
+    struct DataEnd
+    {
+        std::pair<uint32_t, uint32_t> peer; //!< (switch, port) of the other end
+        Ptr<MrcChannel> channel;            //!< a link to another rank: its channel
+    };
+
+    std::map<std::pair<uint32_t, uint32_t>, DataEnd> dataPeer;
     if (!m_switchLinkData.empty())
     {
         if (switchOf.empty())
@@ -278,7 +324,7 @@ MrcEcmpRouteManager::DiscoverLinks()
                 switchOf.emplace(PeekPointer(m_switches[s].node), s);
             }
         }
-        for (const auto& [a, pa, b, pb] : m_switchLinkData)
+        for (const auto& [a, pa, b, pb, ch] : m_switchLinkData)
         {
             auto ait = switchOf.find(PeekPointer(a));
             auto bit = switchOf.find(PeekPointer(b));
@@ -287,33 +333,47 @@ MrcEcmpRouteManager::DiscoverLinks()
                             "that is not registered");
             const std::pair<uint32_t, uint32_t> endA{ait->second, pa};
             const std::pair<uint32_t, uint32_t> endB{bit->second, pb};
-            const bool fresh =
-                dataPeer.emplace(endA, endB).second && dataPeer.emplace(endB, endA).second;
+            const bool fresh = dataPeer.emplace(endA, DataEnd{endB, ch}).second &&
+                               dataPeer.emplace(endB, DataEnd{endA, ch}).second;
             NS_ABORT_MSG_IF(!fresh,
                             "MrcEcmpRouteManager: port " << pa << " or " << pb
                                                          << " of a switch link given as data "
                                                             "is given twice");
         }
     }
-    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t>>().swap(m_switchLinkData);
+    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t, Ptr<MrcChannel>>>().swap(
+        m_switchLinkData);
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
         const Switch& sw = m_switches[s];
         for (uint32_t p = 0; p < sw.ports.size(); ++p)
         {
             const Ptr<MrcNetDevice>& dev = sw.ports[p];
+            auto dit = dataPeer.find({s, p});
+            if (dit != dataPeer.end())
+            {
+                // a link given as data, at the end met first: of two other ranks' switches
+                // (no channel, seen up), or to another rank (its channel followed); its
+                // other end is not found again
+                const Ptr<MrcChannel> ch = dit->second.channel;
+                const uint32_t l = static_cast<uint32_t>(m_links.size());
+                m_links.push_back(Link{ch,
+                                       s,
+                                       p,
+                                       false,
+                                       dit->second.peer.first,
+                                       dit->second.peer.second,
+                                       !ch || ch->IsLinkUp()});
+                if (ch)
+                {
+                    linkOf.emplace(PeekPointer(ch), l);
+                }
+                dataPeer.erase(dit->second.peer);
+                dataPeer.erase(dit);
+                continue;
+            }
             if (!dev || !dev->GetMrcChannel())
             {
-                auto dit = dataPeer.find({s, p});
-                if (dit != dataPeer.end())
-                {
-                    // another rank's switch link: no channel, seen up; its far end is
-                    // not found again
-                    m_links.push_back(
-                        Link{nullptr, s, p, false, dit->second.first, dit->second.second, true});
-                    dataPeer.erase(dit->second);
-                    dataPeer.erase(dit);
-                }
                 continue;
             }
             Ptr<MrcChannel> ch = dev->GetMrcChannel();
@@ -642,6 +702,9 @@ MrcEcmpRouteManager::InstallPerHostRoutes(const Adjacency& adj)
                     continue; // another rank's switch: its rank installs its table
                 }
                 const Ptr<MrcEcmpForwarding>& engine = m_switches[x].engine;
+                NS_ABORT_MSG_IF(!engine,
+                                "MrcEcmpRouteManager: switch " << x << " of this rank has no "
+                                                               << "forwarding engine");
                 if (s.ports[x].empty())
                 {
                     if (engine->RemoveRoute(addr, 128))
@@ -843,6 +906,9 @@ MrcEcmpRouteManager::InstallRangeRoutes(const Adjacency& adj)
         {
             continue; // another rank's switch (no runs were added for it)
         }
+        NS_ABORT_MSG_IF(!m_switches[x].engine,
+                        "MrcEcmpRouteManager: switch " << x << " of this rank has no forwarding "
+                                                       << "engine");
         m_routeChanges += tables[x].Install(*m_switches[x].engine, addrs);
         tables[x] = SwitchRuns(); // give the memory back as we go
     }

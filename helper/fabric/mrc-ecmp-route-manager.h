@@ -95,7 +95,8 @@ class MrcEcmpRouteManager : public Object
      * Register a switch. Aborts if called after ComputeAndInstall, or if a device is
      * already registered.
      * \param node the switch node (kept for reference)
-     * \param engine its ECMP forwarding engine
+     * \param engine its ECMP forwarding engine (null for a switch of another rank, a bare
+     *        node in a lean build: ComputeAndInstall aborts if it would install its table)
      * \param ports its port devices: element i is port i (null for an unused index)
      * \return the switch index (registration order, from 0)
      */
@@ -138,13 +139,34 @@ class MrcEcmpRouteManager : public Object
      * on other ranks, MrcTopologyHelper::SetBuildRank): the link as data, found in the
      * same (switch, port) order as a built one, so the route search is that of a
      * one-process build. The control plane sees such a link up (a run with failures
-     * builds every link). Aborts if called after ComputeAndInstall.
+     * builds every link). A link between a switch here and one of another rank, whose
+     * far end is no registered device (an MrcRemotePort), is given the same way with its
+     * channel, whose state the control plane then follows as for a built link. Aborts if
+     * called after ComputeAndInstall.
      * \param a the switch at end A (registered by the time ComputeAndInstall runs)
      * \param portA its port number
      * \param b the switch at end B
      * \param portB its port number
+     * \param channel the link's channel (a link to another rank), or null (a link of two
+     *        other ranks' switches)
      */
-    void AddSwitchLink(Ptr<Node> a, uint32_t portA, Ptr<Node> b, uint32_t portB);
+    void AddSwitchLink(Ptr<Node> a,
+                       uint32_t portA,
+                       Ptr<Node> b,
+                       uint32_t portB,
+                       Ptr<MrcChannel> channel = nullptr);
+
+    /**
+     * Follow the state of a link given as data (AddHost with a port number, AddSwitchLink
+     * without a channel): from now on the control plane sees the state of `channel` (a
+     * channel without devices that stands for the link, MrcTopology::GetLinkState) and
+     * reacts to its LinkStateChange as to a built link's. Aborts if ComputeAndInstall has
+     * not run or no such link is known.
+     * \param sw a switch at one end of the link (for a host link: its switch)
+     * \param port that switch's port number of the link
+     * \param channel the channel whose state is the link's
+     */
+    void FollowDataLink(Ptr<Node> sw, uint32_t port, Ptr<MrcChannel> channel);
 
     /**
      * Install only the tables of the switches of one rank (their system id), instead of
@@ -282,7 +304,8 @@ class MrcEcmpRouteManager : public Object
     /// per address: attachments without a device (switch node, port)
     std::vector<std::vector<std::pair<Ptr<Node>, uint32_t>>> m_hostAtData;
     /// switch links not built on this rank (AddSwitchLink): (A, portA, B, portB)
-    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t>> m_switchLinkData;
+    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t, Ptr<MrcChannel>>>
+        m_switchLinkData;
     int64_t m_buildRank{-1};                          //!< SetBuildRank (-1: MrcMpi::IsLocal)
     std::map<Ipv6Address, uint32_t> m_hostIndex;      //!< address -> index
     std::vector<Link> m_links;                        //!< discovered links

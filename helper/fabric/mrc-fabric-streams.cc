@@ -40,6 +40,10 @@ MrcFabricStreams::AssignStreams(Ptr<MrcTopology> topo, int64_t stream)
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
         Ptr<MrcSwitchNode> sw = topo->GetSwitchById(s);
+        if (!sw)
+        {
+            continue; // another rank's switch (a lean build): its rank draws its streams
+        }
         NS_ABORT_MSG_IF(sw->GetNPorts() > STREAMS_PER_SWITCH,
                         "MrcFabricStreams::AssignStreams: switch "
                             << s << " has " << sw->GetNPorts() << " ports; allowed: up to "
@@ -55,7 +59,10 @@ MrcFabricStreams::AssignTrimmerStreams(Ptr<MrcTopology> topo, int64_t stream)
     NS_LOG_FUNCTION(topo << stream);
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
-        topo->GetSwitchById(s)->GetTrimmer()->AssignStreams(stream + s);
+        if (Ptr<MrcSwitchNode> sw = topo->GetSwitchById(s))
+        {
+            sw->GetTrimmer()->AssignStreams(stream + s); // (null: another rank's switch)
+        }
     }
     return topo->GetNSwitches();
 }
@@ -79,7 +86,12 @@ MrcFabricStreams::DrawEcmpSeeds(Ptr<MrcTopology> topo, int64_t stream)
     NS_LOG_FUNCTION(topo << stream);
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
-        Ptr<MrcForwarding> fwd = topo->GetSwitchById(s)->GetForwarding();
+        Ptr<MrcSwitchNode> sw = topo->GetSwitchById(s);
+        if (!sw)
+        {
+            continue; // another rank's switch (a lean build)
+        }
+        Ptr<MrcForwarding> fwd = sw->GetForwarding();
         Ptr<MrcEcmpForwarding> ecmp = DynamicCast<MrcEcmpForwarding>(fwd);
         if (Ptr<MrcDualForwarding> dual = DynamicCast<MrcDualForwarding>(fwd))
         {

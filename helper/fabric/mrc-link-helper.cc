@@ -107,6 +107,40 @@ MrcLinkHelper::Install(Ptr<Node> a, Ptr<Node> b, uint32_t ifIndexA, uint32_t ifI
     return devices;
 }
 
+Ptr<MrcNetDevice>
+MrcLinkHelper::InstallToRank(Ptr<Node> a,
+                             Ptr<Node> b,
+                             uint32_t ifIndexA,
+                             uint32_t ifIndexB,
+                             uint32_t farEnd)
+{
+    NS_LOG_FUNCTION(this << a << b << ifIndexA << ifIndexB << farEnd);
+    NS_ABORT_MSG_IF(farEnd > 1,
+                    "MrcLinkHelper::InstallToRank: farEnd " << farEnd << " (allowed: 0, 1)");
+    Ptr<MrcChannel> channel = m_channelFactory.Create<MrcChannel>();
+    Ptr<MrcNetDevice> here;
+    uint32_t end = 0;
+    for (const auto& [node, ifIndex] : {std::make_pair(a, ifIndexA), std::make_pair(b, ifIndexB)})
+    {
+        const Mac48Address mac = Mac48Address::Allocate();
+        if (end++ == farEnd)
+        {
+            Ptr<MrcRemotePort> far = CreateObject<MrcRemotePort>();
+            far->SetAddress(mac);
+            far->SetNode(node);
+            far->SetIfIndex(ifIndex);
+            far->Attach(channel);
+            continue;
+        }
+        here = m_deviceFactory.Create<MrcNetDevice>();
+        here->SetAddress(mac);
+        node->AddDevice(here);
+        here->SetIfIndex(ifIndex); // before Attach: the channel reads it for other ranks
+        here->Attach(channel);
+    }
+    return here;
+}
+
 void
 MrcLinkHelper::EnablePcapInternal(std::string prefix,
                                   Ptr<NetDevice> nd,

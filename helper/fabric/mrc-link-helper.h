@@ -5,6 +5,7 @@
 #ifndef MRC_LINK_HELPER_H
 #define MRC_LINK_HELPER_H
 
+#include "ns3/mrc-net-device.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
@@ -79,6 +80,24 @@ class MrcLinkHelper : public PcapHelperForDevice
      * \return the two new devices
      */
     NetDeviceContainer Install(Ptr<Node> a, Ptr<Node> b, uint32_t ifIndexA, uint32_t ifIndexB);
+
+    /**
+     * Install a link whose one end lives on another rank (a lean distributed build): a
+     * device on the node here and, at the far end, an MrcRemotePort on the far node (not
+     * added to it) that names the far device's interface index and MAC address. MAC
+     * addresses are allocated A first, then B, as by Install, so every device keeps its
+     * one-process address.
+     * \param a the first node \param b the second node
+     * \param ifIndexA a's device's index on its own rank
+     * \param ifIndexB b's device's index on its own rank
+     * \param farEnd 0 if a lives on another rank, 1 if b does
+     * \return the device made here
+     */
+    Ptr<MrcNetDevice> InstallToRank(Ptr<Node> a,
+                                    Ptr<Node> b,
+                                    uint32_t ifIndexA,
+                                    uint32_t ifIndexB,
+                                    uint32_t farEnd);
 
     /**
      * Account for a link this rank does not build (its hosts live on another rank): take

@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
+#include "ns3/mrc-channel.h"
 #include "ns3/mrc-dual-forwarding.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/names.h"
@@ -86,11 +87,11 @@ MrcTopologyHelper::SetNames(bool names)
 namespace
 {
 
-/// The dual forwarding of a switch built by the helper.
+/// The dual forwarding of a switch built by the helper (an MrcSwitchNode made here).
 Ptr<MrcDualForwarding>
-Dual(Ptr<MrcSwitchNode> sw)
+Dual(Ptr<Node> sw)
 {
-    return StaticCast<MrcDualForwarding>(sw->GetForwarding());
+    return StaticCast<MrcDualForwarding>(StaticCast<MrcSwitchNode>(sw)->GetForwarding());
 }
 
 } // namespace
@@ -156,10 +157,10 @@ MrcTopologyHelper::FirstLinkBetween(Ptr<Node> a, Ptr<Node> b)
     return m_joined.insert(lo << 32 | hi).second;
 }
 
-Ptr<MrcSwitchNode>
+Ptr<Node>
 MrcTopologyHelper::SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32_t i)
 {
-    return t->m_switches[t->m_firstSwitch[p * MRC_N_TIERS + uint32_t(tier)] + i];
+    return t->m_switchNodes[t->m_firstSwitch[p * MRC_N_TIERS + uint32_t(tier)] + i];
 }
 
 void
@@ -206,7 +207,7 @@ uint32_t
 MrcTopologyHelper::ConnectHostLink(Ptr<MrcTopology> t,
                                    uint32_t p,
                                    uint32_t h,
-                                   Ptr<MrcSwitchNode> t0,
+                                   Ptr<Node> t0,
                                    MrcLinkHelper& lh,
                                    DataRate rate,
                                    Time delay)
@@ -238,8 +239,9 @@ MrcTopologyHelper::ConnectHostLink(Ptr<MrcTopology> t,
     }
     Ptr<MrcNetDevice> nic = DynamicCast<MrcNetDevice>(host->GetDevice(host->GetNDevices() - 1));
     NS_ASSERT(host->GetNDevices() == p + 1);
+    Ptr<MrcNetDevice> swPort = StaticCast<MrcSwitchNode>(t0)->GetPort(port);
     t->m_hostLink[std::size_t(h) * planes + p] =
-        t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, t0->GetPort(port), p, port);
+        t->AddLink(p, MrcLinkTier::HOST, host, t0, nic, swPort, p, port);
     return port;
 }
 
@@ -248,15 +250,22 @@ MrcTopologyHelper::ConnectSwitchLink(Ptr<MrcTopology> t,
                                      uint32_t p,
                                      MrcLinkTier lt,
                                      MrcLinkHelper& lh,
-                                     Ptr<MrcSwitchNode> a,
-                                     Ptr<MrcSwitchNode> b,
+                                     Ptr<Node> a,
+                                     Ptr<Node> b,
                                      DataRate rate,
                                      Time delay)
 {
     if (!Lean())
     {
         auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b);
-        t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), pa, pb);
+        t->AddLink(p,
+                   lt,
+                   a,
+                   b,
+                   StaticCast<MrcSwitchNode>(a)->GetPort(pa),
+                   StaticCast<MrcSwitchNode>(b)->GetPort(pb),
+                   pa,
+                   pb);
         return {pa, pb};
     }
     // the interface indices (= port numbers) the devices have on their own ranks
@@ -267,13 +276,36 @@ MrcTopologyHelper::ConnectSwitchLink(Ptr<MrcTopology> t,
         // Both ends on other ranks: the link as data (its MAC addresses counted).
         lh.Skip();
         t->AddUnbuiltLink(p, lt, a, b, na, nb, rate, delay, lh.GetDeviceWireOverhead());
-        m_unbuiltSwitchLinks.emplace_back(a, na, b, nb);
+        m_unbuiltSwitchLinks.emplace_back(a, na, b, nb, nullptr);
+        return {na, nb};
+    }
+    if (!IsHere(a) || !IsHere(b))
+    {
+        // A link to another rank: the device here, the far end an MrcRemotePort on the
+        // far switch's bare node (its interface index and MAC address those of its rank).
+        const bool farIsA = !IsHere(a);
+        Ptr<MrcNetDevice> dev = lh.InstallToRank(a, b, na, nb, farIsA ? 0 : 1);
+        Ptr<Node> here = farIsA ? b : a;
+        const uint32_t number = farIsA ? nb : na;
+        [[maybe_unused]] const uint32_t port = StaticCast<MrcSwitchNode>(here)->AddPort(dev, false);
+        NS_ASSERT_MSG(port == m_portNumber[t->m_switchOfNode.at(here->GetId())].size(),
+                      "the ports of a switch here are made in its own order");
+        m_portNumber[t->m_switchOfNode.at(here->GetId())].push_back(number);
+        t->AddLink(p, lt, a, b, farIsA ? nullptr : dev, farIsA ? dev : nullptr, na, nb);
+        m_unbuiltSwitchLinks.emplace_back(a, na, b, nb, dev->GetMrcChannel());
         return {na, nb};
     }
     auto [pa, pb] = MrcSwitchHelper::ConnectSwitches(lh, a, b, na, nb);
     m_portNumber[t->m_switchOfNode.at(a->GetId())].push_back(na);
     m_portNumber[t->m_switchOfNode.at(b->GetId())].push_back(nb);
-    t->AddLink(p, lt, a, b, a->GetPort(pa), b->GetPort(pb), na, nb);
+    t->AddLink(p,
+               lt,
+               a,
+               b,
+               StaticCast<MrcSwitchNode>(a)->GetPort(pa),
+               StaticCast<MrcSwitchNode>(b)->GetPort(pb),
+               na,
+               nb);
     return {na, nb};
 }
 
@@ -563,15 +595,29 @@ MrcTopologyHelper::AddSwitch(Ptr<MrcTopology> t, uint32_t p, uint32_t tier, uint
 {
     const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
     const uint32_t id = static_cast<uint32_t>(t->m_switches.size());
-    MrcSwitchNode::SystemIdScope rank(RankOfSwitch(tier, i));
-    Ptr<MrcSwitchNode> sw = m_switch[tier].CreateSwitch();
+    const uint32_t rank = RankOfSwitch(tier, i);
     const uint16_t usid = MrcMakeUsid(p, types[tier], i);
-    Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
-    fwd->SetLocatorBlock(m_locator);
-    fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(usid));
-    fwd->GetEcmp()->SetAttribute("Seed", UintegerValue(m_seed + id));
-    sw->SetForwarding(fwd);
-    t->m_switches.push_back(sw);
+    Ptr<Node> node;
+    if (Lean() && rank != static_cast<uint32_t>(m_buildRank))
+    {
+        // another rank's switch: a bare node with its rank and node id, nothing else
+        node = CreateObject<Node>(rank);
+        t->m_switches.push_back(nullptr);
+    }
+    else
+    {
+        MrcSwitchNode::SystemIdScope scope(rank);
+        Ptr<MrcSwitchNode> sw = m_switch[tier].CreateSwitch();
+        Ptr<MrcDualForwarding> fwd = CreateObject<MrcDualForwarding>();
+        fwd->SetLocatorBlock(m_locator);
+        fwd->GetSrv6()->SetAttribute("Usid", UintegerValue(usid));
+        fwd->GetEcmp()->SetAttribute("Seed", UintegerValue(m_seed + id));
+        sw->SetForwarding(fwd);
+        t->m_switches.push_back(sw);
+        node = sw;
+    }
+    Ptr<Node> sw = node;
+    t->m_switchNodes.push_back(sw);
     t->m_usids.push_back(usid);
     t->m_switchPlane.push_back(p);
     t->m_switchTier.push_back(static_cast<MrcTier>(tier));
@@ -592,7 +638,7 @@ MrcTopologyHelper::ConnectPlaneHosts(Ptr<MrcTopology> t, uint32_t p)
     const uint32_t hpt = m_config.GetHostsPerT0();
     for (uint32_t h = 0; h < m_config.GetHosts(); ++h)
     {
-        Ptr<MrcSwitchNode> t0 = SwitchAt(t, p, MrcTier::T0, h / hpt);
+        Ptr<Node> t0 = SwitchAt(t, p, MrcTier::T0, h / hpt);
         const uint32_t port = ConnectHostLink(t,
                                               p,
                                               h,
@@ -619,8 +665,8 @@ MrcTopologyHelper::JoinSwitches(Ptr<MrcTopology> t,
                                 uint32_t ib)
 {
     const MrcUsidType types[MRC_N_TIERS] = {MrcUsidType::T0, MrcUsidType::T1, MrcUsidType::T2};
-    Ptr<MrcSwitchNode> a = SwitchAt(t, p, ta, ia);
-    Ptr<MrcSwitchNode> b = SwitchAt(t, p, tb, ib);
+    Ptr<Node> a = SwitchAt(t, p, ta, ia);
+    Ptr<Node> b = SwitchAt(t, p, tb, ib);
     const bool first = FirstLinkBetween(a, b);
     const bool core = lt == MrcLinkTier::T1_T2;
     auto [pa, pb] = ConnectSwitchLink(t,
@@ -714,6 +760,15 @@ MrcTopologyHelper::InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p)
     for (uint32_t id = t->m_firstSwitch[p * MRC_N_TIERS]; id < t->m_switches.size(); ++id)
     {
         Ptr<MrcSwitchNode> sw = t->m_switches[id];
+        if (!sw)
+        {
+            // another rank's switch (lean build): its ports by number, none made here
+            mgr->AddSwitch(
+                t->m_switchNodes[id],
+                nullptr,
+                std::vector<Ptr<MrcNetDevice>>(id < m_portCount.size() ? m_portCount[id] : 0));
+            continue;
+        }
         std::vector<Ptr<MrcNetDevice>> ports(sw->GetNPorts());
         for (uint32_t k = 0; k < sw->GetNPorts(); ++k)
         {
@@ -730,9 +785,10 @@ MrcTopologyHelper::InstallPlaneEcmp(Ptr<MrcTopology> t, uint32_t p)
         }
         mgr->AddSwitch(sw, Dual(sw)->GetEcmp(), ports);
     }
-    for (const auto& [a, pa, b, pb] : m_unbuiltSwitchLinks)
+    for (const auto& [a, pa, b, pb, channel] : m_unbuiltSwitchLinks)
     {
-        mgr->AddSwitchLink(a, pa, b, pb); // a link of two other ranks' switches
+        // a link of two other ranks' switches (no channel), or to another rank's switch
+        mgr->AddSwitchLink(a, pa, b, pb, channel);
     }
     m_unbuiltSwitchLinks.clear();
     const uint32_t planes = t->m_config.planes;
@@ -1283,7 +1339,7 @@ MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
             MrcLinkHelper lh = m_link[uint32_t(MrcLinkTier::HOST)];
             lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
             lh.SetChannelAttribute("Delay", TimeValue(l.delay));
-            Ptr<MrcSwitchNode> t0 = t->m_switches[g.switchId[sv]];
+            Ptr<Node> t0 = t->m_switchNodes[g.switchId[sv]];
             const uint32_t port = ConnectHostLink(t, p, h, t0, lh, l.rate, l.delay);
             const uint32_t down = downlinks[sv]++;
             maxDownlinks = std::max(maxDownlinks, down + 1);
@@ -1305,14 +1361,22 @@ MrcTopologyHelper::BuildGraphPlane(Ptr<MrcTopology> t,
         MrcLinkHelper lh = m_link[uint32_t(lt)];
         lh.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
         lh.SetChannelAttribute("Delay", TimeValue(l.delay));
-        Ptr<MrcSwitchNode> a = t->m_switches[g.switchId[va]];
-        Ptr<MrcSwitchNode> b = t->m_switches[g.switchId[vb]];
+        Ptr<Node> a = t->m_switchNodes[g.switchId[va]];
+        Ptr<Node> b = t->m_switchNodes[g.switchId[vb]];
         const bool first = FirstLinkBetween(a, b);
         auto [pa, pb] = ConnectSwitchLink(t, p, lt, lh, a, b, l.rate, l.delay);
-        if (first)
+        // (uSID routes only on the switches made here: another rank's is a bare node)
+        if (first && t->m_switches[g.switchId[va]])
         {
-            Dual(a)->GetSrv6()->AddUsidRoute(t->m_usids[g.switchId[vb]], pa);
-            Dual(b)->GetSrv6()->AddUsidRoute(t->m_usids[g.switchId[va]], pb);
+            Dual(t->m_switches[g.switchId[va]])
+                ->GetSrv6()
+                ->AddUsidRoute(t->m_usids[g.switchId[vb]], pa);
+        }
+        if (first && t->m_switches[g.switchId[vb]])
+        {
+            Dual(t->m_switches[g.switchId[vb]])
+                ->GetSrv6()
+                ->AddUsidRoute(t->m_usids[g.switchId[va]], pb);
         }
     }
     return maxDownlinks;

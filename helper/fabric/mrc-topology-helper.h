@@ -5,6 +5,7 @@
 #ifndef MRC_TOPOLOGY_HELPER_H
 #define MRC_TOPOLOGY_HELPER_H
 
+#include "ns3/mrc-channel.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-switch-helper.h"
 #include "ns3/mrc-topology.h"
@@ -219,11 +220,15 @@ class MrcTopologyHelper
      * attachment as data (MrcEcmpRouteManager::AddHost with a port number), and the
      * switch-side ports such a link would have had are counted but not made, so that every
      * device keeps the interface index and MAC address it has on its own rank. A link
-     * between two switches of other ranks is data too (MrcEcmpRouteManager::AddSwitchLink);
-     * a link between a switch here and one of another rank is made with both devices (the
-     * far one is the end ns-3's MPI link names), so another rank's switch holds only the
-     * ports of its links to this rank. Paths, path RTTs, base RTTs and the tables of this
-     * rank's switches are those of a one-process build. Default: every node is built
+     * between two switches of other ranks is data too (MrcEcmpRouteManager::AddSwitchLink).
+     * A switch of another rank is a bare ns3::Node (its system id, its Name, its node id;
+     * no forwarding, MMU, trimmer or port: MrcTopology::GetSwitchById is null, GetSwitchNode
+     * the node), and a link between a switch here and one of another rank has its device
+     * here and, at the far end, an MrcRemotePort that names the far device's node,
+     * interface index and MAC address (what ns-3's MPI layer and the engines' lookahead
+     * read; MrcLinkHelper::InstallToRank); the route manager knows the link by the far
+     * end's (switch, port) and follows its channel. Paths, path RTTs, base RTTs and the tables of
+     * this rank's switches are those of a one-process build. Default: every node is built
      * (MrcMpi::IsLocal decides what is simulated).
      * \param rank the rank whose nodes are built
      */
@@ -316,7 +321,7 @@ class MrcTopologyHelper
     uint32_t ConnectHostLink(Ptr<MrcTopology> t,
                              uint32_t p,
                              uint32_t h,
-                             Ptr<MrcSwitchNode> t0,
+                             Ptr<Node> t0,
                              MrcLinkHelper& lh,
                              DataRate rate,
                              Time delay);
@@ -334,13 +339,13 @@ class MrcTopologyHelper
                                                     uint32_t p,
                                                     MrcLinkTier lt,
                                                     MrcLinkHelper& lh,
-                                                    Ptr<MrcSwitchNode> a,
-                                                    Ptr<MrcSwitchNode> b,
+                                                    Ptr<Node> a,
+                                                    Ptr<Node> b,
                                                     DataRate rate,
                                                     Time delay);
     /// \param t the fabric being built \param p a plane \param tier a tier \param i an index
-    /// \return the switch at (p, tier, i)
-    static Ptr<MrcSwitchNode> SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32_t i);
+    /// \return the switch's node at (p, tier, i) (a bare node: another rank's, lean build)
+    static Ptr<Node> SwitchAt(Ptr<MrcTopology> t, uint32_t p, MrcTier tier, uint32_t i);
     /// Create the hosts (and their Names). \param t the fabric being built
     void CreateHosts(Ptr<MrcTopology> t);
     /// Create plane p's switches, tier by tier. \param t the fabric \param p the plane
@@ -402,8 +407,10 @@ class MrcTopologyHelper
     std::vector<uint32_t> m_groupRank;     //!< rank of each T0 group or pod (empty: blocks)
     std::vector<uint32_t> m_topRank;       //!< rank of each top-tier switch (empty: blocks)
     std::unordered_set<uint64_t> m_joined; //!< switch pairs (node ids) joined in this build
-    /// lean build: the current plane's switch links not built here (A, portA, B, portB)
-    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t>> m_unbuiltSwitchLinks;
+    /// lean build: the current plane's switch links with an end not built here (A, portA,
+    /// B, portB, the channel of a link to another rank or null for one of two other ranks)
+    std::vector<std::tuple<Ptr<Node>, uint32_t, Ptr<Node>, uint32_t, Ptr<MrcChannel>>>
+        m_unbuiltSwitchLinks;
 
     std::vector<uint32_t> m_graphRank; //!< graph fabric: rank of each node id (SetGraphRanks)
     /// graph fabric being built: rank of each switch by (tier, index in tier); empty otherwise

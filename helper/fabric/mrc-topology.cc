@@ -8,6 +8,8 @@
 #include "ns3/log.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-dual-forwarding.h"
+#include "ns3/names.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
@@ -322,7 +324,7 @@ struct LinkUpFilter
     bool operator()(const E& e) const
     {
         const MrcTopologyLink& l = (*links)[(*g)[e].link];
-        return !l.IsBuilt() || l.channel->IsLinkUp(); // (another rank's link: up)
+        return l.IsUp(); // (another rank's link: its state here)
     }
 
     const boost::adjacency_list<boost::vecS,
@@ -378,6 +380,14 @@ MrcTopology::DoDispose()
 {
     m_hosts = NodeContainer();
     m_switches.clear();
+    m_switchNodes.clear();
+    for (auto& l : m_links)
+    {
+        if (l.state)
+        {
+            l.state->Dispose();
+        }
+    }
     m_links.clear();
     m_linksOfNode.clear();
     m_managers.clear();
@@ -599,6 +609,76 @@ MrcTopology::GetSwitchById(uint32_t id) const
     return m_switches[id];
 }
 
+bool
+MrcTopologyLink::IsUp() const
+{
+    if (channel)
+    {
+        return channel->IsLinkUp();
+    }
+    return !state || state->IsLinkUp();
+}
+
+DataRate
+MrcTopologyLink::GetRate() const
+{
+    if (devA)
+    {
+        return devA->GetDataRate();
+    }
+    return devB ? devB->GetDataRate() : rate;
+}
+
+Ptr<MrcChannel>
+MrcTopology::GetLinkState(uint32_t id)
+{
+    NS_ABORT_MSG_IF(id >= m_links.size(),
+                    "MrcTopology::GetLinkState: link " << id << " is not below " << m_links.size());
+    MrcTopologyLink& l = m_links[id];
+    if (l.channel)
+    {
+        return l.channel;
+    }
+    if (!l.state)
+    {
+        l.state = CreateObject<MrcChannel>();
+        l.state->SetDelay(l.delay);
+        if (l.plane < m_managers.size())
+        {
+            // (a host link's switch is end B; a switch link is known by its end A)
+            const bool host = l.tier == MrcLinkTier::HOST;
+            m_managers[l.plane]->FollowDataLink(host ? l.nodeB : l.nodeA,
+                                                host ? l.portB : l.portA,
+                                                l.state);
+        }
+    }
+    return l.state;
+}
+
+std::string
+MrcTopology::GetLinkName(uint32_t id) const
+{
+    const MrcTopologyLink& l = GetLink(id);
+    auto name = [](Ptr<Node> n) {
+        const std::string s = Names::FindName(n);
+        return s.empty() ? "node" + std::to_string(n->GetId()) : s;
+    };
+    const std::string a = name(l.nodeA) + ":" + std::to_string(l.portA);
+    const std::string b = name(l.nodeB) + ":" + std::to_string(l.portB);
+    // the channel's device order: a switch link from its lower end, a host link from its
+    // switch (MrcSwitchHelper::ConnectHost installs the switch's device first)
+    return l.tier == MrcLinkTier::HOST ? b + "-" + a : a + "-" + b;
+}
+
+Ptr<Node>
+MrcTopology::GetSwitchNode(uint32_t id) const
+{
+    NS_ABORT_MSG_IF(id >= m_switchNodes.size(),
+                    "MrcTopology::GetSwitchNode: id " << id << " is not below "
+                                                      << m_switchNodes.size());
+    return m_switchNodes[id];
+}
+
 uint16_t
 MrcTopology::GetUsid(uint32_t id) const
 {
@@ -706,16 +786,26 @@ MrcTopology::AddLink(uint32_t plane,
                      uint32_t portA,
                      uint32_t portB)
 {
-    Ptr<MrcChannel> channel = devA->GetMrcChannel();
+    // (a link to another rank has one device here: the far end is an MrcRemotePort)
+    Ptr<MrcNetDevice> here = devA ? devA : devB;
+    NS_ABORT_MSG_IF(!here, "MrcTopology::AddLink: a built link needs a device here");
+    Ptr<MrcChannel> channel = here->GetMrcChannel();
+    uint32_t wireOverhead = 0; // both devices here: read from them
+    if (!devA || !devB)
+    {
+        UintegerValue overhead; // for the far end (built alike on its rank)
+        here->GetAttribute("WireOverhead", overhead);
+        wireOverhead = static_cast<uint32_t>(overhead.Get());
+    }
     const uint32_t id = AddUnbuiltLink(plane,
                                        tier,
                                        a,
                                        b,
                                        portA,
                                        portB,
-                                       devA->GetDataRate(),
+                                       here->GetDataRate(),
                                        channel->GetDelay(),
-                                       0); // wireOverhead: read from the devices
+                                       wireOverhead);
     MrcTopologyLink& l = m_links[id];
     l.devA = devA;
     l.devB = devB;
@@ -904,7 +994,7 @@ MrcTopology::IsPathUp(const MrcPath& path) const
     for (uint32_t l : path.links)
     {
         const MrcTopologyLink& link = GetLink(l);
-        if (link.IsBuilt() && !link.channel->IsLinkUp())
+        if (!link.IsUp())
         {
             return false;
         }
@@ -950,8 +1040,13 @@ MrcTopology::GetPathRtt(const MrcPath& path,
             Ptr<MrcNetDevice> tx = forwardIsA ? l.devA : l.devB;
             Ptr<MrcNetDevice> rx = forwardIsA ? l.devB : l.devA;
             const Time prop = l.channel->GetDelay();
-            rtt += tx->GetSerializationTime(mtu + dataOverhead) + prop;
-            rtt += rx->GetSerializationTime(ackBytes) + prop;
+            // (the far end of a link to another rank: as built there, like this end)
+            auto serialization = [&l](const Ptr<MrcNetDevice>& d, uint32_t bytes) {
+                return d ? d->GetSerializationTime(bytes)
+                         : MrcNetDevice::GetSerializationTime(l.rate, l.wireOverhead, bytes);
+            };
+            rtt += serialization(tx, mtu + dataOverhead) + prop;
+            rtt += serialization(rx, ackBytes) + prop;
         }
         else
         {
@@ -1000,7 +1095,7 @@ MrcTopology::GetBisectionBandwidth() const
         for (uint32_t l : m_hostLink)
         {
             const MrcTopologyLink& link = m_links[l];
-            sum += (link.IsBuilt() ? link.devA->GetDataRate() : link.rate).GetBitRate();
+            sum += link.GetRate().GetBitRate();
         }
         return sum / 2;
     }

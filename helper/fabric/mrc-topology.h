@@ -145,12 +145,21 @@ struct MrcTopologyLink
     DataRate rate;                       //!< rate of both devices (as built)
     Time delay;                          //!< propagation delay (as built)
     uint32_t wireOverhead{0};            //!< WireOverhead of both devices (unbuilt links only)
+    /// an unbuilt link's state (MrcTopology::GetLinkState): a channel without devices, made
+    /// when a failure names the link; null: up
+    Ptr<MrcChannel> state;
 
     /// \return true if this rank built the link's devices and channel
     bool IsBuilt() const
     {
         return channel != nullptr;
     }
+
+    /// \return true if the link is up (its channel's state, or an unbuilt link's state)
+    bool IsUp() const;
+
+    /// \return the rate of a device of the link made here (A's, else B's), else `rate`
+    DataRate GetRate() const;
 };
 
 /**
@@ -275,14 +284,23 @@ class MrcTopology : public Object
      * \param plane plane
      * \param tier tier
      * \param index index within plane and tier
-     * \return the switch (aborts naming the bad argument)
+     * \return the switch (aborts naming the bad argument); null for a switch of another
+     *         rank in a lean distributed build (GetSwitchById)
      */
     Ptr<MrcSwitchNode> GetSwitch(uint32_t plane, MrcTier tier, uint32_t index) const;
     /**
      * \param id switch id, 0 .. GetNSwitches() - 1 (as in MrcPath::switches)
-     * \return the switch
+     * \return the switch; null for a switch of another rank in a lean distributed build
+     *         (MrcTopologyHelper::SetBuildRank), which is a bare node (GetSwitchNode)
      */
     Ptr<MrcSwitchNode> GetSwitchById(uint32_t id) const;
+    /**
+     * \param id switch id, 0 .. GetNSwitches() - 1
+     * \return the switch's node: the MrcSwitchNode, or, for a switch of another rank in a
+     *         lean distributed build, a bare ns3::Node with that rank's system id and the
+     *         node id it has on every rank
+     */
+    Ptr<Node> GetSwitchNode(uint32_t id) const;
     /// \param plane plane \param tier tier \param index index \return the switch id
     uint32_t GetSwitchId(uint32_t plane, MrcTier tier, uint32_t index) const;
     /// \param id switch id \return its uSID
@@ -322,6 +340,24 @@ class MrcTopology : public Object
     const MrcTopologyLink& GetLink(Ptr<const Node> a, Ptr<const Node> b) const;
     /// \param node a node \return ids of all links of the node, in id order
     std::vector<uint32_t> GetLinksOf(Ptr<const Node> node) const;
+    /**
+     * The channel whose state is the link's: the link's own channel, or, for a link this
+     * rank does not build (a lean distributed build), a channel without devices made on
+     * first call. Failing it (MrcChannel::SetLinkUp, e.g. by MrcFailureInjector on every
+     * rank at the same simulated time) is followed by the plane's route manager
+     * (MrcEcmpRouteManager::FollowDataLink), IsPathUp and IsReachable, as a cut of a built
+     * link.
+     * \param id link id
+     * \return the channel
+     */
+    Ptr<MrcChannel> GetLinkState(uint32_t id);
+    /**
+     * \param id link id
+     * \return the link's name as MrcFailureInjector::LinkName gives it in a one-process
+     *         build, in its channel's device order: "nodeA:portA-nodeB:portB" for a switch
+     *         link, "switch:port-host:plane" for a host link
+     */
+    std::string GetLinkName(uint32_t id) const;
     /**
      * \param host host index
      * \param plane plane
@@ -453,7 +489,9 @@ class MrcTopology : public Object
     MrcTopologyConfig m_config;                                //!< the shape
     uint32_t m_locator{MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK}; //!< locator block
     NodeContainer m_hosts;                                     //!< hosts
-    std::vector<Ptr<MrcSwitchNode>> m_switches;                //!< by switch id
+    std::vector<Ptr<MrcSwitchNode>> m_switches;                //!< by switch id (null: a
+                                                               //!< bare node of another rank)
+    std::vector<Ptr<Node>> m_switchNodes;                      //!< by switch id: every node
     std::vector<uint16_t> m_usids;                             //!< by switch id
     std::unordered_map<uint32_t, uint32_t> m_switchOfNode;     //!< node id -> switch id
     std::unordered_map<uint32_t, uint32_t> m_hostOfNode;       //!< node id -> host index

@@ -76,6 +76,8 @@ MrcFailureInjector::DoDispose()
     m_holdIndex.clear();
     m_planes.clear();
     m_grays.clear();
+    m_topo = nullptr;
+    m_fabricNames.clear();
     Object::DoDispose();
 }
 
@@ -260,7 +262,7 @@ MrcFailureInjector::ReleaseAll(const std::vector<Ptr<MrcChannel>>& links, const 
         if (!rest.empty())
         {
             still += still.empty() ? "still down: " : "; ";
-            still += LinkName(link) + " (";
+            still += NameOf(link) + " (";
             for (std::size_t i = 0; i < rest.size(); ++i)
             {
                 still += (i ? ", " : "") + rest[i];
@@ -288,17 +290,52 @@ MrcFailureInjector::Log(const char* kind, const std::string& where, const std::s
     GetEventLog()->RecordNow(kind, where, detail);
 }
 
+void
+MrcFailureInjector::SetTopology(Ptr<MrcTopology> topo)
+{
+    m_topo = topo;
+}
+
+Ptr<MrcChannel>
+MrcFailureInjector::LinkOfFabric(Ptr<MrcTopology> topo, uint32_t id)
+{
+    Ptr<MrcChannel> link = topo->GetLinkState(id);
+    const MrcTopologyLink& l = topo->GetLink(id);
+    if (!l.devA || !l.devB)
+    {
+        m_fabricNames[PeekPointer(link)] = topo->GetLinkName(id);
+    }
+    return link;
+}
+
+std::string
+MrcFailureInjector::NameOf(Ptr<MrcChannel> link) const
+{
+    auto it = m_fabricNames.find(PeekPointer(link));
+    return it != m_fabricNames.end() ? it->second : LinkName(link);
+}
+
+void
+MrcFailureInjector::CheckLinkHere(const char* what, Ptr<MrcChannel> link) const
+{
+    if (link && m_fabricNames.count(PeekPointer(link)) != 0)
+    {
+        return; // a link of a lean build, found through the fabric
+    }
+    CheckLink(what, link);
+}
+
 // ---------------------------------------------------------------- links
 
 void
 MrcFailureInjector::LinkDown(Ptr<MrcChannel> link, Time at)
 {
     NS_LOG_FUNCTION(this << link << at);
-    CheckLink("LinkDown", link);
+    CheckLinkHere("LinkDown", link);
     CheckTime("LinkDown", at);
     Ptr<MrcFailureInjector> self(this);
     At(at, [self, link]() {
-        self->Log(MrcEventKind::LINK_DOWN, LinkName(link), "");
+        self->Log(MrcEventKind::LINK_DOWN, self->NameOf(link), "");
         self->Acquire(link, "link");
     });
 }
@@ -307,12 +344,12 @@ void
 MrcFailureInjector::LinkUp(Ptr<MrcChannel> link, Time at)
 {
     NS_LOG_FUNCTION(this << link << at);
-    CheckLink("LinkUp", link);
+    CheckLinkHere("LinkUp", link);
     CheckTime("LinkUp", at);
     Ptr<MrcFailureInjector> self(this);
     At(at, [self, link]() {
         std::string still = self->ReleaseAll({link}, "link");
-        self->Log(MrcEventKind::LINK_UP, LinkName(link), still);
+        self->Log(MrcEventKind::LINK_UP, self->NameOf(link), still);
     });
 }
 
@@ -336,7 +373,7 @@ MrcFailureInjector::Flap(Ptr<MrcChannel> link,
                          Time downTime)
 {
     NS_LOG_FUNCTION(this << link << start << period << count << downTime);
-    CheckLink("Flap", link);
+    CheckLinkHere("Flap", link);
     CheckTime("Flap", start);
     NS_ABORT_MSG_IF(!period.IsStrictlyPositive(),
                     "MrcFailureInjector::Flap: period " << Ns(period) << "; allowed: > 0");
@@ -350,13 +387,13 @@ MrcFailureInjector::Flap(Ptr<MrcChannel> link,
         std::string detail = "flap " + std::to_string(i + 1) + "/" + std::to_string(count);
         Time down = start + period * static_cast<int64_t>(i);
         At(down, [self, link, detail]() {
-            self->Log(MrcEventKind::LINK_DOWN, LinkName(link), detail);
+            self->Log(MrcEventKind::LINK_DOWN, self->NameOf(link), detail);
             self->Acquire(link, "link");
         });
         At(down + downTime, [self, link, detail]() {
             std::string still = self->ReleaseAll({link}, "link");
             self->Log(MrcEventKind::LINK_UP,
-                      LinkName(link),
+                      self->NameOf(link),
                       still.empty() ? detail : detail + "; " + still);
         });
     }
@@ -700,7 +737,23 @@ MrcFailureInjector::FailLinks(const std::string& spec, Time downAt)
     std::vector<Ptr<MrcChannel>> links;
     for (const auto& p : ParseLinkSpec(spec))
     {
-        links.push_back(FindLink(p.first, p.second));
+        if (!m_topo)
+        {
+            links.push_back(FindLink(p.first, p.second));
+            continue;
+        }
+        // through the fabric (SetTopology): a lean build has no devices of some links
+        Ptr<Node> a = FindNode(p.first);
+        Ptr<Node> b = FindNode(p.second);
+        const std::vector<uint32_t> ids =
+            a && b ? m_topo->GetLinksBetween(a, b) : std::vector<uint32_t>();
+        NS_ABORT_MSG_IF(ids.size() != 1,
+                        "MrcFailureInjector::FailLinks: nodes \""
+                            << p.first << "\" and \"" << p.second << "\" are "
+                            << (a && b ? "joined by " + std::to_string(ids.size()) + " links"
+                                       : std::string("not both in the fabric"))
+                            << "; allowed: a pair joined by exactly one link");
+        links.push_back(LinkOfFabric(m_topo, ids[0]));
     }
     for (const auto& link : links)
     {
@@ -782,15 +835,16 @@ MrcFailureInjector::TrySchedule(const MrcFailureSpec& s, Ptr<MrcTopology> topo)
         const MrcTopologyLink& l = topo->GetLink(ids[0]);
         if (s.kind == Kind::LINK)
         {
-            LinkDown(l.channel, s.at);
+            Ptr<MrcChannel> link = LinkOfFabric(topo, ids[0]);
+            LinkDown(link, s.at);
             if (repaired)
             {
-                LinkUp(l.channel, s.repair);
+                LinkUp(link, s.repair);
             }
         }
         else if (s.kind == Kind::FLAP)
         {
-            Flap(l.channel, s.at, s.period, s.count, s.downTime);
+            Flap(LinkOfFabric(topo, ids[0]), s.at, s.period, s.count, s.downTime);
         }
         else
         {

@@ -123,6 +123,16 @@ class MrcFailureInjector : public Object
     /// \return the log records go to (a new one is created on first use if none was set)
     Ptr<MrcEventLog> GetEventLog();
 
+    /**
+     * Find the links of FailLinks through a fabric (MrcTopology::GetLinksBetween and
+     * GetLinkState) rather than through the nodes' devices, and name a link the fabric
+     * names but this process has no two devices of (a link of a lean distributed build:
+     * another rank's, or to another rank) by MrcTopology::GetLinkName, the name it has in
+     * one process. TrySchedule uses the fabric it is given the same way.
+     * \param topo the fabric
+     */
+    void SetTopology(Ptr<MrcTopology> topo);
+
     // ---- links ----
 
     /**
@@ -354,6 +364,12 @@ class MrcFailureInjector : public Object
     std::string ReleaseAll(const std::vector<Ptr<MrcChannel>>& links, const std::string& cause);
     /// Record at the current time.
     void Log(const char* kind, const std::string& where, const std::string& detail);
+    /// \return the state channel of a fabric's link (a name kept if it has no two devices)
+    Ptr<MrcChannel> LinkOfFabric(Ptr<MrcTopology> topo, uint32_t id);
+    /// \return the link's name (LinkName, or the fabric's name of a link without two devices)
+    std::string NameOf(Ptr<MrcChannel> link) const;
+    /// Abort unless the link joins two devices or was found through a fabric.
+    void CheckLinkHere(const char* what, Ptr<MrcChannel> link) const;
 
     Ptr<MrcEventLog> m_log;                                         //!< records go here
     std::vector<Hold> m_holds;                                      //!< links ever held, in order
@@ -361,6 +377,9 @@ class MrcFailureInjector : public Object
     std::vector<std::pair<std::string, std::vector<Ptr<MrcChannel>>>> m_planes; //!< plane links
     std::vector<Gray> m_grays; //!< scheduled gray failures
     int64_t m_stream;          //!< first fixed stream, -1: none
+    Ptr<MrcTopology> m_topo;   //!< SetTopology
+    /// links found through a fabric without two devices here: their one-process names
+    std::unordered_map<const MrcChannel*, std::string> m_fabricNames;
 };
 
 } // namespace ns3

@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mac48-address.h"
 #include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-reusable-event.h"
@@ -148,6 +149,8 @@ MrcChannel::DoDispose()
     }
     m_devices[0] = nullptr;
     m_devices[1] = nullptr;
+    m_remote[0] = nullptr;
+    m_remote[1] = nullptr;
     // Trace sinks may hold objects that hold this channel (a route manager's link-state
     // sink is bound to the manager, which lists the channel): emptied, so both are freed.
     m_linkStateTrace = TracedCallback<bool>();
@@ -170,6 +173,22 @@ MrcChannel::Attach(Ptr<MrcNetDevice> device)
 }
 
 void
+MrcChannel::AttachRemote(Ptr<MrcRemotePort> end)
+{
+    NS_LOG_FUNCTION(this << end);
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a third device cannot be attached");
+    NS_ABORT_MSG_IF(m_nDevices == 1 && !m_devices[0],
+                    "MrcChannel: both ends of a link cannot be far ends");
+    m_remote[m_nDevices] = end;
+    m_contextKnown[1 - m_nDevices] = false;
+    ++m_nDevices;
+    if (m_nDevices == 2)
+    {
+        SetUpRanks();
+    }
+}
+
+void
 MrcChannel::SetUpRanks()
 {
     m_toRank[0] = m_toRank[1] = false;
@@ -179,17 +198,20 @@ MrcChannel::SetUpRanks()
     }
     for (std::size_t i = 0; i < 2; ++i)
     {
-        const Node* here = PeekPointer(m_devices[i]->GetNode());
-        const Node* there = PeekPointer(m_devices[1 - i]->GetNode());
+        const Node* here = PeekPointer(GetDevice(i)->GetNode());
+        const Node* there = PeekPointer(GetDevice(1 - i)->GetNode());
         NS_ABORT_MSG_IF(!here || !there,
                         "MrcChannel: in a distributed run, a device must be on a node before "
                         "it is attached");
+        NS_ABORT_MSG_IF(m_remote[i] && MrcMpi::IsLocal(here),
+                        "MrcChannel: a far end (MrcRemotePort) on node "
+                            << here->GetId() << ", which lives on this rank");
         if (MrcMpi::IsLocal(here) && !MrcMpi::IsLocal(there))
         {
             m_toRank[i] = true;
             MrcMpi::AddRankRoute(there->GetSystemId(),
                                  there->GetId(),
-                                 m_devices[1 - i]->GetIfIndex());
+                                 GetDevice(1 - i)->GetIfIndex());
             const std::size_t from = 1 - i; // frames from the far end arrive here
             MrcMpi::InstallReceiver(m_devices[i],
                                     Callback<void, Ptr<Packet>>(
@@ -207,7 +229,39 @@ MrcChannel::GetNDevices() const
 Ptr<NetDevice>
 MrcChannel::GetDevice(std::size_t i) const
 {
-    return GetMrcDevice(i);
+    NS_ABORT_MSG_IF(i >= m_nDevices,
+                    "MrcChannel: device " << i << " requested, " << m_nDevices << " attached");
+    if (m_remote[i])
+    {
+        return m_remote[i];
+    }
+    return m_devices[i];
+}
+
+Ptr<MrcRemotePort>
+MrcChannel::GetRemotePort(std::size_t i) const
+{
+    NS_ABORT_MSG_IF(i > 1, "MrcChannel: device index " << i << ": allowed 0, 1");
+    return m_remote[i];
+}
+
+bool
+MrcChannel::GetPeerMac(Ptr<const MrcNetDevice> device, uint8_t mac[6]) const
+{
+    if (m_nDevices < 2)
+    {
+        return false;
+    }
+    const std::size_t peer = 1 - IndexOf(device);
+    if (m_remote[peer])
+    {
+        m_remote[peer]->GetMacAddress().CopyTo(mac);
+    }
+    else
+    {
+        Mac48Address::ConvertFrom(m_devices[peer]->GetAddress()).CopyTo(mac);
+    }
+    return true;
 }
 
 Ptr<MrcNetDevice>
@@ -299,7 +353,7 @@ MrcChannel::SetLinkUp(bool up)
     for (std::size_t i = 0; i < m_nDevices; ++i)
     {
         // In a distributed run the far rank tells its own device.
-        if (MrcMpi::IsLocal(PeekPointer(m_devices[i]->GetNode())))
+        if (m_devices[i] && MrcMpi::IsLocal(PeekPointer(m_devices[i]->GetNode())))
         {
             m_devices[i]->NotifyChannelLinkState(up);
         }
@@ -323,7 +377,7 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
     // and its node, which in a large fabric are rarely in cache).
     if (!m_contextKnown[from])
     {
-        const Node* node = PeekPointer(m_devices[1 - from]->GetNode());
+        const Node* node = PeekPointer(GetDevice(1 - from)->GetNode());
         m_contextKnown[from] = node != nullptr;
         m_context[from] = node ? node->GetId() : 0;
     }
@@ -351,7 +405,7 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
         // serialization (before its next frame) only after this call returns.
         const Time rx = Simulator::Now() + m_delay;
         const uint32_t node = m_context[from];
-        const uint32_t ifIndex = m_devices[1 - from]->GetIfIndex();
+        const uint32_t ifIndex = GetDevice(1 - from)->GetIfIndex();
         Simulator::ScheduleNow(
             [travelling, rx, node, ifIndex]() { MrcMpi::Send(travelling, rx, node, ifIndex); });
         m_wire[from].push_back(copy);
@@ -459,6 +513,207 @@ MrcChannel::GetLostBytes(std::size_t from) const
 {
     NS_ABORT_MSG_IF(from > 1, "MrcChannel: device index " << from << ": allowed 0, 1");
     return m_lostBytes[from];
+}
+
+// ---- MrcRemotePort ----
+
+NS_OBJECT_ENSURE_REGISTERED(MrcRemotePort);
+
+TypeId
+MrcRemotePort::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::MrcRemotePort")
+                            .SetParent<NetDevice>()
+                            .SetGroupName("Mrc")
+                            .AddConstructor<MrcRemotePort>();
+    return tid;
+}
+
+MrcRemotePort::MrcRemotePort()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+MrcRemotePort::~MrcRemotePort()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+MrcRemotePort::DoDispose()
+{
+    m_node = nullptr;
+    m_channel = nullptr;
+    NetDevice::DoDispose();
+}
+
+void
+MrcRemotePort::Attach(Ptr<MrcChannel> channel)
+{
+    NS_ABORT_MSG_IF(m_channel, "MrcRemotePort::Attach: the far end is already attached");
+    m_channel = channel;
+    channel->AttachRemote(this);
+}
+
+void
+MrcRemotePort::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+MrcRemotePort::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+MrcRemotePort::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+MrcRemotePort::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+MrcRemotePort::GetAddress() const
+{
+    return m_address;
+}
+
+Mac48Address
+MrcRemotePort::GetMacAddress() const
+{
+    return m_address;
+}
+
+bool
+MrcRemotePort::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+MrcRemotePort::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+MrcRemotePort::IsLinkUp() const
+{
+    return m_channel && m_channel->IsLinkUp();
+}
+
+void
+MrcRemotePort::AddLinkChangeCallback(Callback<void> callback)
+{
+    (void)callback; // the far rank's device tells its own listeners
+}
+
+bool
+MrcRemotePort::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+MrcRemotePort::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+MrcRemotePort::IsMulticast() const
+{
+    return true;
+}
+
+Address
+MrcRemotePort::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+MrcRemotePort::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+MrcRemotePort::IsBridge() const
+{
+    return false;
+}
+
+bool
+MrcRemotePort::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+MrcRemotePort::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_FATAL_ERROR("MrcRemotePort::Send: the far end of a link to another rank cannot send "
+                   "(its device is on rank "
+                   << (m_node ? m_node->GetSystemId() : 0) << ")");
+    (void)packet;
+    (void)dest;
+    (void)protocolNumber;
+    return false;
+}
+
+bool
+MrcRemotePort::SendFrom(Ptr<Packet> packet,
+                        const Address& source,
+                        const Address& dest,
+                        uint16_t protocolNumber)
+{
+    (void)source;
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+MrcRemotePort::GetNode() const
+{
+    return m_node;
+}
+
+void
+MrcRemotePort::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+MrcRemotePort::NeedsArp() const
+{
+    return false;
+}
+
+void
+MrcRemotePort::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    (void)cb;
+}
+
+void
+MrcRemotePort::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    (void)cb;
+}
+
+bool
+MrcRemotePort::SupportsSendFrom() const
+{
+    return false;
 }
 
 } // namespace ns3

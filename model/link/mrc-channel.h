@@ -9,6 +9,8 @@
 
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -24,6 +26,8 @@ namespace ns3
 {
 
 class MrcNetDevice;
+class MrcRemotePort;
+class MrcChannel;
 
 /**
  * \ingroup mrc
@@ -67,20 +71,44 @@ class MrcChannel : public Channel
      */
     void Attach(Ptr<MrcNetDevice> device);
 
+    /**
+     * Attach the far end of a link whose other device lives on another rank (a lean
+     * distributed build): the end that names that device's node, interface index and MAC
+     * address. Takes the next index (A first, then B), as Attach. Called by
+     * MrcRemotePort::Attach.
+     * \param end the far end
+     */
+    void AttachRemote(Ptr<MrcRemotePort> end);
+
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
     /**
      * \param i 0 or 1
-     * \return the i-th attached device
+     * \return the i-th attached device (null for a far end on another rank,
+     *         AttachRemote)
      */
     Ptr<MrcNetDevice> GetMrcDevice(std::size_t i) const;
 
     /**
+     * \param i 0 or 1
+     * \return the far end attached at i (AttachRemote), or null
+     */
+    Ptr<MrcRemotePort> GetRemotePort(std::size_t i) const;
+
+    /**
      * \param device one end of the link
-     * \return the other end (null while only one device is attached)
+     * \return the other end (null while only one device is attached, or if the other end
+     *         is a far end on another rank)
      */
     Ptr<MrcNetDevice> GetPeer(Ptr<const MrcNetDevice> device) const;
+
+    /**
+     * \param device one end of the link
+     * \param mac set to the other end's MAC address (device or far end)
+     * \return false while only one end is attached
+     */
+    bool GetPeerMac(Ptr<const MrcNetDevice> device, uint8_t mac[6]) const;
 
     /// \param delay the one-way propagation delay
     void SetDelay(Time delay);
@@ -161,7 +189,8 @@ class MrcChannel : public Channel
     /// \return the index (0 or 1) of an attached device
     std::size_t IndexOf(Ptr<const MrcNetDevice> device) const;
 
-    Ptr<MrcNetDevice> m_devices[2];   //!< the two ends
+    Ptr<MrcNetDevice> m_devices[2];   //!< the two ends (null: a far end on another rank)
+    Ptr<MrcRemotePort> m_remote[2];   //!< far ends on another rank (AttachRemote)
     std::size_t m_nDevices;           //!< number attached so far
     Time m_delay;                     //!< propagation delay
     bool m_up;                        //!< physical link state
@@ -179,6 +208,80 @@ class MrcChannel : public Channel
 
     TracedCallback<bool> m_linkStateTrace;         //!< physical state changes
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frames lost on the wire
+};
+
+/**
+ * \ingroup mrc
+ * The far end of an MrcChannel whose device lives on another rank (a distributed lean
+ * build, MrcTopologyHelper::SetBuildRank).
+ *
+ * It names what this rank needs to reach that device: its node (a bare ns3::Node with
+ * the far rank's system id, for ns-3's MPI layer, which addresses a message by node id
+ * and interface index, and for the engines' lookahead, which read the far node of each
+ * local device's channel), its interface index on its own rank and its MAC address (the
+ * Ethernet destination of the frames sent to it). It holds no queue, scheduler or PFC
+ * state and is not added to the node's device list (its rank has the real device); it
+ * cannot send or receive: frames to it leave through MrcChannel to the far rank.
+ */
+class MrcRemotePort : public NetDevice
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    MrcRemotePort();
+    ~MrcRemotePort() override;
+
+    /**
+     * Attach to a channel (as its next end: A first, then B).
+     * \param channel the channel
+     */
+    void Attach(Ptr<MrcChannel> channel);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /// \return the MAC address
+    Mac48Address GetMacAddress() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<Node> m_node;          //!< the far node (a bare node with the far rank's system id)
+    Ptr<MrcChannel> m_channel; //!< the channel
+    Mac48Address m_address;    //!< the far device's MAC address
+    uint32_t m_ifIndex{0};     //!< the far device's interface index on its own rank
+    uint16_t m_mtu{9000};      //!< Mtu (as the far device's default)
 };
 
 } // namespace ns3

@@ -805,8 +805,10 @@ void
 MrcNetDevice::RefreshEthMacs()
 {
     static const uint8_t BROADCAST[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-    const MrcNetDevice* peer = m_channel ? PeekPointer(m_channel->GetPeer(this)) : nullptr;
-    const uint8_t* dst = peer ? peer->m_macBytes : BROADCAST;
+    // the peer's address (a device here, or the far end of a link to another rank)
+    uint8_t peer[6];
+    const bool known = m_channel && m_channel->GetPeerMac(this, peer);
+    const uint8_t* dst = known ? peer : BROADCAST;
     std::copy(dst, dst + 6, m_ethMacs);
     std::copy(m_macBytes, m_macBytes + 6, m_ethMacs + 6);
     m_ethMacsValid = true;
