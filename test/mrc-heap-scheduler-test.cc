@@ -3,8 +3,8 @@
  */
 
 // Tests of MrcHeapScheduler: the same pop sequence as ns-3's MapScheduler for random
-// insert / remove / pop sequences (with and without streams), Remove of the head, the last
-// and a middle event, and the simulator's Remove, Cancel and IsExpired on top of it.
+// insert / remove / pop sequences, Remove of the head, the last and a middle event, and the
+// simulator's Remove, Cancel and IsExpired on top of it.
 
 #include "ns3/event-impl.h"
 #include "ns3/make-event.h"
@@ -166,144 +166,6 @@ TEST(MrcHeapScheduler, RemoveTheHeadTheLastAndAMiddleEvent)
     EXPECT_FALSE(s->IsEmpty());
     s->Remove(ev[9]);
     EXPECT_TRUE(s->IsEmpty());
-}
-
-TEST(MrcHeapScheduler, StreamsPopInMapSchedulerOrder)
-{
-    // Events marked for streams (SetNextStream), mostly in each stream's own order as a
-    // link's deliveries are, some out of it and some unmarked, with random Removes (of heads,
-    // of events waiting in a FIFO, of unmarked ones): every PeekNext and RemoveNext equals
-    // ns-3's MapScheduler's, and a stream's later events wait outside the heap.
-    for (uint32_t seed = 1; seed <= 20; ++seed)
-    {
-        std::mt19937_64 rng(seed);
-        EventPool pool;
-        Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
-        Ptr<MapScheduler> map = CreateObject<MapScheduler>();
-        ASSERT_TRUE(MrcHeapScheduler::IsActive());
-        std::vector<uint32_t> streams;
-        std::vector<uint64_t> lastTs;
-        for (int k = 0; k < 6; ++k)
-        {
-            streams.push_back(MrcHeapScheduler::NewStream());
-            ASSERT_NE(streams.back(), 0u);
-            lastTs.push_back(0);
-        }
-        std::vector<Scheduler::Event> queued;
-        uint32_t uid = 4;
-        uint64_t now = 0;
-        uint64_t pops = 0;
-        uint64_t removes = 0;
-        std::size_t mostWaiting = 0;
-        for (int step = 0; step < 6000; ++step)
-        {
-            const uint64_t r = rng() % 100;
-            if (r < 55 || queued.empty())
-            {
-                const std::size_t k = rng() % streams.size();
-                uint64_t ts = now + rng() % (seed % 2 ? 8 : 1000);
-                const uint64_t how = rng() % 10;
-                if (how < 7)
-                {
-                    // in the stream's order (equal time stamps included)
-                    ts = std::max(ts, lastTs[k]) + rng() % 3;
-                    lastTs[k] = ts;
-                }
-                if (how < 9)
-                {
-                    MrcHeapScheduler::SetNextStream(streams[k]);
-                }
-                const Scheduler::Event ev = pool.Make(ts, uid++);
-                heap->Insert(ev);
-                map->Insert(ev);
-                queued.push_back(ev);
-            }
-            else if (r < 65)
-            {
-                const std::size_t i = rng() % queued.size();
-                heap->Remove(queued[i]);
-                map->Remove(queued[i]);
-                queued.erase(queued.begin() + i);
-                ++removes;
-            }
-            else
-            {
-                ASSERT_EQ(heap->PeekNext().key.m_uid, map->PeekNext().key.m_uid)
-                    << "seed " << seed << " step " << step;
-                const Scheduler::Event a = heap->RemoveNext();
-                const Scheduler::Event b = map->RemoveNext();
-                ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "seed " << seed << " step " << step;
-                EXPECT_EQ(a.key.m_ts, b.key.m_ts);
-                EXPECT_EQ(a.impl, b.impl);
-                now = a.key.m_ts;
-                for (std::size_t i = 0; i < queued.size(); ++i)
-                {
-                    if (queued[i].key.m_uid == a.key.m_uid)
-                    {
-                        queued.erase(queued.begin() + i);
-                        break;
-                    }
-                }
-                ++pops;
-            }
-            ASSERT_EQ(heap->IsEmpty(), map->IsEmpty());
-            ASSERT_GE(heap->GetHeapSize(), queued.size());
-            mostWaiting = std::max(mostWaiting, heap->GetHeapSize() - heap->GetHeapEntries());
-        }
-        EXPECT_GT(pops, 1000u);
-        EXPECT_GT(removes, 300u);
-        EXPECT_GT(mostWaiting, 20u) << "seed " << seed; // streams kept events out of the heap
-        EXPECT_EQ(Drain(*heap), Drain(*map)) << "seed " << seed;
-        EXPECT_EQ(heap->GetHeapSize(), 0u);
-    }
-}
-
-TEST(MrcHeapScheduler, AStreamHoldsOneHeapEntryAndAMarkIsUsedOnce)
-{
-    EventPool pool;
-    Ptr<MrcHeapScheduler> s = CreateObject<MrcHeapScheduler>();
-    const uint32_t stream = MrcHeapScheduler::NewStream();
-    ASSERT_NE(stream, 0u);
-    // 100 deliveries of one link, 1 apart: one heap entry, 99 waiting
-    for (uint32_t i = 0; i < 100; ++i)
-    {
-        MrcHeapScheduler::SetNextStream(stream);
-        s->Insert(pool.Make(1000 + i, 10 + i));
-    }
-    EXPECT_EQ(s->GetHeapSize(), 100u);
-    EXPECT_EQ(s->GetHeapEntries(), 1u);
-    // an unmarked event (the mark was used) and a marked one before the stream's newest
-    s->Insert(pool.Make(1050, 500));
-    MrcHeapScheduler::SetNextStream(stream);
-    s->Insert(pool.Make(1020, 501));
-    EXPECT_EQ(s->GetHeapEntries(), 3u);
-    // an unknown handle is ignored
-    MrcHeapScheduler::SetNextStream(stream + 1000);
-    s->Insert(pool.Make(999, 502));
-    EXPECT_EQ(s->GetHeapEntries(), 4u);
-    std::vector<uint32_t> expected{502};
-    for (uint32_t i = 0; i < 100; ++i)
-    {
-        expected.push_back(10 + i);
-        if (i == 20)
-        {
-            expected.push_back(501); // (1020, 501) after (1020, 30)
-        }
-        if (i == 50)
-        {
-            expected.push_back(500);
-        }
-    }
-    EXPECT_EQ(Drain(*s), expected);
-    // after the stream emptied, its next event enters the heap again
-    MrcHeapScheduler::SetNextStream(stream);
-    s->Insert(pool.Make(2000, 600));
-    EXPECT_EQ(s->GetHeapEntries(), 1u);
-    EXPECT_EQ(Drain(*s), (std::vector<uint32_t>{600}));
-    // a stream handle belongs to the scheduler made last
-    const uint64_t generation = MrcHeapScheduler::GetGeneration();
-    Ptr<MrcHeapScheduler> other = CreateObject<MrcHeapScheduler>();
-    EXPECT_NE(MrcHeapScheduler::GetGeneration(), generation);
 }
 
 TEST(MrcHeapScheduler, SimulatorRemoveCancelAndIsExpiredAsWithMapScheduler)

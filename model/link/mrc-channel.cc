@@ -9,7 +9,6 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/mrc-canonical-scheduler.h"
-#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-reusable-event.h"
 #include "ns3/node.h"
@@ -121,9 +120,7 @@ MrcChannel::MrcChannel()
       m_lostPackets{0, 0},
       m_lostBytes{0, 0},
       m_toRank{false, false},
-      m_downs(0),
-      m_stream{0, 0},
-      m_streamGeneration(0)
+      m_downs(0)
 {
     NS_LOG_FUNCTION(this);
     for (std::size_t from = 0; from < 2; ++from)
@@ -370,18 +367,6 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
                                                 MrcCanonicalScheduler::TakeSequence(sender));
     }
     const uint32_t context = m_contextKnown[from] ? m_context[from] : Simulator::GetContext();
-    if (MrcHeapScheduler::IsActive())
-    {
-        // The frames of one direction arrive in the order they were sent: one stream, so
-        // that only the first one travelling waits in the event heap (same event order).
-        if (m_streamGeneration != MrcHeapScheduler::GetGeneration())
-        {
-            m_streamGeneration = MrcHeapScheduler::GetGeneration();
-            m_stream[0] = MrcHeapScheduler::NewStream();
-            m_stream[1] = MrcHeapScheduler::NewStream();
-        }
-        MrcHeapScheduler::SetNextStream(m_stream[from]);
-    }
     // The simulator takes one reference per pending event and drops it after the run.
     MrcScheduleAgain(m_deliverEvent[from], context, txTime + m_delay);
     m_wire[from].push_back(copy);

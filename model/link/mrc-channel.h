@@ -176,8 +176,6 @@ class MrcChannel : public Channel
     uint32_t m_downs;                 //!< times the link went down (the frames' epoch)
     MrcRing<Time> m_arrival[2];       //!< towards another rank: arrival time of each
                                       //!< frame in m_wire (no delivery event is scheduled)
-    uint32_t m_stream[2];             //!< MrcHeapScheduler stream of the deliveries, by sender
-    uint64_t m_streamGeneration;      //!< the scheduler generation m_stream belongs to
 
     TracedCallback<bool> m_linkStateTrace;         //!< physical state changes
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frames lost on the wire

@@ -41,14 +41,6 @@ namespace ns3
  * releases its reference when it calls Remove, and a removed event's pointer, still in the
  * heap until it is dropped, is never read again.
  *
- * Streams keep the heap small. A stream is a sequence of events that its owner schedules in
- * their own order (the frames travelling one way on one link: each arrives after the one sent
- * before it). Only a stream's oldest event sits in the heap; the later ones wait in the
- * stream's FIFO and the next one enters the heap when its predecessor leaves it. An event
- * marked for a stream (SetNextStream) that would run before the stream's newest event goes
- * into the heap on its own, so the order stays exactly (time stamp, uid) whatever the marks:
- * a stream changes the size of the heap, never the sequence of events.
- *
  * mrc-sim uses it for every run without --ranks (SchedulerType ns3::MrcHeapScheduler).
  */
 class MrcHeapScheduler : public Scheduler
@@ -72,65 +64,19 @@ class MrcHeapScheduler : public Scheduler
     /// \return the events in the queue, removed ones not yet dropped included (for tests)
     std::size_t GetHeapSize() const;
 
-    /// \return the events in the heap itself (not those waiting in a stream's FIFO)
-    std::size_t GetHeapEntries() const;
-
-    /// \return true while an MrcHeapScheduler is the simulator's scheduler
-    static bool IsActive();
-
-    /**
-     * A new stream of the active scheduler (see the class text).
-     * \return its handle, or 0 if no MrcHeapScheduler is active
-     */
-    static uint32_t NewStream();
-
-    /**
-     * \return a count that changes whenever another MrcHeapScheduler becomes active (a
-     *         stream handle is valid only for the scheduler that gave it)
-     */
-    static uint64_t GetGeneration();
-
-    /**
-     * Mark the next Insert as an event of a stream (used once; 0: none).
-     * \param stream a handle from NewStream
-     */
-    static void SetNextStream(uint32_t stream);
-
   private:
-    /// A queued event and the stream it belongs to (0: none).
-    struct Entry
-    {
-        Event ev;        //!< the event
-        uint32_t stream; //!< its stream, if it is the stream's oldest event
-    };
-
-    /// The events of a stream after its oldest one (which is in the heap), oldest first.
-    struct Stream
-    {
-        std::vector<Event> slots; //!< ring storage (a power of two long, or empty)
-        uint32_t head{0};         //!< index of the oldest waiting event
-        uint32_t size{0};         //!< waiting events
-        bool inHeap{false};       //!< the stream's oldest event is in the heap
-        EventKey last{};          //!< key of the stream's newest event
-    };
-
     /// \param a an event key \param b another \return true if a runs before b
     static bool Before(const EventKey& a, const EventKey& b);
 
-    /// The order of entries: Before on their events' keys.
-    struct EntryBefore
+    /// The order of events: Before on their keys.
+    struct EventBefore
     {
-        /// \param a an entry \param b another \return true if a runs before b
-        bool operator()(const Entry& a, const Entry& b) const
+        /// \param a an event \param b another \return true if a runs before b
+        bool operator()(const Event& a, const Event& b) const
         {
-            return Before(a.ev.key, b.ev.key);
+            return Before(a.key, b.key);
         }
     };
-
-    /// Take the top entry out of the heap; its stream's next event takes its place.
-    void PopTop();
-    /// Queue an event of a stream. \param ev the event \param stream its stream's handle
-    void InsertInStream(const Event& ev, uint32_t stream);
 
     /// Drop the top entries while they are removed events.
     void DropRemoved();
@@ -139,10 +85,8 @@ class MrcHeapScheduler : public Scheduler
     /// Take the smallest key out of m_removed.
     void PopRemoved();
 
-    MrcQuaternaryHeap<Entry, EntryBefore> m_heap; //!< the queued events by key
+    MrcQuaternaryHeap<Event, EventBefore> m_heap; //!< the queued events by key
     std::vector<EventKey> m_removed; //!< min-heap of the keys of removed, still queued events
-    std::vector<Stream> m_streams;   //!< by handle (0 unused)
-    std::size_t m_waiting{0};        //!< events in the streams' FIFOs
 };
 
 } // namespace ns3

@@ -69,14 +69,6 @@ class MrcQuaternaryHeap
         }
     }
 
-    /// Remove the smallest entry and add another in one pass (the heap must not be empty).
-    /// \param e the entry to add
-    void ReplaceTop(const T& e)
-    {
-        NS_ASSERT_MSG(!m_heap.empty(), "MrcQuaternaryHeap::ReplaceTop: empty heap");
-        SiftDown(0, e);
-    }
-
   private:
     static constexpr std::size_t ARITY = 4; //!< children a node
 
