@@ -134,62 +134,6 @@ TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
     }
 }
 
-TEST(MrcHeapScheduler, ADeepHeapPopsInMapSchedulerOrder)
-{
-    // 60,000 events queued at once (eight levels of four children, many equal time stamps),
-    // then pops interleaved with inserts and removes: every pop equals MapScheduler's, and
-    // slots freed by pops and removes are reused without mixing events up.
-    std::mt19937_64 rng(11);
-    EventPool pool;
-    Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
-    Ptr<MapScheduler> map = CreateObject<MapScheduler>();
-    uint32_t uid = 4;
-    std::vector<Scheduler::Event> removable;
-    for (int i = 0; i < 60000; ++i)
-    {
-        const Scheduler::Event ev = pool.Make(rng() % 5000, uid++);
-        heap->Insert(ev);
-        map->Insert(ev);
-        if (i % 7 == 0)
-        {
-            removable.push_back(ev);
-        }
-    }
-    EXPECT_EQ(heap->GetHeapSize(), 60000u);
-    uint64_t now = 0;
-    for (int step = 0; step < 80000 && !map->IsEmpty(); ++step)
-    {
-        const uint64_t r = rng() % 10;
-        if (r < 2)
-        {
-            const Scheduler::Event ev = pool.Make(now + rng() % 300, uid++);
-            heap->Insert(ev);
-            map->Insert(ev);
-        }
-        else if (r < 3 && !removable.empty())
-        {
-            // a removable event not handed out yet (its time stamp is still ahead)
-            const Scheduler::Event ev = removable.back();
-            removable.pop_back();
-            if (ev.key.m_ts > now)
-            {
-                heap->Remove(ev);
-                map->Remove(ev);
-            }
-        }
-        else
-        {
-            const Scheduler::Event a = heap->RemoveNext();
-            const Scheduler::Event b = map->RemoveNext();
-            ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "step " << step;
-            ASSERT_EQ(a.impl, b.impl) << "step " << step;
-            ASSERT_EQ(a.key.m_context, b.key.m_context);
-            now = a.key.m_ts;
-        }
-    }
-    EXPECT_EQ(Drain(*heap), Drain(*map));
-}
-
 TEST(MrcHeapScheduler, RemoveTheHeadTheLastAndAMiddleEvent)
 {
     EventPool pool;

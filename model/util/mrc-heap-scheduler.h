@@ -5,6 +5,8 @@
 #ifndef MRC_HEAP_SCHEDULER_H
 #define MRC_HEAP_SCHEDULER_H
 
+#include "mrc-quaternary-heap.h"
+
 #include "ns3/scheduler.h"
 
 #include <cstdint>
@@ -39,11 +41,6 @@ namespace ns3
  * releases its reference when it calls Remove, and a removed event's pointer, still in the
  * heap until it is dropped, is never read again.
  *
- * The heap holds 16-byte keys (time stamp, uid, slot of the event's pointer and context in a
- * side table), so a node's four children fill one 64-byte cache line: the heap's storage is
- * aligned to 64 bytes and its first entry sits in the line's last quarter. A pop goes down
- * one line per level.
- *
  * mrc-sim uses it for every run without --ranks (SchedulerType ns3::MrcHeapScheduler).
  */
 class MrcHeapScheduler : public Scheduler
@@ -71,51 +68,15 @@ class MrcHeapScheduler : public Scheduler
     /// \param a an event key \param b another \return true if a runs before b
     static bool Before(const EventKey& a, const EventKey& b);
 
-    /// A heap entry: the order terms and where the rest of the event is.
-    struct Key
+    /// The order of events: Before on their keys.
+    struct EventBefore
     {
-        uint64_t ts;   //!< time stamp
-        uint32_t uid;  //!< event uid
-        uint32_t slot; //!< index in m_payload
+        /// \param a an event \param b another \return true if a runs before b
+        bool operator()(const Event& a, const Event& b) const
+        {
+            return Before(a.key, b.key);
+        }
     };
-
-    /// The rest of a queued event.
-    struct Payload
-    {
-        EventImpl* impl;  //!< the event
-        uint32_t context; //!< its context
-    };
-
-    /// Four heap entries, one cache line.
-    struct alignas(64) Line
-    {
-        Key k[4]; //!< the entries
-    };
-
-    /// \param a a key \param b another \return true if a runs before b
-    static bool KeyBefore(const Key& a, const Key& b)
-    {
-        return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
-    }
-
-    /// \param i a heap index \return its entry
-    Key& At(std::size_t i)
-    {
-        return m_base[i];
-    }
-
-    /// \param i a heap index \return its entry
-    const Key& At(std::size_t i) const
-    {
-        return m_base[i];
-    }
-
-    /// Take the top entry out of the heap (bottom-up, as MrcQuaternaryHeap::Pop).
-    void PopTop();
-    /// Move e up from hole to its place. \param hole an index \param e the entry
-    void SiftUp(std::size_t hole, const Key& e);
-    /// \param k a heap entry \return its event, whose slot is then free
-    Event Release(const Key& k);
 
     /// Drop the top entries while they are removed events.
     void DropRemoved();
@@ -124,11 +85,7 @@ class MrcHeapScheduler : public Scheduler
     /// Take the smallest key out of m_removed.
     void PopRemoved();
 
-    std::vector<Line> m_lines;       //!< the heap's storage: entry i at position i + 3
-    Key* m_base{nullptr};            //!< entry 0 (position 3 of m_lines)
-    std::size_t m_size{0};           //!< entries in the heap
-    std::vector<Payload> m_payload;  //!< by slot
-    std::vector<uint32_t> m_free;    //!< free slots of m_payload
+    MrcQuaternaryHeap<Event, EventBefore> m_heap; //!< the queued events by key
     std::vector<EventKey> m_removed; //!< min-heap of the keys of removed, still queued events
 };
 
