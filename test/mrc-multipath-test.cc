@@ -14,6 +14,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
+#include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-entropy.h"
@@ -21,6 +22,7 @@
 #include "ns3/mrc-multipath-helper.h"
 #include "ns3/mrc-multipath-queue-pair.h"
 #include "ns3/mrc-packet-info.h"
+#include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-scenario.h"
@@ -961,4 +963,119 @@ TEST(MrcMultipath, PerRttReverseProbeAnswersMoveTheIncastsSameT0SenderAhead)
     // Probed with one reverse probe per QP: within the bound again
     EXPECT_GE(2 * one.fastest, one.slowest);
     EXPECT_GT(one.sameT0, one.fastest);
+}
+
+namespace
+{
+/// Drops the n-th data frame and then the first retransmitted data frame (BTH RTX set)
+/// it sees; one instance serves both NIC ports of the receiver.
+class DropDataAndItsRetx : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcTestMultipathDropDataAndItsRetx")
+                                .SetParent<ErrorModel>()
+                                .SetGroupName("Mrc");
+        return tid;
+    }
+
+    uint32_t n{0};           //!< which data frame
+    uint32_t seen{0};        //!< data frames seen
+    uint32_t retxDropped{0}; //!< retransmissions dropped (at most 1)
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        // the frame still carries its Ethernet header here (MrcNetDevice::Receive)
+        Ptr<Packet> ip = p->Copy();
+        ip->RemoveAtStart(MrcRawHeader::ETHERNET_BYTES);
+        MrcPacketInfo info;
+        if (!MrcParsePacket(ip, info) || !info.hasBth || !MrcOpcode::IsWrite(info.opcode))
+        {
+            return false;
+        }
+        if (info.bthFlags & MrcBthHeader::RTX_BIT)
+        {
+            if (retxDropped == 0 && seen >= n)
+            {
+                ++retxDropped;
+                return true;
+            }
+            return false;
+        }
+        ++seen;
+        return seen == n;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+struct RetxLossRun
+{
+    MrcQpCounters tx;
+    MrcMultipathCounters mp;
+    uint32_t retxDropped{0};
+    Time done{0};
+    bool exactlyOnce{false};
+};
+
+/// One 1 MiB Write from host 0 to host 3 of TwoPlaneClos(4) (LossRule Path, the helper's
+/// BaseRtt) with the 20th data frame lost and then its retransmission lost too.
+RetxLossRun
+RunRetxLoss(double reorderTimeRtts)
+{
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
+    MrcMultipathHelper mrc;
+    if (reorderTimeRtts > 0)
+    {
+        mrc.SetQueuePairAttribute("ReorderTimeRtts", DoubleValue(reorderTimeRtts));
+    }
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 1 << 20);
+    Ptr<DropDataAndItsRetx> em = CreateObject<DropDataAndItsRetx>();
+    em->n = 20;
+    t->GetNicPort(3, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    t->GetNicPort(3, 1)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    Log log;
+    log.Attach(c);
+    const uint32_t bytes = 1 << 20;
+    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
+    Simulator::Run();
+    EXPECT_EQ(log.wc.size(), 1u);
+    RetxLossRun r;
+    r.done = log.wc.empty() ? Time(0) : log.wc[0].end;
+    r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
+    r.tx = c.requester->GetCounters();
+    r.mp = Mp(c.requester)->GetMultipathCounters();
+    r.retxDropped = em->retxDropped;
+    Simulator::Destroy();
+    return r;
+}
+} // namespace
+
+TEST(MrcMultipath, ReorderTimeRttsFindsALostRetransmissionFromSacks)
+{
+    // the default is 0: no time rule under LossRule Path (doc/mrc.rst, measured reason)
+    TypeId::AttributeInformation info;
+    ASSERT_TRUE(MrcMultipathQueuePair::GetTypeId().LookupAttributeByName("ReorderTimeRtts", &info));
+    EXPECT_EQ(info.initialValue->SerializeToString(info.checker), "0");
+    // Default: the first loss is found by the path count, its lost retransmission by no
+    // count rule (they look at first transmissions only), so it waits for the tail probe
+    // once the message's last PSNs are out (measured: done at 88.9 us).
+    const RetxLossRun off = RunRetxLoss(0);
+    EXPECT_TRUE(off.exactlyOnce);
+    EXPECT_EQ(off.retxDropped, 1u);
+    EXPECT_EQ(off.tx.timeouts, 0u);
+    // ReorderTimeRtts 1 (window = BaseRtt, protocol reference sec. 9): the PSNs sent a
+    // BaseRtt after the lost retransmission are SACKed, so the time rule finds it while
+    // the message is still being sent (measured: done at 52.6 us, about the loss-free
+    // 52.2 us of BackstopGuardRecheckFindsATailLossBeforeTheTimeout's clean run).
+    const RetxLossRun on = RunRetxLoss(1.0);
+    EXPECT_TRUE(on.exactlyOnce);
+    EXPECT_EQ(on.retxDropped, 1u);
+    EXPECT_EQ(on.tx.timeouts, 0u);
+    EXPECT_EQ(on.tx.retransmittedPackets, 2u);
+    EXPECT_LT(on.done + MicroSeconds(20), off.done);
 }

@@ -18,6 +18,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -40,6 +41,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_backstopGuard(false),
       m_backstopGuardMargin(0),
       m_retxPathRule(false),
+      m_reorderTimeRtts(0.0),
       m_retxRttSamples(true),
       m_lossRule(LOSS_PATH),
       m_sleek(true),
@@ -191,7 +193,8 @@ MrcMultipathQueuePair::UsesTimeRule() const
 {
     if (m_lossRule == LOSS_PLANE || m_lossRule == LOSS_PATH)
     {
-        return m_reorderTime.IsStrictlyPositive();
+        return m_reorderTime.IsStrictlyPositive() ||
+               (m_reorderTimeRtts > 0.0 && m_baseRtt.IsStrictlyPositive());
     }
     return m_lossRule == LOSS_TIME &&
            (m_reorderTime.IsStrictlyPositive() || m_baseRtt.IsStrictlyPositive());
@@ -225,7 +228,19 @@ MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
             cfg.reorderPsns = 0;
         }
         cfg.timeRule = true;
-        cfg.reorderTime = m_reorderTime.IsStrictlyPositive() ? m_reorderTime : m_baseRtt;
+        if (m_reorderTime.IsStrictlyPositive())
+        {
+            cfg.reorderTime = m_reorderTime;
+        }
+        else if (m_lossRule == LOSS_TIME)
+        {
+            cfg.reorderTime = m_baseRtt;
+        }
+        else
+        {
+            // Path or Plane: the window follows the fabric's base RTT (ReorderTimeRtts)
+            cfg.reorderTime = Time(std::llround(m_baseRtt.GetDouble() * m_reorderTimeRtts));
+        }
     }
     else if (m_lossRule == LOSS_COUNT || m_lossRule == LOSS_TIME)
     {

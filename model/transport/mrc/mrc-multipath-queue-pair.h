@@ -291,8 +291,8 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     void DoPostSend(MrcSendWqe& wqe) override;
     void DoEnterError() override;
     void DoModifyToRts() override;
-    /// \return true when the time rule is in force (LossRule Time or Plane, and ReorderTime
-    /// or BaseRtt set)
+    /// \return true when the time rule is in force (LossRule Time with ReorderTime or
+    /// BaseRtt set; Plane or Path with ReorderTime set, or ReorderTimeRtts and BaseRtt)
     bool UsesTimeRule() const;
     /// Set the scoreboard's loss rules from LossRule, ReorderPsns and ReorderTime.
     /// \param cfg [in,out] the scoreboard configuration
@@ -530,6 +530,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     bool m_backstopGuard;         //!< BackstopGuard
     Time m_backstopGuardMargin;   //!< BackstopGuardMargin
     bool m_retxPathRule;          //!< RetxPathRule
+    double m_reorderTimeRtts;     //!< ReorderTimeRtts
     bool m_retxRttSamples;        //!< RetxRttSamples
     LossRule m_lossRule;          //!< LossRule
     bool m_sleek;                 //!< SleekRecovery
