@@ -227,7 +227,8 @@ WindowLimitedPortShares(const std::string& order)
 
 TEST(MrcMultipath, RoundRobinPortOrderGivesAWindowLimitedQpEqualPlaneShares)
 {
-    // Ascending: every SACK that frees window kicks both ports, port 0 is served first and takes the freed packets, so plane 0 carries most of the Write.
+    // Ascending: every SACK that frees window kicks both ports, port 0 is served first and takes
+    // the freed packets, so plane 0 carries most of the Write.
     const auto asc = WindowLimitedPortShares("Ascending");
     EXPECT_EQ(asc.first + asc.second, 256u);
     EXPECT_GT(asc.first, 2 * asc.second) << asc.first << " / " << asc.second;
@@ -883,9 +884,8 @@ TEST(MrcMultipath, ProbedReversePathAvoidsADeadReverseEv)
     EXPECT_EQ(prb.reverse0Id, prb.liveId);
     std::cout << "control frames dropped: Rotate " << rot.controlDropped << " (from 50 us "
               << rot.controlDroppedLate << "), Probed " << prb.controlDropped << " (from 50 us "
-              << prb.controlDroppedLate << "); reverse probes sent "
-              << prb.responder.revProbesSent << " answered " << prb.responder.revProbesAnswered
-              << "\n";
+              << prb.controlDroppedLate << "); reverse probes sent " << prb.responder.revProbesSent
+              << " answered " << prb.responder.revProbesAnswered << "\n";
     EXPECT_GT(rot.controlDroppedLate, 100u);
     // from 50 us on, every frame Probed loses is an unanswered probe, no SACK
     EXPECT_LE(prb.controlDroppedLate,
