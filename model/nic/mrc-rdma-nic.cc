@@ -521,9 +521,10 @@ MrcRdmaNic::Kick(uint32_t port)
 void
 MrcRdmaNic::KickPorts(uint32_t mask)
 {
-    // One event serves every port kicked together, in ascending order: the same order
-    // and the same point in the event sequence as one event per port scheduled one after
-    // the other (nothing is scheduled between them), at a fraction of the event cost.
+    // One event serves every port kicked together, in PortOrder's order (ServeKicked): with
+    // Ascending the same order and the same point in the event sequence as one event per
+    // port scheduled one after the other (nothing is scheduled between them), at a fraction
+    // of the event cost.
     uint32_t toServe = 0;
     for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
     {
