@@ -161,19 +161,22 @@ MrcRdmaNic::GetTypeId()
             .AddAttribute("PortOrder",
                           "The order in which one scheduling pass serves the ports that "
                           "were kicked together (e.g. when a SACK opens a QP's window, "
-                          "every port the QP may use is kicked). Ascending (default, the "
-                          "model so far): port 0 first; a QP limited by its window then "
-                          "puts the freed window on the lowest ports, so the planes are "
-                          "not equally loaded. RoundRobin: the pass starts at the port "
-                          "after the one that last sent a packet from the scheduler, so "
-                          "freed window goes to the ports in turn. How a NIC chooses among "
-                          "free ports is not published (our choice); [P1] section 4 keeps "
-                          "plane loads equal.",
+                          "every port the QP may use is kicked). RoundRobin (default since "
+                          "2026-12-03): the pass starts at the port after the one that last "
+                          "sent a packet from the scheduler, so freed window goes to the "
+                          "ports in turn and no port is favoured by its number. Ascending "
+                          "(the model before): port 0 first; a QP limited by its window "
+                          "then puts the freed window on the lowest ports, so the planes "
+                          "are not equally loaded. How a NIC chooses among free ports is "
+                          "not published; [P1] section 4 keeps plane loads equal and the "
+                          "spec's send-time choice (GetSendParams) takes a GOOD EV whose "
+                          "port is free in a pseudo-random order, which favours no port "
+                          "by its number.",
 #if MRC_NS3_VERSION_MINOR >= 41
-                          EnumValue<PortOrder>(MrcRdmaNic::PORT_ORDER_ASCENDING),
+                          EnumValue<PortOrder>(MrcRdmaNic::PORT_ORDER_ROUND_ROBIN),
                           MakeEnumAccessor<PortOrder>(&MrcRdmaNic::m_portOrder),
 #else
-                          EnumValue(MrcRdmaNic::PORT_ORDER_ASCENDING),
+                          EnumValue(MrcRdmaNic::PORT_ORDER_ROUND_ROBIN),
                           MakeEnumAccessor(&MrcRdmaNic::m_portOrder),
 #endif
                           MakeEnumChecker(MrcRdmaNic::PORT_ORDER_ASCENDING,
@@ -225,7 +228,7 @@ MrcRdmaNic::MrcRdmaNic()
       m_rxNotBth(0),
       m_rxUnknownQp(0),
       m_portStatusScope(PORT_STATUS_NIC),
-      m_portOrder(PORT_ORDER_ASCENDING),
+      m_portOrder(PORT_ORDER_ROUND_ROBIN),
       m_lastDataPort(0)
 {
     m_serveEvent = Create<MrcReusableEvent>([this]() { ServeKicked(); });
@@ -538,9 +541,10 @@ MrcRdmaNic::Kick(uint32_t port)
 void
 MrcRdmaNic::KickPorts(uint32_t mask)
 {
-    // One event serves every port kicked together, in ascending order: the same order
-    // and the same point in the event sequence as one event per port scheduled one after
-    // the other (nothing is scheduled between them), at a fraction of the event cost.
+    // One event serves every port kicked together, in PortOrder's order (ServeKicked): with
+    // Ascending the same order and the same point in the event sequence as one event per
+    // port scheduled one after the other (nothing is scheduled between them), at a fraction
+    // of the event cost.
     uint32_t toServe = 0;
     for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
     {

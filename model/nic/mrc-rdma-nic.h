@@ -88,8 +88,8 @@ class MrcRdmaNic : public Object, public MrcPortOwner
     /// PortOrder).
     enum PortOrder : uint8_t
     {
-        PORT_ORDER_ASCENDING,  ///< port 0 first, then 1, 2, ... (default)
-        PORT_ORDER_ROUND_ROBIN ///< after the port of the last data packet
+        PORT_ORDER_ASCENDING,  ///< port 0 first, then 1, 2, ...
+        PORT_ORDER_ROUND_ROBIN ///< after the port of the last data packet (default)
     };
 
     /// Signature of the RxDrop trace: the packet and why ("not-bth", "unknown-qp", ...).
