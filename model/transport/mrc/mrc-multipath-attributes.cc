@@ -258,8 +258,9 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       "alone retires healthy EVs (validation case 16b). A PSN held back is "
                       "re-checked at its guard's expiry (send time + guard; one timer per "
                       "QP, after RACK's reorder timer), not only at the next SACK. Default "
-                      "false (2026-12-02): with it on the validation quick set fails 04a "
-                      "(seed 2) and 12a (seed 3), see doc/mrc.rst. The ReorderPsns path "
+                      "false: with it on the validation quick set fails 12a (seed 1, "
+                      "0.9458, with the NIC's RoundRobin port order; 2026-12-03), see "
+                      "doc/mrc.rst. The ReorderPsns path "
                       "rule is exact (one path delivers in order) and never guarded.",
                       BooleanValue(false),
                       MakeBooleanAccessor(&MrcMultipathQueuePair::m_backstopGuard),
