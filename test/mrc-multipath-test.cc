@@ -936,20 +936,7 @@ IncastFcts
 RunFatTreeIncast(const std::string& seed,
                  const std::vector<std::pair<std::string, std::string>>& attributes)
 {
-    MrcScenarioOptions o;
-    o.scenario = "incast";
-    MrcScenarios::Find("incast")->preset(o);
-    o.transports = "";
-    o.transport = "mrc";
-    o.topo.topology = "fattree";
-    o.topo.k = "4";
-    o.senders = "15";
-    o.bytes = "1000000";
-    o.seed = seed;
-    o.sampleInterval = "0";
-    MrcScenarioConfig c = o.ToConfig();
-    c.attributeOverrides.insert(c.attributeOverrides.end(), attributes.begin(), attributes.end());
-    c.progress = false;
+    MrcScenarioConfig c = MrcTest::FatTreeIncastConfig("mrc", seed, attributes);
     MrcScenarioRunner r(c);
     r.Run();
     IncastFcts f;

@@ -21,6 +21,8 @@
 // Also the RTT-sample validity rule itself, against hand-computed cases, and the profiles'
 // trim rule.
 
+#include "mrc-test-support.h"
+
 #include "ns3/config.h"
 #include "ns3/mrc-nscc.h"
 #include "ns3/mrc-profiles.h"
@@ -80,21 +82,7 @@ RunIncast(const std::string& transport,
           const std::vector<std::pair<std::string, std::string>>& attributes = {},
           const std::string& profile = "")
 {
-    MrcScenarioOptions o;
-    o.scenario = "incast";
-    MrcScenarios::Find("incast")->preset(o);
-    o.transports = "";
-    o.transport = transport;
-    o.topo.topology = "fattree";
-    o.topo.k = "4";
-    o.senders = "15";
-    o.bytes = "1000000";
-    o.seed = seed;
-    o.sampleInterval = "0";
-    o.profile = profile;
-    MrcScenarioConfig c = o.ToConfig();
-    c.attributeOverrides.insert(c.attributeOverrides.end(), attributes.begin(), attributes.end());
-    c.progress = false;
+    MrcScenarioConfig c = MrcTest::FatTreeIncastConfig(transport, seed, attributes, profile);
     MrcScenarioRunner r(c);
     r.Run();
     PositionFcts p;
@@ -256,20 +244,7 @@ TracedIncast
 RunTracedIncast(const std::string& seed,
                 const std::vector<std::pair<std::string, std::string>>& attributes = {})
 {
-    MrcScenarioOptions o;
-    o.scenario = "incast";
-    MrcScenarios::Find("incast")->preset(o);
-    o.transports = "";
-    o.transport = "uec";
-    o.topo.topology = "fattree";
-    o.topo.k = "4";
-    o.senders = "15";
-    o.bytes = "1000000";
-    o.seed = seed;
-    o.sampleInterval = "0";
-    MrcScenarioConfig c = o.ToConfig();
-    c.attributeOverrides.insert(c.attributeOverrides.end(), attributes.begin(), attributes.end());
-    c.progress = false;
+    MrcScenarioConfig c = MrcTest::FatTreeIncastConfig("uec", seed, attributes);
     MrcScenarioRunner r(c);
     r.Build();
     TracedIncast ti;

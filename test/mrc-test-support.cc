@@ -294,5 +294,29 @@ HeapBytesInUse()
 #endif
 }
 
+MrcScenarioConfig
+FatTreeIncastConfig(const std::string& transport,
+                    const std::string& seed,
+                    const std::vector<std::pair<std::string, std::string>>& attributes,
+                    const std::string& profile)
+{
+    MrcScenarioOptions o;
+    o.scenario = "incast";
+    MrcScenarios::Find("incast")->preset(o);
+    o.transports = "";
+    o.transport = transport;
+    o.topo.topology = "fattree";
+    o.topo.k = "4";
+    o.senders = "15";
+    o.bytes = "1000000";
+    o.seed = seed;
+    o.sampleInterval = "0";
+    o.profile = profile;
+    MrcScenarioConfig c = o.ToConfig();
+    c.attributeOverrides.insert(c.attributeOverrides.end(), attributes.begin(), attributes.end());
+    c.progress = false;
+    return c;
+}
+
 } // namespace MrcTest
 } // namespace ns3

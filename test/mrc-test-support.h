@@ -10,6 +10,7 @@
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-multipath-queue-pair.h"
 #include "ns3/mrc-rdma-helper.h"
+#include "ns3/mrc-scenario-config.h"
 #include "ns3/mrc-topology.h"
 #include "ns3/mrc-work-request.h"
 #include "ns3/nstime.h"
@@ -35,6 +36,23 @@ namespace ns3
 /// Fixtures shared by the tests.
 namespace MrcTest
 {
+
+/**
+ * The configuration of the 15 -> 1 incast of 1 MB per sender on the k = 4 fat-tree (2
+ * hosts per T0, 4 per pod; host h sits under T0 h / 2 of pod h / 4), the setup of the
+ * incast-fairness-by-position tests: mrc-sim's incast preset, one transport, no
+ * time series, no progress lines.
+ * \param transport roce, uec or mrc
+ * \param seed the run's seed
+ * \param attributes attribute overrides (name, value) appended to the profile's
+ * \param profile a profile name, or empty for the transport's default
+ * \return the configuration, ready for MrcScenarioRunner
+ */
+MrcScenarioConfig FatTreeIncastConfig(
+    const std::string& transport,
+    const std::string& seed,
+    const std::vector<std::pair<std::string, std::string>>& attributes = {},
+    const std::string& profile = "");
 
 /**
  * Make a fresh empty folder under the system's temporary folder (TMPDIR, else /tmp).
