@@ -695,7 +695,7 @@ TEST(MrcDistributed, ALeanBuildMakesOnlyItsRanksNodesAndLinksAndKeepsPathsRttsAn
     }
 }
 
-TEST(MrcDistributed, ARunSplitOverRanksBuildsLeanUnlessAFailureNamesDevices)
+TEST(MrcDistributed, ARunSplitOverRanksBuildsLeanWithEveryFailureKind)
 {
     MrcScenarioConfig c;
     EXPECT_FALSE(MrcScenarioRunner::BuildsLean(c)); // no --ranks: one process
@@ -707,26 +707,20 @@ TEST(MrcDistributed, ARunSplitOverRanksBuildsLeanUnlessAFailureNamesDevices)
     c.lossAt = "links";
     c.graphLinkError = {0, 0.001};
     EXPECT_TRUE(MrcScenarioRunner::BuildsLean(c)); // losses: each device keeps its stream
-    // link cuts and flaps: through the fabric's link state
+    // every failure kind: through the fabric's link state (and a gray failure's stream slot)
     MrcScenarioConfig cut = c;
     cut.failLink = "p0-t0-0:p0-t1-0";
     EXPECT_TRUE(MrcScenarioRunner::BuildsLean(cut));
     using Kind = MrcFailureSpec::Kind;
-    for (Kind k : {Kind::LINK, Kind::FLAP})
+    for (Kind k : {Kind::LINK, Kind::FLAP, Kind::SWITCH, Kind::GRAY, Kind::PLANE, Kind::PORT})
     {
         MrcScenarioConfig f = cut;
-        f.failures.emplace_back();
-        f.failures.back().kind = k;
-        EXPECT_TRUE(MrcScenarioRunner::BuildsLean(f)) << MrcFailureSpec::KindName(k);
-    }
-    // the others name a node's or a link's devices: a whole build
-    for (Kind k : {Kind::SWITCH, Kind::GRAY, Kind::PLANE, Kind::PORT})
-    {
-        MrcScenarioConfig f = c;
         f.failures.emplace_back();
         f.failures.back().kind = Kind::LINK;
         f.failures.emplace_back();
         f.failures.back().kind = k;
+        EXPECT_TRUE(MrcScenarioRunner::BuildsLean(f)) << MrcFailureSpec::KindName(k);
+        f.ranks = 1;
         EXPECT_FALSE(MrcScenarioRunner::BuildsLean(f)) << MrcFailureSpec::KindName(k);
     }
 }
@@ -966,6 +960,149 @@ TEST(MrcDistributed, ALeanBuildsLossesDrawAsInOneProcess)
         th.GetConfig().planes = 2;
         return th.BuildGraph(*graph);
     });
+}
+
+namespace
+{
+
+/**
+ * Build the 2-plane Clos of CutFacts whole (rank -1) or lean for one rank of 2 and schedule,
+ * through the fabric (MrcFailureInjector::TrySchedule), one failure of each kind that names
+ * devices: a switch of rank 1 (p0-t0-3, down 1 us to 1.6 us), a NIC port of a rank-1 host
+ * (host9 plane 0, from 1.2 us), plane 1 (1.3 us to 1.7 us) and two gray failures (from 1 us:
+ * first a direction received on rank 1, then one received on rank 0). Give as text what
+ * rank 0 must agree on, at 1.45 us (everything down) and at 2 us: the records, IsPathUp of
+ * every path from host 0 and IsReachable on both planes, and the ECMP tables of rank 0's
+ * switches; and in draws the first draws of every gray failure's error model on a device
+ * built here (by link id and end, as LossDraws).
+ * \param rank the build rank (-1: whole)
+ * \param draws set to the gray failures' draws
+ * \return the text
+ */
+std::string
+FailureKindFacts(int rank, std::map<std::string, std::string>& draws)
+{
+    MrcTopologyHelper th;
+    th.SetNames(true);
+    th.SetConfig(Clos(16, 4, 4, 2));
+    th.SetRouteManagerAttribute("ConvergenceDelay", TimeValue(NanoSeconds(100)));
+    th.SetRanks(2);
+    if (rank >= 0)
+    {
+        th.SetBuildRank(static_cast<uint32_t>(rank));
+    }
+    Ptr<MrcTopology> t = th.Build();
+    Ptr<MrcFailureInjector> fi = CreateObject<MrcFailureInjector>();
+    fi->SetTopology(t);
+    std::ostringstream os;
+    using Kind = MrcFailureSpec::Kind;
+    auto spec = [](Kind k,
+                   const std::string& a,
+                   const std::string& b,
+                   uint32_t plane,
+                   Time at,
+                   Time repair) {
+        MrcFailureSpec f;
+        f.kind = k;
+        f.option = MrcFailureSpec::KindName(k);
+        f.item = a;
+        f.nodeA = a;
+        f.nodeB = b;
+        f.plane = plane;
+        f.at = at;
+        f.repair = repair;
+        f.loss = 0.5;
+        return f;
+    };
+    for (const MrcFailureSpec& f :
+         {spec(Kind::SWITCH, "p0-t0-3", "", 0, NanoSeconds(1000), NanoSeconds(1600)),
+          spec(Kind::PORT, "host9", "", 0, NanoSeconds(1200), Time(0)),
+          spec(Kind::PLANE, "", "", 1, NanoSeconds(1300), NanoSeconds(1700)),
+          spec(Kind::GRAY, "p0-t1-1", "p0-t0-3", 0, NanoSeconds(1000), Time(0)),
+          spec(Kind::GRAY, "p0-t1-2", "p0-t0-0", 0, NanoSeconds(1000), Time(0))})
+    {
+        os << "schedule " << f.option << " '" << fi->TrySchedule(f, t) << "'\n";
+    }
+    fi->AssignStreams(600);
+    auto snapshot = [&os, t]() {
+        os << "at " << Simulator::Now().GetNanoSeconds() << "\n";
+        for (uint32_t h = 1; h < t->GetNHosts(); ++h)
+        {
+            os << "host " << h << " reachable " << t->IsReachable(0, h, 0)
+               << t->IsReachable(0, h, 1) << " paths";
+            for (const MrcPath& path : t->GetAllPaths(0, h))
+            {
+                os << " " << t->IsPathUp(path);
+            }
+            os << "\n";
+        }
+        for (uint32_t s = 0; s < t->GetNSwitches(); ++s)
+        {
+            if (t->GetSwitchNode(s)->GetSystemId() == 0)
+            {
+                AppendEcmpTable(os, t, s, 2);
+            }
+        }
+    };
+    Simulator::Schedule(NanoSeconds(1450), snapshot);
+    Simulator::Stop(MicroSeconds(2));
+    Simulator::Run();
+    snapshot();
+    for (const MrcEventRecord& r : fi->GetEventLog()->GetRecords())
+    {
+        os << r.time.GetTimeStep() << " " << r.kind << " " << r.where << " " << r.detail << "\n";
+    }
+    draws = LossDraws(t);
+    Simulator::Destroy();
+    Names::Clear();
+    return os.str();
+}
+
+} // namespace
+
+TEST(MrcDistributed, ALeanBuildFailsSwitchesPortsPlanesAndGrayLinksAsOneProcess)
+{
+    std::map<std::string, std::string> wholeDraws;
+    std::map<std::string, std::string> leanDraws;
+    const std::string whole = FailureKindFacts(-1, wholeDraws);
+    const std::string lean = FailureKindFacts(0, leanDraws);
+    // every failure took hold: scheduled, recorded with its links, paths down, host 9 cut off
+    EXPECT_EQ(whole.find("schedule switch ''\nschedule port ''\nschedule plane ''\n"
+                         "schedule gray ''\nschedule gray ''\n"),
+              0u)
+        << whole;
+    EXPECT_NE(whole.find("switch_down p0-t0-3 links=8"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("port_down host9:0"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("plane_down p1 links="), std::string::npos) << whole;
+    EXPECT_NE(whole.find("plane_up p1 links="), std::string::npos) << whole;
+    EXPECT_NE(whole.find("still down: p0-t0-2:0-host9:0 (port host9:0)"), std::string::npos)
+        << whole;
+    EXPECT_NE(whole.find("gray_failure_start p0-t1-1:3->p0-t0-3:"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("host 9 reachable 00"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("host 12 reachable 00"), std::string::npos) << whole; // at 1.45 us
+    EXPECT_NE(whole.find("host 12 reachable 11"), std::string::npos) << whole; // at 2 us
+    std::istringstream a(lean);
+    std::istringstream b(whole);
+    std::string la;
+    std::string lb;
+    while (std::getline(b, lb))
+    {
+        const bool more = static_cast<bool>(std::getline(a, la));
+        if (!more || la != lb)
+        {
+            ADD_FAILURE() << "lean '" << la << "', whole '" << lb << "'";
+            break;
+        }
+    }
+    EXPECT_FALSE(std::getline(a, la)) << "lean has more: " << la;
+    // the gray failures' losses: drawn where the receiver is built, from the same stream
+    EXPECT_EQ(wholeDraws.size(), 2u);
+    ASSERT_EQ(leanDraws.size(), 1u); // (the other receiver is rank 1's)
+    for (const auto& [device, d] : leanDraws)
+    {
+        ASSERT_EQ(wholeDraws.count(device), 1u) << device;
+        EXPECT_EQ(d, wholeDraws.at(device)) << device;
+    }
 }
 
 TEST(MrcDistributed, AHostWithoutANicKeepsItsNumbersInTheRdmaHelper)

@@ -440,10 +440,15 @@ MrcScenarioRunner::Build()
     }
     m.RegisterHostSeries();
     m.InstallLosses();
-    // A message's stalls are seen at its responder and closed at its requester: in a run
-    // split over ranks (--ranks > 1) these may be on different ranks, so no stall records.
-    m.stall.trackStalls = (!c.failLink.empty() || !c.failures.empty()) && c.ranks <= 1;
+    // A message's stalls are seen at its responder and closed at its requester. With
+    // --ranks (even 1) they are tracked on the responder's rank and closed when the end is
+    // applied (ApplyEnd: at most one lookahead and a time step after it), on every split alike.
+    m.stall.trackStalls = !c.failLink.empty() || !c.failures.empty();
     m.stall.stalls.SetEventLog(m.log);
+    if (c.ranks > 0)
+    {
+        m.stall.stalls.SetDeferred(m.rankEnd.lookahead + TimeStep(1));
+    }
     // Queue pairs per connection: --qpsPerConnection; not given: as many as the messages a
     // flow is split into (qpsPerPair). 0 for the table: a new lane per message.
     m.book.connections.SetQpsPerConnection(
@@ -618,23 +623,12 @@ MrcScenarioRunner::Impl::RegisterHostSeries()
 bool
 MrcScenarioRunner::BuildsLean(const MrcScenarioConfig& c)
 {
-    // Link cuts and flaps find their link through the fabric (MrcFailureInjector::
+    // Every failure finds its links through the fabric (MrcFailureInjector::TrySchedule and
     // SetTopology): a link this rank does not build has a state of its own there
-    // (MrcTopology::GetLinkState), cut on every rank at the same time and followed by the
-    // route manager. The other failures (switch, NIC port, gray, plane) still name the
-    // devices of a node or a link: a whole build.
-    if (c.ranks <= 1)
-    {
-        return false;
-    }
-    for (const MrcFailureSpec& s : c.failures)
-    {
-        if (s.kind != MrcFailureSpec::Kind::LINK && s.kind != MrcFailureSpec::Kind::FLAP)
-        {
-            return false;
-        }
-    }
-    return true;
+    // (MrcTopology::GetLinkState), failed on every rank at the same time and followed by the
+    // route manager; a gray failure's losses are drawn on the rank of its receiving device,
+    // from the stream slot it has in one process.
+    return c.ranks > 1;
 }
 
 void
@@ -915,7 +909,9 @@ MrcScenarioRunner::Impl::AddMessage(const MrcFlowSpec& f)
     RecordFlow(i, f, at.lane);
     if (stall.trackStalls)
     {
-        stall.stalls.Add(conn.responder, f.start);
+        // (split: only the rank of the responder's host tracks it)
+        const bool here = cfg.ranks == 0 || MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.dst)));
+        stall.stalls.Add(here ? conn.responder : nullptr, f.start);
     }
     if (!MrcMpi::IsLocal(PeekPointer(topo->GetHost(f.src))))
     {
@@ -1257,7 +1253,9 @@ MrcScenarioRunner::Impl::OnLaneRx(std::size_t lane)
 {
     for (std::size_t i : book.connections.GetLane(lane).open)
     {
-        if (!book.ended[i])
+        // (split: the message stays open until its end is applied; the tracker keeps its Rx
+        // until then and takes those before the end)
+        if (cfg.ranks > 0 || !book.ended[i])
         {
             stall.stalls.OnRx(i);
         }
@@ -1270,7 +1268,7 @@ MrcScenarioRunner::Impl::ConnectTraces(std::size_t lane,
                                        const MrcRdmaHelper::Connection& conn)
 {
     Impl* self = this;
-    if (stall.trackStalls) // (one process: both ends made)
+    if (stall.trackStalls && conn.responder) // (the responder's rank)
     {
         conn.responder->TraceConnectWithoutContext(
             "Rx",
@@ -1415,7 +1413,7 @@ MrcScenarioRunner::Impl::OnComplete(std::size_t i, const MrcWorkCompletion& wc)
         book.open.erase(it);
         book.connections.Close(msg.lane, i);
     }
-    if (stall.trackStalls && wc.status == MrcWcStatus::SUCCESS)
+    if (stall.trackStalls && wc.status == MrcWcStatus::SUCCESS && !split)
     {
         stall.stalls.Close(i, -1); // a failed message stays stalled: Collect closes it at the end
     }
@@ -1537,6 +1535,10 @@ MrcScenarioRunner::Impl::ApplyEnd(const MrcRankNotice& n)
     const OpenMessage msg = std::move(it->second);
     book.open.erase(it);
     book.connections.Close(msg.lane, i);
+    if (stall.trackStalls)
+    {
+        stall.stalls.End(i, endedAt, n.kind == RankEnd::MESSAGE_COMPLETED);
+    }
     if (n.kind == RankEnd::MESSAGE_COMPLETED)
     {
         Release(msg, endedAt);

@@ -160,11 +160,11 @@ class MrcScenarioRunner
     /**
      * Whether a run split over ranks builds on each rank only what lives there
      * (MrcTopologyHelper::SetBuildRank with MrcMpi's rank, under mpirun): its own nodes,
-     * the links that touch them, the others as data. Link cuts and flaps (--failLink,
-     * --flapLink) are built lean too: they find a link through the fabric, whose unbuilt
-     * links have a state of their own (MrcTopology::GetLinkState). Not with the other
-     * failures (--failSwitch, --grayLink, --failPlane, --failPort): they cut links through
-     * a node's or a link's devices, which a link of other ranks' nodes does not have here.
+     * the links that touch them, the others as data: every run with --ranks above 1. Every
+     * failure (--failLink, --flapLink, --failSwitch, --failPlane, --failPort, --grayLink)
+     * finds its links through the fabric, whose unbuilt links have a state of their own
+     * (MrcTopology::GetLinkState); a gray failure's losses are drawn where its receiving
+     * device is built, from the stream slot it has in one process.
      * Losses (--lossRate) and a topology file's link errors are built lean: each device
      * keeps its stream (InstallLosses).
      * \param c the settings

@@ -29,6 +29,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -484,9 +485,13 @@ ReportCompletion(const MrcRunResults& shared, const MrcScenarioOptions& o, const
  * \param shared this rank's results
  * \param stream this rank's flow stream
  * \param log this rank's event log
+ * \param transports the transports, in the order they ran (--transports)
  */
 void
-MergeRanks(MrcRunResults& shared, MrcFlowStream& stream, Ptr<MrcEventLog> log)
+MergeRanks(MrcRunResults& shared,
+           MrcFlowStream& stream,
+           Ptr<MrcEventLog> log,
+           const std::vector<std::string>& transports)
 {
     const std::vector<std::string> figures = MrcMpi::GatherToRoot(shared.PackRankFigures());
     const std::vector<std::string> parts = MrcMpi::GatherToRoot(stream.PackParts());
@@ -532,9 +537,24 @@ MergeRanks(MrcRunResults& shared, MrcFlowStream& stream, Ptr<MrcEventLog> log)
             all.push_back({TimeStep(std::stoll(f[0])), f[1], f[2], f[3], f[4]});
         }
     }
-    std::stable_sort(all.begin(), all.end(), [](const MrcEventRecord& a, const MrcEventRecord& b) {
-        return a.time < b.time;
-    });
+    // The order of one process: by time, then transport (the order they ran in), then the
+    // flow_stall records after the others (written at the end of each transport's run, in
+    // the order time, message: MrcStallTracker::CloseOpen); records of other kinds of the
+    // same time and transport keep their order (rank 0's, then the other ranks').
+    auto key = [&transports](const MrcEventRecord& e) {
+        const auto t = std::find(transports.begin(), transports.end(), e.transport);
+        const bool stall = e.kind == "flow_stall";
+        const uint64_t flow =
+            stall && e.where.size() > 4 ? std::stoull(e.where.substr(4)) : uint64_t{0};
+        return std::make_tuple(e.time,
+                               t == transports.end() ? 0 : t - transports.begin(),
+                               stall,
+                               flow);
+    };
+    std::stable_sort(
+        all.begin(),
+        all.end(),
+        [&key](const MrcEventRecord& a, const MrcEventRecord& b) { return key(a) < key(b); });
     log->Clear();
     for (const MrcEventRecord& e : all)
     {
@@ -650,7 +670,7 @@ MrcSimMain(int argc, char* argv[])
     }
     if (c.ranks > 0)
     {
-        MergeRanks(shared, stream, runner->GetEventLog());
+        MergeRanks(shared, stream, runner->GetEventLog(), c.transports);
     }
     if (MrcMpi::GetRank() > 0)
     {

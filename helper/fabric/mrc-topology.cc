@@ -656,15 +656,24 @@ MrcTopology::GetLinkState(uint32_t id)
 }
 
 std::string
+MrcTopology::GetPortName(uint32_t id, bool endA) const
+{
+    const MrcTopologyLink& l = GetLink(id);
+    Ptr<Node> n = endA ? l.nodeA : l.nodeB;
+    std::string name = Names::FindName(n);
+    if (name.empty())
+    {
+        name = "node" + std::to_string(n->GetId());
+    }
+    return name + ":" + std::to_string(endA ? l.portA : l.portB);
+}
+
+std::string
 MrcTopology::GetLinkName(uint32_t id) const
 {
     const MrcTopologyLink& l = GetLink(id);
-    auto name = [](Ptr<Node> n) {
-        const std::string s = Names::FindName(n);
-        return s.empty() ? "node" + std::to_string(n->GetId()) : s;
-    };
-    const std::string a = name(l.nodeA) + ":" + std::to_string(l.portA);
-    const std::string b = name(l.nodeB) + ":" + std::to_string(l.portB);
+    const std::string a = GetPortName(id, true);
+    const std::string b = GetPortName(id, false);
     // the channel's device order: a switch link from its lower end, a host link from its
     // switch (MrcSwitchHelper::ConnectHost installs the switch's device first)
     return l.tier == MrcLinkTier::HOST ? b + "-" + a : a + "-" + b;

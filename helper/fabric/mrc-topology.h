@@ -359,6 +359,15 @@ class MrcTopology : public Object
      */
     std::string GetLinkName(uint32_t id) const;
     /**
+     * \param id link id
+     * \param endA true: end A (the host of a host link, the lower switch of a switch link),
+     *        false: end B
+     * \return that end's port as MrcFailureInjector::PortName gives it in a one-process
+     *         build ("node:port": a switch's port index, a host's device index), whether or
+     *         not this rank builds the device
+     */
+    std::string GetPortName(uint32_t id, bool endA) const;
+    /**
      * \param host host index
      * \param plane plane
      * \return the id of the link between the host's NIC port and its T0

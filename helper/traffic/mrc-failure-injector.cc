@@ -308,6 +308,30 @@ MrcFailureInjector::LinkOfFabric(Ptr<MrcTopology> topo, uint32_t id)
     return link;
 }
 
+std::vector<Ptr<MrcChannel>>
+MrcFailureInjector::LinksOfFabric(Ptr<MrcTopology> topo, Ptr<Node> node)
+{
+    // (node, port) of each link at this node: a switch's devices are its ports in port order,
+    // a host's its NIC ports in plane order (its port number is the device index)
+    std::vector<std::pair<uint32_t, uint32_t>> byPort;
+    for (uint32_t id : topo->GetLinksOf(node))
+    {
+        const MrcTopologyLink& l = topo->GetLink(id);
+        byPort.emplace_back(l.nodeA == node ? l.portA : l.portB, id);
+    }
+    std::sort(byPort.begin(), byPort.end());
+    std::vector<Ptr<MrcChannel>> links;
+    for (const auto& p : byPort)
+    {
+        Ptr<MrcChannel> link = LinkOfFabric(topo, p.second);
+        if (std::find(links.begin(), links.end(), link) == links.end())
+        {
+            links.push_back(link);
+        }
+    }
+    return links;
+}
+
 std::string
 MrcFailureInjector::NameOf(Ptr<MrcChannel> link) const
 {
@@ -412,13 +436,7 @@ MrcFailureInjector::NicPortDown(Ptr<MrcNetDevice> port, Time at)
 {
     NS_LOG_FUNCTION(this << port << at);
     Ptr<MrcChannel> link = LinkOf("NicPortDown", port);
-    CheckTime("NicPortDown", at);
-    Ptr<MrcFailureInjector> self(this);
-    At(at, [self, port, link]() {
-        std::string name = PortName(port);
-        self->Log(MrcEventKind::PORT_DOWN, name, "");
-        self->Acquire(link, "port " + name);
-    });
+    SchedulePortDown(PortName(port), link, at);
 }
 
 void
@@ -426,10 +444,26 @@ MrcFailureInjector::NicPortUp(Ptr<MrcNetDevice> port, Time at)
 {
     NS_LOG_FUNCTION(this << port << at);
     Ptr<MrcChannel> link = LinkOf("NicPortUp", port);
+    SchedulePortUp(PortName(port), link, at);
+}
+
+void
+MrcFailureInjector::SchedulePortDown(const std::string& name, Ptr<MrcChannel> link, Time at)
+{
+    CheckTime("NicPortDown", at);
+    Ptr<MrcFailureInjector> self(this);
+    At(at, [self, name, link]() {
+        self->Log(MrcEventKind::PORT_DOWN, name, "");
+        self->Acquire(link, "port " + name);
+    });
+}
+
+void
+MrcFailureInjector::SchedulePortUp(const std::string& name, Ptr<MrcChannel> link, Time at)
+{
     CheckTime("NicPortUp", at);
     Ptr<MrcFailureInjector> self(this);
-    At(at, [self, port, link]() {
-        std::string name = PortName(port);
+    At(at, [self, name, link]() {
         std::string still = self->ReleaseAll({link}, "port " + name);
         self->Log(MrcEventKind::PORT_UP, name, still);
     });
@@ -444,16 +478,7 @@ MrcFailureInjector::SwitchDown(Ptr<Node> sw, Time at)
     NS_ABORT_MSG_IF(links.empty(),
                     "MrcFailureInjector::SwitchDown: node " << NodeName(sw)
                                                             << " has no MrcNetDevice on a link");
-    CheckTime("SwitchDown", at);
-    Ptr<MrcFailureInjector> self(this);
-    At(at, [self, sw, links]() {
-        std::string name = NodeName(sw);
-        self->Log(MrcEventKind::SWITCH_DOWN, name, "links=" + std::to_string(links.size()));
-        for (const auto& link : links)
-        {
-            self->Acquire(link, "switch " + name);
-        }
-    });
+    ScheduleSwitchDown(NodeName(sw), links, at);
 }
 
 void
@@ -465,10 +490,33 @@ MrcFailureInjector::SwitchUp(Ptr<Node> sw, Time at)
     NS_ABORT_MSG_IF(links.empty(),
                     "MrcFailureInjector::SwitchUp: node " << NodeName(sw)
                                                           << " has no MrcNetDevice on a link");
+    ScheduleSwitchUp(NodeName(sw), links, at);
+}
+
+void
+MrcFailureInjector::ScheduleSwitchDown(const std::string& name,
+                                       const std::vector<Ptr<MrcChannel>>& links,
+                                       Time at)
+{
+    CheckTime("SwitchDown", at);
+    Ptr<MrcFailureInjector> self(this);
+    At(at, [self, name, links]() {
+        self->Log(MrcEventKind::SWITCH_DOWN, name, "links=" + std::to_string(links.size()));
+        for (const auto& link : links)
+        {
+            self->Acquire(link, "switch " + name);
+        }
+    });
+}
+
+void
+MrcFailureInjector::ScheduleSwitchUp(const std::string& name,
+                                     const std::vector<Ptr<MrcChannel>>& links,
+                                     Time at)
+{
     CheckTime("SwitchUp", at);
     Ptr<MrcFailureInjector> self(this);
-    At(at, [self, sw, links]() {
-        std::string name = NodeName(sw);
+    At(at, [self, name, links]() {
         std::string still = self->ReleaseAll(links, "switch " + name);
         std::string detail = "links=" + std::to_string(links.size());
         self->Log(MrcEventKind::SWITCH_UP, name, still.empty() ? detail : detail + "; " + still);
@@ -507,7 +555,7 @@ MrcFailureInjector::PlaneDown(const std::string& plane,
     std::vector<Ptr<MrcChannel>> unique;
     for (const auto& link : links)
     {
-        CheckLink("PlaneDown", link);
+        CheckLinkHere("PlaneDown", link);
         if (std::find(unique.begin(), unique.end(), link) == unique.end())
         {
             unique.push_back(link);
@@ -567,6 +615,16 @@ MrcFailureInjector::GrayFailure(Ptr<MrcNetDevice> tx, double lossProbability, Ti
 {
     NS_LOG_FUNCTION(this << tx << lossProbability << start << stop);
     Ptr<MrcChannel> link = LinkOf("GrayFailure", tx);
+    ScheduleGray(DirectionName(tx), link->GetPeer(tx), lossProbability, start, stop);
+}
+
+void
+MrcFailureInjector::ScheduleGray(const std::string& direction,
+                                 Ptr<MrcNetDevice> rx,
+                                 double lossProbability,
+                                 Time start,
+                                 Time stop)
+{
     NS_ABORT_MSG_IF(!(lossProbability >= 0.0 && lossProbability <= 1.0),
                     "MrcFailureInjector::GrayFailure: loss probability " << lossProbability
                                                                          << "; allowed: 0 to 1");
@@ -576,12 +634,14 @@ MrcFailureInjector::GrayFailure(Ptr<MrcNetDevice> tx, double lossProbability, Ti
                                                              << Ns(start));
     for (const auto& g : m_grays)
     {
-        NS_ABORT_MSG_IF(g.tx == tx && start < g.stop && g.start < stop,
+        NS_ABORT_MSG_IF(g.direction == direction && start < g.stop && g.start < stop,
                         "MrcFailureInjector::GrayFailure: direction "
-                            << DirectionName(tx) << " already has a gray failure from "
-                            << Ns(g.start) << " overlapping " << Ns(start)
+                            << direction << " already has a gray failure from " << Ns(g.start)
+                            << " overlapping " << Ns(start)
                             << "; allowed: one at a time per direction");
     }
+    // Made on every rank, so that each gray failure keeps its stream slot (m_stream + its
+    // index) and the automatic stream numbers after it are those of one process.
     Ptr<RateErrorModel> model = CreateObject<RateErrorModel>();
     model->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
     model->SetRate(lossProbability);
@@ -589,24 +649,26 @@ MrcFailureInjector::GrayFailure(Ptr<MrcNetDevice> tx, double lossProbability, Ti
     {
         model->AssignStreams(m_stream + static_cast<int64_t>(m_grays.size()));
     }
-    m_grays.push_back(Gray{tx, start, stop, model});
+    m_grays.push_back(Gray{direction, start, stop, model});
 
-    Ptr<MrcNetDevice> rx = link->GetPeer(tx);
     std::ostringstream loss;
     loss << "loss=" << lossProbability;
     std::string detail = loss.str();
     // The receiver's error model before the failure, put back at its end.
     auto previous = std::make_shared<PointerValue>();
     Ptr<MrcFailureInjector> self(this);
-    At(start, [self, tx, rx, model, detail, previous]() {
-        self->Log(MrcEventKind::GRAY_START, DirectionName(tx), detail);
-        rx->GetAttribute("ReceiveErrorModel", *previous);
-        rx->SetAttribute("ReceiveErrorModel", PointerValue(model));
+    At(start, [self, direction, rx, model, detail, previous]() {
+        self->Log(MrcEventKind::GRAY_START, direction, detail);
+        if (rx) // (null: the receiver is another rank's, which draws the losses)
+        {
+            rx->GetAttribute("ReceiveErrorModel", *previous);
+            rx->SetAttribute("ReceiveErrorModel", PointerValue(model));
+        }
     });
     if (stop != Time::Max())
     {
-        At(stop, [self, tx, rx, model, previous]() {
-            self->Log(MrcEventKind::GRAY_STOP, DirectionName(tx), "");
+        At(stop, [self, direction, rx, model, previous]() {
+            self->Log(MrcEventKind::GRAY_STOP, direction, "");
             if (previous->Get<ErrorModel>())
             {
                 rx->SetAttribute("ReceiveErrorModel", *previous);
@@ -848,8 +910,14 @@ MrcFailureInjector::TrySchedule(const MrcFailureSpec& s, Ptr<MrcTopology> topo)
         }
         else
         {
-            Ptr<MrcNetDevice> tx = l.nodeA == a ? l.devA : l.devB;
-            GrayFailure(tx, s.loss, s.at, repaired ? s.repair : Time::Max());
+            // the receiving device may be another rank's (null here): it draws the losses
+            const bool txIsA = l.nodeA == a;
+            ScheduleGray(topo->GetPortName(ids[0], txIsA) + "->" +
+                             topo->GetPortName(ids[0], !txIsA),
+                         txIsA ? l.devB : l.devA,
+                         s.loss,
+                         s.at,
+                         repaired ? s.repair : Time::Max());
         }
         return "";
     }
@@ -859,10 +927,16 @@ MrcFailureInjector::TrySchedule(const MrcFailureSpec& s, Ptr<MrcTopology> topo)
         {
             return bad + "'" + s.nodeA + "' is not a switch of this fabric" + names;
         }
-        SwitchDown(sw, s.at);
+        // through the fabric: a lean build has no devices on another rank's switch
+        const std::vector<Ptr<MrcChannel>> links = LinksOfFabric(topo, sw);
+        if (links.empty())
+        {
+            return bad + "'" + s.nodeA + "' has no links";
+        }
+        ScheduleSwitchDown(NodeName(sw), links, s.at);
         if (repaired)
         {
-            SwitchUp(sw, s.repair);
+            ScheduleSwitchUp(NodeName(sw), links, s.repair);
         }
         return "";
     }
@@ -878,7 +952,7 @@ MrcFailureInjector::TrySchedule(const MrcFailureSpec& s, Ptr<MrcTopology> topo)
         {
             if (topo->GetLink(id).plane == s.plane)
             {
-                links.push_back(topo->GetLink(id).channel);
+                links.push_back(LinkOfFabric(topo, id)); // (built here or not)
             }
         }
         const std::string label = MrcFailureSpec::PlaneLabel(s.plane);
@@ -903,11 +977,14 @@ MrcFailureInjector::TrySchedule(const MrcFailureSpec& s, Ptr<MrcTopology> topo)
                    " is not in this fabric (allowed: 0.." + std::to_string(topo->GetNPlanes() - 1) +
                    ")";
         }
-        Ptr<MrcNetDevice> port = topo->GetNicPort(static_cast<uint32_t>(h), s.plane);
-        NicPortDown(port, s.at);
+        // through the fabric: the host may be another rank's
+        const uint32_t id = topo->GetHostLink(static_cast<uint32_t>(h), s.plane);
+        Ptr<MrcChannel> link = LinkOfFabric(topo, id);
+        const std::string name = topo->GetPortName(id, true);
+        SchedulePortDown(name, link, s.at);
         if (repaired)
         {
-            NicPortUp(port, s.repair);
+            SchedulePortUp(name, link, s.repair);
         }
         return "";
     }

@@ -337,7 +337,7 @@ class MrcFailureInjector : public Object
     /// A scheduled gray failure of one direction.
     struct Gray
     {
-        Ptr<MrcNetDevice> tx;      //!< sending end
+        std::string direction;     //!< "portTx->portRx" (DirectionName)
         Time start;                //!< begins
         Time stop;                 //!< ends (Time::Max(): never)
         Ptr<RateErrorModel> model; //!< the error model
@@ -351,6 +351,41 @@ class MrcFailureInjector : public Object
     static Ptr<MrcChannel> LinkOf(const char* what, Ptr<MrcNetDevice> dev);
     /// \return the links of a node's MrcNetDevices, in device order
     static std::vector<Ptr<MrcChannel>> LinksOf(Ptr<Node> node);
+    /**
+     * The links of a fabric's switch or host as LinksOf gives them (in device order: a
+     * switch's port order, a host's plane order), found through the fabric: the state
+     * channel (GetLinkState) of each link, built here or not.
+     * \param topo the fabric
+     * \param node the node
+     * \return the links
+     */
+    std::vector<Ptr<MrcChannel>> LinksOfFabric(Ptr<MrcTopology> topo, Ptr<Node> node);
+    /// Switch down: links held down by "switch name" at `at`. Record: switch_down.
+    void ScheduleSwitchDown(const std::string& name,
+                            const std::vector<Ptr<MrcChannel>>& links,
+                            Time at);
+    /// Switch up: the links released at `at`. Record: switch_up.
+    void ScheduleSwitchUp(const std::string& name,
+                          const std::vector<Ptr<MrcChannel>>& links,
+                          Time at);
+    /// Port down: its link held down by "port name" at `at`. Record: port_down.
+    void SchedulePortDown(const std::string& name, Ptr<MrcChannel> link, Time at);
+    /// Port up: its link released at `at`. Record: port_up.
+    void SchedulePortUp(const std::string& name, Ptr<MrcChannel> link, Time at);
+    /**
+     * A gray failure of one direction (GrayFailure's checks, stream and records); the
+     * error model is made (and draws its stream slot) even where rx is not built here.
+     * \param direction "portTx->portRx"
+     * \param rx the receiving device, or null where another rank builds it
+     * \param lossProbability in [0, 1]
+     * \param start not before now
+     * \param stop after start
+     */
+    void ScheduleGray(const std::string& direction,
+                      Ptr<MrcNetDevice> rx,
+                      double lossProbability,
+                      Time start,
+                      Time stop);
     /// Schedule fn at absolute time at.
     void At(Time at, std::function<void()> fn);
 
