@@ -969,15 +969,13 @@ namespace
  * Build the 2-plane Clos of CutFacts whole (rank -1) or lean for one rank of 2 and schedule,
  * through the fabric (MrcFailureInjector::TrySchedule), one failure of each kind that names
  * devices: a switch of rank 1 (p0-t0-3, down 1 us to 1.6 us), a NIC port of a rank-1 host
- * (host9 plane 0, from 1.2 us), plane 1 (1.3 us to 1.7 us) and two gray failures (from 1 us:
- * first a direction received on rank 1, then one received on rank 0). Give as text what
- * rank 0 must agree on, at 1.45 us (everything down) and at 2 us: the records, IsPathUp of
- * every path from host 0 and IsReachable on both planes, and the ECMP tables of rank 0's
- * switches; and in draws the first draws of every gray failure's error model on a device
- * built here (by link id and end, as LossDraws).
- * \param rank the build rank (-1: whole)
- * \param draws set to the gray failures' draws
- * \return the text
+ * on that switch (host13 plane 0, from 1.2 us: still down when the switch comes back), plane 1 (1.3
+ * us to 1.7 us) and two gray failures (from 1 us: first a direction received on rank 1, then one
+ * received on rank 0). Give as text what rank 0 must agree on, at 1.45 us (everything down) and at
+ * 2 us: the records, IsPathUp of every path from host 0 and IsReachable on both planes, and the
+ * ECMP tables of rank 0's switches; and in draws the first draws of every gray failure's error
+ * model on a device built here (by link id and end, as LossDraws). \param rank the build rank (-1:
+ * whole) \param draws set to the gray failures' draws \return the text
  */
 std::string
 FailureKindFacts(int rank, std::map<std::string, std::string>& draws)
@@ -1016,7 +1014,7 @@ FailureKindFacts(int rank, std::map<std::string, std::string>& draws)
     };
     for (const MrcFailureSpec& f :
          {spec(Kind::SWITCH, "p0-t0-3", "", 0, NanoSeconds(1000), NanoSeconds(1600)),
-          spec(Kind::PORT, "host9", "", 0, NanoSeconds(1200), Time(0)),
+          spec(Kind::PORT, "host13", "", 0, NanoSeconds(1200), Time(0)),
           spec(Kind::PLANE, "", "", 1, NanoSeconds(1300), NanoSeconds(1700)),
           spec(Kind::GRAY, "p0-t1-1", "p0-t0-3", 0, NanoSeconds(1000), Time(0)),
           spec(Kind::GRAY, "p0-t1-2", "p0-t0-0", 0, NanoSeconds(1000), Time(0))})
@@ -1072,13 +1070,15 @@ TEST(MrcDistributed, ALeanBuildFailsSwitchesPortsPlanesAndGrayLinksAsOneProcess)
               0u)
         << whole;
     EXPECT_NE(whole.find("switch_down p0-t0-3 links=8"), std::string::npos) << whole;
-    EXPECT_NE(whole.find("port_down host9:0"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("port_down host13:0"), std::string::npos) << whole;
     EXPECT_NE(whole.find("plane_down p1 links="), std::string::npos) << whole;
     EXPECT_NE(whole.find("plane_up p1 links="), std::string::npos) << whole;
-    EXPECT_NE(whole.find("still down: p0-t0-2:0-host9:0 (port host9:0)"), std::string::npos)
+    EXPECT_NE(whole.find("switch_up p0-t0-3 links=8; still down: p0-t0-3:1-host13:0 (port "
+                         "host13:0)"),
+              std::string::npos)
         << whole;
     EXPECT_NE(whole.find("gray_failure_start p0-t1-1:3->p0-t0-3:"), std::string::npos) << whole;
-    EXPECT_NE(whole.find("host 9 reachable 00"), std::string::npos) << whole;
+    EXPECT_NE(whole.find("host 13 reachable 01"), std::string::npos) << whole; // at 2 us
     EXPECT_NE(whole.find("host 12 reachable 00"), std::string::npos) << whole; // at 1.45 us
     EXPECT_NE(whole.find("host 12 reachable 11"), std::string::npos) << whole; // at 2 us
     std::istringstream a(lean);
