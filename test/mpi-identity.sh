@@ -58,6 +58,7 @@ CASES=(
     "perm128-mrc|2 4|perm128-mrc --bytes=100000"
     "perm128-roce|2|perm128-roce --bytes=100000"
     "switch|2 4|permutation --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --planes=2 --bytes=300000 --transports=roce,mrc --failSwitch=p0-t1-1,p1-t0-3 --failAt=20us --repairSwitchAt=90us||events"
+    "switch-null|2|permutation --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --planes=2 --bytes=300000 --transport=mrc --failSwitch=p0-t1-1,p1-t0-3 --failAt=20us --repairSwitchAt=90us --grayLink=p0-t0-3:host13 --grayLoss=0.05 --sync=null||events"
     "gray|2 4|permutation --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --planes=2 --bytes=300000 --transports=uec,mrc --grayLink=p0-t1-2:p0-t0-3,p0-t0-3:host13,p1-t0-0:p1-t1-1 --grayLoss=0.05 --failAt=10us --grayUntil=150us||events"
     "plane|2 4|permutation --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --planes=2 --bytes=300000 --transports=roce,mrc --failPlane=1 --failAt=25us --repairPlaneAt=100us||events"
     "port|2 4|permutation --hosts=16 --hostsPerT0=4 --t1PerPlane=4 --planes=2 --bytes=300000 --transports=uec,mrc --failPort=host3:0,host12:1,host14:0 --failAt=20us --repairPortAt=90us||events"
