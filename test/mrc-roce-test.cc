@@ -894,6 +894,22 @@ TEST(MrcProfiles, RoceDeployedTakesTheNicAlphaGain)
     EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-paper"), "ns3::MrcDcqcn::G"), "0.00390625");
 }
 
+TEST(MrcProfiles, OnlyRoceDeployedReplansThePacingGap)
+{
+    // The HPCC simulator's DCQCN keeps a packet's gap as computed when it left (roce-hpcc and
+    // roce-paper); roce-deployed re-plans it at the current rate, as a NIC rate limiter.
+    EXPECT_EQ(
+        ValueOf(MrcProfiles::GetSettings("roce-deployed"), "ns3::MrcRoceQueuePair::PacingGap"),
+        "RateNow");
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-hpcc"), "ns3::MrcRoceQueuePair::PacingGap"),
+              "AtSend");
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-paper"), "ns3::MrcRoceQueuePair::PacingGap"),
+              "AtSend");
+    // The attribute's default is the HPCC simulator's rule.
+    Ptr<MrcRoceQueuePair> qp = CreateObject<MrcRoceQueuePair>();
+    EXPECT_EQ(qp->GetPacingGap(), MrcRoceQueuePair::GAP_AT_SEND);
+}
+
 TEST(MrcProfiles, CheckNamesTheBadSetting)
 {
     EXPECT_EQ(MrcProfiles::Check({"ns3::MrcRoceQueuePair::AckInterval", "4", ""}), "");
