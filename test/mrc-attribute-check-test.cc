@@ -147,7 +147,7 @@ TEST(MrcAttributeCheck, EnumNamesComeFromTheChecker)
     // A module enum: the typo of issue 16 (ns-3's enum assert fired on it in-tree).
     EXPECT_EQ(
         MrcAttributeCheck::CheckDefault("ns3::MrcDcqcnNotificationPoint::CnpStyle", "Sometimes"),
-        "value 'Sometimes' is not valid (allowed: Interval, AckFlag)");
+        "value 'Sometimes' is not valid (allowed: Interval, AckFlag, PortInterval)");
     EXPECT_EQ(
         MrcAttributeCheck::CheckDefault("ns3::MrcDcqcnNotificationPoint::CnpStyle", "AckFlag"),
         "");
@@ -233,7 +233,7 @@ TEST(MrcAttributeCheckDeathTest, SimRejectsABadEnumNameWithExitCode2)
         MrcTest::RunSimMain({"mrc-sim", "--ns3::MrcDcqcnNotificationPoint::CnpStyle=Sometimes"}),
         ::testing::ExitedWithCode(2),
         "error: invalid value for --ns3::MrcDcqcnNotificationPoint::CnpStyle: value "
-        "'Sometimes' is not valid \\(allowed: Interval, AckFlag\\)");
+        "'Sometimes' is not valid \\(allowed: Interval, AckFlag, PortInterval\\)");
     EXPECT_EXIT(MrcTest::RunSimMain({"mrc-sim", "--ns3::MrcDcqcn::G=abc"}),
                 ::testing::ExitedWithCode(2),
                 "error: invalid value for --ns3::MrcDcqcn::G: value 'abc' is not valid "

@@ -551,6 +551,49 @@ TEST(MrcDcqcnNotificationPoint, IntervalStyle)
     Simulator::Destroy();
 }
 
+// PortInterval (NVIDIA's min_time_between_cnps, "from the port"): the notification points of
+// two queue pairs on one NIC port share its clock; a CE packet within CnpInterval of the
+// port's last CNP gets none, whichever QP sent it, and nothing is deferred.
+TEST(MrcDcqcnNotificationPoint, PortIntervalStyleSharesThePortClock)
+{
+    MrcCnpPortClock clock;
+    std::vector<Ptr<MrcDcqcnNotificationPoint>> np;
+    int deferred = 0;
+    for (int i = 0; i < 2; ++i)
+    {
+        np.push_back(CreateObject<MrcDcqcnNotificationPoint>());
+        np[i]->SetAttribute("CnpStyle", EnumValue(MrcDcqcnNotificationPoint::PORT_INTERVAL));
+        np[i]->SetAttribute("CnpInterval", TimeValue(MicroSeconds(4)));
+        np[i]->SetSendCnpCallback(Callback<void>([&deferred]() { ++deferred; }));
+    }
+    std::vector<int> answers;
+    auto arrive = [&](int qp, bool ce) {
+        answers.push_back(np[qp]->OnDataArrival(ce, &clock) ? 1 : 0);
+    };
+    Simulator::Schedule(MicroSeconds(0), [&]() { arrive(0, true); });  // CNP: first of the port
+    Simulator::Schedule(MicroSeconds(1), [&]() { arrive(1, true); });  // port's last CNP 1 us ago
+    Simulator::Schedule(MicroSeconds(3), [&]() { arrive(0, true); });  // 3 us: none
+    Simulator::Schedule(MicroSeconds(4), [&]() { arrive(1, true); });  // 4 us: CNP for QP 1
+    Simulator::Schedule(MicroSeconds(5), [&]() { arrive(0, false); }); // not CE
+    Simulator::Schedule(MicroSeconds(7), [&]() { arrive(0, true); });  // 3 us after QP 1's: none
+    Simulator::Schedule(MicroSeconds(20), [&]() { arrive(0, true); }); // CNP
+    Simulator::Run();
+    EXPECT_EQ(answers, (std::vector<int>{1, 0, 0, 1, 0, 0, 1}));
+    EXPECT_EQ(deferred, 0); // nothing is deferred
+    EXPECT_EQ(np[0]->GetCeCount(), 4u);
+    EXPECT_EQ(np[0]->GetCnpCount(), 2u);
+    EXPECT_EQ(np[1]->GetCeCount(), 2u);
+    EXPECT_EQ(np[1]->GetCnpCount(), 1u);
+    EXPECT_TRUE(clock.any);
+    EXPECT_EQ(clock.last, MicroSeconds(20));
+    for (int i = 0; i < 2; ++i)
+    {
+        EXPECT_FALSE(np[i]->IsCnpDeferred());
+        np[i]->Dispose();
+    }
+    Simulator::Destroy();
+}
+
 TEST(MrcDcqcnNotificationPoint, AckFlagStyle)
 {
     Ptr<MrcDcqcnNotificationPoint> np = CreateObject<MrcDcqcnNotificationPoint>();

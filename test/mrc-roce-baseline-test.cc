@@ -687,7 +687,7 @@ TEST(MrcRoceDeployedProfile, TwoStaggeredFlowsFillTheBottleneckFairly)
 TEST(MrcRoceDeployedProfile, EightStaggeredFlowsFillTheBottleneckButKeepUnequalShares)
 {
     // Senders start 100 us apart; measured from 8.7 ms (well after the last start) until the
-    // first flow finishes (14.44 ms at this seed; 17.5 ms at most).
+    // first flow finishes (15.5 ms at this seed; 17.5 ms at most).
     const Bottleneck b =
         RunBottleneck("", 8, 30000000, MicroSeconds(100), MicroSeconds(8700), MicroSeconds(17500));
     EXPECT_EQ(b.profile, "roce-deployed");
@@ -696,8 +696,10 @@ TEST(MrcRoceDeployedProfile, EightStaggeredFlowsFillTheBottleneckButKeepUnequalS
     EXPECT_GE(b.utilization, 0.95);
     EXPECT_EQ(b.exactlyOnce, b.total);
     // Issue 19 asks for every sender within 10 % of the fair share. With the NIC's alpha gain
-    // (g = 5/1024, roce-deployed since session 15) DCQCN does not get there here: largest
-    // deviation 0.19 at this seed, within 10 % at 2 of seeds 1-20 (with g = 1/256: 6 of 20);
+    // (g = 5/1024, roce-deployed since session 15) and the pacing gap re-planned at the
+    // current rate (PacingGap RateNow, session 16) DCQCN does not get there here: largest
+    // deviation 0.20 at this seed, within 10 % at 5 of seeds 1-20 (2 of 20 with the gap
+    // fixed at send, 6 of 20 with that and g = 1/256);
     // the flows keep part of their join order for tens of milliseconds (doc/mrc.rst, "DCQCN
     // utilization and the roce-deployed profile"). A finding, not a goal: this fails once
     // the model converges within the issue's bound at this seed.

@@ -194,6 +194,63 @@ class CountingCc : public MrcNoCongestionControl
 
 NS_OBJECT_ENSURE_REGISTERED(CountingCc);
 
+/// Controller that starts at 1 Mb/s and raises its rate to the line rate at RaiseAt, telling
+/// the queue pair through notifyChanged (as MrcDcqcn's increase timer does).
+class StepRateCc : public MrcNoCongestionControl
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::MrcTestStepRateCc")
+                                .SetParent<MrcNoCongestionControl>()
+                                .SetGroupName("Mrc")
+                                .AddConstructor<StepRateCc>();
+        return tid;
+    }
+
+    static constexpr uint64_t LOW_BPS = 1000000; //!< 1 Mb/s, DCQCN's NIC floor
+
+    /// \return when the rate rises
+    static Time RaiseAt()
+    {
+        return MicroSeconds(10);
+    }
+
+    void Init(MrcCcState& s) override
+    {
+        s.rate = DataRate(LOW_BPS);
+        m_state = &s;
+        m_event = Simulator::Schedule(RaiseAt(), &StepRateCc::Raise, this);
+    }
+
+    Ptr<MrcCongestionOps> Fork() const override
+    {
+        return CreateObject<StepRateCc>();
+    }
+
+  private:
+    void Raise()
+    {
+        m_state->rate = m_state->lineRate;
+        if (!m_state->notifyChanged.IsNull())
+        {
+            m_state->notifyChanged();
+        }
+    }
+
+    void DoDispose() override
+    {
+        m_event.Cancel();
+        m_state = nullptr;
+        MrcNoCongestionControl::DoDispose();
+    }
+
+    MrcCcState* m_state{nullptr};
+    EventId m_event;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(StepRateCc);
+
 } // namespace
 
 TEST(MrcRoce, SingleFlowReachesLineRate)
@@ -227,6 +284,43 @@ TEST(MrcRoce, SingleFlowReachesLineRate)
     EXPECT_EQ(s.sw->GetTotalDropPackets(), 0u);
     EXPECT_EQ(c.requester->GetOutstandingRequests(), 0u);
     Simulator::Destroy();
+}
+
+// A rate raised while a packet's pacing gap is pending: with PacingGap RateNow the next
+// packet leaves at once (gap re-evaluated at the new rate from the last send time); with
+// AtSend (the HPCC simulator's rule) it waits out the gap computed at 1 Mb/s when the first
+// packet left: about 4,214 wire bytes at 1 Mb/s = 33.7 ms.
+TEST(MrcRoce, RateIncreaseShortensAPendingGapOnlyWithRateNow)
+{
+    for (const std::string gap : {"RateNow", "AtSend"})
+    {
+        SCOPED_TRACE(gap);
+        MrcRdmaHelper rdma;
+        rdma.SetQueuePairAttribute("CongestionControl", TypeIdValue(StepRateCc::GetTypeId()));
+        rdma.SetQueuePairAttribute("PacingGap", StringValue(gap));
+        Star s = MakeStar(rdma, StarConfig{});
+        MrcRdmaHelper::Connection c = rdma.Connect(s.hosts.Get(0), s.hosts.Get(1), 1 << 20);
+        Completions done;
+        c.requester->SetCompletionCallback(done.Cb());
+        ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, 2 * 4096))); // two packets
+        Simulator::Run();
+        ASSERT_EQ(done.wc.size(), 1u);
+        EXPECT_EQ(done.wc[0].status, MrcWcStatus::SUCCESS);
+        EXPECT_EQ(c.requester->GetCounters().dataPacketsSent, 2u);
+        if (gap == "RateNow")
+        {
+            // Second packet at the raise (10 us) + two hops and an ACK: well under 20 us.
+            EXPECT_GT(done.wc[0].end, StepRateCc::RaiseAt());
+            EXPECT_LT(done.wc[0].end, MicroSeconds(20)) << done.wc[0].end.As(Time::US);
+        }
+        else
+        {
+            EXPECT_GT(done.wc[0].end, MilliSeconds(33)) << done.wc[0].end.As(Time::US);
+            EXPECT_LT(done.wc[0].end, MilliSeconds(34));
+        }
+        EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 2 * 4096));
+        Simulator::Destroy();
+    }
 }
 
 TEST(MrcRoce, AckCoalescingCountsAndWriteWithImmediate)
@@ -525,7 +619,10 @@ namespace
 
 /// 2 -> 1 with every queued packet marked (Kmin = Kmax = 0); returns the connections.
 std::vector<MrcRdmaHelper::Connection>
-MarkedIncast(MrcRdmaHelper& rdma, Time& firstArrival, Time& lastArrival)
+MarkedIncast(MrcRdmaHelper& rdma,
+             Time& firstArrival,
+             Time& lastArrival,
+             Time* lastArrivalOfAny = nullptr)
 {
     StarConfig cfg;
     cfg.hosts = 3;
@@ -545,6 +642,17 @@ MarkedIncast(MrcRdmaHelper& rdma, Time& firstArrival, Time& lastArrival)
             firstArrival = std::min(firstArrival, Simulator::Now());
             lastArrival = Simulator::Now();
         }));
+    if (lastArrivalOfAny != nullptr)
+    {
+        for (const auto& c : conns)
+        {
+            c.responder->TraceConnectWithoutContext(
+                "Rx",
+                Callback<void, Ptr<const Packet>>([lastArrivalOfAny](Ptr<const Packet>) {
+                    *lastArrivalOfAny = Simulator::Now();
+                }));
+        }
+    }
     Simulator::Run();
     EXPECT_EQ(s.sw->GetTotalDropPackets(), 0u);
     EXPECT_GT(s.sw->GetMarkedPackets(), 0u);
@@ -589,6 +697,35 @@ TEST(MrcRoce, SeparateCnpsAtMostOncePerInterval)
     {
         EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 500000));
     }
+    Simulator::Destroy();
+}
+
+// PortInterval: the receiving NIC port sends at most one CNP per CnpInterval for both queue
+// pairs together (NVIDIA min_time_between_cnps "from the port"), none deferred.
+TEST(MrcRoce, PortIntervalCnpsAtMostOncePerIntervalPerPort)
+{
+    ResetDefaultsAtEnd reset;
+    Config::SetDefault("ns3::MrcDcqcnNotificationPoint::CnpStyle", StringValue("PortInterval"));
+    Config::SetDefault("ns3::MrcDcqcnNotificationPoint::CnpInterval", TimeValue(MicroSeconds(10)));
+    MrcRdmaHelper rdma;
+    rdma.SetQueuePairAttribute("CongestionControl", TypeIdValue(CountingCc::GetTypeId()));
+    Time first;
+    Time last;
+    Time lastAny;
+    auto conns = MarkedIncast(rdma, first, last, &lastAny);
+    uint64_t cnps = 0;
+    uint64_t marked = 0;
+    for (const auto& c : conns)
+    {
+        cnps += c.responder->GetCounters().cnpsSent;
+        marked += c.responder->GetCounters().ecnMarkedReceived;
+        EXPECT_EQ(c.requester->GetCounters().cnpsReceived, c.responder->GetCounters().cnpsSent);
+        EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), 500000));
+    }
+    EXPECT_GE(cnps, 2u);
+    EXPECT_LT(cnps, marked);
+    // Every two CNPs of the port are at least 10 us apart, from time 0 to the last arrival.
+    EXPECT_LE(cnps, 1 + static_cast<uint64_t>(lastAny.GetMicroSeconds() / 10));
     Simulator::Destroy();
 }
 
@@ -755,6 +892,22 @@ TEST(MrcProfiles, RoceDeployedTakesTheNicAlphaGain)
         "1us"); // dce_tcp_rtt 1 us
     EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-hpcc"), "ns3::MrcDcqcn::G"), "0.00390625");
     EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-paper"), "ns3::MrcDcqcn::G"), "0.00390625");
+}
+
+TEST(MrcProfiles, OnlyRoceDeployedReplansThePacingGap)
+{
+    // The HPCC simulator's DCQCN keeps a packet's gap as computed when it left (roce-hpcc and
+    // roce-paper); roce-deployed re-plans it at the current rate, as a NIC rate limiter.
+    EXPECT_EQ(
+        ValueOf(MrcProfiles::GetSettings("roce-deployed"), "ns3::MrcRoceQueuePair::PacingGap"),
+        "RateNow");
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-hpcc"), "ns3::MrcRoceQueuePair::PacingGap"),
+              "AtSend");
+    EXPECT_EQ(ValueOf(MrcProfiles::GetSettings("roce-paper"), "ns3::MrcRoceQueuePair::PacingGap"),
+              "AtSend");
+    // The attribute's default is the HPCC simulator's rule.
+    Ptr<MrcRoceQueuePair> qp = CreateObject<MrcRoceQueuePair>();
+    EXPECT_EQ(qp->GetPacingGap(), MrcRoceQueuePair::GAP_AT_SEND);
 }
 
 TEST(MrcProfiles, CheckNamesTheBadSetting)

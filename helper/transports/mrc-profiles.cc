@@ -85,6 +85,10 @@ RoceHpcc(const MrcProfileContext& ctx)
         {"ns3::MrcRoceQueuePair::NakInterval", "500us", "HPCC simulator attribute default"},
         {"ns3::MrcRoceQueuePair::DataDscp", "26", "our choice: RoCE data DSCP (class 3)"},
         {"ns3::MrcRoceQueuePair::AckDscp", "46", "HPCC simulator ACK_HIGH_PRIO 1"},
+        {"ns3::MrcRoceQueuePair::PacingGap",
+         "AtSend",
+         "HPCC simulator: a packet's gap is fixed when it leaves (its DCQCN sets the QP rate "
+         "without moving the next send)"},
         {DCQCN_G, "0.00390625", run + ": g = 1/256"},
         {DCQCN_ALPHA_TIMER, "1us", run + ": alpha timer 1 us"},
         {DCQCN_DECREASE_TIMER, "4us", run + ": rate decrease interval 4 us"},
@@ -173,6 +177,9 @@ RoceDeployed(const MrcProfileContext& ctx)
     set("ns3::MrcRoceQueuePair::Mtu",
         "4096",
         "issue 19: 4096 B for every transport (the largest RoCE path MTU)");
+    set("ns3::MrcRoceQueuePair::PacingGap",
+        "RateNow",
+        "model change (session 16): a NIC rate limiter applies a new rate to the pending gap");
     set(DCQCN_INCREASE_TIMER,
         "55us",
         "DCQCN paper: increase timer T = 55 us (the HPCC simulator's 300 us without a byte "

@@ -25,9 +25,14 @@ MrcDcqcnNotificationPoint::GetTypeId()
             .SetGroupName("Mrc")
             .AddConstructor<MrcDcqcnNotificationPoint>()
             .AddAttribute("CnpStyle",
-                          "Interval: separate CNPs, at most one per CnpInterval (DCQCN paper, "
+                          "Interval: separate CNPs, at most one per CnpInterval per flow, a CE "
+                          "packet inside the interval deferring one to its end (DCQCN paper, "
                           "htsim). AckFlag: a CNP flag on the ACK of every CE packet (HPCC "
-                          "simulator). Default AckFlag (HPCC simulator, the roce-hpcc profile).",
+                          "simulator). PortInterval: at most one CNP per CnpInterval per "
+                          "receiving NIC port, shared by its queue pairs, nothing deferred "
+                          "(NVIDIA min_time_between_cnps, described as the least time between "
+                          "CNPs sent from the port). Default AckFlag (HPCC simulator, the "
+                          "roce-hpcc profile).",
 #if MRC_NS3_VERSION_MINOR >= 41
                           EnumValue<CnpStyle>(ACK_FLAG),
                           MakeEnumAccessor<CnpStyle>(&MrcDcqcnNotificationPoint::m_style),
@@ -35,10 +40,15 @@ MrcDcqcnNotificationPoint::GetTypeId()
                           EnumValue(ACK_FLAG),
                           MakeEnumAccessor(&MrcDcqcnNotificationPoint::m_style),
 #endif
-                          MakeEnumChecker(INTERVAL, "Interval", ACK_FLAG, "AckFlag"))
+                          MakeEnumChecker(INTERVAL,
+                                          "Interval",
+                                          ACK_FLAG,
+                                          "AckFlag",
+                                          PORT_INTERVAL,
+                                          "PortInterval"))
             .AddAttribute("CnpInterval",
-                          "Interval style: least time between two CNPs of a flow. Default "
-                          "50 us (DCQCN paper, htsim).",
+                          "Interval style: least time between two CNPs of a flow; "
+                          "PortInterval: of a NIC port. Default 50 us (DCQCN paper, htsim).",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&MrcDcqcnNotificationPoint::m_interval),
                           MakeTimeChecker(Time(0)));
@@ -78,7 +88,7 @@ MrcDcqcnNotificationPoint::CancelDeferred()
 }
 
 bool
-MrcDcqcnNotificationPoint::OnDataArrival(bool ce)
+MrcDcqcnNotificationPoint::OnDataArrival(bool ce, MrcCnpPortClock* portClock)
 {
     if (!ce)
     {
@@ -91,6 +101,22 @@ MrcDcqcnNotificationPoint::OnDataArrival(bool ce)
         return true;
     }
     Time now = Simulator::Now();
+    if (m_style == PORT_INTERVAL)
+    {
+        NS_ABORT_MSG_IF(portClock == nullptr,
+                        "MrcDcqcnNotificationPoint: CnpStyle PortInterval needs the NIC port's "
+                        "CNP clock");
+        if (portClock->any && now - portClock->last < m_interval)
+        {
+            return false; // the port sent a CNP too recently: none for this packet
+        }
+        portClock->any = true;
+        portClock->last = now;
+        m_anyCnp = true;
+        m_lastCnp = now;
+        ++m_cnpCount;
+        return true;
+    }
     if (!m_anyCnp || now - m_lastCnp >= m_interval)
     {
         // The deferred event (if any) is due exactly now and not run yet: this CNP covers it.

@@ -24,6 +24,17 @@ namespace ns3
 
 /**
  * \ingroup mrc
+ * When a NIC port last sent a CNP (PortInterval style): one per NIC port, shared by the
+ * notification points of every queue pair receiving on it.
+ */
+struct MrcCnpPortClock
+{
+    bool any{false}; //!< the port sent a CNP already
+    Time last;       //!< when
+};
+
+/**
+ * \ingroup mrc
  * DCQCN notification point, one per receiving queue pair (flow).
  *
  * Two styles:
@@ -33,6 +44,9 @@ namespace ns3
  *   ends.
  * - ACK_FLAG (HPCC simulator): no separate CNPs; the ACK of a CE data packet carries a CNP
  *   flag, and the sender's decrease timer does the rate limiting.
+ * - PORT_INTERVAL (NVIDIA ConnectX, min_time_between_cnps "from the port"): a CE data packet
+ *   causes a CNP if at least CnpInterval has passed since the last CNP of the receiving NIC
+ *   port, whatever its queue pair; otherwise no CNP (nothing is deferred).
  *
  * The receiving QP calls OnDataArrival for every data packet and acts on the answer.
  */
@@ -42,8 +56,9 @@ class MrcDcqcnNotificationPoint : public Object
     /// How congestion is reported.
     enum CnpStyle
     {
-        INTERVAL, //!< separate CNPs, at most one per CnpInterval (paper, htsim)
-        ACK_FLAG, //!< a CNP flag on the ACK of every CE packet (HPCC simulator)
+        INTERVAL,      //!< separate CNPs, at most one per CnpInterval (paper, htsim)
+        ACK_FLAG,      //!< a CNP flag on the ACK of every CE packet (HPCC simulator)
+        PORT_INTERVAL, //!< separate CNPs, at most one per CnpInterval per NIC port (NVIDIA)
     };
 
     /**
@@ -58,11 +73,13 @@ class MrcDcqcnNotificationPoint : public Object
     /**
      * A data packet arrived (uses Simulator::Now()).
      * \param ce the packet carried ECN CE
+     * \param portClock the receiving NIC port's CNP clock (PORT_INTERVAL style: required;
+     * other styles ignore it)
      * \return INTERVAL style: true if the QP must send a CNP now; ACK_FLAG style: true if the
      * QP must set the CNP flag on this packet's ACK. False otherwise (in INTERVAL style a CE
      * packet inside the interval may lead to a deferred CNP through the callback).
      */
-    bool OnDataArrival(bool ce);
+    bool OnDataArrival(bool ce, MrcCnpPortClock* portClock = nullptr);
 
     /**
      * Set the function that sends a deferred CNP (INTERVAL style). Must be set before a CE

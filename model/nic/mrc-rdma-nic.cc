@@ -305,6 +305,15 @@ MrcRdmaNic::GetNPorts() const
     return static_cast<uint32_t>(m_ports.size());
 }
 
+MrcCnpPortClock&
+MrcRdmaNic::GetCnpPortClock(uint32_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "MrcRdmaNic: port " << port << " but the NIC has " << m_ports.size()
+                                        << " ports");
+    return m_ports[port].cnpClock;
+}
+
 Ptr<MrcNetDevice>
 MrcRdmaNic::GetDevice(uint32_t port) const
 {

@@ -11,6 +11,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/ipv6-address.h"
+#include "ns3/mrc-dcqcn-np.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
@@ -130,6 +131,8 @@ class MrcRdmaNic : public Object, public MrcPortOwner
     uint32_t GetNPorts() const;
     /// \param port index \return the port's device
     Ptr<MrcNetDevice> GetDevice(uint32_t port) const;
+    /// \param port index \return when the port last sent a CNP (DCQCN PortInterval style)
+    MrcCnpPortClock& GetCnpPortClock(uint32_t port);
     /// \param port index \return the port's address
     Ipv6Address GetAddress(uint32_t port) const;
     /// \return every port's address, port order
@@ -279,6 +282,7 @@ class MrcRdmaNic : public Object, public MrcPortOwner
         uint8_t blockedClasses{0};           //!< classes a ready QP found full in Serve
         uint64_t txData{0};                  //!< data packets handed to the device
         uint64_t txDrops{0};                 //!< refused by the device
+        MrcCnpPortClock cnpClock;            //!< last CNP sent (PortInterval style)
     };
 
     /**

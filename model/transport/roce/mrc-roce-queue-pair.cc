@@ -138,7 +138,25 @@ MrcRoceQueuePair::GetTypeId()
                           "TCP's duplicate-ACK threshold is 3).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&MrcRoceQueuePair::m_reorderPsns),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "PacingGap",
+                "When the gap after a data packet (wire bytes / pacing rate) is computed. "
+                "AtSend (default): once, when the packet leaves, from the rate then; a later "
+                "rate change does not move the next send time (the HPCC simulator's DCQCN sets "
+                "the QP rate without rescheduling its next send). RateNow: the next send time "
+                "is the last send time plus the gap at the current rate, so that a rate "
+                "increase shortens a pending gap and a decrease lengthens it, as a NIC rate "
+                "limiter applies a new rate at once (model change of session 16; with a "
+                "1 Mb/s floor one 4096 B packet's gap is 33.7 ms).",
+#if MRC_NS3_VERSION_MINOR >= 41
+                EnumValue<PacingGap>(GAP_AT_SEND),
+                MakeEnumAccessor<PacingGap>(&MrcRoceQueuePair::m_pacingGap),
+#else
+                EnumValue(GAP_AT_SEND),
+                MakeEnumAccessor(&MrcRoceQueuePair::m_pacingGap),
+#endif
+                MakeEnumChecker(GAP_AT_SEND, "AtSend", GAP_RATE_NOW, "RateNow"));
     return tid;
 }
 
@@ -154,10 +172,12 @@ MrcRoceQueuePair::MrcRoceQueuePair()
       m_recovery(GO_BACK_N),
       m_maxOutstanding(0),
       m_reorderPsns(0),
+      m_pacingGap(GAP_AT_SEND),
       m_sndUna(0),
       m_sndNxt(0),
       m_maxSent(0),
       m_txIdx(0),
+      m_lastWireBytes(0),
       m_timerDeadline(Time::Max()),
       m_retries(0),
       m_rtxBytes(0),
@@ -246,6 +266,12 @@ std::size_t
 MrcRoceQueuePair::GetHeldPackets() const
 {
     return m_held.size();
+}
+
+MrcRoceQueuePair::PacingGap
+MrcRoceQueuePair::GetPacingGap() const
+{
+    return m_pacingGap;
 }
 
 uint64_t
@@ -337,7 +363,7 @@ MrcRoceQueuePair::GetNextSendTime(uint32_t port) const
         {
             return Time::Max(); // window full: an ACK calls NotifyReady
         }
-        return m_nextAvail;
+        return PacedTime();
     }
     if (!MayStartNew())
     {
@@ -358,7 +384,20 @@ MrcRoceQueuePair::GetNextSendTime(uint32_t port) const
             return Time::Max(); // window full: an ACK calls NotifyReady
         }
     }
-    return m_nextAvail;
+    return PacedTime();
+}
+
+Time
+MrcRoceQueuePair::PacedTime() const
+{
+    if (m_pacingGap == GAP_AT_SEND)
+    {
+        return m_nextAvail;
+    }
+    // The gap of the last packet at the rate in force now: a rate change since it left
+    // moves the next send time (the controller's rate change kicks the NIC).
+    const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
+    return m_lastSend + m_txTime.Get(rate, m_lastWireBytes);
 }
 
 uint8_t
@@ -451,8 +490,17 @@ MrcRoceQueuePair::DoBuildNextPacket(uint32_t port)
     tx.payloadBytes = len;
     m_cc.inflight += len;
     m_ccOps->OnSent(m_cc, len);
-    const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
-    m_nextAvail = Simulator::Now() + m_txTime.Get(rate, p->GetSize() + WIRE_EXTRA_BYTES);
+    const uint32_t wireBytes = p->GetSize() + WIRE_EXTRA_BYTES;
+    if (m_pacingGap == GAP_AT_SEND)
+    {
+        const DataRate rate = m_cc.rate.GetBitRate() > 0 ? m_cc.rate : m_cc.lineRate;
+        m_nextAvail = Simulator::Now() + m_txTime.Get(rate, wireBytes);
+    }
+    else
+    {
+        m_lastSend = Simulator::Now();
+        m_lastWireBytes = wireBytes;
+    }
     if (m_timerDeadline == Time::Max())
     {
         RestartTimer();
@@ -744,7 +792,10 @@ MrcRoceQueuePair::ReceiveData(const MrcRxPacket& rx)
         ++m_counters.ecnMarkedReceived;
         m_cnpPort = rx.port;
     }
-    if (m_np->OnDataArrival(ce))
+    MrcCnpPortClock* clock = ce && m_np->GetStyle() == MrcDcqcnNotificationPoint::PORT_INTERVAL
+                                 ? &m_nic->GetCnpPortClock(rx.port)
+                                 : nullptr;
+    if (m_np->OnDataArrival(ce, clock))
     {
         if (m_np->GetStyle() == MrcDcqcnNotificationPoint::ACK_FLAG)
         {

@@ -35,7 +35,8 @@ namespace ns3
  * packet, ImmDt on the last (or only) packet of a Write with Immediate; the A bit on the
  * last packet. Data packets carry DSCP DataDscp and ECT(0) (EcnCapable), the fixed UDP
  * source port and flow label of the path selector, and leave no faster than the pacing
- * rate of the congestion controller (gap = wire bytes / rate) and only while
+ * rate of the congestion controller (gap = wire bytes / rate; PacingGap: the rate when the
+ * previous packet left, or the rate now) and only while
  * inflight + payload <= cwnd. A cumulative ACK completes every request whose last PSN it
  * covers. A NAK (PSN sequence error) acknowledges everything before its PSN and rewinds
  * the next PSN to it (go-back-N). The local ACK timer (AckTimeout) runs while packets are
@@ -83,6 +84,13 @@ class MrcRoceQueuePair : public MrcQueuePair
         SELECTIVE_REPEAT, //!< keep out-of-order packets, NAK each hole, resend only holes
     };
 
+    /// When the pacing gap after a data packet is computed.
+    enum PacingGap
+    {
+        GAP_AT_SEND,  //!< at send time, from the rate then (HPCC simulator's DCQCN)
+        GAP_RATE_NOW, //!< from the last send time and the rate now (a NIC rate limiter)
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -111,6 +119,8 @@ class MrcRoceQueuePair : public MrcQueuePair
     Recovery GetRecovery() const;
     /// \return out-of-order packets the responder holds (selective repeat)
     std::size_t GetHeldPackets() const;
+    /// \return the pacing-gap rule (PacingGap attribute)
+    PacingGap GetPacingGap() const;
 
   protected:
     MrcTxPacket DoBuildNextPacket(uint32_t port) override;
@@ -167,6 +177,8 @@ class MrcRoceQueuePair : public MrcQueuePair
     bool MayStartNew() const;
     /// Selective repeat: a sequence NAK names PSN seq as missing.
     void ReceiveSelectiveNak(uint64_t seq);
+    /// \return the earliest time the next data packet may leave (pacing only)
+    Time PacedTime() const;
 
     // responder
     /// Handle a data packet.
@@ -207,20 +219,23 @@ class MrcRoceQueuePair : public MrcQueuePair
     Recovery m_recovery;       //!< Recovery
     uint32_t m_maxOutstanding; //!< MaxOutstandingPsns (0: no cap)
     uint32_t m_reorderPsns;    //!< ReorderPsns
+    PacingGap m_pacingGap;     //!< PacingGap
 
     // requester state
-    MrcPathChoice m_path;     //!< the fixed path
-    uint64_t m_sndUna;        //!< oldest unacknowledged sequence
-    uint64_t m_sndNxt;        //!< next sequence to send
-    uint64_t m_maxSent;       //!< one past the highest sequence ever sent
-    std::size_t m_txIdx;      //!< index of the request holding m_sndNxt
-    Time m_nextAvail;         //!< pacing: earliest next send
-    MrcTxTimeCache m_txTime;  //!< pacing: the last serialization time computed
-    EventId m_timer;          //!< local ACK timer event
-    Time m_timerDeadline;     //!< when the timer expires (Time::Max(): stopped)
-    uint32_t m_retries;       //!< timer expiries since the last progress
-    std::set<uint64_t> m_rtx; //!< selective repeat: PSNs to send again
-    uint64_t m_rtxBytes;      //!< their payload bytes
+    MrcPathChoice m_path;            //!< the fixed path
+    uint64_t m_sndUna;               //!< oldest unacknowledged sequence
+    uint64_t m_sndNxt;               //!< next sequence to send
+    uint64_t m_maxSent;              //!< one past the highest sequence ever sent
+    std::size_t m_txIdx;             //!< index of the request holding m_sndNxt
+    Time m_nextAvail;                //!< pacing (GAP_AT_SEND): earliest next send
+    Time m_lastSend;                 //!< pacing (GAP_RATE_NOW): when the last packet left
+    uint32_t m_lastWireBytes;        //!< pacing (GAP_RATE_NOW): its bytes on the wire
+    mutable MrcTxTimeCache m_txTime; //!< pacing: the last serialization time computed
+    EventId m_timer;                 //!< local ACK timer event
+    Time m_timerDeadline;            //!< when the timer expires (Time::Max(): stopped)
+    uint32_t m_retries;              //!< timer expiries since the last progress
+    std::set<uint64_t> m_rtx;        //!< selective repeat: PSNs to send again
+    uint64_t m_rtxBytes;             //!< their payload bytes
 
     // responder state
     uint64_t m_ePsn;                       //!< expected sequence
