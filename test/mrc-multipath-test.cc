@@ -809,9 +809,8 @@ class MarkEctCe : public ErrorModel
   public:
     static TypeId GetTypeId()
     {
-        static TypeId tid = TypeId("ns3::MrcTestMultipathMarkEctCe")
-                                .SetParent<ErrorModel>()
-                                .SetGroupName("Mrc");
+        static TypeId tid =
+            TypeId("ns3::MrcTestMultipathMarkEctCe").SetParent<ErrorModel>().SetGroupName("Mrc");
         return tid;
     }
 
@@ -987,14 +986,14 @@ TEST(MrcMultipath, ProbedReversePathTakesAnAnsweredProbeThatArrivedCe)
     EXPECT_TRUE(prb.done);
     EXPECT_TRUE(prb.exactlyOnce);
     EXPECT_GT(prb.ceMarked, 0u);
-    EXPECT_GT(prb.responder.revProbesAnsweredCe, 0u);
-    EXPECT_LE(prb.responder.revProbesAnsweredCe, prb.responder.revProbesAnswered);
+    EXPECT_GT(prb.responder.revAnsweredCe, 0u);
+    EXPECT_LE(prb.responder.revAnsweredCe, prb.responder.revProbesAnswered);
     ASSERT_EQ(prb.reverse0.port, 0u);
     ASSERT_NE(prb.liveId, MrcEvTable::NO_EV);
     EXPECT_EQ(prb.reverse0Id, prb.liveId);
     std::cout << "frames marked CE " << prb.ceMarked << "; reverse probes sent "
               << prb.responder.revProbesSent << " answered " << prb.responder.revProbesAnswered
-              << " (CE " << prb.responder.revProbesAnsweredCe << "), control frames dropped "
+              << " (CE " << prb.responder.revAnsweredCe << "), control frames dropped "
               << prb.controlDropped << "\n";
 }
 

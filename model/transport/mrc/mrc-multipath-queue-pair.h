@@ -62,7 +62,7 @@ struct MrcMultipathCounters
     uint64_t guardLosses{0};        //!< of inferredLosses: PSNs found lost by these re-checks
     uint64_t revProbesSent{0};      //!< of probesSent: reverse-EV probes (ReversePath Probed)
     uint64_t revProbesAnswered{0};  //!< reverse-EV probes answered (any m)
-    uint64_t revProbesAnsweredCe{0}; //!< of revProbesAnswered: answers with m != NONE (CE)
+    uint64_t revAnsweredCe{0};      //!< of revProbesAnswered: answers with m != NONE (CE)
     uint64_t reverseEvChanges{0};   //!< times a plane's reverse EV became another EV
 };
 

@@ -298,7 +298,7 @@ MrcMultipathQueuePair::ReverseProbeAnswered(const MrcSethHeader& seth)
     // says of congestion (the answer P1 names, an EV Probe's EETH response, carries no m; a
     // CE-marked probe still found a live path)
     ++m_mpCounters.revProbesAnswered;
-    m_mpCounters.revProbesAnsweredCe += seth.GetPathFeedback() != MrcPathFeedback::NONE ? 1 : 0;
+    m_mpCounters.revAnsweredCe += seth.GetPathFeedback() != MrcPathFeedback::NONE ? 1 : 0;
     MrcPathChoice& rev = m_revEv[probed.port];
     if (rev.port == MrcPathSelector::NO_PORT || rev.ev != probed.ev)
     {
