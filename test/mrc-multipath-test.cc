@@ -802,9 +802,54 @@ class DropAllCounting : public ErrorModel
     }
 };
 
+/// Marks every ECN-capable frame CE (outer IPv6 header, and the inner one of IPv6-in-IPv6)
+/// and lets it pass; counts the frames it marked.
+class MarkEctCe : public ErrorModel
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::MrcTestMultipathMarkEctCe").SetParent<ErrorModel>().SetGroupName("Mrc");
+        return tid;
+    }
+
+    uint32_t marked{0}; //!< frames marked CE
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        const uint32_t eth = 14;
+        const uint32_t ip6 = 40;
+        std::vector<uint8_t> b(p->GetSize());
+        p->CopyData(b.data(), b.size());
+        // ECN: bits 5..4 of the second IPv6 byte (traffic class bits 1..0)
+        if (b.size() < eth + ip6 || ((b[eth + 1] >> 4) & 0x3) == 0)
+        {
+            return false;
+        }
+        b[eth + 1] |= 0x30;
+        if (b[eth + 6] == 41 && b.size() >= eth + 2 * ip6)
+        {
+            b[eth + ip6 + 1] |= 0x30;
+        }
+        p->RemoveAtStart(p->GetSize());
+        p->AddAtEnd(Create<Packet>(b.data(), b.size()));
+        ++marked;
+        return false;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
 /// One 4 MiB Write from host 0 to host 3 of TwoPlaneClos(4) (SRv6 EVs, one per T1) while the
 /// link from host 3's T0 up to T1 1 of plane 0 drops everything: the data path (down from
-/// T1 1) works, the reverse direction of EV (0, 1) is dead.
+/// T1 1) works, the reverse direction of EV (0, 1) is dead. With ceOnLive, the link from
+/// host 3's T0 up to T1 0 of plane 0 (the reverse direction of the live EV (0, 0)) marks
+/// every ECN-capable frame CE: there the only such frames are the responder's reverse-EV
+/// probes (its SACKs are not ECN-capable).
 struct ReverseRun
 {
     uint32_t controlDropped{0};
@@ -815,12 +860,14 @@ struct ReverseRun
     MrcPathChoice reverse0;
     uint32_t reverse0Id{MrcEvTable::NO_EV};
     uint32_t liveId{MrcEvTable::NO_EV};
+    uint32_t ceMarked{0}; //!< frames marked CE (ceOnLive)
 };
 
 ReverseRun
 RunWithDeadReversePath(const std::string& reversePath,
                        Time probeInterval = Seconds(0),
-                       bool sackEveryPacket = false)
+                       bool sackEveryPacket = false,
+                       bool ceOnLive = false)
 {
     if (sackEveryPacket)
     {
@@ -832,6 +879,13 @@ RunWithDeadReversePath(const std::string& reversePath,
         t->GetLink(t->GetSwitch(0, MrcTier::T0, 1), t->GetSwitch(0, MrcTier::T1, 1));
     Ptr<DropAllCounting> em = CreateObject<DropAllCounting>();
     up.devB->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    Ptr<MarkEctCe> ce = CreateObject<MarkEctCe>();
+    if (ceOnLive)
+    {
+        const MrcTopologyLink& live =
+            t->GetLink(t->GetSwitch(0, MrcTier::T0, 1), t->GetSwitch(0, MrcTier::T1, 0));
+        live.devB->SetAttribute("ReceiveErrorModel", PointerValue(ce));
+    }
     MrcMultipathHelper mrc;
     mrc.SetQueuePairAttribute("ReversePath", StringValue(reversePath));
     mrc.SetQueuePairAttribute("ReverseProbeInterval", TimeValue(probeInterval));
@@ -845,6 +899,7 @@ RunWithDeadReversePath(const std::string& reversePath,
     ReverseRun r;
     r.controlDropped = em->control;
     r.controlDroppedLate = em->controlLate;
+    r.ceMarked = ce->marked;
     r.done = log.wc.size() == 1 && log.wc[0].status == MrcWcStatus::SUCCESS;
     r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
     r.responder = Mp(c.responder)->GetMultipathCounters();
@@ -916,6 +971,29 @@ TEST(MrcMultipath, ProbedReversePathTakesAnAnswerThatComesAfterTheNextProbe)
     EXPECT_EQ(prb.reverse0Id, prb.liveId);
     std::cout << "reverse probes sent " << prb.responder.revProbesSent << " answered "
               << prb.responder.revProbesAnswered << ", control frames dropped "
+              << prb.controlDropped << "\n";
+}
+
+TEST(MrcMultipath, ProbedReversePathTakesAnAnsweredProbeThatArrivedCe)
+{
+    // P1 sec. 2.4: "if answered, it becomes that plane's reverse EV"; the answer P1 names (an
+    // EV Probe's EETH response) carries no congestion mark. Here every reverse-EV probe on
+    // the live EV (0, 0) arrives CE (so its answer, a SACK with pr = 1, carries m =
+    // SKIP_ONCE) and EV (0, 1) is dead backwards: the answered EV (0, 0) must still become
+    // plane 0's reverse EV. (Before session 16 a CE answer was ignored: plane 0 never got
+    // a reverse EV and kept sending half its SACKs into the dead EV.)
+    const ReverseRun prb = RunWithDeadReversePath("Probed", Seconds(0), true, true);
+    EXPECT_TRUE(prb.done);
+    EXPECT_TRUE(prb.exactlyOnce);
+    EXPECT_GT(prb.ceMarked, 0u);
+    EXPECT_GT(prb.responder.revAnsweredCe, 0u);
+    EXPECT_LE(prb.responder.revAnsweredCe, prb.responder.revProbesAnswered);
+    ASSERT_EQ(prb.reverse0.port, 0u);
+    ASSERT_NE(prb.liveId, MrcEvTable::NO_EV);
+    EXPECT_EQ(prb.reverse0Id, prb.liveId);
+    std::cout << "frames marked CE " << prb.ceMarked << "; reverse probes sent "
+              << prb.responder.revProbesSent << " answered " << prb.responder.revProbesAnswered
+              << " (CE " << prb.responder.revAnsweredCe << "), control frames dropped "
               << prb.controlDropped << "\n";
 }
 

@@ -383,12 +383,13 @@ MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
             "Probed: P1 sec. 2.4's reverse EVs: while the QP only "
             "receives (nothing of its own outstanding or queued), once per "
             "ReverseProbeInterval it sends a reliability probe on a "
-            "random GOOD EV of the next plane in turn; the EV whose probe is answered with "
-            "m = NONE becomes that plane's reverse EV, and the QP's control packets on that "
-            "plane use it; an answer to any of its last 16 probes counts, also one that "
-            "comes after later probes (our choices: a CE answer or no answer leaves the "
-            "reverse EV as it was; before the first answer, and whenever the QP has data of "
-            "its own outstanding, it rotates as Rotate does).",
+            "random GOOD EV of the next plane in turn; the EV whose probe is answered "
+            "becomes that plane's reverse EV (also when the answer reports CE: P1 says "
+            "'if answered'), and the QP's control packets on that plane use it; an answer "
+            "to any of its last 16 probes counts, also one that comes after later probes "
+            "(our choices: no answer leaves the reverse EV as it was; before the first "
+            "answer, and whenever the QP has data of its own outstanding, it rotates as "
+            "Rotate does).",
 #if MRC_NS3_VERSION_MINOR >= 41
             EnumValue<ReversePath>(REVERSE_ROTATE),
             MakeEnumAccessor<ReversePath>(&MrcMultipathQueuePair::m_reversePath),

@@ -61,7 +61,8 @@ struct MrcMultipathCounters
     uint64_t guardRechecks{0};      //!< BackstopGuard re-checks run at a held PSN's expiry
     uint64_t guardLosses{0};        //!< of inferredLosses: PSNs found lost by these re-checks
     uint64_t revProbesSent{0};      //!< of probesSent: reverse-EV probes (ReversePath Probed)
-    uint64_t revProbesAnswered{0};  //!< reverse-EV probes answered with m = NONE
+    uint64_t revProbesAnswered{0};  //!< reverse-EV probes answered (any m)
+    uint64_t revAnsweredCe{0};      //!< of revProbesAnswered: answers with m != NONE (CE)
     uint64_t reverseEvChanges{0};   //!< times a plane's reverse EV became another EV
 };
 
@@ -231,8 +232,8 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     /// \return the current timeout (grows while retries without progress go on)
     Time GetCurrentTimeout() const;
     /**
-     * The reverse EV of a plane that ReversePath Probed learned (the last reverse-EV probe
-     * answered with m = NONE on that plane).
+     * The reverse EV of a plane that ReversePath Probed learned (the EV of the last
+     * reverse-EV probe answered on that plane).
      * \param port the plane
      * \return its path, or port NO_PORT when none was learned yet
      */

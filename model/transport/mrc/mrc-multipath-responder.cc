@@ -294,13 +294,11 @@ MrcMultipathQueuePair::ReverseProbeAnswered(const MrcSethHeader& seth)
     }
     const MrcPathChoice probed = it->path;
     m_revProbes.erase(it);
-    // our choice: an answer that reports congestion (m = SKIP_ONCE: the probe arrived CE)
-    // does not make the EV the reverse EV
-    if (seth.GetPathFeedback() != MrcPathFeedback::NONE)
-    {
-        return;
-    }
+    // P1 sec. 2.4: an answered probe makes its EV the plane's reverse EV, whatever the answer
+    // says of congestion (the answer P1 names, an EV Probe's EETH response, carries no m; a
+    // CE-marked probe still found a live path)
     ++m_mpCounters.revProbesAnswered;
+    m_mpCounters.revAnsweredCe += seth.GetPathFeedback() != MrcPathFeedback::NONE ? 1 : 0;
     MrcPathChoice& rev = m_revEv[probed.port];
     if (rev.port == MrcPathSelector::NO_PORT || rev.ev != probed.ev)
     {
