@@ -993,7 +993,8 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     NS_LOG_FUNCTION(this << frame);
     // Back-to-back frames keep the sub-step remainder so that a busy period ends
     // exactly when its total bit count says (rounded down); an idle link drops it.
-    Time now = Simulator::Now();
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    const Time now = running.known ? TimeStep(running.ts) : Simulator::Now();
     if (now != m_lastTxEnd)
     {
         m_txCarry = 0;
@@ -1050,17 +1051,21 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
         PeekPointer(m_scheduler)->GetBacklogMask() == 0 && MrcHeapScheduler::TakeSlot(m_txEndSlot))
     {
         m_txEndDeferred = true;
-        m_txEndContext = Simulator::GetContext();
+        m_txEndContext = running.known ? running.context : Simulator::GetContext();
         return;
     }
     // as Simulator::Schedule, without the EventId nobody needs
-    MrcScheduleAgain(m_txCompleteEvent, Simulator::GetContext(), txTime);
+    MrcScheduleAgain(m_txCompleteEvent,
+                     running.known ? running.context : Simulator::GetContext(),
+                     txTime);
 }
 
 bool
 MrcNetDevice::ResolveDeferredTxEnd()
 {
-    const Time now = Simulator::Now();
+    // a slot was taken: an MrcHeapScheduler is in use (running.known unless before Run)
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    const Time now = running.known ? TimeStep(running.ts) : Simulator::Now();
     if (now < m_lastTxEnd || (now == m_lastTxEnd && !MrcHeapScheduler::HasSlotPassed(m_txEndSlot)))
     {
         m_txEndDeferred = false;

@@ -24,6 +24,8 @@ bool g_slotPending = false;           //!< InsertNextAtSlot is pending
 uint32_t g_slot = 0;                  //!< its slot
 } // namespace
 
+MrcHeapScheduler::RunningEvent MrcHeapScheduler::s_running;
+
 TypeId
 MrcHeapScheduler::GetTypeId()
 {
@@ -40,6 +42,7 @@ MrcHeapScheduler::MrcHeapScheduler()
     // The simulator makes its new scheduler before it drops the old one (SetScheduler).
     g_active = this;
     g_slotPending = false;
+    s_running.known = false;
 }
 
 MrcHeapScheduler::~MrcHeapScheduler()
@@ -49,6 +52,7 @@ MrcHeapScheduler::~MrcHeapScheduler()
     {
         g_active = nullptr;
         g_slotPending = false;
+        s_running.known = false;
     }
 }
 
@@ -171,6 +175,12 @@ MrcHeapScheduler::RemoveNext()
         DropRemoved();
     }
     m_currentUid = top.key.m_uid;
+    if (this == g_active) // not an old scheduler handing its events to a new one
+    {
+        s_running.ts = top.key.m_ts;
+        s_running.context = top.key.m_context;
+        s_running.known = true;
+    }
     return top;
 }
 
