@@ -367,3 +367,43 @@ TEST(MrcHeapScheduler, ASlottedEventRunsWhereItWouldHaveRunIfScheduledAtTheSlot)
     EXPECT_FALSE(MrcHeapScheduler::IsActive());
     EXPECT_FALSE(MrcHeapScheduler::TakeSlot(slot)); // no MrcHeapScheduler: no slot
 }
+
+TEST(MrcHeapScheduler, RunningEventIsTheSimulatorsTimeAndContext)
+{
+    // In every event (several contexts, same-time events, a scheduler swapped in before the
+    // run) the running event the scheduler keeps is Simulator::Now and GetContext; before the
+    // run and with another scheduler it is not known.
+    Simulator::Destroy();
+    ObjectFactory f;
+    f.SetTypeId("ns3::MrcHeapScheduler");
+    Simulator::SetScheduler(f);
+    Simulator::SetScheduler(f); // the second one takes over the first one's events
+    EXPECT_FALSE(MrcHeapScheduler::GetRunningEvent().known);
+    int checked = 0;
+    std::mt19937 rng(3);
+    std::function<void(int)> fire = [&](int left) {
+        const MrcHeapScheduler::RunningEvent& r = MrcHeapScheduler::GetRunningEvent();
+        EXPECT_TRUE(r.known);
+        EXPECT_EQ(r.ts, static_cast<uint64_t>(Simulator::Now().GetTimeStep()));
+        EXPECT_EQ(r.context, Simulator::GetContext());
+        ++checked;
+        if (left > 0)
+        {
+            Simulator::ScheduleWithContext(rng() % 5, NanoSeconds(rng() % 3), [&fire, left]() {
+                fire(left - 1);
+            });
+            Simulator::Schedule(NanoSeconds(rng() % 3), [&fire]() { fire(0); });
+        }
+    };
+    Simulator::ScheduleWithContext(7, NanoSeconds(1), [&fire]() { fire(200); });
+    Simulator::Run();
+    EXPECT_EQ(checked, 401);
+    Simulator::Destroy();
+    f.SetTypeId("ns3::MapScheduler");
+    Simulator::SetScheduler(f);
+    Simulator::Schedule(NanoSeconds(1), []() {
+        EXPECT_FALSE(MrcHeapScheduler::GetRunningEvent().known); // no MrcHeapScheduler
+    });
+    Simulator::Run();
+    Simulator::Destroy();
+}
