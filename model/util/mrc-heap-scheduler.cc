@@ -169,17 +169,19 @@ MrcHeapScheduler::RemoveNext()
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::RemoveNext: no event");
     const Event top = Unflagged(m_heap.Top());
-    m_heap.Pop();
-    if (!m_removed.empty())
-    {
-        DropRemoved();
-    }
+    // The running event's terms are stored before the pop, so that nothing but the
+    // returned event stays live across the sift.
     m_currentUid = top.key.m_uid;
     if (this == g_active) // not an old scheduler handing its events to a new one
     {
         s_running.ts = top.key.m_ts;
         s_running.context = top.key.m_context;
         s_running.known = true;
+    }
+    m_heap.Pop();
+    if (!m_removed.empty())
+    {
+        DropRemoved();
     }
     return top;
 }
