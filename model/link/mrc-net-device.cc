@@ -252,7 +252,7 @@ MrcNetDevice::AddConfigurationAttributes(TypeId tid)
                       "among same-time events it would have had if scheduled when the "
                       "serialization began (MrcHeapScheduler slots); with any other "
                       "scheduler it is always scheduled. Same results, fewer events.",
-                      BooleanValue(false),
+                      BooleanValue(true),
                       MakeBooleanAccessor(&MrcNetDevice::m_lazyTxEnd),
                       MakeBooleanChecker())
         .AddAttribute("WireOverhead",
@@ -432,7 +432,7 @@ MrcNetDevice::MrcNetDevice()
       m_bps(100000000000ULL),
       m_txCarry(0),
       m_lastTxEnd(Seconds(-1)),
-      m_lazyTxEnd(false),
+      m_lazyTxEnd(true),
       m_ifIndex(0),
       m_detectGeneration(0)
 {
