@@ -327,3 +327,83 @@ TEST(MrcCanonicalScheduler, LazyRemovePopsAsTheLinearScan)
     EXPECT_GT(popped, 5000u);
     EXPECT_GT(lazyKept, 1000u); // most removals left their entry in place (no search)
 }
+
+TEST(MrcHeapScheduler, ASlottedEventRunsWhereItWouldHaveRunIfScheduledAtTheSlot)
+{
+    // Events 10 and 11 at ts 5, a slot taken (after 11), event 12 at ts 5, then event 13
+    // inserted at the slot: it pops after 11 and before 12, handed out with the slot as
+    // its uid and its own EventImpl; a second slot before the next Insert is refused.
+    EventPool pool;
+    Ptr<MrcHeapScheduler> s = CreateObject<MrcHeapScheduler>();
+    EXPECT_TRUE(MrcHeapScheduler::IsActive());
+    s->Insert(pool.Make(5, 10));
+    s->Insert(pool.Make(5, 11));
+    uint32_t slot = 0;
+    ASSERT_TRUE(MrcHeapScheduler::TakeSlot(slot));
+    EXPECT_EQ(slot, 11u);
+    uint32_t second = 0;
+    EXPECT_FALSE(MrcHeapScheduler::TakeSlot(second)); // schedule at once instead
+    s->Insert(pool.Make(5, 12));
+    s->Insert(pool.Make(4, 9));
+    const Scheduler::Event slotted = pool.Make(5, 13);
+    MrcHeapScheduler::InsertNextAtSlot(slot);
+    s->Insert(slotted);
+    s->Insert(pool.Make(5, 14)); // used once: an ordinary event
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 9u);
+    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(slot));
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 10u);
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 11u);
+    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(slot)); // the event of its uid runs
+    EXPECT_EQ(s->PeekNext().impl, slotted.impl);
+    const Scheduler::Event got = s->RemoveNext();
+    EXPECT_EQ(got.impl, slotted.impl); // the flag is not visible outside
+    EXPECT_EQ(got.key.m_uid, slot);
+    EXPECT_EQ(got.key.m_ts, 5u);
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 12u);
+    EXPECT_TRUE(MrcHeapScheduler::HasSlotPassed(slot));
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 14u);
+    EXPECT_TRUE(s->IsEmpty());
+    s = nullptr;
+    EXPECT_FALSE(MrcHeapScheduler::IsActive());
+    EXPECT_FALSE(MrcHeapScheduler::TakeSlot(slot)); // no MrcHeapScheduler: no slot
+}
+
+TEST(MrcHeapScheduler, RunningEventIsTheSimulatorsTimeAndContext)
+{
+    // In every event (several contexts, same-time events, a scheduler swapped in before the
+    // run) the running event the scheduler keeps is Simulator::Now and GetContext; before the
+    // run and with another scheduler it is not known.
+    Simulator::Destroy();
+    ObjectFactory f;
+    f.SetTypeId("ns3::MrcHeapScheduler");
+    Simulator::SetScheduler(f);
+    Simulator::SetScheduler(f); // the second one takes over the first one's events
+    EXPECT_FALSE(MrcHeapScheduler::GetRunningEvent().known);
+    int checked = 0;
+    std::mt19937 rng(3);
+    std::function<void(int)> fire = [&](int left) {
+        const MrcHeapScheduler::RunningEvent& r = MrcHeapScheduler::GetRunningEvent();
+        EXPECT_TRUE(r.known);
+        EXPECT_EQ(r.ts, static_cast<uint64_t>(Simulator::Now().GetTimeStep()));
+        EXPECT_EQ(r.context, Simulator::GetContext());
+        ++checked;
+        if (left > 0)
+        {
+            Simulator::ScheduleWithContext(rng() % 5, NanoSeconds(rng() % 3), [&fire, left]() {
+                fire(left - 1);
+            });
+            Simulator::Schedule(NanoSeconds(rng() % 3), [&fire]() { fire(0); });
+        }
+    };
+    Simulator::ScheduleWithContext(7, NanoSeconds(1), [&fire]() { fire(200); });
+    Simulator::Run();
+    EXPECT_EQ(checked, 401);
+    Simulator::Destroy();
+    f.SetTypeId("ns3::MapScheduler");
+    Simulator::SetScheduler(f);
+    Simulator::Schedule(NanoSeconds(1), []() {
+        EXPECT_FALSE(MrcHeapScheduler::GetRunningEvent().known); // no MrcHeapScheduler
+    });
+    Simulator::Run();
+    Simulator::Destroy();
+}

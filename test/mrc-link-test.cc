@@ -8,6 +8,7 @@
 
 #include "mrc-test-support.h"
 
+#include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/error-model.h"
@@ -19,6 +20,7 @@
 #include "ns3/mrc-pfc-frame.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/node.h"
+#include "ns3/object-factory.h"
 #include "ns3/pcap-file.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -900,4 +902,69 @@ TEST(MrcLinkDeathTest, OversizedPacketAborts)
     EXPECT_DEATH(l.a->SendToClass(Create<Packet>(1501), TEST_ETHER_TYPE, 0),
                  "a 1501-byte packet exceeds the Mtu of 1500 bytes");
     Simulator::Destroy();
+}
+
+TEST(MrcLink, LazyTxEndKeepsTheOrderOfAScheduledEnd)
+{
+    // An end of serialization with nothing waiting is not scheduled (LazyTxEnd, with
+    // MrcHeapScheduler); frames queued at exactly its time must still go in the order a
+    // scheduled end gives. At 8 Gb/s a 1000-byte frame takes 1024 ns.
+    // A: frames 2 (class 1) and 3 (class 7) are queued at 1024 ns, the end of frame 1, by
+    //    events scheduled before frame 1 started: they run before the end, which then
+    //    takes the higher class first: 1, 3, 2.
+    // B: frames 5 (class 1) and 6 (class 7) are queued at 6024 ns, the end of frame 4, by
+    //    events scheduled after frame 4 started: the end runs first and frees the wire,
+    //    so 5 starts at once and 6 waits: 4, 5, 6.
+    // C: frame 8 long after frame 7's end starts at once.
+    struct Result
+    {
+        std::vector<uint32_t> ids;
+        std::vector<int64_t> times;
+        std::vector<uint32_t> rx;
+        uint64_t events;
+    };
+
+    auto runWith = [](const std::string& scheduler, bool lazy) {
+        Simulator::Destroy();
+        ObjectFactory f;
+        f.SetTypeId(scheduler);
+        Simulator::SetScheduler(f);
+        MrcLinkHelper h = Helper("8Gbps", "1us");
+        h.SetDeviceAttribute("LazyTxEnd", BooleanValue(lazy));
+        Link l(h);
+        Link::SendAt(1024, l.a, 1000, 2, 1);
+        Link::SendAt(1024, l.a, 1000, 3, 7);
+        Link::SendAt(0, l.a, 1000, 1, 1);
+        Simulator::Schedule(NanoSeconds(5000), [&l]() {
+            l.a->SendToClass(Data(1000, 4), TEST_ETHER_TYPE, 1);
+            Link::SendAt(1024, l.a, 1000, 5, 1);
+            Link::SendAt(1024, l.a, 1000, 6, 7);
+        });
+        Link::SendAt(10000, l.a, 1000, 7, 1);
+        Link::SendAt(20000, l.a, 1000, 8, 1);
+        Simulator::Run();
+        Result r{Ids(l.txBeginA), Times(l.txBeginA), Ids(l.rxB), Simulator::GetEventCount()};
+        Simulator::Destroy();
+        return r;
+    };
+    const Result lazy = runWith("ns3::MrcHeapScheduler", true);
+    const Result eager = runWith("ns3::MrcHeapScheduler", false);
+    const Result map = runWith("ns3::MapScheduler", true); // no slots: always scheduled
+    ObjectFactory f;
+    f.SetTypeId("ns3::MapScheduler");
+    Simulator::SetScheduler(f);
+    Simulator::Destroy();
+
+    const std::vector<uint32_t> ids{1, 3, 2, 4, 5, 6, 7, 8};
+    const std::vector<int64_t> times{0, 1024, 2048, 5000, 6024, 7048, 10000, 20000};
+    for (const Result* r : {&lazy, &eager, &map})
+    {
+        EXPECT_EQ(r->ids, ids);
+        EXPECT_EQ(r->times, times);
+        EXPECT_EQ(r->rx, ids);
+    }
+    // Ends not scheduled: those of frames 2, 4, 6, 7 and 8 (1 and 5 were asked for by
+    // frames queued during their serialization, 3 had frame 2 waiting).
+    EXPECT_EQ(eager.events, map.events);
+    EXPECT_EQ(lazy.events + 5, eager.events);
 }

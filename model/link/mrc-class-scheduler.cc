@@ -274,12 +274,6 @@ MrcClassScheduler::GetPausedMask() const
     return m_pausedMask;
 }
 
-uint8_t
-MrcClassScheduler::GetBacklogMask() const
-{
-    return m_backlogMask;
-}
-
 Ptr<Packet>
 MrcClassScheduler::RemoveLast(uint8_t cls)
 {

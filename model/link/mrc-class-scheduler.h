@@ -285,6 +285,12 @@ MrcClassScheduler::CountSent(uint8_t cls, uint32_t bytes)
     q.sentBytes += bytes;
 }
 
+inline uint8_t
+MrcClassScheduler::GetBacklogMask() const
+{
+    return m_backlogMask;
+}
+
 inline uint32_t
 MrcClassScheduler::GetQueueBytes(uint8_t cls) const
 {

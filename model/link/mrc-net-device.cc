@@ -7,11 +7,13 @@
 #include "mrc-channel.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/mrc-byte-io.h"
 #include "ns3/mrc-comma-list.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-pfc-frame.h"
 #include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-reusable-event.h"
@@ -244,6 +246,15 @@ MrcNetDevice::AddConfigurationAttributes(TypeId tid)
                       UintegerValue(9000),
                       MakeUintegerAccessor(&MrcNetDevice::SetMtu, &MrcNetDevice::GetMtu),
                       MakeUintegerChecker<uint16_t>(1280))
+        .AddAttribute("LazyTxEnd",
+                      "Schedule the end of a serialization only when something waits for "
+                      "it (a frame or PFC frame queued while the wire is busy), at the place "
+                      "among same-time events it would have had if scheduled when the "
+                      "serialization began (MrcHeapScheduler slots); with any other "
+                      "scheduler it is always scheduled. Same results, fewer events.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcNetDevice::m_lazyTxEnd),
+                      MakeBooleanChecker())
         .AddAttribute("WireOverhead",
                       "Bytes per frame that take wire time but are not in the packet: "
                       "preamble + SFD (8), inter-frame gap (12), FCS (4).",
@@ -421,6 +432,7 @@ MrcNetDevice::MrcNetDevice()
       m_bps(100000000000ULL),
       m_txCarry(0),
       m_lastTxEnd(Seconds(-1)),
+      m_lazyTxEnd(true),
       m_ifIndex(0),
       m_detectGeneration(0)
 {
@@ -909,7 +921,11 @@ MrcNetDevice::SendResume(uint8_t cls)
 void
 MrcNetDevice::TryTransmit()
 {
-    if (m_txBusy || !m_linkUp)
+    if (m_txBusy && (!m_txEndDeferred || ResolveDeferredTxEnd()))
+    {
+        return;
+    }
+    if (!m_linkUp)
     {
         return;
     }
@@ -977,7 +993,8 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     NS_LOG_FUNCTION(this << frame);
     // Back-to-back frames keep the sub-step remainder so that a busy period ends
     // exactly when its total bit count says (rounded down); an idle link drops it.
-    Time now = Simulator::Now();
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    const Time now = running.known ? TimeStep(running.ts) : Simulator::Now();
     if (now != m_lastTxEnd)
     {
         m_txCarry = 0;
@@ -1026,8 +1043,41 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     {
         m_channel->Transmit(this, frame, txTime, frame->GetReferenceCount() == 1);
     }
+    // The end of the serialization starts the next frame. When nothing waits (no frame
+    // queued, no PFC frame, no PhyTxEnd frame kept) it would only mark the wire free: it is
+    // then scheduled only if something is queued before it (ResolveDeferredTxEnd), at the
+    // place in the same-time order it takes now (a slot of MrcHeapScheduler).
+    if (m_lazyTxEnd && !m_pfcPending && !m_txFrame &&
+        PeekPointer(m_scheduler)->GetBacklogMask() == 0 && MrcHeapScheduler::TakeSlot(m_txEndSlot))
+    {
+        m_txEndDeferred = true;
+        m_txEndContext = running.known ? running.context : Simulator::GetContext();
+        return;
+    }
     // as Simulator::Schedule, without the EventId nobody needs
-    MrcScheduleAgain(m_txCompleteEvent, Simulator::GetContext(), txTime);
+    MrcScheduleAgain(m_txCompleteEvent,
+                     running.known ? running.context : Simulator::GetContext(),
+                     txTime);
+}
+
+bool
+MrcNetDevice::ResolveDeferredTxEnd()
+{
+    // a slot was taken: an MrcHeapScheduler is in use (running.known unless before Run)
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    const Time now = running.known ? TimeStep(running.ts) : Simulator::Now();
+    if (now < m_lastTxEnd || (now == m_lastTxEnd && !MrcHeapScheduler::HasSlotPassed(m_txEndSlot)))
+    {
+        m_txEndDeferred = false;
+        MrcHeapScheduler::InsertNextAtSlot(m_txEndSlot);
+        MrcScheduleAgain(m_txCompleteEvent, m_txEndContext, m_lastTxEnd - now);
+        return true;
+    }
+    // The end has passed with nothing waiting: TransmitComplete would have found nothing
+    // to send (every change that makes a frame sendable calls TryTransmit).
+    m_txEndDeferred = false;
+    m_txBusy = false;
+    return false;
 }
 
 void

@@ -469,6 +469,13 @@ class MrcNetDevice : public NetDevice
     void StartTransmission(const Ptr<Packet>& frame);
     /// The frame on the wire has been serialized (m_txFrame: the frame, if kept).
     void TransmitComplete();
+    /**
+     * A deferred end of serialization (m_txEndDeferred) is asked for: schedule it at its
+     * place, or, if that place is already behind the running event, count the wire free
+     * as TransmitComplete would have (nothing waited: nothing else to do).
+     * \return true if the wire is still busy
+     */
+    bool ResolveDeferredTxEnd();
     /// Add the 14-byte Ethernet header to a packet.
     static void AddEthernetHeader(const Ptr<Packet>& packet,
                                   const Mac48Address& src,
@@ -538,12 +545,16 @@ class MrcNetDevice : public NetDevice
     uint8_t m_nonIpClass;                   //!< class of non-IPv6 frames
     bool m_frameTraces{false};              //!< a per-frame trace source was ever connected
     bool m_ethMacsValid{false};             //!< m_ethMacs is up to date
+    bool m_txEndDeferred{false};            //!< the serialization's end is not scheduled
     uint16_t m_mtu;                         //!< largest packet without Ethernet header
     uint8_t m_ethMacs[12];                  //!< destination (peer) and source MAC, as sent
     uint32_t m_wireOverhead;                //!< timed bytes not in the packet
     uint64_t m_bps;                         //!< line rate in bit/s
     uint64_t m_txCarry;                     //!< sub-step remainder of back-to-back frames
     Time m_lastTxEnd;                       //!< end of the latest serialization
+    uint32_t m_txEndSlot{0};                //!< its place in the order, if deferred
+    uint32_t m_txEndContext{0};             //!< its context, if deferred
+    bool m_lazyTxEnd;                       //!< LazyTxEnd attribute
     Ptr<MrcClassScheduler> m_scheduler;     //!< class queues and scheduler
     Ptr<MrcChannel> m_channel;              //!< attached channel
     Ptr<Packet> m_txFrame;                  //!< the frame being serialized, if kept

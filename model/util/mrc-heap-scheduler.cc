@@ -17,6 +17,15 @@ NS_LOG_COMPONENT_DEFINE("MrcHeapScheduler");
 
 NS_OBJECT_ENSURE_REGISTERED(MrcHeapScheduler);
 
+namespace
+{
+MrcHeapScheduler* g_active = nullptr; //!< the scheduler in use, if one of these
+bool g_slotPending = false;           //!< InsertNextAtSlot is pending
+uint32_t g_slot = 0;                  //!< its slot
+} // namespace
+
+MrcHeapScheduler::RunningEvent MrcHeapScheduler::s_running;
+
 TypeId
 MrcHeapScheduler::GetTypeId()
 {
@@ -30,11 +39,55 @@ MrcHeapScheduler::GetTypeId()
 MrcHeapScheduler::MrcHeapScheduler()
 {
     NS_LOG_FUNCTION(this);
+    // The simulator makes its new scheduler before it drops the old one (SetScheduler).
+    g_active = this;
+    g_slotPending = false;
+    s_running.known = false;
 }
 
 MrcHeapScheduler::~MrcHeapScheduler()
 {
     NS_LOG_FUNCTION(this);
+    if (g_active == this)
+    {
+        g_active = nullptr;
+        g_slotPending = false;
+        s_running.known = false;
+    }
+}
+
+bool
+MrcHeapScheduler::IsActive()
+{
+    return g_active != nullptr;
+}
+
+bool
+MrcHeapScheduler::TakeSlot(uint32_t& slot)
+{
+    if (g_active == nullptr || g_active->m_slotTaken)
+    {
+        return false;
+    }
+    g_active->m_slotTaken = true;
+    slot = g_active->m_lastUid;
+    return true;
+}
+
+bool
+MrcHeapScheduler::HasSlotPassed(uint32_t slot)
+{
+    // The slot sorts after the event with its uid and before every later uid; the event
+    // running now has m_currentUid (its own slot if it was slotted: one slot per uid, so
+    // never this one). No scheduler: nothing can be ordered at the slot any more.
+    return g_active == nullptr || slot < g_active->m_currentUid;
+}
+
+void
+MrcHeapScheduler::InsertNextAtSlot(uint32_t slot)
+{
+    g_slotPending = true;
+    g_slot = slot;
 }
 
 bool
@@ -47,6 +100,19 @@ void
 MrcHeapScheduler::Insert(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
+    m_lastUid = ev.key.m_uid;
+    m_slotTaken = false;
+    if (g_slotPending)
+    {
+        g_slotPending = false;
+        NS_ASSERT_MSG(g_slot <= ev.key.m_uid,
+                      "MrcHeapScheduler: slot " << g_slot << " after uid " << ev.key.m_uid);
+        Event slotted = ev;
+        slotted.key.m_uid = g_slot;
+        slotted.impl = reinterpret_cast<EventImpl*>(reinterpret_cast<uintptr_t>(ev.impl) | 1u);
+        m_heap.Push(slotted);
+        return;
+    }
     m_heap.Push(ev);
 }
 
@@ -60,7 +126,7 @@ Scheduler::Event
 MrcHeapScheduler::PeekNext() const
 {
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNext: no event");
-    return m_heap.Top();
+    return Unflagged(m_heap.Top());
 }
 
 void
@@ -86,9 +152,10 @@ MrcHeapScheduler::DropRemoved()
 {
     // The smallest removed key is the first removed event to reach the top (same order).
     // Both fields are compared: a uid alone is reused once ns-3's 32-bit counter wraps.
+    // A slotted event is never removed (it shares its key with the event of that uid).
     while (!m_removed.empty() && !m_heap.Empty() &&
            m_heap.Top().key.m_uid == m_removed.front().m_uid &&
-           m_heap.Top().key.m_ts == m_removed.front().m_ts)
+           m_heap.Top().key.m_ts == m_removed.front().m_ts && !IsSlotted(m_heap.Top()))
     {
         NS_LOG_LOGIC("dropping removed event " << m_removed.front().m_uid);
         m_heap.Pop();
@@ -101,7 +168,16 @@ MrcHeapScheduler::RemoveNext()
 {
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::RemoveNext: no event");
-    const Event top = m_heap.Top();
+    const Event top = Unflagged(m_heap.Top());
+    // The running event's terms are stored before the pop, so that nothing but the
+    // returned event stays live across the sift.
+    m_currentUid = top.key.m_uid;
+    if (this == g_active) // not an old scheduler handing its events to a new one
+    {
+        s_running.ts = top.key.m_ts;
+        s_running.context = top.key.m_context;
+        s_running.known = true;
+    }
     m_heap.Pop();
     if (!m_removed.empty())
     {

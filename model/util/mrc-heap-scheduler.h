@@ -42,6 +42,24 @@ namespace ns3
  * heap until it is dropped, is never read again.
  *
  * mrc-sim uses it for every run without --ranks (SchedulerType ns3::MrcHeapScheduler).
+ *
+ * Slots (an event scheduled later with the place it would have had). A caller that would
+ * schedule an event now but may find out later that it is not needed (MrcNetDevice's end of
+ * serialization when nothing waits) takes a slot instead (TakeSlot): the uid of the newest
+ * event inserted so far. If it schedules the event after all, InsertNextAtSlot makes the next
+ * Insert order it after every event of its time stamp with a uid up to the slot and before
+ * every later one: exactly where the event would have run had it been scheduled when the slot
+ * was taken, since the simulator hands out uids in increasing order. HasSlotPassed tells
+ * whether the event that runs now comes after that place. One slot is given out per inserted
+ * uid (a second TakeSlot before the next Insert is refused: the caller schedules at once,
+ * which gives the same order). A slotted event carries a flag in its queued copy (the low bit
+ * of its EventImpl pointer, always 0 for a real pointer) and is handed to the simulator with
+ * the slot as its uid, so the simulator's current uid never decreases. It must not be passed
+ * to Simulator::Remove (it has no EventId; MrcNetDevice schedules it as a reusable event).
+ * The static functions use the MrcHeapScheduler made last and still alive (the simulator's:
+ * SetScheduler makes the new one before it drops the old); a second one made by hand while a
+ * simulation runs would take that role. Events moved by SetScheduler during a run lose
+ * their slot flag.
  */
 class MrcHeapScheduler : public Scheduler
 {
@@ -64,17 +82,78 @@ class MrcHeapScheduler : public Scheduler
     /// \return the events in the queue, removed ones not yet dropped included (for tests)
     std::size_t GetHeapSize() const;
 
+    /// \return true while an MrcHeapScheduler is the simulator's scheduler
+    static bool IsActive();
+
+    /**
+     * Take a slot: the place in the order an event scheduled now would get (class text).
+     * \param[out] slot the slot, if taken
+     * \return false if no MrcHeapScheduler is in use or a slot was taken since the last
+     *         Insert (then schedule the event now)
+     */
+    static bool TakeSlot(uint32_t& slot);
+
+    /**
+     * \param slot a slot whose time stamp is the current time
+     * \return true if the event running now comes after the slot's place
+     */
+    static bool HasSlotPassed(uint32_t slot);
+
+    /**
+     * Order the next Insert at a slot taken before (used once).
+     * \param slot the slot (TakeSlot)
+     */
+    static void InsertNextAtSlot(uint32_t slot);
+
+    /// The event the simulator runs now, as the scheduler in use handed it out.
+    struct RunningEvent
+    {
+        uint64_t ts{0};      //!< its time stamp: Simulator::Now()
+        uint32_t context{0}; //!< its context: Simulator::GetContext()
+        bool known{false};   //!< false until the scheduler in use handed out an event
+    };
+
+    /**
+     * The simulator sets its time and context from the event it takes from its scheduler,
+     * and from nothing else, so the frame path can read them here without the calls
+     * through the simulator (about 50 and 30 instructions each).
+     * \return the running event; not known if no MrcHeapScheduler is in use or it has not
+     *         handed out an event yet (before Simulator::Run): then ask the Simulator
+     */
+    static const RunningEvent& GetRunningEvent()
+    {
+        return s_running;
+    }
+
   private:
     /// \param a an event key \param b another \return true if a runs before b
     static bool Before(const EventKey& a, const EventKey& b);
 
-    /// The order of events: Before on their keys.
+    /// \param ev a queued event \return true if it was inserted at a slot (flagged)
+    static bool IsSlotted(const Event& ev)
+    {
+        return (reinterpret_cast<uintptr_t>(ev.impl) & 1u) != 0;
+    }
+
+    /// \param ev a queued event \return the event as the simulator sees it (flag cleared)
+    static Event Unflagged(Event ev)
+    {
+        ev.impl = reinterpret_cast<EventImpl*>(reinterpret_cast<uintptr_t>(ev.impl) &
+                                               ~static_cast<uintptr_t>(1));
+        return ev;
+    }
+
+    /// The order of queued events: Before on their keys; of the same key (a uid and the
+    /// slot named after it), the event that has the uid first.
     struct EventBefore
     {
         /// \param a an event \param b another \return true if a runs before b
         bool operator()(const Event& a, const Event& b) const
         {
-            return Before(a.key, b.key);
+            return a.key.m_ts < b.key.m_ts ||
+                   (a.key.m_ts == b.key.m_ts &&
+                    (a.key.m_uid < b.key.m_uid ||
+                     (a.key.m_uid == b.key.m_uid && IsSlotted(b) && !IsSlotted(a))));
         }
     };
 
@@ -87,6 +166,10 @@ class MrcHeapScheduler : public Scheduler
 
     MrcQuaternaryHeap<Event, EventBefore> m_heap; //!< the queued events by key
     std::vector<EventKey> m_removed; //!< min-heap of the keys of removed, still queued events
+    static RunningEvent s_running;   //!< the running event, if the scheduler in use knows it
+    uint32_t m_lastUid{0};           //!< uid of the newest inserted event
+    uint32_t m_currentUid{0};        //!< uid (or slot) of the event handed out last
+    bool m_slotTaken{false};         //!< TakeSlot gave out m_lastUid
 };
 
 } // namespace ns3
