@@ -12,7 +12,9 @@
 # machine or the engine, not the
 # simulation: "host" (wall clock, peak RSS), "eventsExecuted" (each rank counts its own
 # events, and the events every rank runs, such as a link failure, once per rank) and the
-# option "ranks". Exit 0 if every case agrees, 1 otherwise.
+# option "ranks". "host" also holds, in split runs only, the "mpi" object (the engine's
+# synchronization: a one-process run has none by nature), which check_counters checks on
+# its own in every split run. Exit 0 if every case agrees, 1 otherwise.
 set -u -o pipefail
 
 [ $# -eq 2 ] || { echo "usage: $0 PROGRAM OUTDIR" >&2; exit 2; }
@@ -79,6 +81,70 @@ print(json.dumps(strip(d), indent=1, sort_keys=True))
 EOF
 }
 
+# check_counters N RUNDIR LOG: the synchronization counters of a split run (summary.json's
+# run.host.mpi and every rank's "mrc-sim: rank" line on stderr) are consistent:
+# - every rank took part in the same number of granted-time-window rounds (MPI_Allgather is
+#   collective), summary.json gives that number, and frames between ranks sum alike;
+# - granted time windows: rounds > 0, no null messages; --sync=null: no rounds, null messages > 0;
+# - granted time windows, one transport on a Clos (lookahead L = --linkDelay, T = simulated
+#   time): the rounds that granted a window (rounds without frames in flight) lie in
+#   [T / L / 2, T / L + 2]. Each such round grants up to the smallest next event time of all
+#   ranks plus L, and the next round comes only when every rank's next event lies beyond
+#   that: windows advance by at least L (at most T / L of them, plus the first one and the
+#   last round, which finds every rank finished). They advance by at most L plus the time no
+#   rank has an event: k = 2 allows such idle time up to L on average per window (measured
+#   in these runs: the granted rounds are within 5 % of T / L, see doc/mrc.rst).
+check_counters() {
+    python3 - "$@" <<'EOF2'
+import json, re, sys
+n, run, log = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+d = json.load(open(run + "/summary.json"))
+m = d["run"]["host"].get("mpi")
+bad = []
+if m is None or m["ranks"] != n:
+    print("no run.host.mpi with ranks %d in summary.json" % n)
+    sys.exit(1)
+lines = [l for l in open(log, errors="replace") if l.startswith("mrc-sim: rank ")]
+pat = re.compile(r"(\d+) frames sent to other ranks, (\d+) received, (\d+) synchronization rounds "
+                 r"\((\d+) with frames in flight\), (\d+) null messages sent")
+ranks = [tuple(int(x) for x in pat.search(l).groups()) for l in lines]
+if len(ranks) != n:
+    bad.append("%d rank lines, not %d" % (len(ranks), n))
+sent, recv = sum(r[0] for r in ranks), sum(r[1] for r in ranks)
+if sent != m["framesBetweenRanks"] or recv > sent:
+    bad.append("frames: sent %d, received %d, summary %d" % (sent, recv, m["framesBetweenRanks"]))
+if any(r[2] != m["syncRounds"] or r[3] != m["syncRoundsInFlight"] for r in ranks):
+    bad.append("rounds differ between ranks: %s" % [r[2:4] for r in ranks])
+if sum(r[4] for r in ranks) != m["nullMessages"]:
+    bad.append("null messages: ranks %s, summary %d" % ([r[4] for r in ranks], m["nullMessages"]))
+note = ""
+if m["sync"] == "null":
+    if m["syncRounds"] != 0 or m["nullMessages"] <= 0:
+        bad.append("--sync=null: %d rounds, %d null messages" % (m["syncRounds"], m["nullMessages"]))
+else:
+    if m["syncRounds"] <= 0 or m["nullMessages"] != 0:
+        bad.append("granted: %d rounds, %d null messages" % (m["syncRounds"], m["nullMessages"]))
+    o = d["run"]["options"]
+    unit = {"ns": 1, "us": 1000, "ms": 1000000}
+    lm = re.fullmatch(r"([0-9.]+)(ns|us|ms)", o.get("linkDelay", ""))
+    if (len(d["transports"]) == 1 and o.get("topology") == "clos" and not o.get("topoFile")
+            and lm):
+        L = float(lm.group(1)) * unit[lm.group(2)]
+        windows = d["run"]["simulatedTimeNs"] / L
+        granted = m["syncRounds"] - m["syncRoundsInFlight"]
+        note = ", %d granting rounds for T / L = %.1f" % (granted, windows)
+        if not windows / 2 <= granted <= windows + 2:
+            bad.append("granting rounds %d outside [%.1f, %.1f] (T %d ns, L %g ns)"
+                       % (granted, windows / 2, windows + 2, d["run"]["simulatedTimeNs"], L))
+if bad:
+    print("; ".join(bad))
+    sys.exit(1)
+print("%s: %d rounds (%d with frames in flight), %d null messages, %d frames%s"
+      % (m["sync"], m["syncRounds"], m["syncRoundsInFlight"], m["nullMessages"],
+         m["framesBetweenRanks"], note))
+EOF2
+}
+
 FAILED=0
 for c in "${CASES[@]}"; do
     IFS='|' read -r name ranks args split extra <<<"$c"
@@ -114,6 +180,12 @@ for c in "${CASES[@]}"; do
         fi
         if ! cmp -s <(strip_summary "$ref/summary.json") <(strip_summary "$run/summary.json"); then
             diffs+=("summary.json")
+        fi
+        if counters=$(check_counters "$n" "$run" "$run.log"); then
+            echo "mpi-identity: $name, $n ranks: counters consistent ($counters)"
+        else
+            echo "mpi-identity: $name, $n ranks: COUNTERS INCONSISTENT: $counters"
+            FAILED=1
         fi
         if [ ${#diffs[@]} -eq 0 ]; then
             echo "mpi-identity: $name, $n ranks: identical to 1 rank ($wall s; flows.csv, fct.txt, pfc.txt, timeseries.csv, collective-steps.csv where written, summary.json${extra:+, events.csv})"

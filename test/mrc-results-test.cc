@@ -440,6 +440,32 @@ TEST(MrcResultsFiles, EmptyRunIsValid)
     EXPECT_NE(js2.str().find("\"transports\": {}\n}\n"), std::string::npos);
 }
 
+TEST(MrcResultsFiles, SplitRunsWriteTheirSynchronizationInHost)
+{
+    MrcRunResults r = Sample();
+    MrcRunInfo& info = r.GetInfo();
+    info.mpiRanks = 1; // --ranks=1: one process, no synchronization: nothing added
+    EXPECT_EQ(Text(&MrcResultsWriter::WriteSummaryJson, r), SUMMARY_JSON);
+    info.mpiRanks = 2;
+    info.mpiSync = "granted";
+    info.syncRounds = 79;
+    info.syncRoundsInFlight = 38;
+    info.nullMessages = 0;
+    info.framesBetweenRanks = 1293;
+    const std::string js = Text(&MrcResultsWriter::WriteSummaryJson, r);
+    const std::string host = "\"host\": {\"wallClockSeconds\": 1.250, \"peakRssKb\": 2048, "
+                             "\"mpi\": {\"ranks\": 2, \"sync\": \"granted\", \"syncRounds\": 79, "
+                             "\"syncRoundsInFlight\": 38, \"nullMessages\": 0, "
+                             "\"framesBetweenRanks\": 1293}}\n";
+    EXPECT_NE(js.find(host), std::string::npos) << js.substr(0, 600);
+    // only the host object differs from the one-process file
+    std::string back = js;
+    back.replace(back.find(host),
+                 host.size(),
+                 "\"host\": {\"wallClockSeconds\": 1.250, \"peakRssKb\": 2048}\n");
+    EXPECT_EQ(back, SUMMARY_JSON);
+}
+
 TEST(MrcResultsFiles, JsonParsesBackWithPython)
 {
     MrcRunResults r = Sample();

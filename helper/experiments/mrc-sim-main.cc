@@ -661,12 +661,32 @@ MrcSimMain(int argc, char* argv[])
     if (MrcMpi::IsDistributed())
     {
         // each rank's own figures (the engine's cost of the split), on stderr
-        std::cerr << "mrc-sim: rank " << MrcMpi::GetRank() << " of " << MrcMpi::GetSize()
-                  << ": run " << MrcResultsWriter::FormatFixed(bench.runWall, 2) << " s wall, "
-                  << MrcResultsWriter::FormatFixed(bench.runCpu, 2) << " s CPU, " << bench.events
-                  << " events, " << MrcMpi::GetFramesSent() << " frames sent to other ranks, "
-                  << MrcMpi::GetFramesReceived() << " received, peak RSS "
-                  << MrcScenarioReport::PeakRssKb() << " KiB\n";
+        std::ostringstream line; // one write: the ranks share stderr
+        line << "mrc-sim: rank " << MrcMpi::GetRank() << " of " << MrcMpi::GetSize() << ": run "
+             << MrcResultsWriter::FormatFixed(bench.runWall, 2) << " s wall, "
+             << MrcResultsWriter::FormatFixed(bench.runCpu, 2) << " s CPU, " << bench.events
+             << " events, " << MrcMpi::GetFramesSent() << " frames sent to other ranks, "
+             << MrcMpi::GetFramesReceived() << " received, " << MrcMpi::GetSyncRounds()
+             << " synchronization rounds (" << MrcMpi::GetSyncRoundsInFlight()
+             << " with frames in flight), " << MrcMpi::GetNullMessagesSent()
+             << " null messages sent, peak RSS " << MrcScenarioReport::PeakRssKb() << " KiB\n";
+        std::cerr << line.str() << std::flush;
+        // the run's figures (collective calls: every rank), in summary.json's "host"
+        MrcRunInfo& info = shared.GetInfo();
+        info.mpiRanks = MrcMpi::GetSize();
+        info.mpiSync = c.nullMessages ? "null" : "granted";
+        info.syncRounds = MrcMpi::GetSyncRounds();
+        info.syncRoundsInFlight = MrcMpi::GetSyncRoundsInFlight();
+        info.nullMessages = MrcMpi::SumOverRanks(MrcMpi::GetNullMessagesSent());
+        info.framesBetweenRanks = MrcMpi::SumOverRanks(MrcMpi::GetFramesSent());
+        if (MrcMpi::GetRank() == 0)
+        {
+            std::cout << "mpi: " << info.mpiRanks << " ranks, "
+                      << (c.nullMessages ? "null messages: " : "granted time windows: ")
+                      << info.syncRounds << " synchronization rounds (" << info.syncRoundsInFlight
+                      << " with frames in flight), " << info.nullMessages << " null messages, "
+                      << info.framesBetweenRanks << " frames between ranks\n";
+        }
     }
     if (c.ranks > 0)
     {

@@ -221,7 +221,17 @@ MrcResultsWriter::WriteSummaryJson(const MrcRunResults& r, std::ostream& os)
     WriteStringMap(os, info.options, "    ");
     os << ",\n    \"simulatedTimeNs\": " << I(info.simulatedTimeNs) << ",\n"
        << "    \"host\": {\"wallClockSeconds\": " << FormatFixed(info.wallClockSeconds, 3)
-       << ", \"peakRssKb\": " << U(info.peakRssKb) << "}\n"
+       << ", \"peakRssKb\": " << U(info.peakRssKb);
+    if (info.mpiRanks > 1)
+    {
+        os << ", \"mpi\": {\"ranks\": " << U(info.mpiRanks)
+           << ", \"sync\": " << JsonString(info.mpiSync)
+           << ", \"syncRounds\": " << U(info.syncRounds)
+           << ", \"syncRoundsInFlight\": " << U(info.syncRoundsInFlight)
+           << ", \"nullMessages\": " << U(info.nullMessages)
+           << ", \"framesBetweenRanks\": " << U(info.framesBetweenRanks) << "}";
+    }
+    os << "}\n"
        << "  },\n";
     os << "  \"transports\": {";
     bool first = true;

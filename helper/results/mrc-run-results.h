@@ -126,6 +126,14 @@ struct MrcRunInfo
     // Host fields: the only ones that may differ between identical runs.
     double wallClockSeconds{0}; //!< wall-clock time of the run, s
     uint64_t peakRssKb{0};      //!< peak resident set size, KiB
+    // A run split over MPI ranks (written in "host" only when mpiRanks > 1): the cost of
+    // ns-3's synchronization, which depends on the split (and its repeats on the machine).
+    uint32_t mpiRanks{0};           //!< ranks of the run (0 or 1: not split)
+    std::string mpiSync;            //!< "granted" (time windows) or "null" (messages)
+    uint64_t syncRounds{0};         //!< granted-time-window rounds (each rank takes part)
+    uint64_t syncRoundsInFlight{0}; //!< of them, rounds repeated for frames in flight
+    uint64_t nullMessages{0};       //!< null messages sent, summed over the ranks
+    uint64_t framesBetweenRanks{0}; //!< frames sent to another rank, summed over the ranks
 };
 
 /**

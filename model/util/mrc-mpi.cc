@@ -24,6 +24,92 @@
 #include <mpi.h>
 #endif
 
+#ifdef NS3_MPI
+namespace
+{
+uint64_t g_rounds = 0;         //!< synchronization rounds (granted time windows) taken part in
+uint64_t g_roundsInFlight = 0; //!< of them, rounds that found frames in flight (no new window)
+uint64_t g_nullMessages = 0;   //!< null messages sent (null-message synchronization)
+bool g_counting = false;       //!< a split run is on (between BeginRun and EndRun)
+
+/**
+ * The message every rank contributes to a round of ns-3's granted-time-window engine
+ * (DistributedSimulatorImpl's LbtsMessage, whose header ns-3 does not install): its
+ * layout, read only to tell a round that granted a new window from one that found
+ * frames in flight (sent but not yet received: the engine repeats the round).
+ */
+struct RoundMessage
+{
+    uint32_t txCount; //!< frames the rank has sent
+    uint32_t rxCount; //!< frames the rank has received
+    uint32_t rank;    //!< the rank
+    int64_t nextTime; //!< its next event's time (ns3::Time's integer)
+    bool finished;    //!< no event left on the rank
+};
+
+/// Bytes of a null message of ns-3's NullMessageMpiInterface (two 64-bit and two 32-bit
+/// numbers, no packet): a frame is always longer (its packet's serialization follows).
+constexpr int NULL_MESSAGE_BYTES = 2 * 8 + 2 * 4;
+} // namespace
+
+// MPI's profiling interface (PMPI, MPI standard section 15.2): these definitions take the
+// place of the MPI library's for every caller in the process (ns-3's libns3-mpi included,
+// as libns3-mrc comes before libmpi in the programs' library order), count, and call the
+// library's PMPI_ entry. ns-3's engines keep no such counter. Only the two calls the
+// engines make once per round and per null message are wrapped; the module's own
+// collectives (MrcMpi::GatherToRoot, MinOverRanks, SumOverRanks) use other calls.
+
+/// ns-3's DistributedSimulatorImpl calls it once per synchronization round.
+extern "C" int
+MPI_Allgather(const void* sendbuf,
+              int sendcount,
+              MPI_Datatype sendtype,
+              void* recvbuf,
+              int recvcount,
+              MPI_Datatype recvtype,
+              MPI_Comm comm)
+{
+    const int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    if (g_counting && rc == MPI_SUCCESS && sendtype == MPI_BYTE &&
+        sendcount == static_cast<int>(sizeof(RoundMessage)))
+    {
+        ++g_rounds;
+        int size = 0;
+        PMPI_Comm_size(comm, &size);
+        const auto* m = static_cast<const RoundMessage*>(recvbuf);
+        uint64_t tx = 0;
+        uint64_t rx = 0;
+        for (int i = 0; i < size; ++i)
+        {
+            tx += m[i].txCount;
+            rx += m[i].rxCount;
+        }
+        if (tx != rx)
+        {
+            ++g_roundsInFlight;
+        }
+    }
+    return rc;
+}
+
+/// ns-3's MPI interfaces send frames and (NullMessageMpiInterface) null messages with it.
+extern "C" int
+MPI_Isend(const void* buf,
+          int count,
+          MPI_Datatype datatype,
+          int dest,
+          int tag,
+          MPI_Comm comm,
+          MPI_Request* request)
+{
+    if (g_counting && datatype == MPI_CHAR && count == NULL_MESSAGE_BYTES)
+    {
+        ++g_nullMessages;
+    }
+    return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+}
+#endif
+
 namespace ns3
 {
 
@@ -169,6 +255,7 @@ MrcMpi::BeginRun(bool nullMessages)
                                                : "ns3::DistributedSimulatorImpl"));
     MpiInterface::Enable(MPI_COMM_WORLD);
     g_active = true;
+    g_counting = true;
 #else
     (void)nullMessages;
 #endif
@@ -182,6 +269,7 @@ MrcMpi::EndRun()
     {
         MpiInterface::Disable(); // frees ns-3's communicator; MPI stays up (we started it)
         g_active = false;
+        g_counting = false;
     }
 #endif
     g_routes.clear();
@@ -365,6 +453,50 @@ MrcMpi::MinOverRanks(int64_t value)
     }
 #endif
     return value;
+}
+
+uint64_t
+MrcMpi::SumOverRanks(uint64_t value)
+{
+#ifdef NS3_MPI
+    if (g_distributed)
+    {
+        uint64_t out = value;
+        MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+        return out;
+    }
+#endif
+    return value;
+}
+
+uint64_t
+MrcMpi::GetSyncRounds()
+{
+#ifdef NS3_MPI
+    return g_rounds;
+#else
+    return 0;
+#endif
+}
+
+uint64_t
+MrcMpi::GetSyncRoundsInFlight()
+{
+#ifdef NS3_MPI
+    return g_roundsInFlight;
+#else
+    return 0;
+#endif
+}
+
+uint64_t
+MrcMpi::GetNullMessagesSent()
+{
+#ifdef NS3_MPI
+    return g_nullMessages;
+#else
+    return 0;
+#endif
 }
 
 uint64_t

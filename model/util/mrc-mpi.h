@@ -154,6 +154,32 @@ class MrcMpi
      */
     static int64_t MinOverRanks(int64_t value);
 
+    /**
+     * The sum of a value over all ranks (a collective call).
+     * \param value this rank's value
+     * \return the sum of every rank's value
+     */
+    static uint64_t SumOverRanks(uint64_t value);
+
+    /**
+     * Synchronization rounds of ns-3's granted-time-window engine (DistributedSimulatorImpl)
+     * this process took part in: each is one MPI_Allgather of every rank (counted through
+     * MPI's profiling interface, so every rank counts the same rounds). 0 without MPI.
+     * \return rounds in this process, over all its runs
+     */
+    static uint64_t GetSyncRounds();
+
+    /**
+     * \return of GetSyncRounds, the rounds that found frames sent but not yet received
+     *         (the engine grants no new window and repeats the round; they depend on the
+     *         machine's timing, not on the simulation)
+     */
+    static uint64_t GetSyncRoundsInFlight();
+
+    /// \return null messages this process sent (NullMessageSimulatorImpl; 0 under granted
+    ///         time windows or without MPI), counted through MPI's profiling interface
+    static uint64_t GetNullMessagesSent();
+
     /// \return frames sent to other ranks in this process
     static uint64_t GetFramesSent();
     /// \return frames received from other ranks in this process
