@@ -381,7 +381,8 @@ MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
             "next GOOD active EV of the plane for every packet (the EV table learns which "
             "EVs lose packets only from the SACKs of the QP's own data; not published). "
             "Probed: P1 sec. 2.4's reverse EVs: while the QP only "
-            "receives (nothing of its own outstanding or queued), once per "
+            "receives (nothing of its own outstanding or queued) and is active inbound "
+            "(data arrived in the last interval, or an inbound message is not complete), once per "
             "ReverseProbeInterval it sends a reliability probe on a "
             "random GOOD EV of the next plane in turn; the EV whose probe is answered "
             "becomes that plane's reverse EV (also when the answer reports CE: P1 says "
@@ -399,8 +400,8 @@ MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
 #endif
             MakeEnumChecker(REVERSE_ROTATE, "Rotate", REVERSE_PROBED, "Probed"))
         .AddAttribute("ReverseProbeInterval",
-                      "ReversePath Probed: time between reverse-EV probes while data keeps "
-                      "arriving. 0 (default) = BaseRtt (P1 sec. 2.4: one probe per RTT); 0 "
+                      "ReversePath Probed: time between reverse-EV probes while the QP is "
+                      "active inbound. 0 (default) = BaseRtt (P1 sec. 2.4: one probe per RTT); 0 "
                       "with BaseRtt 0 sends none.",
                       TimeValue(Seconds(0)),
                       MakeTimeAccessor(&MrcMultipathQueuePair::m_revProbeInterval),

@@ -448,8 +448,9 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     bool IsInboundOnly() const;
     /// A data packet arrived (ReversePath Probed): start the reverse-EV probes if idle.
     void NoteInboundData();
-    /// Reverse-EV probe timer: while data keeps arriving and the QP is inbound-only, probe
-    /// a random GOOD EV of the next plane, once per ReverseProbeInterval.
+    /// Reverse-EV probe timer: while the QP is active inbound (data arrived in the last
+    /// interval, or an inbound message is not complete) and inbound-only, probe a random
+    /// GOOD EV of the next plane, once per ReverseProbeInterval.
     void OnReverseProbeTimer();
     /**
      * An answer to a probe arrived: if it answers one of the last REV_PROBES_KEPT

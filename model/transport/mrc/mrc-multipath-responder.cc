@@ -236,9 +236,13 @@ MrcMultipathQueuePair::NoteInboundData()
 void
 MrcMultipathQueuePair::OnReverseProbeTimer()
 {
-    // runs once per interval while data keeps arriving; stops when it stops (the next
-    // arrival starts it again)
-    if (!m_revRxSeen || (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
+    // runs once per interval while the QP is active inbound (P1 sec. 5 "Reverse path", sec. 6
+    // "Probe interval"): data arrived in the last interval, or a message has started
+    // arriving and is not complete (its sender may be stalled because our control packets
+    // die on a dead reverse EV: the probes are what finds a live one). Stops when neither
+    // holds, so an idle QP does not probe; the next arrival starts it again.
+    if ((!m_revRxSeen && !m_rxMessages.HasPending()) ||
+        (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
     {
         return;
     }
