@@ -270,10 +270,7 @@ MrcSackScoreboard::AdvanceUna(uint32_t count)
     {
         ShiftDown(f, count);
     }
-    for (uint32_t& f : m_pathFrontier)
-    {
-        ShiftDown(f, count);
-    }
+    // the path frontiers are absolute positions: they follow una without a walk
 }
 
 void
@@ -637,10 +634,10 @@ MrcSackScoreboard::InferPathLosses()
         {
             const uint32_t p = 64 * w + LowestBit(bits);
             uint32_t t;
-            if (m_pathTop.NthOffset(p, m_unaAbs, t) && t > m_pathFrontier[p])
+            if (m_pathTop.NthOffset(p, m_unaAbs, t) && t > PathFrontier(p))
             {
                 m_pathThr[p] = t;
-                from = std::min(from, m_pathFrontier[p]);
+                from = std::min(from, PathFrontier(p));
                 to = std::max(to, t);
             }
         }
@@ -648,7 +645,7 @@ MrcSackScoreboard::InferPathLosses()
     for (uint32_t off = from; off < to; ++off)
     {
         MrcPsnRecord& r = At(off);
-        if (off >= m_pathFrontier[r.path] && off < m_pathThr[r.path] &&
+        if (off >= PathFrontier(r.path) && off < m_pathThr[r.path] &&
             r.state == MrcPsnState::SENT && r.retxCount == 0)
         {
             MarkLost(off);
@@ -659,9 +656,9 @@ MrcSackScoreboard::InferPathLosses()
         for (uint64_t bits = dirty[w]; bits != 0; bits &= bits - 1)
         {
             const uint32_t p = 64 * w + LowestBit(bits);
-            if (m_pathThr[p] > m_pathFrontier[p])
+            if (m_pathThr[p] > PathFrontier(p))
             {
-                m_pathFrontier[p] = m_pathThr[p];
+                m_pathFrontierAbs[p] = m_unaAbs + m_pathThr[p];
             }
             m_pathThr[p] = 0;
         }
