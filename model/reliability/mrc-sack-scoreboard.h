@@ -475,11 +475,25 @@ class MrcSackScoreboard
         bool Highest(uint32_t set, uint64_t& p) const;
 
       private:
-        uint32_t m_n{0};               //!< N
-        uint32_t m_sets{0};            //!< number of sets (storage made at the first Add)
-        std::vector<uint64_t> m_pos;   //!< per set: N slots, a ring ascending from m_head
-        std::vector<uint32_t> m_count; //!< per set: slots used
-        std::vector<uint32_t> m_head;  //!< per set: slot of the lowest position
+        /// \param set a set \return its block: word 0 holds the slots used (low 32 bits)
+        /// and the slot of the lowest position (high 32 bits), words 1..N the slots
+        uint64_t* Block(uint32_t set)
+        {
+            return &m_blocks[static_cast<std::size_t>(set) * (m_n + 1)];
+        }
+
+        /// \param set a set \return its block (see the other Block)
+        const uint64_t* Block(uint32_t set) const
+        {
+            return &m_blocks[static_cast<std::size_t>(set) * (m_n + 1)];
+        }
+
+        uint32_t m_n{0};    //!< N
+        uint32_t m_sets{0}; //!< number of sets (storage made at the first Add)
+        /// per set, one block of N + 1 words: the count and the head, then N slots, a ring
+        /// ascending from the head (together, so that an Add touches one or two cache
+        /// lines, not three separate arrays)
+        std::vector<uint64_t> m_blocks;
     };
 
     uint64_t m_unaAbs{0};      //!< absolute position of una (PSNs acked so far)
