@@ -16,6 +16,7 @@
 #include "ns3/mrc-seth-header.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <random>
 #include <vector>
@@ -817,6 +818,90 @@ TEST(MrcSackScoreboard, SprayedDeliveryMatchesReferenceModel)
     EXPECT_EQ(sent, 3000u);
     EXPECT_EQ(sb.GetOutstandingPsns(), 0u);
     EXPECT_EQ(rb.GetExpectedPsn(), (first + 3000) & 0xffffff);
+}
+
+TEST(MrcSackScoreboard, PathRuleMatchesItsDefinitionAsUnaAdvances)
+{
+    // The path rule's frontiers are kept as absolute positions (una's advance does not
+    // shift them). Whatever una did, after every SACK a first transmission still in flight
+    // must be LOST exactly when at least N first transmissions of its own path above it are
+    // SACKed, and SENT otherwise. Random spraying over 6 paths (one slow), ~5 % silent
+    // drops, lost PSNs retransmitted at once on another path, across the 2^24 wrap.
+    std::mt19937 rng(2026);
+    const uint32_t first = 0xfffc00;
+    const uint32_t n = 3;
+    MrcSackScoreboard::Config cfg;
+    cfg.reorderPsns = 0; // the plain count rule off: only the path rule
+    cfg.pathCount = true;
+    cfg.pathReorderPsns = n;
+    MrcSackScoreboard sb(cfg, first);
+    MrcReceiveBitmap rb(1024, first);
+    std::vector<uint8_t> pathOf; // by PSN offset from first: the path of its first send
+    std::vector<uint32_t> wire;  // PSN offsets in the network
+    uint32_t sent = 0;
+    uint64_t lossesSeen = 0;
+    uint64_t unaMoves = 0;
+    for (int round = 0; round < 400; ++round)
+    {
+        uint32_t psn;
+        while (sb.NextRetransmit(psn))
+        {
+            sb.OnRetransmit(psn, 0, MicroSeconds(round), 0, 7);
+            wire.push_back((psn - first) & 0xffffff);
+        }
+        for (int k = 0; k < 24 && sb.HasRoom() && sent < 6000; ++k, ++sent)
+        {
+            const auto path = static_cast<uint8_t>(rng() % 6);
+            pathOf.push_back(path);
+            sb.OnSent(1000, 0, MicroSeconds(round), 0, path);
+            wire.push_back(sent);
+        }
+        // path 5 is slow: its packets arrive last; the others in random order
+        std::shuffle(wire.begin(), wire.end(), rng);
+        std::stable_partition(wire.begin(), wire.end(), [&](uint32_t off) {
+            return pathOf[off] != 5;
+        });
+        for (uint32_t off : wire)
+        {
+            if (rng() % 100 < 5)
+            {
+                continue; // dropped silently
+            }
+            const uint32_t p = (first + off) & 0xffffff;
+            rb.OnArrival(p);
+            MrcSethHeader seth;
+            rb.FillSeth(seth, p);
+            const uint32_t unaBefore = sb.GetUna();
+            lossesSeen += sb.OnSack(seth).lost.size();
+            unaMoves += sb.GetUna() != unaBefore ? 1 : 0;
+            // the definition, for every PSN in flight (first transmissions only)
+            const uint32_t una = (sb.GetUna() - first) & 0xffffff;
+            std::vector<uint32_t> above(6, 0); // SACKed first transmissions above, per path
+            for (uint32_t o = sent; o-- > una;)
+            {
+                const MrcPsnRecord* r = sb.GetRecord((first + o) & 0xffffff);
+                ASSERT_NE(r, nullptr);
+                if (r->retxCount != 0)
+                {
+                    continue;
+                }
+                if (r->state == MrcPsnState::SACKED)
+                {
+                    ++above[pathOf[o]];
+                    continue;
+                }
+                ASSERT_EQ(r->path, pathOf[o]);
+                ASSERT_EQ(r->state, above[pathOf[o]] >= n ? MrcPsnState::LOST : MrcPsnState::SENT)
+                    << "offset " << o << " path " << unsigned(pathOf[o]) << " una " << una;
+            }
+        }
+        wire.clear();
+        // what is still in flight after the round was dropped: the timeout finds it
+        sb.OnTimeout(MicroSeconds(round + 1000), MicroSeconds(1));
+    }
+    EXPECT_EQ(sent, 6000u);
+    EXPECT_GT(lossesSeen, 100u); // the rule fired often
+    EXPECT_GT(unaMoves, 500u);   // and una moved under it often
 }
 
 TEST(MrcSackScoreboard, SleekRecoveryOncePerEpisode)

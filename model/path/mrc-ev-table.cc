@@ -421,6 +421,7 @@ MrcEvTable::AddEv(const MrcEvCandidate& c, std::vector<uint32_t>& carrierPaths)
         ++m_paths;
     }
     m_evs.back().path = path;
+    m_hot.back().path = path;
     return id;
 }
 
@@ -489,7 +490,7 @@ MrcEvTable::AddToActive(uint32_t id)
     e.set = MrcEvEntry::ACTIVE;
     m_hot[id].set = MrcEvEntry::ACTIVE;
     std::vector<uint32_t>& act = m_active[e.ev.plane];
-    e.pos = act.size();
+    m_hot[id].pos = act.size();
     act.push_back(id);
     ++m_planeActive[e.ev.plane];
     ++m_nActive;
@@ -505,10 +506,10 @@ MrcEvTable::RemoveFromActive(uint32_t id)
     uint32_t& cursor = m_cursor[plane];
     auto swapPos = [this, &act](uint32_t a, uint32_t b) {
         std::swap(act[a], act[b]);
-        m_evs[act[a]].pos = a;
-        m_evs[act[b]].pos = b;
+        m_hot[act[a]].pos = a;
+        m_hot[act[b]].pos = b;
     };
-    uint32_t i = e.pos;
+    uint32_t i = m_hot[id].pos;
     if (i < cursor)
     {
         // visited this round: move it to the end of the visited part, shrink that part
@@ -545,10 +546,10 @@ MrcEvTable::Reshuffle(uint32_t plane)
         // bucket the plane's active EVs by path
         for (uint32_t id : act)
         {
-            auto& b = m_buckets[m_evs[id].path];
+            auto& b = m_buckets[m_hot[id].path];
             if (b.empty())
             {
-                m_pathOrder.push_back(m_evs[id].path);
+                m_pathOrder.push_back(m_hot[id].path);
             }
             b.push_back(id);
             longest = std::max<uint32_t>(longest, b.size());
@@ -570,7 +571,7 @@ MrcEvTable::Reshuffle(uint32_t plane)
     }
     for (uint32_t i = 0; i < n; ++i)
     {
-        m_evs[act[i]].pos = i;
+        m_hot[act[i]].pos = i;
     }
     m_cursor[plane] = 0;
     m_planeRounds[plane]++;
@@ -624,7 +625,7 @@ MrcEvTable::SelectId(uint32_t sendablePlanes, uint32_t excludeEv)
     const uint32_t usable = sendablePlanes & ~(m_localDownMask | m_remoteDownMask);
     // a retransmission avoids the path of the EV it was lost on, not only the EV: other
     // EVs with the same carrier take the same path
-    const uint32_t excludePath = excludeEv < m_evs.size() ? m_evs[excludeEv].path : NO_EV;
+    const uint32_t excludePath = excludeEv < m_evs.size() ? m_hot[excludeEv].path : NO_EV;
     if (!m_drawn && m_nActive > 0)
     {
         DrawFirstRounds();
@@ -685,12 +686,11 @@ MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePa
         {
             continue;
         }
-        MrcEvEntry& e = m_evs[id];
-        if (excludeEv != NO_EV && (id == excludeEv || e.path == excludePath))
+        if (excludeEv != NO_EV && (id == excludeEv || h.path == excludePath))
         {
             continue;
         }
-        ++e.sent;
+        ++m_evs[id].sent;
         return id;
     }
     return NO_EV;

@@ -87,7 +87,7 @@ MrcPathSignal MrcPathSignalOfSack(MrcPathFeedback m);
  * \ingroup mrc
  * One EV of a QP with its state and counters.
  */
-struct MrcEvEntry
+struct alignas(64) MrcEvEntry
 {
     /// Which set the EV is in.
     enum Set : uint8_t
@@ -98,19 +98,20 @@ struct MrcEvEntry
         DENIED,  //!< denied by the controller
     };
 
+    // The fields a selection reads and writes (value, plane, carrier, state, set, path and
+    // the sent counter) come first: with the 64-byte alignment they share one cache line.
     MrcEvCandidate ev;                     //!< value, plane, carrier
     MrcEvState state{MrcEvState::UNKNOWN}; //!< health state
     Set set{BACKUP};                       //!< set membership
-    uint32_t pos{0};                       //!< index in its plane's active vector (ACTIVE)
     uint32_t path{0};         //!< path group: EVs with the same SRv6 carrier share one (Init)
     uint32_t carrierEpoch{0}; //!< the carrier count it was last counted in (CarrierLossEvs)
+    uint64_t sent{0};         //!< packets the selection put on this EV
     Time skipUntil;           //!< time mode: SKIP ends at this time
     // probe bookkeeping (ASSUMED_BAD)
     bool probeOutstanding{false}; //!< a probe is in flight
     uint32_t probeSuccesses{0};   //!< consecutive answered probes
     EventId probeEvent;           //!< next probe or probe timeout
     // counters
-    uint64_t sent{0};          //!< packets the selection put on this EV
     uint32_t ecnEchoes{0};     //!< SACKs with m = SKIP_ONCE
     uint32_t trims{0};         //!< TRIMMED NACKs
     uint32_t timeouts{0};      //!< timeouts and inferred losses
@@ -597,6 +598,8 @@ class MrcEvTable : public MrcPathSelector
         MrcEvState state{MrcEvState::UNKNOWN};   //!< health state (a copy of the entry's)
         MrcEvEntry::Set set{MrcEvEntry::BACKUP}; //!< set membership (a copy of the entry's)
         uint32_t skipTurns{0};                   //!< rotation mode: turns still to skip
+        uint32_t path{0}; //!< path group (a copy of the entry's, for the round's deal)
+        uint32_t pos{0};  //!< index in its plane's active vector (ACTIVE)
     };
 
     std::vector<EvHot> m_hot;                           //!< by id

@@ -270,10 +270,7 @@ MrcSackScoreboard::AdvanceUna(uint32_t count)
     {
         ShiftDown(f, count);
     }
-    for (uint32_t& f : m_pathFrontier)
-    {
-        ShiftDown(f, count);
-    }
+    // the path frontiers are absolute positions: they follow una without a walk
 }
 
 void
@@ -396,9 +393,7 @@ MrcSackScoreboard::TopSacked::Init(uint32_t sets, uint32_t n)
     // the storage is made at the first Add: a QP that only responds never pays for it
     m_n = n;
     m_sets = sets;
-    m_pos.clear();
-    m_count.clear();
-    m_head.clear();
+    m_blocks.clear();
 }
 
 bool
@@ -408,17 +403,16 @@ MrcSackScoreboard::TopSacked::Add(uint32_t set, uint64_t p)
     {
         return false;
     }
-    if (m_count.empty())
+    if (m_blocks.empty())
     {
-        m_pos.assign(static_cast<std::size_t>(m_sets) * m_n, 0);
-        m_count.assign(m_sets, 0);
-        m_head.assign(m_sets, 0);
+        m_blocks.assign(static_cast<std::size_t>(m_sets) * (m_n + 1), 0);
     }
-    // A set's positions form a ring of N slots, lowest at m_head: a new highest position
+    // A set's positions form a ring of N slots, lowest at the head: a new highest position
     // (the usual case) replaces the lowest without moving the others.
-    uint64_t* b = &m_pos[static_cast<std::size_t>(set) * m_n];
-    uint32_t& c = m_count[set];
-    uint32_t& h = m_head[set];
+    uint64_t* blk = Block(set);
+    uint64_t* b = blk + 1;
+    auto c = static_cast<uint32_t>(blk[0]);
+    auto h = static_cast<uint32_t>(blk[0] >> 32);
     const uint32_t n = m_n;
     auto at = [b, &h, n](uint32_t k) -> uint64_t& {
         const uint32_t i = h + k;
@@ -442,19 +436,26 @@ MrcSackScoreboard::TopSacked::Add(uint32_t set, uint64_t p)
     }
     at(k) = p;
     ++c;
+    blk[0] = (uint64_t{h} << 32) | c;
     return full || c == n;
 }
 
 bool
 MrcSackScoreboard::TopSacked::Highest(uint32_t set, uint64_t& p) const
 {
-    if (m_n == 0 || m_count.empty() || m_count[set] == 0)
+    if (m_n == 0 || m_blocks.empty())
     {
         return false;
     }
-    // the ring ascends from m_head: the highest is the last slot used
-    const uint32_t i = m_head[set] + m_count[set] - 1;
-    p = m_pos[static_cast<std::size_t>(set) * m_n + (i >= m_n ? i - m_n : i)];
+    const uint64_t* blk = Block(set);
+    const auto c = static_cast<uint32_t>(blk[0]);
+    if (c == 0)
+    {
+        return false;
+    }
+    // the ring ascends from the head: the highest is the last slot used
+    const uint32_t i = static_cast<uint32_t>(blk[0] >> 32) + c - 1;
+    p = blk[1 + (i >= m_n ? i - m_n : i)];
     return true;
 }
 
@@ -463,11 +464,16 @@ MrcSackScoreboard::TopSacked::NthOffset(uint32_t set, uint64_t unaAbs, uint32_t&
 {
     // Positions below una were cumulatively acknowledged: with one of the N there, fewer
     // than N SACKed PSNs of the set are still in the window.
-    if (m_n == 0 || m_count.empty() || m_count[set] < m_n)
+    if (m_n == 0 || m_blocks.empty())
     {
         return false;
     }
-    const uint64_t nth = m_pos[static_cast<std::size_t>(set) * m_n + m_head[set]];
+    const uint64_t* blk = Block(set);
+    if (static_cast<uint32_t>(blk[0]) < m_n)
+    {
+        return false;
+    }
+    const uint64_t nth = blk[1 + static_cast<uint32_t>(blk[0] >> 32)];
     if (nth < unaAbs)
     {
         return false;
@@ -637,10 +643,10 @@ MrcSackScoreboard::InferPathLosses()
         {
             const uint32_t p = 64 * w + LowestBit(bits);
             uint32_t t;
-            if (m_pathTop.NthOffset(p, m_unaAbs, t) && t > m_pathFrontier[p])
+            if (m_pathTop.NthOffset(p, m_unaAbs, t) && t > PathFrontier(p))
             {
                 m_pathThr[p] = t;
-                from = std::min(from, m_pathFrontier[p]);
+                from = std::min(from, PathFrontier(p));
                 to = std::max(to, t);
             }
         }
@@ -648,7 +654,7 @@ MrcSackScoreboard::InferPathLosses()
     for (uint32_t off = from; off < to; ++off)
     {
         MrcPsnRecord& r = At(off);
-        if (off >= m_pathFrontier[r.path] && off < m_pathThr[r.path] &&
+        if (off >= PathFrontier(r.path) && off < m_pathThr[r.path] &&
             r.state == MrcPsnState::SENT && r.retxCount == 0)
         {
             MarkLost(off);
@@ -659,9 +665,9 @@ MrcSackScoreboard::InferPathLosses()
         for (uint64_t bits = dirty[w]; bits != 0; bits &= bits - 1)
         {
             const uint32_t p = 64 * w + LowestBit(bits);
-            if (m_pathThr[p] > m_pathFrontier[p])
+            if (m_pathThr[p] > PathFrontier(p))
             {
-                m_pathFrontier[p] = m_pathThr[p];
+                m_pathFrontierAbs[p] = m_unaAbs + m_pathThr[p];
             }
             m_pathThr[p] = 0;
         }

@@ -326,7 +326,7 @@ class MrcSackScoreboard
      * PSNs of each path; false without it.
      * \param psn an outstanding PSN, first transmission (false for a retransmitted one:
      *        its send order is not its PSN order)
-     * eturn true if a higher PSN of its path has been SACKed
+     * \return true if a higher PSN of its path has been SACKed
      */
     bool PathDeliveredAbove(uint32_t psn) const;
 
@@ -341,6 +341,15 @@ class MrcSackScoreboard
     const MrcPsnRecord& At(uint32_t off) const;
     /// \param psn a PSN \param off [out] its offset from una \return true if in [una, next)
     bool OffsetOf(uint32_t psn, uint32_t& off) const;
+
+    /// \param p a path \return its path-rule frontier as an offset from una (0 once una
+    /// has passed it)
+    uint32_t PathFrontier(uint32_t p) const
+    {
+        const uint64_t abs = m_pathFrontierAbs[p];
+        return abs > m_unaAbs ? static_cast<uint32_t>(abs - m_unaAbs) : 0;
+    }
+
     /// Mark the PSN at offset off SACKed (if not already) and record it in m_update.
     void SackOffset(uint32_t off);
     /// Mark the record at off LOST and record it in m_update.
@@ -404,8 +413,6 @@ class MrcSackScoreboard
     uint32_t m_highestSacked{0};            //!< offset + 1 of the highest SACKed PSN (0 = none)
     uint32_t m_groupFrontier[MAX_GROUPS]{}; //!< grouped count rule applied below, per group
     uint32_t m_groupsUsed{0};               //!< bit g: group g was used by a transmission
-    uint32_t m_pathFrontier[MAX_PATHS]{};   //!< path count rule applied below, per path
-    uint32_t m_pathThr[MAX_PATHS]{};        //!< InferPathLosses' thresholds (0 outside it)
     uint64_t m_pathsUsed[MAX_PATHS / 64]{}; //!< bit p: path p was used by a transmission
     uint32_t m_retxTop{0};                  //!< no retransmitted record at or above this offset
     Time m_latestSackedSendTime{0};         //!< newest send time among SACKed PSNs (time rule)
@@ -468,11 +475,25 @@ class MrcSackScoreboard
         bool Highest(uint32_t set, uint64_t& p) const;
 
       private:
-        uint32_t m_n{0};               //!< N
-        uint32_t m_sets{0};            //!< number of sets (storage made at the first Add)
-        std::vector<uint64_t> m_pos;   //!< per set: N slots, a ring ascending from m_head
-        std::vector<uint32_t> m_count; //!< per set: slots used
-        std::vector<uint32_t> m_head;  //!< per set: slot of the lowest position
+        /// \param set a set \return its block: word 0 holds the slots used (low 32 bits)
+        /// and the slot of the lowest position (high 32 bits), words 1..N the slots
+        uint64_t* Block(uint32_t set)
+        {
+            return &m_blocks[static_cast<std::size_t>(set) * (m_n + 1)];
+        }
+
+        /// \param set a set \return its block (see the other Block)
+        const uint64_t* Block(uint32_t set) const
+        {
+            return &m_blocks[static_cast<std::size_t>(set) * (m_n + 1)];
+        }
+
+        uint32_t m_n{0};    //!< N
+        uint32_t m_sets{0}; //!< number of sets (storage made at the first Add)
+        /// per set, one block of N + 1 words: the count and the head, then N slots, a ring
+        /// ascending from the head (together, so that an Add touches one or two cache
+        /// lines, not three separate arrays)
+        std::vector<uint64_t> m_blocks;
     };
 
     uint64_t m_unaAbs{0};      //!< absolute position of una (PSNs acked so far)
@@ -481,6 +502,11 @@ class MrcSackScoreboard
     TopSacked m_pathTop;       //!< path count rule, per path (first transmissions)
     uint32_t m_groupsDirty{0}; //!< bit g: group g's N-th highest changed since inference
     uint64_t m_pathsDirty[MAX_PATHS / 64]{}; //!< bit p: path p's N-th highest changed
+    // The two per-path arrays (2 KiB and 1 KiB) come last, after the members every SACK
+    // reads, so that those share fewer cache lines. The frontiers are absolute positions
+    // (like m_unaAbs): an advance of una need not visit the 256 of them (PathFrontier).
+    uint64_t m_pathFrontierAbs[MAX_PATHS]{}; //!< path count rule applied below, per path
+    uint32_t m_pathThr[MAX_PATHS]{};         //!< InferPathLosses' thresholds (0 outside it)
 };
 
 } // namespace ns3
