@@ -46,6 +46,27 @@ using namespace ns3;
 namespace
 {
 
+/// Expects two texts equal line by line, reporting the first line that differs (rather than two
+/// long texts) with \p what in front, and any line \p lean has beyond \p whole.
+void
+ExpectSameLines(const std::string& lean, const std::string& whole, const std::string& what = "")
+{
+    std::istringstream a(lean);
+    std::istringstream b(whole);
+    std::string la;
+    std::string lb;
+    while (std::getline(b, lb))
+    {
+        const bool more = static_cast<bool>(std::getline(a, la));
+        if (!more || la != lb)
+        {
+            ADD_FAILURE() << what << "lean '" << la << "', whole '" << lb << "'";
+            return;
+        }
+    }
+    EXPECT_FALSE(std::getline(a, la)) << what << "lean has more: " << la;
+}
+
 MrcTopologyConfig
 Clos(uint32_t hosts, uint32_t perT0, uint32_t t1, uint32_t planes)
 {
@@ -630,22 +651,9 @@ ExpectLeanBuildsKeepTheFacts(const std::function<Ptr<MrcTopology>(MrcTopologyHel
         Ptr<MrcTopology> t = build(th);
         const std::string whole = LeanFacts(t, mine, built, base);
         EXPECT_GT(whole.size(), 1000u);
-        // (the first line that differs, rather than two long texts)
-        std::istringstream a(lean);
-        std::istringstream b(whole);
-        std::string la;
-        std::string lb;
-        while (std::getline(b, lb))
-        {
-            const bool more = static_cast<bool>(std::getline(a, la));
-            if (!more || la != lb)
-            {
-                ADD_FAILURE() << ranks << " ranks, rank " << r << ": lean '" << la << "', whole '"
-                              << lb << "'";
-                break;
-            }
-        }
-        EXPECT_FALSE(std::getline(a, la)) << "lean has more: " << la;
+        ExpectSameLines(lean,
+                        whole,
+                        std::to_string(ranks) + " ranks, rank " + std::to_string(r) + ": ");
         Simulator::Destroy();
     }
 }
@@ -805,20 +813,7 @@ TEST(MrcDistributed, ALeanBuildCutsAndFlapsLinksItDoesNotBuildAsOneProcess)
     EXPECT_NE(whole.find("host 9 reachable 0"), std::string::npos) << whole;
     EXPECT_NE(whole.find(" 0"), std::string::npos);
     EXPECT_EQ(whole.find("schedule ''"), 0u) << whole;
-    std::istringstream a(lean);
-    std::istringstream b(whole);
-    std::string la;
-    std::string lb;
-    while (std::getline(b, lb))
-    {
-        const bool more = static_cast<bool>(std::getline(a, la));
-        if (!more || la != lb)
-        {
-            ADD_FAILURE() << "lean '" << la << "', whole '" << lb << "'";
-            break;
-        }
-    }
-    EXPECT_FALSE(std::getline(a, la)) << "lean has more: " << la;
+    ExpectSameLines(lean, whole);
     // before any cut, the state of an unbuilt link is up and made only when asked for
     MrcTopologyHelper th;
     th.SetNames(false);
@@ -1081,20 +1076,7 @@ TEST(MrcDistributed, ALeanBuildFailsSwitchesPortsPlanesAndGrayLinksAsOneProcess)
     EXPECT_NE(whole.find("host 13 reachable 01"), std::string::npos) << whole; // at 2 us
     EXPECT_NE(whole.find("host 12 reachable 00"), std::string::npos) << whole; // at 1.45 us
     EXPECT_NE(whole.find("host 12 reachable 11"), std::string::npos) << whole; // at 2 us
-    std::istringstream a(lean);
-    std::istringstream b(whole);
-    std::string la;
-    std::string lb;
-    while (std::getline(b, lb))
-    {
-        const bool more = static_cast<bool>(std::getline(a, la));
-        if (!more || la != lb)
-        {
-            ADD_FAILURE() << "lean '" << la << "', whole '" << lb << "'";
-            break;
-        }
-    }
-    EXPECT_FALSE(std::getline(a, la)) << "lean has more: " << la;
+    ExpectSameLines(lean, whole);
     // the gray failures' losses: drawn where the receiver is built, from the same stream
     EXPECT_EQ(wholeDraws.size(), 2u);
     ASSERT_EQ(leanDraws.size(), 1u); // (the other receiver is rank 1's)
