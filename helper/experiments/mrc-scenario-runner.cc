@@ -223,7 +223,7 @@ struct MrcScenarioRunner::Impl
         uint64_t evChanges{0};  //!< EV health changes seen
     };
 
-    /// Per-message stalls (runs with --failLink).
+    /// Per-message stalls (runs with a failure: --failLink or any other failure option).
     struct Stalls
     {
         bool trackStalls{false}; //!< track them
