@@ -737,6 +737,27 @@ namespace
 {
 
 /**
+ * Build the named 2-plane Clos of the failure tests (4 T0 groups of 4 hosts, 4 T1s, routes
+ * converging 100 ns after a change) whole or lean for one rank of 2.
+ * \param rank the build rank (-1: whole)
+ * \return the fabric
+ */
+Ptr<MrcTopology>
+BuildTwoRankClos(int rank)
+{
+    MrcTopologyHelper th;
+    th.SetNames(true);
+    th.SetConfig(Clos(16, 4, 4, 2));
+    th.SetRouteManagerAttribute("ConvergenceDelay", TimeValue(NanoSeconds(100)));
+    th.SetRanks(2);
+    if (rank >= 0)
+    {
+        th.SetBuildRank(static_cast<uint32_t>(rank));
+    }
+    return th.Build();
+}
+
+/**
  * Build a 2-plane Clos (4 T0 groups of 4 hosts, 4 T1s) whole (rank -1) or lean for one
  * rank of 2, cut two links of plane 0 at 1 us with the failure injector through the fabric
  * (a T0-T1 link of two rank-1 switches and the host link of a rank-1 host: neither built on
@@ -748,16 +769,7 @@ namespace
 std::string
 CutFacts(int rank)
 {
-    MrcTopologyHelper th;
-    th.SetNames(true);
-    th.SetConfig(Clos(16, 4, 4, 2));
-    th.SetRouteManagerAttribute("ConvergenceDelay", TimeValue(NanoSeconds(100)));
-    th.SetRanks(2);
-    if (rank >= 0)
-    {
-        th.SetBuildRank(static_cast<uint32_t>(rank));
-    }
-    Ptr<MrcTopology> t = th.Build();
+    Ptr<MrcTopology> t = BuildTwoRankClos(rank);
     Ptr<MrcFailureInjector> fi = CreateObject<MrcFailureInjector>();
     fi->SetTopology(t);
     fi->FailLinks("p0-t0-2:p0-t1-3,host9:p0-t0-2", MicroSeconds(1));
@@ -975,16 +987,7 @@ namespace
 std::string
 FailureKindFacts(int rank, std::map<std::string, std::string>& draws)
 {
-    MrcTopologyHelper th;
-    th.SetNames(true);
-    th.SetConfig(Clos(16, 4, 4, 2));
-    th.SetRouteManagerAttribute("ConvergenceDelay", TimeValue(NanoSeconds(100)));
-    th.SetRanks(2);
-    if (rank >= 0)
-    {
-        th.SetBuildRank(static_cast<uint32_t>(rank));
-    }
-    Ptr<MrcTopology> t = th.Build();
+    Ptr<MrcTopology> t = BuildTwoRankClos(rank);
     Ptr<MrcFailureInjector> fi = CreateObject<MrcFailureInjector>();
     fi->SetTopology(t);
     std::ostringstream os;
