@@ -652,13 +652,35 @@ namespace
 {
 /// One 1 MiB Write (256 packets) from host 0 to host 3 of TwoPlaneClos(4), LossRule Path
 /// with BackstopGuard, the n-th data frame host 3's port 0 receives dropped (0: none).
-struct GuardRun
+/// What one Write's run left: the requester's counters, its completion time, and whether
+/// every byte was placed exactly once.
+struct WriteRun
 {
     MrcQpCounters tx;
     MrcMultipathCounters mp;
     Time done{0};
     bool exactlyOnce{false};
 };
+
+/// Post one Write of \p bytes on \p c, run the simulation to its end, expect one completion
+/// and collect the outcome (the caller destroys the simulator).
+WriteRun
+RunOneWrite(const MrcRdmaHelper::Connection& c, uint32_t bytes)
+{
+    Log log;
+    log.Attach(c);
+    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
+    Simulator::Run();
+    EXPECT_EQ(log.wc.size(), 1u);
+    WriteRun r;
+    r.done = log.wc.empty() ? Time(0) : log.wc[0].end;
+    r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
+    r.tx = c.requester->GetCounters();
+    r.mp = Mp(c.requester)->GetMultipathCounters();
+    return r;
+}
+
+using GuardRun = WriteRun;
 
 GuardRun
 RunWithGuard(uint32_t dropNth)
@@ -673,17 +695,7 @@ RunWithGuard(uint32_t dropNth)
         em->n = dropNth;
         t->GetNicPort(3, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
     }
-    Log log;
-    log.Attach(c);
-    GuardRun r;
-    const uint32_t bytes = 1 << 20;
-    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
-    Simulator::Run();
-    EXPECT_EQ(log.wc.size(), 1u);
-    r.done = log.wc.empty() ? Time(0) : log.wc[0].end;
-    r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
-    r.tx = c.requester->GetCounters();
-    r.mp = Mp(c.requester)->GetMultipathCounters();
+    const GuardRun r = RunOneWrite(c, 1 << 20);
     Simulator::Destroy();
     return r;
 }
@@ -717,13 +729,7 @@ namespace
 /// two data frames of host 3's port 0 dropped: an early one, which marks its EV ASSUMED_BAD
 /// so that the EV is probed every `probeEvery` (and never revived), and `tailFrame`, one the
 /// count rules cannot find.
-struct TailRun
-{
-    MrcQpCounters tx;
-    MrcMultipathCounters mp;
-    Time done{0};
-    bool exactlyOnce{false};
-};
+using TailRun = WriteRun;
 
 TailRun
 RunTailLossWhileProbing(uint32_t tailFrame, Time probeEvery)
@@ -739,17 +745,7 @@ RunTailLossWhileProbing(uint32_t tailFrame, Time probeEvery)
     em->n = 20;
     em->also = tailFrame;
     t->GetNicPort(3, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    Log log;
-    log.Attach(c);
-    const uint32_t bytes = 1 << 20;
-    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
-    Simulator::Run();
-    EXPECT_EQ(log.wc.size(), 1u);
-    TailRun r;
-    r.done = log.wc.empty() ? Time(0) : log.wc[0].end;
-    r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
-    r.tx = c.requester->GetCounters();
-    r.mp = Mp(c.requester)->GetMultipathCounters();
+    const TailRun r = RunOneWrite(c, 1 << 20);
     Simulator::Destroy();
     return r;
 }
@@ -1272,13 +1268,9 @@ class DropDataAndItsRetx : public ErrorModel
     }
 };
 
-struct RetxLossRun
+struct RetxLossRun : WriteRun
 {
-    MrcQpCounters tx;
-    MrcMultipathCounters mp;
-    uint32_t retxDropped{0};
-    Time done{0};
-    bool exactlyOnce{false};
+    uint32_t retxDropped{0}; //!< retransmissions the error model dropped
 };
 
 /// One 1 MiB Write from host 0 to host 3 of TwoPlaneClos(4) (LossRule Path, the helper's
@@ -1297,17 +1289,8 @@ RunRetxLoss(double reorderTimeRtts)
     em->n = 20;
     t->GetNicPort(3, 0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
     t->GetNicPort(3, 1)->SetAttribute("ReceiveErrorModel", PointerValue(em));
-    Log log;
-    log.Attach(c);
-    const uint32_t bytes = 1 << 20;
-    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
-    Simulator::Run();
-    EXPECT_EQ(log.wc.size(), 1u);
     RetxLossRun r;
-    r.done = log.wc.empty() ? Time(0) : log.wc[0].end;
-    r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
-    r.tx = c.requester->GetCounters();
-    r.mp = Mp(c.requester)->GetMultipathCounters();
+    static_cast<WriteRun&>(r) = RunOneWrite(c, 1 << 20);
     r.retxDropped = em->retxDropped;
     Simulator::Destroy();
     return r;
