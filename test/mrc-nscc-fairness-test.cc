@@ -508,6 +508,39 @@ TEST(MrcNsccFairness, UecQuickAdaptSpreadsAPositionAndEtaIsTooSmallToEqualise)
     }
 }
 
+TEST(MrcNsccFairness, AverageOverBaseRttFreesTheTrappedSenderOfSeedSixteen)
+{
+    // Session 17 (doc/mrc.rst "NSCC fairness by position", "A trapped window and the delay
+    // average"). UEC seed 16 with htsim's per-sample delay average (gain 0.0125): sender 4
+    // holds a mean window of 6.4 KB from 300 to 900 us (one ACK per RTT, each an ECN-marked
+    // multiplicative decrease on an average still high from the start, 0.86 per cut, plus
+    // eta), and the incast ends at 0.43. With the average taken over the sender's own base
+    // RTT ([U]'s wording; MrcNscc::DelayAverageOverBaseRtt) no window stays below 12 KB
+    // there and the incast is within 2x (0.70). Not every seed: 15 gives 0.499 with it.
+    const auto check = [](const TracedIncast& ti, bool trapped) {
+        double smallest = 1e18;
+        int64_t slowest = 0;
+        for (const auto& [src, snd] : ti.senders)
+        {
+            smallest = std::min(smallest, MeanCwnd(snd, 300000, 900000));
+            slowest = std::max(slowest, snd.fctNs);
+        }
+        const double ratio = static_cast<double>(ti.fastestNs) / static_cast<double>(slowest);
+        if (trapped)
+        {
+            EXPECT_LT(smallest, 8192.0);
+            EXPECT_LT(ratio, 0.5);
+        }
+        else
+        {
+            EXPECT_GT(smallest, 8192.0);
+            EXPECT_GE(ratio, 0.5);
+        }
+    };
+    check(RunTracedIncast("16"), true);
+    check(RunTracedIncast("16", {{"ns3::MrcNscc::DelayAverageOverBaseRtt", "true"}}), false);
+}
+
 TEST(MrcNsccFairness, ReceiverCreditBringsUecWithinTwiceByPosition)
 {
     // UEC with receiver credit (RCCC, htsim's -receiver_cc_only and -receiver_cc), at the

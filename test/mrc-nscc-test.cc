@@ -996,6 +996,56 @@ TEST(MrcNscc, InvalidSampleTakesEachQuadrantWithAvgDelay)
     }
 }
 
+TEST(MrcNscc, DelayAverageOverBaseRtt)
+{
+    // DelayAverageOverBaseRtt: each sample weighs 1 - exp(-dt / base_rtt), dt the time since
+    // the previous one (from Init at 0). Base RTT 12 us, target 9 us, cwnd 225000 B.
+    const double w6 = 1 - std::exp(-6.0 / 12.0);   // 0.393469
+    const double w24 = 1 - std::exp(-24.0 / 12.0); // 0.864665
+    {
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc();
+        n->SetAttribute("DelayAverageOverBaseRtt", BooleanValue(true));
+        n->Init(s);
+        At(MicroSeconds(6), [&] {
+            n->OnAck(s, Ack(4096, MicroSeconds(20), true));
+            EXPECT_NEAR(n->GetAvgDelay(), w6 * 20e-6, 1e-15); // 7.87 us < 9 us: no cut
+            EXPECT_EQ(s.cwnd, 225000u);
+        });
+        At(MicroSeconds(30), [&] {
+            n->OnAck(s, Ack(4096, MicroSeconds(10), true));
+            const double avg = (1 - w24) * w6 * 20e-6 + w24 * 10e-6; // 9.7116 us
+            EXPECT_NEAR(n->GetAvgDelay(), avg, 1e-15);
+            EXPECT_NEAR(avg, 9.7116e-6, 1e-10);
+            // MD (30 us since the last cut > 12 us) on this average, then eta (period due)
+            const double factor = 1 - 0.8 * (avg - 9e-6) / avg;
+            EXPECT_EQ(s.cwnd,
+                      static_cast<uint64_t>(std::floor(std::floor(225000 * factor) + 614.4)));
+        });
+        At(MicroSeconds(30) + MicroSeconds(12), [&] {
+            // a trim NACK feeds one config base RTT (12 us) of queuing, weighted the same way
+            const double before = n->GetAvgDelay();
+            n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);
+            const double w12 = 1 - std::exp(-1.0);
+            EXPECT_NEAR(n->GetAvgDelay(), (1 - w12) * before + w12 * 12e-6, 1e-15);
+        });
+        Simulator::Destroy();
+    }
+    {
+        // default (htsim): a fixed gain of 0.0125 per sample, whatever the time between
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc();
+        n->Init(s);
+        At(MicroSeconds(6), [&] { n->OnAck(s, Ack(4096, MicroSeconds(20), true)); });
+        At(MicroSeconds(30), [&] {
+            n->OnAck(s, Ack(4096, MicroSeconds(10), true));
+            EXPECT_NEAR(n->GetAvgDelay(), 0.9875 * 0.0125 * 20e-6 + 0.0125 * 10e-6, 1e-15);
+            EXPECT_EQ(s.cwnd, 225000u); // avg 0.37 us < target: no cut; eta, clamped to max_wnd
+        });
+        Simulator::Destroy();
+    }
+}
+
 TEST(MrcNscc, SendGatingAckRequestAndFork)
 {
     MrcCcState s = MakeState();

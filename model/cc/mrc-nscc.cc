@@ -147,6 +147,15 @@ MrcNscc::AddIncreaseAttributes(TypeId tid)
                       DoubleValue(0.0125),
                       MakeDoubleAccessor(&MrcNscc::m_ewmaGain),
                       MakeDoubleChecker<double>(0.0, 1.0))
+        .AddAttribute("DelayAverageOverBaseRtt",
+                      "avg_delay as a time average over the sender's own base RTT ([U] "
+                      "leaves the average to the implementation, 'over the last base_rtt'): "
+                      "each sample weighs 1 - exp(-dt / base_rtt), dt the time since the "
+                      "previous one. false (default): a fixed gain DelayEwmaGain per sample, "
+                      "as htsim's uec.cpp.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcNscc::m_avgOverBaseRtt),
+                      MakeBooleanChecker())
         .AddAttribute("FastIncreaseThreshold",
                       "A queuing delay below this counts as zero for fast increase.",
                       TimeValue(MicroSeconds(1)),
@@ -275,6 +284,7 @@ MrcNscc::MrcNscc(const MrcNscc& other)
       m_cfgAdjustPeriod(other.m_cfgAdjustPeriod),
       m_disableQa(other.m_disableQa),
       m_ewmaGain(other.m_ewmaGain),
+      m_avgOverBaseRtt(other.m_avgOverBaseRtt),
       m_fiDelayThreshold(other.m_fiDelayThreshold),
       m_refRate(other.m_refRate),
       m_refRtt(other.m_refRtt),
@@ -388,6 +398,7 @@ MrcNscc::Init(MrcCcState& s)
     m_lastAdjustTime = Simulator::Now();
     m_lastDecTime = Simulator::Now();
     m_avgDelay = 0;
+    m_lastDelayUpdate = Simulator::Now();
     UpdateRttScale();
     s.rate = s.lineRate;
     SetCwnd(s, m_maxWnd);
@@ -445,7 +456,15 @@ MrcNscc::UpdateDelay(Time delay, bool ecn)
         // quarter of the base RTT instead.
         sample = 0.25 * m_baseRtt.GetSeconds();
     }
-    m_avgDelay = m_ewmaGain * sample + (1.0 - m_ewmaGain) * m_avgDelay;
+    double gain = m_ewmaGain;
+    if (m_avgOverBaseRtt)
+    {
+        const Time now = Simulator::Now();
+        const double dt = (now - m_lastDelayUpdate).GetSeconds();
+        m_lastDelayUpdate = now;
+        gain = 1.0 - std::exp(-dt / m_baseRtt.GetSeconds());
+    }
+    m_avgDelay = gain * sample + (1.0 - gain) * m_avgDelay;
 }
 
 bool

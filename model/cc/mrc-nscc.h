@@ -266,6 +266,7 @@ class MrcNscc : public MrcCongestionOps
     Time m_cfgAdjustPeriod;     //!< attribute AdjustPeriod (0: base RTT)
     bool m_disableQa;           //!< attribute DisableQuickAdapt
     double m_ewmaGain;          //!< attribute DelayEwmaGain
+    bool m_avgOverBaseRtt;      //!< attribute DelayAverageOverBaseRtt
     Time m_fiDelayThreshold;    //!< attribute FastIncreaseThreshold
     DataRate m_refRate;         //!< attribute ReferenceRate
     Time m_refRtt;              //!< attribute ReferenceRtt
@@ -311,6 +312,7 @@ class MrcNscc : public MrcCongestionOps
     Time m_lastAdjustTime{0};    //!< last_adjust_time
     Time m_lastDecTime{0};       //!< last_dec_time
     double m_avgDelay{0};        //!< avg_delay (s)
+    Time m_lastDelayUpdate{0};   //!< when avg_delay last took a sample
 
     TracedCallback<uint64_t, uint64_t> m_cwndTrace;             //!< cwnd changes
     TracedCallback<Time, Time> m_baseRttTrace;                  //!< base_rtt drops
