@@ -259,6 +259,45 @@ TEST(MrcDcqcn, TargetFollowsTimerIncreaseNotByteCounter)
     }
 }
 
+// The TargetRate trace reports every change of RT and nothing else: a cut with no timer
+// increase since the previous one keeps RT (no call), a cut after one renews it, additive
+// and hyper steps raise it, fast recovery leaves it.
+TEST(MrcDcqcn, TargetRateTraceReportsOnlyChanges)
+{
+    Ptr<MrcDcqcn> d = MakeDcqcn();                // F = 2, R_AI 1G, R_HAI 4G, g 1/16, no clamp
+    using Change = std::pair<uint64_t, uint64_t>; // (old, new) in bit/s
+    std::vector<Change> calls;
+    d->TraceConnectWithoutContext(
+        "TargetRate",
+        Callback<void, DataRate, DataRate>([&calls](DataRate o, DataRate n) {
+            calls.emplace_back(o.GetBitRate(), n.GetBitRate());
+        }));
+    MrcCcState s = MakeState();
+    d->Init(s);
+    d->OnCnp(s);        // RT = RC = 100G: unchanged since Init, no call
+    d->DecreaseTick(s); // alpha 1: RC 50G, RT kept (T 0)
+    d->OnCnp(s);
+    d->DecreaseTick(s); // consecutive cut: RC 25G (alpha still 1), RT kept at 100G
+    EXPECT_TRUE(calls.empty());
+    EXPECT_EQ(s.rate.GetBitRate(), 25 * G1);
+    d->IncreaseTick(s); // T 0 < F: fast recovery, RC = 62.5G, RT unchanged
+    EXPECT_TRUE(calls.empty());
+    d->OnCnp(s);
+    d->DecreaseTick(s); // T 1: RT renewed to 62.5G, RC 31.25G
+    ASSERT_EQ(calls.size(), 1u);
+    EXPECT_EQ(calls[0], Change(100 * G1, 62500000000ULL));
+    d->IncreaseTick(s); // T 0: fast recovery, RC = (31.25 + 62.5) / 2
+    d->IncreaseTick(s); // T 1: fast recovery
+    d->IncreaseTick(s); // T 2 = F: additive, RT 63.5G
+    ASSERT_EQ(calls.size(), 2u);
+    EXPECT_EQ(calls[1], Change(62500000000ULL, 63500000000ULL));
+    d->IncreaseTick(s); // T 3 > F: hyper (Once), RT 67.5G
+    ASSERT_EQ(calls.size(), 3u);
+    EXPECT_EQ(calls[2], Change(63500000000ULL, 67500000000ULL));
+    EXPECT_EQ(d->TargetRate().GetBitRate(), 67500000000ULL);
+    Finish(d);
+}
+
 TEST(MrcDcqcn, IncreaseStagesHaiOnce)
 {
     Ptr<MrcDcqcn> d = MakeDcqcn();

@@ -699,12 +699,35 @@ TEST(MrcRoceDeployedProfile, EightStaggeredFlowsFillTheBottleneckButKeepUnequalS
     // (g = 5/1024, roce-deployed since session 15) and the pacing gap re-planned at the
     // current rate (PacingGap RateNow, session 16) DCQCN does not get there here: largest
     // deviation 0.20 at this seed, within 10 % at 5 of seeds 1-20 (2 of 20 with the gap
-    // fixed at send, 6 of 20 with that and g = 1/256);
-    // the flows keep part of their join order for tens of milliseconds (doc/mrc.rst, "DCQCN
-    // utilization and the roce-deployed profile"). A finding, not a goal: this fails once
-    // the model converges within the issue's bound at this seed.
+    // fixed at send, 6 of 20 with that and g = 1/256). Measured in session 17 (doc/mrc.rst,
+    // "Eight staggered flows: convergence and fluctuation"): the late joiners' head start
+    // (their target rate kept from line rate) decays in about 15 ms, then each share
+    // fluctuates about the fair share (sd 0.07 per ms, correlation time about 5 ms), so a
+    // 7-9 ms window is within 10 % about half the time; the next test takes a 60 ms window.
+    // A finding, not a goal: this fails once the model converges within the issue's bound
+    // at this seed.
     EXPECT_GT(b.maxDeviation, 0.10);
     EXPECT_LT(b.maxDeviation, 0.30);
+    Reset();
+}
+
+TEST(MrcRoceDeployedProfile, EightStaggeredFlowsConvergeOverAWindowLongerThanTheirFluctuation)
+{
+    // The same eight staggered senders with 135 MB each (all active until about 84 ms),
+    // measured from 20 ms, after the join-order transient, to 80 ms: 12 correlation times of
+    // the share fluctuation. Seeds 1-20 (mrc-sim, session 17): largest deviation 0.027-0.074,
+    // 0.052 at this seed; with roce-hpcc's DCQCN (300 us increase timer) 0.166 here, so the
+    // bound separates a fluctuating fair share from a persistently unequal one.
+    const Bottleneck b =
+        RunBottleneck("", 8, 135000000, MicroSeconds(100), MilliSeconds(20), MilliSeconds(80));
+    EXPECT_EQ(b.profile, "roce-deployed");
+    EXPECT_EQ(b.windowEnd, MilliSeconds(80)); // all eight still sending
+    EXPECT_GE(b.utilization, 0.95);
+    for (double s : b.shares)
+    {
+        EXPECT_NEAR(s, 1.0, 0.10);
+    }
+    EXPECT_EQ(b.exactlyOnce, b.total);
     Reset();
 }
 

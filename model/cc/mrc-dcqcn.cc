@@ -122,7 +122,13 @@ MrcDcqcn::GetTypeId()
                             "Alpha changed (old, new). Decay ticks of a parked alpha timer "
                             "are reported together on the next CNP.",
                             MakeTraceSourceAccessor(&MrcDcqcn::m_alphaTrace),
-                            "ns3::MrcDcqcn::AlphaTracedCallback");
+                            "ns3::MrcDcqcn::AlphaTracedCallback")
+            .AddTraceSource("TargetRate",
+                            "The target rate RT changed (old, new): set on the first CNP, "
+                            "renewed at a cut, raised by an additive or hyper increase. "
+                            "Init's RT = line rate is not reported.",
+                            MakeTraceSourceAccessor(&MrcDcqcn::m_targetTrace),
+                            "ns3::MrcDcqcn::RateTracedCallback");
     return tid;
 }
 
@@ -236,6 +242,17 @@ MrcDcqcn::SetAlpha(double a)
 }
 
 void
+MrcDcqcn::SetTarget(DataRate r)
+{
+    if (r != m_targetRate)
+    {
+        DataRate old = m_targetRate;
+        m_targetRate = r;
+        m_targetTrace(old, r);
+    }
+}
+
+void
 MrcDcqcn::OnSent(MrcCcState& s, uint32_t bytes)
 {
     if (m_byteCounter == 0 || !m_started)
@@ -275,7 +292,7 @@ MrcDcqcn::OnCnp(MrcCcState& s)
         auto r = static_cast<uint64_t>(
             std::llround(static_cast<double>(s.rate.GetBitRate()) * m_rateOnFirstCnp));
         SetRate(s, DataRate(r));
-        m_targetRate = s.rate;
+        SetTarget(s.rate);
         m_origin = Simulator::Now();
         m_lastDecreaseTick = m_origin;
         m_alphaTicks = 0;
@@ -319,7 +336,7 @@ MrcDcqcn::DecreaseTick(MrcCcState& s)
     }
     if (m_t != 0 || m_clampTargetRate)
     {
-        m_targetRate = s.rate;
+        SetTarget(s.rate);
     }
     uint64_t floor = std::min(m_minRate.GetBitRate(), s.lineRate.GetBitRate());
     double cut = static_cast<double>(s.rate.GetBitRate()) * (1.0 - Alpha() / 2.0);
@@ -366,7 +383,7 @@ MrcDcqcn::ApplyIncrease(MrcCcState& s, Phase p, uint32_t i)
         {
             rt = std::min(line, rt + mult * step);
         }
-        m_targetRate = DataRate(rt);
+        SetTarget(DataRate(rt));
     }
     uint64_t rc = s.rate.GetBitRate();
     // Average rounded up, so that RC reaches RT instead of stopping 1 bit/s below it.

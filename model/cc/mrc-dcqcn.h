@@ -138,6 +138,8 @@ class MrcDcqcn : public MrcCongestionOps
     void SetRate(MrcCcState& s, DataRate r);
     /// Set alpha, fire the alpha trace.
     void SetAlpha(double a);
+    /// Set RT, fire the target-rate trace.
+    void SetTarget(DataRate r);
     /// Apply one increase of the given phase (i: hyper multiplier).
     void ApplyIncrease(MrcCcState& s, Phase p, uint32_t i);
     /// Phase for the paper form with counters (t, bc) already incremented.
@@ -199,8 +201,9 @@ class MrcDcqcn : public MrcCongestionOps
     EventId m_decreaseEvent;      //!< decrease timer
     EventId m_increaseEvent;      //!< increase timer
 
-    TracedCallback<DataRate, DataRate> m_rateTrace; //!< RC changes
-    TracedCallback<double, double> m_alphaTrace;    //!< alpha changes
+    TracedCallback<DataRate, DataRate> m_rateTrace;   //!< RC changes
+    TracedCallback<double, double> m_alphaTrace;      //!< alpha changes
+    TracedCallback<DataRate, DataRate> m_targetTrace; //!< RT changes
 };
 
 } // namespace ns3
