@@ -252,6 +252,7 @@ TEST(MrcSprayedQueuePair, MrcCountsEveryTracedPacketOnce)
     // The responder's reverse-EV probes (ReversePath Probed) and the requester's answers
     // (SACKs with pr = 1) are counted too: probesSent and acksSent on the side that sends.
     EXPECT_EQ(mrx.probesSent, mrx.revProbesSent);
+    EXPECT_GT(mrx.revProbesSent, 0u); // the default reverse path probes ([P1] 2.4, Probed)
     EXPECT_EQ(req.tx, tx.dataPacketsSent + mtx.probesSent + mtx.portStatusSent + tx.acksSent);
     EXPECT_EQ(rsp.tx, rx.acksSent + rx.naksSent + mrx.transportAcksSent + mrx.probesSent);
     EXPECT_EQ(req.rx, tx.acksReceived + tx.naksReceived + mtx.transportAcksRcvd + mrx.probesSent);
