@@ -249,10 +249,16 @@ TEST(MrcSprayedQueuePair, MrcCountsEveryTracedPacketOnce)
     EXPECT_EQ(rx.dataPacketsReceived, 64u);
     EXPECT_EQ(rx.bytesPlaced, bytes);
     EXPECT_EQ(mrx.transportAcksSent, 1u); // TransportAckMessages 1: one per message
-    EXPECT_EQ(req.tx, tx.dataPacketsSent + mtx.probesSent + mtx.portStatusSent);
-    EXPECT_EQ(rsp.tx, rx.acksSent + rx.naksSent + mrx.transportAcksSent);
-    EXPECT_EQ(req.rx, tx.acksReceived + tx.naksReceived + mtx.transportAcksRcvd);
+    // The responder's reverse-EV probes (ReversePath Probed) and the requester's answers
+    // (SACKs with pr = 1) are counted too: probesSent and acksSent on the side that sends.
+    EXPECT_EQ(mrx.probesSent, mrx.revProbesSent);
+    EXPECT_GT(mrx.revProbesSent, 0u); // the default reverse path probes ([P1] 2.4, Probed)
+    EXPECT_EQ(req.tx, tx.dataPacketsSent + mtx.probesSent + mtx.portStatusSent + tx.acksSent);
+    EXPECT_EQ(rsp.tx, rx.acksSent + rx.naksSent + mrx.transportAcksSent + mrx.probesSent);
+    EXPECT_EQ(req.rx, tx.acksReceived + tx.naksReceived + mtx.transportAcksRcvd + mrx.probesSent);
     EXPECT_EQ(tx.acksReceived, rx.acksSent);
+    EXPECT_EQ(rx.acksReceived, tx.acksSent); // nothing lost: every probe answered
+    EXPECT_EQ(mrx.revProbesAnswered, mrx.revProbesSent);
     EXPECT_EQ(mtx.transportAcksRcvd, 1u);
     EXPECT_GT(rx.acksSent, 0u);
     EXPECT_EQ(m->GetOutstandingPsns(), 0u);

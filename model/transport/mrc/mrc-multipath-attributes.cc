@@ -377,10 +377,10 @@ MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
         .AddAttribute(
             "ReversePath",
             "The EV of the control packets (SACKs, NACKs, Transport ACKs, probe answers) "
-            "the QP sends back. Rotate (default): the path selector's reverse path, the "
+            "the QP sends back. Rotate: the path selector's reverse path, the "
             "next GOOD active EV of the plane for every packet (the EV table learns which "
             "EVs lose packets only from the SACKs of the QP's own data; not published). "
-            "Probed: P1 sec. 2.4's reverse EVs: while the QP only "
+            "Probed (default since session 17): P1 sec. 2.4's reverse EVs: while the QP only "
             "receives (nothing of its own outstanding or queued) and is active inbound "
             "(data arrived in the last interval, or an inbound message is not complete), once per "
             "ReverseProbeInterval it sends a reliability probe on a "
@@ -392,10 +392,10 @@ MrcMultipathQueuePair::AddPathAttributes(TypeId tid)
             "answer, and whenever the QP has data of its own outstanding, it rotates as "
             "Rotate does).",
 #if MRC_NS3_VERSION_MINOR >= 41
-            EnumValue<ReversePath>(REVERSE_ROTATE),
+            EnumValue<ReversePath>(REVERSE_PROBED),
             MakeEnumAccessor<ReversePath>(&MrcMultipathQueuePair::m_reversePath),
 #else
-            EnumValue(REVERSE_ROTATE),
+            EnumValue(REVERSE_PROBED),
             MakeEnumAccessor(&MrcMultipathQueuePair::m_reversePath),
 #endif
             MakeEnumChecker(REVERSE_ROTATE, "Rotate", REVERSE_PROBED, "Probed"))

@@ -59,7 +59,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_portStatusTimeout(MilliSeconds(2)),
       m_portStatusTries(3),
       m_portRemapDelay(0),
-      m_reversePath(REVERSE_ROTATE),
+      m_reversePath(REVERSE_PROBED),
       m_revProbeInterval(0),
       m_peerMpr(8),
       m_wimmOutstanding(0),

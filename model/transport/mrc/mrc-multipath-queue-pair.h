@@ -99,10 +99,10 @@ struct MrcMultipathCounters
  * units, ooo_count, reflected timestamp). Control packets go back on the plane the data
  * came in on, on the path selector's reverse path (SelectReverse; the EV table rotates over
  * the GOOD active EVs of that plane, SRv6 carrier back when it has one), else the echoed
- * EV in structured form (ReversePath Rotate, the default). With ReversePath Probed a QP
- * that only receives sends a reliability probe per ReverseProbeInterval on a random GOOD EV
- * of the next plane and takes the EV whose probe is answered (m = NONE; any of its last
- * REV_PROBES_KEPT probes) as that plane's reverse EV [P1 sec. 2.4].
+ * EV in structured form (ReversePath Rotate). With ReversePath Probed (the default since
+ * session 17, [P1] sec. 2.4) a QP that only receives sends a reliability probe per
+ * ReverseProbeInterval on a random GOOD EV of the next plane and takes the EV whose probe
+ * is answered (any m; any of its last REV_PROBES_KEPT probes) as that plane's reverse EV.
  * Messages are reported (MessageReceived, receive callback) in MSN order once every byte
  * has arrived.
  *
