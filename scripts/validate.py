@@ -10,7 +10,8 @@ expected value or band with a tolerance (validation/README.md has the format). E
 is made once per seed of the case ([case] seeds, default 1 2 3; --seed=S is added unless
 the run sets its own seed); the metric is computed per seed and the verdict must hold at
 every seed. A case's [ablation] (options that turn the tested mechanism off) is run at
-the first seed; the case must fail with it, else it is INSENSITIVE. A case whose setup is
+every seed too and judged by the same rule: the ablated case fails when the relation fails
+at some seed; when it holds at every seed the case is INSENSITIVE. A case whose setup is
 declared faithful ([case] faithful = yes) and whose result lies outside its band is
 DIVERGES when the case file explains the difference ([case] divergence = ...), else FAIL.
 
@@ -697,8 +698,9 @@ class Case:
         except ValueError as e:
             raise CaseError("%s: [expect]: %s" % (where, e))
         self.variants = [Variant(s, self.make_runs(s, False), False) for s in self.seeds]
-        self.ablated = Variant(self.seeds[0], self.make_runs(self.seeds[0], True), True) \
-            if self.ablation_args is not None else None
+        # the ablation at every seed, judged as the case is (fails when some seed fails)
+        self.ablated = [Variant(s, self.make_runs(s, True), True) for s in self.seeds] \
+            if self.ablation_args is not None else []
 
     def parse_ablation(self, cp, where, labels):
         """[ablation]: args (appended to the runs), runs (labels; default all), mechanism
@@ -757,7 +759,7 @@ class Case:
 
     @property
     def all_variants(self):
-        return self.variants + ([self.ablated] if self.ablated else [])
+        return self.variants + self.ablated
 
     @property
     def runs(self):
@@ -908,7 +910,7 @@ class Outcome:
         self.verdict = None
         self.per_seed = []  # (seed, measured, expected, passed, note)
         self.note = ""
-        self.ablation = None  # (measured, passed, note) of the ablated run, or an error text
+        self.ablation = None  # [(seed, measured, passed, note)] of the ablated runs, or an error text
         self.plots = []
 
     @property
@@ -935,16 +937,27 @@ class Outcome:
             return fmt(s[0])
         return "%s / %s / %s" % tuple(fmt(x) for x in s)
 
+    def ablation_passes(self):
+        """True when the ablated case holds at every seed (the metric ignores the mechanism)."""
+        return isinstance(self.ablation, list) and all(ok for _, _, ok, _ in self.ablation)
+
     def ablation_result_text(self):
         c = self.case
-        if c.ablated is None:
+        if not c.ablated:
             return c.ablation_text()
         if self.ablation is None:
             return "not run"
         if isinstance(self.ablation, str):
             return "error: " + self.ablation
-        m, passed, _ = self.ablation
-        return "%s %s" % (fmt(m), "still passes" if passed else "fails")
+        values = [m for _, m, _, _ in self.ablation]
+        text = fmt(values[0]) if len(values) == 1 else "%s / %s / %s" % (
+            fmt(min(values)), fmt(statistics.median(values)), fmt(max(values)))
+        if self.ablation_passes():
+            return text + " still passes"
+        failed = [s for s, _, ok, _ in self.ablation if not ok]
+        if len(self.ablation) == 1:
+            return text + " fails"
+        return "%s fails at seed%s %s" % (text, "s" if len(failed) > 1 else "", ", ".join(map(str, failed)))
 
 
 def availability(case, scenarios, list_error, probes):
@@ -1011,23 +1024,26 @@ def evaluate(case, plotdir, errors=None):
             o.verdict, o.note = "FAIL", where + "; DIVERGES without a measured explanation (no divergence text)"
         else:
             o.verdict, o.note = "FAIL", where
-    if case.ablated is not None:
-        bad = [(r.label, errors[r.key]) for r in case.ablated.runs if errors.get(r.key)]
-        if bad:
-            o.ablation = "run %s: %s" % bad[0]
-        else:
+    if case.ablated:
+        o.ablation = []
+        for v in case.ablated:
+            bad = [(r.label, errors[r.key]) for r in v.runs if errors.get(r.key)]
+            if bad:
+                o.ablation = "%s: run %s: %s" % (v.tag, bad[0][0], bad[0][1])
+                break
             try:
-                m, _, ok, note = measure(case, case.ablated)
-                o.ablation = (m, ok, note)
+                m, _, ok, note = measure(case, v)
+                o.ablation.append((v.seed, m, ok, note))
             except Exception as e:  # noqa: BLE001
-                o.ablation = "error computing %s: %s: %s" % (case.metric, type(e).__name__, e)
+                o.ablation = "%s: error computing %s: %s: %s" % (v.tag, case.metric, type(e).__name__, e)
+                break
         if isinstance(o.ablation, str):
             if o.verdict in ("PASS", "DIVERGES"):
                 o.verdict, o.note = "FAIL", "ablation: " + o.ablation
-        elif o.ablation[1] and o.verdict == "PASS":
+        elif o.ablation_passes() and o.verdict == "PASS":
             o.verdict = "INSENSITIVE"
-            o.note = "still passes with the ablation (%s): measured %s" % (
-                " ".join(case.ablation_args), fmt(o.ablation[0]))
+            o.note = "still passes with the ablation (%s) at every seed: measured %s" % (
+                " ".join(case.ablation_args), " / ".join(fmt(m) for _, m, _, _ in o.ablation))
     if case.plots and plotdir:
         try:
             import plot
@@ -1058,8 +1074,8 @@ def write_report(path, outcomes, sim, quick):
                  ", ".join("%d %s" % (n[v], v) for v in ("PASS", "FAIL", "SKIPPED", "DIVERGES", "INSENSITIVE"))), "",
              "A case runs at each of its seeds and its verdict must hold at every one (the spread is "
              "min / median / max over the seeds). A case that names an ablation (the option that "
-             "turns its mechanism off) runs it at its first seed only; the case must fail with it, "
-             "else it is INSENSITIVE (counted as a FAIL). DIVERGES: a faithful setup whose result "
+             "turns its mechanism off) runs it at every seed and judges it by the same rule: the ablated "
+             "case must fail (at some seed), else it is INSENSITIVE (counted as a FAIL). DIVERGES: a faithful setup whose result "
              "lies outside the band, with a measured explanation in the case file (not a FAIL).", ""]
     div = [o for o in outcomes if o.verdict == "DIVERGES"]
     if div:
@@ -1077,7 +1093,7 @@ def write_report(path, outcomes, sim, quick):
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             md(c.id), md(c.title), " ".join(map(str, c.seeds)), o.spread_text(),
             md(c.band_text(o.expected)), md(c.published or "-"),
-            md(o.ablation_result_text() if c.ablated is not None else
+            md(o.ablation_result_text() if c.ablated else
                ("none" if c.no_ablation_reason is not None else "no ablation")),
             o.verdict + (" (%s)" % md(o.note.split(" (mrc-sim:")[0]) if o.verdict == "SKIPPED" else "")))
     for o in outcomes:
@@ -1096,11 +1112,14 @@ def write_report(path, outcomes, sim, quick):
             lines.append("  - seed %d: %s%s%s" % (
                 seed, "-" if m is None else fmt(m), " (expected %s)" % fmt(e) if c.expected_fn and e is not None else "",
                 (" %s — %s" % ("pass" if ok else "fail", md(note))) if note or m is not None else ""))
-        if c.ablated is not None:
-            lines.append("- **Ablation:** %s: `%s` on runs %s (seed %d only): %s" % (
-                c.mechanism, " ".join(c.ablation_args), ", ".join(c.ablation_runs), c.ablated.seed,
-                md(o.ablation_result_text()) + (" — " + md(o.ablation[2]) if isinstance(o.ablation, tuple)
-                                                 and o.ablation[2] else "")))
+        if c.ablated:
+            lines.append("- **Ablation:** %s: `%s` on runs %s (every seed): %s" % (
+                c.mechanism, " ".join(c.ablation_args), ", ".join(c.ablation_runs),
+                md(o.ablation_result_text())))
+            if isinstance(o.ablation, list):
+                for seed, m, ok, note in o.ablation:
+                    lines.append("  - ablated, seed %d: %s %s%s" % (
+                        seed, fmt(m), "pass" if ok else "fail", (" — " + md(note)) if note else ""))
         else:
             lines.append("- **Ablation:** %s" % c.ablation_text())
         if c.divergence:
