@@ -1478,3 +1478,88 @@ TEST(MrcMultipath, ReorderTimeRttsFindsALostRetransmissionFromSacks)
     EXPECT_EQ(on.tx.retransmittedPackets, 2u);
     EXPECT_LT(on.done + MicroSeconds(20), off.done);
 }
+
+namespace
+{
+
+/// One 4 MiB Write from host 0 to host 3 of TwoPlaneClos(4) while the responder's NIC
+/// marks CE every data packet that arrives on the planes in `marked` (no switch marks).
+struct MarkedPlanesRun
+{
+    bool exactlyOnce{false};
+    bool done{false};
+    MrcMultipathCounters responder; //!< the responder's counters
+    uint32_t alwaysSkipRetired{0};  //!< the requester's EVs retired by m = ALWAYS_SKIP
+    uint32_t ceMarked{0};           //!< data frames marked CE
+};
+
+MarkedPlanesRun
+RunMarkedPlanes(const std::string& rule, const std::vector<uint32_t>& marked)
+{
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
+    MrcMultipathHelper mrc;
+    mrc.SetQueuePairAttribute("AlwaysSkipRule", StringValue(rule));
+    const uint32_t bytes = 4 << 20;
+    MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, bytes);
+    std::vector<Ptr<MarkEctCe>> ce;
+    for (uint32_t p : marked)
+    {
+        ce.push_back(CreateObject<MarkEctCe>());
+        t->GetNicPort(3, p)->SetAttribute("ReceiveErrorModel", PointerValue(ce.back()));
+    }
+    EvReasons reasons;
+    Mp(c.requester)
+        ->GetEvTable()
+        ->TraceConnectWithoutContext("EvState", MakeCallback(&EvReasons::Change, &reasons));
+    Log log;
+    log.Attach(c);
+    EXPECT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    MarkedPlanesRun r;
+    r.done = log.wc.size() == 1 && log.wc[0].status == MrcWcStatus::SUCCESS;
+    r.exactlyOnce = c.region->IsExactlyOnce(c.region->GetBase(), bytes);
+    r.responder = Mp(c.responder)->GetMultipathCounters();
+    r.alwaysSkipRetired = reasons.count[MrcEvReason::ALWAYS_SKIP];
+    for (const Ptr<MarkEctCe>& m : ce)
+    {
+        r.ceMarked += m->marked;
+    }
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+TEST(MrcMultipath, AlwaysSkipRelativeWithholdsItWhenOnlyThePlaneIsMarked)
+{
+    // every data packet on plane 0 arrives CE, none on plane 1: the CE runs are the
+    // plane's, not an EV's. CeRun retires plane-0 EVs; Relative answers SKIP_ONCE.
+    const MarkedPlanesRun ceRun = RunMarkedPlanes("CeRun", {0});
+    ASSERT_TRUE(ceRun.done);
+    EXPECT_TRUE(ceRun.exactlyOnce);
+    EXPECT_GT(ceRun.ceMarked, 100u);
+    EXPECT_GT(ceRun.responder.alwaysSkipSent, 0u);
+    EXPECT_EQ(ceRun.responder.alwaysSkipWithheld, 0u);
+    EXPECT_GT(ceRun.alwaysSkipRetired, 0u);
+
+    const MarkedPlanesRun relative = RunMarkedPlanes("Relative", {0});
+    ASSERT_TRUE(relative.done);
+    EXPECT_TRUE(relative.exactlyOnce);
+    EXPECT_GT(relative.ceMarked, 100u);
+    EXPECT_EQ(relative.responder.alwaysSkipSent, 0u);
+    EXPECT_GT(relative.responder.alwaysSkipWithheld, 0u);
+    EXPECT_EQ(relative.alwaysSkipRetired, 0u);
+}
+
+TEST(MrcMultipath, AlwaysSkipRelativeAnswersAsCeRunWhenEveryPlaneIsMarked)
+{
+    // both planes marked: nothing to tell a bad path from a bottleneck by, so Relative
+    // answers ALWAYS_SKIP as CeRun does
+    const MarkedPlanesRun relative = RunMarkedPlanes("Relative", {0, 1});
+    ASSERT_TRUE(relative.done);
+    EXPECT_TRUE(relative.exactlyOnce);
+    EXPECT_GT(relative.responder.alwaysSkipSent, 0u);
+    EXPECT_EQ(relative.responder.alwaysSkipWithheld, 0u);
+    EXPECT_GT(relative.alwaysSkipRetired, 0u);
+}

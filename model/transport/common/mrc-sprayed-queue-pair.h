@@ -123,6 +123,7 @@ class MrcSprayedQueuePair : public MrcQueuePair
     {
         uint32_t ev{0};                                  //!< the EV it carried
         bool ce{false};                                  //!< it arrived CE
+        uint32_t port{0};                                //!< NIC port (plane) it arrived on
         uint16_t tsEcho{0};                              //!< its TSETH timestamp (or 0)
         MrcPathFeedback feedback{MrcPathFeedback::NONE}; //!< path feedback to echo
     };

@@ -79,6 +79,7 @@ MrcSprayedQueuePair::ReceiveData(const MrcRxPacket& rx)
     Arrival a;
     a.ev = EvOf(rx);
     a.ce = rx.GetEcn() == MrcEcn::CE;
+    a.port = rx.port;
     if (rx.bthByte8 & MrcBthHeader::TS_BIT)
     {
         a.tsEcho = ReadU16(rx.headers + rx.extOffset + MrcMethHeader::SIZE); // TSETH

@@ -131,6 +131,34 @@ MrcMultipathQueuePair::AddWindowAttributes(TypeId tid)
                       UintegerValue(8),
                       MakeUintegerAccessor(&MrcMultipathQueuePair::m_alwaysSkipCeRun),
                       MakeUintegerChecker<uint32_t>())
+        .AddAttribute(
+            "AlwaysSkipRule",
+            "Responder: when a CE run of AlwaysSkipCeRun becomes m = ALWAYS_SKIP (the "
+            "spec leaves the rule to the implementation; mrc-protocol.md sec. 9). CeRun: "
+            "always. Relative (default, our choice): not while the EV's plane is marked as "
+            "a whole and another plane of the QP is not: the QP's moving share of CE "
+            "arrivals on the EV's plane (gain 1/16 per arrival) is at least "
+            "AlwaysSkipPlaneMarked and some other plane that had arrivals since the run "
+            "began is below it; the SACK then carries SKIP_ONCE. A plane short of capacity "
+            "marks every path through it, and the sender replaces a retired EV from the "
+            "same plane, so retiring would only shrink the plane. With one plane, or every "
+            "plane marked, the rule cannot tell a bad path from a bottleneck and answers "
+            "as CeRun.",
+#if MRC_NS3_VERSION_MINOR >= 41
+            EnumValue<AlwaysSkipRule>(ALWAYS_SKIP_RELATIVE),
+            MakeEnumAccessor<AlwaysSkipRule>(&MrcMultipathQueuePair::m_alwaysSkipRule),
+#else
+            EnumValue(ALWAYS_SKIP_RELATIVE),
+            MakeEnumAccessor(&MrcMultipathQueuePair::m_alwaysSkipRule),
+#endif
+            MakeEnumChecker(ALWAYS_SKIP_CE_RUN, "CeRun", ALWAYS_SKIP_RELATIVE, "Relative"))
+        .AddAttribute("AlwaysSkipPlaneMarked",
+                      "AlwaysSkipRule Relative: the share of a plane's arrivals that are CE "
+                      "at or above which the plane counts as marked. Default 0.5 (our "
+                      "choice: most of the plane's packets marked).",
+                      DoubleValue(0.5),
+                      MakeDoubleAccessor(&MrcMultipathQueuePair::m_planeMarkedShare),
+                      MakeDoubleChecker<double>(0.0, 1.0))
         .AddAttribute("EvSrcPortHigh",
                       "EV split: false (default, protocol reference Q2) puts EV[15:0] in "
                       "the UDP source port and EV[31:16] in the flow label; true the "

@@ -49,6 +49,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_lossOooMinPkts(5),
       m_lossMarksBad(true),
       m_alwaysSkipCeRun(8),
+      m_alwaysSkipRule(ALWAYS_SKIP_RELATIVE),
+      m_planeMarkedShare(0.5),
       m_srcPortHigh(false),
       m_portStatusUpdates(true),
       m_cfgPeerMpr(0),

@@ -64,6 +64,8 @@ struct MrcMultipathCounters
     uint64_t revProbesAnswered{0};  //!< reverse-EV probes answered (any m)
     uint64_t revAnsweredCe{0};      //!< of revProbesAnswered: answers with m != NONE (CE)
     uint64_t reverseEvChanges{0};   //!< times a plane's reverse EV became another EV
+    uint64_t alwaysSkipSent{0};     //!< SACKs sent with m = ALWAYS_SKIP (responder)
+    uint64_t alwaysSkipWithheld{0}; //!< CE runs answered SKIP_ONCE by AlwaysSkipRule Relative
 };
 
 /**
@@ -95,7 +97,9 @@ struct MrcMultipathCounters
  * TrimmedDscp / TrimmedLastHopDscp) is NACKed TRIMMED / TRIMMED_LASTHOP with its EV.
  * SACKs follow MrcSackPolicy; each echoes the EV of its trigger, with m = SKIP_ONCE when
  * the trigger arrived CE and m = ALWAYS_SKIP when the last AlwaysSkipCeRun packets on
- * that EV all arrived CE (our rule; 0 disables it), and a CC_STATE (rcvd_bytes in 256 B
+ * that EV all arrived CE (our rule; 0 disables it; AlwaysSkipRule Relative, the default,
+ * answers SKIP_ONCE instead while the EV's plane is marked as a whole and another plane
+ * of the QP is not), and a CC_STATE (rcvd_bytes in 256 B
  * units, ooo_count, reflected timestamp). Control packets go back on the plane the data
  * came in on, on the path selector's reverse path (SelectReverse; the EV table rotates over
  * the GOOD active EVs of that plane, SRv6 carrier back when it has one), else the echoed
@@ -175,6 +179,13 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
         LOSS_TIME,  //!< RACK-style time rule with ReorderTime (no count rule, no SLEEK)
         LOSS_PLANE, //!< ReorderPsns counted within the plane (+ time rule if ReorderTime > 0)
         LOSS_PATH,  //!< ReorderPsns counted within the path, PlaneReorderPsns within the plane
+    };
+
+    /// When the responder answers m = ALWAYS_SKIP (attribute AlwaysSkipRule).
+    enum AlwaysSkipRule : uint8_t
+    {
+        ALWAYS_SKIP_CE_RUN,   //!< AlwaysSkipCeRun CE arrivals in a row on the EV
+        ALWAYS_SKIP_RELATIVE, //!< the same run, withheld while only the EV's plane is marked
     };
 
     /// How control packets pick their EV (attribute ReversePath).
@@ -346,8 +357,18 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
                        const Arrival& a,
                        uint32_t rkey,
                        uint64_t va) override;
-    /// m = SKIP_ONCE for CE, ALWAYS_SKIP after AlwaysSkipCeRun CE arrivals in a row.
+    /// m = SKIP_ONCE for CE, ALWAYS_SKIP after AlwaysSkipCeRun CE arrivals in a row
+    /// (AlwaysSkipRule Relative: unless only the EV's plane is marked).
     void SetFeedback(Arrival& a) override;
+    /**
+     * AlwaysSkipRule Relative: record an arrival in its plane's share of CE arrivals and,
+     * for a CE arrival, tell whether its EV's CE run is the plane's: the plane is marked
+     * and another plane of the QP that had arrivals since the run began is not.
+     * \param a the arrival
+     * \param since the start of the EV's CE run (Time::Max() for an arrival not CE)
+     * \return true when a CE run must not become ALWAYS_SKIP
+     */
+    bool PlaneMarkedAlone(const Arrival& a, Time since);
     void SendDataAck(uint32_t port, uint32_t psn, const Arrival& a) override;
     /// A Transport ACK when TransportAckMessages messages completed (or no later one is
     /// in progress).
@@ -554,6 +575,10 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     ReversePath m_reversePath;    //!< ReversePath
     Time m_revProbeInterval;      //!< ReverseProbeInterval (0: BaseRtt)
 
+    // attributes of the responder's ALWAYS_SKIP rule
+    AlwaysSkipRule m_alwaysSkipRule; //!< AlwaysSkipRule
+    double m_planeMarkedShare;       //!< AlwaysSkipPlaneMarked
+
     // set-up
     std::vector<MrcEvCandidate> m_candidates; //!< SetEvCandidates
     Ptr<MrcEvProfile> m_profile;              //!< SetEvProfile
@@ -588,8 +613,24 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     Ptr<MrcPortStatusAgent> m_portStatus; //!< the NIC's agent (set in DoConnect)
 
     // responder state
-    MrcFlatMap<uint32_t, uint32_t> m_ceRun; //!< per echoed EV: CE arrivals in a row
-    uint32_t m_tackOwed;                    //!< messages completed, not yet ACKed
+    /// A run of CE arrivals on one EV.
+    struct CeRun
+    {
+        uint32_t count{0}; //!< CE arrivals in a row
+        Time since;        //!< arrival time of the run's first
+    };
+
+    /// The QP's recent data arrivals on one NIC port (plane), for AlwaysSkipRule Relative.
+    struct PlaneMarks
+    {
+        double ceShare{0};      //!< moving average of CE (1) / not CE (0), gain 1/16 per arrival
+        Time last{Time::Min()}; //!< time of the latest arrival (Time::Min(): none yet)
+    };
+
+    MrcFlatMap<uint32_t, CeRun> m_ceRun;  //!< per echoed EV: the current CE run
+    std::vector<PlaneMarks> m_planeMarks; //!< per NIC port (Relative only)
+
+    uint32_t m_tackOwed; //!< messages completed, not yet ACKed
 
     // reverse path (ReversePath Probed)
     /// A reverse-EV probe whose answer has not come.

@@ -87,17 +87,65 @@ MrcMultipathQueuePair::OnAccessError(const MrcRxPacket& rx,
 void
 MrcMultipathQueuePair::SetFeedback(Arrival& a)
 {
+    const bool relative = m_alwaysSkipRule == ALWAYS_SKIP_RELATIVE;
     if (a.ce)
     {
-        const uint32_t run = ++m_ceRun[a.ev];
-        a.feedback = (m_alwaysSkipCeRun > 0 && run >= m_alwaysSkipCeRun)
-                         ? MrcPathFeedback::ALWAYS_SKIP
-                         : MrcPathFeedback::SKIP_ONCE;
+        CeRun& run = m_ceRun[a.ev];
+        if (run.count++ == 0)
+        {
+            run.since = Simulator::Now();
+        }
+        const bool withheld = relative && PlaneMarkedAlone(a, run.since);
+        if (m_alwaysSkipCeRun > 0 && run.count >= m_alwaysSkipCeRun)
+        {
+            a.feedback = withheld ? MrcPathFeedback::SKIP_ONCE : MrcPathFeedback::ALWAYS_SKIP;
+            ++(withheld ? m_mpCounters.alwaysSkipWithheld : m_mpCounters.alwaysSkipSent);
+        }
+        else
+        {
+            a.feedback = MrcPathFeedback::SKIP_ONCE;
+        }
+        return;
     }
-    else if (!m_ceRun.empty())
+    if (relative)
+    {
+        PlaneMarkedAlone(a, Time::Max());
+    }
+    if (!m_ceRun.empty())
     {
         m_ceRun.Erase(a.ev);
     }
+}
+
+bool
+MrcMultipathQueuePair::PlaneMarkedAlone(const Arrival& a, Time since)
+{
+    // The responder cannot see paths, only EVs and the port (plane) they arrive on. A
+    // run of CE marks on one EV says that EV's path is congested; when at the same time
+    // the QP's other arrivals on that plane are mostly marked too and another plane's
+    // are not, the congestion is the plane's (a plane short of capacity marks every path
+    // through it), and as the sender replaces a retired EV from the same plane, retiring
+    // it moves nothing: SKIP_ONCE and the congestion control handle it instead.
+    if (a.port >= m_planeMarks.size())
+    {
+        m_planeMarks.resize(a.port + 1);
+    }
+    PlaneMarks& own = m_planeMarks[a.port];
+    own.ceShare += ((a.ce ? 1.0 : 0.0) - own.ceShare) / 16;
+    own.last = Simulator::Now();
+    if (!a.ce || own.ceShare < m_planeMarkedShare)
+    {
+        return false;
+    }
+    for (uint32_t q = 0; q < m_planeMarks.size(); ++q)
+    {
+        const PlaneMarks& other = m_planeMarks[q];
+        if (q != a.port && other.last >= since && other.ceShare < m_planeMarkedShare)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 void
