@@ -76,6 +76,10 @@ CrcBytes(uint32_t crc, uint64_t v, int n)
     return crc;
 }
 
+/// Up to this many strides (every switch of a Clos or fat-tree has one to three),
+/// FindRange scans them; more are searched by bisection.
+constexpr std::size_t SCAN_STRIDES = 4;
+
 void
 CheckLength(uint8_t prefixLength)
 {
@@ -506,15 +510,37 @@ MrcEcmpForwarding::FindRange(const Key& d) const
     // in it (the next stride starts after d). Inside the stride, run j starts at
     // first + j * count, so d's run is (d - first) / count if that is below n; past the
     // stride's last run, d is in the gap before the next stride (no run).
-    auto it =
-        std::upper_bound(m_strides.begin(), m_strides.end(), d, [](const Key& k, const Stride& s) {
-            return Less(k, s.first);
-        });
-    if (it == m_strides.begin())
+    // A few strides are scanned from the last, more are searched by bisection.
+    const Stride* found = nullptr;
+    const std::size_t nStrides = m_strides.size();
+    if (nStrides <= SCAN_STRIDES)
     {
-        return -1;
+        for (std::size_t s = nStrides; s-- > 0;)
+        {
+            if (!Less(d, m_strides[s].first))
+            {
+                found = &m_strides[s];
+                break;
+            }
+        }
+        if (found == nullptr)
+        {
+            return -1;
+        }
     }
-    const Stride& st = *(it - 1);
+    else
+    {
+        auto it = std::upper_bound(m_strides.begin(),
+                                   m_strides.end(),
+                                   d,
+                                   [](const Key& k, const Stride& s) { return Less(k, s.first); });
+        if (it == m_strides.begin())
+        {
+            return -1;
+        }
+        found = &*(it - 1);
+    }
+    const Stride& st = *found;
     const Key& first = st.first;
     if (first.hi != d.hi)
     {
