@@ -143,6 +143,53 @@ TEST(MrcRangeRoutes, SameHashAndFailoverAsPrefixRoutes)
     Simulator::Destroy();
 }
 
+TEST(MrcRangeRoutes, OnePortRoutesFollowTheirPortState)
+{
+    // A run or prefix whose group has one port is routed to it without a hash; the
+    // lookup's copy of the group follows every SetPortState (down: no route, up again:
+    // the port), also for a group shared by several runs.
+    Ptr<MrcEcmpForwarding> f = CreateObject<MrcEcmpForwarding>();
+    f->SetRangeRoutes({{6}, {4, 5}},
+                      {{Ipv6Address("fd00:0:0:1::1"), 1, 0},
+                       {Ipv6Address("fd00:0:0:1::2"), 4, 1},
+                       {Ipv6Address("fd00:0:0:1::6"), 1, 0}});
+    f->ReplaceRoute(Ipv6Address("fd00:0:0:2::"), 64, {7});
+    auto route = [&f](const char* dst, uint16_t sport) {
+        MrcPacketInfo p = MakeInfo(dst, sport);
+        return f->Route(p, 0);
+    };
+    for (int round = 0; round < 2; ++round)
+    {
+        EXPECT_EQ(route("fd00:0:0:1::1", 1), 6);
+        EXPECT_EQ(route("fd00:0:0:1::6", 2), 6);
+        EXPECT_EQ(route("fd00:0:0:2::9", 3), 7);
+        f->SetPortState(6, false);
+        f->SetPortState(7, false);
+        EXPECT_EQ(route("fd00:0:0:1::1", 1), MrcForwarding::NO_ROUTE);
+        EXPECT_EQ(route("fd00:0:0:1::6", 2), MrcForwarding::NO_ROUTE);
+        EXPECT_EQ(route("fd00:0:0:2::9", 3), MrcForwarding::NO_ROUTE);
+        std::vector<uint32_t> seen(8, 0);
+        for (uint16_t sport = 0; sport < 200; ++sport)
+        {
+            const int32_t r = route("fd00:0:0:1::3", sport);
+            ASSERT_TRUE(r == 4 || r == 5) << r;
+            ++seen[r];
+        }
+        EXPECT_GT(seen[4], 0u);
+        EXPECT_GT(seen[5], 0u);
+        f->SetPortState(4, false); // the shared two-port group: only port 5 is left
+        for (uint16_t sport = 0; sport < 200; ++sport)
+        {
+            ASSERT_EQ(route("fd00:0:0:1::3", sport), 5);
+        }
+        f->SetPortState(4, true);
+        f->SetPortState(6, true);
+        f->SetPortState(7, true);
+    }
+    EXPECT_EQ(f->GetNoRouteCount(), 6u);
+    Simulator::Destroy();
+}
+
 namespace
 {
 

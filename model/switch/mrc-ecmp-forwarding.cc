@@ -76,6 +76,10 @@ CrcBytes(uint32_t crc, uint64_t v, int n)
     return crc;
 }
 
+/// Up to this many strides (every switch of a Clos or fat-tree has one to three),
+/// FindRange scans them; more are searched by bisection.
+constexpr std::size_t SCAN_STRIDES = 4;
+
 void
 CheckLength(uint8_t prefixLength)
 {
@@ -385,12 +389,14 @@ MrcEcmpForwarding::SetRangeRoutes(const std::vector<std::vector<uint32_t>>& grou
     m_rangeFirst = std::move(first);
     m_rangeLast = std::move(last);
     BuildStrides();
+    CopyRunGroups();
     m_rangeFirst.shrink_to_fit();
     m_rangeLast.shrink_to_fit();
     m_rangeGroup.shrink_to_fit();
     m_rangeGroups.shrink_to_fit();
     m_rangePorts.shrink_to_fit();
     m_rangeLive.shrink_to_fit();
+    m_runGroups.shrink_to_fit();
     return changed;
 }
 
@@ -433,7 +439,6 @@ MrcEcmpForwarding::FindRangeRoute(Ipv6Address dst) const
 void
 MrcEcmpForwarding::BuildStrides()
 {
-    m_strideFirst.clear();
     m_strides.clear();
     for (std::size_t i = 0; i < m_rangeFirst.size(); ++i)
     {
@@ -460,11 +465,20 @@ MrcEcmpForwarding::BuildStrides()
                 ++shift;
             }
         }
-        m_strideFirst.push_back(k);
-        m_strides.push_back(Stride{count, static_cast<uint32_t>(i), 1, shift});
+        m_strides.push_back(Stride{k, count, static_cast<uint32_t>(i), 1, shift});
     }
-    m_strideFirst.shrink_to_fit();
     m_strides.shrink_to_fit();
+}
+
+void
+MrcEcmpForwarding::CopyRunGroups()
+{
+    m_runGroups.resize(m_rangeGroup.size());
+    for (std::size_t i = 0; i < m_rangeGroup.size(); ++i)
+    {
+        const RangeGroup& g = m_rangeGroups[m_rangeGroup[i]];
+        m_runGroups[i] = RunGroup{g.first, g.n, g.nLive, m_rangePorts[g.first]};
+    }
 }
 
 std::vector<uint32_t>
@@ -496,18 +510,42 @@ MrcEcmpForwarding::FindRange(const Key& d) const
     // in it (the next stride starts after d). Inside the stride, run j starts at
     // first + j * count, so d's run is (d - first) / count if that is below n; past the
     // stride's last run, d is in the gap before the next stride (no run).
-    auto it = std::upper_bound(m_strideFirst.begin(), m_strideFirst.end(), d, &Less);
-    if (it == m_strideFirst.begin())
+    // A few strides are scanned from the last, more are searched by bisection.
+    const Stride* found = nullptr;
+    const std::size_t nStrides = m_strides.size();
+    if (nStrides <= SCAN_STRIDES)
     {
-        return -1;
+        for (std::size_t s = nStrides; s-- > 0;)
+        {
+            if (!Less(d, m_strides[s].first))
+            {
+                found = &m_strides[s];
+                break;
+            }
+        }
+        if (found == nullptr)
+        {
+            return -1;
+        }
     }
-    const std::size_t s = static_cast<std::size_t>(it - m_strideFirst.begin()) - 1;
-    const Key& first = m_strideFirst[s];
+    else
+    {
+        auto it = std::upper_bound(m_strides.begin(),
+                                   m_strides.end(),
+                                   d,
+                                   [](const Key& k, const Stride& s) { return Less(k, s.first); });
+        if (it == m_strides.begin())
+        {
+            return -1;
+        }
+        found = &*(it - 1);
+    }
+    const Stride& st = *found;
+    const Key& first = st.first;
     if (first.hi != d.hi)
     {
         return -1;
     }
-    const Stride& st = m_strides[s];
     const uint64_t offset = d.lo - first.lo;
     const uint64_t j = st.shift != NO_SHIFT ? offset >> st.shift : offset / st.count;
     if (j >= st.n)
@@ -544,7 +582,7 @@ MrcEcmpForwarding::GetRouteBytes() const
         m_rangeFirst.capacity() * sizeof(Key) + m_rangeLast.capacity() * sizeof(uint64_t) +
         m_rangeGroup.capacity() * sizeof(uint32_t) + m_rangeGroups.capacity() * sizeof(RangeGroup) +
         (m_rangePorts.capacity() + m_rangeLive.capacity()) * sizeof(uint32_t) +
-        m_strideFirst.capacity() * sizeof(Key) + m_strides.capacity() * sizeof(Stride) +
+        m_strides.capacity() * sizeof(Stride) + m_runGroups.capacity() * sizeof(RunGroup) +
         m_tables.capacity() * sizeof(LengthTable) + m_portDown.capacity() / 8;
     for (const LengthTable& t : m_tables)
     {
@@ -576,13 +614,19 @@ MrcEcmpForwarding::SetPortState(uint32_t port, bool up)
         return;
     }
     m_portDown[port] = !up;
+    bool rangeChanged = false;
     for (RangeGroup& g : m_rangeGroups)
     {
         if (std::find(m_rangePorts.begin() + g.first, m_rangePorts.begin() + g.first + g.n, port) !=
             m_rangePorts.begin() + g.first + g.n)
         {
             UpdateRangeLive(g);
+            rangeChanged = true;
         }
+    }
+    if (rangeChanged)
+    {
+        CopyRunGroups();
     }
     for (LengthTable& t : m_tables)
     {
@@ -642,15 +686,19 @@ int32_t
 MrcEcmpForwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
 {
     const Key d = ToKey(info.dst);
-    if (!m_rangeFirst.empty())
+    if (!m_strides.empty())
     {
         const int64_t r = FindRange(d);
         if (r >= 0)
         {
-            const RangeGroup& g = m_rangeGroups[m_rangeGroup[r]];
+            const RunGroup& g = m_runGroups[r];
             if (g.nLive == 0)
             {
                 return NO_ROUTE;
+            }
+            if (g.n == 1)
+            {
+                return static_cast<int32_t>(g.port0); // one port (live): no hash needed
             }
             const uint64_t h = HashWithDst(info, d);
             uint32_t port = m_rangePorts[g.first + h % g.n];
@@ -677,6 +725,10 @@ MrcEcmpForwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
         if (g.live.empty())
         {
             return NO_ROUTE;
+        }
+        if (g.ports.size() == 1)
+        {
+            return static_cast<int32_t>(g.ports[0]); // one port (live): no hash needed
         }
         const uint64_t h = HashWithDst(info, d);
         uint32_t port = g.ports[h % g.ports.size()];

@@ -245,12 +245,25 @@ class MrcEcmpForwarding : public MrcForwarding
     }
 
     /// Runs of one size, each starting where the one before ends (same high 64 bits).
+    /// The first address is kept with the rest, so a lookup's search and division read
+    /// the same cache lines.
     struct Stride
     {
+        Key first;      //!< first address of its first run
         uint64_t count; //!< addresses in each run
         uint32_t run0;  //!< index of its first run
         uint32_t n;     //!< its runs, at least 1
         uint8_t shift;  //!< log2(count) if count is a power of two, else NO_SHIFT
+    };
+
+    /// What a lookup reads of a run: a copy of its group's entry and the group's first
+    /// port (a one-port group, every downlink run, needs nothing else).
+    struct RunGroup
+    {
+        uint32_t first; //!< the group's RangeGroup::first
+        uint32_t n;     //!< configured ports
+        uint32_t nLive; //!< live ports
+        uint32_t port0; //!< its first configured port
     };
 
     static constexpr uint8_t NO_SHIFT = 0xFF; //!< Stride::shift of a count not a power of two
@@ -261,6 +274,8 @@ class MrcEcmpForwarding : public MrcForwarding
     void BuildStrides();
     /// Recompute the live ports of range group g.
     void UpdateRangeLive(RangeGroup& g);
+    /// Copy every run's group entry into m_runGroups (after any change of a group).
+    void CopyRunGroups();
     /// \param i a range route \return its group's configured ports
     std::vector<uint32_t> RangePorts(std::size_t i) const;
 
@@ -275,20 +290,22 @@ class MrcEcmpForwarding : public MrcForwarding
     Group* Find(Ipv6Address prefix, uint8_t prefixLength);
     void UpdateLive(Group& g) const;
 
-    uint64_t m_seed;                   //!< Seed attribute
-    HashFunction m_hashFunction;       //!< HashFunction attribute
-    std::vector<LengthTable> m_tables; //!< by decreasing prefix length
-    std::vector<bool> m_portDown;      //!< ports set down
+    // What a range lookup reads first, together: the hash settings, the strides, the
+    // runs' group entries and the ports (a switch's lookup touches a few cache lines
+    // however many hosts the fabric has).
+    uint64_t m_seed;                    //!< Seed attribute
+    HashFunction m_hashFunction;        //!< HashFunction attribute
+    std::vector<Stride> m_strides;      //!< the strides, by increasing first address
+    std::vector<RunGroup> m_runGroups;  //!< each run's group entry (copies, for the lookup)
+    std::vector<uint32_t> m_rangePorts; //!< configured ports of all groups
 
-    // range routes (structure of arrays: the search reads only m_rangeFirst)
+    std::vector<uint32_t> m_rangeLive;     //!< live ports of all groups (same layout)
+    std::vector<LengthTable> m_tables;     //!< by decreasing prefix length
+    std::vector<bool> m_portDown;          //!< ports set down
     std::vector<Key> m_rangeFirst;         //!< first address of each run, increasing
     std::vector<uint64_t> m_rangeLast;     //!< low 64 bits of each run's last address
     std::vector<uint32_t> m_rangeGroup;    //!< group of each run
     std::vector<RangeGroup> m_rangeGroups; //!< the shared groups
-    std::vector<uint32_t> m_rangePorts;    //!< configured ports of all groups
-    std::vector<uint32_t> m_rangeLive;     //!< live ports of all groups (same layout)
-    std::vector<Key> m_strideFirst;        //!< first address of each stride, increasing
-    std::vector<Stride> m_strides;         //!< the strides (same order)
 };
 
 } // namespace ns3
