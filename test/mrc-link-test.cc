@@ -856,7 +856,7 @@ TEST(MrcLink, PortOwnerGetsThePacketsFirstBytesAsReadWithTheEthernetHeader)
     l.b->SetPortOwner(&owner, 7);
     Simulator::Schedule(NanoSeconds(0), [&]() {
         l.a->SendToClass(Ipv6Packet(4, 300), 0x86DD, 1);                 // longer than the head
-        l.a->SendToClass(Data(14 + 10, 0x01020304), TEST_ETHER_TYPE, 0); // shorter
+        l.a->SendToClass(Data(14 + 10, 0x01020304), TEST_ETHER_TYPE, 1); // shorter
         l.a->SendToClass(Ipv6Packet(4, 14 + MrcNetDevice::RX_HEAD_BYTES), 0x86DD, 1);
     });
     Simulator::Run();
