@@ -208,7 +208,7 @@ class MrcClassScheduler : public Object
     [[noreturn]] static void AbortBadClass(const char* what, uint32_t cls);
 
     /// One class FIFO, its size and its send counters.
-    struct alignas(64) ClassQueue // one cache line per class
+    struct ClassQueue
     {
         MrcRing<Ptr<Packet>> frames; //!< frames, head first
         uint32_t bytes{0};           //!< bytes of the frames
