@@ -812,6 +812,73 @@ TEST(MrcLink, StandardCallbacksGetThePacketWithoutEthernetHeader)
     Simulator::Destroy();
 }
 
+/// A port owner that keeps what the device hands it on receive.
+class HeadRecorder : public MrcPortOwner
+{
+  public:
+    struct Got
+    {
+        std::vector<uint8_t> head;   ///< the bytes the device read (MrcRxHead)
+        std::vector<uint8_t> packet; ///< the packet's own first bytes, read here
+        uint32_t size;               ///< the packet's size
+        uint16_t type;               ///< EtherType
+        uint32_t port;               ///< port number
+    };
+
+    std::vector<Got> got; ///< one entry per packet, in arrival order
+
+    void PortReceive(uint32_t port,
+                     const Ptr<Packet>& packet,
+                     uint16_t etherType,
+                     uint8_t /* cls */,
+                     const MrcRxHead& head) override
+    {
+        Got g;
+        g.head.assign(head.bytes, head.bytes + head.count);
+        g.packet.resize(std::min<uint32_t>(packet->GetSize(), 400));
+        packet->CopyData(g.packet.data(), g.packet.size());
+        g.size = packet->GetSize();
+        g.type = etherType;
+        g.port = port;
+        got.push_back(g);
+    }
+
+    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t) override
+    {
+    }
+};
+
+TEST(MrcLink, PortOwnerGetsThePacketsFirstBytesAsReadWithTheEthernetHeader)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    HeadRecorder owner;
+    l.b->SetPortOwner(&owner, 7);
+    Simulator::Schedule(NanoSeconds(0), [&]() {
+        l.a->SendToClass(Ipv6Packet(4, 300), 0x86DD, 1);                 // longer than the head
+        l.a->SendToClass(Data(14 + 10, 0x01020304), TEST_ETHER_TYPE, 1); // shorter
+        l.a->SendToClass(Ipv6Packet(4, 14 + MrcNetDevice::RX_HEAD_BYTES), 0x86DD, 1);
+    });
+    Simulator::Run();
+    l.b->SetPortOwner(nullptr, 0);
+    ASSERT_EQ(owner.got.size(), 3u);
+    const std::vector<uint32_t> sizes = {300, 10, 14 + MrcNetDevice::RX_HEAD_BYTES};
+    for (std::size_t i = 0; i < owner.got.size(); ++i)
+    {
+        const HeadRecorder::Got& g = owner.got[i];
+        EXPECT_EQ(g.size, sizes[i]) << "packet " << i;
+        EXPECT_EQ(g.port, 7u);
+        // min(size, RX_HEAD_BYTES) bytes, the packet's own (after the Ethernet header)
+        ASSERT_EQ(g.head.size(), std::min(g.size, MrcNetDevice::RX_HEAD_BYTES)) << "packet " << i;
+        EXPECT_TRUE(std::equal(g.head.begin(), g.head.end(), g.packet.begin())) << "packet " << i;
+    }
+    EXPECT_EQ(owner.got[0].type, 0x86DD);
+    EXPECT_EQ(owner.got[1].type, TEST_ETHER_TYPE);
+    EXPECT_EQ(owner.got[1].head[0], 0x01);
+    EXPECT_EQ(owner.got[1].head[3], 0x04);
+    Simulator::Destroy();
+}
+
 TEST(MrcLink, PcapFileIsEthernetWithOneRecordPerFrame)
 {
     const MrcTest::ScopedTempDir tmp("mrc-link-pcap");

@@ -274,6 +274,73 @@ TEST(PacketInfo, RejectsTruncatedAndNonIpv6)
     EXPECT_FALSE(MrcParsePacket(Create<Packet>(v4.data(), v4.size()), info));
 }
 
+/// Every field of a parse result, as text (for comparing two parses).
+std::string
+Fields(const MrcPacketInfo& i)
+{
+    std::ostringstream os;
+    os << i.src << ' ' << i.dst << ' ' << i.flowLabel << ' ' << i.packetBytes << ' '
+       << i.payloadLength << ' ' << unsigned(i.trafficClass) << ' ' << unsigned(i.nextHeader) << ' '
+       << unsigned(i.hopLimit) << " srh " << i.hasSrh << ' ' << unsigned(i.srhSegmentsLeft) << ' '
+       << i.srhOffset << ' ' << i.srhLength << " inner " << i.encapsulated << ' '
+       << unsigned(i.innerTrafficClass) << ' ' << i.innerOffset << ' ' << i.innerPayloadLength
+       << ' ' << i.innerFlowLabel << ' ' << i.innerSrc << ' ' << i.innerDst << " udp " << i.hasUdp
+       << ' ' << i.udpOffset << ' ' << i.udpSrcPort << ' ' << i.udpDstPort << " bth " << i.hasBth
+       << ' ' << unsigned(i.opcode) << ' ' << unsigned(i.bthFlags) << ' ' << i.bthOffset << ' '
+       << i.headerBytes << ' ' << i.rewriteDst;
+    return os.str();
+}
+
+TEST(PacketInfo, ParseOfBytesReadBeforeEqualsTheParseOfThePacket)
+{
+    // A device hands its owner the packet's first bytes (MrcRxHead); the parse of those
+    // must be the parse of the packet, whether the headers fit in them or not. Bytes past
+    // the ones handed over are junk here: the parse must not read them.
+    std::vector<Ptr<Packet>> packets;
+    Spec s;
+    packets.push_back(MakePacket(s)); // 120 header bytes
+    s.srhSegments = 2;
+    s.bthFlags = MRC_BTH_FLAG_TS;
+    s.extBytes = 24;
+    packets.push_back(MakePacket(s)); // 164
+    s.srhSegments = 8;
+    packets.push_back(MakePacket(s)); // 8 + 128 SRH: 260 header bytes, past 192
+    Spec plain;
+    plain.encap = false;
+    plain.dport = 4971; // no BTH on the default port
+    packets.push_back(MakePacket(plain));
+    packets.push_back(MakePacket(Spec())->CreateFragment(0, 110)); // shorter than its headers
+    packets.push_back(MakePacket(Spec())->CreateFragment(0, 39));  // shorter than IPv6
+    std::vector<uint8_t> v4(60, 0);
+    v4[0] = 0x45;
+    packets.push_back(Create<Packet>(v4.data(), v4.size())); // not IPv6
+    int parsedWhole = 0;
+    for (std::size_t k = 0; k < packets.size(); ++k)
+    {
+        const Ptr<Packet>& p = packets[k];
+        for (uint16_t port : {uint16_t(MRC_ROCEV2_UDP_PORT), uint16_t(4971)})
+        {
+            MrcPacketInfo whole;
+            const bool okWhole = MrcParsePacket(p, whole, port);
+            parsedWhole += okWhole;
+            for (uint32_t n : {0u, 1u, 40u, 41u, 64u, 110u, 120u, 150u, 192u, 300u, 400u})
+            {
+                n = std::min(n, p->GetSize());
+                std::vector<uint8_t> head(512, 0xee);
+                p->CopyData(head.data(), n);
+                MrcPacketInfo fromHead;
+                fromHead.rewriteDst = true; // reset by the parse
+                const bool ok = MrcParsePacket(*p, head.data(), n, fromHead, port);
+                EXPECT_EQ(ok, okWhole)
+                    << "packet " << k << ", port " << port << ", " << n << " bytes read before";
+                EXPECT_EQ(Fields(fromHead), Fields(whole))
+                    << "packet " << k << ", port " << port << ", " << n << " bytes read before";
+            }
+        }
+    }
+    EXPECT_EQ(parsedWhole, 9); // packets 0-3 on both ports, packet 4 without its BTH
+}
+
 TEST(PacketInfo, Ipv6WithDestinationRebuildsTheParsedHeader)
 {
     Spec s; // traffic class, flow label and hop limit all non-zero

@@ -1111,8 +1111,9 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
         TraceReceivedFrame(frame);
     }
     const uint32_t frameBytes = frame->GetSize();
-    // The Ethernet header and the first two IPv6 bytes (traffic class), read at once.
-    uint8_t head[ETH_HEADER_BYTES + 2];
+    // The Ethernet header and the packet's first bytes (the IPv6 traffic class for the
+    // class, the headers for the owner's parse), read at once: the frame's one read here.
+    uint8_t head[ETH_HEADER_BYTES + RX_HEAD_BYTES];
     const uint32_t got = frame->CopyData(head, sizeof(head));
     NS_ABORT_MSG_IF(got < ETH_HEADER_BYTES,
                     "MrcNetDevice: a " << frameBytes << "-byte frame has no Ethernet header");
@@ -1132,7 +1133,11 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
     }
     if (m_ownerRx)
     {
-        m_owner->PortReceive(m_ownerPort, frame, type, cls);
+        m_owner->PortReceive(m_ownerPort,
+                             frame,
+                             type,
+                             cls,
+                             MrcRxHead{head + ETH_HEADER_BYTES, got - ETH_HEADER_BYTES});
         return;
     }
     if (!m_classRxCallback.IsNull())

@@ -71,6 +71,19 @@ class MrcNetDevice;
 
 /**
  * \ingroup mrc
+ * The first bytes of a received packet (after its Ethernet header), read by the device
+ * together with the Ethernet header: the frame's one read per hop. A port owner parses
+ * these bytes instead of copying them out of the packet again. They are valid only
+ * during the MrcPortOwner::PortReceive call that hands them over.
+ */
+struct MrcRxHead
+{
+    const uint8_t* bytes; //!< the packet's first `count` bytes
+    uint32_t count;       //!< min(the packet's size, MrcNetDevice::RX_HEAD_BYTES)
+};
+
+/**
+ * \ingroup mrc
  * Direct owner of a device's class receive path and dequeue hook (a switch): the
  * device calls these virtual functions instead of going through ns-3 Callbacks,
  * which saves their argument copies on every frame. Set with
@@ -87,11 +100,14 @@ class MrcPortOwner
      * \param packet the packet without Ethernet header
      * \param etherType its EtherType
      * \param cls its class by the device's map
+     * \param head the packet's first bytes as the device read them (parse these rather
+     *        than reading the packet again)
      */
     virtual void PortReceive(uint32_t port,
                              const Ptr<Packet>& packet,
                              uint16_t etherType,
-                             uint8_t cls) = 0;
+                             uint8_t cls,
+                             const MrcRxHead& head) = 0;
     /**
      * A frame leaves its class queue for the wire (as the dequeue hook).
      * \param port the port number given to SetPortOwner
@@ -138,6 +154,9 @@ class MrcNetDevice : public NetDevice
     static constexpr uint16_t ETHER_TYPE_IPV6 = 0x86DD; //!< IPv6 EtherType
     static constexpr uint32_t MIN_FRAME_BYTES = 60;     //!< minimum frame without FCS
     static constexpr uint8_t NO_CLASS = 0xff;           //!< "no class is ready"
+    /// Bytes after the Ethernet header that Receive reads with it and hands to a port
+    /// owner (MrcRxHead): a data packet's headers, as far as a switch or NIC parses them.
+    static constexpr uint32_t RX_HEAD_BYTES = 192;
 
     /**
      * Owner hook called when a frame leaves its class queue for the wire, before

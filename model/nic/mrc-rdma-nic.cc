@@ -700,24 +700,35 @@ MrcRdmaNic::Serve(uint32_t port)
 }
 
 void
-MrcRdmaNic::PortReceive(uint32_t port, const Ptr<Packet>& p, uint16_t etherType, uint8_t /* cls */)
+MrcRdmaNic::PortReceive(uint32_t port,
+                        const Ptr<Packet>& p,
+                        uint16_t etherType,
+                        uint8_t /* cls */,
+                        const MrcRxHead& head)
 {
     NS_ASSERT(port < m_ports.size());
     MrcPacketInfo info;
-    if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort) ||
-        !info.hasBth || info.headerBytes > MAX_HEADER_BYTES || info.packetBytes < info.headerBytes)
+    // the headers as the device read them with the Ethernet header (no second read)
+    if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 ||
+        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort) || !info.hasBth ||
+        info.headerBytes > MAX_HEADER_BYTES || info.packetBytes < info.headerBytes)
     {
         ++m_rxNotBth;
         m_rxDropTrace(p, "not-bth");
         return;
     }
     uint8_t hdr[MAX_HEADER_BYTES];
-    p->CopyData(hdr, info.headerBytes);
-    const uint8_t* bth = hdr + info.bthOffset;
+    const uint8_t* headers = head.bytes;
+    if (info.headerBytes > head.count)
+    {
+        p->CopyData(hdr, info.headerBytes);
+        headers = hdr;
+    }
+    const uint8_t* bth = headers + info.bthOffset;
     MrcRxPacket rx;
     rx.packet = p;
     rx.info = &info;
-    rx.headers = hdr;
+    rx.headers = headers;
     rx.port = port;
     rx.opcode = bth[0];
     rx.bthByte1 = bth[1];

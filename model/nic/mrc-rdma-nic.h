@@ -292,7 +292,11 @@ class MrcRdmaNic : public Object, public MrcPortOwner
      * \param etherType its EtherType
      * \param cls its class
      */
-    void PortReceive(uint32_t port, const Ptr<Packet>& p, uint16_t etherType, uint8_t cls) override;
+    void PortReceive(uint32_t port,
+                     const Ptr<Packet>& p,
+                     uint16_t etherType,
+                     uint8_t cls,
+                     const MrcRxHead& head) override;
     /**
      * A frame left a class queue of a port (MrcPortOwner: the device's dequeue hook).
      * \param port the port

@@ -438,7 +438,8 @@ void
 MrcSwitchNode::PortReceive(uint32_t inPort,
                            const Ptr<Packet>& p,
                            uint16_t etherType,
-                           uint8_t inPrio)
+                           uint8_t inPrio,
+                           const MrcRxHead& head)
 {
     if (!m_setupDone)
     {
@@ -451,7 +452,9 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     // one cost constructor and destructor calls). Frames arrive through simulator
     // events only, so this function is never re-entered while it uses it.
     MrcPacketInfo& info = m_info;
-    if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 || !MrcParsePacket(p, info, m_bthUdpPort))
+    // the headers as the device read them with the Ethernet header (no second read)
+    if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 ||
+        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort))
     {
         Drop(p, inPort, inPort, MrcSwitchDropReason::PARSE_ERROR);
         return;

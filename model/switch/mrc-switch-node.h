@@ -283,7 +283,8 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     void PortReceive(uint32_t inPort,
                      const Ptr<Packet>& p,
                      uint16_t etherType,
-                     uint8_t inPrio) override;
+                     uint8_t inPrio,
+                     const MrcRxHead& head) override;
     void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls) override;
     void LinkChanged(uint32_t port);
     void Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r);

@@ -8,6 +8,7 @@
 #include "mrc-raw-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/assert.h"
 #include "ns3/header.h"
 #include "ns3/ipv6-header.h"
 #include "ns3/log.h"
@@ -148,16 +149,28 @@ IsSkippableExtension(uint8_t nh)
            nh == MrcIpProto::DEST_OPTIONS;
 }
 
-/// The first bytes of a packet as the parser reads them: copied once, more on demand.
+/// The first bytes of a packet as the parser reads them: copied once (or handed over
+/// already read), more on demand.
 class HeaderWindow
 {
   public:
     /// \param p the packet \param size its size
-    HeaderWindow(const Ptr<const Packet>& p, uint32_t size)
+    HeaderWindow(const Packet& p, uint32_t size)
         : m_packet(p),
-          m_size(size)
+          m_size(size),
+          m_bytes(m_buf)
     {
-        m_have = p->CopyData(m_buf, std::min(size, FIRST_WINDOW));
+        m_have = p.CopyData(m_buf, std::min(size, FIRST_WINDOW));
+    }
+
+    /// \param p the packet \param size its size
+    /// \param head its first `have` bytes, already read \param have how many
+    HeaderWindow(const Packet& p, uint32_t size, const uint8_t* head, uint32_t have)
+        : m_packet(p),
+          m_size(size),
+          m_have(have),
+          m_bytes(head)
+    {
     }
 
     /// Make sure the first `need` bytes are in the window.
@@ -172,14 +185,15 @@ class HeaderWindow
         {
             return false;
         }
-        m_have = m_packet->CopyData(m_buf, std::min(m_size, MAX_WINDOW));
+        m_have = m_packet.CopyData(m_buf, std::min(m_size, MAX_WINDOW));
+        m_bytes = m_buf;
         return true;
     }
 
     /// \return the bytes
     const uint8_t* Bytes() const
     {
-        return m_buf;
+        return m_bytes;
     }
 
     /// \return the packet's size
@@ -189,10 +203,11 @@ class HeaderWindow
     }
 
   private:
-    const Ptr<const Packet>& m_packet; //!< the packet
-    uint32_t m_size;                   //!< its size
-    uint32_t m_have{0};                //!< bytes copied so far
-    uint8_t m_buf[MAX_WINDOW];         //!< the copy
+    const Packet& m_packet;    //!< the packet
+    uint32_t m_size;           //!< its size
+    uint32_t m_have{0};        //!< bytes in the window
+    const uint8_t* m_bytes;    //!< the window: m_buf or bytes read before
+    uint8_t m_buf[MAX_WINDOW]; //!< the copy
 };
 
 /**
@@ -348,17 +363,15 @@ MrcTransportExtensionBytes(uint8_t opcode, uint8_t bthFlags)
     }
 }
 
-bool
-MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
+namespace
 {
-    out = MrcPacketInfo();
-    const uint32_t size = p->GetSize();
-    out.packetBytes = size;
-    if (size < MRC_IPV6_HEADER_BYTES)
-    {
-        return false;
-    }
-    HeaderWindow w(p, size);
+
+/// The parse of MrcParsePacket on a window of the packet's bytes.
+/// \param w the window \param[out] out the result \param bthUdpPort UDP port of the BTH
+/// \return as MrcParsePacket
+bool
+ParseWindow(HeaderWindow& w, MrcPacketInfo& out, uint16_t bthUdpPort)
+{
     if ((w.Bytes()[0] >> 4) != 6)
     {
         return false;
@@ -386,13 +399,53 @@ MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
         return false;
     }
     out.headerBytes = static_cast<uint16_t>(off);
-    if (off > size)
+    if (off > w.Size())
     {
-        NS_LOG_LOGIC("packet of " << size << " bytes is shorter than its headers (" << off
+        NS_LOG_LOGIC("packet of " << w.Size() << " bytes is shorter than its headers (" << off
                                   << " bytes)");
         return false;
     }
     return true;
+}
+
+} // namespace
+
+bool
+MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
+{
+    out = MrcPacketInfo();
+    const uint32_t size = p->GetSize();
+    out.packetBytes = size;
+    if (size < MRC_IPV6_HEADER_BYTES)
+    {
+        return false;
+    }
+    HeaderWindow w(*p, size);
+    return ParseWindow(w, out, bthUdpPort);
+}
+
+bool
+MrcParsePacket(const Packet& p,
+               const uint8_t* head,
+               uint32_t headBytes,
+               MrcPacketInfo& out,
+               uint16_t bthUdpPort)
+{
+    out = MrcPacketInfo();
+    const uint32_t size = p.GetSize();
+    out.packetBytes = size;
+    if (size < MRC_IPV6_HEADER_BYTES)
+    {
+        return false;
+    }
+    NS_ASSERT_MSG(headBytes <= size,
+                  "MrcParsePacket: " << headBytes << " bytes read of a " << size << "-byte packet");
+    HeaderWindow w(p, size, head, headBytes);
+    if (!w.Ensure(MRC_IPV6_HEADER_BYTES))
+    {
+        return false;
+    }
+    return ParseWindow(w, out, bthUdpPort);
 }
 
 void

@@ -235,6 +235,25 @@ bool MrcParsePacket(Ptr<const Packet> p,
 
 /**
  * \ingroup mrc
+ * MrcParsePacket on bytes already read from the packet (a device's MrcRxHead): the
+ * packet is read again only if its headers go beyond them. Same result as
+ * MrcParsePacket(p, out, bthUdpPort).
+ *
+ * \param p the packet, starting at the outer IPv6 header
+ * \param head its first `headBytes` bytes
+ * \param headBytes how many; at most the packet's size
+ * \param out filled in (all fields reset first)
+ * \param bthUdpPort UDP destination port that announces a BTH
+ * \return as MrcParsePacket
+ */
+bool MrcParsePacket(const Packet& p,
+                    const uint8_t* head,
+                    uint32_t headBytes,
+                    MrcPacketInfo& out,
+                    uint16_t bthUdpPort = MRC_ROCEV2_UDP_PORT);
+
+/**
+ * \ingroup mrc
  * Write `info.dst` into the packet's outer IPv6 destination address, in place.
  * \param p the packet, starting at the outer IPv6 header
  * \param info parsed info whose dst is to be written
