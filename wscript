@@ -39,6 +39,7 @@ def build(bld):
         'model/wire/mrc-usid.cc',
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.cc',
+        'model/link/mrc-ingress-loss-model.cc',
         'model/link/mrc-remote-port.cc',
         'model/link/mrc-class-scheduler.cc',
         'model/link/mrc-net-device.cc',
@@ -279,6 +280,7 @@ def build(bld):
         'model/wire/mrc-usid.h',
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.h',
+        'model/link/mrc-ingress-loss-model.h',
         'model/link/mrc-remote-port.h',
         'model/link/mrc-class-scheduler.h',
         'model/link/mrc-net-device.h',

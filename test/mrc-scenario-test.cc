@@ -13,9 +13,13 @@
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/mrc-ecn-marker.h"
+#include "ns3/mrc-ingress-loss-model.h"
 #include "ns3/mrc-multipath-helper.h"
+#include "ns3/mrc-net-device.h"
+#include "ns3/mrc-pfc-port.h"
 #include "ns3/mrc-scenario.h"
 #include "ns3/names.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -636,6 +640,79 @@ TEST(MrcScenario, LossRateRetransmitsAndStillDeliversExactlyOnce)
         EXPECT_GT(r.GetResults().Summarize()[0].counters.retransmissions, 0u);
         Cleanup(dir);
     }
+}
+
+TEST(MrcScenario, LossAtPathDrawsOnceForEveryPacketEnteringANic)
+{
+    // [P1] 5.2.7's loss: a program on every NIC drops incoming packets at a prescribed rate.
+    // --lossAt=path: every frame a host NIC port receives meets exactly one draw (data and
+    // every control packet: the incast's senders receive no data, only ACKs, NAKs and CNPs),
+    // except PFC frames, which pass without one; no switch port drops at random.
+    MrcScenarioConfig c = SmallWith("incast", "roce", "400000", "7");
+    c.lossRate = 0.02;
+    c.lossAt = "path";
+    // A small switch buffer, so that PFC pauses reach the senders' NICs.
+    c.attributeOverrides.emplace_back("ns3::MrcSharedBufferMmu::BufferSize", "1000000");
+    MrcScenarioRunner r(c);
+    const std::string dir = RunAndWrite(c, r);
+    CheckAllExactlyOnce(r);
+    Ptr<MrcTopology> topo = r.GetTopology();
+    std::set<Ptr<NetDevice>> nics;
+    uint64_t draws = 0;
+    uint64_t nicDrops = 0;
+    uint64_t senderDraws = 0;
+    uint64_t pfcAtNics = 0;
+    for (uint32_t h = 0; h < topo->GetNHosts(); ++h)
+    {
+        for (uint32_t p = 0; p < topo->GetNPlanes(); ++p)
+        {
+            Ptr<MrcNetDevice> dev = topo->GetNicPort(h, p);
+            nics.insert(dev);
+            PointerValue pv;
+            dev->GetAttribute("ReceiveErrorModel", pv);
+            Ptr<MrcIngressLossModel> m = pv.Get<MrcIngressLossModel>();
+            ASSERT_TRUE(m) << "host " << h << " plane " << p;
+            EXPECT_DOUBLE_EQ(m->GetRate(), 0.02);
+            uint64_t rx = 0;
+            for (uint8_t cls = 0; cls < 8; ++cls)
+            {
+                rx += dev->GetRxPackets(cls);
+            }
+            const uint64_t dropped = dev->GetDropPackets(MrcDropReason::ERROR_MODEL);
+            const uint64_t pfc = dev->GetPfcPort()->GetRxFrames();
+            // every frame that arrived: delivered or dropped by a draw, or a PFC frame
+            EXPECT_EQ(m->GetDraws(), rx + dropped) << "host " << h;
+            EXPECT_EQ(m->GetSkipped(), pfc) << "host " << h;
+            draws += m->GetDraws();
+            nicDrops += dropped;
+            pfcAtNics += pfc;
+            if (h < 7)
+            {
+                senderDraws += m->GetDraws(); // incast senders: hosts 0..6, receiver 15
+            }
+        }
+    }
+    uint64_t switchDrops = 0;
+    for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
+    {
+        for (Ptr<MrcNetDevice> dev : {topo->GetLink(l).devA, topo->GetLink(l).devB})
+        {
+            if (nics.count(dev))
+            {
+                continue;
+            }
+            PointerValue pv;
+            dev->GetAttribute("ReceiveErrorModel", pv);
+            EXPECT_FALSE(pv.Get<ErrorModel>()) << "link " << l;
+            switchDrops += dev->GetDropPackets(MrcDropReason::ERROR_MODEL);
+        }
+    }
+    EXPECT_EQ(switchDrops, 0u);
+    EXPECT_GT(nicDrops, 0u);
+    EXPECT_GT(senderDraws, 0u); // control packets meet the draw too
+    EXPECT_GT(draws, 7u * 400000u / 4096u);
+    EXPECT_GT(pfcAtNics, 0u); // the small buffer makes the T0s pause NICs: those pass
+    Cleanup(dir);
 }
 
 TEST(MrcScenario, MrcFailoverCompletesWithEvEvents)

@@ -5,10 +5,15 @@
 // Tests of the workload generators, the ring collectives, the flow-size CDF
 // sampling and the loss injection (helper/traffic/mrc-workload.h, mrc-flow-size-cdf.h).
 
+#include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/error-model.h"
+#include "ns3/mac48-address.h"
 #include "ns3/mrc-flow-size-cdf.h"
+#include "ns3/mrc-ingress-loss-model.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-pfc-port.h"
 #include "ns3/mrc-workload.h"
 #include "ns3/node-container.h"
 #include "ns3/node.h"
@@ -405,6 +410,89 @@ TEST(MrcWorkload, RandomLossOnEveryDevice)
     Simulator::Destroy();
 }
 
+namespace
+{
+
+/// An IPv6 frame of `bytes` bytes (Ethernet header with the IPv6 EtherType, zeros after).
+Ptr<Packet>
+Ipv6Frame(uint32_t bytes)
+{
+    std::vector<uint8_t> b(bytes, 0);
+    b[12] = 0x86;
+    b[13] = 0xdd;
+    return Create<Packet>(b.data(), bytes);
+}
+
+} // namespace
+
+TEST(MrcWorkload, IngressLossDrawsAsRateErrorModelAndSparesPfcFrames)
+{
+    // The same stream and rate: MrcIngressLossModel decides every IPv6 frame as a packet-unit
+    // RateErrorModel does (so --lossAt=path keeps its draws in runs without PFC frames), and a
+    // PFC frame between two of them passes without a draw (SkipMacControl), so it shifts none
+    // of the later decisions.
+    Ptr<RateErrorModel> rate = CreateObject<RateErrorModel>();
+    rate->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+    rate->SetRate(0.3);
+    rate->AssignStreams(77);
+    Ptr<MrcIngressLossModel> ingress = CreateObject<MrcIngressLossModel>();
+    ingress->SetRate(0.3);
+    EXPECT_EQ(ingress->AssignStreams(77), 1);
+    const Ptr<Packet> pfc = MrcPfcPort::MakeFrame(Mac48Address("00:00:00:00:00:01"),
+                                                  0x08,
+                                                  {0, 0, 0, 65535, 0, 0, 0, 0});
+    uint32_t dropped = 0;
+    for (uint32_t i = 0; i < 1000; ++i)
+    {
+        const Ptr<Packet> f = Ipv6Frame(1000);
+        const bool expected = rate->IsCorrupt(f);
+        EXPECT_EQ(ingress->IsCorrupt(f), expected) << "frame " << i;
+        dropped += expected;
+        if (i % 10 == 0)
+        {
+            EXPECT_FALSE(ingress->IsCorrupt(pfc->Copy())) << "pfc frame after " << i;
+        }
+    }
+    EXPECT_EQ(ingress->GetDraws(), 1000U);
+    EXPECT_EQ(ingress->GetSkipped(), 100U);
+    EXPECT_GT(dropped, 250U); // about 300 of 1000
+    EXPECT_LT(dropped, 350U);
+
+    // With SkipMacControl off (or a rate of 1) a PFC frame is one more frame to draw for.
+    Ptr<MrcIngressLossModel> all = CreateObject<MrcIngressLossModel>();
+    all->SetAttribute("Rate", DoubleValue(1.0));
+    all->SetAttribute("SkipMacControl", BooleanValue(false));
+    EXPECT_TRUE(all->IsCorrupt(pfc->Copy()));
+    EXPECT_TRUE(all->IsCorrupt(Ipv6Frame(100)));
+    EXPECT_EQ(all->GetDraws(), 2U);
+    EXPECT_EQ(all->GetSkipped(), 0U);
+    Ptr<MrcIngressLossModel> spare = CreateObject<MrcIngressLossModel>();
+    spare->SetRate(1.0);
+    EXPECT_FALSE(spare->IsCorrupt(pfc->Copy()));
+    EXPECT_TRUE(spare->IsCorrupt(Ipv6Frame(100)));
+    EXPECT_EQ(spare->GetSkipped(), 1U);
+}
+
+TEST(MrcWorkload, IngressLossOnTheGivenDevicesOnly)
+{
+    NodeContainer nodes;
+    nodes.Create(2);
+    MrcLinkHelper link;
+    NetDeviceContainer devs = link.Install(nodes.Get(0), nodes.Get(1));
+    NetDeviceContainer one;
+    one.Add(devs.Get(1));
+    std::vector<Ptr<MrcIngressLossModel>> models;
+    EXPECT_EQ(MrcInstallIngressLoss(one, 0.25, 9, &models), 1);
+    ASSERT_EQ(models.size(), 1U);
+    PointerValue pv;
+    devs.Get(1)->GetAttribute("ReceiveErrorModel", pv);
+    EXPECT_EQ(pv.Get<MrcIngressLossModel>(), models[0]);
+    EXPECT_DOUBLE_EQ(models[0]->GetRate(), 0.25);
+    devs.Get(0)->GetAttribute("ReceiveErrorModel", pv);
+    EXPECT_FALSE(pv.Get<ErrorModel>()); // the other end of the link keeps no model
+    Simulator::Destroy();
+}
+
 TEST(MrcWorkloadDeathTest, LossProbabilityOutsideUnitIntervalIsRejected)
 {
     ::testing::FLAGS_gtest_death_test_style = "threadsafe";
@@ -412,5 +500,7 @@ TEST(MrcWorkloadDeathTest, LossProbabilityOutsideUnitIntervalIsRejected)
     nodes.Create(1);
     EXPECT_DEATH(MrcInstallRandomLoss(nodes, 1.5, 0), "loss probability 1.5 not in \\[0, 1\\]");
     EXPECT_DEATH(MrcInstallRandomLoss(nodes, -0.1, 0), "not in \\[0, 1\\]");
+    EXPECT_DEATH(MrcInstallIngressLoss(NetDeviceContainer(), 1.5, 0),
+                 "MrcInstallIngressLoss: loss probability 1.5 not in \\[0, 1\\]");
     Simulator::Destroy();
 }

@@ -51,7 +51,7 @@ struct MrcScenarioConfig
     std::string evFormat{"srv6"}; //!< MRC EVs: "srv6" (topology paths) or "structured"
     uint32_t evMinPerPlane{256};  //!< srv6: a plane with fewer paths gets replica EVs up to this
     double lossRate{0};           //!< random loss probability (--lossRate)
-    std::string lossAt{"path"};   //!< "path" (once per path, host NIC ingress) or "links"
+    std::string lossAt{"path"};   //!< "path" (once per packet, host NIC ingress) or "links"
     Time duration{MicroSeconds(500)}; //!< flows: arrival window
     double load{0.5};                 //!< flows: offered load per host
     std::string cdf{"websearch"};     //!< flows: flow-size distribution name

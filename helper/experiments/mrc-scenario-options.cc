@@ -100,8 +100,9 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  evMinPerPlane);
     cmd.AddValue("lossRate", "random packet loss probability (0: none)", lossRate);
     cmd.AddValue("lossAt",
-                 "where --lossRate drops: path (once per path, at the receiving host's NIC "
-                 "port) or links (every device of every link)",
+                 "where --lossRate drops: path (every packet once, where it enters its "
+                 "destination host's NIC port, data and control; PFC frames pass: [P1] "
+                 "5.2.7's P4 program on every NIC) or links (every device of every link)",
                  lossAt);
     cmd.AddValue("duration", "flows: window of Poisson arrivals", duration);
     cmd.AddValue("load", "flows: offered load per host, 0..1", load);

@@ -645,7 +645,9 @@ MrcScenarioRunner::InstallLosses(const MrcScenarioConfig& c, Ptr<MrcTopology> to
         NetDeviceContainer devs;
         if (c.lossAt == "path")
         {
-            // Every packet enters exactly one host NIC port on its way: drop there.
+            // [P1] 5.2.7: a program in every NIC drops incoming packets. Every packet enters
+            // exactly one host NIC port on its way: drop there, once per packet (PFC frames,
+            // taken by the MAC, pass).
             for (uint32_t h = 0; h < topo->GetNHosts(); ++h)
             {
                 for (uint32_t p = 0; p < topo->GetNPlanes(); ++p)
@@ -653,6 +655,7 @@ MrcScenarioRunner::InstallLosses(const MrcScenarioConfig& c, Ptr<MrcTopology> to
                     devs.Add(topo->GetNicPort(h, p));
                 }
             }
+            MrcInstallIngressLoss(devs, c.lossRate, MrcScenarioStreams::LOSS);
         }
         else
         {
@@ -661,8 +664,8 @@ MrcScenarioRunner::InstallLosses(const MrcScenarioConfig& c, Ptr<MrcTopology> to
                 devs.Add(topo->GetLink(l).devA);
                 devs.Add(topo->GetLink(l).devB);
             }
+            MrcInstallRandomLoss(devs, c.lossRate, MrcScenarioStreams::LOSS);
         }
-        MrcInstallRandomLoss(devs, c.lossRate, MrcScenarioStreams::LOSS);
     }
     if (!c.graph)
     {

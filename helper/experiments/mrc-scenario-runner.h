@@ -173,7 +173,8 @@ class MrcScenarioRunner
     static bool BuildsLean(const MrcScenarioConfig& c);
 
     /**
-     * Install --lossRate (at every host NIC port, or on both ends of every link with
+     * Install --lossRate (at every host NIC port, an MrcIngressLossModel: every frame but
+     * a PFC frame meets one draw; or a RateErrorModel on both ends of every link with
      * --lossAt=links; stream MrcScenarioStreams::LOSS on) and a topology file's per-link
      * error rates (on both ends of the link, streams LINK_ERROR + 2 x link id). A device a
      * lean build did not make keeps its stream number, so every device made draws what it

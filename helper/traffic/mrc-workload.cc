@@ -9,6 +9,7 @@
 #include "ns3/abort.h"
 #include "ns3/error-model.h"
 #include "ns3/log.h"
+#include "ns3/mrc-ingress-loss-model.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
@@ -525,6 +526,39 @@ MrcInstallRandomLoss(const NetDeviceContainer& devices,
         }
         Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
         em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+        em->SetRate(p);
+        used += em->AssignStreams(stream + used);
+        dev->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        if (models)
+        {
+            models->push_back(em);
+        }
+    }
+    return used;
+}
+
+int64_t
+MrcInstallIngressLoss(const NetDeviceContainer& devices,
+                      double p,
+                      int64_t stream,
+                      std::vector<Ptr<MrcIngressLossModel>>* models)
+{
+    NS_ABORT_MSG_IF(!(p >= 0 && p <= 1),
+                    "MrcInstallIngressLoss: loss probability " << p << " not in [0, 1]");
+    int64_t used = 0;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        if (!devices.Get(i))
+        {
+            ++used; // a device not made here (a lean build): its stream stays its own
+            continue;
+        }
+        Ptr<MrcNetDevice> dev = DynamicCast<MrcNetDevice>(devices.Get(i));
+        if (!dev)
+        {
+            continue;
+        }
+        Ptr<MrcIngressLossModel> em = CreateObject<MrcIngressLossModel>();
         em->SetRate(p);
         used += em->AssignStreams(stream + used);
         dev->SetAttribute("ReceiveErrorModel", PointerValue(em));

@@ -28,6 +28,7 @@
 namespace ns3
 {
 
+class MrcIngressLossModel;
 class RateErrorModel;
 class UniformRandomVariable;
 
@@ -353,6 +354,25 @@ int64_t MrcInstallRandomLoss(const NetDeviceContainer& devices,
                              double p,
                              int64_t stream,
                              std::vector<Ptr<RateErrorModel>>* models = nullptr);
+
+/**
+ * \ingroup mrc
+ * Random loss where a NIC's packet pipeline receives ([P1] section 5.2.7: a P4 program on
+ * every NIC drops incoming packets at a prescribed rate; mrc-sim --lossAt=path): an
+ * MrcIngressLossModel (Rate p, its own random stream) as the ReceiveErrorModel of each
+ * given device, normally every host NIC port. Every received frame but a PFC frame meets
+ * one draw; a PFC frame passes without one (the MAC consumes it). A null entry (a device a
+ * lean build did not make) gets no model but keeps its stream number. Aborts unless
+ * 0 <= p <= 1.
+ * \param devices the devices \param p the loss probability
+ * \param stream the first random stream; device k gets stream + k
+ * \param models if not null, receives the models created, in device order
+ * \return the number of streams used (one per device)
+ */
+int64_t MrcInstallIngressLoss(const NetDeviceContainer& devices,
+                              double p,
+                              int64_t stream,
+                              std::vector<Ptr<MrcIngressLossModel>>* models = nullptr);
 
 } // namespace ns3
 
