@@ -286,11 +286,11 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       "alone retires healthy EVs (validation case 16b). A PSN held back is "
                       "re-checked at its guard's expiry (send time + guard; one timer per "
                       "QP, after RACK's reorder timer), not only at the next SACK. Default "
-                      "false: with it on the validation quick set fails 12a (seed 1, "
-                      "0.9458, with the NIC's RoundRobin port order; 2026-12-03), see "
-                      "doc/mrc.rst. The ReorderPsns path "
-                      "rule is exact (one path delivers in order) and never guarded.",
-                      BooleanValue(false),
+                      "true since 2026-12-03 (session 18: with ReversePath Probed the quick "
+                      "set passes at seeds 1-3; before, 12a failed at seed 1), see "
+                      "doc/mrc.rst. The ReorderPsns path rule is exact (one path delivers "
+                      "in order) and never guarded.",
+                      BooleanValue(true),
                       MakeBooleanAccessor(&MrcMultipathQueuePair::m_backstopGuard),
                       MakeBooleanChecker())
         .AddAttribute("BackstopGuardMargin",
