@@ -503,14 +503,22 @@ MrcRingCollective::GetDuration() const
 
 // ---- loss injection ------------------------------------------------------------------------
 
-int64_t
-MrcInstallRandomLoss(const NetDeviceContainer& devices,
-                     double p,
-                     int64_t stream,
-                     std::vector<Ptr<RateErrorModel>>* models)
+namespace
 {
-    NS_ABORT_MSG_IF(!(p >= 0 && p <= 1),
-                    "MrcInstallRandomLoss: loss probability " << p << " not in [0, 1]");
+
+/// One receive-loss model of type \p Model on every MrcNetDevice of \p devices, each with
+/// its own random stream (the streams are numbered from \p stream in device order; a device
+/// not made here, in a lean build, keeps its number). \p who names the caller in the error.
+template <typename Model, typename Configure>
+int64_t
+InstallReceiveLoss(const NetDeviceContainer& devices,
+                   double p,
+                   int64_t stream,
+                   std::vector<Ptr<Model>>* models,
+                   const char* who,
+                   Configure configure)
+{
+    NS_ABORT_MSG_IF(!(p >= 0 && p <= 1), who << ": loss probability " << p << " not in [0, 1]");
     int64_t used = 0;
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
@@ -524,8 +532,8 @@ MrcInstallRandomLoss(const NetDeviceContainer& devices,
         {
             continue;
         }
-        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+        Ptr<Model> em = CreateObject<Model>();
+        configure(em);
         em->SetRate(p);
         used += em->AssignStreams(stream + used);
         dev->SetAttribute("ReceiveErrorModel", PointerValue(em));
@@ -537,37 +545,35 @@ MrcInstallRandomLoss(const NetDeviceContainer& devices,
     return used;
 }
 
+} // namespace
+
+int64_t
+MrcInstallRandomLoss(const NetDeviceContainer& devices,
+                     double p,
+                     int64_t stream,
+                     std::vector<Ptr<RateErrorModel>>* models)
+{
+    return InstallReceiveLoss(
+        devices,
+        p,
+        stream,
+        models,
+        "MrcInstallRandomLoss",
+        [](Ptr<RateErrorModel> em) { em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET); });
+}
+
 int64_t
 MrcInstallIngressLoss(const NetDeviceContainer& devices,
                       double p,
                       int64_t stream,
                       std::vector<Ptr<MrcIngressLossModel>>* models)
 {
-    NS_ABORT_MSG_IF(!(p >= 0 && p <= 1),
-                    "MrcInstallIngressLoss: loss probability " << p << " not in [0, 1]");
-    int64_t used = 0;
-    for (uint32_t i = 0; i < devices.GetN(); ++i)
-    {
-        if (!devices.Get(i))
-        {
-            ++used; // a device not made here (a lean build): its stream stays its own
-            continue;
-        }
-        Ptr<MrcNetDevice> dev = DynamicCast<MrcNetDevice>(devices.Get(i));
-        if (!dev)
-        {
-            continue;
-        }
-        Ptr<MrcIngressLossModel> em = CreateObject<MrcIngressLossModel>();
-        em->SetRate(p);
-        used += em->AssignStreams(stream + used);
-        dev->SetAttribute("ReceiveErrorModel", PointerValue(em));
-        if (models)
-        {
-            models->push_back(em);
-        }
-    }
-    return used;
+    return InstallReceiveLoss(devices,
+                              p,
+                              stream,
+                              models,
+                              "MrcInstallIngressLoss",
+                              [](Ptr<MrcIngressLossModel>) {});
 }
 
 int64_t
