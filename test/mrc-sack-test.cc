@@ -1285,6 +1285,99 @@ TEST(MrcSackScoreboard, RetxPathRuleFindsALostRetransmission)
     }
 }
 
+namespace
+{
+/// LossRule Path without the guard (path N 3, plane N 4, global N 10), with the
+/// retransmission path rule and, if \p backstop, the retransmission backstops. PSNs 0..5 go
+/// on plane \p plane0 (paths 1 and 2) at 0..5 us; PSN 0 is NACKed and retransmitted at
+/// 10 us on plane \p retxPlane, path 3, a dead path (nothing on it arrives); PSNs 1..5 are
+/// SACKed at 12 us.
+MrcSackScoreboard
+RetxOnADeadPath(bool backstop, bool guard, uint8_t plane0, uint8_t retxPlane)
+{
+    MrcSackScoreboard::Config cfg;
+    cfg.pathCount = true;
+    cfg.pathReorderPsns = 3;
+    cfg.groupedCount = true;
+    cfg.reorderPsns = 4;
+    cfg.globalReorderPsns = 10;
+    cfg.retxPathCount = true;
+    cfg.retxBackstop = backstop;
+    cfg.backstopGuard = guard;
+    cfg.guardMargin = MicroSeconds(1);
+    MrcSackScoreboard sb(cfg, 0);
+    for (uint32_t i = 0; i < 6; ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(i), plane0, 1 + i % 2);
+    }
+    EXPECT_NE(sb.OnNack(0), nullptr);
+    uint32_t psn = 99;
+    EXPECT_TRUE(sb.NextRetransmit(psn));
+    EXPECT_EQ(psn, 0u);
+    sb.OnRetransmit(0, 200, MicroSeconds(10), retxPlane, 3);
+    EXPECT_TRUE(sb.OnSack(0xffffff, 1, 0b11111, MicroSeconds(12)).lost.empty());
+    return sb;
+}
+} // namespace
+
+TEST(MrcSackScoreboard, RetxBackstopFindsARetransmissionOnADeadPath)
+{
+    // PSNs 6..9 sent after the retransmission on its plane (path 1, live) are SACKed one
+    // by one at 16 us: the 4th (the plane N) declares it lost; the path rule never does
+    // (nothing on path 3 arrives), so without the backstops it stays in flight
+    for (bool backstop : {false, true})
+    {
+        MrcSackScoreboard sb = RetxOnADeadPath(backstop, false, 0, 0);
+        for (uint32_t i = 6; i < 10; ++i)
+        {
+            sb.OnSent(1000, 100 + i, MicroSeconds(5 + i), 0, 1); // 11..14 us
+        }
+        for (uint32_t psn = 6; psn < 9; ++psn)
+        {
+            EXPECT_TRUE(sb.OnSack(0xffffff, psn, 0b1, MicroSeconds(16)).lost.empty()) << psn;
+        }
+        const MrcSackUpdate& u = sb.OnSack(0xffffff, 9, 0b1, MicroSeconds(16));
+        EXPECT_EQ(Psns(u.lost), backstop ? (std::vector<uint32_t>{0}) : (std::vector<uint32_t>{}));
+        EXPECT_EQ(sb.GetRecord(0)->state, backstop ? MrcPsnState::LOST : MrcPsnState::SENT);
+    }
+}
+
+TEST(MrcSackScoreboard, RetxBackstopCountsAllPlanesWithTheGlobalN)
+{
+    // the retransmission on plane 1, the 10 PSNs after it on plane 0: not its plane, so
+    // only the global count (10) finds it, at the 10th and not the 9th
+    MrcSackScoreboard sb = RetxOnADeadPath(true, false, 0, 1);
+    for (uint32_t i = 6; i < 16; ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(5 + i), 0, 1); // 11..20 us
+    }
+    EXPECT_TRUE(sb.OnSack(0xffffff, 6, 0x1ff, MicroSeconds(22)).lost.empty()); // 6..14
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::SENT);
+    EXPECT_EQ(Psns(sb.OnSack(0xffffff, 15, 0b1, MicroSeconds(22)).lost),
+              (std::vector<uint32_t>{0}));
+}
+
+TEST(MrcSackScoreboard, RetxBackstopWaitsForTheGuardAndIsRecheckedAtItsExpiry)
+{
+    // with the guard: PSNs 1..5 took 7-11 us, so the guard is 11 + 1 = 12 us; the plane
+    // count is reached at 16 us, when the retransmission (sent at 10 us) has been out 6 us:
+    // held, re-checked at 10 + 12 = 22 us, lost there and not 1 ns before
+    MrcSackScoreboard sb = RetxOnADeadPath(true, true, 0, 0);
+    EXPECT_EQ(sb.GetBackstopGuard(), MicroSeconds(12));
+    for (uint32_t i = 6; i < 10; ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(5 + i), 0, 1);
+    }
+    EXPECT_TRUE(sb.OnSack(0xffffff, 6, 0b1111, MicroSeconds(16)).lost.empty());
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::SENT);
+    Time at;
+    ASSERT_TRUE(sb.GetGuardExpiry(at));
+    EXPECT_EQ(at, MicroSeconds(22));
+    EXPECT_TRUE(sb.OnGuardExpiry(MicroSeconds(22) - NanoSeconds(1)).lost.empty());
+    EXPECT_EQ(Psns(sb.OnGuardExpiry(MicroSeconds(22)).lost), (std::vector<uint32_t>{0}));
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::LOST);
+}
+
 TEST(MrcSackScoreboard, RetxPathRuleCountsOnlyTheRetransmissionsPath)
 {
     // the same, but PSNs 6..8 go on path 1: the retransmission on path 2 is not overtaken on

@@ -192,7 +192,7 @@ MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t gro
     --m_retxQueued;
     m_inflightBytes += r.bytes;
     m_retxTop = std::max(m_retxTop, off + 1);
-    if (m_config.pathCount && m_config.retxPathCount)
+    if (m_config.pathCount && (m_config.retxPathCount || m_config.retxBackstop))
     {
         const uint64_t pos = m_unaAbs + off;
         for (RetxWatch& w : m_retxWatch)
@@ -204,7 +204,12 @@ MrcSackScoreboard::OnRetransmit(uint32_t psn, uint32_t ev, Time now, uint8_t gro
                 break;
             }
         }
-        m_retxWatch.push_back({pos, now, 0, r.path});
+        RetxWatch w;
+        w.pos = pos;
+        w.sent = now;
+        w.path = r.path;
+        w.group = r.group;
+        m_retxWatch.push_back(w);
     }
 }
 
@@ -325,9 +330,11 @@ MrcSackScoreboard::CountForRetxWatch(const MrcPsnRecord& r)
 {
     for (RetxWatch& w : m_retxWatch)
     {
-        if (w.path == r.path && r.sendTime > w.sent)
+        if (r.sendTime > w.sent)
         {
-            ++w.later;
+            ++w.laterAll;
+            w.laterGroup += r.group == w.group ? 1 : 0;
+            w.later += r.path == w.path ? 1 : 0;
         }
     }
 }
@@ -336,6 +343,7 @@ void
 MrcSackScoreboard::InferRetxLosses()
 {
     const uint32_t n = std::max<uint32_t>(m_config.pathReorderPsns, 1);
+    const bool guarded = m_config.backstopGuard && m_config.groupedCount;
     std::size_t i = 0;
     while (i < m_retxWatch.size())
     {
@@ -347,10 +355,22 @@ MrcSackScoreboard::InferRetxLosses()
             const MrcPsnRecord& r = At(off);
             // still the watched copy in flight?
             done = r.state != MrcPsnState::SENT || r.sendTime != w.sent;
-            if (!done && w.later >= n)
+            if (!done && m_config.retxPathCount && w.later >= n)
             {
                 MarkLost(off);
                 done = true;
+            }
+            else if (!done && m_config.retxBackstop && RetxBackstopReached(w))
+            {
+                if (guarded && !GuardAllows(r))
+                {
+                    Hold(r); // re-checked at the guard's expiry
+                }
+                else
+                {
+                    MarkLost(off);
+                    done = true;
+                }
             }
         }
         if (done)
@@ -363,6 +383,15 @@ MrcSackScoreboard::InferRetxLosses()
             ++i;
         }
     }
+}
+
+bool
+MrcSackScoreboard::RetxBackstopReached(const RetxWatch& w) const
+{
+    const bool group =
+        m_config.groupedCount && m_config.reorderPsns > 0 && w.laterGroup >= m_config.reorderPsns;
+    const bool all = m_config.globalReorderPsns > 0 && w.laterAll >= m_config.globalReorderPsns;
+    return group || all;
 }
 
 void
@@ -755,6 +784,10 @@ MrcSackScoreboard::OnGuardExpiry(Time now)
         return m_update;
     }
     // only the guarded rules: nothing else changed since the last SACK
+    if (m_config.retxBackstop && !m_retxWatch.empty())
+    {
+        InferRetxLosses();
+    }
     InferGroupedLosses();
     InferCountLosses(m_config.globalReorderPsns);
     if (m_update.lost.size() > 1)

@@ -107,6 +107,13 @@ struct MrcSackUpdate
  *   acknowledged (SACKed, or passed by the cumulative point); one path delivers in order,
  *   and a retransmission goes in a class at least as high as the data after it. Without
  *   it, a lost retransmission waits for the time rule, a tail probe or the timeout.
+ * - Retransmission backstops (Config::retxBackstop, with the path count rule): the grouped
+ *   and global count rules in send order, for a retransmission on a path that is dead
+ *   (where the path rule never fires: nothing on it is SACKed). A retransmission still in
+ *   flight is LOST once reorderPsns PSNs sent after it in its group, or globalReorderPsns
+ *   PSNs sent after it in any group, have been acknowledged; with the backstop guard only
+ *   once it has also been out as long as the guard (held back, it is re-checked at the
+ *   guard's expiry, OnGuardExpiry).
  * - Backstop guard (Config::backstopGuard, with the path count rule): a slow path and a
  *   dead one look the same to the grouped and global count rules (PSNs of other paths
  *   overtake both); only time tells them apart. With the guard these two rules declare a
@@ -158,6 +165,10 @@ class MrcSackScoreboard
         /// with pathCount: a retransmission still in flight is lost once pathReorderPsns
         /// PSNs sent after it on its path have been acknowledged (see the class)
         bool retxPathCount{false};
+        /// with pathCount: a retransmission still in flight is lost once reorderPsns PSNs
+        /// sent after it in its group, or globalReorderPsns in any group, have been
+        /// acknowledged (guarded like the first-transmission backstops; see the class)
+        bool retxBackstop{false};
     };
 
     /**
@@ -432,11 +443,17 @@ class MrcSackScoreboard
     /// A retransmission in flight, watched by the retransmission path rule.
     struct RetxWatch
     {
-        uint64_t pos{0};   //!< its absolute position (m_unaAbs + offset)
-        Time sent{0};      //!< when it was retransmitted
-        uint32_t later{0}; //!< PSNs sent after it on its path acknowledged since
-        uint8_t path{0};   //!< its path label
+        uint64_t pos{0};        //!< its absolute position (m_unaAbs + offset)
+        Time sent{0};           //!< when it was retransmitted
+        uint32_t later{0};      //!< PSNs sent after it on its path acknowledged since
+        uint32_t laterGroup{0}; //!< PSNs sent after it in its group acknowledged since
+        uint32_t laterAll{0};   //!< PSNs sent after it in any group acknowledged since
+        uint8_t path{0};        //!< its path label
+        uint8_t group{0};       //!< its group
     };
+
+    /// Whether a watched retransmission has reached a backstop count (retxBackstop).
+    bool RetxBackstopReached(const RetxWatch& w) const;
 
     std::vector<RetxWatch> m_retxWatch; //!< the watched retransmissions (few)
 

@@ -312,6 +312,21 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       BooleanValue(false),
                       MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxPathRule),
                       MakeBooleanChecker())
+        .AddAttribute("RetxBackstop",
+                      "LossRule Path: the plane and global counts in send order for "
+                      "retransmissions: a retransmission still in flight is lost once "
+                      "PlaneReorderPsns PSNs sent after it on its plane, or "
+                      "GlobalReorderPsns on any plane, are acknowledged, with the "
+                      "BackstopGuard's wait when that is on. It finds a retransmission "
+                      "sent on a dead path that was not yet retired, where RetxPathRule "
+                      "never fires (nothing on that path is acknowledged). Without it "
+                      "such a loss waits for a tail probe, once the PSN window (Mpr) has "
+                      "closed behind it, or for the timeout (validation case 03i: every "
+                      "flow stalled 36-39 us once or twice). Our choice; no source "
+                      "publishes MRC's loss inference. Default false.",
+                      BooleanValue(false),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxBackstop),
+                      MakeBooleanChecker())
         .AddAttribute("ReorderTimeRtts",
                       "LossRule Path or Plane with ReorderTime 0: the time rule's reorder "
                       "window in units of BaseRtt, so it follows the fabric. A PSN is then "

@@ -38,9 +38,10 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_planeReorderPsns(16),
       m_globalReorderPsns(96),
       m_timeoutLosesPath(true),
-      m_backstopGuard(false),
+      m_backstopGuard(true),
       m_backstopGuardMargin(0),
       m_retxPathRule(false),
+      m_retxBackstop(false),
       m_reorderTimeRtts(0.0),
       m_retxRttSamples(true),
       m_lossRule(LOSS_PATH),
@@ -49,8 +50,6 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_lossOooMinPkts(5),
       m_lossMarksBad(true),
       m_alwaysSkipCeRun(8),
-      m_alwaysSkipRule(ALWAYS_SKIP_RELATIVE),
-      m_planeMarkedShare(0.5),
       m_srcPortHigh(false),
       m_portStatusUpdates(true),
       m_cfgPeerMpr(0),
@@ -63,6 +62,8 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_portRemapDelay(0),
       m_reversePath(REVERSE_PROBED),
       m_revProbeInterval(0),
+      m_alwaysSkipRule(ALWAYS_SKIP_RELATIVE),
+      m_planeMarkedShare(0.5),
       m_peerMpr(8),
       m_wimmOutstanding(0),
       m_nextMsn(0),
@@ -215,6 +216,7 @@ MrcMultipathQueuePair::ConfigureLossRule(MrcSackScoreboard::Config& cfg) const
         cfg.globalReorderPsns = m_globalReorderPsns;
         cfg.backstopGuard = m_backstopGuard;
         cfg.retxPathCount = m_retxPathRule;
+        cfg.retxBackstop = m_retxBackstop;
         cfg.guardMargin =
             m_backstopGuardMargin.IsStrictlyPositive() ? m_backstopGuardMargin : m_baseRtt;
     }

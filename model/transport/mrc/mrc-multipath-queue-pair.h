@@ -553,6 +553,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     bool m_backstopGuard;         //!< BackstopGuard
     Time m_backstopGuardMargin;   //!< BackstopGuardMargin
     bool m_retxPathRule;          //!< RetxPathRule
+    bool m_retxBackstop;          //!< RetxBackstop
     double m_reorderTimeRtts;     //!< ReorderTimeRtts
     bool m_retxRttSamples;        //!< RetxRttSamples
     LossRule m_lossRule;          //!< LossRule
