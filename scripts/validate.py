@@ -248,6 +248,23 @@ def m_fabric_drops(results, p):
     return d, "%d links" % sum(len(r.links) for r in results)
 
 
+def m_link_drops(results, p):
+    """Packets dropped on the links from node `from` to node `to` (links.csv rows with those
+    from and to columns, every port pair between them), summed over the runs."""
+    src, dst = p.get("from"), p.get("to")
+    if not src or not dst:
+        raise CaseError("link_drops needs from = a node name and to = a node name (links.csv)")
+    total, rows = 0, 0
+    for r in results:
+        for link in r.links:
+            if link["from"] == src and link["to"] == dst:
+                total += link["drops"] or 0
+                rows += 1
+    if rows == 0:
+        raise mr.ResultError("link_drops: links.csv has no link from %r to %r" % (src, dst))
+    return total, "%d link(s) %s -> %s" % (rows, src, dst)
+
+
 def m_pfc_pause_frames(results, p):
     """PFC pause frames of all transports (summary.json)."""
     return sum(t.get("pfcPauseFrames", 0) for r in results for t in r.transports().values()), ""

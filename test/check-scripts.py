@@ -202,6 +202,13 @@ class Metrics(Base):
                          transports={"mrc": {"goodputGbps": 80.0, "pfcPauseFrames": 0}})
         self.assertEqual(validate.METRICS["fabric_drops"]([a, b], {})[0], 7)
         self.assertEqual(validate.METRICS["pfc_pause_frames"]([a, b], {})[0], 3)
+        # link_drops: only the rows from -> to, summed over the runs; a link not there is an error
+        self.assertEqual(validate.METRICS["link_drops"]([b, b], {"from": "p0-t0-0", "to": "p0-t1-0"})[0], 8)
+        self.assertEqual(validate.METRICS["link_drops"]([b], {"from": "x", "to": "y"})[0], 3)
+        with self.assertRaisesRegex(Exception, "no link from 'y' to 'x'"):
+            validate.METRICS["link_drops"]([b], {"from": "y", "to": "x"})
+        with self.assertRaisesRegex(validate.CaseError, "link_drops needs from"):
+            validate.METRICS["link_drops"]([b], {"from": "x"})
         self.assertEqual(validate.METRICS["goodput_ratio"]([b, a], {})[0], 2.0)
         self.assertEqual(validate.METRICS["min_goodput_ratio"]([b, a, a, b], {})[0], 0.5)
 
