@@ -18,6 +18,7 @@
 #include "ns3/mrc-sack-policy.h"
 #include "ns3/mrc-sack-scoreboard.h"
 #include "ns3/mrc-seth-header.h"
+#include "ns3/mrc-tracked-event.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -356,7 +357,7 @@ class MrcSprayedQueuePair : public MrcQueuePair
     std::unique_ptr<MrcSackScoreboard> m_sb; //!< sent PSNs
     uint64_t m_una;                          //!< oldest unacknowledged sequence (unwrapped)
     uint64_t m_sndNxt;                       //!< next new sequence
-    EventId m_timer;                         //!< retransmission timer
+    MrcTrackedEvent m_timer;                 //!< retransmission timer
     Time m_timerAt;                          //!< when it fires
 
     // responder state

@@ -295,22 +295,23 @@ MrcMultipathQueuePair::ArmTimer()
     uint32_t psn;
     if (!m_sb->GetOldestDeadline(GetCurrentTimeout(), deadline, psn))
     {
-        Simulator::Remove(m_timer);
+        m_timer.Remove();
         return;
     }
-    if (!m_timer.IsExpired() && m_timerAt <= deadline)
+    if (m_timer.IsPending() && m_timerAt <= deadline)
     {
         return; // fires early and re-arms itself
     }
-    Simulator::Remove(m_timer);
+    m_timer.Remove();
     const Time now = Simulator::Now();
     m_timerAt = std::max(deadline, now);
-    m_timer = Simulator::Schedule(m_timerAt - now, &MrcMultipathQueuePair::OnTimer, this);
+    m_timer.Set(Simulator::Schedule(m_timerAt - now, &MrcMultipathQueuePair::OnTimer, this));
 }
 
 void
 MrcMultipathQueuePair::OnTimer()
 {
+    m_timer.Fired();
     if (m_state != MrcQpState::RTS)
     {
         return;
@@ -326,7 +327,7 @@ MrcMultipathQueuePair::OnTimer()
     if (deadline > now)
     {
         m_timerAt = deadline;
-        m_timer = Simulator::Schedule(deadline - now, &MrcMultipathQueuePair::OnTimer, this);
+        m_timer.Set(Simulator::Schedule(deadline - now, &MrcMultipathQueuePair::OnTimer, this));
         return;
     }
     ++m_counters.timeouts;
@@ -421,7 +422,7 @@ MrcMultipathQueuePair::ArmTailProbe(bool activity)
     {
         m_lastActivity = Simulator::Now();
     }
-    if (m_tailProbeDelay.IsZero() || !m_tailProbe.IsExpired())
+    if (m_tailProbeDelay.IsZero() || m_tailProbe.IsPending())
     {
         return;
     }
@@ -429,12 +430,14 @@ MrcMultipathQueuePair::ArmTailProbe(bool activity)
     {
         return;
     }
-    m_tailProbe = Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this);
+    m_tailProbe.Set(
+        Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this));
 }
 
 void
 MrcMultipathQueuePair::OnTailProbe()
 {
+    m_tailProbe.Fired();
     if (m_state != MrcQpState::RTS || (m_sb->GetOutstandingPsns() == 0 && !AwaitingTransportAck()))
     {
         return;
@@ -442,9 +445,9 @@ MrcMultipathQueuePair::OnTailProbe()
     const Time now = Simulator::Now();
     if (now < m_lastActivity + m_tailProbeDelay)
     {
-        m_tailProbe = Simulator::Schedule(m_lastActivity + m_tailProbeDelay - now,
-                                          &MrcMultipathQueuePair::OnTailProbe,
-                                          this);
+        m_tailProbe.Set(Simulator::Schedule(m_lastActivity + m_tailProbeDelay - now,
+                                            &MrcMultipathQueuePair::OnTailProbe,
+                                            this));
         return;
     }
     if (!CanRetransmit() && !CanSendNew())
@@ -469,7 +472,8 @@ MrcMultipathQueuePair::OnTailProbe()
         }
     }
     m_lastActivity = now;
-    m_tailProbe = Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this);
+    m_tailProbe.Set(
+        Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this));
 }
 
 void

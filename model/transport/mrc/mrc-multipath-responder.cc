@@ -275,7 +275,7 @@ MrcMultipathQueuePair::NoteInboundData()
         return;
     }
     m_revRxSeen = true;
-    if (m_revProbeTimer.IsExpired())
+    if (!m_revProbeTimer.IsPending())
     {
         OnReverseProbeTimer(); // the first probe goes right after the first SACK
     }
@@ -289,6 +289,7 @@ MrcMultipathQueuePair::OnReverseProbeTimer()
     // arriving and is not complete (its sender may be stalled because our control packets
     // die on a dead reverse EV: the probes are what finds a live one). Stops when neither
     // holds, so an idle QP does not probe; the next arrival starts it again.
+    m_revProbeTimer.Fired(); // (also when called directly: then it was not pending)
     if ((!m_revRxSeen && !m_rxMessages.HasPending()) ||
         (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
     {
@@ -328,8 +329,8 @@ MrcMultipathQueuePair::OnReverseProbeTimer()
             break;
         }
     }
-    m_revProbeTimer =
-        Simulator::Schedule(m_revProbeInterval, &MrcMultipathQueuePair::OnReverseProbeTimer, this);
+    m_revProbeTimer.Set(
+        Simulator::Schedule(m_revProbeInterval, &MrcMultipathQueuePair::OnReverseProbeTimer, this));
 }
 
 void
