@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-imm-dt-header.h"
 #include "ns3/mrc-srv6-encap.h"
@@ -305,7 +306,7 @@ MrcQueuePair::PostSend(const MrcWorkRequest& wr)
     m_postSendError.clear();
     MrcSendWqe wqe;
     wqe.wr = wr;
-    wqe.posted = Simulator::Now();
+    wqe.posted = MrcNow();
     wqe.firstSeq = m_nextWqeSeq;
     wqe.nPackets = PacketsFor(wr);
     wqe.firstByte = m_nextWqeByte;
@@ -530,7 +531,7 @@ MrcQueuePair::CompleteFront(MrcWcStatus status)
     wc.opcode = wqe.wr.opcode;
     wc.bytes = wqe.wr.length;
     wc.start = wqe.posted;
-    wc.end = Simulator::Now();
+    wc.end = MrcNow();
     m_sendQueue.pop_front();
     if (status == MrcWcStatus::SUCCESS)
     {

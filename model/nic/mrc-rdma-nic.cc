@@ -11,6 +11,7 @@
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-erth-header.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-reusable-event.h"
@@ -630,7 +631,7 @@ MrcRdmaNic::Serve(uint32_t port)
     Port& pt = m_ports[port];
     pt.kickPending = false;
     pt.blockedClasses = 0;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     Time earliest = Time::Max();
     std::size_t checked = 0;
     uint32_t built = 0;

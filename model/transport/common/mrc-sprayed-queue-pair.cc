@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -213,7 +214,7 @@ MrcTxPacket
 MrcSprayedQueuePair::DoBuildNextPacket(uint32_t port)
 {
     MrcTxPacket tx;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     TxChoice c;
     if (!ChooseNext(port, now, c))
     {

@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-cc-state-header.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-nscc.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-peth-header.h"
@@ -36,7 +37,7 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     MrcSethHeader seth;
     MrcCcStateHeader ccs;
     ReadHeaders(h, seth, ccs);
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const bool pr = seth.IsProbeResponse();
     const MrcPathFeedback m = seth.GetPathFeedback();
     if (pr)
@@ -212,7 +213,7 @@ MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
         // Karn's rule: a NACK for a PSN sent more than once cannot tell which copy it
         // answers, so it carries no RTT sample (a stale copy's NACK just after the
         // retransmission would otherwise set base_rtt far too low).
-        const Time rtt = wasRetransmission ? Time(0) : Simulator::Now() - r->sendTime;
+        const Time rtt = wasRetransmission ? Time(0) : MrcNow() - r->sendTime;
         const MrcCcNackKind kind = reason == MrcNackReason::TRIMMED ? MrcCcNackKind::TRIMMED
                                    : reason == MrcNackReason::TRIMMED_LASTHOP
                                        ? MrcCcNackKind::TRIMMED_LAST_HOP
@@ -303,7 +304,7 @@ MrcMultipathQueuePair::ArmTimer()
         return; // fires early and re-arms itself
     }
     m_timer.Remove();
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     m_timerAt = std::max(deadline, now);
     m_timer.Set(Simulator::Schedule(m_timerAt - now, &MrcMultipathQueuePair::OnTimer, this));
 }
@@ -316,7 +317,7 @@ MrcMultipathQueuePair::OnTimer()
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const Time rto = GetCurrentTimeout();
     Time deadline;
     uint32_t psn;
@@ -364,7 +365,7 @@ MrcMultipathQueuePair::ArmGuardTimer()
         return;
     }
     m_guardWant = at;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (m_guardFireAt >= now && m_guardFireAt <= at)
     {
         return; // a firing at or before the expiry is pending
@@ -380,7 +381,7 @@ MrcMultipathQueuePair::ArmGuardTimer()
 void
 MrcMultipathQueuePair::OnGuardTimer()
 {
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (now == m_guardFireAt)
     {
         m_guardFireAt = Time::Max(); // the earliest pending firing is this one
@@ -420,7 +421,7 @@ MrcMultipathQueuePair::ArmTailProbe(bool activity)
 {
     if (activity)
     {
-        m_lastActivity = Simulator::Now();
+        m_lastActivity = MrcNow();
     }
     if (m_tailProbeDelay.IsZero() || m_tailProbe.IsPending())
     {
@@ -442,7 +443,7 @@ MrcMultipathQueuePair::OnTailProbe()
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (now < m_lastActivity + m_tailProbeDelay)
     {
         m_tailProbe.Set(Simulator::Schedule(m_lastActivity + m_tailProbeDelay - now,
@@ -497,7 +498,7 @@ MrcMultipathQueuePair::SendProbe(const MrcPathChoice& path, uint16_t probeId)
     Ptr<Packet> p = Create<Packet>();
     MrcPethHeader peth;
     peth.SetProbeId(probeId);
-    peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(MrcNow()));
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_PROBE);
     bth.SetDestQp(m_remoteQpn);

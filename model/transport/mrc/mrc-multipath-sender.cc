@@ -9,6 +9,7 @@
 #include "mrc-multipath-queue-pair.h"
 
 #include "ns3/mrc-entropy.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-meth-header.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-traffic-class.h"
@@ -72,7 +73,7 @@ MrcMultipathQueuePair::GetNextSendTime(uint32_t port) const
     }
     if (CanRetransmit() || CanSendNew())
     {
-        return Simulator::Now();
+        return MrcNow();
     }
     return Time::Max();
 }
@@ -158,7 +159,7 @@ MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
     DataParts d = MakeDataParts(idx, pktIdx, len, c, ar);
     Ptr<Packet> p = d.packet;
     MrcTsethHeader ts;
-    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(MrcNow()));
     MrcMethHeader meth;
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
