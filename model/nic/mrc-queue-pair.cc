@@ -666,8 +666,8 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
         outer.payloadLength = static_cast<uint16_t>(outerPayload);
         outer.nextHeader = MRC_IPV6_IN_IPV6;
         outer.hopLimit = MRC_SRV6_DEFAULT_HOP_LIMIT;
-        outer.src = src;
-        outer.dst = srv6->ToAddress();
+        outer.src = ip.src;
+        srv6->GetBytes(outer.dst.bytes);
         MrcAddIpv6InIpv6Header(p, outer, ip, udp, MRC_UDP_HEADER_BYTES, transport);
         p->AddTrailer(MrcIcrcTrailer(0));
         return;
