@@ -11,6 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-rcv-backpressure.h"
 #include "ns3/mrc-receive-bitmap.h"
@@ -153,6 +154,18 @@ class MrcSprayedQueuePair : public MrcQueuePair
         b.Begin().Write(bytes, n);
         Buffer::Iterator it = b.Begin();
         (it.Next(h.Deserialize(it)), ...);
+    }
+
+    /**
+     * A SACK's SETH and CC_STATE, read from the bytes directly (every SACK: no Buffer).
+     * \param bytes the SETH's first byte
+     * \param seth [out] the SETH
+     * \param ccs [out] the CC_STATE that follows it
+     */
+    static void ReadHeaders(const uint8_t* bytes, MrcSethHeader& seth, MrcCcStateHeader& ccs)
+    {
+        seth.ReadBytes(bytes);
+        ccs.ReadBytes(bytes + MrcSethHeader::SIZE);
     }
 
     void DoDispose() override;
