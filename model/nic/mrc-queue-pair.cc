@@ -236,6 +236,7 @@ MrcQueuePair::ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
                     "MrcQueuePair::Connect: remote initial PSN " << remoteInitialPsn
                                                                  << " does not fit in 24 bits");
     m_remoteAddress = remoteAddresses;
+    m_remoteAddressBytes.assign(remoteAddresses.begin(), remoteAddresses.end());
     m_remoteQpn = remoteQpn;
     m_remoteInitialPsn = remoteInitialPsn;
 
@@ -373,6 +374,18 @@ MrcQueuePair::GetRemoteAddress(uint32_t port) const
         return Ipv6Address::GetAny();
     }
     return port < m_remoteAddress.size() ? m_remoteAddress[port] : m_remoteAddress[0];
+}
+
+const MrcIpv6Bytes&
+MrcQueuePair::GetRemoteAddressBytes(uint32_t port) const
+{
+    static const MrcIpv6Bytes any; // Ipv6Address::GetAny(), "::"
+    if (m_remoteAddressBytes.empty())
+    {
+        return any;
+    }
+    return port < m_remoteAddressBytes.size() ? m_remoteAddressBytes[port]
+                                              : m_remoteAddressBytes[0];
 }
 
 const std::string&
@@ -611,8 +624,8 @@ MrcQueuePair::MakeWritePayload(uint32_t len, bool withImm, uint32_t immediate)
 
 void
 MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
-                           const Ipv6Address& src,
-                           const Ipv6Address& dst,
+                           const MrcIpv6Bytes& src,
+                           const MrcIpv6Bytes& dst,
                            uint8_t dscp,
                            MrcEcn ecn,
                            uint32_t flowLabel,
@@ -695,7 +708,7 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     }
     if (srv6)
     {
-        MrcSrv6Encapsulate(p, ip.trafficClass, flowLabel, src, *srv6);
+        MrcSrv6Encapsulate(p, ip.trafficClass, flowLabel, src.ToAddress(), *srv6);
     }
 }
 

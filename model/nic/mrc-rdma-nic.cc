@@ -287,6 +287,7 @@ MrcRdmaNic::AddPort(Ptr<MrcNetDevice> device, Ipv6Address address)
     Port port;
     port.dev = device;
     port.address = address;
+    port.addressBytes = address;
     NS_ABORT_MSG_IF(index >= 32, "MrcRdmaNic::AddPort: 32 ports at most (port " << index << ")");
     m_ports.push_back(port);
     m_portDisabled.push_back(false);

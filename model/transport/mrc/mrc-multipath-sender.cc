@@ -193,8 +193,8 @@ MrcMultipathQueuePair::Encapsulate(Ptr<Packet> p,
     const MrcEvWire wire =
         MrcEvEncode(evValue, m_srcPortHigh ? MrcEvSplit::SRC_PORT_HIGH : MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
-                 m_nic->GetAddress(port),
-                 GetRemoteAddress(port),
+                 m_nic->GetAddressBytes(port),
+                 GetRemoteAddressBytes(port),
                  dscp,
                  ecn,
                  wire.flowLabel,
