@@ -571,7 +571,11 @@ MrcRdmaNic::KickPorts(uint32_t mask)
         return;
     }
     m_serveMasks.push_back(toServe);
-    MrcScheduleAgain(m_serveEvent, Simulator::GetContext(), Time(0)); // as ScheduleNow
+    // as ScheduleNow; the context as the running event has it (no call through the simulator)
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    MrcScheduleAgain(m_serveEvent,
+                     running.known ? running.context : Simulator::GetContext(),
+                     Time(0));
 }
 
 void

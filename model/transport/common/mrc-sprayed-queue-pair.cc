@@ -189,13 +189,8 @@ MrcSprayedQueuePair::GetOutstandingPsns() const
 // ---------------------------------------------------------------------------
 
 std::size_t
-MrcSprayedQueuePair::FindWqe(uint64_t seq) const
+MrcSprayedQueuePair::FindOlderWqe(uint64_t seq) const
 {
-    // Common case first: the sequence number is in the newest request.
-    if (!m_sendQueue.empty() && seq >= m_sendQueue.back().firstSeq)
-    {
-        return m_sendQueue.size() - 1;
-    }
     auto it = std::upper_bound(m_sendQueue.begin(),
                                m_sendQueue.end(),
                                seq,

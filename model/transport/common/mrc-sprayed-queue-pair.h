@@ -187,7 +187,20 @@ class MrcSprayedQueuePair : public MrcQueuePair
 
     // ---- requester helpers ----
     /// \param seq an unwrapped sequence number \return index of its request in m_sendQueue
-    std::size_t FindWqe(uint64_t seq) const;
+    std::size_t FindWqe(uint64_t seq) const
+    {
+        // Common case first, inline (asked at every send check): the sequence number is in
+        // the newest request.
+        if (!m_sendQueue.empty() && seq >= m_sendQueue.back().firstSeq)
+        {
+            return m_sendQueue.size() - 1;
+        }
+        return FindOlderWqe(seq);
+    }
+
+    /// \param seq an unwrapped sequence number below the newest request's first
+    /// \return index of its request in m_sendQueue
+    std::size_t FindOlderWqe(uint64_t seq) const;
 
     /// \param w a request \param idx packet index in it \return that packet's payload bytes
     uint32_t PayloadOf(const MrcSendWqe& w, uint64_t idx) const
