@@ -53,7 +53,11 @@ MrcMultipathQueuePair::CanSendNew() const
     {
         return false;
     }
-    const MrcSendWqe& w = m_sendQueue[FindWqe(m_sndNxt)];
+    // the request holding m_sndNxt, nearly always the newest: taken as back(), without the
+    // deque's size and index arithmetic of FindWqe's index
+    const MrcSendWqe& newest = m_sendQueue.back();
+    const MrcSendWqe& w =
+        m_sndNxt >= newest.firstSeq ? newest : m_sendQueue[FindOlderWqe(m_sndNxt)];
     if (w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM && m_sndNxt == w.firstSeq && m_maxWimm > 0 &&
         m_wimmOutstanding >= m_maxWimm)
     {
