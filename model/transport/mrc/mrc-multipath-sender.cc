@@ -17,6 +17,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ns3
 {
@@ -162,8 +163,13 @@ MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
     // headers, innermost first
     DataParts d = MakeDataParts(idx, pktIdx, len, c, ar);
     Ptr<Packet> p = d.packet;
-    MrcTsethHeader ts;
-    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(MrcNow()));
+    // the TSETH only when timestamps are on (off by default): no header object otherwise
+    std::optional<MrcTsethHeader> ts;
+    if (m_timestamps)
+    {
+        ts.emplace();
+        ts->SetTxTimestamp(MrcTsethHeader::TimeToTicks(MrcNow()));
+    }
     MrcMethHeader meth;
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
@@ -174,7 +180,7 @@ MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
                 c.carrier,
                 dscp,
                 m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
-                {&d.bth, &meth, m_timestamps ? &ts : nullptr, &d.reth});
+                {&d.bth, &meth, ts ? &*ts : nullptr, &d.reth});
     return p;
 }
 
