@@ -291,8 +291,8 @@ TEST(RawHeader, AddIpv6HeaderGivesIpv6HeaderBytes)
     ip.SetPayloadLength(f.payloadLength);
     ip.SetNextHeader(f.nextHeader);
     ip.SetHopLimit(f.hopLimit);
-    ip.SetSource(f.src);
-    ip.SetDestination(f.dst);
+    ip.SetSource(f.src.ToAddress());
+    ip.SetDestination(f.dst.ToAddress());
     Ptr<Packet> ref = Create<Packet>(udp, 8);
     ref->AddHeader(ip);
     EXPECT_EQ(PacketBytes(mine), PacketBytes(ref));

@@ -11,6 +11,7 @@
 #include "ns3/map-scheduler.h"
 #include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-heap-scheduler.h"
+#include "ns3/mrc-tracked-event.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -405,5 +406,86 @@ TEST(MrcHeapScheduler, RunningEventIsTheSimulatorsTimeAndContext)
         EXPECT_FALSE(MrcHeapScheduler::GetRunningEvent().known); // no MrcHeapScheduler
     });
     Simulator::Run();
+    Simulator::Destroy();
+}
+
+TEST(MrcTrackedEvent, IsPendingAgreesWithIsExpiredAndMrcNowWithSimulatorNow)
+{
+    // A random program of timers kept as MrcTrackedEvent (Set, Fired first in the handler,
+    // Remove, Cancel, rescheduling from inside the handler): after every step each timer's
+    // IsPending is !IsExpired of its EventId, and MrcNow() is Simulator::Now(), before the
+    // run and in every event, under MrcHeapScheduler and under schedulers where MrcNow asks
+    // the simulator.
+    for (const std::string type :
+         {"ns3::MrcHeapScheduler", "ns3::MapScheduler", "ns3::MrcCanonicalScheduler"})
+    {
+        SCOPED_TRACE(type);
+        Simulator::Destroy();
+        ObjectFactory f;
+        f.SetTypeId(type);
+        Simulator::SetScheduler(f);
+        constexpr int TIMERS = 6;
+        std::vector<MrcTrackedEvent> timers(TIMERS);
+        std::mt19937_64 rng(11);
+        int steps = 0;
+        int fired = 0;
+        std::function<void(int)> handler;
+        auto check = [&timers]() {
+            EXPECT_EQ(MrcNow(), Simulator::Now());
+            for (const MrcTrackedEvent& t : timers)
+            {
+                EXPECT_EQ(t.IsPending(), !t.GetId().IsExpired());
+            }
+        };
+        auto arm = [&timers, &rng, &handler](int i) {
+            timers[i].Remove();
+            timers[i].Set(
+                Simulator::Schedule(NanoSeconds(rng() % 20), [&handler, i]() { handler(i); }));
+        };
+        handler = [&](int i) {
+            timers[i].Fired();
+            ++fired;
+            check();
+            for (int k = 0; k < 3 && steps < 4000; ++k, ++steps)
+            {
+                const int j = static_cast<int>(rng() % TIMERS);
+                switch (rng() % 5)
+                {
+                case 0:
+                    timers[j].Remove();
+                    break;
+                case 1:
+                    timers[j].Cancel();
+                    break;
+                default:
+                    arm(j);
+                    break;
+                }
+                check();
+            }
+            if (steps < 4000 && !timers[i].IsPending())
+            {
+                arm(i); // keep the program going until its steps are done
+                check();
+            }
+        };
+        check();
+        for (int i = 0; i < TIMERS; ++i)
+        {
+            arm(i);
+        }
+        check();
+        Simulator::Run();
+        check();
+        EXPECT_GT(fired, 500);
+        for (const MrcTrackedEvent& t : timers)
+        {
+            EXPECT_FALSE(t.IsPending());
+        }
+        Simulator::Destroy();
+    }
+    ObjectFactory f;
+    f.SetTypeId("ns3::MapScheduler");
+    Simulator::SetScheduler(f);
     Simulator::Destroy();
 }

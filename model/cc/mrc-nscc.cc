@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-uint128.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -395,10 +396,10 @@ MrcNscc::Init(MrcCcState& s)
     m_triggerQa = false;
     m_increaseMode = false;
     m_qaEndTime = Time(0);
-    m_lastAdjustTime = Simulator::Now();
-    m_lastDecTime = Simulator::Now();
+    m_lastAdjustTime = MrcNow();
+    m_lastDecTime = MrcNow();
     m_avgDelay = 0;
-    m_lastDelayUpdate = Simulator::Now();
+    m_lastDelayUpdate = MrcNow();
     UpdateRttScale();
     s.rate = s.lineRate;
     SetCwnd(s, m_maxWnd);
@@ -459,7 +460,7 @@ MrcNscc::UpdateDelay(Time delay, bool ecn)
     double gain = m_ewmaGain;
     if (m_avgOverBaseRtt)
     {
-        const Time now = Simulator::Now();
+        const Time now = MrcNow();
         const double dt = (now - m_lastDelayUpdate).GetSeconds();
         m_lastDelayUpdate = now;
         gain = 1.0 - std::exp(-dt / m_baseRtt.GetSeconds());
@@ -504,7 +505,7 @@ MrcNscc::QuickAdapt(MrcCcState& s, bool isLoss, bool ecn, Time qdelay)
     {
         done = true; // ignore this signal: it predates the last quick adapt
     }
-    else if (Simulator::Now() >= m_qaEndTime)
+    else if (MrcNow() >= m_qaEndTime)
     {
         if (!m_qaEndTime.IsZero() && (m_triggerQa || isLoss || qdelay > m_qaThreshold) &&
             m_achievedBytes < (m_maxWnd >> m_qaGate))
@@ -519,7 +520,7 @@ MrcNscc::QuickAdapt(MrcCcState& s, bool isLoss, bool ecn, Time qdelay)
             m_quickAdaptTrace(s.cwnd);
         }
         m_achievedBytes = 0;
-        m_qaEndTime = Simulator::Now() + m_baseRtt + m_target;
+        m_qaEndTime = MrcNow() + m_baseRtt + m_target;
     }
     if (done)
     {
@@ -555,7 +556,7 @@ MrcNscc::MultiplicativeDecrease(MrcCcState& s)
 {
     m_increaseMode = false;
     m_fiCount = 0;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const double target = m_target.GetSeconds();
     if (m_avgDelay > target && now - m_lastDecTime > m_baseRtt)
     {
@@ -572,7 +573,7 @@ MrcNscc::MultiplicativeDecrease(MrcCcState& s)
 void
 MrcNscc::FulfillAdjustment(MrcCcState& s)
 {
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const bool periodDue = now - m_lastAdjustTime >= m_adjustPeriod;
     if (!periodDue && m_receivedBytes <= m_adjustBytes)
     {

@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-imm-dt-header.h"
 #include "ns3/mrc-srv6-encap.h"
@@ -235,6 +236,7 @@ MrcQueuePair::ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
                     "MrcQueuePair::Connect: remote initial PSN " << remoteInitialPsn
                                                                  << " does not fit in 24 bits");
     m_remoteAddress = remoteAddresses;
+    m_remoteAddressBytes.assign(remoteAddresses.begin(), remoteAddresses.end());
     m_remoteQpn = remoteQpn;
     m_remoteInitialPsn = remoteInitialPsn;
 
@@ -305,7 +307,7 @@ MrcQueuePair::PostSend(const MrcWorkRequest& wr)
     m_postSendError.clear();
     MrcSendWqe wqe;
     wqe.wr = wr;
-    wqe.posted = Simulator::Now();
+    wqe.posted = MrcNow();
     wqe.firstSeq = m_nextWqeSeq;
     wqe.nPackets = PacketsFor(wr);
     wqe.firstByte = m_nextWqeByte;
@@ -372,6 +374,18 @@ MrcQueuePair::GetRemoteAddress(uint32_t port) const
         return Ipv6Address::GetAny();
     }
     return port < m_remoteAddress.size() ? m_remoteAddress[port] : m_remoteAddress[0];
+}
+
+const MrcIpv6Bytes&
+MrcQueuePair::GetRemoteAddressBytes(uint32_t port) const
+{
+    static const MrcIpv6Bytes any; // Ipv6Address::GetAny(), "::"
+    if (m_remoteAddressBytes.empty())
+    {
+        return any;
+    }
+    return port < m_remoteAddressBytes.size() ? m_remoteAddressBytes[port]
+                                              : m_remoteAddressBytes[0];
 }
 
 const std::string&
@@ -530,7 +544,7 @@ MrcQueuePair::CompleteFront(MrcWcStatus status)
     wc.opcode = wqe.wr.opcode;
     wc.bytes = wqe.wr.length;
     wc.start = wqe.posted;
-    wc.end = Simulator::Now();
+    wc.end = MrcNow();
     m_sendQueue.pop_front();
     if (status == MrcWcStatus::SUCCESS)
     {
@@ -610,8 +624,8 @@ MrcQueuePair::MakeWritePayload(uint32_t len, bool withImm, uint32_t immediate)
 
 void
 MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
-                           const Ipv6Address& src,
-                           const Ipv6Address& dst,
+                           const MrcIpv6Bytes& src,
+                           const MrcIpv6Bytes& dst,
                            uint8_t dscp,
                            MrcEcn ecn,
                            uint32_t flowLabel,
@@ -665,8 +679,8 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
         outer.payloadLength = static_cast<uint16_t>(outerPayload);
         outer.nextHeader = MRC_IPV6_IN_IPV6;
         outer.hopLimit = MRC_SRV6_DEFAULT_HOP_LIMIT;
-        outer.src = src;
-        outer.dst = srv6->ToAddress();
+        outer.src = ip.src;
+        srv6->GetBytes(outer.dst.bytes);
         MrcAddIpv6InIpv6Header(p, outer, ip, udp, MRC_UDP_HEADER_BYTES, transport);
         p->AddTrailer(MrcIcrcTrailer(0));
         return;
@@ -694,7 +708,7 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     }
     if (srv6)
     {
-        MrcSrv6Encapsulate(p, ip.trafficClass, flowLabel, src, *srv6);
+        MrcSrv6Encapsulate(p, ip.trafficClass, flowLabel, src.ToAddress(), *srv6);
     }
 }
 

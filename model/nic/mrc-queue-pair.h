@@ -244,6 +244,8 @@ class MrcQueuePair : public Object
     Ptr<MrcRdmaNic> GetNic() const;
     /// \param port a port index \return the peer's address used on that port
     Ipv6Address GetRemoteAddress(uint32_t port) const;
+    /// \param port a port index \return GetRemoteAddress(port) as bytes
+    const MrcIpv6Bytes& GetRemoteAddressBytes(uint32_t port) const;
 
     /// \return the state
     MrcQpState GetState() const;
@@ -478,8 +480,8 @@ class MrcQueuePair : public Object
      *        is computed (they cover the inner packet only)
      */
     void AddIpUdpIcrc(Ptr<Packet> p,
-                      const Ipv6Address& src,
-                      const Ipv6Address& dst,
+                      const MrcIpv6Bytes& src,
+                      const MrcIpv6Bytes& dst,
                       uint8_t dscp,
                       MrcEcn ecn,
                       uint32_t flowLabel,
@@ -496,15 +498,16 @@ class MrcQueuePair : public Object
     uint32_t m_remoteInitialPsn; //!< the peer's InitialPsn
 
     // connection
-    Ptr<MrcRdmaNic> m_nic;                    //!< the NIC
-    uint32_t m_qpn;                           //!< local QPN
-    uint32_t m_remoteQpn;                     //!< peer QPN
-    std::vector<Ipv6Address> m_remoteAddress; //!< peer address per port
-    MrcQpState m_state;                       //!< state
-    bool m_receiveInRtr;                      //!< arrivals are processed in RTR too
-    MrcQpError m_error;                       //!< error
-    std::string m_errorReason;                //!< error detail
-    std::string m_postSendError;              //!< why the last PostSend was refused
+    Ptr<MrcRdmaNic> m_nic;                          //!< the NIC
+    uint32_t m_qpn;                                 //!< local QPN
+    uint32_t m_remoteQpn;                           //!< peer QPN
+    std::vector<Ipv6Address> m_remoteAddress;       //!< peer address per port
+    std::vector<MrcIpv6Bytes> m_remoteAddressBytes; //!< the same, as bytes
+    MrcQpState m_state;                             //!< state
+    bool m_receiveInRtr;                            //!< arrivals are processed in RTR too
+    MrcQpError m_error;                             //!< error
+    std::string m_errorReason;                      //!< error detail
+    std::string m_postSendError;                    //!< why the last PostSend was refused
 
     // strategies and state
     MrcCcState m_cc;                     //!< CC state (owned here)

@@ -11,6 +11,7 @@
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-erth-header.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-reusable-event.h"
@@ -286,6 +287,7 @@ MrcRdmaNic::AddPort(Ptr<MrcNetDevice> device, Ipv6Address address)
     Port port;
     port.dev = device;
     port.address = address;
+    port.addressBytes = address;
     NS_ABORT_MSG_IF(index >= 32, "MrcRdmaNic::AddPort: 32 ports at most (port " << index << ")");
     m_ports.push_back(port);
     m_portDisabled.push_back(false);
@@ -569,7 +571,11 @@ MrcRdmaNic::KickPorts(uint32_t mask)
         return;
     }
     m_serveMasks.push_back(toServe);
-    MrcScheduleAgain(m_serveEvent, Simulator::GetContext(), Time(0)); // as ScheduleNow
+    // as ScheduleNow; the context as the running event has it (no call through the simulator)
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    MrcScheduleAgain(m_serveEvent,
+                     running.known ? running.context : Simulator::GetContext(),
+                     Time(0));
 }
 
 void
@@ -630,7 +636,7 @@ MrcRdmaNic::Serve(uint32_t port)
     Port& pt = m_ports[port];
     pt.kickPending = false;
     pt.blockedClasses = 0;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     Time earliest = Time::Max();
     std::size_t checked = 0;
     uint32_t built = 0;

@@ -135,6 +135,13 @@ class MrcRdmaNic : public Object, public MrcPortOwner
     MrcCnpPortClock& GetCnpPortClock(uint32_t port);
     /// \param port index \return the port's address
     Ipv6Address GetAddress(uint32_t port) const;
+
+    /// \param port index (below GetNPorts()) \return the port's address as bytes
+    const MrcIpv6Bytes& GetAddressBytes(uint32_t port) const
+    {
+        return m_ports[port].addressBytes;
+    }
+
     /// \return every port's address, port order
     std::vector<Ipv6Address> GetAddresses() const;
     /**
@@ -274,6 +281,7 @@ class MrcRdmaNic : public Object, public MrcPortOwner
     {
         Ptr<MrcNetDevice> dev;               //!< the device
         Ipv6Address address;                 //!< its address
+        MrcIpv6Bytes addressBytes;           //!< the same, as bytes (packets' source)
         std::vector<Ptr<MrcQueuePair>> ring; //!< QPs that may have packets for it
         std::size_t next{0};                 //!< round-robin position
         EventId wake;                        //!< pacing wake-up

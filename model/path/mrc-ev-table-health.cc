@@ -12,6 +12,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -33,7 +34,7 @@ MrcEvTable::EnterSkip(uint32_t id, uint32_t turns, MrcEvReason reason)
     }
     else
     {
-        e.skipUntil = std::max(e.skipUntil, Simulator::Now() + GetSkipTime());
+        e.skipUntil = std::max(e.skipUntil, MrcNow() + GetSkipTime());
     }
     if (e.state != MrcEvState::SKIP)
     {
@@ -152,7 +153,7 @@ MrcEvTable::CountCarrierLoss(uint32_t id)
     {
         return; // already down; or Q3: a loss on a down plane says nothing of the path
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (m_pathLosses[path] > 0 && m_carrierLossWindow.IsStrictlyPositive() &&
         now - m_pathFirstLoss[path] > m_carrierLossWindow)
     {
@@ -473,7 +474,7 @@ MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
     if (m == MrcPathFeedback::SKIP_ONCE)
     {
         m_hot[evId].skipTurns = m_ecnSkipTurns;
-        e.skipUntil = Simulator::Now() + GetSkipTime();
+        e.skipUntil = MrcNow() + GetSkipTime();
         SetState(evId, MrcEvState::SKIP, MrcEvReason::PROBE_REVIVED);
     }
     else

@@ -9,6 +9,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -676,7 +677,7 @@ MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePa
                 }
                 continue; // this pass was the skipped turn
             }
-            if (Simulator::Now() < m_evs[id].skipUntil)
+            if (MrcNow() < m_evs[id].skipUntil)
             {
                 continue;
             }

@@ -7,7 +7,9 @@
 
 #include "mrc-quaternary-heap.h"
 
+#include "ns3/nstime.h"
 #include "ns3/scheduler.h"
+#include "ns3/simulator.h"
 
 #include <cstdint>
 #include <vector>
@@ -171,6 +173,21 @@ class MrcHeapScheduler : public Scheduler
     uint32_t m_currentUid{0};        //!< uid (or slot) of the event handed out last
     bool m_slotTaken{false};         //!< TakeSlot gave out m_lastUid
 };
+
+/**
+ * \ingroup mrc
+ * The current simulation time, as Simulator::Now() gives it: read from the running event
+ * when MrcHeapScheduler handed it out (MrcHeapScheduler::GetRunningEvent), else asked of the
+ * simulator. Saves the call through the simulator (about 50 instructions) on the
+ * transport's per-packet paths.
+ * \return the current simulation time
+ */
+inline Time
+MrcNow()
+{
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    return running.known ? TimeStep(running.ts) : Simulator::Now();
+}
 
 } // namespace ns3
 

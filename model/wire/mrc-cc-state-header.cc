@@ -55,13 +55,22 @@ MrcCcStateHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 MrcCcStateHeader::Deserialize(Buffer::Iterator start)
 {
-    m_txTimestamp = start.ReadNtohU16();
-    m_oooCount = start.ReadNtohU16() & OOO_COUNT_MAX;
-    uint32_t word = start.ReadNtohU32();
+    uint8_t bytes[SIZE];
+    start.Read(bytes, SIZE);
+    ReadBytes(bytes);
+    return SIZE;
+}
+
+void
+MrcCcStateHeader::ReadBytes(const uint8_t* b)
+{
+    // byte offsets: 0 tx_timestamp, 2 ooo_count, 4 restore_cwnd/rcv_cwnd_pen/rcvd_bytes
+    m_txTimestamp = MrcByteIo::ReadU16(b);
+    m_oooCount = MrcByteIo::ReadU16(b + 2) & OOO_COUNT_MAX;
+    const uint32_t word = MrcByteIo::ReadU32(b + 4);
     m_restoreCwnd = (word & 0x80000000u) != 0;
     m_rcvCwndPen = (word >> 24) & RCV_CWND_PEN_MAX;
     m_rcvdBytes = word & RCVD_BYTES_MASK;
-    return SIZE;
 }
 
 void

@@ -47,6 +47,11 @@ class MrcCcStateHeader : public Header
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /**
+     * Read the header from SIZE bytes in memory (what Deserialize reads from a buffer).
+     * \param bytes the header's first byte
+     */
+    void ReadBytes(const uint8_t* bytes);
     void Print(std::ostream& os) const override;
 
     /// \param ticks the tx_timestamp reflected from the triggering packet's TSETH

@@ -529,8 +529,8 @@ MakeIpv6Bytes(const MrcIpv6Fields& ip, const uint8_t* following, uint32_t follow
     MrcByteIo::WriteU16(b + 4, ip.payloadLength);
     b[6] = ip.nextHeader;
     b[7] = ip.hopLimit;
-    ip.src.GetBytes(b + 8);
-    ip.dst.GetBytes(b + 24);
+    std::memcpy(b + 8, ip.src.bytes, sizeof(ip.src.bytes));
+    std::memcpy(b + 24, ip.dst.bytes, sizeof(ip.dst.bytes));
     if (followingBytes > 0)
     {
         std::copy(following, following + followingBytes, b + MRC_IPV6_HEADER_BYTES);

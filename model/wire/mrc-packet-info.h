@@ -293,8 +293,8 @@ struct MrcIpv6Fields
     uint16_t payloadLength{0}; //!< bytes after the fixed header
     uint8_t nextHeader{0};     //!< protocol of what follows
     uint8_t hopLimit{64};      //!< hop limit
-    Ipv6Address src;           //!< source address
-    Ipv6Address dst;           //!< destination address
+    MrcIpv6Bytes src;          //!< source address
+    MrcIpv6Bytes dst;          //!< destination address
 };
 
 /// Largest `followingBytes` MrcAddIpv6Header accepts.

@@ -88,24 +88,34 @@ MrcSethHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 MrcSethHeader::Deserialize(Buffer::Iterator start)
 {
-    uint16_t lead = start.ReadNtohU16();
+    uint8_t bytes[SIZE];
+    start.Read(bytes, SIZE);
+    ReadBytes(bytes);
+    return SIZE;
+}
+
+void
+MrcSethHeader::ReadBytes(const uint8_t* b)
+{
+    // byte offsets: 0 type/nxt/m/pr, 2 ack_psn_offset, 4 entropy, 8 spdcid, 10 dpdcid,
+    // 12 reserved, 13 cack_psn (24 bits), 16 cc_type/cc_fl, 17 mpr, 18 sack_offset,
+    // 20 sack_bitmap
+    const uint16_t lead = MrcByteIo::ReadU16(b);
     m_type = MrcWire::TypeOf(lead);
     m_nextHeader = MrcWire::NxtOf(lead);
     m_m = (lead >> M_SHIFT) & M_MASK;
     m_pr = (lead & PR_BIT) != 0;
-    m_ackPsnOffset = static_cast<int16_t>(start.ReadNtohU16());
-    m_entropy = start.ReadNtohU32();
-    m_spdcid = start.ReadNtohU16();
-    m_dpdcid = start.ReadNtohU16();
-    start.ReadU8();
-    m_cackPsn = MrcByteIo::ReadU24(start);
-    uint8_t cc = start.ReadU8();
+    m_ackPsnOffset = static_cast<int16_t>(MrcByteIo::ReadU16(b + 2));
+    m_entropy = MrcByteIo::ReadU32(b + 4);
+    m_spdcid = MrcByteIo::ReadU16(b + 8);
+    m_dpdcid = MrcByteIo::ReadU16(b + 10);
+    m_cackPsn = MrcByteIo::ReadU24(b + 13);
+    const uint8_t cc = b[16];
     m_ccType = cc >> 4;
     m_ccFlags = cc & 0xf;
-    m_mpr = start.ReadU8();
-    m_sackOffset = static_cast<int16_t>(start.ReadNtohU16());
-    m_sackBitmap = start.ReadNtohU64();
-    return SIZE;
+    m_mpr = b[17];
+    m_sackOffset = static_cast<int16_t>(MrcByteIo::ReadU16(b + 18));
+    m_sackBitmap = MrcByteIo::ReadU64(b + 20);
 }
 
 void

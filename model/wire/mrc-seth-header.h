@@ -80,6 +80,11 @@ class MrcSethHeader : public Header
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /**
+     * Read the header from SIZE bytes in memory (what Deserialize reads from a buffer).
+     * \param bytes the header's first byte
+     */
+    void ReadBytes(const uint8_t* bytes);
     void Print(std::ostream& os) const override;
 
     /// \param type the 4-bit type field (reserved; aborts above 15)

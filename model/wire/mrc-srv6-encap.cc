@@ -63,7 +63,7 @@ MrcSrv6Encapsulate(Ptr<Packet> p,
     outer.payloadLength = static_cast<uint16_t>(payload);
     outer.hopLimit = hopLimit;
     outer.src = outerSource;
-    outer.dst = outerDestination.ToAddress();
+    outerDestination.GetBytes(outer.dst.bytes);
     MrcAddIpv6Header(p, outer);
 }
 

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -188,13 +189,8 @@ MrcSprayedQueuePair::GetOutstandingPsns() const
 // ---------------------------------------------------------------------------
 
 std::size_t
-MrcSprayedQueuePair::FindWqe(uint64_t seq) const
+MrcSprayedQueuePair::FindOlderWqe(uint64_t seq) const
 {
-    // Common case first: the sequence number is in the newest request.
-    if (!m_sendQueue.empty() && seq >= m_sendQueue.back().firstSeq)
-    {
-        return m_sendQueue.size() - 1;
-    }
     auto it = std::upper_bound(m_sendQueue.begin(),
                                m_sendQueue.end(),
                                seq,
@@ -213,7 +209,7 @@ MrcTxPacket
 MrcSprayedQueuePair::DoBuildNextPacket(uint32_t port)
 {
     MrcTxPacket tx;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     TxChoice c;
     if (!ChooseNext(port, now, c))
     {

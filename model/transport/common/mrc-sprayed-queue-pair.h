@@ -11,6 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/mrc-bth-header.h"
+#include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-queue-pair.h"
 #include "ns3/mrc-rcv-backpressure.h"
 #include "ns3/mrc-receive-bitmap.h"
@@ -18,6 +19,7 @@
 #include "ns3/mrc-sack-policy.h"
 #include "ns3/mrc-sack-scoreboard.h"
 #include "ns3/mrc-seth-header.h"
+#include "ns3/mrc-tracked-event.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -154,6 +156,18 @@ class MrcSprayedQueuePair : public MrcQueuePair
         (it.Next(h.Deserialize(it)), ...);
     }
 
+    /**
+     * A SACK's SETH and CC_STATE, read from the bytes directly (every SACK: no Buffer).
+     * \param bytes the SETH's first byte
+     * \param seth [out] the SETH
+     * \param ccs [out] the CC_STATE that follows it
+     */
+    static void ReadHeaders(const uint8_t* bytes, MrcSethHeader& seth, MrcCcStateHeader& ccs)
+    {
+        seth.ReadBytes(bytes);
+        ccs.ReadBytes(bytes + MrcSethHeader::SIZE);
+    }
+
     void DoDispose() override;
     void DoReceive(const MrcRxPacket& rx) override;
     MrcTxPacket DoBuildNextPacket(uint32_t port) override;
@@ -173,7 +187,20 @@ class MrcSprayedQueuePair : public MrcQueuePair
 
     // ---- requester helpers ----
     /// \param seq an unwrapped sequence number \return index of its request in m_sendQueue
-    std::size_t FindWqe(uint64_t seq) const;
+    std::size_t FindWqe(uint64_t seq) const
+    {
+        // Common case first, inline (asked at every send check): the sequence number is in
+        // the newest request.
+        if (!m_sendQueue.empty() && seq >= m_sendQueue.back().firstSeq)
+        {
+            return m_sendQueue.size() - 1;
+        }
+        return FindOlderWqe(seq);
+    }
+
+    /// \param seq an unwrapped sequence number below the newest request's first
+    /// \return index of its request in m_sendQueue
+    std::size_t FindOlderWqe(uint64_t seq) const;
 
     /// \param w a request \param idx packet index in it \return that packet's payload bytes
     uint32_t PayloadOf(const MrcSendWqe& w, uint64_t idx) const
@@ -356,7 +383,7 @@ class MrcSprayedQueuePair : public MrcQueuePair
     std::unique_ptr<MrcSackScoreboard> m_sb; //!< sent PSNs
     uint64_t m_una;                          //!< oldest unacknowledged sequence (unwrapped)
     uint64_t m_sndNxt;                       //!< next new sequence
-    EventId m_timer;                         //!< retransmission timer
+    MrcTrackedEvent m_timer;                 //!< retransmission timer
     Time m_timerAt;                          //!< when it fires
 
     // responder state

@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-byte-io.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-meth-header.h"
 #include "ns3/mrc-opcodes.h"
@@ -153,7 +154,7 @@ MrcSprayedQueuePair::PlaceNew(const MrcRxPacket& rx, const Arrival& a, uint32_t&
     mr->Place(va, rx.payloadBytes);
     m_counters.bytesPlaced += rx.payloadBytes;
     m_rcvdBytes += rx.payloadBytes + m_nominalHeaderBytes;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     m_rcvBp.OnData(now, rx.payloadBytes);
     const bool imm = MrcOpcode::HasImmediate(rx.opcode);
     if (m_rxMessages

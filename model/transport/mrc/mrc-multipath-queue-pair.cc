@@ -90,10 +90,10 @@ MrcMultipathQueuePair::~MrcMultipathQueuePair() = default;
 void
 MrcMultipathQueuePair::DoDispose()
 {
-    Simulator::Remove(m_timer);
-    Simulator::Remove(m_tailProbe);
+    m_timer.Remove();
+    m_tailProbe.Remove();
     Simulator::Remove(m_retry);
-    Simulator::Remove(m_revProbeTimer);
+    m_revProbeTimer.Remove();
     if (m_guardEvent)
     {
         m_guardEvent->Cancel(); // its pending firings do nothing now
@@ -340,10 +340,10 @@ MrcMultipathQueuePair::DoConnect()
 void
 MrcMultipathQueuePair::DoEnterError()
 {
-    Simulator::Remove(m_timer);
-    Simulator::Remove(m_tailProbe);
+    m_timer.Remove();
+    m_tailProbe.Remove();
     Simulator::Remove(m_retry);
-    Simulator::Remove(m_revProbeTimer);
+    m_revProbeTimer.Remove();
     m_guardWant = Time::Max(); // a pending guard re-check does nothing
     if (m_portStatus)
     {

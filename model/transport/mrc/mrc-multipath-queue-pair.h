@@ -592,9 +592,9 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     uint16_t m_nextMsn;         //!< next MSN to give a request
     uint16_t m_nextRqMsn;       //!< next RQMSN to give a Write-with-Imm
     std::deque<std::pair<uint16_t, uint16_t>> m_wqeMsn; //!< (MSN, RQMSN) per m_sendQueue entry
-    uint32_t m_retries;  //!< timer expiries / NACK retries since progress
-    EventId m_tailProbe; //!< tail-probe timer
-    EventId m_retry;     //!< NotifyReady retry
+    uint32_t m_retries;          //!< timer expiries / NACK retries since progress
+    MrcTrackedEvent m_tailProbe; //!< tail-probe timer
+    EventId m_retry;             //!< NotifyReady retry
     /// BackstopGuard re-check (made at its first use; scheduled again, never removed:
     /// a firing that is not due does nothing)
     Ptr<MrcReusableEvent> m_guardEvent;
@@ -645,7 +645,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     static constexpr std::size_t REV_PROBES_KEPT = 16;
     std::vector<MrcPathChoice> m_revEv; //!< per plane: the reverse EV (port NO_PORT: none)
     std::deque<RevProbe> m_revProbes;   //!< unanswered reverse-EV probes, oldest first
-    EventId m_revProbeTimer;            //!< next reverse-EV probe
+    MrcTrackedEvent m_revProbeTimer;    //!< next reverse-EV probe
     uint32_t m_revNextPlane;            //!< plane the next reverse-EV probe tries first
     bool m_revRxSeen;                   //!< data arrived since the last probe tick
 };

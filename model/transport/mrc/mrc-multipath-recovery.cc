@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-cc-state-header.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-nscc.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-peth-header.h"
@@ -36,7 +37,7 @@ MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
     MrcSethHeader seth;
     MrcCcStateHeader ccs;
     ReadHeaders(h, seth, ccs);
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const bool pr = seth.IsProbeResponse();
     const MrcPathFeedback m = seth.GetPathFeedback();
     if (pr)
@@ -212,7 +213,7 @@ MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
         // Karn's rule: a NACK for a PSN sent more than once cannot tell which copy it
         // answers, so it carries no RTT sample (a stale copy's NACK just after the
         // retransmission would otherwise set base_rtt far too low).
-        const Time rtt = wasRetransmission ? Time(0) : Simulator::Now() - r->sendTime;
+        const Time rtt = wasRetransmission ? Time(0) : MrcNow() - r->sendTime;
         const MrcCcNackKind kind = reason == MrcNackReason::TRIMMED ? MrcCcNackKind::TRIMMED
                                    : reason == MrcNackReason::TRIMMED_LASTHOP
                                        ? MrcCcNackKind::TRIMMED_LAST_HOP
@@ -295,27 +296,28 @@ MrcMultipathQueuePair::ArmTimer()
     uint32_t psn;
     if (!m_sb->GetOldestDeadline(GetCurrentTimeout(), deadline, psn))
     {
-        Simulator::Remove(m_timer);
+        m_timer.Remove();
         return;
     }
-    if (!m_timer.IsExpired() && m_timerAt <= deadline)
+    if (m_timer.IsPending() && m_timerAt <= deadline)
     {
         return; // fires early and re-arms itself
     }
-    Simulator::Remove(m_timer);
-    const Time now = Simulator::Now();
+    m_timer.Remove();
+    const Time now = MrcNow();
     m_timerAt = std::max(deadline, now);
-    m_timer = Simulator::Schedule(m_timerAt - now, &MrcMultipathQueuePair::OnTimer, this);
+    m_timer.Set(Simulator::Schedule(m_timerAt - now, &MrcMultipathQueuePair::OnTimer, this));
 }
 
 void
 MrcMultipathQueuePair::OnTimer()
 {
+    m_timer.Fired();
     if (m_state != MrcQpState::RTS)
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const Time rto = GetCurrentTimeout();
     Time deadline;
     uint32_t psn;
@@ -326,7 +328,7 @@ MrcMultipathQueuePair::OnTimer()
     if (deadline > now)
     {
         m_timerAt = deadline;
-        m_timer = Simulator::Schedule(deadline - now, &MrcMultipathQueuePair::OnTimer, this);
+        m_timer.Set(Simulator::Schedule(deadline - now, &MrcMultipathQueuePair::OnTimer, this));
         return;
     }
     ++m_counters.timeouts;
@@ -363,7 +365,7 @@ MrcMultipathQueuePair::ArmGuardTimer()
         return;
     }
     m_guardWant = at;
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (m_guardFireAt >= now && m_guardFireAt <= at)
     {
         return; // a firing at or before the expiry is pending
@@ -379,7 +381,7 @@ MrcMultipathQueuePair::ArmGuardTimer()
 void
 MrcMultipathQueuePair::OnGuardTimer()
 {
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (now == m_guardFireAt)
     {
         m_guardFireAt = Time::Max(); // the earliest pending firing is this one
@@ -419,9 +421,9 @@ MrcMultipathQueuePair::ArmTailProbe(bool activity)
 {
     if (activity)
     {
-        m_lastActivity = Simulator::Now();
+        m_lastActivity = MrcNow();
     }
-    if (m_tailProbeDelay.IsZero() || !m_tailProbe.IsExpired())
+    if (m_tailProbeDelay.IsZero() || m_tailProbe.IsPending())
     {
         return;
     }
@@ -429,22 +431,24 @@ MrcMultipathQueuePair::ArmTailProbe(bool activity)
     {
         return;
     }
-    m_tailProbe = Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this);
+    m_tailProbe.Set(
+        Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this));
 }
 
 void
 MrcMultipathQueuePair::OnTailProbe()
 {
+    m_tailProbe.Fired();
     if (m_state != MrcQpState::RTS || (m_sb->GetOutstandingPsns() == 0 && !AwaitingTransportAck()))
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (now < m_lastActivity + m_tailProbeDelay)
     {
-        m_tailProbe = Simulator::Schedule(m_lastActivity + m_tailProbeDelay - now,
-                                          &MrcMultipathQueuePair::OnTailProbe,
-                                          this);
+        m_tailProbe.Set(Simulator::Schedule(m_lastActivity + m_tailProbeDelay - now,
+                                            &MrcMultipathQueuePair::OnTailProbe,
+                                            this));
         return;
     }
     if (!CanRetransmit() && !CanSendNew())
@@ -469,7 +473,8 @@ MrcMultipathQueuePair::OnTailProbe()
         }
     }
     m_lastActivity = now;
-    m_tailProbe = Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this);
+    m_tailProbe.Set(
+        Simulator::Schedule(m_tailProbeDelay, &MrcMultipathQueuePair::OnTailProbe, this));
 }
 
 void
@@ -493,7 +498,7 @@ MrcMultipathQueuePair::SendProbe(const MrcPathChoice& path, uint16_t probeId)
     Ptr<Packet> p = Create<Packet>();
     MrcPethHeader peth;
     peth.SetProbeId(probeId);
-    peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(MrcNow()));
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_PROBE);
     bth.SetDestQp(m_remoteQpn);

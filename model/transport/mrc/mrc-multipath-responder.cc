@@ -13,6 +13,7 @@
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-entropy.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-peth-header.h"
 #include "ns3/mrc-rdma-nic.h"
@@ -93,7 +94,7 @@ MrcMultipathQueuePair::SetFeedback(Arrival& a)
         CeRun& run = m_ceRun[a.ev];
         if (run.count++ == 0)
         {
-            run.since = Simulator::Now();
+            run.since = MrcNow();
         }
         const bool withheld = relative && PlaneMarkedAlone(a, run.since);
         if (m_alwaysSkipCeRun > 0 && run.count >= m_alwaysSkipCeRun)
@@ -132,7 +133,7 @@ MrcMultipathQueuePair::PlaneMarkedAlone(const Arrival& a, Time since)
     }
     PlaneMarks& own = m_planeMarks[a.port];
     own.ceShare += ((a.ce ? 1.0 : 0.0) - own.ceShare) / 16;
-    own.last = Simulator::Now();
+    own.last = MrcNow();
     if (!a.ce || own.ceShare < m_planeMarkedShare)
     {
         return false;
@@ -200,7 +201,7 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     MrcCcStateHeader ccs;
     m_rxWin->FillCcState(ccs);
     ccs.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(m_rcvdBytes));
-    const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(Simulator::Now());
+    const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(MrcNow());
     ccs.SetRcvCwndPen(bp.pen);
     ccs.SetRestoreCwnd(bp.restore);
     m_mpCounters.penaltySacks += bp.pen > 0 ? 1 : 0;
@@ -275,7 +276,7 @@ MrcMultipathQueuePair::NoteInboundData()
         return;
     }
     m_revRxSeen = true;
-    if (m_revProbeTimer.IsExpired())
+    if (!m_revProbeTimer.IsPending())
     {
         OnReverseProbeTimer(); // the first probe goes right after the first SACK
     }
@@ -289,6 +290,7 @@ MrcMultipathQueuePair::OnReverseProbeTimer()
     // arriving and is not complete (its sender may be stalled because our control packets
     // die on a dead reverse EV: the probes are what finds a live one). Stops when neither
     // holds, so an idle QP does not probe; the next arrival starts it again.
+    m_revProbeTimer.Fired(); // (also when called directly: then it was not pending)
     if ((!m_revRxSeen && !m_rxMessages.HasPending()) ||
         (m_state != MrcQpState::RTS && m_state != MrcQpState::RTR))
     {
@@ -328,8 +330,8 @@ MrcMultipathQueuePair::OnReverseProbeTimer()
             break;
         }
     }
-    m_revProbeTimer =
-        Simulator::Schedule(m_revProbeInterval, &MrcMultipathQueuePair::OnReverseProbeTimer, this);
+    m_revProbeTimer.Set(
+        Simulator::Schedule(m_revProbeInterval, &MrcMultipathQueuePair::OnReverseProbeTimer, this));
 }
 
 void

@@ -9,6 +9,7 @@
 #include "mrc-multipath-queue-pair.h"
 
 #include "ns3/mrc-entropy.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-meth-header.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-traffic-class.h"
@@ -16,6 +17,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ns3
 {
@@ -52,7 +54,11 @@ MrcMultipathQueuePair::CanSendNew() const
     {
         return false;
     }
-    const MrcSendWqe& w = m_sendQueue[FindWqe(m_sndNxt)];
+    // the request holding m_sndNxt, nearly always the newest: taken as back(), without the
+    // deque's size and index arithmetic of FindWqe's index
+    const MrcSendWqe& newest = m_sendQueue.back();
+    const MrcSendWqe& w =
+        m_sndNxt >= newest.firstSeq ? newest : m_sendQueue[FindOlderWqe(m_sndNxt)];
     if (w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM && m_sndNxt == w.firstSeq && m_maxWimm > 0 &&
         m_wimmOutstanding >= m_maxWimm)
     {
@@ -72,7 +78,7 @@ MrcMultipathQueuePair::GetNextSendTime(uint32_t port) const
     }
     if (CanRetransmit() || CanSendNew())
     {
-        return Simulator::Now();
+        return MrcNow();
     }
     return Time::Max();
 }
@@ -157,8 +163,13 @@ MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
     // headers, innermost first
     DataParts d = MakeDataParts(idx, pktIdx, len, c, ar);
     Ptr<Packet> p = d.packet;
-    MrcTsethHeader ts;
-    ts.SetTxTimestamp(MrcTsethHeader::TimeToTicks(Simulator::Now()));
+    // the TSETH only when timestamps are on (off by default): no header object otherwise
+    std::optional<MrcTsethHeader> ts;
+    if (m_timestamps)
+    {
+        ts.emplace();
+        ts->SetTxTimestamp(MrcTsethHeader::TimeToTicks(MrcNow()));
+    }
     MrcMethHeader meth;
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
@@ -169,7 +180,7 @@ MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
                 c.carrier,
                 dscp,
                 m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
-                {&d.bth, &meth, m_timestamps ? &ts : nullptr, &d.reth});
+                {&d.bth, &meth, ts ? &*ts : nullptr, &d.reth});
     return p;
 }
 
@@ -192,8 +203,8 @@ MrcMultipathQueuePair::Encapsulate(Ptr<Packet> p,
     const MrcEvWire wire =
         MrcEvEncode(evValue, m_srcPortHigh ? MrcEvSplit::SRC_PORT_HIGH : MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
-                 m_nic->GetAddress(port),
-                 GetRemoteAddress(port),
+                 m_nic->GetAddressBytes(port),
+                 GetRemoteAddressBytes(port),
                  dscp,
                  ecn,
                  wire.flowLabel,

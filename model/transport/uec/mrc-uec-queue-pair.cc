@@ -361,7 +361,7 @@ MrcUecQueuePair::DoConnect()
 void
 MrcUecQueuePair::DoEnterError()
 {
-    Simulator::Remove(m_timer);
+    m_timer.Remove();
     m_timerAt = Time::Max();
 }
 
@@ -506,22 +506,23 @@ MrcUecQueuePair::ArmTimer()
     if (!m_sb->GetOldestDeadline(m_minRto, deadline, psn))
     {
         m_timerAt = Time::Max();
-        Simulator::Remove(m_timer);
+        m_timer.Remove();
         return;
     }
     const Time now = Simulator::Now();
     m_timerAt = std::max(deadline, now);
     // One pending event; an earlier deadline reschedules it, a later one is checked on expiry.
-    if (m_timer.IsExpired() || Simulator::GetDelayLeft(m_timer) > m_timerAt - now)
+    if (!m_timer.IsPending() || Simulator::GetDelayLeft(m_timer.GetId()) > m_timerAt - now)
     {
-        Simulator::Remove(m_timer);
-        m_timer = Simulator::Schedule(m_timerAt - now, &MrcUecQueuePair::OnTimer, this);
+        m_timer.Remove();
+        m_timer.Set(Simulator::Schedule(m_timerAt - now, &MrcUecQueuePair::OnTimer, this));
     }
 }
 
 void
 MrcUecQueuePair::OnTimer()
 {
+    m_timer.Fired();
     if (m_state != MrcQpState::RTS || m_timerAt == Time::Max())
     {
         return;
@@ -529,7 +530,7 @@ MrcUecQueuePair::OnTimer()
     const Time now = Simulator::Now();
     if (m_timerAt > now)
     {
-        m_timer = Simulator::Schedule(m_timerAt - now, &MrcUecQueuePair::OnTimer, this);
+        m_timer.Set(Simulator::Schedule(m_timerAt - now, &MrcUecQueuePair::OnTimer, this));
         return;
     }
     const bool rtxQueued = m_sb->GetRetransmitQueueSize() > 0;
