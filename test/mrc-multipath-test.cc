@@ -1161,7 +1161,11 @@ IncastFcts
 RunFatTreeIncast(const std::string& seed,
                  const std::vector<std::pair<std::string, std::string>>& attributes)
 {
+    // the per-path cap of sessions 17-18 (max_wnd from the QP's own base RTT), under
+    // which the probes' effect was measured; the mrc profile's cap since session 19 is
+    // one for every QP (MrcNsccFairness.MrcProfileMaxCwndBringsTheSameT0SenderBackWithinTwice)
     MrcScenarioConfig c = MrcTest::FatTreeIncastConfig("mrc", seed, attributes);
+    c.attributeOverrides.emplace_back("ns3::MrcNscc::MaxWndFollowsBaseRtt", "true");
     MrcScenarioRunner r(c);
     r.Run();
     IncastFcts f;
@@ -1287,6 +1291,7 @@ RunTracedFatTreeIncast(const std::string& seed,
                        const std::vector<std::pair<std::string, std::string>>& attributes)
 {
     MrcScenarioConfig c = MrcTest::FatTreeIncastConfig("mrc", seed, attributes);
+    c.attributeOverrides.emplace_back("ns3::MrcNscc::MaxWndFollowsBaseRtt", "true"); // as above
     MrcScenarioRunner r(c);
     r.Build();
     std::map<uint32_t, NsccTrace> traces;

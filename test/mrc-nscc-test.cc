@@ -802,6 +802,75 @@ TEST(MrcNscc, BaseRttDropRecomputesMaxWnd)
     Simulator::Destroy();
 }
 
+TEST(MrcNscc, MaxWndFollowsBaseRttDecidesTheQuickAdaptGate)
+{
+    // A sender 4 us from its receiver on a fabric configured at 12 us: max_wnd is 1.5 x
+    // 100 Gb/s x 12 us = 225,000 B at Init. With the default ([U] update_base_rtt) its
+    // first 4 us sample makes it 75,000 B, and the quick-adapt gate max_wnd >> 3 falls from
+    // 28,125 to 9,375 B; with MaxWndFollowsBaseRtt false (an MRC CC profile's max_cwnd)
+    // both stay. Then a trim arms quick adapt and 16,384 B come back in the window of
+    // 4 + 9 us: under the configured gate, over the per-path one.
+    for (const bool follows : {true, false})
+    {
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> n = MakeNscc(true);
+        n->SetAttribute("MaxWndFollowsBaseRtt", BooleanValue(follows));
+        n->Init(s);
+        std::vector<uint64_t> qa;
+        n->TraceConnectWithoutContext(
+            "QuickAdapt",
+            MakeBoundCallback(
+                +[](std::vector<uint64_t>* v, uint64_t c) { v->push_back(c); },
+                &qa));
+        const Time base = MicroSeconds(4);
+        At(MicroSeconds(1), [&] {
+            // sample 4 us: base_rtt 4 us; the first quick-adapt window opens,
+            // qa_endtime = 1 + 4 + 9 = 14 us
+            n->OnAck(s, Ack(4096, Time(0), false, base));
+            EXPECT_EQ(n->GetBaseRtt(), base);
+            EXPECT_EQ(n->GetMaxWnd(), follows ? 75000u : 225000u);
+            EXPECT_EQ(s.cwnd, follows ? 75000u : 225000u);
+            EXPECT_EQ(n->GetQaEndTime(), MicroSeconds(14));
+        });
+        At(MicroSeconds(5), [&] {
+            s.inflight = 40000;
+            n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);
+            EXPECT_TRUE(n->IsTriggerQa());
+        });
+        At(MicroSeconds(10), [&] {
+            for (int i = 0; i < 3; ++i)
+            {
+                n->OnAck(s, Ack(4096, MicroSeconds(6), false, base));
+            }
+        });
+        At(MicroSeconds(15), [&] {
+            // achieved 4 x 4,096 = 16,384 B
+            n->OnAck(s, Ack(4096, MicroSeconds(6), false, base));
+        });
+        if (follows)
+        {
+            EXPECT_TRUE(qa.empty()) << "16,384 B is not below the gate of 9,375 B";
+            EXPECT_GT(s.cwnd, 60000u);
+        }
+        else
+        {
+            ASSERT_EQ(qa.size(), 1u) << "16,384 B is below the gate of 28,125 B";
+            EXPECT_EQ(qa[0], 16384u);
+            EXPECT_EQ(s.cwnd, 16384u);
+        }
+        EXPECT_EQ(n->GetMaxWnd(), follows ? 75000u : 225000u);
+        Simulator::Destroy();
+    }
+    // an explicit MaxCwnd stays whatever the flag
+    MrcCcState s = MakeState();
+    Ptr<MrcNscc> n = MakeNscc();
+    n->SetAttribute("MaxCwnd", UintegerValue(100000));
+    n->Init(s);
+    n->OnAck(s, Ack(4096, Time(0), false, MicroSeconds(4)));
+    EXPECT_EQ(n->GetMaxWnd(), 100000u);
+    Simulator::Destroy();
+}
+
 TEST(MrcNscc, IncreaseRttScaling)
 {
     // Default: no scaling, whatever the base RTT.

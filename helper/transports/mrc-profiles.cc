@@ -328,6 +328,11 @@ Mrc(const MrcProfileContext& ctx)
          "128",
          proto + " sec. 2: 128-256 EVs per QP, split equally over the planes (low end)"},
         {"ns3::MrcNscc::Trimming", "true", "the fabric trims (target delay 0.75 x base RTT)"},
+        {"ns3::MrcNscc::MaxWndFollowsBaseRtt",
+         "false",
+         "OCP MRC mrc_ctl.h: a CC profile configures max_cwnd in bytes "
+         "(mrc_ctl_cc_nscc_cfg), one cap (and quick-adapt gate) for every QP of the "
+         "profile, not one per path; its value: UEC's 1.5 x BDP at the configured base_rtt"},
         {"ns3::MrcSwitchNode::TrimmingEnabled", "true", proto + ": packet trimming on"},
         {"ns3::MrcSwitchNode::EcnEnabled", "true", proto + ": ECN for NSCC"},
         {"ns3::MrcSwitchNode::NoEcnToHost", "true", proto + ": no ECN on the last hop"},

@@ -91,6 +91,17 @@ MrcNscc::AddWindowAttributes(TypeId tid)
                       UintegerValue(0),
                       MakeUintegerAccessor(&MrcNscc::m_cfgMaxWnd),
                       MakeUintegerChecker<uint64_t>())
+        .AddAttribute("MaxWndFollowsBaseRtt",
+                      "true (default): when base_rtt drops, max_wnd becomes MaxWndFactor x "
+                      "rate x base_rtt ([U] update_base_rtt, htsim), so the cap and the "
+                      "quick-adapt gate (max_wnd >> QaGate) follow the sender's own path. "
+                      "false: max_wnd stays what Init set (MaxCwnd, else MaxWndFactor x BDP "
+                      "at config_base_rtt), one value for every sender, as an MRC CC "
+                      "profile configures max_cwnd in bytes (mrc_ctl_cc_nscc_cfg). "
+                      "RescaleOnBaseRttDrop recomputes it whatever this says.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcNscc::m_wndFollowsRtt),
+                      MakeBooleanChecker())
         .AddAttribute("Gamma",
                       "Multiplicative-decrease gain.",
                       DoubleValue(0.8),
@@ -276,6 +287,7 @@ MrcNscc::MrcNscc(const MrcNscc& other)
       m_cfgTarget(other.m_cfgTarget),
       m_maxWndFactor(other.m_maxWndFactor),
       m_cfgMaxWnd(other.m_cfgMaxWnd),
+      m_wndFollowsRtt(other.m_wndFollowsRtt),
       m_gamma(other.m_gamma),
       m_maxMdJump(other.m_maxMdJump),
       m_qaGate(other.m_qaGate),
@@ -435,7 +447,7 @@ MrcNscc::UpdateBaseRtt(MrcCcState& s, Time sample)
     {
         ComputeDerived(s, m_baseRtt);
     }
-    else if (m_cfgMaxWnd == 0)
+    else if (m_cfgMaxWnd == 0 && m_wndFollowsRtt)
     {
         const uint64_t bdp = BytesIn(BdpRate(s), m_baseRtt);
         m_maxWnd = std::max<uint64_t>(FloorBytes(m_maxWndFactor * static_cast<double>(bdp)), s.mtu);

@@ -257,6 +257,7 @@ class MrcNscc : public MrcCongestionOps
     Time m_cfgTarget;           //!< attribute TargetDelay (0: factor x base RTT)
     double m_maxWndFactor;      //!< attribute MaxWndFactor
     uint64_t m_cfgMaxWnd;       //!< attribute MaxCwnd (0: derived)
+    bool m_wndFollowsRtt;       //!< attribute MaxWndFollowsBaseRtt
     double m_gamma;             //!< attribute Gamma
     double m_maxMdJump;         //!< attribute MaxMdJump
     uint32_t m_qaGate;          //!< attribute QaGate
