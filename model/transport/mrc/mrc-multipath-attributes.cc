@@ -323,8 +323,9 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       "such a loss waits for a tail probe, once the PSN window (Mpr) has "
                       "closed behind it, or for the timeout (validation case 03i: every "
                       "flow stalled 36-39 us once or twice). Our choice; no source "
-                      "publishes MRC's loss inference. Default false.",
-                      BooleanValue(false),
+                      "publishes MRC's loss inference. Default true since session 19 "
+                      "(doc/mrc.rst, \"Retransmission backstops\").",
+                      BooleanValue(true),
                       MakeBooleanAccessor(&MrcMultipathQueuePair::m_retxBackstop),
                       MakeBooleanChecker())
         .AddAttribute("ReorderTimeRtts",

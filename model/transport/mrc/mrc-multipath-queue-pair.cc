@@ -41,7 +41,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_backstopGuard(true),
       m_backstopGuardMargin(0),
       m_retxPathRule(false),
-      m_retxBackstop(false),
+      m_retxBackstop(true),
       m_reorderTimeRtts(0.0),
       m_retxRttSamples(true),
       m_lossRule(LOSS_PATH),
