@@ -57,6 +57,17 @@ MakeNscc(bool quickAdapt = false)
     return n;
 }
 
+/// Append the window of every quick adapt of \p n to \p qa (trace QuickAdapt).
+void
+RecordQuickAdapts(Ptr<MrcNscc> n, std::vector<uint64_t>* qa)
+{
+    n->TraceConnectWithoutContext(
+        "QuickAdapt",
+        MakeBoundCallback(
+            +[](std::vector<uint64_t>* v, uint64_t c) { v->push_back(c); },
+            qa));
+}
+
 /// An ACK of \p bytes with a valid RTT sample of base 12 us + \p delay.
 MrcCcAck
 Ack(uint64_t bytes, Time delay, bool ecn = false, Time base = MicroSeconds(12))
@@ -412,11 +423,7 @@ TEST(MrcNscc, QuickAdaptOnTrimNack)
     Ptr<MrcNscc> n = MakeNscc(true);
     n->Init(s);
     std::vector<uint64_t> qa;
-    n->TraceConnectWithoutContext(
-        "QuickAdapt",
-        MakeBoundCallback(
-            +[](std::vector<uint64_t>* v, uint64_t c) { v->push_back(c); },
-            &qa));
+    RecordQuickAdapts(n, &qa);
     At(MicroSeconds(1), [&] {
         // first ACK: qa_endtime was 0: no quick adapt, the window starts:
         // achieved = 0, qa_endtime = 1 + 12 + 9 = 22 us
@@ -531,11 +538,7 @@ TEST(MrcNscc, QuickAdaptFirstWindowStartsAtFirstNack)
     Ptr<MrcNscc> n = MakeNscc(true);
     n->Init(s);
     std::vector<uint64_t> qa;
-    n->TraceConnectWithoutContext(
-        "QuickAdapt",
-        MakeBoundCallback(
-            +[](std::vector<uint64_t>* v, uint64_t c) { v->push_back(c); },
-            &qa));
+    RecordQuickAdapts(n, &qa);
     At(MicroSeconds(17), [&] {
         // first call: no quick adapt; window 17 + 12 (base_rtt, still config) + 9 = 38 us;
         // trigger_qa set; the trim cuts 4096
@@ -594,11 +597,7 @@ TEST(MrcNscc, QuickAdaptWindowAndGateFollowOwnBaseRtt)
     Ptr<MrcNscc> n = MakeNscc(true);
     n->Init(s);
     std::vector<uint64_t> qa;
-    n->TraceConnectWithoutContext(
-        "QuickAdapt",
-        MakeBoundCallback(
-            +[](std::vector<uint64_t>* v, uint64_t c) { v->push_back(c); },
-            &qa));
+    RecordQuickAdapts(n, &qa);
     At(MicroSeconds(1), [&] {
         // sample 4 us: base_rtt 4 us, max_wnd 1.5 x 50000 = 75000, target still 9 us;
         // the first call opens the window: 1 + 4 + 9 = 14 us
@@ -817,11 +816,7 @@ TEST(MrcNscc, MaxWndFollowsBaseRttDecidesTheQuickAdaptGate)
         n->SetAttribute("MaxWndFollowsBaseRtt", BooleanValue(follows));
         n->Init(s);
         std::vector<uint64_t> qa;
-        n->TraceConnectWithoutContext(
-            "QuickAdapt",
-            MakeBoundCallback(
-                +[](std::vector<uint64_t>* v, uint64_t c) { v->push_back(c); },
-                &qa));
+        RecordQuickAdapts(n, &qa);
         const Time base = MicroSeconds(4);
         At(MicroSeconds(1), [&] {
             // sample 4 us: base_rtt 4 us; the first quick-adapt window opens,
