@@ -431,6 +431,69 @@ TEST(MrcMultipath, DeadPathEvRetiredTrafficContinuesProbesRevive)
     Simulator::Destroy();
 }
 
+TEST(MrcMultipath, TimeoutMarksEvBadDecidesWhetherATimedOutPsnRetiresItsEv)
+{
+    // The dead path of DeadPathEvRetiredTrafficContinuesProbesRevive with the other ways
+    // out of the active set closed (no loss inferred from SACKs, no retirement on inferred
+    // loss, no dead-carrier rule): only the timeout finds the losses and can retire the dead
+    // EV, and TimeoutMarksEvBad decides whether it does.
+    std::map<bool, uint64_t> deadSent;
+    for (bool marks : {true, false})
+    {
+        SCOPED_TRACE(marks ? "TimeoutMarksEvBad=true" : "TimeoutMarksEvBad=false");
+        Ptr<MrcTopology> t = TwoPlaneClos(4);
+        const MrcTopologyLink& dead =
+            t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
+        dead.channel->SetLinkUp(false);
+        MrcMultipathHelper mrc;
+        mrc.SetQueuePairAttribute("LossRule", StringValue("Plane"));
+        mrc.SetQueuePairAttribute("InferredLossMarksEvBad", BooleanValue(false));
+        mrc.SetQueuePairAttribute("SleekRecovery", BooleanValue(false));
+        mrc.SetQueuePairAttribute("PlaneReorderPsns", UintegerValue(0));
+        mrc.SetQueuePairAttribute("GlobalReorderPsns", UintegerValue(0));
+        mrc.SetQueuePairAttribute("ReorderPsns", UintegerValue(0));
+        mrc.SetQueuePairAttribute("TimeoutMarksEvBad", BooleanValue(marks));
+        MrcRdmaHelper::Connection c = mrc.Connect(t, 0, 3, 4 << 20, MrcEvProfile::SRV6);
+        Ptr<MrcEvTable> evs = Mp(c.requester)->GetEvTable();
+        evs->SetAttribute("CarrierLossEvs", UintegerValue(0));
+        Log log;
+        log.Attach(c);
+        const uint32_t bytes = 4 << 20;
+        ASSERT_TRUE(c.requester->PostSend(WriteRequest(c, 1, bytes)));
+        EvReasons reasons;
+        evs->TraceConnectWithoutContext("EvState", MakeCallback(&EvReasons::Change, &reasons));
+        Simulator::Stop(MilliSeconds(50));
+        Simulator::Run();
+        ASSERT_EQ(log.wc.size(), 1u);
+        EXPECT_EQ(log.wc[0].status, MrcWcStatus::SUCCESS);
+        EXPECT_TRUE(c.region->IsExactlyOnce(c.region->GetBase(), bytes));
+        const uint32_t deadEv = evs->FindByValue(MrcSrv6EvMake(0, 1));
+        ASSERT_NE(deadEv, MrcEvTable::NO_EV);
+        EXPECT_GT(Mp(c.requester)->GetMultipathCounters().timedOutPsns, 0u);
+        EXPECT_EQ(reasons.count[MrcEvReason::LOSS_INFERRED], 0u);
+        if (marks)
+        {
+            EXPECT_GE(reasons.count[MrcEvReason::TIMEOUT], 1u);
+            EXPECT_EQ(evs->GetState(deadEv), MrcEvState::ASSUMED_BAD);
+        }
+        else
+        {
+            EXPECT_EQ(reasons.count[MrcEvReason::TIMEOUT], 0u);
+            EXPECT_EQ(evs->CountInState(MrcEvState::ASSUMED_BAD), 0u);
+            EXPECT_EQ(evs->GetState(deadEv), MrcEvState::GOOD);
+        }
+        std::cout << "[          ] TimeoutMarksEvBad=" << marks << ": completed at "
+                  << log.wc[0].end.GetMicroSeconds() << " us, timed-out PSNs "
+                  << Mp(c.requester)->GetMultipathCounters().timedOutPsns << ", dead EV sent "
+                  << evs->GetEntry(deadEv).sent << "\n";
+        deadSent[marks] = evs->GetEntry(deadEv).sent;
+        Simulator::Destroy();
+    }
+    // kept active, the dead EV goes on taking its share of the packets (seed-fixed run:
+    // 98 packets with the marking, 257 without)
+    EXPECT_GT(deadSent[false], 2 * deadSent[true]);
+}
+
 TEST(MrcMultipath, NicPortDownMovesTrafficToTheOtherPlane)
 {
     Ptr<MrcTopology> t = TwoPlaneClos(4);

@@ -365,6 +365,16 @@ MrcMultipathQueuePair::AddLossRuleAttributes(TypeId tid)
                       "ASSUMED_BAD (protocol reference Q4 default).",
                       BooleanValue(true),
                       MakeBooleanAccessor(&MrcMultipathQueuePair::m_lossMarksBad),
+                      MakeBooleanChecker())
+        .AddAttribute("TimeoutMarksEvBad",
+                      "A PSN found lost by the retransmission timeout marks the EV that "
+                      "carried it ASSUMED_BAD ([P1] section 2.1: a timed-out packet's "
+                      "EV leaves the active set). Default true; false is an ablation "
+                      "that, with InferredLossMarksEvBad=false and "
+                      "MrcEvTable::CarrierLossEvs=0, keeps every EV active whatever is "
+                      "lost on it.",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&MrcMultipathQueuePair::m_timeoutMarksBad),
                       MakeBooleanChecker());
 }
 

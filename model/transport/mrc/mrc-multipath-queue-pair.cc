@@ -49,6 +49,7 @@ MrcMultipathQueuePair::MrcMultipathQueuePair()
       m_lossOooCwndFactor(1.5),
       m_lossOooMinPkts(5),
       m_lossMarksBad(true),
+      m_timeoutMarksBad(true),
       m_alwaysSkipCeRun(8),
       m_srcPortHigh(false),
       m_portStatusUpdates(true),

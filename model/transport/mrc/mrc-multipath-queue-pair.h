@@ -561,6 +561,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     double m_lossOooCwndFactor;   //!< LossOooCwndFactor
     uint32_t m_lossOooMinPkts;    //!< LossOooMinPkts
     bool m_lossMarksBad;          //!< InferredLossMarksEvBad
+    bool m_timeoutMarksBad;       //!< TimeoutMarksEvBad
     uint32_t m_alwaysSkipCeRun;   //!< AlwaysSkipCeRun
     Time m_tailProbeDelay;        //!< TailProbeDelay
     bool m_srcPortHigh;           //!< EvSrcPortHigh

@@ -251,6 +251,10 @@ MrcMultipathQueuePair::OnLostPsn(const MrcPsnEvent& e, bool timeout)
     if (timeout)
     {
         ++m_mpCounters.timedOutPsns;
+        if (!m_timeoutMarksBad)
+        {
+            return;
+        }
         if (live)
         {
             m_paths->LossOnLivePath(e.record.ev, MrcPathSignal::TIMEOUT);
