@@ -21,7 +21,9 @@
 // Also the RTT-sample validity rule itself, against hand-computed cases, and the profiles'
 // trim rule. Session 19: MRC's seeds 4, 17, 25, 30 (of 1-30) were outside 2x while the
 // quick-adapt gate followed each QP's own base RTT; the mrc profile's single configured
-// max_cwnd (MrcNscc::MaxWndFollowsBaseRtt false) brings them within.
+// max_cwnd (MrcNscc::MaxWndFollowsBaseRtt false) brings them within. Session 20: UEC's
+// spread traced to htsim's per-ACK delay average, which gates and sizes the ECN-marked
+// decreases and still holds each sender's start (UecDelayAverageOfTheStartOrdersTheIncast).
 
 #include "mrc-test-support.h"
 
