@@ -1110,6 +1110,119 @@ TEST(MrcNscc, DelayAverageOverBaseRtt)
     }
 }
 
+TEST(MrcNscc, PerSampleAverageKeepsTheTransientAtOneAckPerRtt)
+{
+    // The trapped sender of the 15 -> 1 incast (doc/mrc.rst "NSCC fairness by position",
+    // session 20), in numbers. htsim's average gives each sample the weight 0.0125, so it
+    // forgets by ACKs, not by time. Two controllers see the same start, 40 ECN samples of
+    // 30 us delay (the incast's first queues): avg = 30 us x (1 - 0.9875^40) = 11.8613 us.
+    // Then both see the same queue, 10 us of delay, ECN on every packet, for 480 us: A at
+    // one ACK per microsecond, B at one ACK per 24 us, its window cut to 2 MTU (as quick
+    // adapt leaves a far sender).
+    const double a0 = 30e-6 * (1 - std::pow(0.9875, 40));
+    EXPECT_NEAR(a0, 11.8613e-6, 1e-10);
+    const auto pump = [](Ptr<MrcNscc> n, MrcCcState& s) {
+        At(MicroSeconds(1), [&] {
+            // 1 us after Init: the decrease is guarded (not > 12 us since the last), so the
+            // window stays; only the average moves
+            for (int i = 0; i < 40; ++i)
+            {
+                n->OnAck(s, Ack(64, MicroSeconds(30), true));
+            }
+        });
+    };
+    {
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> a = MakeNscc();
+        a->Init(s);
+        pump(a, s);
+        EXPECT_NEAR(a->GetAvgDelay(), a0, 1e-15);
+        for (int k = 2; k <= 481; ++k)
+        {
+            At(MicroSeconds(k), [&] { a->OnAck(s, Ack(64, MicroSeconds(10), true)); });
+        }
+        // 480 samples: 10 + 1.8613 x 0.9875^480 = 10.0044 us; the cut factor is then
+        // 1 - 0.8 x 1.0044 / 10.0044 = 0.9197
+        const double avg = 10e-6 + (a0 - 10e-6) * std::pow(0.9875, 480);
+        EXPECT_NEAR(a->GetAvgDelay(), avg, 1e-15);
+        EXPECT_NEAR(avg, 10.0044e-6, 1e-10);
+        Simulator::Destroy();
+    }
+    {
+        MrcCcState s = MakeState();
+        Ptr<MrcNscc> b = MakeNscc();
+        b->Init(s);
+        pump(b, s);
+        s.cwnd = 8192;
+        double avg = a0;
+        uint64_t w = 8192;
+        for (int k = 1; k <= 20; ++k)
+        {
+            At(MicroSeconds(24 * k), [&] {
+                b->OnAck(s, Ack(4096, MicroSeconds(10), true));
+                // every ACK: the average moves by one sample, the decrease is due (24 us >
+                // 12 us) with the factor of that average, then eta (the period is due)
+                avg = 0.0125 * 10e-6 + 0.9875 * avg;
+                const double f = std::max(1 - 0.8 * (avg - 9e-6) / avg, 0.5);
+                w = std::max<uint64_t>(static_cast<uint64_t>(std::floor(w * f)), 4096);
+                w = static_cast<uint64_t>(std::floor(w + 614.4));
+                EXPECT_NEAR(b->GetAvgDelay(), avg, 1e-15) << k;
+                EXPECT_EQ(s.cwnd, w) << k;
+            });
+        }
+        // after the same 480 us B's average still holds 78 % of the start's excess:
+        // 10 + 1.8613 x 0.9875^20 = 11.4473 us (A: 0.24 %), its cut factor is 0.829, and
+        // its window sits at the floor: 1 MTU + eta = 4710 B, since 4096 x 0.829 < 1 MTU
+        // (the window's fixed point eta / (1 - f) = 3,592 B is below it). One packet per
+        // RTT: a second one does not fit.
+        EXPECT_NEAR(avg, 11.4473e-6, 1e-10);
+        EXPECT_EQ(s.cwnd, 4710u);
+        s.inflight = 4096;
+        EXPECT_FALSE(MrcNscc::CanSend(s, 4096));
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcNscc, FairIncreaseRightAfterQuickAdaptScalesByNewlyOverCwnd)
+{
+    // [U] and htsim: fair increase adds fi x newly to inc_bytes and the adjustment adds
+    // inc_bytes / cwnd, i.e. fi per window of acknowledged bytes. Right after a quick
+    // adapt the window is small while the ACKs still cover bytes sent under the old one,
+    // so one ACK adds fi x newly / cwnd: in the incast (session 20) one ACK of 8,192 B
+    // took UEC seed 16's fastest sender from 4,096 to 53,029 B at 80.1 us.
+    MrcCcState s = MakeState();
+    Ptr<MrcNscc> n = MakeNscc(true);
+    n->Init(s);
+    At(MicroSeconds(1), [&] {
+        // the first trim NACK opens the quick-adapt window (ends 1 + 12 + 9 = 22 us) and
+        // cuts one MTU
+        s.inflight = 150000;
+        n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);
+        EXPECT_EQ(s.cwnd, 225000u - 4096u);
+    });
+    At(MicroSeconds(23), [&] {
+        // the next one fires quick adapt: nothing achieved, so cwnd = 1 MTU
+        s.inflight = 140000;
+        n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);
+        EXPECT_EQ(s.cwnd, 4096u);
+        EXPECT_EQ(n->GetBytesToIgnore(), 140000);
+    });
+    At(MicroSeconds(25), [&] {
+        // an ACK without ECN is not ignored; delay 15 us >= target 9 us: fair increase
+        // 20480 x 8192, and the adjust period is due (25 us since Init):
+        // 4096 + 20480 x 8192 / 4096 + 614.4 = 45670.4
+        n->OnAck(s, Ack(8192, MicroSeconds(15)));
+        EXPECT_EQ(s.cwnd, 45670u);
+    });
+    At(MicroSeconds(38), [&] {
+        // the same ACK at the new window (the period due again, 13 us later) adds 11 x
+        // less: 45670 + 20480 x 8192 / 45670 + 614.4 = 45670 + 3673.57 + 614.4 = 49957.97
+        n->OnAck(s, Ack(8192, MicroSeconds(15)));
+        EXPECT_EQ(s.cwnd, 49957u);
+    });
+    Simulator::Destroy();
+}
+
 TEST(MrcNscc, SendGatingAckRequestAndFork)
 {
     MrcCcState s = MakeState();
