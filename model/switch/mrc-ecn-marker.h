@@ -6,6 +6,7 @@
 #define MRC_ECN_MARKER_H
 
 #include "ns3/data-rate.h"
+#include "ns3/mrc-line-aligned.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -40,7 +41,7 @@ namespace ns3
  * Only the outer IPv6 header is marked; a decapsulating NIC copies CE inward
  * (RFC 6040) or reads the outer header.
  */
-class MrcEcnMarker : public Object
+class MrcEcnMarker : public Object, public MrcLineAligned
 {
   public:
     /// Where the switch takes the marking decision.
@@ -126,13 +127,15 @@ class MrcEcnMarker : public Object
     void SetPmax(double p);
     double GetPmax() const;
 
-    uint64_t m_kmin;         //!< Kmin attribute
-    uint64_t m_kmax;         //!< Kmax attribute
-    double m_pmax;           //!< Pmax attribute
+    // What the switch asks for every frame first (IsActiveOn, GetMarkPoint), then the
+    // thresholds: the first cache line of the object (MrcLineAligned).
     MarkPoint m_markPoint;   //!< MarkAt attribute
     uint32_t m_controlClass; //!< ControlClass attribute
     bool m_noEcnToHost;      //!< NoEcnToHost attribute
     bool m_dirty{true};      //!< thresholds changed since the last check
+    uint64_t m_kmin;         //!< Kmin attribute
+    uint64_t m_kmax;         //!< Kmax attribute
+    double m_pmax;           //!< Pmax attribute
     double m_slope{0};       //!< Pmax / (Kmax - Kmin)
     uint64_t m_marks{0};     //!< packets marked
 
