@@ -163,13 +163,6 @@ class MrcChannel : public Channel, public MrcLineAligned
     void DoDispose() override;
 
   private:
-    /**
-     * Deliver the oldest frame travelling away from device `from`, unless the
-     * event belongs to a frame lost when the link went down (m_stale).
-     * \param from index of the sending device
-     */
-    void Deliver(std::size_t from);
-
     /// Count a lost frame and tell its sender.
     void Lose(std::size_t from, Ptr<Packet> frame);
 
@@ -191,17 +184,26 @@ class MrcChannel : public Channel, public MrcLineAligned
     /// \return the index (0 or 1) of an attached device
     std::size_t IndexOf(Ptr<const MrcNetDevice> device) const;
 
-    /// What a frame from one end touches (Transmit, then Deliver): one cache line per
-    /// direction, so that a hop visits few lines of a channel that is cold in cache.
-    struct alignas(64) Direction
+    /**
+     * What a frame from one end touches (Transmit, then its delivery), kept in the
+     * direction's reusable delivery event itself: the object the simulator runs and the
+     * state the delivery needs share one cache line (MrcLineAligned), so a hop visits one
+     * line for both. Held by the channel and by every pending delivery (one reference
+     * each), as a separate event object was.
+     */
+    class Direction : public EventImpl, public MrcLineAligned
     {
-        MrcRing<Ptr<Packet>> wire;   //!< frames on the wire
-        Ptr<EventImpl> deliverEvent; //!< reusable delivery event
-        uint64_t stale{0};           //!< pending deliveries of lost frames
-        MrcNetDevice* to{nullptr};   //!< the receiving device (held by m_devices), or null
-        uint32_t context{0};         //!< the receiver's node id (if contextKnown)
-        bool contextKnown{false};    //!< context holds the receiver's node id
-        bool toRank{false};          //!< frames go to another rank
+      public:
+        MrcRing<Ptr<Packet>> wire; //!< frames on the wire
+        MrcNetDevice* to{nullptr}; //!< the receiving device (held by m_devices), or null
+        uint32_t stale{0};         //!< pending deliveries of lost frames
+        uint32_t context{0};       //!< the receiver's node id (if contextKnown)
+        bool contextKnown{false};  //!< context holds the receiver's node id
+        bool toRank{false};        //!< frames go to another rank
+
+      protected:
+        /// Deliver the oldest frame on the wire, unless it was lost (stale > 0).
+        void Notify() override;
     };
 
     // first cache line (with the Channel base): what every Transmit reads
@@ -209,7 +211,7 @@ class MrcChannel : public Channel, public MrcLineAligned
     Time m_delay;                   //!< propagation delay
     uint32_t m_nDevices;            //!< number attached so far
     bool m_up;                      //!< physical link state
-    Direction m_dir[2];             //!< per direction, by sender index
+    Ptr<Direction> m_dir[2];        //!< per direction, by sender index
 
     Ptr<MrcRemotePort> m_remote[2]; //!< far ends on another rank (AttachRemote)
     uint64_t m_lostPackets[2];      //!< frames lost, by sender index
