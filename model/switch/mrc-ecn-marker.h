@@ -6,7 +6,6 @@
 #define MRC_ECN_MARKER_H
 
 #include "ns3/data-rate.h"
-#include "ns3/mrc-line-aligned.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -41,7 +40,7 @@ namespace ns3
  * Only the outer IPv6 header is marked; a decapsulating NIC copies CE inward
  * (RFC 6040) or reads the outer header.
  */
-class MrcEcnMarker : public Object, public MrcLineAligned
+class MrcEcnMarker : public Object
 {
   public:
     /// Where the switch takes the marking decision.
@@ -128,7 +127,8 @@ class MrcEcnMarker : public Object, public MrcLineAligned
     double GetPmax() const;
 
     // What the switch asks for every frame first (IsActiveOn, GetMarkPoint), then the
-    // thresholds: the first cache line of the object (MrcLineAligned).
+    // thresholds, together after the Object base (not line-aligned: a large fabric has
+    // hundreds of thousands of markers, and a line's padding would add a third to each).
     MarkPoint m_markPoint;   //!< MarkAt attribute
     uint32_t m_controlClass; //!< ControlClass attribute
     bool m_noEcnToHost;      //!< NoEcnToHost attribute
