@@ -399,7 +399,11 @@ MrcUecQueuePair::CanSendNew() const
     {
         return false;
     }
-    const MrcSendWqe& w = m_sendQueue[FindWqe(m_sndNxt)];
+    // the request holding m_sndNxt (there is one: m_sndNxt < m_nextWqeSeq), nearly always
+    // the newest: taken as back(), without the deque's index arithmetic
+    const MrcSendWqe& newest = m_sendQueue.back();
+    const MrcSendWqe& w =
+        m_sndNxt >= newest.firstSeq ? newest : m_sendQueue[FindOlderWqe(m_sndNxt)];
     return WindowAllows(PayloadOf(w, m_sndNxt - w.firstSeq) + NOMINAL_HEADER_BYTES);
 }
 
