@@ -86,7 +86,7 @@ TEST(MrcTransportTableDeathTest, UnknownTransportAbortsNamingTheAllowedOnes)
 TEST(MrcScenarioPresets, EveryPresetParsesAndListsInOrder)
 {
     const std::vector<std::string> names = MrcScenarios::GetNames();
-    ASSERT_EQ(names.size(), 15u);
+    ASSERT_EQ(names.size(), 16u);
     EXPECT_EQ(names.front(), "permutation");
     EXPECT_EQ(names.back(), "htsim");
     std::set<std::string> unique(names.begin(), names.end());
@@ -150,6 +150,17 @@ TEST(MrcScenarioPresets, PresetSetsExactlyTheNamedOptions)
     MrcScenarios::Find("perm128-mrc")->preset(p);
     EXPECT_EQ(p.sampleInterval, "0");
     EXPECT_EQ(p.topo.hostsPerT0, "16");
+    // perm128-uec: the same shape on one plane, UEC with its default profile
+    MrcScenarioOptions u;
+    MrcScenarios::Find("perm128-uec")->preset(u);
+    EXPECT_EQ(u.transport, "uec");
+    EXPECT_EQ(u.topo.hosts, "128");
+    EXPECT_EQ(u.topo.hostsPerT0, "16");
+    EXPECT_EQ(u.topo.t1PerPlane, "8");
+    EXPECT_EQ(u.topo.planes, d.topo.planes);
+    EXPECT_EQ(u.topo.mtu, d.topo.mtu);
+    EXPECT_EQ(u.profile, d.profile);
+    EXPECT_EQ(u.bytes, "2000000");
 }
 
 TEST(MrcScenarioPresets, BadPresetTextIsReported)

@@ -1342,6 +1342,41 @@ TEST(MrcSackScoreboard, RetxBackstopFindsARetransmissionOnADeadPath)
     }
 }
 
+TEST(MrcSackScoreboard, RetxWatchEndsWhenItsCopyIsNackedAndANewCopyIsWatched)
+{
+    // The retransmission of PSN 0 (10 us) is NACKed again before the plane count is
+    // reached: the count then reaches 4 without declaring the RETX_PENDING PSN lost (the
+    // watch ended with its copy, which the inference knows without reading the record).
+    // The next copy (20 us) gets a watch of its own, and 4 later PSNs SACKed on its plane
+    // declare it lost.
+    MrcSackScoreboard sb = RetxOnADeadPath(true, false, 0, 0);
+    for (uint32_t i = 6; i < 10; ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(5 + i), 0, 1); // 11..14 us
+    }
+    ASSERT_NE(sb.OnNack(0), nullptr);
+    for (uint32_t psn = 6; psn < 10; ++psn)
+    {
+        EXPECT_TRUE(sb.OnSack(0xffffff, psn, 0b1, MicroSeconds(16)).lost.empty()) << psn;
+    }
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::RETX_PENDING);
+    uint32_t psn = 99;
+    ASSERT_TRUE(sb.NextRetransmit(psn));
+    EXPECT_EQ(psn, 0u);
+    sb.OnRetransmit(0, 201, MicroSeconds(20), 0, 3);
+    for (uint32_t i = 10; i < 14; ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(11 + i), 0, 1); // 21..24 us
+    }
+    for (uint32_t p = 10; p < 13; ++p)
+    {
+        EXPECT_TRUE(sb.OnSack(0xffffff, p, 0b1, MicroSeconds(26)).lost.empty()) << p;
+    }
+    EXPECT_EQ(Psns(sb.OnSack(0xffffff, 13, 0b1, MicroSeconds(26)).lost),
+              (std::vector<uint32_t>{0}));
+    EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::LOST);
+}
+
 TEST(MrcSackScoreboard, RetxBackstopCountsAllPlanesWithTheGlobalN)
 {
     // the retransmission on plane 1, the 10 PSNs after it on plane 0: not its plane, so

@@ -46,6 +46,11 @@ const PresetRow SCENARIOS[] = {
      "1 us), 128 x 2 MB permutation, MRC (profile mrc)",
      "--pattern=permutation --transport=mrc --planes=4 --hosts=128 --hostsPerT0=16 "
      "--t1PerPlane=8 --bytes=2000000 --sampleInterval=0"},
+    {"perm128-uec",
+     "the perm128 shape (128 hosts, 8 T0 x 16, 8 T1, 100 Gb/s, 1 us), 128 x 2 MB "
+     "permutation, UEC (profile uec-htsim: 4096 B, spraying, trimming, NSCC)",
+     "--pattern=permutation --transport=uec --hosts=128 --hostsPerT0=16 --t1PerPlane=8 "
+     "--bytes=2000000 --sampleInterval=0"},
     {"compare",
      "roce, uec, then mrc, same seed and permutation of 8 MB per host over 32 hosts, "
      "same NIC bandwidth: mrc on 4 planes x 100 Gb/s, roce and uec on one 400 Gb/s "

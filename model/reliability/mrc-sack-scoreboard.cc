@@ -289,6 +289,7 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     if (!m_retxWatch.empty())
     {
         CountForRetxWatch(r);
+        NoteWatchedGone(m_unaAbs + off);
     }
     if (m_hasNow && r.retxCount == 0 && r.state != MrcPsnState::RETX_PENDING)
     {
@@ -340,6 +341,20 @@ MrcSackScoreboard::CountForRetxWatch(const MrcPsnRecord& r)
 }
 
 void
+MrcSackScoreboard::NoteWatchedGone(uint64_t pos)
+{
+    // at most one watch per position (OnRetransmit ends an earlier copy's)
+    for (RetxWatch& w : m_retxWatch)
+    {
+        if (w.pos == pos)
+        {
+            w.gone = true;
+            return;
+        }
+    }
+}
+
+void
 MrcSackScoreboard::InferRetxLosses()
 {
     const uint32_t n = std::max<uint32_t>(m_config.pathReorderPsns, 1);
@@ -348,20 +363,22 @@ MrcSackScoreboard::InferRetxLosses()
     while (i < m_retxWatch.size())
     {
         const RetxWatch& w = m_retxWatch[i];
-        bool done = w.pos < m_unaAbs || w.pos - m_unaAbs >= m_outstanding;
+        // Still the watched copy in flight? Its record stays SENT with the watch's send time
+        // until SackOffset, MarkLost or OnNack moves it (each sets w.gone; a new copy is sent
+        // only from LOST or RETX_PENDING, and OnRetransmit then ends this watch), so the
+        // flag answers without reading the record.
+        bool done = w.gone || w.pos < m_unaAbs || w.pos - m_unaAbs >= m_outstanding;
         if (!done)
         {
             const auto off = static_cast<uint32_t>(w.pos - m_unaAbs);
-            const MrcPsnRecord& r = At(off);
-            // still the watched copy in flight?
-            done = r.state != MrcPsnState::SENT || r.sendTime != w.sent;
-            if (!done && m_config.retxPathCount && w.later >= n)
+            if (m_config.retxPathCount && w.later >= n)
             {
                 MarkLost(off);
                 done = true;
             }
-            else if (!done && m_config.retxBackstop && RetxBackstopReached(w))
+            else if (m_config.retxBackstop && RetxBackstopReached(w))
             {
+                const MrcPsnRecord& r = At(off);
                 if (guarded && !GuardAllows(r))
                 {
                     Hold(r); // re-checked at the guard's expiry
@@ -408,6 +425,10 @@ void
 MrcSackScoreboard::MarkLost(uint32_t off)
 {
     MrcPsnRecord& r = At(off);
+    if (!m_retxWatch.empty())
+    {
+        NoteWatchedGone(m_unaAbs + off);
+    }
     m_update.lost.push_back({(m_una + off) & PSN_MASK, r});
     m_update.lostBytes += r.bytes;
     m_inflightBytes -= r.bytes;
@@ -896,6 +917,10 @@ MrcSackScoreboard::OnNack(uint32_t psn)
         return nullptr;
     }
     r.state = MrcPsnState::RETX_PENDING;
+    if (!m_retxWatch.empty())
+    {
+        NoteWatchedGone(m_unaAbs + off);
+    }
     m_inflightBytes -= r.bytes;
     ++m_retxQueued;
     m_retxHint = std::min(m_retxHint, off);

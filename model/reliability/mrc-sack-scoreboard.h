@@ -383,6 +383,12 @@ class MrcSackScoreboard
     /// Retransmission path rule: a PSN was acknowledged; count it for the watched
     /// retransmissions sent before it on its path. \param r its record (before the change)
     void CountForRetxWatch(const MrcPsnRecord& r);
+    /**
+     * The record at an absolute position leaves SENT (SACKed, lost or NACKed): a watch on
+     * it ends at the next inference.
+     * \param pos the record's absolute position
+     */
+    void NoteWatchedGone(uint64_t pos);
     /// Retransmission path rule: declare lost the watched retransmissions with enough
     /// later PSNs of their path acknowledged; forget those no longer in flight.
     void InferRetxLosses();
@@ -450,6 +456,9 @@ class MrcSackScoreboard
         uint32_t laterAll{0};   //!< PSNs sent after it in any group acknowledged since
         uint8_t path{0};        //!< its path label
         uint8_t group{0};       //!< its group
+        /// its record left the state it was retransmitted in (SACKed, lost or NACKed):
+        /// kept here so that the inference need not read the record (cold) to know it
+        bool gone{false};
     };
 
     /// Whether a watched retransmission has reached a backstop count (retxBackstop).

@@ -15,6 +15,7 @@
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-entropy.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-imm-dt-header.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-meth-header.h"
@@ -398,7 +399,11 @@ MrcUecQueuePair::CanSendNew() const
     {
         return false;
     }
-    const MrcSendWqe& w = m_sendQueue[FindWqe(m_sndNxt)];
+    // the request holding m_sndNxt (there is one: m_sndNxt < m_nextWqeSeq), nearly always
+    // the newest: taken as back(), without the deque's index arithmetic
+    const MrcSendWqe& newest = m_sendQueue.back();
+    const MrcSendWqe& w =
+        m_sndNxt >= newest.firstSeq ? newest : m_sendQueue[FindOlderWqe(m_sndNxt)];
     return WindowAllows(PayloadOf(w, m_sndNxt - w.firstSeq) + NOMINAL_HEADER_BYTES);
 }
 
@@ -471,8 +476,8 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
     meth.SetRqMsn(pullTarget);
     const MrcEvWire wire = MrcEvEncode(static_cast<uint16_t>(c.ev), MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
-                 m_nic->GetAddress(port),
-                 GetRemoteAddress(port),
+                 m_nic->GetAddressBytes(port),
+                 GetRemoteAddressBytes(port),
                  dscp,
                  m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
                  wire.flowLabel,
@@ -509,10 +514,12 @@ MrcUecQueuePair::ArmTimer()
         m_timer.Remove();
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     m_timerAt = std::max(deadline, now);
     // One pending event; an earlier deadline reschedules it, a later one is checked on expiry.
-    if (!m_timer.IsPending() || Simulator::GetDelayLeft(m_timer.GetId()) > m_timerAt - now)
+    // (A pending event's delay left is its time stamp minus now, what GetDelayLeft returns
+    // after asking the simulator whether it expired.)
+    if (!m_timer.IsPending() || TimeStep(m_timer.GetId().GetTs()) - now > m_timerAt - now)
     {
         m_timer.Remove();
         m_timer.Set(Simulator::Schedule(m_timerAt - now, &MrcUecQueuePair::OnTimer, this));
@@ -527,7 +534,7 @@ MrcUecQueuePair::OnTimer()
     {
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (m_timerAt > now)
     {
         m_timer.Set(Simulator::Schedule(m_timerAt - now, &MrcUecQueuePair::OnTimer, this));
@@ -613,7 +620,7 @@ MrcUecQueuePair::ReceiveSack(const MrcRxPacket& rx)
     {
         MaybeSendBaseRttProbe(a.ev);
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     const MrcSackUpdate& upd = m_sb->OnSack(a.cackPsn, a.sackBase, a.sackBitmap);
     MrcCcAck ack;
     ack.ecnEcho = a.ecn;
@@ -702,7 +709,7 @@ MrcUecQueuePair::ReceiveNack(const MrcRxPacket& rx)
     {
         const uint32_t bytes = r->bytes;
         // Karn's rule: no RTT sample from a NACK of a PSN sent more than once.
-        const Time rtt = r->retxCount > 0 ? Time(0) : Simulator::Now() - r->sendTime;
+        const Time rtt = r->retxCount > 0 ? Time(0) : MrcNow() - r->sendTime;
         m_cc.inflight = static_cast<int64_t>(m_sb->GetBytesInFlight());
         m_ccOps->OnNackWithRtt(m_cc,
                                bytes,
@@ -737,7 +744,7 @@ MrcUecQueuePair::MaybeSendBaseRttProbe(uint16_t ev)
         ++m_uec.baseRttProbesSkipped;
         return;
     }
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     Ptr<Packet> p = Create<Packet>();
     MrcPethHeader peth;
     peth.SetProbeId(++m_probeId);
@@ -763,7 +770,7 @@ MrcUecQueuePair::OnBaseRttProbeAnswer(uint16_t probeId)
     }
     m_probePending = false;
     ++m_uec.baseRttProbesAnswered;
-    m_probeRtt = Simulator::Now() - m_probeSentAt;
+    m_probeRtt = MrcNow() - m_probeSentAt;
     m_ccOps->OnBaseRttSample(m_cc, m_probeRtt);
     MrcUecBaseRttCache::Of(m_nic)->Store(GetRemoteAddress(m_port), m_probeRtt);
 }
@@ -873,7 +880,7 @@ MrcUecQueuePair::ReceivePull(uint32_t creditUnits)
 void
 MrcUecQueuePair::SendRts()
 {
-    const Time now = Simulator::Now();
+    const Time now = MrcNow();
     if (m_lastRts.IsStrictlyPositive() && now - m_lastRts < m_cc.baseRtt)
     {
         return; // at most one RTS per base RTT (htsim: per network RTT)
@@ -1084,7 +1091,7 @@ MrcUecQueuePair::ReceiveProbe(const MrcRxPacket& rx)
 void
 MrcUecQueuePair::SendAck(uint32_t port, uint32_t psn, uint16_t ev, bool ce)
 {
-    const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(Simulator::Now());
+    const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(MrcNow());
     Ptr<Packet> p =
         MrcUecMakeAck(*m_rxWin, psn, m_remoteQpn, ev, ce, m_rcvdBytes, bp.pen, bp.restore);
     SendOnEv(port, p, ev, CONTROL_ACK);
@@ -1095,8 +1102,8 @@ MrcUecQueuePair::SendOnEv(uint32_t port, Ptr<Packet> p, uint16_t ev, uint8_t kin
 {
     const MrcEvWire wire = MrcEvEncode(ev, MrcEvSplit::SRC_PORT_LOW);
     AddIpUdpIcrc(p,
-                 m_nic->GetAddress(port),
-                 GetRemoteAddress(port),
+                 m_nic->GetAddressBytes(port),
+                 GetRemoteAddressBytes(port),
                  m_controlDscp,
                  MrcEcn::NOT_ECT,
                  wire.flowLabel,

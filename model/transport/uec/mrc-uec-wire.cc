@@ -4,7 +4,6 @@
 
 #include "mrc-uec-wire.h"
 
-#include "ns3/buffer.h"
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-opcodes.h"
@@ -66,15 +65,11 @@ MrcUecMakePull(const MrcReceiveBitmap& win, uint32_t destQp, uint16_t ev, uint32
 void
 MrcUecReadAck(const uint8_t* ext, MrcUecAckFields& out)
 {
-    constexpr uint32_t n = MrcSethHeader::SIZE + MrcCcStateHeader::SIZE;
-    Buffer b;
-    b.AddAtStart(n);
-    b.Begin().Write(ext, n);
+    // Both headers are read from the received bytes (every ACK: no Buffer, no iterator).
     MrcSethHeader seth;
-    Buffer::Iterator it = b.Begin();
-    it.Next(seth.Deserialize(it));
+    seth.ReadBytes(ext);
     MrcCcStateHeader cc;
-    cc.Deserialize(it);
+    cc.ReadBytes(ext + MrcSethHeader::SIZE);
     out.cackPsn = seth.GetCackPsn();
     out.ackPsn = seth.GetAckPsn();
     out.sackBase = seth.GetSackBasePsn();
