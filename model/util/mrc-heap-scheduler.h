@@ -146,16 +146,21 @@ class MrcHeapScheduler : public Scheduler
     }
 
     /// The order of queued events: Before on their keys; of the same key (a uid and the
-    /// slot named after it), the event that has the uid first.
+    /// slot named after it), the event that has the uid first. Written without branches
+    /// (bitwise operations on the outcomes), as MrcQuaternaryHeap's pop wants.
     struct EventBefore
     {
         /// \param a an event \param b another \return true if a runs before b
         bool operator()(const Event& a, const Event& b) const
         {
-            return a.key.m_ts < b.key.m_ts ||
-                   (a.key.m_ts == b.key.m_ts &&
-                    (a.key.m_uid < b.key.m_uid ||
-                     (a.key.m_uid == b.key.m_uid && IsSlotted(b) && !IsSlotted(a))));
+            return (a.key.m_ts < b.key.m_ts) | ((a.key.m_ts == b.key.m_ts) & (Tie(a) < Tie(b)));
+        }
+
+        /// \param ev a queued event \return its uid and then its slot flag, as one number
+        static uint64_t Tie(const Event& ev)
+        {
+            return (static_cast<uint64_t>(ev.key.m_uid) << 1) |
+                   (reinterpret_cast<uintptr_t>(ev.impl) & 1u);
         }
     };
 

@@ -23,6 +23,11 @@ namespace ns3
  * bottom-up: the hole left by the top goes down to a leaf along the smallest children without
  * comparing them with the last entry (which mostly belongs near the leaves), and that entry
  * then moves up from there; this takes fewer comparisons than stopping where the entry fits.
+ * The smallest of four children is found by three comparisons whose results are used as
+ * numbers (an index is 0 or 1 plus the outcome), not as branches: which child is smallest is
+ * as good as random, so a branch on it is mispredicted about every other time, and a
+ * mispredicted branch costs more than the few instructions this takes. For this to hold Less
+ * should compile without branches too (MrcHeapScheduler's does).
  *
  * Layout: the array starts on a 64-byte cache line and the root is its fourth entry, so the
  * four children of every node start a multiple of four entries after the line, on a multiple
@@ -159,12 +164,13 @@ class MrcQuaternaryHeap
             std::size_t best = first;
             if (first + ARITY <= n)
             {
-                // all four children exist: no bound check per child
-                const std::size_t b01 =
-                    m_less(m_base[first + 1], m_base[first]) ? first + 1 : first;
-                const std::size_t b23 =
-                    m_less(m_base[first + 3], m_base[first + 2]) ? first + 3 : first + 2;
-                best = m_less(m_base[b23], m_base[b01]) ? b23 : b01;
+                // All four children exist: a tournament of three comparisons whose results
+                // pick indices by arithmetic, not by jumps (see the class text).
+                const T* c = m_base + first;
+                const std::size_t i01 = static_cast<std::size_t>(m_less(c[1], c[0]));
+                const std::size_t i23 = 2 + static_cast<std::size_t>(m_less(c[3], c[2]));
+                const std::size_t take23 = -static_cast<std::size_t>(m_less(c[i23], c[i01]));
+                best = first + (i01 ^ ((i01 ^ i23) & take23));
             }
             else
             {
