@@ -8,7 +8,7 @@
 
 #include "ns3/event-impl.h"
 #include "ns3/make-event.h"
-#include "ns3/map-scheduler.h"
+#include "ns3/mapScheduler-scheduler.h"
 #include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-tracked-event.h"
@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <gtest/gtest.h>
+#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -84,7 +85,7 @@ TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
         std::mt19937_64 rng(seed);
         EventPool pool;
         Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
-        Ptr<MapScheduler> map = CreateObject<MapScheduler>();
+        Ptr<MapScheduler> mapScheduler = CreateObject<MapScheduler>();
         std::vector<Scheduler::Event> queued; // what map holds, for picking removals
         uint32_t uid = 4;                     // ns-3's first ordinary uid
         uint64_t now = 0;
@@ -97,22 +98,22 @@ TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
             {
                 const Scheduler::Event ev = pool.Make(now + rng() % (seed % 2 ? 8 : 1000), uid++);
                 heap->Insert(ev);
-                map->Insert(ev);
+                mapScheduler->Insert(ev);
                 queued.push_back(ev);
             }
             else if (r < 65)
             {
                 const std::size_t i = rng() % queued.size();
                 heap->Remove(queued[i]);
-                map->Remove(queued[i]);
+                mapScheduler->Remove(queued[i]);
                 queued.erase(queued.begin() + i);
                 ++removes;
             }
             else
             {
-                ASSERT_EQ(heap->PeekNext().key.m_uid, map->PeekNext().key.m_uid);
+                ASSERT_EQ(heap->PeekNext().key.m_uid, mapScheduler->PeekNext().key.m_uid);
                 const Scheduler::Event a = heap->RemoveNext();
-                const Scheduler::Event b = map->RemoveNext();
+                const Scheduler::Event b = mapScheduler->RemoveNext();
                 ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "seed " << seed << " step " << step;
                 EXPECT_EQ(a.key.m_ts, b.key.m_ts);
                 EXPECT_EQ(a.impl, b.impl);
@@ -127,11 +128,112 @@ TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
                 }
                 ++pops;
             }
-            ASSERT_EQ(heap->IsEmpty(), map->IsEmpty());
+            ASSERT_EQ(heap->IsEmpty(), mapScheduler->IsEmpty());
         }
         EXPECT_GT(pops, 1000u);
         EXPECT_GT(removes, 500u);
         EXPECT_EQ(Drain(*heap), Drain(*map)) << "seed " << seed;
+    }
+}
+
+TEST(MrcHeapScheduler, LargeRandomSetsWithSlotsPopInTheOrderOfTheirKeys)
+{
+    // Heaps that grow through many doublings of the array and shrink again, with ties of
+    // time stamps (a narrow and a wide range), removals and events inserted at slots. The
+    // reference is a sorted set of (time stamp, uid, slot flag) and, for the events without
+    // a slot, ns-3's MapScheduler: every pop equals both.
+    for (uint32_t seed = 1; seed <= 4; ++seed)
+    {
+        std::mt19937_64 rng(seed);
+        EventPool pool;
+        Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
+        Ptr<MapScheduler> mapScheduler = CreateObject<MapScheduler>();
+        // (ts, uid, slotted) -> the event as the heap hands it out
+        std::map<std::tuple<uint64_t, uint32_t, bool>, Scheduler::Event> ref;
+        std::vector<Scheduler::Event> removable; // events without a slot, maybe still queued
+        uint32_t uid = 4;
+        uint64_t now = 0;
+        uint64_t pops = 0;
+        uint64_t slotted = 0;
+        std::size_t largest = 0;
+        const uint64_t span = seed % 2 ? 16 : 100000;
+        for (int step = 0; step < 400000; ++step)
+        {
+            // grow for the first half, then mostly pop
+            const uint64_t r = rng() % 100;
+            const uint64_t insertShare = step < 200000 ? 70 : 30;
+            if (r < insertShare || ref.empty())
+            {
+                Scheduler::Event ev = pool.Make(now + rng() % span, uid++);
+                uint32_t slot = 0;
+                if (rng() % 8 == 0 && MrcHeapScheduler::TakeSlot(slot))
+                {
+                    // an event at the slot: runs after the event of uid == slot at its
+                    // time stamp, before every later uid there
+                    ev.key.m_ts = now + rng() % span;
+                    MrcHeapScheduler::InsertNextAtSlot(slot);
+                    heap->Insert(ev);
+                    Scheduler::Event out = ev;
+                    out.key.m_uid = slot;
+                    ref.emplace(std::make_tuple(ev.key.m_ts, slot, true), out);
+                    ++slotted;
+                }
+                else
+                {
+                    heap->Insert(ev);
+                    mapScheduler->Insert(ev);
+                    ref.emplace(std::make_tuple(ev.key.m_ts, ev.key.m_uid, false), ev);
+                    removable.push_back(ev);
+                }
+            }
+            else if (r < insertShare + 5 && !removable.empty())
+            {
+                const std::size_t i = rng() % removable.size();
+                const Scheduler::Event ev = removable[i];
+                removable[i] = removable.back();
+                removable.pop_back();
+                auto it = ref.find(std::make_tuple(ev.key.m_ts, ev.key.m_uid, false));
+                if (it != ref.end()) // not popped yet
+                {
+                    heap->Remove(ev);
+                    mapScheduler->Remove(ev);
+                    ref.erase(it);
+                }
+            }
+            else
+            {
+                const Scheduler::Event want = ref.begin()->second;
+                const bool wantSlotted = std::get<2>(ref.begin()->first);
+                ref.erase(ref.begin());
+                ASSERT_EQ(heap->PeekNext().impl, want.impl);
+                const Scheduler::Event got = heap->RemoveNext();
+                ASSERT_EQ(got.impl, want.impl) << "seed " << seed << " step " << step;
+                ASSERT_EQ(got.key.m_uid, want.key.m_uid);
+                ASSERT_EQ(got.key.m_ts, want.key.m_ts);
+                if (!wantSlotted)
+                {
+                    const Scheduler::Event p = mapScheduler->RemoveNext();
+                    ASSERT_EQ(p.impl, got.impl) << "seed " << seed << " step " << step;
+                }
+                now = got.key.m_ts;
+                ++pops;
+            }
+            largest = std::max(largest, ref.size());
+        }
+        while (!ref.empty())
+        {
+            ASSERT_EQ(heap->RemoveNext().impl, ref.begin()->second.impl);
+            if (!std::get<2>(ref.begin()->first))
+            {
+                mapScheduler->RemoveNext();
+            }
+            ref.erase(ref.begin());
+        }
+        EXPECT_TRUE(heap->IsEmpty());
+        EXPECT_TRUE(mapScheduler->IsEmpty());
+        EXPECT_GT(largest, 50000u); // many doublings of the heap's array
+        EXPECT_GT(slotted, 10000u);
+        EXPECT_GT(pops, 100000u);
     }
 }
 
