@@ -8,7 +8,7 @@
 
 #include "ns3/event-impl.h"
 #include "ns3/make-event.h"
-#include "ns3/mapScheduler-scheduler.h"
+#include "ns3/map-scheduler.h"
 #include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-tracked-event.h"
@@ -85,7 +85,7 @@ TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
         std::mt19937_64 rng(seed);
         EventPool pool;
         Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
-        Ptr<MapScheduler> mapScheduler = CreateObject<MapScheduler>();
+        Ptr<MapScheduler> map = CreateObject<MapScheduler>();
         std::vector<Scheduler::Event> queued; // what map holds, for picking removals
         uint32_t uid = 4;                     // ns-3's first ordinary uid
         uint64_t now = 0;
@@ -98,22 +98,22 @@ TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
             {
                 const Scheduler::Event ev = pool.Make(now + rng() % (seed % 2 ? 8 : 1000), uid++);
                 heap->Insert(ev);
-                mapScheduler->Insert(ev);
+                map->Insert(ev);
                 queued.push_back(ev);
             }
             else if (r < 65)
             {
                 const std::size_t i = rng() % queued.size();
                 heap->Remove(queued[i]);
-                mapScheduler->Remove(queued[i]);
+                map->Remove(queued[i]);
                 queued.erase(queued.begin() + i);
                 ++removes;
             }
             else
             {
-                ASSERT_EQ(heap->PeekNext().key.m_uid, mapScheduler->PeekNext().key.m_uid);
+                ASSERT_EQ(heap->PeekNext().key.m_uid, map->PeekNext().key.m_uid);
                 const Scheduler::Event a = heap->RemoveNext();
-                const Scheduler::Event b = mapScheduler->RemoveNext();
+                const Scheduler::Event b = map->RemoveNext();
                 ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "seed " << seed << " step " << step;
                 EXPECT_EQ(a.key.m_ts, b.key.m_ts);
                 EXPECT_EQ(a.impl, b.impl);
@@ -128,7 +128,7 @@ TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
                 }
                 ++pops;
             }
-            ASSERT_EQ(heap->IsEmpty(), mapScheduler->IsEmpty());
+            ASSERT_EQ(heap->IsEmpty(), map->IsEmpty());
         }
         EXPECT_GT(pops, 1000u);
         EXPECT_GT(removes, 500u);
