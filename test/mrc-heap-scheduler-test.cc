@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <gtest/gtest.h>
+#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -132,6 +133,107 @@ TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
         EXPECT_GT(pops, 1000u);
         EXPECT_GT(removes, 500u);
         EXPECT_EQ(Drain(*heap), Drain(*map)) << "seed " << seed;
+    }
+}
+
+TEST(MrcHeapScheduler, LargeRandomSetsWithSlotsPopInTheOrderOfTheirKeys)
+{
+    // Heaps that grow through many doublings of the array and shrink again, with ties of
+    // time stamps (a narrow and a wide range), removals and events inserted at slots. The
+    // reference is a sorted set of (time stamp, uid, slot flag) and, for the events without
+    // a slot, ns-3's MapScheduler: every pop equals both.
+    for (uint32_t seed = 1; seed <= 4; ++seed)
+    {
+        std::mt19937_64 rng(seed);
+        EventPool pool;
+        Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
+        Ptr<MapScheduler> mapScheduler = CreateObject<MapScheduler>();
+        // (ts, uid, slotted) -> the event as the heap hands it out
+        std::map<std::tuple<uint64_t, uint32_t, bool>, Scheduler::Event> ref;
+        std::vector<Scheduler::Event> removable; // events without a slot, maybe still queued
+        uint32_t uid = 4;
+        uint64_t now = 0;
+        uint64_t pops = 0;
+        uint64_t slotted = 0;
+        std::size_t largest = 0;
+        const uint64_t span = seed % 2 ? 16 : 100000;
+        for (int step = 0; step < 400000; ++step)
+        {
+            // grow for the first half, then mostly pop
+            const uint64_t r = rng() % 100;
+            const uint64_t insertShare = step < 200000 ? 70 : 30;
+            if (r < insertShare || ref.empty())
+            {
+                Scheduler::Event ev = pool.Make(now + rng() % span, uid++);
+                uint32_t slot = 0;
+                if (rng() % 8 == 0 && MrcHeapScheduler::TakeSlot(slot))
+                {
+                    // an event at the slot: runs after the event of uid == slot at its
+                    // time stamp, before every later uid there
+                    ev.key.m_ts = now + rng() % span;
+                    MrcHeapScheduler::InsertNextAtSlot(slot);
+                    heap->Insert(ev);
+                    Scheduler::Event out = ev;
+                    out.key.m_uid = slot;
+                    ref.emplace(std::make_tuple(ev.key.m_ts, slot, true), out);
+                    ++slotted;
+                }
+                else
+                {
+                    heap->Insert(ev);
+                    mapScheduler->Insert(ev);
+                    ref.emplace(std::make_tuple(ev.key.m_ts, ev.key.m_uid, false), ev);
+                    removable.push_back(ev);
+                }
+            }
+            else if (r < insertShare + 5 && !removable.empty())
+            {
+                const std::size_t i = rng() % removable.size();
+                const Scheduler::Event ev = removable[i];
+                removable[i] = removable.back();
+                removable.pop_back();
+                auto it = ref.find(std::make_tuple(ev.key.m_ts, ev.key.m_uid, false));
+                if (it != ref.end()) // not popped yet
+                {
+                    heap->Remove(ev);
+                    mapScheduler->Remove(ev);
+                    ref.erase(it);
+                }
+            }
+            else
+            {
+                const Scheduler::Event want = ref.begin()->second;
+                const bool wantSlotted = std::get<2>(ref.begin()->first);
+                ref.erase(ref.begin());
+                ASSERT_EQ(heap->PeekNext().impl, want.impl);
+                const Scheduler::Event got = heap->RemoveNext();
+                ASSERT_EQ(got.impl, want.impl) << "seed " << seed << " step " << step;
+                ASSERT_EQ(got.key.m_uid, want.key.m_uid);
+                ASSERT_EQ(got.key.m_ts, want.key.m_ts);
+                if (!wantSlotted)
+                {
+                    const Scheduler::Event p = mapScheduler->RemoveNext();
+                    ASSERT_EQ(p.impl, got.impl) << "seed " << seed << " step " << step;
+                }
+                now = got.key.m_ts;
+                ++pops;
+            }
+            largest = std::max(largest, ref.size());
+        }
+        while (!ref.empty())
+        {
+            ASSERT_EQ(heap->RemoveNext().impl, ref.begin()->second.impl);
+            if (!std::get<2>(ref.begin()->first))
+            {
+                mapScheduler->RemoveNext();
+            }
+            ref.erase(ref.begin());
+        }
+        EXPECT_TRUE(heap->IsEmpty());
+        EXPECT_TRUE(mapScheduler->IsEmpty());
+        EXPECT_GT(largest, 50000u); // many doublings of the heap's array
+        EXPECT_GT(slotted, 10000u);
+        EXPECT_GT(pops, 100000u);
     }
 }
 
