@@ -13,7 +13,6 @@ def build(bld):
         'model/util/mrc-mpi.cc',
         'model/util/mrc-canonical-scheduler.cc',
         'model/util/mrc-heap-scheduler.cc',
-        'model/util/mrc-line-aligned.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -246,7 +245,6 @@ def build(bld):
         'model/util/mrc-mpi.h',
         'model/util/mrc-canonical-scheduler.h',
         'model/util/mrc-heap-scheduler.h',
-        'model/util/mrc-line-aligned.h',
         'model/util/mrc-quaternary-heap.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',

@@ -11,6 +11,7 @@
 #include "ns3/mac48-address.h"
 #include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-mpi.h"
+#include "ns3/mrc-reusable-event.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/tag.h"
@@ -111,19 +112,21 @@ MrcChannel::GetTypeId()
 }
 
 MrcChannel::MrcChannel()
-    : m_delay(MicroSeconds(1)),
-      m_nDevices(0),
+    : m_nDevices(0),
+      m_delay(MicroSeconds(1)),
       m_up(true),
+      m_stale{0, 0},
+      m_context{0, 0},
+      m_contextKnown{false, false},
       m_lostPackets{0, 0},
       m_lostBytes{0, 0},
+      m_toRank{false, false},
       m_downs(0)
 {
     NS_LOG_FUNCTION(this);
-    static_assert(sizeof(Direction) <= MrcLineAligned::LINE_BYTES,
-                  "a direction with its delivery event is meant to fill one cache line");
-    for (auto& dir : m_dir)
+    for (std::size_t from = 0; from < 2; ++from)
     {
-        dir = Create<Direction>();
+        m_deliverEvent[from] = Create<MrcReusableEvent>([this, from]() { Deliver(from); });
     }
 }
 
@@ -136,10 +139,9 @@ void
 MrcChannel::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& dir : m_dir)
+    for (auto& dir : m_wire)
     {
-        dir->wire.clear();
-        dir->to = nullptr;
+        dir.clear();
     }
     for (auto& dir : m_arrival)
     {
@@ -162,8 +164,7 @@ MrcChannel::Attach(Ptr<MrcNetDevice> device)
     NS_LOG_FUNCTION(this << device);
     NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a third device cannot be attached");
     m_devices[m_nDevices] = device;
-    m_dir[1 - m_nDevices]->to = PeekPointer(device); // frames from the other end arrive here
-    m_dir[1 - m_nDevices]->contextKnown = false; // frames towards it: its node is looked up again
+    m_contextKnown[1 - m_nDevices] = false; // frames towards it: its node is looked up again
     ++m_nDevices;
     if (m_nDevices == 2)
     {
@@ -179,7 +180,7 @@ MrcChannel::AttachRemote(Ptr<MrcRemotePort> end)
     NS_ABORT_MSG_IF(m_nDevices == 1 && !m_devices[0],
                     "MrcChannel: both ends of a link cannot be far ends");
     m_remote[m_nDevices] = end;
-    m_dir[1 - m_nDevices]->contextKnown = false;
+    m_contextKnown[1 - m_nDevices] = false;
     ++m_nDevices;
     if (m_nDevices == 2)
     {
@@ -190,7 +191,7 @@ MrcChannel::AttachRemote(Ptr<MrcRemotePort> end)
 void
 MrcChannel::SetUpRanks()
 {
-    m_dir[0]->toRank = m_dir[1]->toRank = false;
+    m_toRank[0] = m_toRank[1] = false;
     if (!MrcMpi::IsActive())
     {
         return;
@@ -207,7 +208,7 @@ MrcChannel::SetUpRanks()
                             << here->GetId() << ", which lives on this rank");
         if (MrcMpi::IsLocal(here) && !MrcMpi::IsLocal(there))
         {
-            m_dir[i]->toRank = true;
+            m_toRank[i] = true;
             MrcMpi::AddRankRoute(there->GetSystemId(),
                                  there->GetId(),
                                  GetDevice(1 - i)->GetIfIndex());
@@ -324,7 +325,7 @@ MrcChannel::SetLinkUp(bool up)
         ++m_downs;
         for (std::size_t from = 0; from < 2; ++from)
         {
-            if (m_dir[from]->toRank)
+            if (m_toRank[from])
             {
                 DropArrived(from); // the rest is still travelling: lost
                 m_arrival[from].clear();
@@ -336,10 +337,10 @@ MrcChannel::SetLinkUp(bool up)
                 // Every frame on the wire has one pending delivery event: those events
                 // fire before any of a frame sent later (a device starts its next frame
                 // only after the current one's serialization), and are ignored.
-                m_dir[from]->stale += m_dir[from]->wire.size();
+                m_stale[from] += m_wire[from].size();
             }
             MrcRing<Ptr<Packet>> lost;
-            lost.swap(m_dir[from]->wire);
+            lost.swap(m_wire[from]);
             while (!lost.empty())
             {
                 Ptr<Packet> f = lost.front();
@@ -374,14 +375,13 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
     }
     // The receiver's node id, looked up once (a frame then does not visit the peer device
     // and its node, which in a large fabric are rarely in cache).
-    Direction& dir = *PeekPointer(m_dir[from]); // never null
-    if (!dir.contextKnown)
+    if (!m_contextKnown[from])
     {
         const Node* node = PeekPointer(GetDevice(1 - from)->GetNode());
-        dir.contextKnown = node != nullptr;
-        dir.context = node ? node->GetId() : 0;
+        m_contextKnown[from] = node != nullptr;
+        m_context[from] = node ? node->GetId() : 0;
     }
-    if (dir.toRank)
+    if (m_toRank[from])
     {
         const uint32_t sender = m_devices[from]->GetNode()->GetId();
         // Towards another rank: the message arrives one Delay (the lookahead, at most) from
@@ -404,11 +404,11 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
         // lookahead), read at the send, and the device schedules the end of this frame's
         // serialization (before its next frame) only after this call returns.
         const Time rx = Simulator::Now() + m_delay;
-        const uint32_t node = dir.context;
+        const uint32_t node = m_context[from];
         const uint32_t ifIndex = GetDevice(1 - from)->GetIfIndex();
         Simulator::ScheduleNow(
             [travelling, rx, node, ifIndex]() { MrcMpi::Send(travelling, rx, node, ifIndex); });
-        dir.wire.push_back(copy);
+        m_wire[from].push_back(copy);
         m_arrival[from].push_back(arrival);
         return;
     }
@@ -420,12 +420,10 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
                                                 sender,
                                                 MrcCanonicalScheduler::TakeSequence(sender));
     }
-    const uint32_t context = dir.contextKnown ? dir.context : Simulator::GetContext();
-    // The simulator takes one reference per pending event and drops it after the run
-    // (as MrcScheduleAgain, with the direction as the event).
-    dir.Ref();
-    Simulator::ScheduleWithContext(context, txTime + m_delay, &dir);
-    dir.wire.push_back(copy);
+    const uint32_t context = m_contextKnown[from] ? m_context[from] : Simulator::GetContext();
+    // The simulator takes one reference per pending event and drops it after the run.
+    MrcScheduleAgain(m_deliverEvent[from], context, txTime + m_delay);
+    m_wire[from].push_back(copy);
 }
 
 void
@@ -437,7 +435,7 @@ MrcChannel::DropArrived(std::size_t from)
     while (!m_arrival[from].empty() && m_arrival[from].front() < now)
     {
         m_arrival[from].pop_front();
-        m_dir[from]->wire.pop_front();
+        m_wire[from].pop_front();
     }
 }
 
@@ -467,17 +465,17 @@ MrcChannel::ReceiveFromRank(std::size_t from, Ptr<Packet> frame)
 }
 
 void
-MrcChannel::Direction::Notify()
+MrcChannel::Deliver(std::size_t from)
 {
-    if (stale > 0)
+    if (m_stale[from] > 0)
     {
-        --stale;
+        --m_stale[from];
         return; // lost when the link went down
     }
-    NS_ASSERT(!wire.empty());
-    Ptr<Packet> frame = wire.front();
-    wire.pop_front();
-    to->Receive(frame);
+    NS_ASSERT(!m_wire[from].empty());
+    Ptr<Packet> frame = m_wire[from].front();
+    m_wire[from].pop_front();
+    m_devices[1 - from]->Receive(frame);
 }
 
 void

@@ -11,7 +11,6 @@
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
-#include "ns3/mrc-line-aligned.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -54,7 +53,7 @@ class MrcChannel;
  * whose link went down (at or after its start) while it travelled, which it tells from
  * the link's down count carried with the frame (MrcLinkEpochTag).
  */
-class MrcChannel : public Channel, public MrcLineAligned
+class MrcChannel : public Channel
 {
   public:
     /**
@@ -163,6 +162,13 @@ class MrcChannel : public Channel, public MrcLineAligned
     void DoDispose() override;
 
   private:
+    /**
+     * Deliver the oldest frame travelling away from device `from`, unless the
+     * event belongs to a frame lost when the link went down (m_stale).
+     * \param from index of the sending device
+     */
+    void Deliver(std::size_t from);
+
     /// Count a lost frame and tell its sender.
     void Lose(std::size_t from, Ptr<Packet> frame);
 
@@ -184,41 +190,22 @@ class MrcChannel : public Channel, public MrcLineAligned
     /// \return the index (0 or 1) of an attached device
     std::size_t IndexOf(Ptr<const MrcNetDevice> device) const;
 
-    /**
-     * What a frame from one end touches (Transmit, then its delivery), kept in the
-     * direction's reusable delivery event itself: the object the simulator runs and the
-     * state the delivery needs share one cache line (MrcLineAligned), so a hop visits one
-     * line for both. Held by the channel and by every pending delivery (one reference
-     * each), as a separate event object was.
-     */
-    class Direction : public EventImpl, public MrcLineAligned
-    {
-      public:
-        MrcRing<Ptr<Packet>> wire; //!< frames on the wire
-        MrcNetDevice* to{nullptr}; //!< the receiving device (held by m_devices), or null
-        uint32_t stale{0};         //!< pending deliveries of lost frames
-        uint32_t context{0};       //!< the receiver's node id (if contextKnown)
-        bool contextKnown{false};  //!< context holds the receiver's node id
-        bool toRank{false};        //!< frames go to another rank
-
-      protected:
-        /// Deliver the oldest frame on the wire, unless it was lost (stale > 0).
-        void Notify() override;
-    };
-
-    // first cache line (with the Channel base): what every Transmit reads
-    Ptr<MrcNetDevice> m_devices[2]; //!< the two ends (null: a far end on another rank)
-    Time m_delay;                   //!< propagation delay
-    uint32_t m_nDevices;            //!< number attached so far
-    bool m_up;                      //!< physical link state
-    Ptr<Direction> m_dir[2];        //!< per direction, by sender index
-
-    Ptr<MrcRemotePort> m_remote[2]; //!< far ends on another rank (AttachRemote)
-    uint64_t m_lostPackets[2];      //!< frames lost, by sender index
-    uint64_t m_lostBytes[2];        //!< bytes lost, by sender index
-    uint32_t m_downs;               //!< times the link went down (the frames' epoch)
-    MrcRing<Time> m_arrival[2];     //!< towards another rank: arrival time of each
-                                    //!< frame in m_dir[].wire (no delivery event is scheduled)
+    Ptr<MrcNetDevice> m_devices[2];   //!< the two ends (null: a far end on another rank)
+    Ptr<MrcRemotePort> m_remote[2];   //!< far ends on another rank (AttachRemote)
+    std::size_t m_nDevices;           //!< number attached so far
+    Time m_delay;                     //!< propagation delay
+    bool m_up;                        //!< physical link state
+    uint64_t m_stale[2];              //!< pending deliveries of lost frames, by sender
+    Ptr<EventImpl> m_deliverEvent[2]; //!< reusable delivery event, by sender index
+    uint32_t m_context[2];            //!< receiver's node id, by sender index (if known)
+    bool m_contextKnown[2];           //!< m_context holds the receiver's node id
+    MrcRing<Ptr<Packet>> m_wire[2];   //!< frames on the wire, by sender index
+    uint64_t m_lostPackets[2];        //!< frames lost, by sender index
+    uint64_t m_lostBytes[2];          //!< bytes lost, by sender index
+    bool m_toRank[2];                 //!< frames from this index go to another rank
+    uint32_t m_downs;                 //!< times the link went down (the frames' epoch)
+    MrcRing<Time> m_arrival[2];       //!< towards another rank: arrival time of each
+                                      //!< frame in m_wire (no delivery event is scheduled)
 
     TracedCallback<bool> m_linkStateTrace;         //!< physical state changes
     TracedCallback<Ptr<const Packet>> m_lostTrace; //!< frames lost on the wire

@@ -74,7 +74,6 @@ MrcClassScheduler::MrcClassScheduler()
       m_quantum(DEFAULT_QUANTUM)
 {
     NS_LOG_FUNCTION(this);
-    static_assert(sizeof(ClassQueue) == 64, "a class queue is meant to fill one cache line");
     m_weights.fill(1);
     m_deficit.fill(0);
 }

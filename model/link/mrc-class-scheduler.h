@@ -7,7 +7,6 @@
 
 #include "mrc-ring.h"
 
-#include "ns3/mrc-line-aligned.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -46,7 +45,7 @@ namespace ns3
  * which forward here; the attributes of this TypeId serve a scheduler created on
  * its own.
  */
-class MrcClassScheduler : public Object, public MrcLineAligned
+class MrcClassScheduler : public Object
 {
   public:
     static constexpr uint8_t N_CLASSES = 8;                           //!< priority classes
@@ -209,7 +208,7 @@ class MrcClassScheduler : public Object, public MrcLineAligned
     [[noreturn]] static void AbortBadClass(const char* what, uint32_t cls);
 
     /// One class FIFO, its size and its send counters.
-    struct alignas(64) ClassQueue // one cache line per class
+    struct ClassQueue
     {
         MrcRing<Ptr<Packet>> frames; //!< frames, head first
         uint32_t bytes{0};           //!< bytes of the frames

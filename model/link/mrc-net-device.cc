@@ -27,9 +27,7 @@
 
 #include <algorithm>
 #include <functional>
-#include <memory>
 #include <sstream>
-#include <vector>
 
 namespace ns3
 {
@@ -423,26 +421,23 @@ MrcNetDevice::MrcNetDevice()
     : m_owner(nullptr),
       m_ownerPort(0),
       m_ownerRx(false),
-      m_unmappedDscpClass(0),
-      m_nonIpClass(0),
-      m_dscpClass(nullptr),
-      m_wireOverhead(24),
-      m_bps(100000000000ULL),
-      m_txCarry(0),
-      m_lastTxEnd(Seconds(-1)),
       m_ownerDequeue(false),
       m_txBusy(false),
       m_linkUp(false),
       m_pfcPending(false),
-      m_lazyTxEnd(true),
+      m_unmappedDscpClass(0),
+      m_nonIpClass(0),
       m_mtu(9000),
+      m_wireOverhead(24),
+      m_bps(100000000000ULL),
+      m_txCarry(0),
+      m_lastTxEnd(Seconds(-1)),
+      m_lazyTxEnd(true),
       m_ifIndex(0),
       m_detectGeneration(0)
 {
     NS_LOG_FUNCTION(this);
-    std::array<uint8_t, 64> unmapped;
-    unmapped.fill(NO_CLASS);
-    m_dscpClass = SharedDscpTable(unmapped);
+    m_dscpClass.fill(NO_CLASS);
     m_dropPackets.fill(0);
     m_dropBytes.fill(0);
     std::fill(std::begin(m_macBytes), std::end(m_macBytes), 0);
@@ -564,23 +559,6 @@ MrcNetDevice::GetPfcPort() const
     return m_pfc;
 }
 
-const std::array<uint8_t, 64>*
-MrcNetDevice::SharedDscpTable(const std::array<uint8_t, 64>& table)
-{
-    // Every device with the same map points at one copy (a fabric has one or two maps),
-    // which stays in cache; the copies live until the program ends.
-    static std::vector<std::unique_ptr<const std::array<uint8_t, 64>>> tables;
-    for (const auto& t : tables)
-    {
-        if (*t == table)
-        {
-            return t.get();
-        }
-    }
-    tables.push_back(std::make_unique<const std::array<uint8_t, 64>>(table));
-    return tables.back().get();
-}
-
 void
 MrcNetDevice::SetDscpToClass(const std::string& map)
 {
@@ -604,7 +582,7 @@ MrcNetDevice::SetDscpToClass(const std::string& map)
                                                << " is out of range: allowed 0..7");
         table[dscp] = static_cast<uint8_t>(cls);
     }
-    m_dscpClass = SharedDscpTable(table);
+    m_dscpClass = table;
 }
 
 std::string
@@ -614,9 +592,9 @@ MrcNetDevice::GetDscpToClass() const
     bool first = true;
     for (uint32_t d = 0; d < 64; ++d)
     {
-        if ((*m_dscpClass)[d] != NO_CLASS)
+        if (m_dscpClass[d] != NO_CLASS)
         {
-            os << (first ? "" : ",") << d << ":" << unsigned((*m_dscpClass)[d]);
+            os << (first ? "" : ",") << d << ":" << unsigned(m_dscpClass[d]);
             first = false;
         }
     }
@@ -703,7 +681,7 @@ uint8_t
 MrcNetDevice::ClassifyDscp(uint8_t dscp) const
 {
     NS_ABORT_MSG_IF(dscp > 63, "DSCP " << unsigned(dscp) << " is out of range: allowed 0..63");
-    uint8_t cls = (*m_dscpClass)[dscp];
+    uint8_t cls = m_dscpClass[dscp];
     return cls == NO_CLASS ? m_unmappedDscpClass : cls;
 }
 
@@ -1204,7 +1182,7 @@ MrcNetDevice::ClassOfFrame(uint16_t type, const uint8_t* ip, bool haveIp) const
     }
     // IPv6: version (4 bits) | traffic class (8 bits) | flow label (20 bits).
     const uint8_t dscp = static_cast<uint8_t>((((ip[0] & 0x0f) << 4) | (ip[1] >> 4)) >> 2);
-    const uint8_t mapped = (*m_dscpClass)[dscp];
+    const uint8_t mapped = m_dscpClass[dscp];
     return mapped == NO_CLASS ? m_unmappedDscpClass : mapped;
 }
 

@@ -13,7 +13,6 @@
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
-#include "ns3/mrc-line-aligned.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -148,7 +147,7 @@ class MrcPortOwner
  * called directly, without virtual calls, on the frame path; the port tells the
  * device of a pause change, and the device gates the scheduler's class.
  */
-class MrcNetDevice : public NetDevice, public MrcLineAligned
+class MrcNetDevice : public NetDevice
 {
   public:
     static constexpr uint8_t N_CLASSES = 8;             //!< priority classes
@@ -544,12 +543,6 @@ class MrcNetDevice : public NetDevice, public MrcLineAligned
     void SetDwrrQuantum(uint32_t bytes);
     /// \return the DWRR quantum in bytes
     uint32_t GetDwrrQuantum() const;
-    /**
-     * The one shared copy of a DSCP-to-class table.
-     * \param table the table
-     * \return a copy equal to it, shared by every device that asks for the same table
-     */
-    static const std::array<uint8_t, 64>* SharedDscpTable(const std::array<uint8_t, 64>& table);
     /// Fill m_ethMacs from the peer's and this device's address.
     void RefreshEthMacs();
     /// This device's address or attachment changed: drop its and its peer's MAC cache.
@@ -559,40 +552,36 @@ class MrcNetDevice : public NetDevice, public MrcLineAligned
     // few cache lines of this object (in a large fabric most devices are cold in cache);
     // the scheduler's per-frame state sits at the start of its own object.
 
-    // hot state: every frame. First line (with the NetDevice base's 32 bytes): what
-    // Receive reads; the DSCP map is shared by every device with the same map, so its
-    // line stays in cache.
-    MrcPortOwner* m_owner;                      //!< fast-path owner, or null
-    uint32_t m_ownerPort;                       //!< port number for the owner
-    bool m_ownerRx;                             //!< owner has the receive role
-    bool m_frameTraces{false};                  //!< a per-frame trace source was ever connected
-    uint8_t m_unmappedDscpClass;                //!< class of unmapped DSCPs
-    uint8_t m_nonIpClass;                       //!< class of non-IPv6 frames
-    const std::array<uint8_t, 64>* m_dscpClass; //!< class per DSCP (NO_CLASS: unmapped), shared
-    Ptr<ErrorModel> m_receiveErrorModel;        //!< gray failure on receive
-    // second line: the transmit side's state
-    alignas(64) uint8_t m_ethMacs[12]; //!< destination (peer) and source MAC, as sent
-    uint32_t m_wireOverhead;           //!< timed bytes not in the packet
-    uint64_t m_bps;                    //!< line rate in bit/s
-    uint64_t m_txCarry;                //!< sub-step remainder of back-to-back frames
-    Time m_lastTxEnd;                  //!< end of the latest serialization
-    uint32_t m_txEndSlot{0};           //!< its place in the order, if deferred
-    uint32_t m_txEndContext{0};        //!< its context, if deferred
-    bool m_ownerDequeue;               //!< owner has the dequeue role
-    bool m_txBusy;                     //!< a frame is being serialized
-    bool m_linkUp;                     //!< link state as this device knows it
-    bool m_pfcPending;                 //!< m_pfc has frames for the wire (its copy)
-    bool m_ethMacsValid{false};        //!< m_ethMacs is up to date
-    bool m_txEndDeferred{false};       //!< the serialization's end is not scheduled
-    bool m_lazyTxEnd;                  //!< LazyTxEnd attribute
-    uint16_t m_mtu;                    //!< largest packet without Ethernet header
-    // third line
+    // hot state: every frame
+    MrcPortOwner* m_owner;                  //!< fast-path owner, or null
+    uint32_t m_ownerPort;                   //!< port number for the owner
+    bool m_ownerRx;                         //!< owner has the receive role
+    bool m_ownerDequeue;                    //!< owner has the dequeue role
+    bool m_txBusy;                          //!< a frame is being serialized
+    bool m_linkUp;                          //!< link state as this device knows it
+    bool m_pfcPending;                      //!< m_pfc has frames for the wire (its copy)
+    uint8_t m_unmappedDscpClass;            //!< class of unmapped DSCPs
+    uint8_t m_nonIpClass;                   //!< class of non-IPv6 frames
+    bool m_frameTraces{false};              //!< a per-frame trace source was ever connected
+    bool m_ethMacsValid{false};             //!< m_ethMacs is up to date
+    bool m_txEndDeferred{false};            //!< the serialization's end is not scheduled
+    uint16_t m_mtu;                         //!< largest packet without Ethernet header
+    uint8_t m_ethMacs[12];                  //!< destination (peer) and source MAC, as sent
+    uint32_t m_wireOverhead;                //!< timed bytes not in the packet
+    uint64_t m_bps;                         //!< line rate in bit/s
+    uint64_t m_txCarry;                     //!< sub-step remainder of back-to-back frames
+    Time m_lastTxEnd;                       //!< end of the latest serialization
+    uint32_t m_txEndSlot{0};                //!< its place in the order, if deferred
+    uint32_t m_txEndContext{0};             //!< its context, if deferred
+    bool m_lazyTxEnd;                       //!< LazyTxEnd attribute
     Ptr<MrcClassScheduler> m_scheduler;     //!< class queues and scheduler
     Ptr<MrcChannel> m_channel;              //!< attached channel
     Ptr<Packet> m_txFrame;                  //!< the frame being serialized, if kept
     Ptr<EventImpl> m_txCompleteEvent;       //!< reusable end-of-serialization event
+    Ptr<ErrorModel> m_receiveErrorModel;    //!< gray failure on receive
     DequeueHook m_dequeueHook;              //!< dequeue hook
     ClassReceiveCallback m_classRxCallback; //!< fast receive path
+    std::array<uint8_t, 64> m_dscpClass;    //!< class per DSCP (NO_CLASS: unmapped)
 
     // trace sources checked by every frame
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue

@@ -85,12 +85,12 @@ MrcEcnMarker::GetTypeId()
 }
 
 MrcEcnMarker::MrcEcnMarker()
-    : m_markPoint(DEQUEUE),
-      m_controlClass(0),
-      m_noEcnToHost(false),
-      m_kmin(0),
+    : m_kmin(0),
       m_kmax(0),
       m_pmax(0.2),
+      m_markPoint(DEQUEUE),
+      m_controlClass(0),
+      m_noEcnToHost(false),
       m_rngStream(RngSeedManager::GetNextStreamIndex()),
       m_rngRun(RngSeedManager::GetRun()),
       m_rngSeed(RngSeedManager::GetSeed())

@@ -126,16 +126,13 @@ class MrcEcnMarker : public Object
     void SetPmax(double p);
     double GetPmax() const;
 
-    // What the switch asks for every frame first (IsActiveOn, GetMarkPoint), then the
-    // thresholds, together after the Object base (not line-aligned: a large fabric has
-    // hundreds of thousands of markers, and a line's padding would add a third to each).
+    uint64_t m_kmin;         //!< Kmin attribute
+    uint64_t m_kmax;         //!< Kmax attribute
+    double m_pmax;           //!< Pmax attribute
     MarkPoint m_markPoint;   //!< MarkAt attribute
     uint32_t m_controlClass; //!< ControlClass attribute
     bool m_noEcnToHost;      //!< NoEcnToHost attribute
     bool m_dirty{true};      //!< thresholds changed since the last check
-    uint64_t m_kmin;         //!< Kmin attribute
-    uint64_t m_kmax;         //!< Kmax attribute
-    double m_pmax;           //!< Pmax attribute
     double m_slope{0};       //!< Pmax / (Kmax - Kmin)
     uint64_t m_marks{0};     //!< packets marked
 

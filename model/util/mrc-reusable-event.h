@@ -5,8 +5,6 @@
 #ifndef MRC_REUSABLE_EVENT_H
 #define MRC_REUSABLE_EVENT_H
 
-#include "mrc-line-aligned.h"
-
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -29,10 +27,9 @@ namespace ns3
 /**
  * \ingroup mrc
  * An event that runs the same function every time it fires. Several schedules of it may be
- * pending at once; each holds one reference (MrcScheduleAgain). Its object (the event's
- * flag and the function with its captures) fills one cache line of its own.
+ * pending at once; each holds one reference (MrcScheduleAgain).
  */
-class MrcReusableEvent : public EventImpl, public MrcLineAligned
+class MrcReusableEvent : public EventImpl
 {
   public:
     /// \param callback what to run when the event fires
