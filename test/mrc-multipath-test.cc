@@ -231,6 +231,17 @@ WindowLimitedPortShares(const std::string& order)
     return shares;
 }
 
+/// Cut plane 0's link between host 0's T0 and T1 1 silently (before any traffic): the
+/// dead path of the EV-retirement tests. \param t a TwoPlaneClos \return the cut link
+const MrcTopologyLink&
+CutPlane0Uplink(Ptr<MrcTopology> t)
+{
+    const MrcTopologyLink& dead =
+        t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
+    dead.channel->SetLinkUp(false);
+    return dead;
+}
+
 } // namespace
 
 TEST(MrcMultipath, RoundRobinPortOrderGivesAWindowLimitedQpEqualPlaneShares)
@@ -378,9 +389,7 @@ TEST(MrcMultipath, DeadPathEvRetiredTrafficContinuesProbesRevive)
 {
     Ptr<MrcTopology> t = TwoPlaneClos(4);
     // plane 0: the link between host 0's T0 and T1 1 dies silently before the transfer
-    const MrcTopologyLink& dead =
-        t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
-    dead.channel->SetLinkUp(false);
+    const MrcTopologyLink& dead = CutPlane0Uplink(t);
     MrcMultipathHelper mrc;
     // The per-plane count rule: with the default Count rule the reordering between the two
     // planes retires a live EV as well in some EV orders (this one, since the helper fixes
@@ -442,9 +451,7 @@ TEST(MrcMultipath, TimeoutMarksEvBadDecidesWhetherATimedOutPsnRetiresItsEv)
     {
         SCOPED_TRACE(marks ? "TimeoutMarksEvBad=true" : "TimeoutMarksEvBad=false");
         Ptr<MrcTopology> t = TwoPlaneClos(4);
-        const MrcTopologyLink& dead =
-            t->GetLink(t->GetSwitch(0, MrcTier::T0, 0), t->GetSwitch(0, MrcTier::T1, 1));
-        dead.channel->SetLinkUp(false);
+        CutPlane0Uplink(t);
         MrcMultipathHelper mrc;
         mrc.SetQueuePairAttribute("LossRule", StringValue("Plane"));
         mrc.SetQueuePairAttribute("InferredLossMarksEvBad", BooleanValue(false));
