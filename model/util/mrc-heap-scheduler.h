@@ -62,6 +62,17 @@ namespace ns3
  * SetScheduler makes the new one before it drops the old); a second one made by hand while a
  * simulation runs would take that role. Events moved by SetScheduler during a run lose
  * their slot flag.
+ *
+ * Reading ahead. The pop makes the next event known while the one just popped has still to
+ * run (for a frame hop, about a microsecond of CPU), so RemoveNext asks the processor to load
+ * two lines of the next event into the cache: its EventImpl and an address its Notify reads
+ * first, named by whoever scheduled it (HintNextInsert, just before the Schedule call; the
+ * entry carries it through the heap, 32 bytes an entry, so a node's four children still span
+ * two cache lines). MrcChannel names the frame of a delivery (its Packet object), MrcNetDevice
+ * itself for the end of a serialization. A hint changes no order and no outcome (a prefetch
+ * neither faults nor writes; a wrong or stale address costs one wasted load); it hides part of
+ * the memory latency of large fabrics, whose events touch state that has long left the cache
+ * (issue 22, doc/mrc-performance.rst, seventeenth part).
  */
 class MrcHeapScheduler : public Scheduler
 {
@@ -116,6 +127,9 @@ class MrcHeapScheduler : public Scheduler
      * \param p an address the event reads first (an object, a packet)
      */
     static void HintNextInsert(const void* p);
+
+    /// \return the address hinted for the event PeekNext gives (null if none)
+    const void* PeekNextHint() const;
 
     /// The event the simulator runs now, as the scheduler in use handed it out.
     struct RunningEvent
