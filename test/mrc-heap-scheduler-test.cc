@@ -3,8 +3,9 @@
  */
 
 // Tests of MrcHeapScheduler: the same pop sequence as ns-3's MapScheduler for random
-// insert / remove / pop sequences, Remove of the head, the last and a middle event, and the
-// simulator's Remove, Cancel and IsExpired on top of it.
+// insert / remove / pop sequences, read-ahead hints that stay with their events, Remove of
+// the head, the last and a middle event, and the simulator's Remove, Cancel and IsExpired on
+// top of it.
 
 #include "ns3/event-impl.h"
 #include "ns3/make-event.h"
@@ -24,6 +25,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -235,6 +237,66 @@ TEST(MrcHeapScheduler, LargeRandomSetsWithSlotsPopInTheOrderOfTheirKeys)
         EXPECT_GT(slotted, 10000u);
         EXPECT_GT(pops, 100000u);
     }
+}
+
+TEST(MrcHeapScheduler, AHintTravelsWithItsEventAndServesOneInsert)
+{
+    // Random inserts (half of them hinted, some at slots) and pops: the hint PeekNextHint
+    // names is always the one given just before the top event's Insert, through every sift
+    // of the heap; an Insert without a hint right after a hinted one gets none, and the pop
+    // order is the order of the keys (the sorted reference), as without hints.
+    std::mt19937_64 rng(7);
+    EventPool pool;
+    Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
+    std::map<std::tuple<uint64_t, uint32_t, bool>, std::pair<EventImpl*, const void*>> ref;
+    std::vector<char> targets(64);
+    uint32_t uid = 4;
+    uint64_t now = 0;
+    uint64_t hinted = 0;
+    uint64_t checked = 0;
+    uint64_t slotted = 0;
+    for (int step = 0; step < 200000; ++step)
+    {
+        if (rng() % 100 < (step < 100000 ? 60u : 40u) || ref.empty())
+        {
+            Scheduler::Event ev = pool.Make(now + rng() % 64, uid++);
+            const void* hint = nullptr;
+            if (rng() % 2 == 0)
+            {
+                hint = &targets[rng() % targets.size()];
+                MrcHeapScheduler::HintNextInsert(hint);
+                ++hinted;
+            }
+            uint32_t slot = 0;
+            if (rng() % 8 == 0 && MrcHeapScheduler::TakeSlot(slot))
+            {
+                MrcHeapScheduler::InsertNextAtSlot(slot);
+                heap->Insert(ev);
+                ref.emplace(std::make_tuple(ev.key.m_ts, slot, true),
+                            std::make_pair(ev.impl, hint));
+                ++slotted;
+            }
+            else
+            {
+                heap->Insert(ev);
+                ref.emplace(std::make_tuple(ev.key.m_ts, ev.key.m_uid, false),
+                            std::make_pair(ev.impl, hint));
+            }
+        }
+        else
+        {
+            const auto want = ref.begin()->second;
+            ref.erase(ref.begin());
+            ASSERT_EQ(heap->PeekNextHint(), want.second) << "step " << step;
+            checked += want.second != nullptr;
+            const Scheduler::Event got = heap->RemoveNext();
+            ASSERT_EQ(got.impl, want.first) << "step " << step;
+            now = got.key.m_ts;
+        }
+    }
+    EXPECT_GT(hinted, 40000u);
+    EXPECT_GT(checked, 30000u);
+    EXPECT_GT(slotted, 10000u);
 }
 
 TEST(MrcHeapScheduler, RemoveTheHeadTheLastAndAMiddleEvent)

@@ -10,6 +10,7 @@
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/mrc-canonical-scheduler.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-reusable-event.h"
 #include "ns3/node.h"
@@ -422,6 +423,7 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
     }
     const uint32_t context = m_contextKnown[from] ? m_context[from] : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
+    MrcHeapScheduler::HintNextInsert(PeekPointer(copy));
     MrcScheduleAgain(m_deliverEvent[from], context, txTime + m_delay);
     m_wire[from].push_back(copy);
 }

@@ -1055,6 +1055,7 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
         return;
     }
     // as Simulator::Schedule, without the EventId nobody needs
+    MrcHeapScheduler::HintNextInsert(this);
     MrcScheduleAgain(m_txCompleteEvent,
                      running.known ? running.context : Simulator::GetContext(),
                      txTime);
@@ -1070,6 +1071,7 @@ MrcNetDevice::ResolveDeferredTxEnd()
     {
         m_txEndDeferred = false;
         MrcHeapScheduler::InsertNextAtSlot(m_txEndSlot);
+        MrcHeapScheduler::HintNextInsert(this);
         MrcScheduleAgain(m_txCompleteEvent, m_txEndContext, m_lastTxEnd - now);
         return true;
     }

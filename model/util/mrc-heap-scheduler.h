@@ -62,6 +62,17 @@ namespace ns3
  * SetScheduler makes the new one before it drops the old); a second one made by hand while a
  * simulation runs would take that role. Events moved by SetScheduler during a run lose
  * their slot flag.
+ *
+ * Reading ahead. The pop makes the next event known while the one just popped has still to
+ * run (for a frame hop, about a microsecond of CPU), so RemoveNext asks the processor to load
+ * two lines of the next event into the cache: its EventImpl and an address its Notify reads
+ * first, named by whoever scheduled it (HintNextInsert, just before the Schedule call; the
+ * entry carries it through the heap, 32 bytes an entry, so a node's four children still span
+ * two cache lines). MrcChannel names the frame of a delivery (its Packet object), MrcNetDevice
+ * itself for the end of a serialization. A hint changes no order and no outcome (a prefetch
+ * neither faults nor writes; a wrong or stale address costs one wasted load); it hides part of
+ * the memory latency of large fabrics, whose events touch state that has long left the cache
+ * (issue 22, doc/mrc-performance.rst, seventeenth part).
  */
 class MrcHeapScheduler : public Scheduler
 {
@@ -107,6 +118,19 @@ class MrcHeapScheduler : public Scheduler
      */
     static void InsertNextAtSlot(uint32_t slot);
 
+    /**
+     * Name the memory the next inserted event reads first (used once, by the next Insert).
+     * When that event comes to the top of the queue, the scheduler asks the processor to
+     * load the event's own line and this one while the event before it runs. A hint only:
+     * the order and the outcome of the events do not depend on it, and a wrong one costs a
+     * wasted load.
+     * \param p an address the event reads first (an object, a packet)
+     */
+    static void HintNextInsert(const void* p);
+
+    /// \return the address hinted for the event PeekNext gives (null if none)
+    const void* PeekNextHint() const;
+
     /// The event the simulator runs now, as the scheduler in use handed it out.
     struct RunningEvent
     {
@@ -150,11 +174,20 @@ class MrcHeapScheduler : public Scheduler
     /// MrcQuaternaryHeap's pop wants: one 128-bit comparison of (time stamp, Tie) where the
     /// compiler has 128-bit integers (a compare and a subtract with borrow on x86-64), else
     /// bitwise operations on the outcomes.
+    /// A queued event and the address it reads first (HintNextInsert; null if none).
+    struct Entry
+    {
+        Event ev;         //!< the event (impl flagged if slotted)
+        const void* hint; //!< read ahead when the event reaches the top
+    };
+
     struct EventBefore
     {
-        /// \param a an event \param b another \return true if a runs before b
-        bool operator()(const Event& a, const Event& b) const
+        /// \param a an entry \param b another \return true if a's event runs before b's
+        bool operator()(const Entry& x, const Entry& y) const
         {
+            const Event& a = x.ev;
+            const Event& b = y.ev;
 #ifdef __SIZEOF_INT128__
             return ((static_cast<__uint128_t>(a.key.m_ts) << 64) | Tie(a)) <
                    ((static_cast<__uint128_t>(b.key.m_ts) << 64) | Tie(b));
@@ -178,7 +211,7 @@ class MrcHeapScheduler : public Scheduler
     /// Take the smallest key out of m_removed.
     void PopRemoved();
 
-    MrcQuaternaryHeap<Event, EventBefore> m_heap; //!< the queued events by key
+    MrcQuaternaryHeap<Entry, EventBefore> m_heap; //!< the queued events by key
     std::vector<EventKey> m_removed; //!< min-heap of the keys of removed, still queued events
     static RunningEvent s_running;   //!< the running event, if the scheduler in use knows it
     uint32_t m_lastUid{0};           //!< uid of the newest inserted event
