@@ -23,7 +23,7 @@ namespace ns3
  * (a calendar queue): the near future is a wheel of buckets, each covering 2^widthLog2 time
  * steps, and whatever lies beyond the wheel's span waits in a 4-ary heap (MrcQuaternaryHeap)
  * until the wheel reaches it. Entries go into their bucket unsorted; a bucket is sorted once,
- * when it becomes the current one, and then handed out from its end. A pop therefore costs
+ * when it becomes the current one, and then handed out from its front. A pop therefore costs
  * a comparison sort's share per entry of a bucket and a step along a bitmap of non-empty
  * buckets, instead of a walk from the root to a leaf of a heap of every pending event: the
  * memory it touches is the current bucket, which the pops read in sequence.
@@ -71,7 +71,8 @@ class MrcEventWheel
         m_buckets.assign(std::size_t{1} << bucketsLog2, std::vector<T>());
         m_bits.assign(((std::size_t{1} << bucketsLog2) + 63) / 64, 0);
         m_cur = 0;
-        m_ready = 0;
+        m_head = 0;
+        m_ready = false;
     }
 
     bool Empty() const
@@ -92,9 +93,9 @@ class MrcEventWheel
     const T& Peek() const
     {
         NS_ASSERT_MSG(m_size != 0, "MrcEventWheel::Peek: empty");
-        if (m_ready != 0)
+        if (m_ready)
         {
-            return m_buckets[m_cur & m_mask][m_ready - 1];
+            return m_buckets[m_cur & m_mask][m_head];
         }
         const std::size_t slot = m_cur & m_mask;
         const std::size_t next = m_buckets[slot].empty() ? NextSet(slot) : slot;
@@ -117,7 +118,7 @@ class MrcEventWheel
     /// \return the smallest entry if the current bucket is sorted (no search), else null
     const T* PeekReady() const
     {
-        return m_ready != 0 ? &m_buckets[m_cur & m_mask][m_ready - 1] : nullptr;
+        return m_ready ? &m_buckets[m_cur & m_mask][m_head] : nullptr;
     }
 
     /**
@@ -129,17 +130,18 @@ class MrcEventWheel
     T PopTop()
     {
         NS_ASSERT_MSG(m_size != 0, "MrcEventWheel::PopTop: empty");
-        if (m_ready == 0)
+        if (!m_ready)
         {
             Advance();
         }
         std::vector<T>& b = m_buckets[m_cur & m_mask];
-        const T top = b.back();
-        b.pop_back();
-        --m_ready;
+        const T top = b[m_head++];
         --m_size;
-        if (m_ready == 0)
+        if (m_head == b.size())
         {
+            b.clear();
+            m_head = 0;
+            m_ready = false;
             ClearBit(m_cur & m_mask);
         }
         return top;
@@ -161,14 +163,11 @@ class MrcEventWheel
         }
         const std::size_t slot = bucket & m_mask;
         std::vector<T>& b = m_buckets[slot];
-        if (bucket == m_cur && m_ready != 0)
+        if (bucket == m_cur && m_ready)
         {
-            // the current bucket is sorted, largest first: keep it so
-            auto at = std::upper_bound(b.begin(), b.end(), e, [this](const T& x, const T& y) {
-                return m_less(y, x);
-            });
-            b.insert(at, e);
-            ++m_ready;
+            // The current bucket is sorted from m_head on: keep it so. An event scheduled
+            // for now has the largest uid of its time stamp and goes near the end.
+            b.insert(std::upper_bound(b.begin() + m_head, b.end(), e, m_less), e);
             return;
         }
         b.push_back(e);
@@ -182,7 +181,7 @@ class MrcEventWheel
     }
 
   private:
-    /// Make the current bucket the first non-empty one and sort it (m_ready != 0 after).
+    /// Make the current bucket the first non-empty one and sort it (m_ready after).
     void Advance()
     {
         // The current bucket may hold unsorted entries (pushed while it was not ready).
@@ -215,8 +214,9 @@ class MrcEventWheel
         }
         std::vector<T>& b = m_buckets[slot];
         NS_ASSERT(!b.empty());
-        std::sort(b.begin(), b.end(), [this](const T& x, const T& y) { return m_less(y, x); });
-        m_ready = b.size();
+        std::sort(b.begin(), b.end(), m_less);
+        m_head = 0;
+        m_ready = true;
     }
 
     static constexpr std::size_t NONE = ~std::size_t{0}; //!< no bucket
@@ -230,6 +230,14 @@ class MrcEventWheel
     void Rewind(uint64_t bucket)
     {
         ++m_rewinds;
+        if (m_ready)
+        {
+            // the current bucket's entries taken out are no longer needed before it
+            std::vector<T>& c = m_buckets[m_cur & m_mask];
+            c.erase(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(m_head));
+            m_head = 0;
+            m_ready = false;
+        }
         const uint64_t end = bucket + m_mask + 1; // the new span is [bucket, end)
         for (std::size_t w = 0; w < m_bits.size(); ++w)
         {
@@ -250,7 +258,6 @@ class MrcEventWheel
             }
         }
         m_cur = bucket;
-        m_ready = 0;
     }
 
     /// \param from a slot \return the first slot after it (cyclically) with entries, or NONE
@@ -292,7 +299,8 @@ class MrcEventWheel
     MrcQuaternaryHeap<T, Less> m_far;      //!< entries beyond the wheel's span
     uint64_t m_cur{0};                     //!< the current bucket's number (time stamp >> shift)
     uint64_t m_rewinds{0};                 //!< Pushes before the start
-    std::size_t m_ready{0};                //!< entries of the current bucket, sorted (0: not)
+    std::size_t m_head{0};                 //!< the current bucket's first entry not taken out
+    bool m_ready{false};                   //!< the current bucket is sorted (from m_head on)
     std::size_t m_size{0};                 //!< entries in all
     Less m_less;                           //!< the order
     Stamp m_stamp;                         //!< an entry's time stamp

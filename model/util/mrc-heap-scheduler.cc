@@ -43,12 +43,12 @@ MrcHeapScheduler::GetTypeId()
                                           "power of two time steps, at least one); events "
                                           "within Buckets x BucketWidth of the wheel's start "
                                           "go into its buckets, later ones into a 4-ary heap",
-                                          TimeValue(NanoSeconds(16)),
+                                          TimeValue(NanoSeconds(1)),
                                           MakeTimeAccessor(&MrcHeapScheduler::m_bucketWidth),
                                           MakeTimeChecker(TimeStep(1), Seconds(1)))
                             .AddAttribute("BucketsLog2",
                                           "The wheel has 2^BucketsLog2 buckets",
-                                          UintegerValue(10),
+                                          UintegerValue(12),
                                           MakeUintegerAccessor(&MrcHeapScheduler::m_bucketsLog2),
                                           MakeUintegerChecker<uint32_t>(1, 20));
     return tid;

@@ -33,7 +33,7 @@ namespace ns3
  * The queue (MrcEventWheel) is a calendar for the near future and a 4-ary heap
  * (MrcQuaternaryHeap) for the rest: the fabric's events lie a serialization or a link's delay
  * ahead (tens of nanoseconds to microseconds), so they go into buckets of BucketWidth
- * (default 16 ns) on a wheel of 2^BucketsLog2 (default 1,024) buckets, unsorted; a bucket is
+ * (default 1 ns) on a wheel of 2^BucketsLog2 (default 4,096) buckets, unsorted; a bucket is
  * sorted when the clock reaches it and handed out in order; timers further ahead wait in the
  * heap. Before, the heap held every event (hence the class's name), and a pop walked from the
  * root to a leaf of a heap of thousands of events; now it takes the next of a sorted bucket
@@ -237,7 +237,7 @@ class MrcHeapScheduler : public Scheduler
     uint32_t m_currentUid{0};        //!< uid (or slot) of the event handed out last
     bool m_slotTaken{false};         //!< TakeSlot gave out m_lastUid
     Time m_bucketWidth;              //!< attribute BucketWidth
-    uint32_t m_bucketsLog2{10};      //!< attribute BucketsLog2
+    uint32_t m_bucketsLog2{12};      //!< attribute BucketsLog2
     bool m_shaped{false};            //!< the wheel was given the attributes' shape
 
     /// Give the wheel the shape of the attributes (at the first Insert).
