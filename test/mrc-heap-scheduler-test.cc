@@ -11,7 +11,6 @@
 #include "ns3/make-event.h"
 #include "ns3/map-scheduler.h"
 #include "ns3/mrc-canonical-scheduler.h"
-#include "ns3/mrc-event-wheel.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-tracked-event.h"
 #include "ns3/nstime.h"
@@ -298,82 +297,6 @@ TEST(MrcHeapScheduler, AHintTravelsWithItsEventAndServesOneInsert)
     EXPECT_GT(hinted, 40000u);
     EXPECT_GT(checked, 30000u);
     EXPECT_GT(slotted, 10000u);
-}
-
-TEST(MrcEventWheel, PopsInKeyOrderThroughFarEntriesWrapsAndRewinds)
-{
-    // A small wheel (buckets of 2 steps, 8 buckets: a span of 16 steps) under random pushes
-    // from the clock (the last time stamp taken out) up to 40 steps ahead, so that entries
-    // go to the heap beyond the span and the wheel wraps; now and then an entry is taken out
-    // without moving the clock (an event removed at the top), after which earlier pushes make
-    // the wheel rewind. Every PopTop and Peek equals the smallest of a sorted reference.
-    struct Key
-    {
-        uint64_t ts;
-        uint32_t uid;
-    };
-
-    struct KeyLess
-    {
-        bool operator()(const Key& a, const Key& b) const
-        {
-            return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
-        }
-    };
-
-    struct KeyStamp
-    {
-        uint64_t operator()(const Key& k) const
-        {
-            return k.ts;
-        }
-    };
-
-    for (uint32_t seed = 1; seed <= 3; ++seed)
-    {
-        std::mt19937_64 rng(seed);
-        MrcEventWheel<Key, KeyLess, KeyStamp> wheel(1, 3);
-        std::map<std::pair<uint64_t, uint32_t>, bool> ref;
-        uint64_t clock = 0;
-        uint32_t uid = 0;
-        uint64_t pops = 0;
-        std::size_t largest = 0;
-        for (int step = 0; step < 100000; ++step)
-        {
-            if (rng() % 100 < 52 || ref.empty())
-            {
-                const Key k{clock + (rng() % 2 == 0 ? rng() % 4 : rng() % 40), uid++};
-                wheel.Push(k);
-                ref.emplace(std::make_pair(k.ts, k.uid), true);
-            }
-            else
-            {
-                const auto want = ref.begin()->first;
-                ASSERT_EQ(wheel.Peek().ts, want.first) << "seed " << seed << " step " << step;
-                ASSERT_EQ(wheel.Peek().uid, want.second);
-                const Key got = wheel.PopTop();
-                ASSERT_EQ(got.ts, want.first) << "seed " << seed << " step " << step;
-                ASSERT_EQ(got.uid, want.second);
-                ref.erase(ref.begin());
-                if (rng() % 3 != 0)
-                {
-                    clock = got.ts; // an event that runs; else one dropped unrun
-                }
-                ++pops;
-            }
-            ASSERT_EQ(wheel.Size(), ref.size());
-            largest = std::max(largest, ref.size());
-        }
-        while (!ref.empty())
-        {
-            ASSERT_EQ(wheel.PopTop().uid, ref.begin()->first.second);
-            ref.erase(ref.begin());
-        }
-        EXPECT_TRUE(wheel.Empty());
-        EXPECT_GT(pops, 40000u);
-        EXPECT_GT(largest, 100u); // more entries than the span has steps: many per bucket
-        EXPECT_GT(wheel.GetRewinds(), 20u);
-    }
 }
 
 TEST(MrcHeapScheduler, RemoveTheHeadTheLastAndAMiddleEvent)

@@ -6,7 +6,6 @@
 
 #include "ns3/assert.h"
 #include "ns3/log.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <functional>
@@ -37,20 +36,7 @@ MrcHeapScheduler::GetTypeId()
     static TypeId tid = TypeId("ns3::MrcHeapScheduler")
                             .SetParent<Scheduler>()
                             .SetGroupName("Mrc")
-                            .AddConstructor<MrcHeapScheduler>()
-                            .AddAttribute("BucketWidth",
-                                          "Time a bucket of the wheel covers (rounded down to a "
-                                          "power of two time steps, at least one); events "
-                                          "within Buckets x BucketWidth of the wheel's start "
-                                          "go into its buckets, later ones into a 4-ary heap",
-                                          TimeValue(NanoSeconds(1)),
-                                          MakeTimeAccessor(&MrcHeapScheduler::m_bucketWidth),
-                                          MakeTimeChecker(TimeStep(1), Seconds(1)))
-                            .AddAttribute("BucketsLog2",
-                                          "The wheel has 2^BucketsLog2 buckets",
-                                          UintegerValue(12),
-                                          MakeUintegerAccessor(&MrcHeapScheduler::m_bucketsLog2),
-                                          MakeUintegerChecker<uint32_t>(1, 20));
+                            .AddConstructor<MrcHeapScheduler>();
     return tid;
 }
 
@@ -117,24 +103,9 @@ MrcHeapScheduler::HintNextInsert(const void* p)
 const void*
 MrcHeapScheduler::PeekNextHint() const
 {
-    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::PeekNextHint: no event");
-    const void* hint = m_queue.Peek().hint;
+    NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNextHint: no event");
+    const void* hint = m_heap.Top().hint;
     return hint == &g_noHint ? nullptr : hint;
-}
-
-void
-MrcHeapScheduler::Shape()
-{
-    // At the first Insert, when the attributes are set and the time resolution is fixed.
-    const int64_t steps = std::max<int64_t>(1, m_bucketWidth.GetTimeStep());
-    unsigned widthLog2 = 0;
-    while (widthLog2 < 40 && (int64_t{2} << widthLog2) <= steps)
-    {
-        ++widthLog2;
-    }
-    m_queue.Configure(widthLog2, m_bucketsLog2);
-    m_shaped = true;
-    NS_LOG_DEBUG("wheel: 2^" << m_bucketsLog2 << " buckets of 2^" << widthLog2 << " time steps");
 }
 
 bool
@@ -147,10 +118,6 @@ void
 MrcHeapScheduler::Insert(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    if (!m_shaped)
-    {
-        Shape();
-    }
     m_lastUid = ev.key.m_uid;
     m_slotTaken = false;
     const void* hint = g_hint;
@@ -163,23 +130,23 @@ MrcHeapScheduler::Insert(const Event& ev)
         Event slotted = ev;
         slotted.key.m_uid = g_slot;
         slotted.impl = reinterpret_cast<EventImpl*>(reinterpret_cast<uintptr_t>(ev.impl) | 1u);
-        m_queue.Push(Entry{slotted, hint});
+        m_heap.Push(Entry{slotted, hint});
         return;
     }
-    m_queue.Push(Entry{ev, hint});
+    m_heap.Push(Entry{ev, hint});
 }
 
 bool
 MrcHeapScheduler::IsEmpty() const
 {
-    return m_queue.Empty();
+    return m_heap.Empty();
 }
 
 Scheduler::Event
 MrcHeapScheduler::PeekNext() const
 {
-    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::PeekNext: no event");
-    return Unflagged(m_queue.Peek().ev);
+    NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNext: no event");
+    return Unflagged(m_heap.Top().ev);
 }
 
 void
@@ -206,16 +173,12 @@ MrcHeapScheduler::DropRemoved()
     // The smallest removed key is the first removed event to reach the top (same order).
     // Both fields are compared: a uid alone is reused once ns-3's 32-bit counter wraps.
     // A slotted event is never removed (it shares its key with the event of that uid).
-    while (!m_removed.empty() && !m_queue.Empty())
+    while (!m_removed.empty() && !m_heap.Empty() &&
+           m_heap.Top().ev.key.m_uid == m_removed.front().m_uid &&
+           m_heap.Top().ev.key.m_ts == m_removed.front().m_ts && !IsSlotted(m_heap.Top().ev))
     {
-        const Event& top = m_queue.Peek().ev;
-        if (top.key.m_uid != m_removed.front().m_uid || top.key.m_ts != m_removed.front().m_ts ||
-            IsSlotted(top))
-        {
-            break;
-        }
         NS_LOG_LOGIC("dropping removed event " << m_removed.front().m_uid);
-        m_queue.PopTop();
+        m_heap.Pop();
         PopRemoved();
     }
 }
@@ -224,8 +187,8 @@ Scheduler::Event
 MrcHeapScheduler::RemoveNext()
 {
     NS_LOG_FUNCTION(this);
-    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::RemoveNext: no event");
-    const Event top = Unflagged(m_queue.PopTop().ev);
+    NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::RemoveNext: no event");
+    const Event top = Unflagged(m_heap.Top().ev);
     // The running event's terms are stored before the pop, so that nothing but the
     // returned event stays live across the sift.
     m_currentUid = top.key.m_uid;
@@ -235,19 +198,18 @@ MrcHeapScheduler::RemoveNext()
         s_running.context = top.key.m_context;
         s_running.known = true;
     }
+    m_heap.Pop();
     if (!m_removed.empty())
     {
         DropRemoved();
     }
 #if defined(__GNUC__) || defined(__clang__)
-    if (const Entry* next = m_queue.PeekReady())
+    if (!m_heap.Empty())
     {
         // The next event (unless this one schedules an earlier one): its own line and the
-        // memory it reads first, loaded while this one runs (class text). Not at the end of
-        // a bucket of the wheel: finding the next one now would move the wheel's start past
-        // the clock.
-        __builtin_prefetch(next->ev.impl);
-        __builtin_prefetch(next->hint);
+        // memory it reads first, loaded while this one runs (class text).
+        __builtin_prefetch(m_heap.Top().ev.impl);
+        __builtin_prefetch(m_heap.Top().hint);
     }
 #endif
     return top;
@@ -257,7 +219,7 @@ void
 MrcHeapScheduler::Remove(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    NS_ASSERT_MSG(!m_queue.Empty() && !Before(ev.key, m_queue.Peek().ev.key),
+    NS_ASSERT_MSG(!m_heap.Empty() && !Before(ev.key, m_heap.Top().ev.key),
                   "MrcHeapScheduler::Remove: event " << ev.key.m_uid << " is not queued");
     PushRemoved(ev.key);
     DropRemoved();
@@ -266,7 +228,7 @@ MrcHeapScheduler::Remove(const Event& ev)
 std::size_t
 MrcHeapScheduler::GetHeapSize() const
 {
-    return m_queue.Size();
+    return m_heap.Size();
 }
 
 } // namespace ns3

@@ -5,7 +5,7 @@
 #ifndef MRC_HEAP_SCHEDULER_H
 #define MRC_HEAP_SCHEDULER_H
 
-#include "mrc-event-wheel.h"
+#include "mrc-quaternary-heap.h"
 
 #include "ns3/nstime.h"
 #include "ns3/scheduler.h"
@@ -26,31 +26,22 @@ namespace ns3
 
 /**
  * \ingroup mrc
- * An event queue ordered by the events' key (time stamp, then uid), the order every ns-3
- * scheduler follows: the key is unique, so this scheduler hands out exactly the events ns-3's
- * PriorityQueueScheduler or MapScheduler would, in the same sequence.
- *
- * The queue (MrcEventWheel) is a calendar for the near future and a 4-ary heap
- * (MrcQuaternaryHeap) for the rest: the fabric's events lie a serialization or a link's delay
- * ahead (tens of nanoseconds to microseconds), so they go into buckets of BucketWidth
- * (default 1 ns) on a wheel of 2^BucketsLog2 (default 4,096) buckets, unsorted; a bucket is
- * sorted when the clock reaches it and handed out in order; timers further ahead wait in the
- * heap. Before, the heap held every event (hence the class's name), and a pop walked from the
- * root to a leaf of a heap of thousands of events; now it takes the next of a sorted bucket
- * (issue 22, doc/mrc-performance.rst, eighteenth part).
+ * A 4-ary min-heap of events ordered by their key (time stamp, then uid), the order every
+ * ns-3 scheduler follows: the key is unique, so this scheduler hands out exactly the events
+ * ns-3's PriorityQueueScheduler or MapScheduler would, in the same sequence.
  *
  * What differs is Remove (EventId::Remove, Simulator::Remove). ns-3's
  * PriorityQueueScheduler searches its whole heap for the event. This scheduler deletes
  * lazily instead: a removed event's key goes into a second min-heap, and the event stays
  * in the first until it reaches the top, where both copies are dropped together. Since
- * both queues use the same order and the removed events are a subset of the queued ones,
+ * both heaps use the same order and the removed events are a subset of the queued ones,
  * the smallest removed key is always the first removed event to reach the top, so one
  * comparison of the two tops after each RemoveNext and Remove keeps the invariant that the
- * top is never a removed event.
+ * top is never a removed event. Remove and RemoveNext are O(log n).
  *
  * The event's EventImpl is not touched by the scheduler: the simulator cancels it and
  * releases its reference when it calls Remove, and a removed event's pointer, still in the
- * queue until it is dropped, is never read again.
+ * heap until it is dropped, is never read again.
  *
  * mrc-sim uses it for every run without --ranks (SchedulerType ns3::MrcHeapScheduler).
  *
@@ -76,12 +67,12 @@ namespace ns3
  * run (for a frame hop, about a microsecond of CPU), so RemoveNext asks the processor to load
  * two lines of the next event into the cache: its EventImpl and an address its Notify reads
  * first, named by whoever scheduled it (HintNextInsert, just before the Schedule call; the
- * entry carries it, 32 bytes an entry). Not when the pop emptied the current bucket (finding
- * the next bucket then would move the wheel's start past the clock). MrcChannel names the frame of
- * a delivery (its Packet object), MrcNetDevice itself for the end of a serialization. A hint
- * changes no order and no outcome (a prefetch neither faults nor writes; a wrong or stale address
- * costs one wasted load); it hides part of the memory latency of large fabrics, whose events touch
- * state that has long left the cache (issue 22, doc/mrc-performance.rst, seventeenth part).
+ * entry carries it through the heap, 32 bytes an entry, so a node's four children still span
+ * two cache lines). MrcChannel names the frame of a delivery (its Packet object), MrcNetDevice
+ * itself for the end of a serialization. A hint changes no order and no outcome (a prefetch
+ * neither faults nor writes; a wrong or stale address costs one wasted load); it hides part of
+ * the memory latency of large fabrics, whose events touch state that has long left the cache
+ * (issue 22, doc/mrc-performance.rst, seventeenth part).
  */
 class MrcHeapScheduler : public Scheduler
 {
@@ -220,28 +211,12 @@ class MrcHeapScheduler : public Scheduler
     /// Take the smallest key out of m_removed.
     void PopRemoved();
 
-    /// An entry's time stamp, for the wheel's buckets.
-    struct EntryStamp
-    {
-        /// \param e an entry \return its time stamp
-        uint64_t operator()(const Entry& e) const
-        {
-            return e.ev.key.m_ts;
-        }
-    };
-
-    MrcEventWheel<Entry, EventBefore, EntryStamp> m_queue; //!< the queued events by key
+    MrcQuaternaryHeap<Entry, EventBefore> m_heap; //!< the queued events by key
     std::vector<EventKey> m_removed; //!< min-heap of the keys of removed, still queued events
     static RunningEvent s_running;   //!< the running event, if the scheduler in use knows it
     uint32_t m_lastUid{0};           //!< uid of the newest inserted event
     uint32_t m_currentUid{0};        //!< uid (or slot) of the event handed out last
     bool m_slotTaken{false};         //!< TakeSlot gave out m_lastUid
-    Time m_bucketWidth;              //!< attribute BucketWidth
-    uint32_t m_bucketsLog2{12};      //!< attribute BucketsLog2
-    bool m_shaped{false};            //!< the wheel was given the attributes' shape
-
-    /// Give the wheel the shape of the attributes (at the first Insert).
-    void Shape();
 };
 
 /**
