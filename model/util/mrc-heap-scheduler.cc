@@ -42,6 +42,8 @@ MrcHeapScheduler::GetTypeId()
 
 MrcHeapScheduler::MrcHeapScheduler()
 {
+    static_assert(sizeof(Entry) == 32,
+                  "four entries (a node's children) are meant to fill two cache lines");
     NS_LOG_FUNCTION(this);
     // The simulator makes its new scheduler before it drops the old one (SetScheduler).
     g_active = this;
