@@ -36,8 +36,9 @@ namespace ns3
  * four children of every node start a multiple of four entries after the line, on a multiple
  * of 32 bytes for the schedulers' entries. A group of four children then spans the fewest
  * lines its size allows: two for MrcHeapScheduler's 32-byte entries (an event and its
- * read-ahead hint), four for MrcCanonicalScheduler's 56-byte ones. From a start on 16 bytes (what malloc gives a vector)
- * three groups in eight span one line more. A pop reads one group a level on its way down.
+ * read-ahead hint), four for MrcCanonicalScheduler's 56-byte ones. From a start on 16 bytes (what
+ * malloc gives a vector) three groups in eight span one line more. A pop reads one group a level on
+ * its way down.
  *
  * \tparam T the entry (trivially copyable; copied by value)
  * \tparam Less a strict total order: Less()(a, b) is true if a leaves the heap before b.
