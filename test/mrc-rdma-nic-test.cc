@@ -869,10 +869,12 @@ TEST(MrcRdmaNicDeathTest, PortAdminOfAMissingPortAborts)
 namespace
 {
 
-/// A queue pair that only exposes MrcQueuePair::AddIpUdpIcrc (no transport).
+/// A queue pair that only exposes MrcQueuePair::AddIpUdpIcrc and AddFrameHeaders (no
+/// transport).
 class HeaderOnlyQueuePair : public MrcQueuePair
 {
   public:
+    using MrcQueuePair::AddFrameHeaders;
     using MrcQueuePair::AddIpUdpIcrc;
 
     Time GetNextSendTime(uint32_t /* port */) const override
@@ -1007,4 +1009,65 @@ TEST(MrcQueuePairHeaders, AddIpUdpIcrcWithSrv6GivesTheBytesOfSeparateAdds)
     EXPECT_EQ((b[4] << 8) | b[5], 40 + 8 + bth.GetSerializedSize() + 4);
     EXPECT_EQ(b[40] >> 4, 6);
     EXPECT_EQ(b[46], 17u);
+}
+
+TEST(MrcQueuePairHeaders, AddFrameHeadersPutsThePortsEthernetHeaderInFront)
+{
+    // A frame built by a queue pair (AddFrameHeaders) must be the port device's Ethernet
+    // header followed by exactly the bytes of AddIpUdpIcrc, in every mode (the Ethernet
+    // header in the single AddHeader, or added last after a computed ICRC, a UDP checksum
+    // or an SRv6 encapsulation); SendFramed then sends these bytes and SendToClass would
+    // have sent the same.
+    const Ipv6Address src("2001:db8::7");
+    const Ipv6Address dst("2001:db8::9");
+    const MrcUsidCarrier carrier(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK, {0x1405});
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_WRITE_ONLY);
+    bth.SetDestQp(0x42);
+    bth.SetPsn(0x777);
+    MrcRethHeader reth;
+    reth.SetDmaLength(4096);
+    const Mac48Address mac("02:00:00:00:00:2a");
+    for (int mode = 0; mode < 3; ++mode)
+    {
+        for (int srv6 = 0; srv6 < 2; ++srv6)
+        {
+            Ptr<MrcRdmaNic> nic = CreateObject<MrcRdmaNic>();
+            nic->SetAttribute("ComputeIcrc", BooleanValue(mode == 1));
+            nic->SetAttribute("ComputeUdpChecksum", BooleanValue(mode == 2));
+            Ptr<MrcNetDevice> dev = CreateObject<MrcNetDevice>();
+            dev->SetAddress(mac);
+            nic->AddPort(dev, src);
+            Ptr<HeaderOnlyQueuePair> qp = CreateObject<HeaderOnlyQueuePair>();
+            qp->SetNic(nic, 1);
+            const MrcUsidCarrier* c = srv6 ? &carrier : nullptr;
+            Ptr<Packet> ip = Create<Packet>(100);
+            Ptr<Packet> frame = ip->Copy();
+            qp->AddIpUdpIcrc(ip, src, dst, 26, MrcEcn::ECT0, 0x12345, 0xc001, {&bth, &reth}, c);
+            qp->AddFrameHeaders(frame,
+                                0,
+                                src,
+                                dst,
+                                26,
+                                MrcEcn::ECT0,
+                                0x12345,
+                                0xc001,
+                                {&bth, &reth},
+                                c);
+            SCOPED_TRACE("mode " + std::to_string(mode) + " srv6 " + std::to_string(srv6));
+            const std::vector<uint8_t> f = BytesOf(frame);
+            const std::vector<uint8_t> i = BytesOf(ip);
+            ASSERT_EQ(f.size(), i.size() + 14);
+            // no channel: the destination is the broadcast address; the source is the port's
+            EXPECT_EQ(std::vector<uint8_t>(f.begin(), f.begin() + 6),
+                      std::vector<uint8_t>(6, 0xff));
+            uint8_t own[6];
+            mac.CopyTo(own);
+            EXPECT_EQ(std::vector<uint8_t>(f.begin() + 6, f.begin() + 12),
+                      std::vector<uint8_t>(own, own + 6));
+            EXPECT_EQ(f[12], 0x86);
+            EXPECT_EQ(f[13], 0xdd);
+            EXPECT_EQ(std::vector<uint8_t>(f.begin() + 14, f.end()), i);
+        }
+    }
 }

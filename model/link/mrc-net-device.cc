@@ -762,6 +762,36 @@ MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
     return EnqueueFrame(packet, cls);
 }
 
+void
+MrcNetDevice::WriteEthernetHeader(uint8_t* out, uint16_t etherType)
+{
+    if (!m_ethMacsValid)
+    {
+        RefreshEthMacs();
+    }
+    std::copy(m_ethMacs, m_ethMacs + 12, out);
+    MrcByteIo::WriteU16(out + 12, etherType);
+}
+
+bool
+MrcNetDevice::SendFramed(Ptr<Packet> frame, uint8_t cls)
+{
+    NS_LOG_FUNCTION(this << frame << unsigned(cls));
+    CheckClass(cls, "MrcNetDevice::SendFramed");
+    NS_ABORT_MSG_IF(
+        frame->GetSize() < ETH_HEADER_BYTES || frame->GetSize() - ETH_HEADER_BYTES > m_mtu,
+        "MrcNetDevice: a " << frame->GetSize() << "-byte frame does not fit the Mtu of " << m_mtu
+                           << " bytes and the " << ETH_HEADER_BYTES << "-byte Ethernet header");
+    if (m_frameTraces && !m_macTxTrace.IsEmpty())
+    {
+        // the trace sees what SendToClass's does: the packet without the Ethernet header
+        Ptr<Packet> packet = frame->Copy();
+        packet->RemoveAtStart(ETH_HEADER_BYTES);
+        m_macTxTrace(packet);
+    }
+    return EnqueueFrame(frame, cls);
+}
+
 bool
 MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
                                    uint16_t etherType,

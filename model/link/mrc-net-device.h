@@ -255,6 +255,25 @@ class MrcNetDevice : public NetDevice
     static constexpr uint32_t MAX_PREFIX_BYTES = 64; //!< SendToClassReplacing's limit
 
     /**
+     * Write the Ethernet header SendToClass would add (destination: the peer's MAC,
+     * source: this device's, then the EtherType), for a sender that prepends it with its
+     * own headers in one step and then calls SendFramed.
+     * \param out MrcRawHeader::ETHERNET_BYTES (14) bytes
+     * \param etherType the EtherType to write
+     */
+    void WriteEthernetHeader(uint8_t* out, uint16_t etherType);
+
+    /**
+     * Queue a frame that already starts with this device's Ethernet header
+     * (WriteEthernetHeader): as SendToClass, without the header operation. The MacTx
+     * trace sees the packet without its Ethernet header, as with SendToClass.
+     * \param frame the frame, at most Mtu + 14 bytes (aborts otherwise)
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \return false if the frame was dropped (queue full or link down)
+     */
+    bool SendFramed(Ptr<Packet> frame, uint8_t cls);
+
+    /**
      * Take the newest frame of a class queue back before it is sent (a switch trimming
      * a queued packet): it leaves the queue without a trace or counter.
      * \param cls the class, 0..7 (aborts otherwise)

@@ -11,6 +11,7 @@
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-imm-dt-header.h"
+#include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-srv6-encap.h"
 #include "ns3/mrc-udp-checksum.h"
 #include "ns3/object-factory.h"
@@ -507,7 +508,7 @@ MrcQueuePair::BuildNextPacket(uint32_t port)
             ++m_counters.retransmittedPackets;
             m_counters.retransmittedBytes += tx.payloadBytes;
         }
-        m_txTrace(tx.packet);
+        TraceTx(tx.packet);
     }
     return tx;
 }
@@ -528,8 +529,20 @@ MrcQueuePair::SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp, uint8_t ki
     m_counters.acksSent += (kind & CONTROL_ACK) ? 1 : 0;
     m_counters.naksSent += (kind & CONTROL_NAK) ? 1 : 0;
     m_counters.cnpsSent += (kind & CONTROL_CNP) ? 1 : 0;
-    m_txTrace(p);
-    m_nic->SendControl(port, p, dscp);
+    TraceTx(p);
+    m_nic->SendControlFrame(port, p, dscp);
+}
+
+void
+MrcQueuePair::TraceTx(const Ptr<Packet>& frame) const
+{
+    if (!m_txTrace.IsEmpty())
+    {
+        // the trace sees the packet from its IPv6 header, as before frames were built here
+        Ptr<Packet> packet = frame->Copy();
+        packet->RemoveAtStart(MrcRawHeader::ETHERNET_BYTES);
+        m_txTrace(packet);
+    }
 }
 
 void
@@ -633,6 +646,41 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
                            std::initializer_list<const Header*> transport,
                            const MrcUsidCarrier* srv6) const
 {
+    PutIpUdpIcrc(p, src, dst, dscp, ecn, flowLabel, udpSrcPort, transport, srv6, nullptr);
+}
+
+void
+MrcQueuePair::AddFrameHeaders(Ptr<Packet> p,
+                              uint32_t port,
+                              const MrcIpv6Bytes& src,
+                              const MrcIpv6Bytes& dst,
+                              uint8_t dscp,
+                              MrcEcn ecn,
+                              uint32_t flowLabel,
+                              uint16_t udpSrcPort,
+                              std::initializer_list<const Header*> transport,
+                              const MrcUsidCarrier* srv6) const
+{
+    MrcRawHeader eth(MrcRawHeader::ETHERNET_BYTES, MrcRawHeader::ETHERNET);
+    m_nic->WriteEthernetHeader(port, eth.Bytes());
+    if (!PutIpUdpIcrc(p, src, dst, dscp, ecn, flowLabel, udpSrcPort, transport, srv6, eth.Bytes()))
+    {
+        p->AddHeader(eth); // after a computed ICRC or UDP checksum, or an SRv6 encapsulation
+    }
+}
+
+bool
+MrcQueuePair::PutIpUdpIcrc(Ptr<Packet> p,
+                           const MrcIpv6Bytes& src,
+                           const MrcIpv6Bytes& dst,
+                           uint8_t dscp,
+                           MrcEcn ecn,
+                           uint32_t flowLabel,
+                           uint16_t udpSrcPort,
+                           std::initializer_list<const Header*> transport,
+                           const MrcUsidCarrier* srv6,
+                           const uint8_t* ethernet) const
+{
     uint32_t transportBytes = 0;
     for (const Header* h : transport)
     {
@@ -681,17 +729,21 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
         outer.hopLimit = MRC_SRV6_DEFAULT_HOP_LIMIT;
         outer.src = ip.src;
         srv6->GetBytes(outer.dst.bytes);
-        MrcAddIpv6InIpv6Header(p, outer, ip, udp, MRC_UDP_HEADER_BYTES, transport);
+        MrcAddIpv6InIpv6Header(p, outer, ip, udp, MRC_UDP_HEADER_BYTES, transport, ethernet);
         p->AddTrailer(MrcIcrcTrailer(0));
-        return;
+        return ethernet != nullptr;
     }
+    // The Ethernet header goes in front now unless something is computed over the IPv6
+    // packet first (ICRC, UDP checksum) or an outer header follows (SRv6 then).
+    const bool last = !srv6 && !m_nic->GetComputeIcrc() && !m_nic->GetComputeUdpChecksum();
+    const uint8_t* eth = last ? ethernet : nullptr;
     if (transport.size() > 0)
     {
-        MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES, transport);
+        MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES, transport, eth);
     }
     else
     {
-        MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES);
+        MrcAddIpv6Header(p, ip, udp, MRC_UDP_HEADER_BYTES, eth);
     }
     if (m_nic->GetComputeIcrc())
     {
@@ -710,6 +762,7 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
     {
         MrcSrv6Encapsulate(p, ip.trafficClass, flowLabel, src.ToAddress(), *srv6);
     }
+    return eth != nullptr;
 }
 
 int32_t

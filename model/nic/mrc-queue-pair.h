@@ -72,7 +72,7 @@ struct MrcRxPacket
  */
 struct MrcTxPacket
 {
-    Ptr<Packet> packet;         //!< from the outer IPv6 header to the ICRC
+    Ptr<Packet> packet;         //!< from the Ethernet header to the ICRC (AddFrameHeaders)
     uint8_t dscp{0};            //!< the packet's DSCP (selects the device class)
     bool retransmission{false}; //!< the transport sends this payload again
     uint32_t payloadBytes{0};   //!< its payload bytes (the base counts them)
@@ -398,7 +398,8 @@ class MrcQueuePair : public Object
      * Send a control packet (ACK, NAK, CNP, SACK, probe) at once, in its DSCP's class:
      * counts it by kind and fires the Tx trace.
      * \param port the NIC port
-     * \param p the packet from its IPv6 header (ICRC included)
+     * \param p the frame from its Ethernet header to the ICRC (AddFrameHeaders); the
+     *        Tx trace sees it from the IPv6 header
      * \param dscp its DSCP
      * \param kind what it counts as (ControlKind bits)
      */
@@ -489,6 +490,51 @@ class MrcQueuePair : public Object
                       std::initializer_list<const Header*> transport = {},
                       const MrcUsidCarrier* srv6 = nullptr) const;
 
+    /**
+     * As AddIpUdpIcrc, with the Ethernet header of `port`'s device in front: the frame
+     * the NIC queues as it is (MrcNetDevice::SendFramed), what BuildNextPacket returns and
+     * SendControl takes. Where AddIpUdpIcrc writes its headers with one AddHeader (no
+     * computed ICRC or UDP checksum, the default), the Ethernet header goes in with them,
+     * so a packet built by a queue pair costs no header operation at the device.
+     * \param p the packet, as for AddIpUdpIcrc
+     * \param port the NIC port whose device sends the frame
+     * \param src source address
+     * \param dst destination address
+     * \param dscp DSCP
+     * \param ecn ECN codepoint
+     * \param flowLabel flow label
+     * \param udpSrcPort UDP source port
+     * \param transport headers to add after UDP, as for AddIpUdpIcrc
+     * \param srv6 the uSID carrier of an outer IPv6 header, as for AddIpUdpIcrc
+     */
+    void AddFrameHeaders(Ptr<Packet> p,
+                         uint32_t port,
+                         const MrcIpv6Bytes& src,
+                         const MrcIpv6Bytes& dst,
+                         uint8_t dscp,
+                         MrcEcn ecn,
+                         uint32_t flowLabel,
+                         uint16_t udpSrcPort,
+                         std::initializer_list<const Header*> transport = {},
+                         const MrcUsidCarrier* srv6 = nullptr) const;
+
+    /**
+     * AddIpUdpIcrc's work, with an Ethernet header in front when the headers go in with
+     * one AddHeader.
+     * \return true if `ethernet` was written (it is not when null, or when the ICRC or
+     *         the UDP checksum is computed over the packet first)
+     */
+    bool PutIpUdpIcrc(Ptr<Packet> p,
+                      const MrcIpv6Bytes& src,
+                      const MrcIpv6Bytes& dst,
+                      uint8_t dscp,
+                      MrcEcn ecn,
+                      uint32_t flowLabel,
+                      uint16_t udpSrcPort,
+                      std::initializer_list<const Header*> transport,
+                      const MrcUsidCarrier* srv6,
+                      const uint8_t* ethernet) const;
+
     // configuration (attributes)
     uint32_t m_mtu;              //!< payload bytes per full packet (Mtu attribute)
     TypeId m_ccTypeId;           //!< CongestionControl attribute
@@ -534,6 +580,10 @@ class MrcQueuePair : public Object
     TracedCallback<uint32_t, MrcQpState, MrcQpState> m_stateTrace;         //!< StateChanged
 
   private:
+    /// Fire the Tx trace with a frame's packet from its IPv6 header (a copy, only if
+    /// the trace is connected). \param frame the frame, from its Ethernet header
+    void TraceTx(const Ptr<Packet>& frame) const;
+
     /// The controller changed rate or cwnd outside an event (timer).
     void CcChanged();
 };

@@ -543,6 +543,23 @@ MrcRdmaNic::SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp)
     return dev->SendToClass(p, MrcNetDevice::ETHER_TYPE_IPV6, dev->ClassifyDscp(dscp));
 }
 
+bool
+MrcRdmaNic::SendControlFrame(uint32_t port, Ptr<Packet> frame, uint8_t dscp)
+{
+    NS_ASSERT(port < m_ports.size());
+    MrcNetDevice* dev = PeekPointer(m_ports[port].dev);
+    return dev->SendFramed(frame, dev->ClassifyDscp(dscp));
+}
+
+void
+MrcRdmaNic::WriteEthernetHeader(uint32_t port, uint8_t* out) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size() || !m_ports[port].dev,
+                    "MrcRdmaNic::WriteEthernetHeader: port " << port << " has no device; ports 0.."
+                                                             << m_ports.size());
+    m_ports[port].dev->WriteEthernetHeader(out, MrcNetDevice::ETHER_TYPE_IPV6);
+}
+
 void
 MrcRdmaNic::Kick(uint32_t port)
 {
@@ -681,9 +698,7 @@ MrcRdmaNic::Serve(uint32_t port)
         }
         ++pt.txData;
         m_lastDataPort = port;
-        if (!pt.dev->SendToClass(tx.packet,
-                                 MrcNetDevice::ETHER_TYPE_IPV6,
-                                 pt.dev->ClassifyDscp(tx.dscp)))
+        if (!pt.dev->SendFramed(tx.packet, pt.dev->ClassifyDscp(tx.dscp)))
         {
             ++pt.txDrops;
         }

@@ -231,6 +231,24 @@ class MrcRdmaNic : public Object, public MrcPortOwner
     bool SendControl(uint32_t port, Ptr<Packet> p, uint8_t dscp);
 
     /**
+     * As SendControl, for a frame that already has the port device's Ethernet header
+     * (MrcQueuePair::AddFrameHeaders): queued with MrcNetDevice::SendFramed.
+     * \param port the port
+     * \param frame the frame from its Ethernet header
+     * \param dscp its DSCP
+     * \return false if the device dropped it
+     */
+    bool SendControlFrame(uint32_t port, Ptr<Packet> frame, uint8_t dscp);
+
+    /**
+     * Write the Ethernet header a port's device puts on an IPv6 frame
+     * (MrcNetDevice::WriteEthernetHeader).
+     * \param port the port
+     * \param out MrcRawHeader::ETHERNET_BYTES (14) bytes
+     */
+    void WriteEthernetHeader(uint32_t port, uint8_t* out) const;
+
+    /**
      * The QP reached RTR and its transport set up its connected state: fires
      * QueuePairConnected.
      * \param qp the queue pair

@@ -512,7 +512,10 @@ namespace
 
 /// The bytes of an IPv6 header and what follows it (MrcAddIpv6Header's arguments).
 MrcRawHeader
-MakeIpv6Bytes(const MrcIpv6Fields& ip, const uint8_t* following, uint32_t followingBytes)
+MakeIpv6Bytes(const MrcIpv6Fields& ip,
+              const uint8_t* following,
+              uint32_t followingBytes,
+              const uint8_t* ethernet = nullptr)
 {
     NS_ABORT_MSG_IF(followingBytes > MRC_MAX_FOLLOWING_BYTES,
                     "MrcAddIpv6Header: " << followingBytes << " following bytes: allowed 0.."
@@ -520,8 +523,17 @@ MakeIpv6Bytes(const MrcIpv6Fields& ip, const uint8_t* following, uint32_t follow
     NS_ABORT_MSG_IF(ip.flowLabel > MRC_FLOW_LABEL_MASK,
                     "MrcAddIpv6Header: flow label 0x" << std::hex << ip.flowLabel << std::dec
                                                       << " does not fit in 20 bits");
-    MrcRawHeader raw(MRC_IPV6_HEADER_BYTES + followingBytes);
-    uint8_t* b = raw.Bytes();
+    const uint32_t ethBytes = ethernet ? MrcRawHeader::ETHERNET_BYTES : 0;
+    static_assert(MrcRawHeader::ETHERNET_BYTES + MRC_IPV6_HEADER_BYTES + MRC_MAX_FOLLOWING_BYTES <=
+                      MrcRawHeader::MAX_BYTES,
+                  "an Ethernet header, an IPv6 header and its following bytes fit a raw header");
+    MrcRawHeader raw(ethBytes + MRC_IPV6_HEADER_BYTES + followingBytes,
+                     ethernet ? MrcRawHeader::ETHERNET : MrcRawHeader::OPAQUE);
+    if (ethernet)
+    {
+        std::memcpy(raw.Bytes(), ethernet, ethBytes);
+    }
+    uint8_t* b = raw.Bytes() + ethBytes;
     // Version 6 | traffic class | flow label, then payload length, next header, hop limit.
     MrcByteIo::WriteU32(b,
                         (0x6u << 28) | (static_cast<uint32_t>(ip.trafficClass) << 20) |
@@ -544,9 +556,10 @@ void
 MrcAddIpv6Header(Ptr<Packet> p,
                  const MrcIpv6Fields& ip,
                  const uint8_t* following,
-                 uint32_t followingBytes)
+                 uint32_t followingBytes,
+                 const uint8_t* ethernet)
 {
-    p->AddHeader(MakeIpv6Bytes(ip, following, followingBytes));
+    p->AddHeader(MakeIpv6Bytes(ip, following, followingBytes, ethernet));
 }
 
 void
@@ -554,9 +567,10 @@ MrcAddIpv6Header(Ptr<Packet> p,
                  const MrcIpv6Fields& ip,
                  const uint8_t* following,
                  uint32_t followingBytes,
-                 std::initializer_list<const Header*> after)
+                 std::initializer_list<const Header*> after,
+                 const uint8_t* ethernet)
 {
-    const MrcRawHeader raw = MakeIpv6Bytes(ip, following, followingBytes);
+    const MrcRawHeader raw = MakeIpv6Bytes(ip, following, followingBytes, ethernet);
     p->AddHeader(MrcHeaderSequence(after, &raw));
 }
 
@@ -566,9 +580,10 @@ MrcAddIpv6InIpv6Header(Ptr<Packet> p,
                        const MrcIpv6Fields& inner,
                        const uint8_t* following,
                        uint32_t followingBytes,
-                       std::initializer_list<const Header*> after)
+                       std::initializer_list<const Header*> after,
+                       const uint8_t* ethernet)
 {
-    const MrcRawHeader outerRaw = MakeIpv6Bytes(outer, nullptr, 0);
+    const MrcRawHeader outerRaw = MakeIpv6Bytes(outer, nullptr, 0, ethernet);
     const MrcRawHeader innerRaw = MakeIpv6Bytes(inner, following, followingBytes);
     p->AddHeader(MrcHeaderSequence(after, &innerRaw, &outerRaw));
 }

@@ -310,11 +310,16 @@ constexpr uint32_t MRC_MAX_FOLLOWING_BYTES = 24;
  * \param ip the IPv6 fields (flow label must fit in 20 bits)
  * \param following bytes to place right after the IPv6 header (may be null)
  * \param followingBytes how many (at most MRC_MAX_FOLLOWING_BYTES)
+ * \param ethernet an Ethernet header to place before the IPv6 header
+ *        (MrcRawHeader::ETHERNET_BYTES bytes, from MrcNetDevice::WriteEthernetHeader), or
+ *        null: a NIC then queues the frame with MrcNetDevice::SendFramed, and the frame
+ *        costs no header operation of its own
  */
 void MrcAddIpv6Header(Ptr<Packet> p,
                       const MrcIpv6Fields& ip,
                       const uint8_t* following = nullptr,
-                      uint32_t followingBytes = 0);
+                      uint32_t followingBytes = 0,
+                      const uint8_t* ethernet = nullptr);
 
 /**
  * \ingroup mrc
@@ -327,12 +332,14 @@ void MrcAddIpv6Header(Ptr<Packet> p,
  * \param following bytes to place right after the IPv6 header (may be null)
  * \param followingBytes how many (at most MRC_MAX_FOLLOWING_BYTES)
  * \param after the headers that follow, in wire order; null entries are skipped
+ * \param ethernet an Ethernet header before the IPv6 header, or null (as above)
  */
 void MrcAddIpv6Header(Ptr<Packet> p,
                       const MrcIpv6Fields& ip,
                       const uint8_t* following,
                       uint32_t followingBytes,
-                      std::initializer_list<const Header*> after);
+                      std::initializer_list<const Header*> after,
+                      const uint8_t* ethernet = nullptr);
 
 /**
  * \ingroup mrc
@@ -347,13 +354,16 @@ void MrcAddIpv6Header(Ptr<Packet> p,
  * \param following bytes to place right after the inner IPv6 header (may be null)
  * \param followingBytes how many (at most MRC_MAX_FOLLOWING_BYTES)
  * \param after the headers that follow, in wire order; null entries are skipped
+ * \param ethernet an Ethernet header before the outer IPv6 header, or null (as
+ *        MrcAddIpv6Header's)
  */
 void MrcAddIpv6InIpv6Header(Ptr<Packet> p,
                             const MrcIpv6Fields& outer,
                             const MrcIpv6Fields& inner,
                             const uint8_t* following,
                             uint32_t followingBytes,
-                            std::initializer_list<const Header*> after);
+                            std::initializer_list<const Header*> after,
+                            const uint8_t* ethernet = nullptr);
 
 /**
  * \ingroup mrc

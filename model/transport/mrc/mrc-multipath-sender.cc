@@ -202,15 +202,16 @@ MrcMultipathQueuePair::Encapsulate(Ptr<Packet> p,
 {
     const MrcEvWire wire =
         MrcEvEncode(evValue, m_srcPortHigh ? MrcEvSplit::SRC_PORT_HIGH : MrcEvSplit::SRC_PORT_LOW);
-    AddIpUdpIcrc(p,
-                 m_nic->GetAddressBytes(port),
-                 GetRemoteAddressBytes(port),
-                 dscp,
-                 ecn,
-                 wire.flowLabel,
-                 wire.udpSrcPort,
-                 transport,
-                 carrier);
+    AddFrameHeaders(p,
+                    port,
+                    m_nic->GetAddressBytes(port),
+                    GetRemoteAddressBytes(port),
+                    dscp,
+                    ecn,
+                    wire.flowLabel,
+                    wire.udpSrcPort,
+                    transport,
+                    carrier);
 }
 
 void

@@ -34,8 +34,9 @@ NS_OBJECT_ENSURE_REGISTERED(MrcRoceQueuePair);
 namespace
 {
 
-/// Ethernet header + preamble/SFD/IFG/FCS: what a frame costs on the wire beyond the packet.
-constexpr uint32_t WIRE_EXTRA_BYTES = 14 + 24;
+/// Preamble/SFD, FCS and inter-frame gap: what a frame costs on the wire beyond its bytes
+/// (the packet built here starts with its Ethernet header: AddFrameHeaders).
+constexpr uint32_t WIRE_EXTRA_BYTES = 24;
 
 using MrcByteIo::ReadU32;
 using MrcByteIo::ReadU64;
@@ -431,14 +432,15 @@ MrcRoceQueuePair::MakeDataPacket(const MrcSendWqe& w, uint64_t seq, uint32_t por
     bth.SetPsn(static_cast<uint32_t>((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
     bth.SetAckReq(last);
     // IPv6, UDP, BTH and RETH with one AddHeader (the same bytes as three)
-    AddIpUdpIcrc(p,
-                 m_nic->GetAddress(port),
-                 GetRemoteAddress(port),
-                 m_dataDscp,
-                 m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
-                 m_path.flowLabel,
-                 m_path.udpSrcPort,
-                 {&bth, first ? &reth : nullptr});
+    AddFrameHeaders(p,
+                    port,
+                    m_nic->GetAddress(port),
+                    GetRemoteAddress(port),
+                    m_dataDscp,
+                    m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
+                    m_path.flowLabel,
+                    m_path.udpSrcPort,
+                    {&bth, first ? &reth : nullptr});
     return p;
 }
 
@@ -996,14 +998,15 @@ MrcRoceQueuePair::SendAck(uint32_t port)
         m_pendingCnpFlag = false;
         kind |= CONTROL_CNP; // the flag counts as a CNP sent
     }
-    AddIpUdpIcrc(p,
-                 m_nic->GetAddress(port),
-                 GetRemoteAddress(port),
-                 m_ackDscp,
-                 MrcEcn::NOT_ECT,
-                 m_path.flowLabel,
-                 m_path.udpSrcPort,
-                 {&bth, &aeth}); // one AddHeader, the bytes of IPv6, UDP, BTH and AETH
+    AddFrameHeaders(p,
+                    port,
+                    m_nic->GetAddress(port),
+                    GetRemoteAddress(port),
+                    m_ackDscp,
+                    MrcEcn::NOT_ECT,
+                    m_path.flowLabel,
+                    m_path.udpSrcPort,
+                    {&bth, &aeth}); // one AddHeader, the bytes of IPv6, UDP, BTH and AETH
     m_sinceAck = 0;
     SendControl(port, p, m_ackDscp, kind);
 }
@@ -1027,13 +1030,14 @@ MrcRoceQueuePair::SendNakFor(uint32_t port, MrcAethHeader::NakCode code, uint64_
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(static_cast<uint32_t>((seq + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
     p->AddHeader(bth);
-    AddIpUdpIcrc(p,
-                 m_nic->GetAddress(port),
-                 GetRemoteAddress(port),
-                 m_ackDscp,
-                 MrcEcn::NOT_ECT,
-                 m_path.flowLabel,
-                 m_path.udpSrcPort);
+    AddFrameHeaders(p,
+                    port,
+                    m_nic->GetAddress(port),
+                    GetRemoteAddress(port),
+                    m_ackDscp,
+                    MrcEcn::NOT_ECT,
+                    m_path.flowLabel,
+                    m_path.udpSrcPort);
     SendControl(port, p, m_ackDscp, CONTROL_NAK);
 }
 
@@ -1052,13 +1056,14 @@ MrcRoceQueuePair::SendCnp(uint32_t port)
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(MrcCnpHeader());
     p->AddHeader(MrcCnpHeader::MakeBth(m_remoteQpn));
-    AddIpUdpIcrc(p,
-                 m_nic->GetAddress(port),
-                 GetRemoteAddress(port),
-                 m_cnpDscp,
-                 MrcEcn::NOT_ECT,
-                 m_path.flowLabel,
-                 m_path.udpSrcPort);
+    AddFrameHeaders(p,
+                    port,
+                    m_nic->GetAddress(port),
+                    GetRemoteAddress(port),
+                    m_cnpDscp,
+                    MrcEcn::NOT_ECT,
+                    m_path.flowLabel,
+                    m_path.udpSrcPort);
     SendControl(port, p, m_cnpDscp, CONTROL_CNP);
 }
 

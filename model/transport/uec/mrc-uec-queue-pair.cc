@@ -52,8 +52,9 @@ NS_OBJECT_ENSURE_REGISTERED(MrcUecQueuePair);
 namespace
 {
 
-/// Ethernet header + preamble/SFD/IFG/FCS: what a frame costs on the wire beyond the packet.
-constexpr uint32_t WIRE_EXTRA_BYTES = 14 + 24;
+/// Preamble/SFD, FCS and inter-frame gap: what a frame costs on the wire beyond its bytes
+/// (the packet built here starts with its Ethernet header: AddFrameHeaders).
+constexpr uint32_t WIRE_EXTRA_BYTES = 24;
 constexpr uint32_t PSN_MASK = MrcBthHeader::PSN_MASK;
 
 /// \param b two bytes \return them as a big-endian 16-bit value
@@ -475,14 +476,15 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
     // (our choice of field; 256 B units, wrapping at 16 bits). 0 with RCCC off.
     meth.SetRqMsn(pullTarget);
     const MrcEvWire wire = MrcEvEncode(static_cast<uint16_t>(c.ev), MrcEvSplit::SRC_PORT_LOW);
-    AddIpUdpIcrc(p,
-                 m_nic->GetAddressBytes(port),
-                 GetRemoteAddressBytes(port),
-                 dscp,
-                 m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
-                 wire.flowLabel,
-                 wire.udpSrcPort,
-                 {&d.bth, &meth, &d.reth}); // one AddHeader: IPv6, UDP, BTH, METH, RETH
+    AddFrameHeaders(p,
+                    port,
+                    m_nic->GetAddressBytes(port),
+                    GetRemoteAddressBytes(port),
+                    dscp,
+                    m_ecnCapable ? MrcEcn::ECT0 : MrcEcn::NOT_ECT,
+                    wire.flowLabel,
+                    wire.udpSrcPort,
+                    {&d.bth, &meth, &d.reth}); // one AddHeader: IPv6, UDP, BTH, METH, RETH
     return p;
 }
 
@@ -1101,13 +1103,14 @@ void
 MrcUecQueuePair::SendOnEv(uint32_t port, Ptr<Packet> p, uint16_t ev, uint8_t kind)
 {
     const MrcEvWire wire = MrcEvEncode(ev, MrcEvSplit::SRC_PORT_LOW);
-    AddIpUdpIcrc(p,
-                 m_nic->GetAddressBytes(port),
-                 GetRemoteAddressBytes(port),
-                 m_controlDscp,
-                 MrcEcn::NOT_ECT,
-                 wire.flowLabel,
-                 wire.udpSrcPort);
+    AddFrameHeaders(p,
+                    port,
+                    m_nic->GetAddressBytes(port),
+                    GetRemoteAddressBytes(port),
+                    m_controlDscp,
+                    MrcEcn::NOT_ECT,
+                    wire.flowLabel,
+                    wire.udpSrcPort);
     SendControl(port, p, m_controlDscp, kind);
 }
 
