@@ -876,6 +876,7 @@ class HeaderOnlyQueuePair : public MrcQueuePair
   public:
     using MrcQueuePair::AddFrameHeaders;
     using MrcQueuePair::AddIpUdpIcrc;
+    using MrcQueuePair::NewPacket;
 
     Time GetNextSendTime(uint32_t /* port */) const override
     {
@@ -1013,11 +1014,13 @@ TEST(MrcQueuePairHeaders, AddIpUdpIcrcWithSrv6GivesTheBytesOfSeparateAdds)
 
 TEST(MrcQueuePairHeaders, AddFrameHeadersPutsThePortsEthernetHeaderInFront)
 {
-    // A frame built by a queue pair (AddFrameHeaders) must be the port device's Ethernet
-    // header followed by exactly the bytes of AddIpUdpIcrc, in every mode (the Ethernet
-    // header in the single AddHeader, or added last after a computed ICRC, a UDP checksum
-    // or an SRv6 encapsulation); SendFramed then sends these bytes and SendToClass would
-    // have sent the same.
+    // A frame built by a queue pair (AddFrameHeaders, from a NewPacket that ends with four
+    // zero bytes of room for the ICRC) must be the port device's Ethernet header followed by
+    // exactly the bytes of AddIpUdpIcrc on the bare payload, in every mode (the Ethernet
+    // header in the single AddHeader, or added last after a computed ICRC, which replaces
+    // the room, a UDP checksum or an SRv6 encapsulation; the UDP and IPv6 lengths count
+    // the ICRC once); SendFramed then sends these bytes and SendToClass would have sent
+    // the same.
     const Ipv6Address src("2001:db8::7");
     const Ipv6Address dst("2001:db8::9");
     const MrcUsidCarrier carrier(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK, {0x1405});
@@ -1041,8 +1044,10 @@ TEST(MrcQueuePairHeaders, AddFrameHeadersPutsThePortsEthernetHeaderInFront)
             Ptr<HeaderOnlyQueuePair> qp = CreateObject<HeaderOnlyQueuePair>();
             qp->SetNic(nic, 1);
             const MrcUsidCarrier* c = srv6 ? &carrier : nullptr;
+            // AddFrameHeaders takes a packet that ends with the ICRC's room (NewPacket)
             Ptr<Packet> ip = Create<Packet>(100);
-            Ptr<Packet> frame = ip->Copy();
+            Ptr<Packet> frame = HeaderOnlyQueuePair::NewPacket(100);
+            ASSERT_EQ(frame->GetSize(), 104u);
             qp->AddIpUdpIcrc(ip, src, dst, 26, MrcEcn::ECT0, 0x12345, 0xc001, {&bth, &reth}, c);
             qp->AddFrameHeaders(frame,
                                 0,

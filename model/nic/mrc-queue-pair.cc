@@ -625,7 +625,7 @@ MrcQueuePair::CcChanged()
 Ptr<Packet>
 MrcQueuePair::MakeWritePayload(uint32_t len, bool withImm, uint32_t immediate)
 {
-    Ptr<Packet> p = Create<Packet>(len);
+    Ptr<Packet> p = NewPacket(len);
     if (withImm)
     {
         MrcImmDtHeader immDt;
@@ -633,6 +633,12 @@ MrcQueuePair::MakeWritePayload(uint32_t len, bool withImm, uint32_t immediate)
         p->AddHeader(immDt);
     }
     return p;
+}
+
+Ptr<Packet>
+MrcQueuePair::NewPacket(uint32_t payloadBytes)
+{
+    return Create<Packet>(payloadBytes + MrcIcrcTrailer::SERIALIZED_SIZE);
 }
 
 void
@@ -646,7 +652,7 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
                            std::initializer_list<const Header*> transport,
                            const MrcUsidCarrier* srv6) const
 {
-    PutIpUdpIcrc(p, src, dst, dscp, ecn, flowLabel, udpSrcPort, transport, srv6, nullptr);
+    PutIpUdpIcrc(p, src, dst, dscp, ecn, flowLabel, udpSrcPort, transport, srv6, nullptr, false);
 }
 
 void
@@ -663,7 +669,17 @@ MrcQueuePair::AddFrameHeaders(Ptr<Packet> p,
 {
     MrcRawHeader eth(MrcRawHeader::ETHERNET_BYTES, MrcRawHeader::ETHERNET);
     m_nic->WriteEthernetHeader(port, eth.Bytes());
-    if (!PutIpUdpIcrc(p, src, dst, dscp, ecn, flowLabel, udpSrcPort, transport, srv6, eth.Bytes()))
+    if (!PutIpUdpIcrc(p,
+                      src,
+                      dst,
+                      dscp,
+                      ecn,
+                      flowLabel,
+                      udpSrcPort,
+                      transport,
+                      srv6,
+                      eth.Bytes(),
+                      true))
     {
         p->AddHeader(eth); // after a computed ICRC or UDP checksum, or an SRv6 encapsulation
     }
@@ -679,15 +695,25 @@ MrcQueuePair::PutIpUdpIcrc(Ptr<Packet> p,
                            uint16_t udpSrcPort,
                            std::initializer_list<const Header*> transport,
                            const MrcUsidCarrier* srv6,
-                           const uint8_t* ethernet) const
+                           const uint8_t* ethernet,
+                           bool icrcInPayload) const
 {
+    NS_ASSERT_MSG(!icrcInPayload || p->GetSize() >= MrcIcrcTrailer::SERIALIZED_SIZE,
+                  "MrcQueuePair: a " << p->GetSize() << "-byte packet has no room for its ICRC");
+    if (icrcInPayload && m_nic->GetComputeIcrc())
+    {
+        // the computed ICRC is appended below, in place of the room
+        p->RemoveAtEnd(MrcIcrcTrailer::SERIALIZED_SIZE);
+        icrcInPayload = false;
+    }
     uint32_t transportBytes = 0;
     for (const Header* h : transport)
     {
         transportBytes += h ? h->GetSerializedSize() : 0;
     }
-    const uint32_t udpLength =
-        p->GetSize() + transportBytes + MRC_UDP_HEADER_BYTES + MrcIcrcTrailer::SERIALIZED_SIZE;
+    // the ICRC counts once, whether it is still to be added or already the packet's end
+    const uint32_t udpLength = p->GetSize() + transportBytes + MRC_UDP_HEADER_BYTES +
+                               (icrcInPayload ? 0 : MrcIcrcTrailer::SERIALIZED_SIZE);
     // UDP header (checksum 0 unless ComputeUdpChecksum: RoCEv2 does not use it; the
     // length field counts the ICRC) and IPv6 header (and the transport headers, if
     // given), written with one AddHeader.
@@ -730,7 +756,10 @@ MrcQueuePair::PutIpUdpIcrc(Ptr<Packet> p,
         outer.src = ip.src;
         srv6->GetBytes(outer.dst.bytes);
         MrcAddIpv6InIpv6Header(p, outer, ip, udp, MRC_UDP_HEADER_BYTES, transport, ethernet);
-        p->AddTrailer(MrcIcrcTrailer(0));
+        if (!icrcInPayload)
+        {
+            p->AddTrailer(MrcIcrcTrailer(0));
+        }
         return ethernet != nullptr;
     }
     // The Ethernet header goes in front now unless something is computed over the IPv6
@@ -749,7 +778,7 @@ MrcQueuePair::PutIpUdpIcrc(Ptr<Packet> p,
     {
         MrcIcrcTrailer::Append(p);
     }
-    else
+    else if (!icrcInPayload)
     {
         p->AddTrailer(MrcIcrcTrailer(0));
     }

@@ -461,6 +461,16 @@ class MrcQueuePair : public Object
     static Ptr<Packet> MakeWritePayload(uint32_t len, bool withImm, uint32_t immediate);
 
     /**
+     * A packet for AddFrameHeaders: `payloadBytes` zero bytes, then four zero bytes where
+     * the ICRC goes, all in ns-3's zero area (nothing written, nothing allocated for them).
+     * An ICRC of 0 is what a NIC that does not compute it sends, so the frame needs no
+     * trailer operation; a NIC that computes it replaces those four bytes.
+     * \param payloadBytes the payload (0 for a control packet: headers only)
+     * \return the packet
+     */
+    static Ptr<Packet> NewPacket(uint32_t payloadBytes = 0);
+
+    /**
      * Add the outer IPv6 and UDP headers and the ICRC trailer to a transport packet
      * that starts with its BTH, or, given `transport`, add that BTH and its extension
      * headers too: then the IPv6, UDP and transport headers take one Packet::AddHeader
@@ -496,7 +506,8 @@ class MrcQueuePair : public Object
      * SendControl takes. Where AddIpUdpIcrc writes its headers with one AddHeader (no
      * computed ICRC or UDP checksum, the default), the Ethernet header goes in with them,
      * so a packet built by a queue pair costs no header operation at the device.
-     * \param p the packet, as for AddIpUdpIcrc
+     * \param p the packet, as for AddIpUdpIcrc, but made by NewPacket (or MakeWritePayload):
+     *        it ends with the four bytes of room for the ICRC
      * \param port the NIC port whose device sends the frame
      * \param src source address
      * \param dst destination address
@@ -521,6 +532,8 @@ class MrcQueuePair : public Object
     /**
      * AddIpUdpIcrc's work, with an Ethernet header in front when the headers go in with
      * one AddHeader.
+     * \param icrcInPayload the packet ends with four zero bytes of room for the ICRC
+     *        (NewPacket): no trailer is added, or the room is replaced by the computed ICRC
      * \return true if `ethernet` was written (it is not when null, or when the ICRC or
      *         the UDP checksum is computed over the packet first)
      */
@@ -533,7 +546,8 @@ class MrcQueuePair : public Object
                       uint16_t udpSrcPort,
                       std::initializer_list<const Header*> transport,
                       const MrcUsidCarrier* srv6,
-                      const uint8_t* ethernet) const;
+                      const uint8_t* ethernet,
+                      bool icrcInPayload) const;
 
     // configuration (attributes)
     uint32_t m_mtu;              //!< payload bytes per full packet (Mtu attribute)

@@ -107,7 +107,7 @@ MrcMultipathQueuePair::SendTransportAck(uint32_t port, uint32_t ev)
     MrcAethHeader aeth;
     aeth.SetAck(MrcAethHeader::CREDIT_INVALID);
     aeth.SetMsn(static_cast<uint32_t>(m_rxMessages.GetNextMsn() & MrcAethHeader::MSN_MASK));
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_TRANSPORT_ACK);
     bth.SetDestQp(m_remoteQpn);

@@ -499,7 +499,7 @@ MrcMultipathQueuePair::SendProbe(const MrcPathChoice& path, uint16_t probeId)
     {
         return;
     }
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     MrcPethHeader peth;
     peth.SetProbeId(probeId);
     peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(MrcNow()));

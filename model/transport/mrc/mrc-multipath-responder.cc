@@ -211,7 +211,7 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     bth.SetOpcode(MrcOpcode::MRC_SACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(m_rxWin->GetCumulativePsn());
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     SendReverse(port, p, ev, CONTROL_ACK, {&bth, &seth, &ccs});
 }
 
@@ -231,7 +231,7 @@ MrcMultipathQueuePair::SendNack(uint32_t port,
     bth.SetOpcode(MrcOpcode::MRC_NACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(psn & MrcBthHeader::PSN_MASK);
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     SendReverse(port, p, ev, CONTROL_NAK, {&bth, &neth});
 }
 

@@ -12,6 +12,7 @@
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-eeth-header.h"
 #include "ns3/mrc-erth-header.h"
+#include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-rdma-nic.h"
 #include "ns3/mrc-tseth-header.h"
@@ -161,13 +162,17 @@ MrcPortStatusAgent::LocalPortMask(Ptr<const MrcRdmaNic> nic)
 }
 
 Ptr<Packet>
-MrcPortStatusAgent::MakeRequest(uint32_t destQpn, uint16_t id, uint32_t mask, Time now)
+MrcPortStatusAgent::MakeRequest(uint32_t destQpn,
+                                uint16_t id,
+                                uint32_t mask,
+                                Time now,
+                                bool icrcRoom)
 {
     MrcErthHeader erth;
     erth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
     erth.SetPortStatusMask(mask);
     erth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = Create<Packet>(icrcRoom ? MrcIcrcTrailer::SERIALIZED_SIZE : 0);
     p->AddHeader(erth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_REQUEST);
@@ -178,12 +183,12 @@ MrcPortStatusAgent::MakeRequest(uint32_t destQpn, uint16_t id, uint32_t mask, Ti
 }
 
 Ptr<Packet>
-MrcPortStatusAgent::MakeResponse(uint32_t destQpn, uint16_t id, uint16_t txTimestamp)
+MrcPortStatusAgent::MakeResponse(uint32_t destQpn, uint16_t id, uint16_t txTimestamp, bool icrcRoom)
 {
     MrcEethHeader eeth;
     eeth.SetOp(MrcEndpointOp::PORT_STATUS_UPDATE);
     eeth.SetTxTimestamp(txTimestamp);
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = Create<Packet>(icrcRoom ? MrcIcrcTrailer::SERIALIZED_SIZE : 0);
     p->AddHeader(eeth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_ENDPOINT_RESPONSE);
@@ -322,7 +327,8 @@ MrcPortStatusAgent::Transmit(std::size_t index)
     Ptr<Packet> p = MakeRequest(s.perQp ? qp->GetRemoteQpn() : MRC_ENDPOINT_QPN,
                                 s.id,
                                 s.mask,
-                                Simulator::Now());
+                                Simulator::Now(),
+                                true);
     --s.left;
     if (s.perQp)
     {
@@ -436,9 +442,11 @@ MrcPortStatusAgent::ReceiveRequestAtQp(Ptr<MrcMultipathQueuePair> qp, const MrcR
     }
     qp->ApplyPeerPortMask(erth.GetPortStatusMask());
     // answer on the port it came in on (a port the peer reaches): EETH, same request id
-    qp->SendEndpointPacket(
-        rx.port,
-        MakeResponse(qp->GetRemoteQpn(), MrcEndpointRequestIdOfPsn(rx.psn), erth.GetTxTimestamp()));
+    qp->SendEndpointPacket(rx.port,
+                           MakeResponse(qp->GetRemoteQpn(),
+                                        MrcEndpointRequestIdOfPsn(rx.psn),
+                                        erth.GetTxTimestamp(),
+                                        true));
     return true;
 }
 
@@ -494,7 +502,8 @@ MrcPortStatusAgent::ReceiveEndpoint(const MrcRxPacket& rx)
         // one answer, on the port the request came in on (a port the peer reaches)
         Ptr<Packet> resp = MakeResponse(MRC_ENDPOINT_QPN,
                                         MrcEndpointRequestIdOfPsn(rx.psn),
-                                        erth.GetTxTimestamp());
+                                        erth.GetTxTimestamp(),
+                                        true);
         ++m_stats.responsesSent;
         answerVia->SendEndpointPacket(rx.port, resp);
         return true;

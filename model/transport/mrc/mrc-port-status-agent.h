@@ -137,15 +137,25 @@ class MrcPortStatusAgent : public MrcEndpointOps
     /**
      * \param destQpn BTH destination QP (0x2, or the peer QP in scope Qp)
      * \param id request id \param mask reachable-port mask \param now send time
+     * \param icrcRoom end with four zero bytes of room for the ICRC (a packet for
+     *        MrcQueuePair::AddFrameHeaders, as the agent sends it)
      * \return a request from its BTH on (opcode 0xD8, ERTH op PORT_STATUS_UPDATE)
      */
-    static Ptr<Packet> MakeRequest(uint32_t destQpn, uint16_t id, uint32_t mask, Time now);
+    static Ptr<Packet> MakeRequest(uint32_t destQpn,
+                                   uint16_t id,
+                                   uint32_t mask,
+                                   Time now,
+                                   bool icrcRoom = false);
     /**
      * \param destQpn BTH destination QP \param id the request's id
      * \param txTimestamp the request's ERTH timestamp, echoed
+     * \param icrcRoom end with four zero bytes of room for the ICRC (as MakeRequest)
      * \return a response from its BTH on (opcode 0xD9, EETH op PORT_STATUS_UPDATE)
      */
-    static Ptr<Packet> MakeResponse(uint32_t destQpn, uint16_t id, uint16_t txTimestamp);
+    static Ptr<Packet> MakeResponse(uint32_t destQpn,
+                                    uint16_t id,
+                                    uint16_t txTimestamp,
+                                    bool icrcRoom = false);
 
   protected:
     void DoDispose() override;

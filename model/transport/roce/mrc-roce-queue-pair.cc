@@ -983,7 +983,7 @@ MrcRoceQueuePair::SendAck(uint32_t port)
     {
         return; // nothing received yet
     }
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     MrcAethHeader aeth;
     aeth.SetAck();
     aeth.SetMsn(m_msn);
@@ -1020,7 +1020,7 @@ MrcRoceQueuePair::SendNak(uint32_t port, MrcAethHeader::NakCode code)
 void
 MrcRoceQueuePair::SendNakFor(uint32_t port, MrcAethHeader::NakCode code, uint64_t seq)
 {
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     MrcAethHeader aeth;
     aeth.SetNak(code);
     aeth.SetMsn(m_msn);
@@ -1053,7 +1053,7 @@ MrcRoceQueuePair::SendDeferredCnp()
 void
 MrcRoceQueuePair::SendCnp(uint32_t port)
 {
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     p->AddHeader(MrcCnpHeader());
     p->AddHeader(MrcCnpHeader::MakeBth(m_remoteQpn));
     AddFrameHeaders(p,

@@ -747,7 +747,7 @@ MrcUecQueuePair::MaybeSendBaseRttProbe(uint16_t ev)
         return;
     }
     const Time now = MrcNow();
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     MrcPethHeader peth;
     peth.SetProbeId(++m_probeId);
     peth.SetTxTimestamp(MrcTsethHeader::TimeToTicks(now));
@@ -889,7 +889,7 @@ MrcUecQueuePair::SendRts()
     }
     m_lastRts = now;
     ++m_uec.rtsSent;
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     MrcPethHeader peth;
     peth.SetType(RTS_PETH_TYPE);
     peth.SetProbeId(static_cast<uint16_t>(ComputePullTarget() & 0xffff)); // the pull target
@@ -949,7 +949,8 @@ MrcUecQueuePair::Pull(int64_t slowQuanta)
     Ptr<Packet> p = MrcUecMakePull(*m_rxWin,
                                    m_remoteQpn,
                                    m_pullEv,
-                                   static_cast<uint32_t>(m_latestPull & 0xffffff));
+                                   static_cast<uint32_t>(m_latestPull & 0xffffff),
+                                   true);
     SendOnEv(m_port, p, m_pullEv, CONTROL_UNCOUNTED);
     m_pullTrace(static_cast<uint64_t>(m_latestPull - prev) * PULL_QUANTUM,
                 static_cast<uint64_t>(m_latestPull) * PULL_QUANTUM,
@@ -1010,7 +1011,7 @@ MrcUecQueuePair::OnTrimmedArrival(const MrcRxPacket& rx, const Arrival& a, bool 
     neth.SetEntropy(ev);
     neth.SetNackPsn(rx.psn);
     neth.SetCcFlags(a.ce ? 1 : 0);
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = NewPacket();
     p->AddHeader(neth);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_NACK);
@@ -1076,7 +1077,10 @@ MrcUecQueuePair::ReceiveProbe(const MrcRxPacket& rx)
                                   m_remoteQpn,
                                   ev,
                                   rx.GetEcn() == MrcEcn::CE,
-                                  m_rcvdBytes);
+                                  m_rcvdBytes,
+                                  0,
+                                  false,
+                                  true);
     MrcBthHeader bth;
     p->RemoveHeader(bth);
     MrcSethHeader seth;
@@ -1095,7 +1099,7 @@ MrcUecQueuePair::SendAck(uint32_t port, uint32_t psn, uint16_t ev, bool ce)
 {
     const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(MrcNow());
     Ptr<Packet> p =
-        MrcUecMakeAck(*m_rxWin, psn, m_remoteQpn, ev, ce, m_rcvdBytes, bp.pen, bp.restore);
+        MrcUecMakeAck(*m_rxWin, psn, m_remoteQpn, ev, ce, m_rcvdBytes, bp.pen, bp.restore, true);
     SendOnEv(port, p, ev, CONTROL_ACK);
 }
 

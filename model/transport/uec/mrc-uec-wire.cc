@@ -6,6 +6,7 @@
 
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-cc-state-header.h"
+#include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-receive-bitmap.h"
@@ -22,7 +23,8 @@ MrcUecMakeAck(const MrcReceiveBitmap& win,
               bool ecn,
               uint64_t rcvdBytes,
               uint8_t rcvCwndPend,
-              bool restoreCwnd)
+              bool restoreCwnd,
+              bool icrcRoom)
 {
     MrcSethHeader seth;
     win.FillSeth(seth, triggerPsn);
@@ -34,7 +36,7 @@ MrcUecMakeAck(const MrcReceiveBitmap& win,
     cc.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(rcvdBytes));
     cc.SetRcvCwndPen(rcvCwndPend);
     cc.SetRestoreCwnd(restoreCwnd);
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = Create<Packet>(icrcRoom ? MrcIcrcTrailer::SERIALIZED_SIZE : 0);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_SACK);
     bth.SetDestQp(destQp);
@@ -44,7 +46,11 @@ MrcUecMakeAck(const MrcReceiveBitmap& win,
 }
 
 Ptr<Packet>
-MrcUecMakePull(const MrcReceiveBitmap& win, uint32_t destQp, uint16_t ev, uint32_t creditUnits)
+MrcUecMakePull(const MrcReceiveBitmap& win,
+               uint32_t destQp,
+               uint16_t ev,
+               uint32_t creditUnits,
+               bool icrcRoom)
 {
     MrcSethHeader seth;
     win.FillSeth(seth, win.GetCumulativePsn());
@@ -53,7 +59,7 @@ MrcUecMakePull(const MrcReceiveBitmap& win, uint32_t destQp, uint16_t ev, uint32
     MrcCcStateHeader cc;
     win.FillCcState(cc);
     cc.SetRcvdBytesUnits(creditUnits & MrcCcStateHeader::RCVD_BYTES_MASK);
-    Ptr<Packet> p = Create<Packet>();
+    Ptr<Packet> p = Create<Packet>(icrcRoom ? MrcIcrcTrailer::SERIALIZED_SIZE : 0);
     MrcBthHeader bth;
     bth.SetOpcode(MrcOpcode::MRC_SACK);
     bth.SetDestQp(destQp);

@@ -62,7 +62,9 @@ constexpr uint8_t MRC_UEC_CC_TYPE_RCCC = 1;
  * \param rcvdBytes bytes counted by the receiver so far (sent in 256 B units)
  * \param rcvCwndPend receiver penalty rcv_cwnd_pend (0-127)
  * \param restoreCwnd restore_cwnd
- * \return the packet: BTH (opcode MRC_SACK), SETH, CC_STATE
+ * \param icrcRoom end the packet with four zero bytes of room for the ICRC (a packet for
+ *        MrcQueuePair::AddFrameHeaders, as MrcQueuePair::NewPacket makes)
+ * \return the packet: BTH (opcode MRC_SACK), SETH, CC_STATE (and the room, if asked)
  */
 Ptr<Packet> MrcUecMakeAck(const MrcReceiveBitmap& win,
                           uint32_t triggerPsn,
@@ -71,7 +73,8 @@ Ptr<Packet> MrcUecMakeAck(const MrcReceiveBitmap& win,
                           bool ecn,
                           uint64_t rcvdBytes,
                           uint8_t rcvCwndPend = 0,
-                          bool restoreCwnd = false);
+                          bool restoreCwnd = false,
+                          bool icrcRoom = false);
 
 /**
  * Build a PULL (receiver credit grant) from its BTH: an ACK_CC of the receive window with
@@ -80,12 +83,14 @@ Ptr<Packet> MrcUecMakeAck(const MrcReceiveBitmap& win,
  * \param destQp the peer's QPN
  * \param ev the EV it leaves on (echoed in SETH)
  * \param creditUnits cumulative credit granted, in 256 B units (kept to 24 bits)
- * \return the packet: BTH (opcode MRC_SACK), SETH, CC_STATE
+ * \param icrcRoom end the packet with four zero bytes of room for the ICRC (as MrcUecMakeAck)
+ * \return the packet: BTH (opcode MRC_SACK), SETH, CC_STATE (and the room, if asked)
  */
 Ptr<Packet> MrcUecMakePull(const MrcReceiveBitmap& win,
                            uint32_t destQp,
                            uint16_t ev,
-                           uint32_t creditUnits);
+                           uint32_t creditUnits,
+                           bool icrcRoom = false);
 
 /**
  * Read the fields of an ACK_CC built by MrcUecMakeAck.
