@@ -1084,6 +1084,9 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
         m_txEndContext = running.known ? running.context : Simulator::GetContext();
         return;
     }
+    // the next frame's packet object, read when this one ends (its queue's ring is in
+    // cache now: this frame just left it)
+    PeekPointer(m_scheduler)->PrefetchNext();
     // as Simulator::Schedule, without the EventId nobody needs
     MrcHeapScheduler::HintNextInsert(this);
     MrcScheduleAgain(m_txCompleteEvent,
