@@ -312,8 +312,8 @@ constexpr uint32_t MRC_MAX_FOLLOWING_BYTES = 24;
  * \param followingBytes how many (at most MRC_MAX_FOLLOWING_BYTES)
  * \param ethernet an Ethernet header to place before the IPv6 header
  *        (MrcRawHeader::ETHERNET_BYTES bytes, from MrcNetDevice::WriteEthernetHeader), or
- *        null: a NIC then queues the frame with MrcNetDevice::SendFramed, and the frame
- *        costs no header operation of its own
+ *        null for none; with it the result is a whole frame for MrcNetDevice::SendFramed,
+ *        and the Ethernet header costs no buffer operation of its own
  */
 void MrcAddIpv6Header(Ptr<Packet> p,
                       const MrcIpv6Fields& ip,
