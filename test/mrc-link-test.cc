@@ -742,6 +742,9 @@ TEST(MrcLink, DscpMapClassifiesAsConfigured)
     EXPECT_EQ(l.a->ClassifyDscp(63), 2);
     EXPECT_EQ(l.a->ClassifyDscp(46), 2); // no longer mapped
     EXPECT_EQ(l.a->GetDscpToClass(), "5:4,63:2");
+    // b's map is its own: devices share a table only while they map alike
+    EXPECT_EQ(l.b->GetDscpToClass(), "0:0,4:1,8:1,11:7,21:7,26:3,46:7,48:6");
+    EXPECT_EQ(l.b->ClassifyDscp(46), 7);
     l.a->SetAttribute("DscpToClass", StringValue("46:7,26:3"));
 
     // Send() classifies IPv6 by DSCP and other EtherTypes as NonIpClass.
@@ -764,6 +767,47 @@ TEST(MrcLink, DscpMapClassifiesAsConfigured)
     EXPECT_EQ(l.b->GetRxBytes(3), 314u);
     EXPECT_EQ(l.b->GetRxBytes(0), 414u);
     EXPECT_EQ(l.b->GetRxBytes(5), 114u);
+    Simulator::Destroy();
+}
+
+TEST(MrcLink, ChannelCarriesFramesBySenderOrByDirectionAlike)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    // Each direction keeps its own copy of the Delay: a change after both ends attached
+    // reaches frames in both directions.
+    l.ch->SetAttribute("Delay", StringValue("3000ns"));
+    // A frame put on the wire by the sender's pointer (Transmit) and one by its direction
+    // (TransmitOn, the devices' path) arrive after txTime + Delay, in both directions.
+    const Time txTime = NanoSeconds(500);
+    Simulator::Schedule(NanoSeconds(100), [&]() {
+        Ptr<Packet> f = Data(1000, 7);
+        EthernetHeader eth;
+        eth.SetLengthType(TEST_ETHER_TYPE);
+        f->AddHeader(eth);
+        l.ch->Transmit(l.a, f, txTime);
+    });
+    Simulator::Schedule(NanoSeconds(200), [&]() {
+        Ptr<Packet> f = Data(1000, 8);
+        EthernetHeader eth;
+        eth.SetLengthType(TEST_ETHER_TYPE);
+        f->AddHeader(eth);
+        l.ch->TransmitOn(l.ch->GetDirection(1), f, txTime, true);
+    });
+    // and a device's own frame: 1000 bytes + 24 of wire overhead at 8 Gb/s = 1024 ns
+    Link::SendAt(300, l.a, 1000, 9, 0);
+    Simulator::Run();
+    ASSERT_EQ(l.rxB.size(), 2u);
+    EXPECT_EQ(l.rxB[0].id, 7u);
+    EXPECT_EQ(l.rxB[0].ns, 100 + 500 + 3000);
+    EXPECT_EQ(l.rxB[0].size, 986u);
+    EXPECT_EQ(l.rxB[1].id, 9u);
+    EXPECT_EQ(l.rxB[1].ns, 300 + 1024 + 3000);
+    ASSERT_EQ(l.rxA.size(), 1u);
+    EXPECT_EQ(l.rxA[0].id, 8u);
+    EXPECT_EQ(l.rxA[0].ns, 200 + 500 + 3000);
+    EXPECT_EQ(l.ch->GetDirection(0), l.ch->GetDirection(0));
+    EXPECT_NE(l.ch->GetDirection(0), l.ch->GetDirection(1));
     Simulator::Destroy();
 }
 

@@ -116,19 +116,16 @@ MrcChannel::MrcChannel()
     : m_nDevices(0),
       m_delay(MicroSeconds(1)),
       m_up(true),
-      m_stale{0, 0},
-      m_context{0, 0},
-      m_contextKnown{false, false},
       m_lostPackets{0, 0},
       m_lostBytes{0, 0},
-      m_toRank{false, false},
       m_downs(0)
 {
     NS_LOG_FUNCTION(this);
-    for (std::size_t from = 0; from < 2; ++from)
+    for (auto& dir : m_dir)
     {
-        m_deliverEvent[from] = Create<MrcReusableEvent>([this, from]() { Deliver(from); });
+        dir = Create<Direction>();
     }
+    RefreshDirections();
 }
 
 MrcChannel::~MrcChannel()
@@ -140,9 +137,11 @@ void
 MrcChannel::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& dir : m_wire)
+    for (auto& dir : m_dir)
     {
-        dir.clear();
+        dir->wire.clear();
+        dir->to = nullptr;
+        dir->open = false;
     }
     for (auto& dir : m_arrival)
     {
@@ -165,8 +164,9 @@ MrcChannel::Attach(Ptr<MrcNetDevice> device)
     NS_LOG_FUNCTION(this << device);
     NS_ABORT_MSG_IF(m_nDevices >= 2, "MrcChannel: a third device cannot be attached");
     m_devices[m_nDevices] = device;
-    m_contextKnown[1 - m_nDevices] = false; // frames towards it: its node is looked up again
+    m_dir[1 - m_nDevices]->contextKnown = false; // frames towards it: its node is looked up
     ++m_nDevices;
+    RefreshDirections();
     if (m_nDevices == 2)
     {
         SetUpRanks();
@@ -181,8 +181,9 @@ MrcChannel::AttachRemote(Ptr<MrcRemotePort> end)
     NS_ABORT_MSG_IF(m_nDevices == 1 && !m_devices[0],
                     "MrcChannel: both ends of a link cannot be far ends");
     m_remote[m_nDevices] = end;
-    m_contextKnown[1 - m_nDevices] = false;
+    m_dir[1 - m_nDevices]->contextKnown = false;
     ++m_nDevices;
+    RefreshDirections();
     if (m_nDevices == 2)
     {
         SetUpRanks();
@@ -192,7 +193,7 @@ MrcChannel::AttachRemote(Ptr<MrcRemotePort> end)
 void
 MrcChannel::SetUpRanks()
 {
-    m_toRank[0] = m_toRank[1] = false;
+    m_dir[0]->toRank = m_dir[1]->toRank = false;
     if (!MrcMpi::IsActive())
     {
         return;
@@ -209,7 +210,7 @@ MrcChannel::SetUpRanks()
                             << here->GetId() << ", which lives on this rank");
         if (MrcMpi::IsLocal(here) && !MrcMpi::IsLocal(there))
         {
-            m_toRank[i] = true;
+            m_dir[i]->toRank = true;
             MrcMpi::AddRankRoute(there->GetSystemId(),
                                  there->GetId(),
                                  GetDevice(1 - i)->GetIfIndex());
@@ -298,6 +299,20 @@ void
 MrcChannel::SetDelay(Time delay)
 {
     m_delay = delay;
+    RefreshDirections();
+}
+
+void
+MrcChannel::RefreshDirections()
+{
+    static_assert(sizeof(Direction) == 64, "a direction is one cache line");
+    for (std::size_t from = 0; from < 2; ++from)
+    {
+        Direction& dir = *m_dir[from];
+        dir.to = m_nDevices == 2 ? PeekPointer(m_devices[1 - from]) : nullptr;
+        dir.open = m_up && m_nDevices == 2;
+        dir.delay = m_delay;
+    }
 }
 
 Time
@@ -321,12 +336,14 @@ MrcChannel::SetLinkUp(bool up)
         return;
     }
     m_up = up;
+    RefreshDirections();
     if (!up)
     {
         ++m_downs;
         for (std::size_t from = 0; from < 2; ++from)
         {
-            if (m_toRank[from])
+            Direction& dir = *m_dir[from];
+            if (dir.toRank)
             {
                 DropArrived(from); // the rest is still travelling: lost
                 m_arrival[from].clear();
@@ -338,10 +355,10 @@ MrcChannel::SetLinkUp(bool up)
                 // Every frame on the wire has one pending delivery event: those events
                 // fire before any of a frame sent later (a device starts its next frame
                 // only after the current one's serialization), and are ignored.
-                m_stale[from] += m_wire[from].size();
+                dir.stale += static_cast<uint32_t>(dir.wire.size());
             }
             MrcRing<Ptr<Packet>> lost;
-            lost.swap(m_wire[from]);
+            lost.swap(dir.wire);
             while (!lost.empty())
             {
                 Ptr<Packet> f = lost.front();
@@ -364,26 +381,44 @@ MrcChannel::SetLinkUp(bool up)
 void
 MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool exclusive)
 {
-    NS_LOG_FUNCTION(this << src << frame << txTime);
-    std::size_t from = IndexOf(src);
+    TransmitOn(PeekPointer(m_dir[IndexOf(src)]), std::move(frame), txTime, exclusive);
+}
+
+MrcChannel::Direction*
+MrcChannel::GetDirection(std::size_t from) const
+{
+    NS_ABORT_MSG_IF(from > 1, "MrcChannel: device index " << from << ": allowed 0, 1");
+    return PeekPointer(m_dir[from]);
+}
+
+void
+MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool exclusive)
+{
+    NS_LOG_FUNCTION(this << sending << frame << txTime);
+    Direction& dir = *sending;
+    // the sender's index, read from the channel only on the paths that need it
+    auto senderIndex = [this, sending]() -> std::size_t {
+        return sending == PeekPointer(m_dir[0]) ? 0 : 1;
+    };
     // The receiver gets its own copy (the sender's traces may still hold the frame),
     // unless the sender handed over the only reference.
     Ptr<Packet> copy = exclusive ? std::move(frame) : frame->Copy();
-    if (!m_up || m_nDevices < 2)
+    if (!dir.open)
     {
-        Lose(from, copy);
+        Lose(senderIndex(), copy);
         return;
     }
     // The receiver's node id, looked up once (a frame then does not visit the peer device
     // and its node, which in a large fabric are rarely in cache).
-    if (!m_contextKnown[from])
+    if (!dir.contextKnown)
     {
-        const Node* node = PeekPointer(GetDevice(1 - from)->GetNode());
-        m_contextKnown[from] = node != nullptr;
-        m_context[from] = node ? node->GetId() : 0;
+        const Node* node = PeekPointer(GetDevice(1 - senderIndex())->GetNode());
+        dir.contextKnown = node != nullptr;
+        dir.context = node ? node->GetId() : 0;
     }
-    if (m_toRank[from])
+    if (dir.toRank)
     {
+        const std::size_t from = senderIndex();
         const uint32_t sender = m_devices[from]->GetNode()->GetId();
         // Towards another rank: the message arrives one Delay (the lookahead, at most) from
         // now; the far rank schedules the frame's arrival then, in the sending node's name
@@ -405,27 +440,28 @@ MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool
         // lookahead), read at the send, and the device schedules the end of this frame's
         // serialization (before its next frame) only after this call returns.
         const Time rx = Simulator::Now() + m_delay;
-        const uint32_t node = m_context[from];
+        const uint32_t node = dir.context;
         const uint32_t ifIndex = GetDevice(1 - from)->GetIfIndex();
         Simulator::ScheduleNow(
             [travelling, rx, node, ifIndex]() { MrcMpi::Send(travelling, rx, node, ifIndex); });
-        m_wire[from].push_back(copy);
+        dir.wire.push_back(copy);
         m_arrival[from].push_back(arrival);
         return;
     }
     if (MrcCanonicalScheduler::IsActive())
     {
         // the arrival counts as scheduled by the sending node, as on another rank
-        const uint32_t sender = m_devices[from]->GetNode()->GetId();
+        const uint32_t sender = m_devices[senderIndex()]->GetNode()->GetId();
         MrcCanonicalScheduler::SetNextInsertion(Simulator::Now().GetTimeStep(),
                                                 sender,
                                                 MrcCanonicalScheduler::TakeSequence(sender));
     }
-    const uint32_t context = m_contextKnown[from] ? m_context[from] : Simulator::GetContext();
+    const uint32_t context = dir.contextKnown ? dir.context : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
     MrcHeapScheduler::HintNextInsert(PeekPointer(copy));
-    MrcScheduleAgain(m_deliverEvent[from], context, txTime + m_delay);
-    m_wire[from].push_back(copy);
+    dir.Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
+    Simulator::ScheduleWithContext(context, txTime + dir.delay, sending);
+    dir.wire.push_back(copy);
 }
 
 void
@@ -437,7 +473,7 @@ MrcChannel::DropArrived(std::size_t from)
     while (!m_arrival[from].empty() && m_arrival[from].front() < now)
     {
         m_arrival[from].pop_front();
-        m_wire[from].pop_front();
+        m_dir[from]->wire.pop_front();
     }
 }
 
@@ -467,17 +503,17 @@ MrcChannel::ReceiveFromRank(std::size_t from, Ptr<Packet> frame)
 }
 
 void
-MrcChannel::Deliver(std::size_t from)
+MrcChannel::Direction::Notify()
 {
-    if (m_stale[from] > 0)
+    if (stale > 0)
     {
-        --m_stale[from];
+        --stale;
         return; // lost when the link went down
     }
-    NS_ASSERT(!m_wire[from].empty());
-    Ptr<Packet> frame = m_wire[from].front();
-    m_wire[from].pop_front();
-    m_devices[1 - from]->Receive(frame);
+    NS_ASSERT(!wire.empty());
+    Ptr<Packet> frame = wire.front();
+    wire.pop_front();
+    to->Receive(std::move(frame));
 }
 
 void

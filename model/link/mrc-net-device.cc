@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 #include <sstream>
 
 namespace ns3
@@ -437,7 +438,9 @@ MrcNetDevice::MrcNetDevice()
       m_detectGeneration(0)
 {
     NS_LOG_FUNCTION(this);
-    m_dscpClass.fill(NO_CLASS);
+    DscpTable unmapped;
+    unmapped.fill(NO_CLASS);
+    m_dscpClass = InternDscpTable(unmapped);
     m_dropPackets.fill(0);
     m_dropBytes.fill(0);
     std::fill(std::begin(m_macBytes), std::end(m_macBytes), 0);
@@ -466,6 +469,7 @@ MrcNetDevice::DoDispose()
     m_ownerDequeue = false;
     m_node = nullptr;
     m_channel = nullptr;
+    m_txDirection = nullptr;
     m_receiveErrorModel = nullptr;
     m_dequeueHook.Nullify();
     m_classRxCallback.Nullify();
@@ -504,6 +508,7 @@ MrcNetDevice::Attach(Ptr<MrcChannel> channel)
     NS_ABORT_MSG_IF(m_channel, "MrcNetDevice::Attach: the device is already attached");
     m_channel = channel;
     m_channel->Attach(this);
+    m_txDirection = m_channel->GetDirection(m_channel->GetNDevices() - 1);
     InvalidateEthMacs();
     m_linkUp = m_channel->IsLinkUp();
     if (m_linkUp)
@@ -582,7 +587,14 @@ MrcNetDevice::SetDscpToClass(const std::string& map)
                                                << " is out of range: allowed 0..7");
         table[dscp] = static_cast<uint8_t>(cls);
     }
-    m_dscpClass = table;
+    m_dscpClass = InternDscpTable(table);
+}
+
+const MrcNetDevice::DscpTable*
+MrcNetDevice::InternDscpTable(const DscpTable& table)
+{
+    static std::set<DscpTable> tables; // set nodes never move: the pointers stay valid
+    return &*tables.insert(table).first;
 }
 
 std::string
@@ -592,9 +604,9 @@ MrcNetDevice::GetDscpToClass() const
     bool first = true;
     for (uint32_t d = 0; d < 64; ++d)
     {
-        if (m_dscpClass[d] != NO_CLASS)
+        if ((*m_dscpClass)[d] != NO_CLASS)
         {
-            os << (first ? "" : ",") << d << ":" << unsigned(m_dscpClass[d]);
+            os << (first ? "" : ",") << d << ":" << unsigned((*m_dscpClass)[d]);
             first = false;
         }
     }
@@ -681,7 +693,7 @@ uint8_t
 MrcNetDevice::ClassifyDscp(uint8_t dscp) const
 {
     NS_ABORT_MSG_IF(dscp > 63, "DSCP " << unsigned(dscp) << " is out of range: allowed 0..63");
-    uint8_t cls = m_dscpClass[dscp];
+    uint8_t cls = (*m_dscpClass)[dscp];
     return cls == NO_CLASS ? m_unmappedDscpClass : cls;
 }
 
@@ -1067,11 +1079,11 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     if (m_frameTraces && !m_phyTxEndTrace.IsEmpty())
     {
         m_txFrame = frame;
-        m_channel->Transmit(this, frame, txTime, false);
+        m_channel->TransmitOn(m_txDirection, frame, txTime, false);
     }
     else
     {
-        m_channel->Transmit(this, frame, txTime, frame->GetReferenceCount() == 1);
+        m_channel->TransmitOn(m_txDirection, frame, txTime, frame->GetReferenceCount() == 1);
     }
     // The end of the serialization starts the next frame. When nothing waits (no frame
     // queued, no PFC frame, no PhyTxEnd frame kept) it would only mark the wire free: it is
@@ -1217,7 +1229,7 @@ MrcNetDevice::ClassOfFrame(uint16_t type, const uint8_t* ip, bool haveIp) const
     }
     // IPv6: version (4 bits) | traffic class (8 bits) | flow label (20 bits).
     const uint8_t dscp = static_cast<uint8_t>((((ip[0] & 0x0f) << 4) | (ip[1] >> 4)) >> 2);
-    const uint8_t mapped = m_dscpClass[dscp];
+    const uint8_t mapped = (*m_dscpClass)[dscp];
     return mapped == NO_CLASS ? m_unmappedDscpClass : mapped;
 }
 

@@ -5,6 +5,7 @@
 #ifndef MRC_NET_DEVICE_H
 #define MRC_NET_DEVICE_H
 
+#include "mrc-channel.h"
 #include "mrc-class-scheduler.h"
 #include "mrc-pfc-port.h"
 
@@ -544,6 +545,16 @@ class MrcNetDevice : public NetDevice
                  const Mac48Address& dst,
                  uint16_t type,
                  uint8_t cls);
+    /// A class for each DSCP (NO_CLASS: unmapped).
+    using DscpTable = std::array<uint8_t, 64>;
+    /**
+     * The one shared copy of a table: devices that map DSCPs alike (every device of a
+     * fabric, as a rule) read the same 64 bytes, which stay in cache, instead of their
+     * own. Copies live as long as the process (one per distinct table).
+     * \param table the table
+     * \return its shared copy
+     */
+    static const DscpTable* InternDscpTable(const DscpTable& table);
     /// \return the number of simulator time steps in one second
     static uint64_t StepsPerSecond();
     /// Set the class of non-IP frames (attribute setter, aborts on >= 8).
@@ -572,35 +583,36 @@ class MrcNetDevice : public NetDevice
     // the scheduler's per-frame state sits at the start of its own object.
 
     // hot state: every frame
-    MrcPortOwner* m_owner;                  //!< fast-path owner, or null
-    uint32_t m_ownerPort;                   //!< port number for the owner
-    bool m_ownerRx;                         //!< owner has the receive role
-    bool m_ownerDequeue;                    //!< owner has the dequeue role
-    bool m_txBusy;                          //!< a frame is being serialized
-    bool m_linkUp;                          //!< link state as this device knows it
-    bool m_pfcPending;                      //!< m_pfc has frames for the wire (its copy)
-    uint8_t m_unmappedDscpClass;            //!< class of unmapped DSCPs
-    uint8_t m_nonIpClass;                   //!< class of non-IPv6 frames
-    bool m_frameTraces{false};              //!< a per-frame trace source was ever connected
-    bool m_ethMacsValid{false};             //!< m_ethMacs is up to date
-    bool m_txEndDeferred{false};            //!< the serialization's end is not scheduled
-    uint16_t m_mtu;                         //!< largest packet without Ethernet header
-    uint8_t m_ethMacs[12];                  //!< destination (peer) and source MAC, as sent
-    uint32_t m_wireOverhead;                //!< timed bytes not in the packet
-    uint64_t m_bps;                         //!< line rate in bit/s
-    uint64_t m_txCarry;                     //!< sub-step remainder of back-to-back frames
-    Time m_lastTxEnd;                       //!< end of the latest serialization
-    uint32_t m_txEndSlot{0};                //!< its place in the order, if deferred
-    uint32_t m_txEndContext{0};             //!< its context, if deferred
-    bool m_lazyTxEnd;                       //!< LazyTxEnd attribute
-    Ptr<MrcClassScheduler> m_scheduler;     //!< class queues and scheduler
-    Ptr<MrcChannel> m_channel;              //!< attached channel
-    Ptr<Packet> m_txFrame;                  //!< the frame being serialized, if kept
-    Ptr<EventImpl> m_txCompleteEvent;       //!< reusable end-of-serialization event
-    Ptr<ErrorModel> m_receiveErrorModel;    //!< gray failure on receive
-    DequeueHook m_dequeueHook;              //!< dequeue hook
-    ClassReceiveCallback m_classRxCallback; //!< fast receive path
-    std::array<uint8_t, 64> m_dscpClass;    //!< class per DSCP (NO_CLASS: unmapped)
+    MrcPortOwner* m_owner;                         //!< fast-path owner, or null
+    const DscpTable* m_dscpClass;                  //!< class per DSCP (NO_CLASS: unmapped), shared
+    Ptr<ErrorModel> m_receiveErrorModel;           //!< gray failure on receive
+    uint32_t m_ownerPort;                          //!< port number for the owner
+    bool m_ownerRx;                                //!< owner has the receive role
+    bool m_ownerDequeue;                           //!< owner has the dequeue role
+    bool m_txBusy;                                 //!< a frame is being serialized
+    bool m_linkUp;                                 //!< link state as this device knows it
+    bool m_pfcPending;                             //!< m_pfc has frames for the wire (its copy)
+    uint8_t m_unmappedDscpClass;                   //!< class of unmapped DSCPs
+    uint8_t m_nonIpClass;                          //!< class of non-IPv6 frames
+    bool m_frameTraces{false};                     //!< a per-frame trace source was ever connected
+    bool m_ethMacsValid{false};                    //!< m_ethMacs is up to date
+    bool m_txEndDeferred{false};                   //!< the serialization's end is not scheduled
+    uint16_t m_mtu;                                //!< largest packet without Ethernet header
+    uint8_t m_ethMacs[12];                         //!< destination (peer) and source MAC, as sent
+    uint32_t m_wireOverhead;                       //!< timed bytes not in the packet
+    uint64_t m_bps;                                //!< line rate in bit/s
+    uint64_t m_txCarry;                            //!< sub-step remainder of back-to-back frames
+    Time m_lastTxEnd;                              //!< end of the latest serialization
+    uint32_t m_txEndSlot{0};                       //!< its place in the order, if deferred
+    uint32_t m_txEndContext{0};                    //!< its context, if deferred
+    bool m_lazyTxEnd;                              //!< LazyTxEnd attribute
+    Ptr<MrcClassScheduler> m_scheduler;            //!< class queues and scheduler
+    Ptr<MrcChannel> m_channel;                     //!< attached channel
+    MrcChannel::Direction* m_txDirection{nullptr}; //!< this device's direction of m_channel
+    Ptr<Packet> m_txFrame;                         //!< the frame being serialized, if kept
+    Ptr<EventImpl> m_txCompleteEvent;              //!< reusable end-of-serialization event
+    DequeueHook m_dequeueHook;                     //!< dequeue hook
+    ClassReceiveCallback m_classRxCallback;        //!< fast receive path
 
     // trace sources checked by every frame
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
