@@ -445,8 +445,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     {
         FinishSetup();
     }
-    Port& in = m_ports[inPort];
-    ++in.rxPackets;
+    // (the port's received frames are its device's count: GetRxPackets)
 
     // One parse result reused for every packet (its Ipv6Address members make a fresh
     // one cost constructor and destructor calls). Frames arrive through simulator
@@ -759,13 +758,27 @@ MrcSwitchNode::CheckResume(uint32_t inPort, uint8_t prio)
 uint64_t
 MrcSwitchNode::GetRxPackets() const
 {
-    return Sum(&Port::rxPackets);
+    uint64_t n = 0;
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        n += GetRxPackets(port);
+    }
+    return n;
 }
 
 uint64_t
 MrcSwitchNode::GetRxPackets(uint32_t port) const
 {
-    return m_ports.at(port).rxPackets;
+    // Every frame the device counts as received (all but PFC frames and receive-error
+    // drops) reaches PortReceive: the device's count is the port's, and PortReceive does
+    // not touch the ingress port's state for it (one cache line a hop less).
+    const Ptr<MrcNetDevice>& dev = m_ports.at(port).dev;
+    uint64_t n = 0;
+    for (uint8_t cls = 0; cls < MrcNetDevice::N_CLASSES; ++cls)
+    {
+        n += dev->GetRxPackets(cls);
+    }
+    return n;
 }
 
 uint64_t

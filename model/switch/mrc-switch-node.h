@@ -268,7 +268,6 @@ class MrcSwitchNode : public Node, public MrcPortOwner
         Ptr<MrcNetDevice> dev;                                       //!< the device
         Ptr<MrcEcnMarker> marker;                                    //!< egress ECN marker
         bool facesHost{false};                                       //!< last hop
-        uint64_t rxPackets{0};                                       //!< received
         uint64_t txPackets{0};                                       //!< sent
         uint64_t trimmed{0};                                         //!< trimmed (egress)
         uint64_t marked{0};                                          //!< ECN-marked (egress)
