@@ -767,7 +767,8 @@ MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
     {
         RefreshEthMacs();
     }
-    MrcRawHeader eth(ETH_HEADER_BYTES, MrcRawHeader::ETHERNET);
+    static MrcRawHeader scratch; // reused: see MrcRawHeader
+    MrcRawHeader& eth = MrcScratchHeader(scratch, ETH_HEADER_BYTES, MrcRawHeader::ETHERNET);
     std::copy(m_ethMacs, m_ethMacs + 12, eth.Bytes());
     MrcByteIo::WriteU16(eth.Bytes() + 12, etherType);
     packet->AddHeader(eth);
@@ -834,7 +835,9 @@ MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
     {
         RefreshEthMacs();
     }
-    MrcRawHeader eth(ETH_HEADER_BYTES + prefixBytes, MrcRawHeader::ETHERNET);
+    static MrcRawHeader scratch; // reused: see MrcRawHeader
+    MrcRawHeader& eth =
+        MrcScratchHeader(scratch, ETH_HEADER_BYTES + prefixBytes, MrcRawHeader::ETHERNET);
     std::copy(m_ethMacs, m_ethMacs + 12, eth.Bytes());
     MrcByteIo::WriteU16(eth.Bytes() + 12, etherType);
     std::copy(prefix, prefix + prefixBytes, eth.Bytes() + ETH_HEADER_BYTES);

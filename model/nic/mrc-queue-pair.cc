@@ -667,21 +667,16 @@ MrcQueuePair::AddFrameHeaders(Ptr<Packet> p,
                               std::initializer_list<const Header*> transport,
                               const MrcUsidCarrier* srv6) const
 {
-    MrcRawHeader eth(MrcRawHeader::ETHERNET_BYTES, MrcRawHeader::ETHERNET);
-    m_nic->WriteEthernetHeader(port, eth.Bytes());
-    if (!PutIpUdpIcrc(p,
-                      src,
-                      dst,
-                      dscp,
-                      ecn,
-                      flowLabel,
-                      udpSrcPort,
-                      transport,
-                      srv6,
-                      eth.Bytes(),
-                      true))
+    uint8_t eth[MrcRawHeader::ETHERNET_BYTES];
+    m_nic->WriteEthernetHeader(port, eth);
+    if (!PutIpUdpIcrc(p, src, dst, dscp, ecn, flowLabel, udpSrcPort, transport, srv6, eth, true))
     {
-        p->AddHeader(eth); // after a computed ICRC or UDP checksum, or an SRv6 encapsulation
+        // after a computed ICRC or UDP checksum, or an SRv6 encapsulation
+        static MrcRawHeader scratch; // reused: see MrcRawHeader
+        MrcRawHeader& h =
+            MrcScratchHeader(scratch, MrcRawHeader::ETHERNET_BYTES, MrcRawHeader::ETHERNET);
+        std::copy(eth, eth + MrcRawHeader::ETHERNET_BYTES, h.Bytes());
+        p->AddHeader(h);
     }
 }
 

@@ -510,9 +510,11 @@ MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const Header*> outermostFirst
 namespace
 {
 
-/// The bytes of an IPv6 header and what follows it (MrcAddIpv6Header's arguments).
-MrcRawHeader
-MakeIpv6Bytes(const MrcIpv6Fields& ip,
+/// Write the bytes of an IPv6 header and what follows it (MrcAddIpv6Header's arguments)
+/// into a call site's reusable raw header (see MrcRawHeader). \return raw
+MrcRawHeader&
+MakeIpv6Bytes(MrcRawHeader& raw,
+              const MrcIpv6Fields& ip,
               const uint8_t* following,
               uint32_t followingBytes,
               const uint8_t* ethernet = nullptr)
@@ -527,7 +529,8 @@ MakeIpv6Bytes(const MrcIpv6Fields& ip,
     static_assert(MrcRawHeader::ETHERNET_BYTES + MRC_IPV6_HEADER_BYTES + MRC_MAX_FOLLOWING_BYTES <=
                       MrcRawHeader::MAX_BYTES,
                   "an Ethernet header, an IPv6 header and its following bytes fit a raw header");
-    MrcRawHeader raw(ethBytes + MRC_IPV6_HEADER_BYTES + followingBytes,
+    MrcScratchHeader(raw,
+                     ethBytes + MRC_IPV6_HEADER_BYTES + followingBytes,
                      ethernet ? MrcRawHeader::ETHERNET : MrcRawHeader::OPAQUE);
     if (ethernet)
     {
@@ -559,7 +562,8 @@ MrcAddIpv6Header(Ptr<Packet> p,
                  uint32_t followingBytes,
                  const uint8_t* ethernet)
 {
-    p->AddHeader(MakeIpv6Bytes(ip, following, followingBytes, ethernet));
+    static MrcRawHeader scratch;
+    p->AddHeader(MakeIpv6Bytes(scratch, ip, following, followingBytes, ethernet));
 }
 
 void
@@ -570,7 +574,8 @@ MrcAddIpv6Header(Ptr<Packet> p,
                  std::initializer_list<const Header*> after,
                  const uint8_t* ethernet)
 {
-    const MrcRawHeader raw = MakeIpv6Bytes(ip, following, followingBytes, ethernet);
+    static MrcRawHeader scratch;
+    const MrcRawHeader& raw = MakeIpv6Bytes(scratch, ip, following, followingBytes, ethernet);
     p->AddHeader(MrcHeaderSequence(after, &raw));
 }
 
@@ -583,8 +588,10 @@ MrcAddIpv6InIpv6Header(Ptr<Packet> p,
                        std::initializer_list<const Header*> after,
                        const uint8_t* ethernet)
 {
-    const MrcRawHeader outerRaw = MakeIpv6Bytes(outer, nullptr, 0, ethernet);
-    const MrcRawHeader innerRaw = MakeIpv6Bytes(inner, following, followingBytes);
+    static MrcRawHeader outerScratch;
+    static MrcRawHeader innerScratch;
+    const MrcRawHeader& outerRaw = MakeIpv6Bytes(outerScratch, outer, nullptr, 0, ethernet);
+    const MrcRawHeader& innerRaw = MakeIpv6Bytes(innerScratch, inner, following, followingBytes);
     p->AddHeader(MrcHeaderSequence(after, &innerRaw, &outerRaw));
 }
 

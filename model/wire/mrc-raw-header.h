@@ -37,6 +37,13 @@ namespace ns3
  *
  * The bytes are not initialized: a user fills the first GetSize() of them. The
  * layout only changes what Print shows (the packet metadata, when printing is on).
+ *
+ * The per-frame paths keep one object per call site (a function-local static, see
+ * MrcScratchHeader) instead of a new one per frame: an ns-3 Header's destructor logs twice
+ * (Header and ObjectBase), about 60 instructions a header in Debian's ns-3.37 build, which
+ * is more than writing its bytes. AddHeader copies the bytes, so the object can be reused
+ * at once; the simulator runs one event at a time, so a site is never re-entered while it
+ * fills its object.
  */
 class MrcRawHeader : public Header
 {
@@ -144,6 +151,22 @@ class MrcRawHeader : public Header
     uint32_t m_size;            //!< bytes used
     Layout m_layout;            //!< what they are, for Print
 };
+
+/**
+ * \ingroup mrc
+ * Make a call site's reusable raw header ready for the next frame (see MrcRawHeader).
+ * \param h the site's header (a function-local static)
+ * \param size bytes used (at most MrcRawHeader::MAX_BYTES)
+ * \param layout what they are, for Print
+ * \return h
+ */
+inline MrcRawHeader&
+MrcScratchHeader(MrcRawHeader& h, uint32_t size, MrcRawHeader::Layout layout)
+{
+    h.SetSize(size);
+    h.SetLayout(layout);
+    return h;
+}
 
 } // namespace ns3
 
