@@ -998,17 +998,9 @@ MrcRoceQueuePair::SendAck(uint32_t port)
         m_pendingCnpFlag = false;
         kind |= CONTROL_CNP; // the flag counts as a CNP sent
     }
-    AddFrameHeaders(p,
-                    port,
-                    m_nic->GetAddress(port),
-                    GetRemoteAddress(port),
-                    m_ackDscp,
-                    MrcEcn::NOT_ECT,
-                    m_path.flowLabel,
-                    m_path.udpSrcPort,
-                    {&bth, &aeth}); // one AddHeader, the bytes of IPv6, UDP, BTH and AETH
     m_sinceAck = 0;
-    SendControl(port, p, m_ackDscp, kind);
+    // one AddHeader, the bytes of IPv6, UDP, BTH and AETH
+    SendControlToPeer(port, p, m_ackDscp, kind, {&bth, &aeth});
 }
 
 void
@@ -1030,15 +1022,7 @@ MrcRoceQueuePair::SendNakFor(uint32_t port, MrcAethHeader::NakCode code, uint64_
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(static_cast<uint32_t>((seq + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));
     p->AddHeader(bth);
-    AddFrameHeaders(p,
-                    port,
-                    m_nic->GetAddress(port),
-                    GetRemoteAddress(port),
-                    m_ackDscp,
-                    MrcEcn::NOT_ECT,
-                    m_path.flowLabel,
-                    m_path.udpSrcPort);
-    SendControl(port, p, m_ackDscp, CONTROL_NAK);
+    SendControlToPeer(port, p, m_ackDscp, CONTROL_NAK);
 }
 
 void
@@ -1056,15 +1040,26 @@ MrcRoceQueuePair::SendCnp(uint32_t port)
     Ptr<Packet> p = NewPacket();
     p->AddHeader(MrcCnpHeader());
     p->AddHeader(MrcCnpHeader::MakeBth(m_remoteQpn));
+    SendControlToPeer(port, p, m_cnpDscp, CONTROL_CNP);
+}
+
+void
+MrcRoceQueuePair::SendControlToPeer(uint32_t port,
+                                    Ptr<Packet> p,
+                                    uint8_t dscp,
+                                    uint8_t kind,
+                                    std::initializer_list<const Header*> transport)
+{
     AddFrameHeaders(p,
                     port,
                     m_nic->GetAddress(port),
                     GetRemoteAddress(port),
-                    m_cnpDscp,
+                    dscp,
                     MrcEcn::NOT_ECT,
                     m_path.flowLabel,
-                    m_path.udpSrcPort);
-    SendControl(port, p, m_cnpDscp, CONTROL_CNP);
+                    m_path.udpSrcPort,
+                    transport);
+    SendControl(port, p, dscp, kind);
 }
 
 } // namespace ns3

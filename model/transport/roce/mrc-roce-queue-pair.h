@@ -204,6 +204,20 @@ class MrcRoceQueuePair : public MrcQueuePair
     void SendNakFor(uint32_t port, MrcAethHeader::NakCode code, uint64_t seq);
     /// Send a CNP now.
     void SendCnp(uint32_t port);
+    /**
+     * Put the frame headers on a control packet to the peer (this QP's path, not
+     * ECN-capable; `transport` after UDP in the same AddHeader) and send it at once.
+     * \param port the NIC port
+     * \param p the packet, made by NewPacket, with any transport headers not in `transport`
+     * \param dscp its DSCP
+     * \param kind what it counts as (ControlKind bits)
+     * \param transport headers to add after UDP, outermost first
+     */
+    void SendControlToPeer(uint32_t port,
+                           Ptr<Packet> p,
+                           uint8_t dscp,
+                           uint8_t kind,
+                           std::initializer_list<const Header*> transport = {});
     /// The notification point asks for its deferred CNP.
     void SendDeferredCnp();
 
