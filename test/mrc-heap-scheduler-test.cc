@@ -142,16 +142,16 @@ TEST(MrcHeapScheduler, LargeRandomSetsWithSlotsPopInTheOrderOfTheirKeys)
 {
     // Heaps that grow through many doublings of the array and shrink again, with ties of
     // time stamps (a narrow and a wide range), removals and events inserted at slots. The
-    // reference is a sorted set of (time stamp, uid, slot flag) and, for the events without
-    // a slot, ns-3's MapScheduler: every pop equals both.
+    // reference is a sorted set of (time stamp, place: uid << 16 or the slot) and, for the events
+    // without a slot, ns-3's MapScheduler: every pop equals both.
     for (uint32_t seed = 1; seed <= 4; ++seed)
     {
         std::mt19937_64 rng(seed);
         EventPool pool;
         Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
         Ptr<MapScheduler> mapScheduler = CreateObject<MapScheduler>();
-        // (ts, uid, slotted) -> the event as the heap hands it out
-        std::map<std::tuple<uint64_t, uint32_t, bool>, Scheduler::Event> ref;
+        // (ts, place: uid << 16, or the slot) -> the event as the heap hands it out
+        std::map<std::pair<uint64_t, uint64_t>, Scheduler::Event> ref;
         std::vector<Scheduler::Event> removable; // events without a slot, maybe still queued
         uint32_t uid = 4;
         uint64_t now = 0;
@@ -166,25 +166,40 @@ TEST(MrcHeapScheduler, LargeRandomSetsWithSlotsPopInTheOrderOfTheirKeys)
             const uint64_t insertShare = step < 200000 ? 70 : 30;
             if (r < insertShare || ref.empty())
             {
-                Scheduler::Event ev = pool.Make(now + rng() % span, uid++);
-                uint32_t slot = 0;
-                if (rng() % 8 == 0 && MrcHeapScheduler::TakeSlot(slot))
+                // sometimes one to nine slots in a row, each then used by an event
+                // inserted at it: runs after the event of the
+                // slot's uid and the slots taken before it at its time stamp, before
+                // every later uid there
+                std::vector<uint64_t> slots;
+                if (rng() % 8 == 0)
                 {
-                    // an event at the slot: runs after the event of uid == slot at its
-                    // time stamp, before every later uid there
-                    ev.key.m_ts = now + rng() % span;
+                    const uint32_t want = 1 + rng() % 9;
+                    uint64_t slot = 0;
+                    for (uint32_t k = 0; k < want; ++k)
+                    {
+                        if (MrcHeapScheduler::TakeSlot(slot))
+                        {
+                            slots.push_back(slot);
+                        }
+                    }
+                    ASSERT_EQ(slots.size(), want);
+                }
+                for (const uint64_t slot : slots)
+                {
+                    Scheduler::Event ev = pool.Make(now + rng() % span, uid++);
                     MrcHeapScheduler::InsertNextAtSlot(slot);
                     heap->Insert(ev);
                     Scheduler::Event out = ev;
-                    out.key.m_uid = slot;
-                    ref.emplace(std::make_tuple(ev.key.m_ts, slot, true), out);
+                    out.key.m_uid = static_cast<uint32_t>(slot >> 16);
+                    ASSERT_TRUE(ref.emplace(std::make_pair(ev.key.m_ts, slot), out).second);
                     ++slotted;
                 }
-                else
+                if (slots.empty())
                 {
+                    Scheduler::Event ev = pool.Make(now + rng() % span, uid++);
                     heap->Insert(ev);
                     mapScheduler->Insert(ev);
-                    ref.emplace(std::make_tuple(ev.key.m_ts, ev.key.m_uid, false), ev);
+                    ref.emplace(std::make_pair(ev.key.m_ts, uint64_t(ev.key.m_uid) << 16), ev);
                     removable.push_back(ev);
                 }
             }
@@ -194,7 +209,7 @@ TEST(MrcHeapScheduler, LargeRandomSetsWithSlotsPopInTheOrderOfTheirKeys)
                 const Scheduler::Event ev = removable[i];
                 removable[i] = removable.back();
                 removable.pop_back();
-                auto it = ref.find(std::make_tuple(ev.key.m_ts, ev.key.m_uid, false));
+                auto it = ref.find(std::make_pair(ev.key.m_ts, uint64_t(ev.key.m_uid) << 16));
                 if (it != ref.end()) // not popped yet
                 {
                     heap->Remove(ev);
@@ -205,7 +220,7 @@ TEST(MrcHeapScheduler, LargeRandomSetsWithSlotsPopInTheOrderOfTheirKeys)
             else
             {
                 const Scheduler::Event want = ref.begin()->second;
-                const bool wantSlotted = std::get<2>(ref.begin()->first);
+                const bool wantSlotted = (ref.begin()->first.second & 0xFFFF) != 0;
                 ref.erase(ref.begin());
                 ASSERT_EQ(heap->PeekNext().impl, want.impl);
                 const Scheduler::Event got = heap->RemoveNext();
@@ -225,7 +240,7 @@ TEST(MrcHeapScheduler, LargeRandomSetsWithSlotsPopInTheOrderOfTheirKeys)
         while (!ref.empty())
         {
             ASSERT_EQ(heap->RemoveNext().impl, ref.begin()->second.impl);
-            if (!std::get<2>(ref.begin()->first))
+            if ((ref.begin()->first.second & 0xFFFF) == 0)
             {
                 mapScheduler->RemoveNext();
             }
@@ -248,7 +263,7 @@ TEST(MrcHeapScheduler, AHintTravelsWithItsEventAndServesOneInsert)
     std::mt19937_64 rng(7);
     EventPool pool;
     Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
-    std::map<std::tuple<uint64_t, uint32_t, bool>, std::pair<EventImpl*, const void*>> ref;
+    std::map<std::pair<uint64_t, uint64_t>, std::pair<EventImpl*, const void*>> ref;
     std::vector<char> targets(64);
     uint32_t uid = 4;
     uint64_t now = 0;
@@ -267,19 +282,18 @@ TEST(MrcHeapScheduler, AHintTravelsWithItsEventAndServesOneInsert)
                 MrcHeapScheduler::HintNextInsert(hint);
                 ++hinted;
             }
-            uint32_t slot = 0;
+            uint64_t slot = 0;
             if (rng() % 8 == 0 && MrcHeapScheduler::TakeSlot(slot))
             {
                 MrcHeapScheduler::InsertNextAtSlot(slot);
                 heap->Insert(ev);
-                ref.emplace(std::make_tuple(ev.key.m_ts, slot, true),
-                            std::make_pair(ev.impl, hint));
+                ref.emplace(std::make_pair(ev.key.m_ts, slot), std::make_pair(ev.impl, hint));
                 ++slotted;
             }
             else
             {
                 heap->Insert(ev);
-                ref.emplace(std::make_tuple(ev.key.m_ts, ev.key.m_uid, false),
+                ref.emplace(std::make_pair(ev.key.m_ts, uint64_t(ev.key.m_uid) << 16),
                             std::make_pair(ev.impl, hint));
             }
         }
@@ -495,42 +509,65 @@ TEST(MrcCanonicalScheduler, LazyRemovePopsAsTheLinearScan)
 
 TEST(MrcHeapScheduler, ASlottedEventRunsWhereItWouldHaveRunIfScheduledAtTheSlot)
 {
-    // Events 10 and 11 at ts 5, a slot taken (after 11), event 12 at ts 5, then event 13
-    // inserted at the slot: it pops after 11 and before 12, handed out with the slot as
-    // its uid and its own EventImpl; a second slot before the next Insert is refused.
+    // Events 10 and 11 at ts 5, two slots taken (after 11), event 12 at ts 5, then events 13
+    // and 14 inserted at the second and the first slot: they pop after 11 and before 12, in
+    // the order the slots were taken, handed out with the slot's uid as their uid and their
+    // own EventImpl; 65,535 slots at most before the next Insert.
     EventPool pool;
     Ptr<MrcHeapScheduler> s = CreateObject<MrcHeapScheduler>();
     EXPECT_TRUE(MrcHeapScheduler::IsActive());
     s->Insert(pool.Make(5, 10));
     s->Insert(pool.Make(5, 11));
-    uint32_t slot = 0;
-    ASSERT_TRUE(MrcHeapScheduler::TakeSlot(slot));
-    EXPECT_EQ(slot, 11u);
-    uint32_t second = 0;
-    EXPECT_FALSE(MrcHeapScheduler::TakeSlot(second)); // schedule at once instead
+    uint64_t first = 0;
+    ASSERT_TRUE(MrcHeapScheduler::TakeSlot(first));
+    EXPECT_EQ(first, (uint64_t(11) << 16) + 1);
+    uint64_t second = 0;
+    ASSERT_TRUE(MrcHeapScheduler::TakeSlot(second));
+    EXPECT_EQ(second, (uint64_t(11) << 16) + 2);
+    uint64_t more = 0;
+    for (uint64_t rank = 3; rank <= 65535; ++rank)
+    {
+        ASSERT_TRUE(MrcHeapScheduler::TakeSlot(more));
+        ASSERT_EQ(more, (uint64_t(11) << 16) + rank);
+    }
+    EXPECT_FALSE(MrcHeapScheduler::TakeSlot(more)); // one more: schedule at once instead
     s->Insert(pool.Make(5, 12));
+    ASSERT_TRUE(MrcHeapScheduler::TakeSlot(more)); // an Insert gives seven more
+    EXPECT_EQ(more, (uint64_t(12) << 16) + 1);
     s->Insert(pool.Make(4, 9));
-    const Scheduler::Event slotted = pool.Make(5, 13);
-    MrcHeapScheduler::InsertNextAtSlot(slot);
-    s->Insert(slotted);
-    s->Insert(pool.Make(5, 14)); // used once: an ordinary event
+    const Scheduler::Event atSecond = pool.Make(5, 13);
+    MrcHeapScheduler::InsertNextAtSlot(second);
+    s->Insert(atSecond);
+    const Scheduler::Event atFirst = pool.Make(5, 14);
+    MrcHeapScheduler::InsertNextAtSlot(first);
+    s->Insert(atFirst);
+    s->Insert(pool.Make(5, 15)); // used once: an ordinary event
     EXPECT_EQ(s->RemoveNext().key.m_uid, 9u);
-    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(slot));
+    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(first));
     EXPECT_EQ(s->RemoveNext().key.m_uid, 10u);
     EXPECT_EQ(s->RemoveNext().key.m_uid, 11u);
-    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(slot)); // the event of its uid runs
-    EXPECT_EQ(s->PeekNext().impl, slotted.impl);
-    const Scheduler::Event got = s->RemoveNext();
-    EXPECT_EQ(got.impl, slotted.impl); // the flag is not visible outside
-    EXPECT_EQ(got.key.m_uid, slot);
+    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(first)); // the event of its uid runs
+    EXPECT_EQ(s->PeekNext().impl, atFirst.impl);
+    Scheduler::Event got = s->RemoveNext();
+    EXPECT_EQ(got.impl, atFirst.impl); // the rank is not visible outside
+    EXPECT_EQ(got.key.m_uid, 11u);
     EXPECT_EQ(got.key.m_ts, 5u);
+    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(first)); // the event at the slot runs
+    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(second));
+    got = s->RemoveNext();
+    EXPECT_EQ(got.impl, atSecond.impl);
+    EXPECT_EQ(got.key.m_uid, 11u);
+    EXPECT_TRUE(MrcHeapScheduler::HasSlotPassed(first));
+    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(second));
     EXPECT_EQ(s->RemoveNext().key.m_uid, 12u);
-    EXPECT_TRUE(MrcHeapScheduler::HasSlotPassed(slot));
-    EXPECT_EQ(s->RemoveNext().key.m_uid, 14u);
+    EXPECT_TRUE(MrcHeapScheduler::HasSlotPassed(second));
+    EXPECT_FALSE(MrcHeapScheduler::HasSlotPassed(more)); // the slot after 12, never used
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 15u);
+    EXPECT_TRUE(MrcHeapScheduler::HasSlotPassed(more));
     EXPECT_TRUE(s->IsEmpty());
     s = nullptr;
     EXPECT_FALSE(MrcHeapScheduler::IsActive());
-    EXPECT_FALSE(MrcHeapScheduler::TakeSlot(slot)); // no MrcHeapScheduler: no slot
+    EXPECT_FALSE(MrcHeapScheduler::TakeSlot(more)); // no MrcHeapScheduler: no slot
 }
 
 TEST(MrcHeapScheduler, RunningEventIsTheSimulatorsTimeAndContext)

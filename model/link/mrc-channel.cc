@@ -350,18 +350,21 @@ MrcChannel::SetLinkUp(bool up)
             }
             else
             {
-                // Arrival events already scheduled for these frames find a newer
-                // epoch and do nothing.
-                // Every frame on the wire has one pending delivery event: those events
+                // The frames on the wire whose delivery is scheduled (those without a
+                // slot, the oldest among them) have one pending event each: those events
                 // fire before any of a frame sent later (a device starts its next frame
-                // only after the current one's serialization), and are ignored.
-                dir.stale += static_cast<uint32_t>(dir.wire.size());
+                // only after the current one's serialization), and are ignored. A frame
+                // with a slot has no event yet.
+                for (const Direction::Frame& f : dir.wire)
+                {
+                    dir.stale += f.slot == 0 ? 1 : 0;
+                }
             }
-            MrcRing<Ptr<Packet>> lost;
+            MrcRing<Direction::Frame> lost;
             lost.swap(dir.wire);
             while (!lost.empty())
             {
-                Ptr<Packet> f = lost.front();
+                Ptr<Packet> f = std::move(lost.front().packet);
                 lost.pop_front();
                 Lose(from, f);
             }
@@ -444,7 +447,7 @@ MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool 
         const uint32_t ifIndex = GetDevice(1 - from)->GetIfIndex();
         Simulator::ScheduleNow(
             [travelling, rx, node, ifIndex]() { MrcMpi::Send(travelling, rx, node, ifIndex); });
-        dir.wire.push_back(copy);
+        dir.wire.push_back(Direction::Frame{copy, arrival.GetTimeStep(), 0});
         m_arrival[from].push_back(arrival);
         return;
     }
@@ -456,12 +459,33 @@ MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool 
                                                 sender,
                                                 MrcCanonicalScheduler::TakeSequence(sender));
     }
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    const Time now = running.known ? TimeStep(running.ts) : Simulator::Now();
+    const int64_t arrival = (now + txTime + dir.delay).GetTimeStep();
+    // Behind another frame (whose delivery is pending), the delivery waits for that one's
+    // with a slot: the place it takes in the order now (class text of Direction).
+    // (A slotted frame is scheduled when the frame ahead is delivered, which must not be
+    // after its own arrival: slots only while the arrival times on the wire never decrease.)
+    uint64_t slot = 0;
+    if (dir.wire.empty())
+    {
+        dir.ordered = true;
+    }
+    else if (arrival < dir.wire.back().arrival)
+    {
+        dir.ordered = false;
+    }
+    else if (dir.ordered && dir.contextKnown && MrcHeapScheduler::TakeSlot(slot))
+    {
+        dir.wire.push_back(Direction::Frame{std::move(copy), arrival, slot});
+        return;
+    }
     const uint32_t context = dir.contextKnown ? dir.context : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
     MrcHeapScheduler::HintNextInsert(PeekPointer(copy));
     dir.Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
     Simulator::ScheduleWithContext(context, txTime + dir.delay, sending);
-    dir.wire.push_back(copy);
+    dir.wire.push_back(Direction::Frame{std::move(copy), arrival, 0});
 }
 
 void
@@ -511,9 +535,27 @@ MrcChannel::Direction::Notify()
         return; // lost when the link went down
     }
     NS_ASSERT(!wire.empty());
-    Ptr<Packet> frame = wire.front();
+    Ptr<Packet> frame = std::move(wire.front().packet);
     wire.pop_front();
+    if (!wire.empty() && wire.front().slot != 0)
+    {
+        ScheduleAtSlot(0);
+    }
     to->Receive(std::move(frame));
+}
+
+void
+MrcChannel::Direction::ScheduleAtSlot(uint32_t i)
+{
+    Frame& f = wire[i];
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    const int64_t now = running.known ? running.ts : Simulator::Now().GetTimeStep();
+    NS_ASSERT_MSG(f.slot != 0 && f.arrival >= now, "MrcChannel: a frame without a slot");
+    MrcHeapScheduler::InsertNextAtSlot(f.slot);
+    MrcHeapScheduler::HintNextInsert(PeekPointer(f.packet));
+    f.slot = 0;
+    Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
+    Simulator::ScheduleWithContext(context, TimeStep(f.arrival - now), this);
 }
 
 void

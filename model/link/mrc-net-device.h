@@ -603,7 +603,7 @@ class MrcNetDevice : public NetDevice
     uint64_t m_bps;                                //!< line rate in bit/s
     uint64_t m_txCarry;                            //!< sub-step remainder of back-to-back frames
     Time m_lastTxEnd;                              //!< end of the latest serialization
-    uint32_t m_txEndSlot{0};                       //!< its place in the order, if deferred
+    uint64_t m_txEndSlot{0};                       //!< its place in the order, if deferred
     uint32_t m_txEndContext{0};                    //!< its context, if deferred
     bool m_lazyTxEnd;                              //!< LazyTxEnd attribute
     Ptr<MrcClassScheduler> m_scheduler;            //!< class queues and scheduler

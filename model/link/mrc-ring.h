@@ -101,6 +101,23 @@ class MrcRing
         ++m_size;
     }
 
+    /// \param v moved to the back
+    void push_back(T&& v)
+    {
+        if (!m_slots || m_size == m_mask + 1)
+        {
+            Grow();
+        }
+        m_slots[(m_head + m_size) & m_mask] = std::move(v);
+        ++m_size;
+    }
+
+    /// \param i a position from the oldest element (below size()) \return the element there
+    T& operator[](uint32_t i)
+    {
+        return m_slots[(m_head + i) & m_mask];
+    }
+
     /// Remove the oldest element (the ring must not be empty); its slot is reset.
     void pop_front()
     {

@@ -19,9 +19,8 @@ NS_OBJECT_ENSURE_REGISTERED(MrcHeapScheduler);
 
 namespace
 {
-MrcHeapScheduler* g_active = nullptr; //!< the scheduler in use, if one of these
-bool g_slotPending = false;           //!< InsertNextAtSlot is pending
-uint32_t g_slot = 0;                  //!< its slot
+bool g_slotPending = false; //!< InsertNextAtSlot is pending
+uint64_t g_slot = 0;        //!< its slot
 // A hint's stand-in when there is none: read ahead like a hint, so that the pop needs no
 // branch (a prefetch of a null pointer is harmless too, but may walk the page tables).
 const char g_noHint = 0;
@@ -29,6 +28,7 @@ const void* g_hint = &g_noHint; //!< HintNextInsert's address, for the next Inse
 } // namespace
 
 MrcHeapScheduler::RunningEvent MrcHeapScheduler::s_running;
+MrcHeapScheduler* MrcHeapScheduler::s_active = nullptr;
 
 TypeId
 MrcHeapScheduler::GetTypeId()
@@ -46,7 +46,7 @@ MrcHeapScheduler::MrcHeapScheduler()
                   "four entries (a node's children) are meant to fill two cache lines");
     NS_LOG_FUNCTION(this);
     // The simulator makes its new scheduler before it drops the old one (SetScheduler).
-    g_active = this;
+    s_active = this;
     g_slotPending = false;
     s_running.known = false;
 }
@@ -54,9 +54,9 @@ MrcHeapScheduler::MrcHeapScheduler()
 MrcHeapScheduler::~MrcHeapScheduler()
 {
     NS_LOG_FUNCTION(this);
-    if (g_active == this)
+    if (s_active == this)
     {
-        g_active = nullptr;
+        s_active = nullptr;
         g_slotPending = false;
         s_running.known = false;
     }
@@ -65,32 +65,21 @@ MrcHeapScheduler::~MrcHeapScheduler()
 bool
 MrcHeapScheduler::IsActive()
 {
-    return g_active != nullptr;
+    return s_active != nullptr;
 }
 
 bool
-MrcHeapScheduler::TakeSlot(uint32_t& slot)
+MrcHeapScheduler::HasSlotPassed(uint64_t slot)
 {
-    if (g_active == nullptr || g_active->m_slotTaken)
-    {
-        return false;
-    }
-    g_active->m_slotTaken = true;
-    slot = g_active->m_lastUid;
-    return true;
-}
-
-bool
-MrcHeapScheduler::HasSlotPassed(uint32_t slot)
-{
-    // The slot sorts after the event with its uid and before every later uid; the event
-    // running now has m_currentUid (its own slot if it was slotted: one slot per uid, so
-    // never this one). No scheduler: nothing can be ordered at the slot any more.
-    return g_active == nullptr || slot < g_active->m_currentUid;
+    // The slot sorts after the event with its uid and the slots of lower rank, and before
+    // every later uid; the event running now has m_currentPlace (its own slot if it was
+    // slotted: each slot is given out once, so never this one). No scheduler: nothing can
+    // be ordered at the slot any more.
+    return s_active == nullptr || slot < s_active->m_currentPlace;
 }
 
 void
-MrcHeapScheduler::InsertNextAtSlot(uint32_t slot)
+MrcHeapScheduler::InsertNextAtSlot(uint64_t slot)
 {
     g_slotPending = true;
     g_slot = slot;
@@ -106,8 +95,8 @@ const void*
 MrcHeapScheduler::PeekNextHint() const
 {
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNextHint: no event");
-    const void* hint = m_heap.Top().hint;
-    return hint == &g_noHint ? nullptr : hint;
+    const void* hint = HintOf(m_heap.Top());
+    return hint == HintOf(Entry{Event{}, reinterpret_cast<uintptr_t>(&g_noHint)}) ? nullptr : hint;
 }
 
 bool
@@ -121,18 +110,18 @@ MrcHeapScheduler::Insert(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
     m_lastUid = ev.key.m_uid;
-    m_slotTaken = false;
-    const void* hint = g_hint;
+    m_slotsTaken = 0;
+    const uint64_t hint = reinterpret_cast<uintptr_t>(g_hint) & ADDRESS_MASK;
     g_hint = &g_noHint;
     if (g_slotPending)
     {
         g_slotPending = false;
-        NS_ASSERT_MSG(g_slot <= ev.key.m_uid,
-                      "MrcHeapScheduler: slot " << g_slot << " after uid " << ev.key.m_uid);
+        const uint64_t uid = g_slot >> RANK_SHIFT;
+        NS_ASSERT_MSG(uid <= ev.key.m_uid,
+                      "MrcHeapScheduler: slot " << uid << " after uid " << ev.key.m_uid);
         Event slotted = ev;
-        slotted.key.m_uid = g_slot;
-        slotted.impl = reinterpret_cast<EventImpl*>(reinterpret_cast<uintptr_t>(ev.impl) | 1u);
-        m_heap.Push(Entry{slotted, hint});
+        slotted.key.m_uid = static_cast<uint32_t>(uid);
+        m_heap.Push(Entry{slotted, (g_slot & MAX_RANK) << (64 - RANK_SHIFT) | hint});
         return;
     }
     m_heap.Push(Entry{ev, hint});
@@ -148,7 +137,7 @@ Scheduler::Event
 MrcHeapScheduler::PeekNext() const
 {
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNext: no event");
-    return Unflagged(m_heap.Top().ev);
+    return m_heap.Top().ev;
 }
 
 void
@@ -177,7 +166,7 @@ MrcHeapScheduler::DropRemoved()
     // A slotted event is never removed (it shares its key with the event of that uid).
     while (!m_removed.empty() && !m_heap.Empty() &&
            m_heap.Top().ev.key.m_uid == m_removed.front().m_uid &&
-           m_heap.Top().ev.key.m_ts == m_removed.front().m_ts && !IsSlotted(m_heap.Top().ev))
+           m_heap.Top().ev.key.m_ts == m_removed.front().m_ts && !IsSlotted(m_heap.Top()))
     {
         NS_LOG_LOGIC("dropping removed event " << m_removed.front().m_uid);
         m_heap.Pop();
@@ -190,11 +179,11 @@ MrcHeapScheduler::RemoveNext()
 {
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::RemoveNext: no event");
-    const Event top = Unflagged(m_heap.Top().ev);
+    const Event top = m_heap.Top().ev;
     // The running event's terms are stored before the pop, so that nothing but the
     // returned event stays live across the sift.
-    m_currentUid = top.key.m_uid;
-    if (this == g_active) // not an old scheduler handing its events to a new one
+    m_currentPlace = EventBefore::Tie(m_heap.Top());
+    if (this == s_active) // not an old scheduler handing its events to a new one
     {
         s_running.ts = top.key.m_ts;
         s_running.context = top.key.m_context;
@@ -211,7 +200,7 @@ MrcHeapScheduler::RemoveNext()
         // The next event (unless this one schedules an earlier one): its own line and the
         // memory it reads first, loaded while this one runs (class text).
         __builtin_prefetch(m_heap.Top().ev.impl);
-        __builtin_prefetch(m_heap.Top().hint);
+        __builtin_prefetch(HintOf(m_heap.Top()));
     }
 #endif
     return top;

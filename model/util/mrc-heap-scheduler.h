@@ -46,22 +46,24 @@ namespace ns3
  * mrc-sim uses it for every run without --ranks (SchedulerType ns3::MrcHeapScheduler).
  *
  * Slots (an event scheduled later with the place it would have had). A caller that would
- * schedule an event now but may find out later that it is not needed (MrcNetDevice's end of
- * serialization when nothing waits) takes a slot instead (TakeSlot): the uid of the newest
- * event inserted so far. If it schedules the event after all, InsertNextAtSlot makes the next
- * Insert order it after every event of its time stamp with a uid up to the slot and before
- * every later one: exactly where the event would have run had it been scheduled when the slot
- * was taken, since the simulator hands out uids in increasing order. HasSlotPassed tells
- * whether the event that runs now comes after that place. One slot is given out per inserted
- * uid (a second TakeSlot before the next Insert is refused: the caller schedules at once,
- * which gives the same order). A slotted event carries a flag in its queued copy (the low bit
- * of its EventImpl pointer, always 0 for a real pointer) and is handed to the simulator with
- * the slot as its uid, so the simulator's current uid never decreases. It must not be passed
- * to Simulator::Remove (it has no EventId; MrcNetDevice schedules it as a reusable event).
+ * schedule an event now but may find out later that it is not needed, or that would rather
+ * schedule it later (MrcNetDevice's end of serialization when nothing waits; MrcChannel's
+ * delivery of a frame behind another on the wire) takes a slot instead (TakeSlot): a place
+ * just after the newest event inserted so far, and after the slots taken since that insert.
+ * If it schedules the event after all, InsertNextAtSlot makes the next Insert order it at
+ * that place among the events of its time stamp: exactly where the event would have run had
+ * it been scheduled when the slot was taken, since the simulator hands out uids in increasing
+ * order. HasSlotPassed tells whether the event that runs now comes after that place. A slot
+ * is the newest uid times 2^16 plus its rank (1 to 65,535) among the slots taken since that
+ * uid's insert; one more TakeSlot before the next Insert is refused (the caller schedules at
+ * once, which gives the same order). A slotted event carries its rank in its queued entry
+ * (the top 16 bits of the word that holds its hint) and is handed to the simulator with the
+ * slot's uid as its uid, so the simulator's current uid never decreases. It must not be
+ * passed to Simulator::Remove (it has no EventId; the callers schedule reusable events).
  * The static functions use the MrcHeapScheduler made last and still alive (the simulator's:
  * SetScheduler makes the new one before it drops the old); a second one made by hand while a
  * simulation runs would take that role. Events moved by SetScheduler during a run lose
- * their slot flag.
+ * their slot.
  *
  * Reading ahead. The pop makes the next event known while the one just popped has still to
  * run (for a frame hop, about a microsecond of CPU), so RemoveNext asks the processor to load
@@ -101,22 +103,32 @@ class MrcHeapScheduler : public Scheduler
     /**
      * Take a slot: the place in the order an event scheduled now would get (class text).
      * \param[out] slot the slot, if taken
-     * \return false if no MrcHeapScheduler is in use or a slot was taken since the last
+     * \return false if no MrcHeapScheduler is in use or 65,535 slots were taken since the last
      *         Insert (then schedule the event now)
      */
-    static bool TakeSlot(uint32_t& slot);
+    static bool TakeSlot(uint64_t& slot)
+    {
+        MrcHeapScheduler* s = s_active;
+        if (s == nullptr || s->m_slotsTaken == MAX_RANK)
+        {
+            return false;
+        }
+        ++s->m_slotsTaken;
+        slot = (static_cast<uint64_t>(s->m_lastUid) << RANK_SHIFT) | s->m_slotsTaken;
+        return true;
+    }
 
     /**
      * \param slot a slot whose time stamp is the current time
      * \return true if the event running now comes after the slot's place
      */
-    static bool HasSlotPassed(uint32_t slot);
+    static bool HasSlotPassed(uint64_t slot);
 
     /**
      * Order the next Insert at a slot taken before (used once).
      * \param slot the slot (TakeSlot)
      */
-    static void InsertNextAtSlot(uint32_t slot);
+    static void InsertNextAtSlot(uint64_t slot);
 
     /**
      * Name the memory the next inserted event reads first (used once, by the next Insert).
@@ -155,52 +167,61 @@ class MrcHeapScheduler : public Scheduler
     /// \param a an event key \param b another \return true if a runs before b
     static bool Before(const EventKey& a, const EventKey& b);
 
-    /// \param ev a queued event \return true if it was inserted at a slot (flagged)
-    static bool IsSlotted(const Event& ev)
+    /// A slot's rank: the low bits of a slot, and the top bits of a queued entry's word.
+    static constexpr unsigned RANK_SHIFT = 16;
+    /// The most slots given out between two inserts.
+    static constexpr uint64_t MAX_RANK = (uint64_t(1) << RANK_SHIFT) - 1;
+    /// The bits of an entry's word that hold the hinted address (user-space addresses fit).
+    static constexpr uint64_t ADDRESS_MASK = (uint64_t(1) << (64 - RANK_SHIFT)) - 1;
+
+    /// A queued event, with the address it reads first (HintNextInsert; a stand-in if
+    /// none) and, if it was inserted at a slot, the slot's rank (0 otherwise) in one word:
+    /// the rank in the top 16 bits, the address below (only a read-ahead uses it, so an
+    /// address that does not fit costs at worst a wasted load; the order never depends on
+    /// it). The EventImpl pointer is kept as the simulator gave it.
+    struct Entry
     {
-        return (reinterpret_cast<uintptr_t>(ev.impl) & 1u) != 0;
+        Event ev;          //!< the event (its uid: the slot's uid, if slotted)
+        uint64_t hintRank; //!< rank << 48 | hinted address
+    };
+
+    /// \param e a queued entry \return true if it was inserted at a slot
+    static bool IsSlotted(const Entry& e)
+    {
+        return (e.hintRank >> (64 - RANK_SHIFT)) != 0;
     }
 
-    /// \param ev a queued event \return the event as the simulator sees it (flag cleared)
-    static Event Unflagged(Event ev)
+    /// \param e a queued entry \return the address its event reads first
+    static const void* HintOf(const Entry& e)
     {
-        ev.impl = reinterpret_cast<EventImpl*>(reinterpret_cast<uintptr_t>(ev.impl) &
-                                               ~static_cast<uintptr_t>(1));
-        return ev;
+        return reinterpret_cast<const void*>(static_cast<uintptr_t>(e.hintRank & ADDRESS_MASK));
     }
 
     /// The order of queued events: Before on their keys; of the same key (a uid and the
-    /// slot named after it), the event that has the uid first. Written without branches, as
-    /// MrcQuaternaryHeap's pop wants: one 128-bit comparison of (time stamp, Tie) where the
-    /// compiler has 128-bit integers (a compare and a subtract with borrow on x86-64), else
-    /// bitwise operations on the outcomes.
-    /// A queued event and the address it reads first (HintNextInsert; null if none).
-    struct Entry
-    {
-        Event ev;         //!< the event (impl flagged if slotted)
-        const void* hint; //!< read ahead when the event reaches the top
-    };
-
+    /// slots named after it), the event that has the uid first, then the slots by rank.
+    /// Written without branches, as MrcQuaternaryHeap's pop wants: one 128-bit comparison
+    /// of (time stamp, Tie) where the compiler has 128-bit integers (a compare and a
+    /// subtract with borrow on x86-64), else bitwise operations on the outcomes.
     struct EventBefore
     {
-        /// \param a an entry \param b another \return true if a's event runs before b's
+        /// \param x an entry \param y another \return true if x's event runs before y's
         bool operator()(const Entry& x, const Entry& y) const
         {
-            const Event& a = x.ev;
-            const Event& b = y.ev;
 #ifdef __SIZEOF_INT128__
-            return ((static_cast<__uint128_t>(a.key.m_ts) << 64) | Tie(a)) <
-                   ((static_cast<__uint128_t>(b.key.m_ts) << 64) | Tie(b));
+            return ((static_cast<__uint128_t>(x.ev.key.m_ts) << 64) | Tie(x)) <
+                   ((static_cast<__uint128_t>(y.ev.key.m_ts) << 64) | Tie(y));
 #else
-            return (a.key.m_ts < b.key.m_ts) | ((a.key.m_ts == b.key.m_ts) & (Tie(a) < Tie(b)));
+            return (x.ev.key.m_ts < y.ev.key.m_ts) |
+                   ((x.ev.key.m_ts == y.ev.key.m_ts) & (Tie(x) < Tie(y)));
 #endif
         }
 
-        /// \param ev a queued event \return its uid and then its slot flag, as one number
-        static uint64_t Tie(const Event& ev)
+        /// \param e a queued entry \return its place: its uid, then its slot's rank (0
+        ///         for an event that was not slotted), as one number (a slot's value)
+        static uint64_t Tie(const Entry& e)
         {
-            return 2 * static_cast<uint64_t>(ev.key.m_uid) +
-                   (reinterpret_cast<uintptr_t>(ev.impl) & 1u);
+            return (static_cast<uint64_t>(e.ev.key.m_uid) << RANK_SHIFT) |
+                   (e.hintRank >> (64 - RANK_SHIFT));
         }
     };
 
@@ -212,11 +233,12 @@ class MrcHeapScheduler : public Scheduler
     void PopRemoved();
 
     MrcQuaternaryHeap<Entry, EventBefore> m_heap; //!< the queued events by key
-    std::vector<EventKey> m_removed; //!< min-heap of the keys of removed, still queued events
-    static RunningEvent s_running;   //!< the running event, if the scheduler in use knows it
-    uint32_t m_lastUid{0};           //!< uid of the newest inserted event
-    uint32_t m_currentUid{0};        //!< uid (or slot) of the event handed out last
-    bool m_slotTaken{false};         //!< TakeSlot gave out m_lastUid
+    std::vector<EventKey> m_removed;   //!< min-heap of the keys of removed, still queued events
+    static RunningEvent s_running;     //!< the running event, if the scheduler in use knows it
+    static MrcHeapScheduler* s_active; //!< the scheduler in use, if one of these
+    uint32_t m_lastUid{0};             //!< uid of the newest inserted event
+    uint64_t m_currentPlace{0};        //!< place (Tie) of the event handed out last
+    uint32_t m_slotsTaken{0};          //!< slots TakeSlot gave out since the last Insert
 };
 
 /**
