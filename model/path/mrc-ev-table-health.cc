@@ -311,7 +311,7 @@ MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
             return path != avoidPath && !IsPathDown(path) &&
                    std::find(bad.begin(), bad.end(), path) == bad.end();
         });
-        if (it != backup.end() || m_planeActive[plane] > 0)
+        if (it != backup.end() || m_plane[plane].activeCount > 0)
         {
             return it; // end(): the plane's active set stays short
         }
@@ -335,7 +335,7 @@ MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
 void
 MrcEvTable::Refill(uint32_t plane, uint32_t avoidPath)
 {
-    while (m_planeActive[plane] < m_planeTarget[plane] && !m_backup[plane].empty())
+    while (m_plane[plane].activeCount < m_plane[plane].target && !m_backup[plane].empty())
     {
         std::deque<uint32_t>& backup = m_backup[plane];
         auto it = PickBackup(plane, avoidPath);
@@ -358,7 +358,7 @@ MrcEvTable::Place(uint32_t id)
 {
     MrcEvEntry& e = m_evs[id];
     const uint32_t plane = e.ev.plane;
-    if (m_planeActive[plane] < m_planeTarget[plane])
+    if (m_plane[plane].activeCount < m_plane[plane].target)
     {
         AddToActive(id);
     }

@@ -250,11 +250,12 @@ MrcEvTable::GetTypeId()
 }
 
 MrcEvTable::MrcEvTable()
-    : m_rng(CreateObject<UniformRandomVariable>()),
+    : m_skipMode(SKIP_ROTATION),
       m_order(ORDER_STRATIFIED),
-      m_skipMode(SKIP_ROTATION),
       m_ecnSkipTurns(1),
       m_trimSkipTurns(1),
+      m_carrierLossEvs(3),
+      m_rng(CreateObject<UniformRandomVariable>()),
       m_skipTime(Time(0)),
       m_probeInterval(MilliSeconds(1)),
       m_probeJitter(0.5),
@@ -262,7 +263,6 @@ MrcEvTable::MrcEvTable()
       m_reviveSuccesses(3),
       m_refillAvoidsFailedPaths(false),
       m_retireWholePath(false),
-      m_carrierLossEvs(3),
       m_carrierLossWindow(MicroSeconds(500)),
       m_carrierConfirmTime(Time(0))
 {
@@ -334,7 +334,7 @@ MrcEvTable::Init(const MrcEvSet& set)
         m_evs[id].state = MrcEvState::GOOD;
         m_hot[id].state = MrcEvState::GOOD;
         AddToActive(id);
-        ++m_planeTarget[c.plane];
+        ++m_plane[c.plane].target;
     }
     for (const auto& c : set.backup)
     {
@@ -353,8 +353,11 @@ MrcEvTable::Init(const MrcEvSet& set)
     m_pathEpoch.assign(m_paths, 1);
     m_pathDown.assign(m_paths, 0);
     m_pathConfirm.assign(m_paths, EventId());
-    m_reverseEv.assign(m_planes, NO_EV);
-    m_reversePos.assign(m_planes, 0);
+    for (Plane& pl : m_plane)
+    {
+        pl.reverseEv = NO_EV;
+        pl.reversePos = 0;
+    }
     // The first round is drawn by the first Select: the random stream may still be fixed
     // (AssignStreams) after Init, so the order depends only on the stream and the EVs.
     m_drawn = false;
@@ -375,14 +378,10 @@ MrcEvTable::SizePlanes(const MrcEvSet& set)
     }
     const size_t total = set.active.size() + set.backup.size();
     m_backup.assign(m_planes, {});
-    m_planeTarget.assign(m_planes, 0);
-    m_planeActive.assign(m_planes, 0);
     m_evs.reserve(total);
     m_hot.reserve(total);
-    m_active.assign(m_planes, {});
+    m_plane.assign(m_planes, Plane{});
     m_planeIds.assign(m_planes, {});
-    m_cursor.assign(m_planes, 0);
-    m_planeRounds.assign(m_planes, 0);
     m_byValue.clear();
     m_byValue.Reserve(total);
 }
@@ -490,10 +489,10 @@ MrcEvTable::AddToActive(uint32_t id)
     MrcEvEntry& e = m_evs[id];
     e.set = MrcEvEntry::ACTIVE;
     m_hot[id].set = MrcEvEntry::ACTIVE;
-    std::vector<uint32_t>& act = m_active[e.ev.plane];
+    std::vector<uint32_t>& act = m_plane[e.ev.plane].active;
     m_hot[id].pos = act.size();
     act.push_back(id);
-    ++m_planeActive[e.ev.plane];
+    ++m_plane[e.ev.plane].activeCount;
     ++m_nActive;
 }
 
@@ -503,8 +502,8 @@ MrcEvTable::RemoveFromActive(uint32_t id)
     MrcEvEntry& e = m_evs[id];
     NS_ASSERT(e.set == MrcEvEntry::ACTIVE);
     const uint32_t plane = e.ev.plane;
-    std::vector<uint32_t>& act = m_active[plane];
-    uint32_t& cursor = m_cursor[plane];
+    std::vector<uint32_t>& act = m_plane[plane].active;
+    uint32_t& cursor = m_plane[plane].cursor;
     auto swapPos = [this, &act](uint32_t a, uint32_t b) {
         std::swap(act[a], act[b]);
         m_hot[act[a]].pos = a;
@@ -521,7 +520,7 @@ MrcEvTable::RemoveFromActive(uint32_t id)
     swapPos(i, act.size() - 1);
     act.pop_back();
     cursor = std::min<uint32_t>(cursor, act.size());
-    --m_planeActive[plane];
+    --m_plane[plane].activeCount;
     --m_nActive;
 }
 
@@ -538,7 +537,7 @@ MrcEvTable::ShuffleIds(std::vector<uint32_t>& ids)
 void
 MrcEvTable::Reshuffle(uint32_t plane)
 {
-    std::vector<uint32_t>& act = m_active[plane];
+    std::vector<uint32_t>& act = m_plane[plane].active;
     const uint32_t n = act.size();
     uint32_t longest = 0;
     m_pathOrder.clear();
@@ -574,9 +573,9 @@ MrcEvTable::Reshuffle(uint32_t plane)
     {
         m_hot[act[i]].pos = i;
     }
-    m_cursor[plane] = 0;
-    m_planeRounds[plane]++;
-    m_rounds = std::max(m_rounds, m_planeRounds[plane]);
+    m_plane[plane].cursor = 0;
+    m_plane[plane].rounds++;
+    m_rounds = std::max(m_rounds, m_plane[plane].rounds);
 }
 
 void
@@ -584,7 +583,7 @@ MrcEvTable::DealStratified(uint32_t plane, uint32_t longest)
 {
     // Shuffle every bucket and the order of the paths, then deal one EV per path per
     // sub-round in that path order.
-    std::vector<uint32_t>& act = m_active[plane];
+    std::vector<uint32_t>& act = m_plane[plane].active;
     std::sort(m_pathOrder.begin(), m_pathOrder.end());
     for (uint32_t p : m_pathOrder)
     {
@@ -612,7 +611,7 @@ MrcEvTable::DrawFirstRounds()
     // round 1 of every plane, drawn lazily (see Init), in plane order
     for (uint32_t p = 0; p < m_planes; ++p)
     {
-        if (!m_active[p].empty())
+        if (!m_plane[p].active.empty())
         {
             Reshuffle(p);
         }
@@ -654,9 +653,9 @@ MrcEvTable::SelectId(uint32_t sendablePlanes, uint32_t excludeEv)
 uint32_t
 MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePath)
 {
-    std::vector<uint32_t>& act = m_active[plane];
+    std::vector<uint32_t>& act = m_plane[plane].active;
     const uint32_t n = act.size();
-    uint32_t& cursor = m_cursor[plane];
+    uint32_t& cursor = m_plane[plane].cursor;
     for (uint32_t k = 0; k < n; ++k)
     {
         if (cursor >= act.size())
@@ -741,7 +740,7 @@ MrcEvTable::SelectReverse(uint32_t port)
 {
     MrcPathChoice none;
     none.port = NO_PORT;
-    if (port >= m_reverseEv.size())
+    if (port >= m_plane.size())
     {
         return none;
     }
@@ -749,7 +748,7 @@ MrcEvTable::SelectReverse(uint32_t port)
     // only: a walk over every EV would touch all planes' entries)
     const std::vector<uint32_t>& ids = m_planeIds[port];
     const auto n = static_cast<uint32_t>(ids.size());
-    const uint32_t start = m_reverseEv[port] == NO_EV ? 0 : m_reversePos[port] + 1;
+    const uint32_t start = m_plane[port].reverseEv == NO_EV ? 0 : m_plane[port].reversePos + 1;
     uint32_t id = NO_EV;
     for (uint32_t k = 0; k < n; ++k)
     {
@@ -758,11 +757,11 @@ MrcEvTable::SelectReverse(uint32_t port)
         if (h.set == MrcEvEntry::ACTIVE && h.state == MrcEvState::GOOD)
         {
             id = ids[pos];
-            m_reversePos[port] = pos;
+            m_plane[port].reversePos = pos;
             break;
         }
     }
-    m_reverseEv[port] = id;
+    m_plane[port].reverseEv = id;
     return id == NO_EV ? none : ChoiceOf(id);
 }
 
@@ -941,7 +940,7 @@ MrcEvTable::GetActiveCount() const
 uint32_t
 MrcEvTable::GetActiveCount(uint32_t plane) const
 {
-    return plane < m_planes ? m_planeActive[plane] : 0;
+    return plane < m_planes ? m_plane[plane].activeCount : 0;
 }
 
 uint32_t

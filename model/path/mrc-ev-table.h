@@ -602,41 +602,53 @@ class MrcEvTable : public MrcPathSelector
         uint32_t pos{0};  //!< index in its plane's active vector (ACTIVE)
     };
 
-    std::vector<EvHot> m_hot;                           //!< by id
+    std::vector<EvHot> m_hot; //!< by id
+
+    /// What Select, SelectReverse and the refill read of one plane, side by side.
+    struct Plane
+    {
+        std::vector<uint32_t> active; //!< active ids, round order
+        uint32_t cursor{0};           //!< next position in active
+        uint32_t activeCount{0};      //!< active EVs now
+        uint32_t target{0};           //!< active EVs at Init
+        uint32_t reverseEv{NO_EV};    //!< last reverse EV id (SelectReverse)
+        uint32_t reversePos{0};       //!< its index in GetPlaneIds
+        uint64_t rounds{0};           //!< rounds drawn
+    };
+
+    std::vector<Plane> m_plane;         //!< by plane
+    uint32_t m_planes{0};               //!< number of planes
+    uint32_t m_localDownMask{0};        //!< bit p: local port of plane p down
+    uint32_t m_remoteDownMask{0};       //!< bit p: remote port of plane p down
+    uint32_t m_nActive{0};              //!< active EVs over all planes
+    uint32_t m_lastLost{NO_EV};         //!< EV with the latest loss or trim feedback (DoSelect)
+    bool m_drawn{false};                //!< the first round has been drawn
+    bool m_retiringPath{false};         //!< inside Retire's walk over one path's EVs
+    SkipMode m_skipMode;                //!< SkipMode
+    Order m_order;                      //!< Order
+    uint32_t m_ecnSkipTurns;            //!< EcnSkipTurns
+    uint32_t m_trimSkipTurns;           //!< TrimSkipTurns
+    uint32_t m_carrierLossEvs;          //!< CarrierLossEvs (0: off)
+    std::vector<uint32_t> m_pathLosses; //!< per path: distinct EVs lost in the current count
+    // (the fields above are read by the per-packet calls: kept in a few cache lines)
+
     MrcFlatMap<uint32_t, uint32_t> m_byValue;           //!< value -> id
-    std::vector<std::vector<uint32_t>> m_active;        //!< per plane: active ids, round order
     std::vector<std::vector<uint32_t>> m_planeIds;      //!< per plane: all its ids, ascending
-    std::vector<uint32_t> m_cursor;                     //!< per plane: next position in m_active
-    std::vector<uint64_t> m_planeRounds;                //!< per plane: rounds drawn
     uint64_t m_rounds{0};                               //!< most rounds drawn by one plane
-    uint32_t m_nActive{0};                              //!< active EVs over all planes
     uint32_t m_nextPlane{0};                            //!< plane whose turn is next
-    bool m_drawn{false};                                //!< the first round has been drawn
     uint32_t m_paths{0};                                //!< number of path groups
     std::vector<std::vector<uint32_t>> m_buckets;       //!< Reshuffle scratch: ids per path
     std::vector<uint32_t> m_pathOrder;                  //!< Reshuffle scratch: path order
     std::vector<std::deque<uint32_t>> m_backup;         //!< per-plane backup ids, oldest first
-    std::vector<uint32_t> m_planeTarget;                //!< per-plane active size at Init
-    std::vector<uint32_t> m_planeActive;                //!< per-plane active size now
-    uint32_t m_planes{0};                               //!< number of planes
-    uint32_t m_localDownMask{0};                        //!< bit p: local port of plane p down
-    uint32_t m_remoteDownMask{0};                       //!< bit p: remote port of plane p down
     uint32_t m_evMinActive{0};                          //!< ev_min_active
     Time m_baseRtt;                                     //!< SetBaseRtt
     Callback<void, uint32_t> m_probeCb;                 //!< probe sender (by id)
     Callback<void, const MrcPathChoice&> m_probeSender; //!< probe sender (by path)
     std::vector<MrcEvCandidate> m_candidates;           //!< SetCandidates (family Init)
-    std::vector<uint32_t> m_reverseEv;  //!< per plane: last reverse EV id (SelectReverse)
-    std::vector<uint32_t> m_reversePos; //!< per plane: its index in GetPlaneIds
-    Ptr<UniformRandomVariable> m_rng;   //!< shuffle and probe jitter
-    uint32_t m_lastLost{NO_EV};         //!< EV with the latest loss or trim feedback (DoSelect)
-    Ptr<MrcEvProfile> m_profile;        //!< Profile attribute (family Init)
+    Ptr<UniformRandomVariable> m_rng;                   //!< shuffle and probe jitter
+    Ptr<MrcEvProfile> m_profile;                        //!< Profile attribute (family Init)
 
-    // attributes
-    Order m_order;                  //!< Order
-    SkipMode m_skipMode;            //!< SkipMode
-    uint32_t m_ecnSkipTurns;        //!< EcnSkipTurns
-    uint32_t m_trimSkipTurns;       //!< TrimSkipTurns
+    // attributes (the per-packet ones are above)
     Time m_skipTime;                //!< SkipTime (0 = base RTT)
     Time m_probeInterval;           //!< ProbeInterval
     double m_probeJitter;           //!< ProbeJitter
@@ -644,13 +656,10 @@ class MrcEvTable : public MrcPathSelector
     uint32_t m_reviveSuccesses;     //!< ReviveSuccesses
     bool m_refillAvoidsFailedPaths; //!< RefillAvoidsFailedPaths
     bool m_retireWholePath;         //!< RetireWholePath
-    bool m_retiringPath{false};     //!< inside Retire's walk over one path's EVs
 
-    // the dead-carrier rule
-    uint32_t m_carrierLossEvs;          //!< CarrierLossEvs (0: off)
+    // the dead-carrier rule (CarrierLossEvs and the loss counts are above)
     Time m_carrierLossWindow;           //!< CarrierLossWindow (0: no limit)
     Time m_carrierConfirmTime;          //!< CarrierConfirmTime (0: 4 base RTTs)
-    std::vector<uint32_t> m_pathLosses; //!< per path: distinct EVs lost in the current count
     std::vector<Time> m_pathFirstLoss;  //!< per path: time of the count's first loss
     std::vector<uint32_t> m_pathEpoch;  //!< per path: number of the current count (from 1)
     std::vector<uint8_t> m_pathDown;    //!< per path: 1 while its carrier is down
