@@ -96,7 +96,7 @@ MrcHeapScheduler::PeekNextHint() const
 {
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNextHint: no event");
     const void* hint = HintOf(m_heap.Top());
-    return hint == HintOf(Entry{Event{}, reinterpret_cast<uintptr_t>(&g_noHint)}) ? nullptr : hint;
+    return hint == HintOf(MakeEntry(Event{}, 0, &g_noHint)) ? nullptr : hint;
 }
 
 bool
@@ -111,7 +111,7 @@ MrcHeapScheduler::Insert(const Event& ev)
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
     m_lastUid = ev.key.m_uid;
     m_slotsTaken = 0;
-    const uint64_t hint = reinterpret_cast<uintptr_t>(g_hint) & ADDRESS_MASK;
+    const void* hint = g_hint;
     g_hint = &g_noHint;
     if (g_slotPending)
     {
@@ -121,10 +121,10 @@ MrcHeapScheduler::Insert(const Event& ev)
                       "MrcHeapScheduler: slot " << uid << " after uid " << ev.key.m_uid);
         Event slotted = ev;
         slotted.key.m_uid = static_cast<uint32_t>(uid);
-        m_heap.Push(Entry{slotted, (g_slot & MAX_RANK) << (64 - RANK_SHIFT) | hint});
+        m_heap.Push(MakeEntry(slotted, g_slot & MAX_RANK, hint));
         return;
     }
-    m_heap.Push(Entry{ev, hint});
+    m_heap.Push(MakeEntry(ev, 0, hint));
 }
 
 bool
@@ -137,7 +137,7 @@ Scheduler::Event
 MrcHeapScheduler::PeekNext() const
 {
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNext: no event");
-    return m_heap.Top().ev;
+    return EventOf(m_heap.Top());
 }
 
 void
@@ -165,8 +165,8 @@ MrcHeapScheduler::DropRemoved()
     // Both fields are compared: a uid alone is reused once ns-3's 32-bit counter wraps.
     // A slotted event is never removed (it shares its key with the event of that uid).
     while (!m_removed.empty() && !m_heap.Empty() &&
-           m_heap.Top().ev.key.m_uid == m_removed.front().m_uid &&
-           m_heap.Top().ev.key.m_ts == m_removed.front().m_ts && !IsSlotted(m_heap.Top()))
+           (m_heap.Top().tie >> 32) == m_removed.front().m_uid &&
+           m_heap.Top().ts == m_removed.front().m_ts && !IsSlotted(m_heap.Top()))
     {
         NS_LOG_LOGIC("dropping removed event " << m_removed.front().m_uid);
         m_heap.Pop();
@@ -179,10 +179,10 @@ MrcHeapScheduler::RemoveNext()
 {
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::RemoveNext: no event");
-    const Event top = m_heap.Top().ev;
+    const Event top = EventOf(m_heap.Top());
     // The running event's terms are stored before the pop, so that nothing but the
     // returned event stays live across the sift.
-    m_currentPlace = EventBefore::Tie(m_heap.Top());
+    m_currentPlace = PlaceOf(m_heap.Top());
     if (this == s_active) // not an old scheduler handing its events to a new one
     {
         s_running.ts = top.key.m_ts;
@@ -199,7 +199,7 @@ MrcHeapScheduler::RemoveNext()
     {
         // The next event (unless this one schedules an earlier one): its own line and the
         // memory it reads first, loaded while this one runs (class text).
-        __builtin_prefetch(m_heap.Top().ev.impl);
+        __builtin_prefetch(m_heap.Top().impl);
         __builtin_prefetch(HintOf(m_heap.Top()));
     }
 #endif
@@ -210,7 +210,7 @@ void
 MrcHeapScheduler::Remove(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    NS_ASSERT_MSG(!m_heap.Empty() && !Before(ev.key, m_heap.Top().ev.key),
+    NS_ASSERT_MSG(!m_heap.Empty() && !Before(ev.key, EventOf(m_heap.Top()).key),
                   "MrcHeapScheduler::Remove: event " << ev.key.m_uid << " is not queued");
     PushRemoved(ev.key);
     DropRemoved();

@@ -57,7 +57,8 @@ namespace ns3
  * is the newest uid times 2^16 plus its rank (1 to 65,535) among the slots taken since that
  * uid's insert; one more TakeSlot before the next Insert is refused (the caller schedules at
  * once, which gives the same order). A slotted event carries its rank in its queued entry
- * (the top 16 bits of the word that holds its hint) and is handed to the simulator with the
+ * (between the uid and the context's low half in the word its order is read from) and is
+ * handed to the simulator with the
  * slot's uid as its uid, so the simulator's current uid never decreases. It must not be
  * passed to Simulator::Remove (it has no EventId; the callers schedule reusable events).
  * The static functions use the MrcHeapScheduler made last and still alive (the simulator's:
@@ -167,40 +168,76 @@ class MrcHeapScheduler : public Scheduler
     /// \param a an event key \param b another \return true if a runs before b
     static bool Before(const EventKey& a, const EventKey& b);
 
-    /// A slot's rank: the low bits of a slot, and the top bits of a queued entry's word.
+    /// A slot's rank: the low bits of a slot.
     static constexpr unsigned RANK_SHIFT = 16;
     /// The most slots given out between two inserts.
     static constexpr uint64_t MAX_RANK = (uint64_t(1) << RANK_SHIFT) - 1;
-    /// The bits of an entry's word that hold the hinted address (user-space addresses fit).
-    static constexpr uint64_t ADDRESS_MASK = (uint64_t(1) << (64 - RANK_SHIFT)) - 1;
+    /// The bits of an entry's hint word that hold the hinted address (user-space addresses
+    /// fit; the top 16 bits hold the high half of the context).
+    static constexpr uint64_t ADDRESS_MASK = (uint64_t(1) << 48) - 1;
 
-    /// A queued event, with the address it reads first (HintNextInsert; a stand-in if
-    /// none) and, if it was inserted at a slot, the slot's rank (0 otherwise) in one word:
-    /// the rank in the top 16 bits, the address below (only a read-ahead uses it, so an
-    /// address that does not fit costs at worst a wasted load; the order never depends on
-    /// it). The EventImpl pointer is kept as the simulator gave it.
+    /// A queued event, kept in the order its comparison reads: the time stamp, then one
+    /// word with the uid (bits 32-63), the slot's rank (bits 16-31, 0 for an event that was
+    /// not slotted) and the low half of the context (bits 0-15), which leaves the order of
+    /// (uid, rank) as it is since no two queued entries share both; the EventImpl as the
+    /// simulator gave it; and one word with the high half of the context (bits 48-63) and
+    /// the address the event reads first (HintNextInsert; a stand-in if none), which only a
+    /// read-ahead uses (an address that does not fit in 48 bits costs at worst a wasted
+    /// load). 32 bytes: a node's four children fill two cache lines.
     struct Entry
     {
-        Event ev;          //!< the event (its uid: the slot's uid, if slotted)
-        uint64_t hintRank; //!< rank << 48 | hinted address
+        uint64_t ts;      //!< time stamp
+        uint64_t tie;     //!< uid << 32 | rank << 16 | context & 0xffff
+        EventImpl* impl;  //!< the event
+        uint64_t hintCtx; //!< (context >> 16) << 48 | hinted address
     };
+
+    /// \param ev an event \param rank its slot's rank (0: none) \param hint its hint
+    /// \return the entry
+    static Entry MakeEntry(const Event& ev, uint64_t rank, const void* hint)
+    {
+        return Entry{ev.key.m_ts,
+                     (static_cast<uint64_t>(ev.key.m_uid) << 32) | (rank << RANK_SHIFT) |
+                         (ev.key.m_context & 0xffffu),
+                     ev.impl,
+                     (static_cast<uint64_t>(ev.key.m_context >> 16) << 48) |
+                         (reinterpret_cast<uintptr_t>(hint) & ADDRESS_MASK)};
+    }
+
+    /// \param e a queued entry \return the event as the simulator sees it
+    static Event EventOf(const Entry& e)
+    {
+        Event ev;
+        ev.impl = e.impl;
+        ev.key.m_ts = e.ts;
+        ev.key.m_uid = static_cast<uint32_t>(e.tie >> 32);
+        ev.key.m_context = static_cast<uint32_t>(((e.hintCtx >> 48) << 16) | (e.tie & 0xffffu));
+        return ev;
+    }
+
+    /// \param e a queued entry \return its place: its uid, then its slot's rank, as one
+    ///         number (a slot's value)
+    static uint64_t PlaceOf(const Entry& e)
+    {
+        return e.tie >> RANK_SHIFT;
+    }
 
     /// \param e a queued entry \return true if it was inserted at a slot
     static bool IsSlotted(const Entry& e)
     {
-        return (e.hintRank >> (64 - RANK_SHIFT)) != 0;
+        return (PlaceOf(e) & MAX_RANK) != 0;
     }
 
     /// \param e a queued entry \return the address its event reads first
     static const void* HintOf(const Entry& e)
     {
-        return reinterpret_cast<const void*>(static_cast<uintptr_t>(e.hintRank & ADDRESS_MASK));
+        return reinterpret_cast<const void*>(static_cast<uintptr_t>(e.hintCtx & ADDRESS_MASK));
     }
 
     /// The order of queued events: Before on their keys; of the same key (a uid and the
     /// slots named after it), the event that has the uid first, then the slots by rank.
     /// Written without branches, as MrcQuaternaryHeap's pop wants: one 128-bit comparison
-    /// of (time stamp, Tie) where the compiler has 128-bit integers (a compare and a
+    /// of (time stamp, tie word) where the compiler has 128-bit integers (a compare and a
     /// subtract with borrow on x86-64), else bitwise operations on the outcomes.
     struct EventBefore
     {
@@ -208,20 +245,11 @@ class MrcHeapScheduler : public Scheduler
         bool operator()(const Entry& x, const Entry& y) const
         {
 #ifdef __SIZEOF_INT128__
-            return ((static_cast<__uint128_t>(x.ev.key.m_ts) << 64) | Tie(x)) <
-                   ((static_cast<__uint128_t>(y.ev.key.m_ts) << 64) | Tie(y));
+            return ((static_cast<__uint128_t>(x.ts) << 64) | x.tie) <
+                   ((static_cast<__uint128_t>(y.ts) << 64) | y.tie);
 #else
-            return (x.ev.key.m_ts < y.ev.key.m_ts) |
-                   ((x.ev.key.m_ts == y.ev.key.m_ts) & (Tie(x) < Tie(y)));
+            return (x.ts < y.ts) | ((x.ts == y.ts) & (x.tie < y.tie));
 #endif
-        }
-
-        /// \param e a queued entry \return its place: its uid, then its slot's rank (0
-        ///         for an event that was not slotted), as one number (a slot's value)
-        static uint64_t Tie(const Entry& e)
-        {
-            return (static_cast<uint64_t>(e.ev.key.m_uid) << RANK_SHIFT) |
-                   (e.hintRank >> (64 - RANK_SHIFT));
         }
     };
 
@@ -237,7 +265,7 @@ class MrcHeapScheduler : public Scheduler
     static RunningEvent s_running;     //!< the running event, if the scheduler in use knows it
     static MrcHeapScheduler* s_active; //!< the scheduler in use, if one of these
     uint32_t m_lastUid{0};             //!< uid of the newest inserted event
-    uint64_t m_currentPlace{0};        //!< place (Tie) of the event handed out last
+    uint64_t m_currentPlace{0};        //!< place (PlaceOf) of the event handed out last
     uint32_t m_slotsTaken{0};          //!< slots TakeSlot gave out since the last Insert
 };
 
