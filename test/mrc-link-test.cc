@@ -811,6 +811,48 @@ TEST(MrcLink, ChannelCarriesFramesBySenderOrByDirectionAlike)
     Simulator::Destroy();
 }
 
+TEST(MrcLink, ReceiverGetsAPacketNoOneElseHolds)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    // b takes 10 bytes off every packet it gets, as a receiver may.
+    std::vector<const Packet*> got;
+    l.b->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback(
+        [&got](Ptr<MrcNetDevice>, Ptr<Packet> p, uint16_t, uint8_t) {
+            got.push_back(PeekPointer(p));
+            p->RemoveAtStart(10);
+        }));
+    auto frame = [](uint32_t id) {
+        Ptr<Packet> f = Data(1000, id);
+        EthernetHeader eth;
+        eth.SetLengthType(TEST_ETHER_TYPE);
+        f->AddHeader(eth);
+        return f;
+    };
+    const Time txTime = NanoSeconds(500);
+    // 1: the sender keeps its reference past the arrival (as a trace sink may): b gets a
+    // copy, and its change leaves the sender's packet as it was.
+    Ptr<Packet> kept = frame(1);
+    // 2: the sender still holds the frame when it puts it on the wire (a switch forwarding
+    // within the event that received it) but not at its arrival: b gets that very packet.
+    const Packet* sent = nullptr;
+    Simulator::Schedule(NanoSeconds(100), [&]() { l.ch->Transmit(l.a, kept, txTime); });
+    Simulator::Schedule(NanoSeconds(2000), [&]() {
+        Ptr<Packet> f = frame(2);
+        Ptr<Packet> alsoHeld = f;
+        sent = PeekPointer(f);
+        l.ch->TransmitOn(l.ch->GetDirection(0), f, txTime, false);
+    });
+    Simulator::Run();
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_NE(got[0], PeekPointer(kept));
+    EXPECT_EQ(kept->GetSize(), 1000u); // the Ethernet header included
+    EXPECT_EQ(IdOf(kept, 14), 1u);
+    EXPECT_EQ(kept->GetReferenceCount(), 1u);
+    EXPECT_EQ(got[1], sent);
+    Simulator::Destroy();
+}
+
 /// The deliveries on one direction, and events scheduled at each frame's arrival time just
 /// before and just after its send, run with the given scheduler: ten frames back to back
 /// (seven on the wire at once), twenty sent from one event, four lost at a link-down (one

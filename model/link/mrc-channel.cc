@@ -403,12 +403,14 @@ MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool 
     auto senderIndex = [this, sending]() -> std::size_t {
         return sending == PeekPointer(m_dir[0]) ? 0 : 1;
     };
-    // The receiver gets its own copy (the sender's traces may still hold the frame),
-    // unless the sender handed over the only reference.
-    Ptr<Packet> copy = exclusive ? std::move(frame) : frame->Copy();
+    // The receiver gets a packet that no one else holds. Towards another rank and when the
+    // frame is lost, that is a copy made now unless the sender handed over the only
+    // reference; on the wire here, the frame itself, copied at its arrival only if another
+    // reference is left then (Direction::Notify): a switch that forwards a frame within the
+    // event that received it still holds it on its stack now, but not at the arrival.
     if (!dir.open)
     {
-        Lose(senderIndex(), copy);
+        Lose(senderIndex(), exclusive ? frame : frame->Copy());
         return;
     }
     // The receiver's node id, looked up once (a frame then does not visit the peer device
@@ -436,6 +438,7 @@ MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool 
         tag.seq =
             MrcCanonicalScheduler::IsActive() ? MrcCanonicalScheduler::TakeSequence(sender) : 0;
         tag.arrivalTs = arrival.GetTimeStep();
+        Ptr<Packet> copy = exclusive ? frame : frame->Copy();
         Ptr<Packet> travelling = copy->Copy();
         travelling->AddPacketTag(tag);
         // Sent from an event of its own, as the notices are: ns-3's null-message engine
@@ -477,15 +480,15 @@ MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool 
     }
     else if (dir.ordered && dir.contextKnown && MrcHeapScheduler::TakeSlot(slot))
     {
-        dir.wire.push_back(Direction::Frame{std::move(copy), arrival, slot});
+        dir.wire.push_back(Direction::Frame{std::move(frame), arrival, slot});
         return;
     }
     const uint32_t context = dir.contextKnown ? dir.context : Simulator::GetContext();
     // The simulator takes one reference per pending event and drops it after the run.
-    MrcHeapScheduler::HintNextInsert(PeekPointer(copy));
+    MrcHeapScheduler::HintNextInsert(PeekPointer(frame));
     dir.Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
     Simulator::ScheduleWithContext(context, txTime + dir.delay, sending);
-    dir.wire.push_back(Direction::Frame{std::move(copy), arrival, 0});
+    dir.wire.push_back(Direction::Frame{std::move(frame), arrival, 0});
 }
 
 void
@@ -540,6 +543,10 @@ MrcChannel::Direction::Notify()
     if (!wire.empty() && wire.front().slot != 0)
     {
         ScheduleAtSlot(0);
+    }
+    if (frame->GetReferenceCount() != 1)
+    {
+        frame = frame->Copy(); // still held elsewhere (a trace sink, the sender): see TransmitOn
     }
     to->Receive(std::move(frame));
 }

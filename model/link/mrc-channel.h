@@ -135,8 +135,10 @@ class MrcChannel : public Channel
      * \param frame the frame (Ethernet header included, no FCS)
      * \param txTime the frame's serialization time
      * \param exclusive true if the caller holds the only reference to the frame
-     *        and gives it up: the peer then receives this packet object itself
-     *        instead of a copy (nobody else can tell the difference)
+     *        and gives it up. The peer receives a packet that nobody else holds:
+     *        this packet object if no other reference is left at the frame's
+     *        arrival (or, lost or towards another rank, if `exclusive`), else a
+     *        copy made then (nobody else can tell the difference)
      */
     void Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool exclusive = false);
 
