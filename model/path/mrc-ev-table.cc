@@ -346,8 +346,6 @@ MrcEvTable::Init(const MrcEvSet& set)
         m_backup[c.plane].push_back(id);
     }
     m_evMinActive = set.evMinActive;
-    m_buckets.resize(m_paths);
-    m_pathOrder.reserve(m_paths);
     m_pathLosses.assign(m_paths, 0);
     m_pathFirstLoss.assign(m_paths, Time(0));
     m_pathEpoch.assign(m_paths, 1);
@@ -525,13 +523,25 @@ MrcEvTable::RemoveFromActive(uint32_t id)
 }
 
 void
-MrcEvTable::ShuffleIds(std::vector<uint32_t>& ids)
+MrcEvTable::ShuffleIds(uint32_t* ids, std::size_t n)
 {
-    for (uint32_t i = ids.size(); i > 1; --i)
+    for (auto i = static_cast<uint32_t>(n); i > 1; --i)
     {
         uint32_t j = m_rng->GetInteger(0, i - 1);
         std::swap(ids[i - 1], ids[j]);
     }
+}
+
+MrcEvTable::ReshuffleScratch&
+MrcEvTable::Scratch() const
+{
+    static ReshuffleScratch scratch;
+    if (scratch.count.size() < m_paths)
+    {
+        scratch.count.resize(m_paths, 0);
+        scratch.start.resize(m_paths, 0);
+    }
+    return scratch;
 }
 
 void
@@ -540,34 +550,34 @@ MrcEvTable::Reshuffle(uint32_t plane)
     std::vector<uint32_t>& act = m_plane[plane].active;
     const uint32_t n = act.size();
     uint32_t longest = 0;
-    m_pathOrder.clear();
     if (m_order == ORDER_STRATIFIED)
     {
-        // bucket the plane's active EVs by path
+        // count the plane's active EVs by path
+        ReshuffleScratch& sc = Scratch();
+        sc.pathOrder.clear();
         for (uint32_t id : act)
         {
-            auto& b = m_buckets[m_hot[id].path];
-            if (b.empty())
+            const uint32_t path = m_hot[id].path;
+            if (sc.count[path]++ == 0)
             {
-                m_pathOrder.push_back(m_hot[id].path);
+                sc.pathOrder.push_back(path);
             }
-            b.push_back(id);
-            longest = std::max<uint32_t>(longest, b.size());
+            longest = std::max(longest, sc.count[path]);
+        }
+        if (longest > 1)
+        {
+            DealStratified(plane, longest);
+        }
+        for (uint32_t p : sc.pathOrder)
+        {
+            sc.count[p] = 0;
         }
     }
     if (longest <= 1)
     {
         // Fisher-Yates of the plane's active set: the Shuffle order, and also the
         // stratified one when every active EV is a path of its own (structured EVs)
-        ShuffleIds(act);
-    }
-    else
-    {
-        DealStratified(plane, longest);
-    }
-    for (uint32_t p : m_pathOrder)
-    {
-        m_buckets[p].clear();
+        ShuffleIds(act.data(), act.size());
     }
     for (uint32_t i = 0; i < n; ++i)
     {
@@ -581,24 +591,37 @@ MrcEvTable::Reshuffle(uint32_t plane)
 void
 MrcEvTable::DealStratified(uint32_t plane, uint32_t longest)
 {
-    // Shuffle every bucket and the order of the paths, then deal one EV per path per
-    // sub-round in that path order.
+    // Group the ids by path (in ascending path order, each group in active order), shuffle
+    // every group and the order of the paths, then deal one EV per path per sub-round in
+    // that path order.
     std::vector<uint32_t>& act = m_plane[plane].active;
-    std::sort(m_pathOrder.begin(), m_pathOrder.end());
-    for (uint32_t p : m_pathOrder)
+    ReshuffleScratch& sc = Scratch();
+    std::sort(sc.pathOrder.begin(), sc.pathOrder.end());
+    uint32_t next = 0;
+    for (uint32_t p : sc.pathOrder)
     {
-        ShuffleIds(m_buckets[p]);
+        sc.start[p] = next;
+        next += sc.count[p];
     }
-    ShuffleIds(m_pathOrder);
+    sc.grouped.resize(act.size());
+    for (uint32_t id : act)
+    {
+        sc.grouped[sc.start[m_hot[id].path]++] = id;
+    }
+    for (uint32_t p : sc.pathOrder)
+    {
+        sc.start[p] -= sc.count[p]; // back to the group's first index
+        ShuffleIds(sc.grouped.data() + sc.start[p], sc.count[p]);
+    }
+    ShuffleIds(sc.pathOrder.data(), sc.pathOrder.size());
     uint32_t k = 0;
     for (uint32_t r = 0; r < longest; ++r)
     {
-        for (uint32_t p : m_pathOrder)
+        for (uint32_t p : sc.pathOrder)
         {
-            const auto& b = m_buckets[p];
-            if (r < b.size())
+            if (r < sc.count[p])
             {
-                act[k++] = b[r];
+                act[k++] = sc.grouped[sc.start[p] + r];
             }
         }
     }

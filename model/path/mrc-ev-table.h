@@ -542,10 +542,24 @@ class MrcEvTable : public MrcPathSelector
     /// \return its id
     uint32_t AddEv(const MrcEvCandidate& c, std::vector<uint32_t>& carrierPaths);
     /// Fisher-Yates shuffle of ids with the table's stream. \param ids the ids
-    void ShuffleIds(std::vector<uint32_t>& ids);
+    /// \param n how many
+    void ShuffleIds(uint32_t* ids, std::size_t n);
     /// Stratified order of a plane (Reshuffle): buckets shuffled, paths shuffled, dealt.
     /// \param plane the plane \param longest the largest bucket
     void DealStratified(uint32_t plane, uint32_t longest);
+
+    /// Reshuffle's scratch, one for all tables (Reshuffle does not re-enter): the plane's
+    /// active ids grouped by path, without memory per table.
+    struct ReshuffleScratch
+    {
+        std::vector<uint32_t> count;     //!< per path: active ids (zero between calls)
+        std::vector<uint32_t> start;     //!< per path: its group's first index in `grouped`
+        std::vector<uint32_t> pathOrder; //!< the paths met, then their dealing order
+        std::vector<uint32_t> grouped;   //!< the ids by path, in active order in a path
+    };
+
+    /// \return the shared scratch, with room for this table's paths
+    ReshuffleScratch& Scratch() const;
     /// Change state, fire the trace.
     void SetState(uint32_t id, MrcEvState to, MrcEvReason reason);
     /// GOOD/SKIP -> SKIP for `turns` passes (rotation) or SkipTime (time).
@@ -637,8 +651,6 @@ class MrcEvTable : public MrcPathSelector
     uint64_t m_rounds{0};                               //!< most rounds drawn by one plane
     uint32_t m_nextPlane{0};                            //!< plane whose turn is next
     uint32_t m_paths{0};                                //!< number of path groups
-    std::vector<std::vector<uint32_t>> m_buckets;       //!< Reshuffle scratch: ids per path
-    std::vector<uint32_t> m_pathOrder;                  //!< Reshuffle scratch: path order
     std::vector<std::deque<uint32_t>> m_backup;         //!< per-plane backup ids, oldest first
     uint32_t m_evMinActive{0};                          //!< ev_min_active
     Time m_baseRtt;                                     //!< SetBaseRtt
