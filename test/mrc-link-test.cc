@@ -18,7 +18,6 @@
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-pfc-frame.h"
-#include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
@@ -1021,7 +1020,6 @@ class HeadRecorder : public MrcPortOwner
         uint32_t size;               ///< the packet's size
         uint16_t type;               ///< EtherType
         uint32_t port;               ///< port number
-        uint32_t ethernet;           ///< MrcRxHead::ethernet
     };
 
     std::vector<Got> got; ///< one entry per packet, in arrival order
@@ -1039,7 +1037,6 @@ class HeadRecorder : public MrcPortOwner
         g.size = packet->GetSize();
         g.type = etherType;
         g.port = port;
-        g.ethernet = head.ethernet;
         got.push_back(g);
     }
 
@@ -1076,79 +1073,6 @@ TEST(MrcLink, PortOwnerGetsThePacketsFirstBytesAsReadWithTheEthernetHeader)
     EXPECT_EQ(owner.got[1].type, TEST_ETHER_TYPE);
     EXPECT_EQ(owner.got[1].head[0], 0x01);
     EXPECT_EQ(owner.got[1].head[3], 0x04);
-    Simulator::Destroy();
-}
-
-TEST(MrcLink, PortOwnerWithEthernetGetsTheFrameAsItArrived)
-{
-    MrcLinkHelper h = Helper("8Gbps", "1000ns");
-    Link l(h);
-    HeadRecorder owner;
-    l.b->SetPortOwner(&owner, 3, true);
-    // a pause from a's side, then two data frames: the owner gets the data frames with
-    // their Ethernet header still on the packet (head.ethernet 14; the head itself starts
-    // after it), the PFC frame goes to the PFC port as always and pauses b's class 1
-    Simulator::Schedule(NanoSeconds(0), [&]() {
-        l.a->SendPause(1, 0xffff);
-        l.a->SendToClass(Ipv6Packet(4, 300), 0x86DD, 1);
-        l.a->SendToClass(Data(14 + 10, 0x01020304), TEST_ETHER_TYPE, 1);
-    });
-    // with a MacRx trace connected, the trace and so the owner see it without the header
-    uint32_t traced = 0;
-    Simulator::Schedule(MicroSeconds(5), [&]() {
-        l.b->TraceConnectWithoutContext(
-            "MacRx",
-            Callback<void, Ptr<const Packet>>(
-                [&traced](Ptr<const Packet> p) { traced = p->GetSize(); }));
-        l.a->SendToClass(Ipv6Packet(4, 200), 0x86DD, 1);
-    });
-    Simulator::Schedule(MicroSeconds(10), [&]() {
-        EXPECT_TRUE(l.b->IsClassPaused(1));
-        // a frame whose 40 bytes after the old Ethernet header are replaced (a switch's
-        // SRv6 rewrite of the frame as it arrived): 14 + 40 bytes removed, 14 + 40 written
-        Ptr<Packet> framed = Ipv6Packet(4, 300);
-        MrcRawHeader old(14, MrcRawHeader::ETHERNET);
-        std::fill(old.Bytes(), old.Bytes() + 14, 0xab);
-        framed->AddHeader(old);
-        std::vector<uint8_t> prefix(40, 0x5c);
-        l.b->SetPortOwner(nullptr, 0);
-        l.a->SetPortOwner(&owner, 4);
-        EXPECT_TRUE(l.b->SendToClassReplacing(framed, 0x86DD, 2, prefix.data(), 40, 14));
-    });
-    Simulator::Run();
-    ASSERT_EQ(owner.got.size(), 4u);
-    EXPECT_EQ(owner.got[0].size, 14u + 300u);
-    EXPECT_EQ(owner.got[0].ethernet, 14u);
-    EXPECT_EQ(owner.got[1].size, 14u + 10u);
-    EXPECT_EQ(owner.got[1].ethernet, 14u);
-    for (std::size_t i = 0; i < 2; ++i)
-    {
-        const HeadRecorder::Got& g = owner.got[i];
-        ASSERT_EQ(g.head.size(), std::min(g.size - 14, MrcNetDevice::RX_HEAD_BYTES))
-            << "packet " << i;
-        EXPECT_TRUE(std::equal(g.head.begin(), g.head.end(), g.packet.begin() + 14))
-            << "packet " << i;
-        // the Ethernet header: b's address as destination, a's as source, the EtherType
-        uint8_t mac[6];
-        l.b->GetMacAddress().CopyTo(mac);
-        EXPECT_TRUE(std::equal(mac, mac + 6, g.packet.begin())) << "packet " << i;
-        l.a->GetMacAddress().CopyTo(mac);
-        EXPECT_TRUE(std::equal(mac, mac + 6, g.packet.begin() + 6)) << "packet " << i;
-        EXPECT_EQ(g.packet[12] << 8 | g.packet[13], i == 0 ? 0x86DD : TEST_ETHER_TYPE);
-    }
-    EXPECT_EQ(owner.got[2].size, 200u);
-    EXPECT_EQ(owner.got[2].ethernet, 0u);
-    EXPECT_EQ(traced, 200u);
-    // at a: 300 bytes, the first 40 replaced, the rest as sent
-    const HeadRecorder::Got& r = owner.got[3];
-    EXPECT_EQ(r.port, 4u);
-    EXPECT_EQ(r.size, 300u);
-    EXPECT_EQ(r.ethernet, 0u);
-    EXPECT_TRUE(
-        std::all_of(r.packet.begin(), r.packet.begin() + 40, [](uint8_t b) { return b == 0x5c; }));
-    const std::vector<uint8_t> sent = MrcTest::PacketBytes(Ipv6Packet(4, 300));
-    EXPECT_TRUE(std::equal(sent.begin() + 40, sent.end(), r.packet.begin() + 40));
-    l.a->SetPortOwner(nullptr, 0);
     Simulator::Destroy();
 }
 

@@ -423,7 +423,6 @@ MrcNetDevice::MrcNetDevice()
       m_ownerPort(0),
       m_ownerRx(false),
       m_ownerDequeue(false),
-      m_ownerEthernet(false),
       m_txBusy(false),
       m_linkUp(false),
       m_pfcPending(false),
@@ -811,17 +810,16 @@ MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
                                    uint16_t etherType,
                                    uint8_t cls,
                                    const uint8_t* prefix,
-                                   uint32_t prefixBytes,
-                                   uint32_t oldEthernet)
+                                   uint32_t prefixBytes)
 {
-    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls) << prefixBytes << oldEthernet);
+    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls) << prefixBytes);
     CheckClass(cls, "MrcNetDevice::SendToClassReplacing");
-    NS_ABORT_MSG_IF(prefixBytes == 0 || prefixBytes > MAX_PREFIX_BYTES ||
-                        oldEthernet + prefixBytes > packet->GetSize(),
-                    "MrcNetDevice::SendToClassReplacing: "
-                        << prefixBytes << " bytes to replace after " << oldEthernet << " in a "
-                        << packet->GetSize() << "-byte packet; allowed 1.." << MAX_PREFIX_BYTES);
-    packet->RemoveAtStart(oldEthernet + prefixBytes);
+    NS_ABORT_MSG_IF(
+        prefixBytes == 0 || prefixBytes > MAX_PREFIX_BYTES || prefixBytes > packet->GetSize(),
+        "MrcNetDevice::SendToClassReplacing: " << prefixBytes << " bytes to replace "
+                                               << "in a " << packet->GetSize()
+                                               << "-byte packet; allowed 1.." << MAX_PREFIX_BYTES);
+    packet->RemoveAtStart(prefixBytes);
     if (m_frameTraces && !m_macTxTrace.IsEmpty())
     {
         // the trace sees the packet with its new bytes and without the Ethernet header
@@ -1169,18 +1167,8 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
     const uint32_t got = frame->CopyData(head, sizeof(head));
     NS_ABORT_MSG_IF(got < ETH_HEADER_BYTES,
                     "MrcNetDevice: a " << frameBytes << "-byte frame has no Ethernet header");
+    frame->RemoveAtStart(ETH_HEADER_BYTES);
     const uint16_t type = MrcByteIo::ReadU16(head + 12);
-    const bool macRxTrace = m_frameTraces && !m_macRxTrace.IsEmpty();
-    // An owner that asked for it gets a data frame with its Ethernet header (removed by
-    // the owner when it sends the frame on, in the same operation as its own rewrite).
-    const uint32_t keptEthernet =
-        m_ownerEthernet && m_ownerRx && type != MrcPfcFrame::ETHER_TYPE && !macRxTrace
-            ? ETH_HEADER_BYTES
-            : 0;
-    if (keptEthernet == 0)
-    {
-        frame->RemoveAtStart(ETH_HEADER_BYTES);
-    }
     if (type == MrcPfcFrame::ETHER_TYPE)
     {
         m_pfc->Receive(frame);
@@ -1189,18 +1177,17 @@ MrcNetDevice::Receive(Ptr<Packet> frame)
     const uint8_t cls = ClassOfFrame(type, head + ETH_HEADER_BYTES, got >= ETH_HEADER_BYTES + 2);
     ++m_rx[cls].packets;
     m_rx[cls].bytes += frameBytes;
-    if (macRxTrace)
+    if (m_frameTraces && !m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(frame);
     }
     if (m_ownerRx)
     {
-        m_owner->PortReceive(
-            m_ownerPort,
-            frame,
-            type,
-            cls,
-            MrcRxHead{head + ETH_HEADER_BYTES, got - ETH_HEADER_BYTES, keptEthernet});
+        m_owner->PortReceive(m_ownerPort,
+                             frame,
+                             type,
+                             cls,
+                             MrcRxHead{head + ETH_HEADER_BYTES, got - ETH_HEADER_BYTES});
         return;
     }
     if (!m_classRxCallback.IsNull())
@@ -1412,13 +1399,12 @@ MrcNetDevice::SetClassReceiveCallback(ClassReceiveCallback cb)
 }
 
 void
-MrcNetDevice::SetPortOwner(MrcPortOwner* owner, uint32_t port, bool withEthernet)
+MrcNetDevice::SetPortOwner(MrcPortOwner* owner, uint32_t port)
 {
     m_owner = owner;
     m_ownerPort = port;
     m_ownerRx = owner != nullptr;
     m_ownerDequeue = owner != nullptr;
-    m_ownerEthernet = owner != nullptr && withEthernet;
 }
 
 uint32_t

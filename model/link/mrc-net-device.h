@@ -79,11 +79,8 @@ class MrcNetDevice;
  */
 struct MrcRxHead
 {
-    const uint8_t* bytes; //!< the packet's first `count` bytes (after the Ethernet header)
+    const uint8_t* bytes; //!< the packet's first `count` bytes
     uint32_t count;       //!< min(the packet's size, MrcNetDevice::RX_HEAD_BYTES)
-    /// Bytes of the frame's Ethernet header still at the start of the packet object: 0,
-    /// or 14 for an owner that asked to take frames as they arrived (SetPortOwner).
-    uint32_t ethernet{0};
 };
 
 /**
@@ -101,9 +98,7 @@ class MrcPortOwner
     /**
      * A data frame arrived (as the class receive callback).
      * \param port the port number given to SetPortOwner
-     * \param packet the packet without Ethernet header, or with it if head.ethernet
-     *        says so (an owner that asked for that; it removes the header before anything
-     *        else reads the packet, or sends it on with SendToClassReplacing)
+     * \param packet the packet without Ethernet header
      * \param etherType its EtherType
      * \param cls its class by the device's map
      * \param head the packet's first bytes as the device read them (parse these rather
@@ -250,16 +245,13 @@ class MrcNetDevice : public NetDevice
      * \param cls the class, 0..7
      * \param prefix the new leading bytes
      * \param prefixBytes their number, 1..MAX_PREFIX_BYTES, at most the packet's size
-     * \param oldEthernet bytes of an old Ethernet header still ahead of the replaced bytes
-     *        (MrcRxHead::ethernet of the frame as it arrived), removed with them
      * \return false if the frame was dropped (queue full or link down)
      */
     bool SendToClassReplacing(Ptr<Packet> packet,
                               uint16_t etherType,
                               uint8_t cls,
                               const uint8_t* prefix,
-                              uint32_t prefixBytes,
-                              uint32_t oldEthernet = 0);
+                              uint32_t prefixBytes);
 
     static constexpr uint32_t MAX_PREFIX_BYTES = 64; //!< SendToClassReplacing's limit
 
@@ -328,12 +320,8 @@ class MrcNetDevice : public NetDevice
      * (clear it with a null owner or the two setters).
      * \param owner the owner, or null
      * \param port the number passed back to the owner
-     * \param withEthernet hand data frames over as they arrived, the Ethernet header
-     *        still on the packet (MrcRxHead::ethernet), unless a MacRx trace needs it
-     *        removed: saves a header operation for an owner that sends most frames on
-     *        with SendToClassReplacing (a switch)
      */
-    void SetPortOwner(MrcPortOwner* owner, uint32_t port, bool withEthernet = false);
+    void SetPortOwner(MrcPortOwner* owner, uint32_t port);
 
     // ---- classification ----
 
@@ -601,7 +589,6 @@ class MrcNetDevice : public NetDevice
     uint32_t m_ownerPort;                          //!< port number for the owner
     bool m_ownerRx;                                //!< owner has the receive role
     bool m_ownerDequeue;                           //!< owner has the dequeue role
-    bool m_ownerEthernet;                          //!< owner takes frames with Ethernet
     bool m_txBusy;                                 //!< a frame is being serialized
     bool m_linkUp;                                 //!< link state as this device knows it
     bool m_pfcPending;                             //!< m_pfc has frames for the wire (its copy)

@@ -274,7 +274,7 @@ MrcSwitchNode::AddPort(Ptr<MrcNetDevice> dev, bool facesHost)
     // Class receive path and dequeue hook, through the device's direct owner interface.
     dev->SetClassReceiveCallback(MrcNetDevice::ClassReceiveCallback());
     dev->SetDequeueHook(MrcNetDevice::DequeueHook());
-    dev->SetPortOwner(this, index, true); // frames with their Ethernet header: PortReceive
+    dev->SetPortOwner(this, index);
     dev->AddLinkChangeCallback(Callback<void>([this, index]() { LinkChanged(index); }));
     return index;
 }
@@ -451,40 +451,25 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     // one cost constructor and destructor calls). Frames arrive through simulator
     // events only, so this function is never re-entered while it uses it.
     MrcPacketInfo& info = m_info;
-    // The frame's Ethernet header, if the device left it on (SetPortOwner): removed with
-    // the SRv6 destination rewrite when the frame is queued, or before anything else
-    // reads the packet.
-    uint32_t ethernet = head.ethernet;
-    auto removeEthernet = [&ethernet, &p]() {
-        if (ethernet != 0)
-        {
-            p->RemoveAtStart(ethernet);
-            ethernet = 0;
-        }
-    };
     // the headers as the device read them with the Ethernet header (no second read)
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 ||
-        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort, ethernet))
+        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort))
     {
-        removeEthernet();
         Drop(p, inPort, inPort, MrcSwitchDropReason::PARSE_ERROR);
         return;
     }
     const int32_t route = m_forwarding->Route(info, inPort);
     if (route == MrcForwarding::NO_ROUTE || static_cast<uint32_t>(route) >= m_ports.size())
     {
-        removeEthernet();
         Drop(p, inPort, inPort, MrcSwitchDropReason::NO_ROUTE);
         return;
     }
     const uint32_t outPort = static_cast<uint32_t>(route);
     // The SRv6 destination rewrite goes out with the egress Ethernet header (one header
-    // operation instead of two, three with the old Ethernet header) unless something reads
-    // the packet before it is queued: a trim, an enqueue-time ECN mark, the Forward trace
-    // or a drop write it first.
+    // operation instead of two) unless something reads the packet before it is queued:
+    // a trim, an enqueue-time ECN mark, the Forward trace or a drop write it first.
     bool rewritePending = info.rewriteDst;
-    auto writeDestination = [&rewritePending, &p, &info, &removeEthernet]() {
-        removeEthernet();
+    auto writeDestination = [&rewritePending, &p, &info]() {
         if (rewritePending)
         {
             MrcWriteDestination(p, info);
@@ -511,7 +496,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         {
             // Trim what the buffer would otherwise drop (the MMU counts that drop).
             MrcSharedBufferMmu::Decision d =
-                m_mmu->Admit(inPort, inPrio, outPort, outPrio, p->GetSize() - ethernet);
+                m_mmu->Admit(inPort, inPrio, outPort, outPrio, p->GetSize());
             admitted = (d == MrcSharedBufferMmu::ADMIT);
             trim = !admitted;
         }
@@ -531,7 +516,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         }
     }
 
-    const uint32_t bytes = send->GetSize() - ethernet; // (trimmed: removed before the trim)
+    const uint32_t bytes = send->GetSize();
     if (!admitted)
     {
         MrcSharedBufferMmu::Decision d = m_mmu->Admit(inPort, inPrio, outPort, outPrio, bytes);
@@ -574,12 +559,10 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
                                                MrcNetDevice::ETHER_TYPE_IPV6,
                                                outPrio,
                                                ip,
-                                               MRC_IPV6_HEADER_BYTES,
-                                               ethernet);
+                                               MRC_IPV6_HEADER_BYTES);
     }
     else
     {
-        removeEthernet();
         queued = out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio);
     }
     if (!queued)

@@ -163,19 +163,15 @@ class HeaderWindow
         m_have = p.CopyData(m_buf, std::min(size, FIRST_WINDOW));
     }
 
-    /// \param p the packet \param size its size after `skip` leading bytes
-    /// \param head its first `have` bytes after those, already read \param have how many
-    /// \param skip bytes ahead of the headers in the packet object (at most MAX_SKIP)
-    HeaderWindow(const Packet& p, uint32_t size, const uint8_t* head, uint32_t have, uint32_t skip)
+    /// \param p the packet \param size its size
+    /// \param head its first `have` bytes, already read \param have how many
+    HeaderWindow(const Packet& p, uint32_t size, const uint8_t* head, uint32_t have)
         : m_packet(p),
           m_size(size),
           m_have(have),
-          m_skip(skip),
           m_bytes(head)
     {
     }
-
-    static constexpr uint32_t MAX_SKIP = 64; //!< leading bytes a window can skip
 
     /// Make sure the first `need` bytes are in the window.
     /// \param need bytes \return false if the packet (or the window) is shorter
@@ -189,8 +185,8 @@ class HeaderWindow
         {
             return false;
         }
-        m_have = m_packet.CopyData(m_buf, std::min(m_size, MAX_WINDOW) + m_skip) - m_skip;
-        m_bytes = m_buf + m_skip;
+        m_have = m_packet.CopyData(m_buf, std::min(m_size, MAX_WINDOW));
+        m_bytes = m_buf;
         return true;
     }
 
@@ -207,12 +203,11 @@ class HeaderWindow
     }
 
   private:
-    const Packet& m_packet;               //!< the packet
-    uint32_t m_size;                      //!< its size
-    uint32_t m_have{0};                   //!< bytes in the window
-    uint32_t m_skip{0};                   //!< bytes ahead of the window in the packet
-    const uint8_t* m_bytes;               //!< the window: in m_buf or bytes read before
-    uint8_t m_buf[MAX_SKIP + MAX_WINDOW]; //!< the copy (skipped bytes first)
+    const Packet& m_packet;    //!< the packet
+    uint32_t m_size;           //!< its size
+    uint32_t m_have{0};        //!< bytes in the window
+    const uint8_t* m_bytes;    //!< the window: m_buf or bytes read before
+    uint8_t m_buf[MAX_WINDOW]; //!< the copy
 };
 
 /**
@@ -434,14 +429,10 @@ MrcParsePacket(const Packet& p,
                const uint8_t* head,
                uint32_t headBytes,
                MrcPacketInfo& out,
-               uint16_t bthUdpPort,
-               uint32_t skip)
+               uint16_t bthUdpPort)
 {
     out = MrcPacketInfo();
-    NS_ASSERT_MSG(skip <= HeaderWindow::MAX_SKIP && skip <= p.GetSize(),
-                  "MrcParsePacket: " << skip << " bytes to skip in a " << p.GetSize()
-                                     << "-byte packet");
-    const uint32_t size = p.GetSize() - skip;
+    const uint32_t size = p.GetSize();
     out.packetBytes = size;
     if (size < MRC_IPV6_HEADER_BYTES)
     {
@@ -449,7 +440,7 @@ MrcParsePacket(const Packet& p,
     }
     NS_ASSERT_MSG(headBytes <= size,
                   "MrcParsePacket: " << headBytes << " bytes read of a " << size << "-byte packet");
-    HeaderWindow w(p, size, head, headBytes, skip);
+    HeaderWindow w(p, size, head, headBytes);
     if (!w.Ensure(MRC_IPV6_HEADER_BYTES))
     {
         return false;

@@ -239,21 +239,18 @@ bool MrcParsePacket(Ptr<const Packet> p,
  * packet is read again only if its headers go beyond them. Same result as
  * MrcParsePacket(p, out, bthUdpPort).
  *
- * \param p the packet, starting at the outer IPv6 header after `skip` bytes
- * \param head its first `headBytes` bytes from the outer IPv6 header on
- * \param headBytes how many; at most the packet's size after `skip`
- * \param out filled in (all fields reset first); packetBytes does not count `skip`
+ * \param p the packet, starting at the outer IPv6 header
+ * \param head its first `headBytes` bytes
+ * \param headBytes how many; at most the packet's size
+ * \param out filled in (all fields reset first)
  * \param bthUdpPort UDP destination port that announces a BTH
- * \param skip bytes ahead of the IPv6 header in the packet object (an Ethernet header
- *        still on it, MrcRxHead::ethernet), at most 64
  * \return as MrcParsePacket
  */
 bool MrcParsePacket(const Packet& p,
                     const uint8_t* head,
                     uint32_t headBytes,
                     MrcPacketInfo& out,
-                    uint16_t bthUdpPort = MRC_ROCEV2_UDP_PORT,
-                    uint32_t skip = 0);
+                    uint16_t bthUdpPort = MRC_ROCEV2_UDP_PORT);
 
 /**
  * \ingroup mrc
