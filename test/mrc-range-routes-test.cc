@@ -17,6 +17,7 @@
 #include "ns3/mrc-ecmp-forwarding.h"
 #include "ns3/mrc-ecmp-route-manager.h"
 #include "ns3/mrc-link-helper.h"
+#include "ns3/mrc-owned-ptr.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-ring.h"
 #include "ns3/mrc-topology-helper.h"
@@ -687,6 +688,55 @@ TEST(MrcRing, MovesAndPopsAtTheBack)
         EXPECT_EQ(v, expect++);
     }
     EXPECT_EQ(expect, 5u);
+}
+
+TEST(MrcOwnedPtr, TakesOneReferenceMovesItAndHandsItOver)
+{
+    Ptr<Packet> p = Create<Packet>(100);
+    ASSERT_EQ(p->GetReferenceCount(), 1u);
+    MrcOwnedPtr<Packet> a(p);
+    EXPECT_EQ(p->GetReferenceCount(), 2u);
+    EXPECT_EQ(a.Get(), PeekPointer(p));
+    MrcOwnedPtr<Packet> b(std::move(a)); // moves change no count
+    EXPECT_FALSE(a);
+    EXPECT_EQ(b.Get(), PeekPointer(p));
+    EXPECT_EQ(p->GetReferenceCount(), 2u);
+    a = std::move(b);
+    EXPECT_FALSE(b);
+    EXPECT_EQ(p->GetReferenceCount(), 2u);
+    {
+        Ptr<Packet> out = a.Release(); // adopts the held reference
+        EXPECT_FALSE(a);
+        EXPECT_EQ(out, p);
+        EXPECT_EQ(p->GetReferenceCount(), 2u);
+    }
+    EXPECT_EQ(p->GetReferenceCount(), 1u);
+    EXPECT_FALSE(MrcOwnedPtr<Packet>().Release());
+    // a ring of them: one reference per element, released by pop, clear and destruction
+    {
+        MrcRing<MrcOwnedPtr<Packet>> r;
+        for (int i = 0; i < 20; ++i) // past the first capacity: moved on growth
+        {
+            r.push_back(MrcOwnedPtr<Packet>(p));
+        }
+        EXPECT_EQ(p->GetReferenceCount(), 21u);
+        r.pop_front();
+        EXPECT_EQ(p->GetReferenceCount(), 20u);
+        Ptr<Packet> front = r.front().Release();
+        r.pop_front();
+        EXPECT_EQ(p->GetReferenceCount(), 20u);
+        r.push_back(MrcOwnedPtr<Packet>(p));
+        r.push_back(MrcOwnedPtr<Packet>(p));
+        a = std::move(r.front()); // assigning into a holder drops what it held (nothing)
+        r.pop_front();
+        EXPECT_EQ(p->GetReferenceCount(), 22u);
+        a.Reset();
+        EXPECT_EQ(p->GetReferenceCount(), 21u);
+        r.clear();
+        EXPECT_EQ(p->GetReferenceCount(), 2u);
+        r.push_back(MrcOwnedPtr<Packet>(p));
+    }
+    EXPECT_EQ(p->GetReferenceCount(), 1u);
 }
 
 TEST(MrcRing, PopReleasesThePacket)

@@ -364,7 +364,7 @@ MrcChannel::SetLinkUp(bool up)
             lost.swap(dir.wire);
             while (!lost.empty())
             {
-                Ptr<Packet> f = std::move(lost.front().packet);
+                Ptr<Packet> f = lost.front().packet.Release();
                 lost.pop_front();
                 Lose(from, f);
             }
@@ -384,7 +384,7 @@ MrcChannel::SetLinkUp(bool up)
 void
 MrcChannel::Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool exclusive)
 {
-    TransmitOn(PeekPointer(m_dir[IndexOf(src)]), std::move(frame), txTime, exclusive);
+    TransmitOn(PeekPointer(m_dir[IndexOf(src)]), frame, txTime, exclusive);
 }
 
 MrcChannel::Direction*
@@ -395,7 +395,7 @@ MrcChannel::GetDirection(std::size_t from) const
 }
 
 void
-MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool exclusive)
+MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime, bool exclusive)
 {
     NS_LOG_FUNCTION(this << sending << frame << txTime);
     Direction& dir = *sending;
@@ -450,7 +450,7 @@ MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool 
         const uint32_t ifIndex = GetDevice(1 - from)->GetIfIndex();
         Simulator::ScheduleNow(
             [travelling, rx, node, ifIndex]() { MrcMpi::Send(travelling, rx, node, ifIndex); });
-        dir.wire.push_back(Direction::Frame{copy, arrival.GetTimeStep(), 0});
+        dir.wire.push_back(Direction::Frame{MrcOwnedPtr<Packet>(copy), arrival.GetTimeStep(), 0});
         m_arrival[from].push_back(arrival);
         return;
     }
@@ -480,7 +480,7 @@ MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool 
     }
     else if (dir.ordered && dir.contextKnown && MrcHeapScheduler::TakeSlot(slot))
     {
-        dir.wire.push_back(Direction::Frame{std::move(frame), arrival, slot});
+        dir.wire.push_back(Direction::Frame{MrcOwnedPtr<Packet>(frame), arrival, slot});
         return;
     }
     const uint32_t context = dir.contextKnown ? dir.context : Simulator::GetContext();
@@ -488,7 +488,7 @@ MrcChannel::TransmitOn(Direction* sending, Ptr<Packet> frame, Time txTime, bool 
     MrcHeapScheduler::HintNextInsert(PeekPointer(frame));
     dir.Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
     Simulator::ScheduleWithContext(context, txTime + dir.delay, sending);
-    dir.wire.push_back(Direction::Frame{std::move(frame), arrival, 0});
+    dir.wire.push_back(Direction::Frame{MrcOwnedPtr<Packet>(frame), arrival, 0});
 }
 
 void
@@ -538,7 +538,7 @@ MrcChannel::Direction::Notify()
         return; // lost when the link went down
     }
     NS_ASSERT(!wire.empty());
-    Ptr<Packet> frame = std::move(wire.front().packet);
+    Ptr<Packet> frame = wire.front().packet.Release(); // the wire's reference, handed over
     wire.pop_front();
     if (!wire.empty() && wire.front().slot != 0)
     {
@@ -548,7 +548,7 @@ MrcChannel::Direction::Notify()
     {
         frame = frame->Copy(); // still held elsewhere (a trace sink, the sender): see TransmitOn
     }
-    to->Receive(std::move(frame));
+    to->Receive(frame);
 }
 
 void
@@ -559,7 +559,7 @@ MrcChannel::Direction::ScheduleAtSlot(uint32_t i)
     const int64_t now = running.known ? running.ts : Simulator::Now().GetTimeStep();
     NS_ASSERT_MSG(f.slot != 0 && f.arrival >= now, "MrcChannel: a frame without a slot");
     MrcHeapScheduler::InsertNextAtSlot(f.slot);
-    MrcHeapScheduler::HintNextInsert(PeekPointer(f.packet));
+    MrcHeapScheduler::HintNextInsert(f.packet.Get());
     f.slot = 0;
     Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
     Simulator::ScheduleWithContext(context, TimeStep(f.arrival - now), this);

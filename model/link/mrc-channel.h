@@ -11,6 +11,7 @@
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
+#include "ns3/mrc-owned-ptr.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -160,7 +161,7 @@ class MrcChannel : public Channel
      * \param txTime the frame's serialization time
      * \param exclusive true if the caller holds the only reference to the frame
      */
-    void TransmitOn(Direction* dir, Ptr<Packet> frame, Time txTime, bool exclusive);
+    void TransmitOn(Direction* dir, const Ptr<Packet>& frame, Time txTime, bool exclusive);
 
     /// \return the number of frames lost on the wire (both directions)
     uint64_t GetLostPackets() const;
@@ -250,9 +251,9 @@ class alignas(64) MrcChannel::Direction : public EventImpl
     /// A frame on the wire.
     struct Frame
     {
-        Ptr<Packet> packet; //!< the frame
-        int64_t arrival{0}; //!< its arrival time (time steps)
-        uint64_t slot{0};   //!< its delivery's slot while not scheduled yet; 0: scheduled
+        MrcOwnedPtr<Packet> packet; //!< the frame (one reference, moved with the entry)
+        int64_t arrival{0};         //!< its arrival time (time steps)
+        uint64_t slot{0};           //!< its delivery's slot while not scheduled yet; 0: scheduled
     };
 
     Direction()

@@ -283,7 +283,7 @@ MrcClassScheduler::RemoveLast(uint8_t cls)
     {
         return nullptr;
     }
-    Ptr<Packet> frame = q.frames.back();
+    Ptr<Packet> frame = q.frames.back().Release();
     q.frames.pop_back();
     q.bytes -= frame->GetSize();
     if (q.frames.empty())

@@ -7,6 +7,7 @@
 
 #include "mrc-ring.h"
 
+#include "ns3/mrc-owned-ptr.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -217,10 +218,10 @@ class MrcClassScheduler : public Object
     /// One class FIFO, its size and its send counters.
     struct ClassQueue
     {
-        MrcRing<Ptr<Packet>> frames; //!< frames, head first
-        uint32_t bytes{0};           //!< bytes of the frames
-        uint64_t sentPackets{0};     //!< frames sent from this class
-        uint64_t sentBytes{0};       //!< their bytes
+        MrcRing<MrcOwnedPtr<Packet>> frames; //!< frames, head first (one reference each)
+        uint32_t bytes{0};                   //!< bytes of the frames
+        uint64_t sentPackets{0};             //!< frames sent from this class
+        uint64_t sentBytes{0};               //!< their bytes
     };
 
     // state read for every frame first, then the queues
@@ -247,7 +248,7 @@ MrcClassScheduler::Enqueue(const Ptr<Packet>& frame, uint8_t cls)
     {
         return false;
     }
-    q.frames.push_back(frame);
+    q.frames.push_back(MrcOwnedPtr<Packet>(frame));
     q.bytes += size;
     m_backlogMask |= static_cast<uint8_t>(1u << cls);
     return true;
@@ -263,22 +264,22 @@ MrcClassScheduler::SelectStrict() const
 inline Ptr<Packet>
 MrcClassScheduler::Dequeue(uint8_t& cls)
 {
-    Ptr<Packet> frame; // the only return value: returned without a copy (NRVO)
     cls = m_dwrr ? SelectDwrr() : SelectStrict();
-    if (cls != NO_CLASS)
+    if (cls == NO_CLASS)
     {
-        ClassQueue& q = m_queues[cls];
-        // After the pop the returned pointer is the only reference the queue gave out.
-        frame = q.frames.front();
-        q.frames.pop_front();
-        q.bytes -= frame->GetSize();
-        if (q.frames.empty())
+        return Ptr<Packet>();
+    }
+    ClassQueue& q = m_queues[cls];
+    // The queue's reference, handed over (no reference count changes on the way out).
+    Ptr<Packet> frame = q.frames.front().Release();
+    q.frames.pop_front();
+    q.bytes -= frame->GetSize();
+    if (q.frames.empty())
+    {
+        m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
+        if (m_dwrr)
         {
-            m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
-            if (m_dwrr)
-            {
-                m_deficit[cls] = 0;
-            }
+            m_deficit[cls] = 0;
         }
     }
     return frame;
@@ -299,7 +300,7 @@ MrcClassScheduler::PrefetchNext() const
     const uint32_t ready = m_backlogMask & ~static_cast<uint32_t>(m_pausedMask) & 0xffu;
     if (ready != 0)
     {
-        __builtin_prefetch(PeekPointer(m_queues[31 - __builtin_clz(ready)].frames.front()));
+        __builtin_prefetch(m_queues[31 - __builtin_clz(ready)].frames.front().Get());
     }
 #endif
 }
@@ -335,7 +336,7 @@ MrcClassScheduler::Flush(Drop&& drop)
     {
         while (!q.frames.empty())
         {
-            Ptr<Packet> frame = q.frames.front();
+            Ptr<Packet> frame = q.frames.front().Release();
             q.frames.pop_front();
             q.bytes -= frame->GetSize();
             drop(frame);

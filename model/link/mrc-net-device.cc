@@ -1147,7 +1147,7 @@ MrcNetDevice::TransmitComplete()
 // ---------------------------------------------------------------- receiving
 
 void
-MrcNetDevice::Receive(Ptr<Packet> frame)
+MrcNetDevice::Receive(const Ptr<Packet>& frame)
 {
     NS_LOG_FUNCTION(this << frame);
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))

@@ -439,7 +439,7 @@ class MrcNetDevice : public NetDevice
      * A frame's last bit arrived from the channel.
      * \param frame the frame, Ethernet header included
      */
-    void Receive(Ptr<Packet> frame);
+    void Receive(const Ptr<Packet>& frame);
 
     /**
      * The channel's physical state changed; the device reacts after its
