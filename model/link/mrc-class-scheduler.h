@@ -270,8 +270,9 @@ MrcClassScheduler::Dequeue(uint8_t& cls)
         return Ptr<Packet>();
     }
     ClassQueue& q = m_queues[cls];
-    // The queue's reference, handed over (no reference count changes on the way out).
-    Ptr<Packet> frame = q.frames.front().Release();
+    // The queue's reference, handed over: moved out, then returned as a temporary (no
+    // reference count changes on the way out).
+    MrcOwnedPtr<Packet> frame = std::move(q.frames.front());
     q.frames.pop_front();
     q.bytes -= frame->GetSize();
     if (q.frames.empty())
@@ -282,7 +283,7 @@ MrcClassScheduler::Dequeue(uint8_t& cls)
             m_deficit[cls] = 0;
         }
     }
-    return frame;
+    return frame.Release();
 }
 
 inline void

@@ -750,7 +750,7 @@ MrcNetDevice::SendFrom(Ptr<Packet> packet,
 }
 
 bool
-MrcNetDevice::SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls)
+MrcNetDevice::SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t cls)
 {
     NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::SendToClass");
@@ -806,7 +806,7 @@ MrcNetDevice::SendFramed(Ptr<Packet> frame, uint8_t cls)
 }
 
 bool
-MrcNetDevice::SendToClassReplacing(Ptr<Packet> packet,
+MrcNetDevice::SendToClassReplacing(const Ptr<Packet>& packet,
                                    uint16_t etherType,
                                    uint8_t cls,
                                    const uint8_t* prefix,

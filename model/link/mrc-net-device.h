@@ -233,7 +233,7 @@ class MrcNetDevice : public NetDevice
      * \param cls the class, 0..7 (aborts otherwise)
      * \return false if the frame was dropped (queue full or link down)
      */
-    bool SendToClass(Ptr<Packet> packet, uint16_t etherType, uint8_t cls);
+    bool SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t cls);
 
     /**
      * As SendToClass, and first replace the packet's leading bytes: the first
@@ -247,7 +247,7 @@ class MrcNetDevice : public NetDevice
      * \param prefixBytes their number, 1..MAX_PREFIX_BYTES, at most the packet's size
      * \return false if the frame was dropped (queue full or link down)
      */
-    bool SendToClassReplacing(Ptr<Packet> packet,
+    bool SendToClassReplacing(const Ptr<Packet>& packet,
                               uint16_t etherType,
                               uint8_t cls,
                               const uint8_t* prefix,

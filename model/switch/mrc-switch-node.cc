@@ -478,7 +478,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     };
     Port& out = m_ports[outPort];
     uint8_t outPrio = out.dev->ClassifyDscp(info.GetDscp());
-    Ptr<Packet> send = p;
+    Ptr<Packet> trimmedPacket; // the arrival's trimmed form, if it is trimmed
     bool admitted = false;
     bool trimmed = false;
 
@@ -503,8 +503,9 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         if (trim)
         {
             writeDestination();
-            send = m_trimmer->Trim(p, info, out.facesHost);
-            if (!m_trimmer->AdmitHeader(out.dev->GetQueueBytes(m_controlClass), send->GetSize()))
+            trimmedPacket = m_trimmer->Trim(p, info, out.facesHost);
+            if (!m_trimmer->AdmitHeader(out.dev->GetQueueBytes(m_controlClass),
+                                        trimmedPacket->GetSize()))
             {
                 Drop(p, inPort, outPort, MrcSwitchDropReason::HEADER_QUEUE_FULL);
                 return;
@@ -512,10 +513,12 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
             outPrio = m_controlClass;
             trimmed = true;
             ++out.trimmed;
-            m_trimTrace(p, send, outPort);
+            m_trimTrace(p, trimmedPacket, outPort);
         }
     }
 
+    // what is queued: the arrival itself (no copy of its pointer) or its trimmed form
+    const Ptr<Packet>& send = trimmed ? trimmedPacket : p;
     const uint32_t bytes = send->GetSize();
     if (!admitted)
     {
