@@ -477,7 +477,11 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         }
     };
     Port& out = m_ports[outPort];
-    uint8_t outPrio = out.dev->ClassifyDscp(info.GetDscp());
+    // raw pointers for the per-frame calls (a Ptr's checked dereference is a call with
+    // asserts on); the objects live as long as the switch
+    MrcNetDevice* const outDev = PeekPointer(out.dev);
+    MrcSharedBufferMmu* const mmu = PeekPointer(m_mmu);
+    uint8_t outPrio = outDev->ClassifyDscp(info.GetDscp());
     Ptr<Packet> trimmedPacket; // the arrival's trimmed form, if it is trimmed
     bool admitted = false;
     bool trimmed = false;
@@ -486,7 +490,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         m_trimmingEnabled && outPrio != m_controlClass && m_trimmer->IsTrimmable(info);
     if (trimmable)
     {
-        bool trim = m_trimmer->ShouldTrim(info, out.dev->GetQueueBytes(outPrio));
+        bool trim = m_trimmer->ShouldTrim(info, outDev->GetQueueBytes(outPrio));
         if (trim && m_trimmer->TrimQueuedVictim() && TrimLastQueued(outPort, outPrio))
         {
             // The queued packet paid for the crossing: the arrival takes its place.
@@ -496,7 +500,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         {
             // Trim what the buffer would otherwise drop (the MMU counts that drop).
             MrcSharedBufferMmu::Decision d =
-                m_mmu->Admit(inPort, inPrio, outPort, outPrio, p->GetSize());
+                mmu->Admit(inPort, inPrio, outPort, outPrio, p->GetSize());
             admitted = (d == MrcSharedBufferMmu::ADMIT);
             trim = !admitted;
         }
@@ -504,7 +508,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         {
             writeDestination();
             trimmedPacket = m_trimmer->Trim(p, info, out.facesHost);
-            if (!m_trimmer->AdmitHeader(out.dev->GetQueueBytes(m_controlClass),
+            if (!m_trimmer->AdmitHeader(outDev->GetQueueBytes(m_controlClass),
                                         trimmedPacket->GetSize()))
             {
                 Drop(p, inPort, outPort, MrcSwitchDropReason::HEADER_QUEUE_FULL);
@@ -522,7 +526,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     const uint32_t bytes = send->GetSize();
     if (!admitted)
     {
-        MrcSharedBufferMmu::Decision d = m_mmu->Admit(inPort, inPrio, outPort, outPrio, bytes);
+        MrcSharedBufferMmu::Decision d = mmu->Admit(inPort, inPrio, outPort, outPrio, bytes);
         if (d != MrcSharedBufferMmu::ADMIT)
         {
             writeDestination();
@@ -538,7 +542,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     if (ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::ENQUEUE)
     {
         writeDestination();
-        if (out.marker->MaybeMark(send, out.dev->GetQueueBytes(outPrio), outPrio))
+        if (out.marker->MaybeMark(send, outDev->GetQueueBytes(outPrio), outPrio))
         {
             ++out.marked;
             m_markTrace(send, outPort);
@@ -552,28 +556,28 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         writeDestination();
         m_forwardTrace(send, inPort, outPort, outPrio);
     }
-    const bool linkUp = out.dev->IsLinkUp();
+    const bool linkUp = outDev->IsLinkUp();
     bool queued;
     if (rewritePending)
     {
         uint8_t ip[MRC_IPV6_HEADER_BYTES];
         MrcIpv6WithDestination(info, ip);
-        queued = out.dev->SendToClassReplacing(send,
-                                               MrcNetDevice::ETHER_TYPE_IPV6,
-                                               outPrio,
-                                               ip,
-                                               MRC_IPV6_HEADER_BYTES);
+        queued = outDev->SendToClassReplacing(send,
+                                              MrcNetDevice::ETHER_TYPE_IPV6,
+                                              outPrio,
+                                              ip,
+                                              MRC_IPV6_HEADER_BYTES);
     }
     else
     {
-        queued = out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio);
+        queued = outDev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio);
     }
     if (!queued)
     {
         // Refused at enqueue: the dequeue hook did not run for it.
         NS_ASSERT(!out.queued[outPrio].empty());
         out.queued[outPrio].pop_back();
-        m_mmu->Release(inPort, inPrio, outPort, outPrio, bytes);
+        mmu->Release(inPort, inPrio, outPort, outPrio, bytes);
         Drop(send,
              inPort,
              outPort,
