@@ -366,6 +366,10 @@ MrcChannel::SetLinkUp(bool up)
             {
                 Ptr<Packet> f = lost.front().packet.Release();
                 lost.pop_front();
+                if (f->GetReferenceCount() != 1)
+                {
+                    f = f->Copy(); // still held elsewhere, as at an arrival (Notify)
+                }
                 Lose(from, f);
             }
         }
@@ -404,10 +408,11 @@ MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime
         return sending == PeekPointer(m_dir[0]) ? 0 : 1;
     };
     // The receiver gets a packet that no one else holds. Towards another rank and when the
-    // frame is lost, that is a copy made now unless the sender handed over the only
-    // reference; on the wire here, the frame itself, copied at its arrival only if another
-    // reference is left then (Direction::Notify): a switch that forwards a frame within the
-    // event that received it still holds it on its stack now, but not at the arrival.
+    // link is down now, that is a copy made now unless the sender handed over the only
+    // reference; on the wire here, the frame itself, copied at its arrival (or its loss at a
+    // link-down) only if another reference is left then (Direction::Notify): a switch that
+    // forwards a frame within the event that received it still holds it on its stack now,
+    // but not at the arrival.
     if (!dir.open)
     {
         Lose(senderIndex(), exclusive ? frame : frame->Copy());

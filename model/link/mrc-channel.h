@@ -138,8 +138,9 @@ class MrcChannel : public Channel
      * \param exclusive true if the caller holds the only reference to the frame
      *        and gives it up. The peer receives a packet that nobody else holds:
      *        this packet object if no other reference is left at the frame's
-     *        arrival (or, lost or towards another rank, if `exclusive`), else a
-     *        copy made then (nobody else can tell the difference)
+     *        arrival or its loss at a link-down (or, sent on a link that is down or
+     *        towards another rank, if `exclusive`), else a copy made then (nobody
+     *        else can tell the difference)
      */
     void Transmit(Ptr<MrcNetDevice> src, Ptr<Packet> frame, Time txTime, bool exclusive = false);
 
