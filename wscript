@@ -246,6 +246,7 @@ def build(bld):
         'model/util/mrc-canonical-scheduler.h',
         'model/util/mrc-heap-scheduler.h',
         'model/util/mrc-quaternary-heap.h',
+        'model/util/mrc-event-wheel.h',
         'model/util/mrc-flat-map.h',
         'model/util/mrc-ns3-compat.h',
         'model/util/mrc-uint128.h',

@@ -2,20 +2,23 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Tests of MrcHeapScheduler: the same pop sequence as ns-3's MapScheduler for random
-// insert / remove / pop sequences, read-ahead hints that stay with their events, Remove of
-// the head, the last and a middle event, and the simulator's Remove, Cancel and IsExpired on
-// top of it.
+// Tests of MrcEventWheel (every pop the smallest of a sorted reference, through the heap
+// beyond the span, wraps and rewinds) and of MrcHeapScheduler: the same pop sequence as
+// ns-3's MapScheduler for random insert / remove / pop sequences, read-ahead hints that stay with
+// their events, Remove of the head, the last and a middle event, and the simulator's Remove, Cancel
+// and IsExpired on top of it.
 
 #include "ns3/event-impl.h"
 #include "ns3/make-event.h"
 #include "ns3/map-scheduler.h"
 #include "ns3/mrc-canonical-scheduler.h"
+#include "ns3/mrc-event-wheel.h"
 #include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-tracked-event.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -78,15 +81,105 @@ Drain(Scheduler& s)
 
 } // namespace
 
+TEST(MrcEventWheel, PopsInKeyOrderThroughFarEntriesWrapsAndRewinds)
+{
+    // A small wheel (buckets of 2 steps, 8 buckets: a span of 16 steps) under random pushes
+    // from the clock (the last time stamp taken out) up to 40 steps ahead, so that entries
+    // go to the heap beyond the span and the wheel wraps; now and then an entry is taken out
+    // without moving the clock (an event removed at the top), after which earlier pushes make
+    // the wheel rewind. Every PopTop and Peek equals the smallest of a sorted reference, and
+    // the pool of bucket nodes never holds more nodes than entries were pending at once.
+    struct Key
+    {
+        uint64_t ts;
+        uint32_t uid;
+    };
+
+    struct KeyLess
+    {
+        bool operator()(const Key& a, const Key& b) const
+        {
+            return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
+        }
+    };
+
+    struct KeyStamp
+    {
+        uint64_t operator()(const Key& k) const
+        {
+            return k.ts;
+        }
+    };
+
+    for (uint32_t seed = 1; seed <= 3; ++seed)
+    {
+        std::mt19937_64 rng(seed);
+        MrcEventWheel<Key, KeyLess, KeyStamp> wheel(1, 3);
+        std::map<std::pair<uint64_t, uint32_t>, bool> ref;
+        uint64_t clock = 0;
+        uint32_t uid = 0;
+        uint64_t pops = 0;
+        std::size_t largest = 0;
+        for (int step = 0; step < 100000; ++step)
+        {
+            if (rng() % 100 < 52 || ref.empty())
+            {
+                const Key k{clock + (rng() % 2 == 0 ? rng() % 4 : rng() % 40), uid++};
+                wheel.Push(k);
+                ref.emplace(std::make_pair(k.ts, k.uid), true);
+            }
+            else
+            {
+                const auto want = ref.begin()->first;
+                ASSERT_EQ(wheel.Peek().ts, want.first) << "seed " << seed << " step " << step;
+                ASSERT_EQ(wheel.Peek().uid, want.second);
+                const Key* ready = wheel.PeekReady();
+                if (ready != nullptr)
+                {
+                    ASSERT_EQ(ready->uid, want.second);
+                }
+                const Key got = wheel.PopTop();
+                ASSERT_EQ(got.ts, want.first) << "seed " << seed << " step " << step;
+                ASSERT_EQ(got.uid, want.second);
+                ref.erase(ref.begin());
+                if (rng() % 3 != 0)
+                {
+                    clock = got.ts; // an event that runs; else one dropped unrun
+                }
+                ++pops;
+            }
+            ASSERT_EQ(wheel.Size(), ref.size());
+            largest = std::max(largest, ref.size());
+        }
+        while (!ref.empty())
+        {
+            ASSERT_EQ(wheel.PopTop().uid, ref.begin()->first.second);
+            ref.erase(ref.begin());
+        }
+        EXPECT_TRUE(wheel.Empty());
+        EXPECT_GT(pops, 40000u);
+        EXPECT_GT(largest, 100u); // more entries than the span has steps: many per bucket
+        EXPECT_GT(wheel.GetRewinds(), 20u);
+        EXPECT_GT(wheel.GetPoolNodes(), 0u);
+        EXPECT_LE(wheel.GetPoolNodes(), largest); // freed nodes serve later pushes
+    }
+}
+
 TEST(MrcHeapScheduler, RandomSequencesPopInMapSchedulerOrder)
 {
     // Insert with few distinct time stamps (many ties broken by uid), remove random queued
-    // events, pop: every pop and every PeekNext equals ns-3's MapScheduler's.
+    // events, pop: every pop and every PeekNext equals ns-3's MapScheduler's. Every third
+    // seed on a wheel of 8 buckets (time stamps up to 1,000 steps ahead then mostly wait in
+    // the heap beyond it, and removed events dropped at the top make the wheel rewind).
     for (uint32_t seed = 1; seed <= 20; ++seed)
     {
         std::mt19937_64 rng(seed);
         EventPool pool;
-        Ptr<MrcHeapScheduler> heap = CreateObject<MrcHeapScheduler>();
+        Ptr<MrcHeapScheduler> heap = CreateObjectWithAttributes<MrcHeapScheduler>(
+            "BucketsLog2",
+            UintegerValue(seed % 3 == 0 ? 3 : 12),
+            "BucketWidth",
+            TimeValue(TimeStep(seed % 3 == 0 ? 2 : 1)));
         Ptr<MapScheduler> map = CreateObject<MapScheduler>();
         std::vector<Scheduler::Event> queued; // what map holds, for picking removals
         uint32_t uid = 4;                     // ns-3's first ordinary uid

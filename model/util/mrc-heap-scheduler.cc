@@ -6,6 +6,7 @@
 
 #include "ns3/assert.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <functional>
@@ -36,7 +37,21 @@ MrcHeapScheduler::GetTypeId()
     static TypeId tid = TypeId("ns3::MrcHeapScheduler")
                             .SetParent<Scheduler>()
                             .SetGroupName("Mrc")
-                            .AddConstructor<MrcHeapScheduler>();
+                            .AddConstructor<MrcHeapScheduler>()
+                            .AddAttribute("BucketWidth",
+                                          "Time a bucket of the event wheel covers (rounded "
+                                          "down to a power of two time steps, at least one); "
+                                          "events within 2^BucketsLog2 x BucketWidth of the "
+                                          "wheel's start go into its buckets, later ones into "
+                                          "a 4-ary heap",
+                                          TimeValue(NanoSeconds(1)),
+                                          MakeTimeAccessor(&MrcHeapScheduler::m_bucketWidth),
+                                          MakeTimeChecker(TimeStep(1), Seconds(1)))
+                            .AddAttribute("BucketsLog2",
+                                          "The event wheel has 2^BucketsLog2 buckets",
+                                          UintegerValue(12),
+                                          MakeUintegerAccessor(&MrcHeapScheduler::m_bucketsLog2),
+                                          MakeUintegerChecker<uint32_t>(1, 20));
     return tid;
 }
 
@@ -94,9 +109,24 @@ MrcHeapScheduler::HintNextInsert(const void* p)
 const void*
 MrcHeapScheduler::PeekNextHint() const
 {
-    NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNextHint: no event");
-    const void* hint = HintOf(m_heap.Top());
+    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::PeekNextHint: no event");
+    const void* hint = HintOf(m_queue.Peek());
     return hint == HintOf(MakeEntry(Event{}, 0, &g_noHint)) ? nullptr : hint;
+}
+
+void
+MrcHeapScheduler::Shape()
+{
+    // At the first Insert, when the attributes are set and the time resolution is fixed.
+    const int64_t steps = std::max<int64_t>(1, m_bucketWidth.GetTimeStep());
+    unsigned widthLog2 = 0;
+    while (widthLog2 < 40 && (int64_t{2} << widthLog2) <= steps)
+    {
+        ++widthLog2;
+    }
+    m_queue.Configure(widthLog2, m_bucketsLog2);
+    m_shaped = true;
+    NS_LOG_DEBUG("wheel: 2^" << m_bucketsLog2 << " buckets of 2^" << widthLog2 << " time steps");
 }
 
 bool
@@ -109,6 +139,10 @@ void
 MrcHeapScheduler::Insert(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
+    if (!m_shaped)
+    {
+        Shape();
+    }
     m_lastUid = ev.key.m_uid;
     m_slotsTaken = 0;
     const void* hint = g_hint;
@@ -121,23 +155,23 @@ MrcHeapScheduler::Insert(const Event& ev)
                       "MrcHeapScheduler: slot " << uid << " after uid " << ev.key.m_uid);
         Event slotted = ev;
         slotted.key.m_uid = static_cast<uint32_t>(uid);
-        m_heap.Push(MakeEntry(slotted, g_slot & MAX_RANK, hint));
+        m_queue.Push(MakeEntry(slotted, g_slot & MAX_RANK, hint));
         return;
     }
-    m_heap.Push(MakeEntry(ev, 0, hint));
+    m_queue.Push(MakeEntry(ev, 0, hint));
 }
 
 bool
 MrcHeapScheduler::IsEmpty() const
 {
-    return m_heap.Empty();
+    return m_queue.Empty();
 }
 
 Scheduler::Event
 MrcHeapScheduler::PeekNext() const
 {
-    NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::PeekNext: no event");
-    return EventOf(m_heap.Top());
+    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::PeekNext: no event");
+    return EventOf(m_queue.Peek());
 }
 
 void
@@ -164,12 +198,16 @@ MrcHeapScheduler::DropRemoved()
     // The smallest removed key is the first removed event to reach the top (same order).
     // Both fields are compared: a uid alone is reused once ns-3's 32-bit counter wraps.
     // A slotted event is never removed (it shares its key with the event of that uid).
-    while (!m_removed.empty() && !m_heap.Empty() &&
-           (m_heap.Top().tie >> 32) == m_removed.front().m_uid &&
-           m_heap.Top().ts == m_removed.front().m_ts && !IsSlotted(m_heap.Top()))
+    while (!m_removed.empty() && !m_queue.Empty())
     {
+        const Entry& top = m_queue.Peek();
+        if ((top.tie >> 32) != m_removed.front().m_uid || top.ts != m_removed.front().m_ts ||
+            IsSlotted(top))
+        {
+            break;
+        }
         NS_LOG_LOGIC("dropping removed event " << m_removed.front().m_uid);
-        m_heap.Pop();
+        m_queue.PopTop();
         PopRemoved();
     }
 }
@@ -178,29 +216,29 @@ Scheduler::Event
 MrcHeapScheduler::RemoveNext()
 {
     NS_LOG_FUNCTION(this);
-    NS_ASSERT_MSG(!m_heap.Empty(), "MrcHeapScheduler::RemoveNext: no event");
-    const Event top = EventOf(m_heap.Top());
-    // The running event's terms are stored before the pop, so that nothing but the
-    // returned event stays live across the sift.
-    m_currentPlace = PlaceOf(m_heap.Top());
+    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::RemoveNext: no event");
+    const Entry entry = m_queue.PopTop();
+    const Event top = EventOf(entry);
+    m_currentPlace = PlaceOf(entry);
     if (this == s_active) // not an old scheduler handing its events to a new one
     {
         s_running.ts = top.key.m_ts;
         s_running.context = top.key.m_context;
         s_running.known = true;
     }
-    m_heap.Pop();
     if (!m_removed.empty())
     {
         DropRemoved();
     }
 #if defined(__GNUC__) || defined(__clang__)
-    if (!m_heap.Empty())
+    if (const Entry* next = m_queue.PeekReady())
     {
         // The next event (unless this one schedules an earlier one): its own line and the
-        // memory it reads first, loaded while this one runs (class text).
-        __builtin_prefetch(m_heap.Top().impl);
-        __builtin_prefetch(HintOf(m_heap.Top()));
+        // memory it reads first, loaded while this one runs (class text). Not when the pop
+        // emptied the wheel's current bucket: finding the next one now would move the
+        // wheel's start past the clock.
+        __builtin_prefetch(next->impl);
+        __builtin_prefetch(HintOf(*next));
     }
 #endif
     return top;
@@ -210,7 +248,7 @@ void
 MrcHeapScheduler::Remove(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    NS_ASSERT_MSG(!m_heap.Empty() && !Before(ev.key, EventOf(m_heap.Top()).key),
+    NS_ASSERT_MSG(!m_queue.Empty() && !Before(ev.key, EventOf(m_queue.Peek()).key),
                   "MrcHeapScheduler::Remove: event " << ev.key.m_uid << " is not queued");
     PushRemoved(ev.key);
     DropRemoved();
@@ -219,7 +257,7 @@ MrcHeapScheduler::Remove(const Event& ev)
 std::size_t
 MrcHeapScheduler::GetHeapSize() const
 {
-    return m_heap.Size();
+    return m_queue.Size();
 }
 
 } // namespace ns3

@@ -5,7 +5,7 @@
 #ifndef MRC_HEAP_SCHEDULER_H
 #define MRC_HEAP_SCHEDULER_H
 
-#include "mrc-quaternary-heap.h"
+#include "mrc-event-wheel.h"
 
 #include "ns3/nstime.h"
 #include "ns3/scheduler.h"
@@ -26,22 +26,31 @@ namespace ns3
 
 /**
  * \ingroup mrc
- * A 4-ary min-heap of events ordered by their key (time stamp, then uid), the order every
- * ns-3 scheduler follows: the key is unique, so this scheduler hands out exactly the events
+ * An event queue ordered by the events' key (time stamp, then uid), the order every ns-3
+ * scheduler follows: the key is unique, so this scheduler hands out exactly the events
  * ns-3's PriorityQueueScheduler or MapScheduler would, in the same sequence.
+ *
+ * The queue (MrcEventWheel) is a calendar for the near future and a 4-ary heap
+ * (MrcQuaternaryHeap) for the rest: a fabric's events lie a serialization or a link's delay
+ * ahead (tens of nanoseconds to microseconds), so they go unsorted into buckets of
+ * BucketWidth (default 1 ns) on a wheel of 2^BucketsLog2 (default 4,096) buckets, whose
+ * entries share one pool of nodes; a bucket is sorted when the clock reaches it and handed
+ * out in order; timers further ahead wait in the heap. Until 2026-12-05 the heap held every
+ * event (hence the class's name), and a pop walked from the root to a leaf of a heap of
+ * thousands of events (issue 22, doc/mrc-performance.rst, twenty-third part).
  *
  * What differs is Remove (EventId::Remove, Simulator::Remove). ns-3's
  * PriorityQueueScheduler searches its whole heap for the event. This scheduler deletes
- * lazily instead: a removed event's key goes into a second min-heap, and the event stays
- * in the first until it reaches the top, where both copies are dropped together. Since
- * both heaps use the same order and the removed events are a subset of the queued ones,
- * the smallest removed key is always the first removed event to reach the top, so one
- * comparison of the two tops after each RemoveNext and Remove keeps the invariant that the
- * top is never a removed event. Remove and RemoveNext are O(log n).
+ * lazily instead: a removed event's key goes into a min-heap, and the event stays in the
+ * queue until it reaches the top, where both copies are dropped together. Since both use
+ * the same order and the removed events are a subset of the queued ones, the smallest
+ * removed key is always the first removed event to reach the top, so one comparison of the
+ * two tops after each RemoveNext and Remove keeps the invariant that the top is never a
+ * removed event.
  *
  * The event's EventImpl is not touched by the scheduler: the simulator cancels it and
  * releases its reference when it calls Remove, and a removed event's pointer, still in the
- * heap until it is dropped, is never read again.
+ * queue until it is dropped, is never read again.
  *
  * mrc-sim uses it for every run without --ranks (SchedulerType ns3::MrcHeapScheduler).
  *
@@ -70,9 +79,10 @@ namespace ns3
  * run (for a frame hop, about a microsecond of CPU), so RemoveNext asks the processor to load
  * two lines of the next event into the cache: its EventImpl and an address its Notify reads
  * first, named by whoever scheduled it (HintNextInsert, just before the Schedule call; the
- * entry carries it through the heap, 32 bytes an entry, so a node's four children still span
- * two cache lines). MrcChannel names the frame of a delivery (its Packet object), MrcNetDevice
- * itself for the end of a serialization. A hint changes no order and no outcome (a prefetch
+ * entry carries it, 32 bytes an entry). Not when the pop emptied the wheel's current bucket
+ * (finding the next bucket then would move the wheel's start past the clock). MrcChannel
+ * names the frame of a delivery (its Packet object), MrcNetDevice itself for the end of a
+ * serialization. A hint changes no order and no outcome (a prefetch
  * neither faults nor writes; a wrong or stale address costs one wasted load); it hides part of
  * the memory latency of large fabrics, whose events touch state that has long left the cache
  * (issue 22, doc/mrc-performance.rst, seventeenth part).
@@ -183,7 +193,8 @@ class MrcHeapScheduler : public Scheduler
     /// simulator gave it; and one word with the high half of the context (bits 48-63) and
     /// the address the event reads first (HintNextInsert; a stand-in if none), which only a
     /// read-ahead uses (an address that does not fit in 48 bits costs at worst a wasted
-    /// load). 32 bytes: a node's four children fill two cache lines.
+    /// load). 32 bytes (two a cache line in the wheel's current bucket; four children of a
+    /// node of the heap beyond the wheel in two lines).
     struct Entry
     {
         uint64_t ts;      //!< time stamp
@@ -260,13 +271,29 @@ class MrcHeapScheduler : public Scheduler
     /// Take the smallest key out of m_removed.
     void PopRemoved();
 
-    MrcQuaternaryHeap<Entry, EventBefore> m_heap; //!< the queued events by key
+    /// An entry's time stamp, for the wheel's buckets.
+    struct EntryStamp
+    {
+        /// \param e an entry \return its time stamp
+        uint64_t operator()(const Entry& e) const
+        {
+            return e.ts;
+        }
+    };
+
+    /// Give the wheel the shape of the attributes (at the first Insert).
+    void Shape();
+
+    MrcEventWheel<Entry, EventBefore, EntryStamp> m_queue; //!< the queued events by key
     std::vector<EventKey> m_removed;   //!< min-heap of the keys of removed, still queued events
     static RunningEvent s_running;     //!< the running event, if the scheduler in use knows it
     static MrcHeapScheduler* s_active; //!< the scheduler in use, if one of these
     uint32_t m_lastUid{0};             //!< uid of the newest inserted event
     uint64_t m_currentPlace{0};        //!< place (PlaceOf) of the event handed out last
     uint32_t m_slotsTaken{0};          //!< slots TakeSlot gave out since the last Insert
+    Time m_bucketWidth;                //!< attribute BucketWidth
+    uint32_t m_bucketsLog2{12};        //!< attribute BucketsLog2
+    bool m_shaped{false};              //!< the wheel has the attributes' shape
 };
 
 /**

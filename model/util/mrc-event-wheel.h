@@ -1,0 +1,391 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MRC_EVENT_WHEEL_H
+#define MRC_EVENT_WHEEL_H
+
+#include "mrc-quaternary-heap.h"
+
+#include "ns3/assert.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup mrc
+ * \brief A priority queue for events that are mostly scheduled a little ahead of the
+ * current time (a calendar queue): a wheel of buckets for the near future, a 4-ary heap
+ * (MrcQuaternaryHeap) beyond it.
+ *
+ * Each bucket covers 2^widthLog2 time steps; the wheel has 2^bucketsLog2 of them. An entry
+ * goes unsorted into its bucket; when the clock reaches a bucket, its entries are copied
+ * into one array (the current bucket), sorted, and handed out from its front; an entry
+ * pushed into the current bucket then is inserted in order (for an event scheduled for now,
+ * at or near the end). A bitmap of non-empty buckets finds the next one. A pop thus costs a
+ * share of a small sort and a step along the bitmap, where a heap of every pending event
+ * walks from its root to a leaf.
+ *
+ * Memory. The buckets' entries live in one pool of nodes (the entry and the index of the
+ * next node of its bucket): a bucket is a singly linked list in the pool, and a node freed
+ * by one bucket serves the next push into any other. The pool holds as many nodes as
+ * entries were ever pending at once (plus a vector's growth), the wheel 4 bytes a bucket,
+ * the current bucket's array as many entries as the fullest bucket ever held: about the
+ * memory of a heap of the same entries, whatever the number of buckets. (A first wheel,
+ * in 2026-12-04's session 22, gave every bucket its own array, which kept the most that
+ * bucket ever held: 16 % more peak memory in perm128-mrc.)
+ *
+ * The order is exactly Less's: the current bucket holds the smallest entries (every entry
+ * of a later bucket and of the heap has a later time stamp), sorted by Less. It relies on
+ * the event queue's rule that nothing is inserted before the time stamp of the last entry
+ * taken out (the simulator's clock): the wheel's start moves only to the bucket of an entry
+ * taken out (PopTop), so an insert lands behind it only when the entry taken out was later
+ * than the clock (an event removed before it ran, dropped when it reached the top); then
+ * the wheel rewinds (Rewind), at the cost of a pass over its non-empty buckets.
+ *
+ * \tparam T the entry (trivially copyable)
+ * \tparam Less a strict total order, as for MrcQuaternaryHeap
+ * \tparam Stamp a function object giving an entry's time stamp (uint64_t, the first term of
+ *         Less's order)
+ */
+template <typename T, typename Less, typename Stamp>
+class MrcEventWheel
+{
+  public:
+    /**
+     * \param widthLog2 a bucket covers 2^widthLog2 time steps
+     * \param bucketsLog2 the wheel has 2^bucketsLog2 buckets
+     */
+    explicit MrcEventWheel(unsigned widthLog2 = 0, unsigned bucketsLog2 = 12)
+    {
+        Configure(widthLog2, bucketsLog2);
+    }
+
+    /**
+     * Set the wheel's shape (only while it is empty).
+     * \param widthLog2 a bucket covers 2^widthLog2 time steps (at most 40)
+     * \param bucketsLog2 the wheel has 2^bucketsLog2 buckets (1 to 20)
+     */
+    void Configure(unsigned widthLog2, unsigned bucketsLog2)
+    {
+        NS_ASSERT_MSG(m_size == 0, "MrcEventWheel::Configure: not empty");
+        NS_ASSERT_MSG(widthLog2 <= 40 && bucketsLog2 >= 1 && bucketsLog2 <= 20,
+                      "MrcEventWheel::Configure: width 2^" << widthLog2 << ", 2^" << bucketsLog2
+                                                           << " buckets");
+        m_shift = widthLog2;
+        m_mask = (std::size_t{1} << bucketsLog2) - 1;
+        m_first.assign(std::size_t{1} << bucketsLog2, NIL);
+        m_bits.assign(((std::size_t{1} << bucketsLog2) + 63) / 64, 0);
+        m_cur = 0;
+        m_head = 0;
+        m_ready = false;
+        m_current.clear();
+    }
+
+    /// \return true if the queue holds no entry
+    bool Empty() const
+    {
+        return m_size == 0;
+    }
+
+    /// \return the number of entries
+    std::size_t Size() const
+    {
+        return m_size;
+    }
+
+    /**
+     * \return the smallest entry (the queue must not be empty), without changing the queue:
+     *         the current bucket's first if it is sorted, else found by a scan of the next
+     *         bucket with entries (or the heap's top if the wheel is empty)
+     */
+    const T& Peek() const
+    {
+        NS_ASSERT_MSG(m_size != 0, "MrcEventWheel::Peek: empty");
+        if (m_ready)
+        {
+            return m_current[m_head];
+        }
+        const std::size_t slot = m_cur & m_mask;
+        const std::size_t next = m_first[slot] == NIL ? NextSet(slot) : slot;
+        if (next == NONE)
+        {
+            return m_far.Top();
+        }
+        const T* best = &m_pool[m_first[next]].entry;
+        for (uint32_t i = m_pool[m_first[next]].next; i != NIL; i = m_pool[i].next)
+        {
+            if (m_less(m_pool[i].entry, *best))
+            {
+                best = &m_pool[i].entry;
+            }
+        }
+        return *best;
+    }
+
+    /// \return the smallest entry if the current bucket is sorted and not empty, else null
+    ///         (then finding it would move the wheel's start: PopTop does that)
+    const T* PeekReady() const
+    {
+        return m_ready ? &m_current[m_head] : nullptr;
+    }
+
+    /**
+     * Take out the smallest entry (the queue must not be empty). The wheel's start moves to
+     * its bucket: the caller's clock must then not be before its time stamp, or the next
+     * Push before it pays for a rewind.
+     * \return the entry
+     */
+    T PopTop()
+    {
+        NS_ASSERT_MSG(m_size != 0, "MrcEventWheel::PopTop: empty");
+        if (!m_ready)
+        {
+            Advance();
+        }
+        const T top = m_current[m_head++];
+        --m_size;
+        if (m_head == m_current.size())
+        {
+            m_current.clear();
+            m_head = 0;
+            m_ready = false;
+        }
+        return top;
+    }
+
+    /// \param e an entry to add
+    void Push(const T& e)
+    {
+        const uint64_t bucket = m_stamp(e) >> m_shift;
+        if (bucket < m_cur)
+        {
+            Rewind(bucket);
+        }
+        ++m_size;
+        if (bucket - m_cur > m_mask)
+        {
+            m_far.Push(e);
+            return;
+        }
+        if (bucket == m_cur && m_ready)
+        {
+            m_current.insert(
+                std::upper_bound(m_current.begin() + m_head, m_current.end(), e, m_less),
+                e);
+            return;
+        }
+        Link(bucket & m_mask, e);
+    }
+
+    /// \return the times a push before the wheel's start made it rewind
+    uint64_t GetRewinds() const
+    {
+        return m_rewinds;
+    }
+
+    /// \return the nodes the pool holds (free ones included)
+    std::size_t GetPoolNodes() const
+    {
+        return m_pool.size();
+    }
+
+  private:
+    static constexpr uint32_t NIL = ~uint32_t{0};        //!< no node
+    static constexpr std::size_t NONE = ~std::size_t{0}; //!< no bucket
+
+    /// An entry in a bucket's list.
+    struct Node
+    {
+        T entry;       //!< the entry
+        uint32_t next; //!< the next node of the bucket (or of the free list), NIL at the end
+    };
+
+    /// Put an entry in a bucket's list. \param slot the bucket \param e the entry
+    void Link(std::size_t slot, const T& e)
+    {
+        uint32_t n = m_free;
+        if (n != NIL)
+        {
+            m_free = m_pool[n].next;
+        }
+        else
+        {
+            n = static_cast<uint32_t>(m_pool.size());
+            NS_ASSERT_MSG(n != NIL, "MrcEventWheel: too many entries");
+            m_pool.push_back(Node{});
+        }
+        Node& node = m_pool[n];
+        node.entry = e;
+        node.next = m_first[slot];
+        if (node.next == NIL)
+        {
+            SetBit(slot);
+        }
+        m_first[slot] = n;
+    }
+
+    /// Move a bucket's entries to the end of m_current and free its nodes.
+    /// \param slot the bucket
+    void Unlink(std::size_t slot)
+    {
+        uint32_t n = m_first[slot];
+        while (n != NIL)
+        {
+            Node& node = m_pool[n];
+            m_current.push_back(node.entry);
+            const uint32_t next = node.next;
+            node.next = m_free;
+            m_free = n;
+            n = next;
+        }
+        m_first[slot] = NIL;
+        ClearBit(slot);
+    }
+
+    /// Make the next bucket with entries the current one, sorted (the wheel's start moves
+    /// there; the heap's entries that the new span covers come into the wheel).
+    void Advance()
+    {
+        std::size_t slot = m_cur & m_mask;
+        if (m_first[slot] == NIL)
+        {
+            const std::size_t next = NextSet(slot);
+            if (next != NONE)
+            {
+                m_cur += (next - slot) & m_mask;
+            }
+            else
+            {
+                NS_ASSERT(!m_far.Empty());
+                m_cur = m_stamp(m_far.Top()) >> m_shift;
+            }
+            while (!m_far.Empty() && (m_stamp(m_far.Top()) >> m_shift) - m_cur <= m_mask)
+            {
+                const T e = m_far.Top();
+                m_far.Pop();
+                Link((m_stamp(e) >> m_shift) & m_mask, e);
+            }
+            slot = m_cur & m_mask;
+        }
+        NS_ASSERT(m_first[slot] != NIL && m_current.empty());
+        Unlink(slot);
+        std::sort(m_current.begin(), m_current.end(), m_less);
+        m_head = 0;
+        m_ready = true;
+    }
+
+    /**
+     * Move the wheel's start back to an earlier bucket: a pop took out an entry later than
+     * the caller's clock (a removed event, dropped at the top), and an entry before it
+     * came. The buckets the new span no longer covers go back to the heap.
+     * \param bucket the new start
+     */
+    void Rewind(uint64_t bucket)
+    {
+        ++m_rewinds;
+        if (m_ready)
+        {
+            // the current bucket's entries not taken out go back to its list
+            const std::size_t slot = m_cur & m_mask;
+            for (std::size_t i = m_head; i < m_current.size(); ++i)
+            {
+                Link(slot, m_current[i]);
+            }
+            m_current.clear();
+            m_head = 0;
+            m_ready = false;
+        }
+        const uint64_t end = bucket + m_mask + 1; // the new span is [bucket, end)
+        for (std::size_t w = 0; w < m_bits.size(); ++w)
+        {
+            for (uint64_t bits = m_bits[w]; bits != 0; bits &= bits - 1)
+            {
+                const std::size_t slot = (w << 6) + Ctz(bits);
+                if ((m_stamp(m_pool[m_first[slot]].entry) >> m_shift) >= end)
+                {
+                    for (uint32_t n = m_first[slot]; n != NIL; n = m_pool[n].next)
+                    {
+                        m_far.Push(m_pool[n].entry);
+                    }
+                    Unlink(slot); // (frees the nodes; the copies it makes are dropped)
+                    m_current.clear();
+                }
+            }
+        }
+        m_cur = bucket;
+    }
+
+    /// \param x a non-zero word \return its trailing zero bits
+    static std::size_t Ctz(uint64_t x)
+    {
+#if defined(__GNUC__) || defined(__clang__)
+        return static_cast<std::size_t>(__builtin_ctzll(x));
+#else
+        std::size_t n = 0;
+        for (; (x & 1) == 0; x >>= 1)
+        {
+            ++n;
+        }
+        return n;
+#endif
+    }
+
+    /// \param from a bucket \return the first bucket after it (round the wheel, before it
+    ///         again) that has entries, or NONE
+    std::size_t NextSet(std::size_t from) const
+    {
+        const std::size_t words = m_bits.size();
+        const std::size_t n = m_mask + 1;
+        std::size_t i = (from + 1) & m_mask;
+        for (std::size_t step = 0; step <= words; ++step)
+        {
+            const std::size_t w = i >> 6;
+            const uint64_t bits = m_bits[w] & (~uint64_t{0} << (i & 63));
+            if (bits != 0)
+            {
+                const std::size_t found = (w << 6) + Ctz(bits);
+                return found < n ? found : NONE;
+            }
+            i = ((w + 1) << 6) & m_mask;
+        }
+        return NONE;
+    }
+
+    /// \param slot a bucket that has entries now
+    void SetBit(std::size_t slot)
+    {
+        m_bits[slot >> 6] |= uint64_t{1} << (slot & 63);
+    }
+
+    /// \param slot a bucket that has none now
+    void ClearBit(std::size_t slot)
+    {
+        m_bits[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
+    }
+
+    unsigned m_shift{0};              //!< log2 of a bucket's width in time steps
+    std::size_t m_mask{0};            //!< buckets - 1
+    std::vector<uint32_t> m_first;    //!< each bucket's first node, NIL if empty
+    std::vector<uint64_t> m_bits;     //!< which buckets hold entries
+    std::vector<Node> m_pool;         //!< the buckets' nodes
+    uint32_t m_free{NIL};             //!< the first free node of the pool
+    std::vector<T> m_current;         //!< the current bucket, sorted from m_head on if m_ready
+    MrcQuaternaryHeap<T, Less> m_far; //!< entries beyond the wheel's span
+    uint64_t m_cur{0};                //!< the current bucket's number (time stamp >> shift)
+    uint64_t m_rewinds{0};            //!< pushes before the start
+    std::size_t m_head{0};            //!< the current bucket's first entry not taken out
+    bool m_ready{false};              //!< the current bucket is sorted (from m_head on)
+    std::size_t m_size{0};            //!< entries in all
+    Less m_less;                      //!< the order
+    Stamp m_stamp;                    //!< an entry's time stamp
+};
+
+} // namespace ns3
+
+#endif /* MRC_EVENT_WHEEL_H */
