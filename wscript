@@ -13,6 +13,7 @@ def build(bld):
         'model/util/mrc-mpi.cc',
         'model/util/mrc-canonical-scheduler.cc',
         'model/util/mrc-heap-scheduler.cc',
+        'model/util/mrc-simulator-impl.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -245,6 +246,7 @@ def build(bld):
         'model/util/mrc-mpi.h',
         'model/util/mrc-canonical-scheduler.h',
         'model/util/mrc-heap-scheduler.h',
+        'model/util/mrc-simulator-impl.h',
         'model/util/mrc-quaternary-heap.h',
         'model/util/mrc-event-wheel.h',
         'model/util/mrc-flat-map.h',

@@ -3,21 +3,25 @@
  */
 
 // Tests of MrcEventWheel (every pop the smallest of a sorted reference, through the heap
-// beyond the span, wraps and rewinds) and of MrcHeapScheduler: the same pop sequence as
+// beyond the span, wraps and rewinds), of MrcSimulatorImpl (the same run as ns-3's
+// DefaultSimulatorImpl) and of MrcHeapScheduler: the same pop sequence as
 // ns-3's MapScheduler for random insert / remove / pop sequences, read-ahead hints that stay with
 // their events, Remove of the head, the last and a middle event, and the simulator's Remove, Cancel
 // and IsExpired on top of it.
 
 #include "ns3/event-impl.h"
+#include "ns3/global-value.h"
 #include "ns3/make-event.h"
 #include "ns3/map-scheduler.h"
 #include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-event-wheel.h"
 #include "ns3/mrc-heap-scheduler.h"
+#include "ns3/mrc-simulator-impl.h"
 #include "ns3/mrc-tracked-event.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -162,6 +166,158 @@ TEST(MrcEventWheel, PopsInKeyOrderThroughFarEntriesWrapsAndRewinds)
         EXPECT_GT(wheel.GetRewinds(), 20u);
         EXPECT_GT(wheel.GetPoolNodes(), 0u);
         EXPECT_LE(wheel.GetPoolNodes(), largest); // freed nodes serve later pushes
+    }
+}
+
+namespace
+{
+
+/// A random program of events run by one simulator core: what every event saw.
+class SimulatorProgram
+{
+  public:
+    /// \param seed the program's random numbers
+    explicit SimulatorProgram(uint64_t seed)
+        : m_rng(seed)
+    {
+    }
+
+    /**
+     * Run the program on a core.
+     * \param impl the SimulatorImplementationType
+     * \return one line per observation, in order
+     */
+    std::vector<std::string> RunOn(const std::string& impl)
+    {
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(impl));
+        ObjectFactory scheduler("ns3::MrcHeapScheduler");
+        Simulator::SetScheduler(scheduler);
+        m_activeDirect = MrcSimulatorImpl::GetActive() != nullptr;
+        for (uint32_t i = 0; i < 40; ++i)
+        {
+            const uint32_t context = static_cast<uint32_t>(m_rng() % 4);
+            Simulator::ScheduleWithContext(context,
+                                           NanoSeconds(m_rng() % 50),
+                                           &SimulatorProgram::Step,
+                                           this,
+                                           i);
+        }
+        Simulator::ScheduleDestroy(&SimulatorProgram::Note, this, std::string("destroy 1"));
+        const EventId gone =
+            Simulator::ScheduleDestroy(&SimulatorProgram::Note, this, std::string("destroy 2"));
+        Simulator::ScheduleDestroy(&SimulatorProgram::Note, this, std::string("destroy 3"));
+        Note("destroy 2 expired " + std::to_string(Simulator::IsExpired(gone)));
+        Simulator::Remove(gone);
+        Note("destroy 2 removed, expired " + std::to_string(Simulator::IsExpired(gone)));
+        Simulator::Stop(MicroSeconds(3));
+        Simulator::Run();
+        Note("end " + std::to_string(Simulator::Now().GetTimeStep()) + " events " +
+             std::to_string(Simulator::GetEventCount()));
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+        return m_log;
+    }
+
+    /// \return true if the run had an MrcSimulatorImpl as its core
+    bool ActiveDirect() const
+    {
+        return m_activeDirect;
+    }
+
+  private:
+    /// \param line what to record
+    void Note(std::string line)
+    {
+        m_log.push_back(std::move(line));
+    }
+
+    /// An event: record what it sees, then schedule, cancel, remove and ask at random.
+    /// \param label the event's name
+    void Step(uint32_t label)
+    {
+        Note("run " + std::to_string(label) + " at " +
+             std::to_string(Simulator::Now().GetTimeStep()) + " context " +
+             std::to_string(Simulator::GetContext()));
+        if (label > 400)
+        {
+            return;
+        }
+        for (const EventId& id : m_ids)
+        {
+            if (m_rng() % 8 == 0)
+            {
+                Note("ask " + std::to_string(id.GetUid()) + " expired " +
+                     std::to_string(Simulator::IsExpired(id)) + " left " +
+                     std::to_string(Simulator::GetDelayLeft(id).GetTimeStep()));
+            }
+        }
+        const uint64_t r = m_rng() % 6;
+        const uint32_t next = label + 40;
+        if (r == 0)
+        {
+            m_ids.push_back(Simulator::ScheduleNow(&SimulatorProgram::Step, this, next));
+        }
+        else if (r == 1)
+        {
+            MrcScheduleWithContext(static_cast<uint32_t>(m_rng() % 4),
+                                   NanoSeconds(m_rng() % 20),
+                                   MakeEvent(&SimulatorProgram::Step, this, next));
+        }
+        else if (r == 2 && !m_ids.empty())
+        {
+            const std::size_t i = m_rng() % m_ids.size();
+            if (m_rng() % 2 == 0)
+            {
+                Simulator::Cancel(m_ids[i]);
+            }
+            else
+            {
+                Simulator::Remove(m_ids[i]);
+            }
+            Note("dropped " + std::to_string(m_ids[i].GetUid()));
+        }
+        else
+        {
+            m_ids.push_back(Simulator::Schedule(NanoSeconds(m_rng() % 30),
+                                                &SimulatorProgram::Step,
+                                                this,
+                                                next));
+        }
+    }
+
+    std::mt19937_64 m_rng;          //!< the program's random numbers
+    std::vector<EventId> m_ids;     //!< events scheduled with an id
+    std::vector<std::string> m_log; //!< the observations
+    bool m_activeDirect{false};     //!< the core was an MrcSimulatorImpl
+};
+
+} // namespace
+
+TEST(MrcSimulatorImpl, RunsEveryEventAsDefaultSimulatorImplDoes)
+{
+    // Random programs of Schedule, ScheduleNow, ScheduleWithContext (direct through
+    // MrcScheduleWithContext), Cancel, Remove, IsExpired and GetDelayLeft, destroy events
+    // (one removed) and a Stop after a delay: every observation, in order, equals the
+    // default core's, and so do the end time and the count of events run.
+    for (uint64_t seed = 1; seed <= 5; ++seed)
+    {
+        SimulatorProgram mrc(seed);
+        SimulatorProgram reference(seed);
+        const std::vector<std::string> a = mrc.RunOn("ns3::MrcSimulatorImpl");
+        const std::vector<std::string> b = reference.RunOn("ns3::DefaultSimulatorImpl");
+        EXPECT_TRUE(mrc.ActiveDirect());
+        EXPECT_FALSE(reference.ActiveDirect());
+        EXPECT_GT(a.size(), 400u) << "seed " << seed;
+        EXPECT_EQ(a, b) << "seed " << seed;
+        // stopped at 3 us; then the destroy events ran, the removed one not
+        const std::string end = "end " + std::to_string(MicroSeconds(3).GetTimeStep()) + " ";
+        EXPECT_EQ(std::count_if(a.begin(),
+                                a.end(),
+                                [&end](const std::string& l) { return l.rfind(end, 0) == 0; }),
+                  1);
+        ASSERT_GE(a.size(), 2u);
+        EXPECT_EQ(a[a.size() - 2], "destroy 1");
+        EXPECT_EQ(a.back(), "destroy 3");
     }
 }
 

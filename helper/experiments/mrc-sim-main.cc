@@ -52,6 +52,11 @@ BindScheduler()
     GlobalValue::Bind(
         "SchedulerType",
         StringValue(g_canonicalOrder ? "ns3::MrcCanonicalScheduler" : "ns3::MrcHeapScheduler"));
+    // the sequential core without ns-3's per-event extras (same events, same order); --ranks
+    // keeps ns-3's own (MrcMpi chooses the distributed one)
+    GlobalValue::Bind(
+        "SimulatorImplementationType",
+        StringValue(g_canonicalOrder ? "ns3::DefaultSimulatorImpl" : "ns3::MrcSimulatorImpl"));
 }
 
 /// \return true if an argument starts with prefix

@@ -567,7 +567,7 @@ MrcChannel::Direction::ScheduleAtSlot(uint32_t i)
     MrcHeapScheduler::HintNextInsert(f.packet.Get());
     f.slot = 0;
     Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
-    Simulator::ScheduleWithContext(context, TimeStep(f.arrival - now), this);
+    MrcScheduleWithContext(context, TimeStep(f.arrival - now), this);
 }
 
 void

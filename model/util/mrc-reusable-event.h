@@ -5,6 +5,8 @@
 #ifndef MRC_REUSABLE_EVENT_H
 #define MRC_REUSABLE_EVENT_H
 
+#include "mrc-simulator-impl.h"
+
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -61,7 +63,7 @@ inline void
 MrcScheduleAgain(const Ptr<EventImpl>& event, uint32_t context, const Time& delay)
 {
     event->Ref();
-    Simulator::ScheduleWithContext(context, delay, PeekPointer(event));
+    MrcScheduleWithContext(context, delay, PeekPointer(event));
 }
 
 } // namespace ns3
