@@ -448,6 +448,8 @@ main(int argc, char* argv[])
 {
     const BenchOptions o = ParseOptions(argc, argv);
     GlobalValue::Bind("SchedulerType", StringValue(o.scheduler));
+    // and on mrc-sim's simulator core (the same events in the same order as ns-3's default)
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MrcSimulatorImpl"));
 
     const auto setupStart = std::chrono::steady_clock::now();
     // No duplicate address detection: addresses are usable at once.

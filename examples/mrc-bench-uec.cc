@@ -8,9 +8,9 @@
 // host (a random derangement with a fixed seed, or the flows of an htsim connection matrix
 // given with --flowFile, so that both simulators run the same permutation; --writeFlowFile
 // writes ours in that format), UEC RUD queue pairs with the uec-htsim profile (MTU 4096,
-// trimming, NSCC, mixed spraying), on the event scheduler mrc-sim uses
-// (ns3::MrcHeapScheduler; --scheduler picks another). Checks that every byte is
-// placed exactly once and every Write completes, then prints wall time, CPU time, peak RSS,
+// trimming, NSCC, mixed spraying), on the event scheduler and simulator core mrc-sim uses
+// (ns3::MrcHeapScheduler, --scheduler picks another; ns3::MrcSimulatorImpl). Checks that every byte
+// is placed exactly once and every Write completes, then prints wall time, CPU time, peak RSS,
 // packet hops, events and FCT percentiles as text and one JSON line (--json=FILE also writes
 // the JSON there). Exit code 1 if a check fails.
 
@@ -471,6 +471,8 @@ main(int argc, char* argv[])
     const UecBenchOptions o = ParseOptions(argc, argv);
     // as mrc-sim (helper/experiments/mrc-sim-main.cc): same scheduler, same event order
     GlobalValue::Bind("SchedulerType", StringValue(o.scheduler));
+    // and on mrc-sim's simulator core (the same events in the same order as ns-3's default)
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MrcSimulatorImpl"));
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(1);
 

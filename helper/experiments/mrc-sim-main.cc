@@ -18,6 +18,8 @@
 #include "ns3/mrc-input-error.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-results-writer.h"
+#include "ns3/scheduler.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
@@ -57,6 +59,45 @@ BindScheduler()
     GlobalValue::Bind(
         "SimulatorImplementationType",
         StringValue(g_canonicalOrder ? "ns3::DefaultSimulatorImpl" : "ns3::MrcSimulatorImpl"));
+}
+
+/**
+ * --SimulatorImplementationType and --SchedulerType (ns-3's global values) must name a
+ * simulator core and an event scheduler: ns-3 itself would crash on another name when the
+ * simulator starts. Exits with 2 and a message naming the value otherwise.
+ */
+void
+CheckCoreAndScheduler()
+{
+    const struct
+    {
+        const char* global;  //!< the global value
+        TypeId base;         //!< what its TypeId must derive from
+        const char* allowed; //!< the usual choices
+    } checks[] = {
+        {"SimulatorImplementationType",
+         SimulatorImpl::GetTypeId(),
+         "ns3::MrcSimulatorImpl (the default), ns3::DefaultSimulatorImpl"},
+        {"SchedulerType",
+         Scheduler::GetTypeId(),
+         "ns3::MrcHeapScheduler (the default), ns3::MapScheduler, ns3::PriorityQueueScheduler, "
+         "ns3::HeapScheduler, ns3::CalendarScheduler, ns3::ListScheduler"},
+    };
+
+    for (const auto& c : checks)
+    {
+        StringValue v;
+        GlobalValue::GetValueByName(c.global, v);
+        TypeId tid;
+        if (!TypeId::LookupByNameFailSafe(v.Get(), &tid) || !tid.IsChildOf(c.base) ||
+            !tid.HasConstructor())
+        {
+            MrcCommandLine::Fail(
+                std::string("--") + c.global + "='" + MrcParse::Printable(v.Get()) + "' is not " +
+                (c.base == SimulatorImpl::GetTypeId() ? "a simulator core" : "an event scheduler") +
+                " (allowed: " + c.allowed + ")");
+        }
+    }
 }
 
 /// \return true if an argument starts with prefix
@@ -250,6 +291,7 @@ ParseOptions(const std::string& scenario, std::vector<char*>& args, MrcScenarioO
               "128 + N: signal N.");
     o.Register(cmd);
     cmd.Parse(static_cast<int>(args.size()), args.data());
+    CheckCoreAndScheduler();
     if (Given(args, "--transport=") && !Given(args, "--transports="))
     {
         o.transports = ""; // --transport=X replaces the scenario's transport list
