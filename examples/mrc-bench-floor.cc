@@ -7,7 +7,8 @@
 // 128-host run holds); each event, when it runs, schedules one successor at now + a
 // delay from a fixed pseudo-random sequence (1 to 2 x --meanDelayNs), until --events
 // events have run. Nothing else happens in an event, so the CPU time per event is what
-// the scheduler and the simulator's dispatch cost. Run once per scheduler (--schedulers,
+// the scheduler and the simulator's dispatch cost (on mrc-sim's core, MrcSimulatorImpl;
+// --core=ns3::DefaultSimulatorImpl for ns-3's). Run once per scheduler (--schedulers,
 // default mrc-sim's MrcHeapScheduler and the four ns-3 has that scale: PriorityQueue, Map,
 // Heap, Calendar); prints
 // nanoseconds of CPU per event as text and one JSON line (--json=FILE also writes it).
@@ -47,7 +48,8 @@ struct FloorOptions
     std::string schedulers =
         "ns3::MrcHeapScheduler,ns3::PriorityQueueScheduler,ns3::MapScheduler,ns3::HeapScheduler,"
         "ns3::CalendarScheduler";
-    std::string json = ""; //!< also write the JSON line here
+    std::string json = "";                      //!< also write the JSON line here
+    std::string core = "ns3::MrcSimulatorImpl"; //!< the simulator core, as mrc-sim's
 };
 
 /// The chain of events: each one schedules its successor until the budget is spent.
@@ -127,7 +129,20 @@ main(int argc, char* argv[])
     cmd.AddValue("meanDelayNs", "mean delay to the successor event, ns (>= 1)", o.meanDelayNs);
     cmd.AddValue("schedulers", "comma-separated scheduler TypeIds", o.schedulers);
     cmd.AddValue("json", "also write the JSON line to this file", o.json);
+    cmd.AddValue("core",
+                 "simulator core (SimulatorImplementationType): mrc-sim's ns3::MrcSimulatorImpl "
+                 "or ns-3's ns3::DefaultSimulatorImpl",
+                 o.core);
     cmd.Parse(argc, argv);
+    TypeId coreTid;
+    if (!TypeId::LookupByNameFailSafe(o.core, &coreTid) ||
+        !coreTid.IsChildOf(SimulatorImpl::GetTypeId()) || !coreTid.HasConstructor())
+    {
+        MrcCommandLine::Fail("--core='" + o.core +
+                             "' is not a simulator core (allowed: ns3::MrcSimulatorImpl, "
+                             "ns3::DefaultSimulatorImpl)");
+    }
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(o.core));
     if (o.pending == 0 || o.pending > 10000000)
     {
         MrcCommandLine::Fail("--pending='" + std::to_string(o.pending) +
@@ -165,9 +180,10 @@ main(int argc, char* argv[])
 
     std::ostringstream js;
     js << "{\"benchmark\": \"floor\", \"pending\": " << o.pending << ", \"events\": " << o.events
-       << ", \"meanDelayNs\": " << o.meanDelayNs << ", \"schedulers\": {";
+       << ", \"meanDelayNs\": " << o.meanDelayNs << ", \"core\": \"" << o.core
+       << "\", \"schedulers\": {";
     std::cout << "floor: " << o.pending << " events pending, " << o.events
-              << " events per scheduler (CPU time of Simulator::Run)\n";
+              << " events per scheduler (CPU time of Simulator::Run, core " << o.core << ")\n";
     for (std::size_t i = 0; i < names.size(); ++i)
     {
         const FloorResult r = RunOne(o, names[i]);

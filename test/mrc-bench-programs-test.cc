@@ -147,4 +147,15 @@ TEST(MrcBenchFloor, EverySchedulerRunsExactlyTheEventsAskedFor)
     EXPECT_NE(out2.find("'ns3::MrcNetDevice' is not an ns-3 scheduler"), std::string::npos);
     auto [rc3, out3] = RunCommand(bin + " --pending=10 --events=5");
     EXPECT_EQ(rc3, 2) << out3;
+    // on mrc-sim's core by default, on ns-3's when asked: the same events run
+    EXPECT_NE(out.find("\"core\": \"ns3::MrcSimulatorImpl\""), std::string::npos) << out;
+    auto [rc4, out4] =
+        RunCommand(bin + " --pending=100 --events=20000 --schedulers=ns3::MrcHeapScheduler "
+                         "--core=ns3::DefaultSimulatorImpl");
+    ASSERT_EQ(rc4, 0) << out4;
+    EXPECT_NE(out4.find("\"ns3::MrcHeapScheduler\": {\"eventsExecuted\": 20000"), std::string::npos)
+        << out4;
+    auto [rc5, out5] = RunCommand(bin + " --core=ns3::MapScheduler");
+    EXPECT_EQ(rc5, 2) << out5;
+    EXPECT_NE(out5.find("'ns3::MapScheduler' is not a simulator core"), std::string::npos) << out5;
 }
