@@ -175,14 +175,12 @@ EventId
 MrcSimulatorImpl::Insert(const Time& delay, EventImpl* event)
 {
     NS_ASSERT_MSG(delay.IsPositive(), "MrcSimulatorImpl::Schedule: negative delay " << delay);
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    ev.key.m_context = m_currentContext;
-    ev.key.m_uid = m_uid++;
-    ++m_unscheduledEvents;
-    m_events->Insert(ev);
-    return EventId(event, ev.key.m_ts, ev.key.m_context, ev.key.m_uid);
+    const uint32_t uid = m_uid;
+    InsertWithContext(m_currentContext, delay, event);
+    return EventId(event,
+                   m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()),
+                   m_currentContext,
+                   uid);
 }
 
 EventId
