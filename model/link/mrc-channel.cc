@@ -492,7 +492,7 @@ MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime
     // The simulator takes one reference per pending event and drops it after the run.
     MrcHeapScheduler::HintNextInsert(PeekPointer(frame));
     dir.Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
-    Simulator::ScheduleWithContext(context, txTime + dir.delay, sending);
+    MrcScheduleWithContext(context, txTime + dir.delay, sending);
     dir.wire.push_back(Direction::Frame{MrcOwnedPtr<Packet>(frame), arrival, 0});
 }
 
