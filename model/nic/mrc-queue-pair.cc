@@ -72,8 +72,8 @@ MrcQueuePair::GetTypeId()
 TypeId
 MrcQueuePair::AddCommonAttributes(TypeId tid,
                                   uint32_t defaultMtu,
-                                  const std::string& defaultCc,
-                                  const std::string& defaultPath,
+                                  TypeId defaultCc,
+                                  TypeId defaultPath,
                                   const std::string& mtuSource)
 {
     tid.AddAttribute("Mtu",
@@ -84,17 +84,17 @@ MrcQueuePair::AddCommonAttributes(TypeId tid,
         .AddAttribute("CongestionControl",
                       "TypeId of the congestion controller (a subclass of "
                       "ns3::MrcCongestionOps), one per QP. Default " +
-                          defaultCc + ".",
-                      TypeIdValue(TypeId::LookupByName(defaultCc)),
+                          defaultCc.GetName() + ".",
+                      TypeIdValue(defaultCc),
                       MakeTypeIdAccessor(&MrcQueuePair::m_ccTypeId),
                       MakeTypeIdChecker());
-    if (!defaultPath.empty())
+    if (defaultPath.GetUid() != 0)
     {
         tid.AddAttribute("PathSelector",
                          "TypeId of the path selector (a subclass of ns3::MrcPathSelector), "
                          "one per QP. Default " +
-                             defaultPath + ".",
-                         TypeIdValue(TypeId::LookupByName(defaultPath)),
+                             defaultPath.GetName() + ".",
+                         TypeIdValue(defaultPath),
                          MakeTypeIdAccessor(&MrcQueuePair::m_pathTypeId),
                          MakeTypeIdChecker());
     }

@@ -437,17 +437,19 @@ class MrcQueuePair : public Object
      * BaseRtt, InitialPsn.
      * \param tid the transport's TypeId under construction
      * \param defaultMtu default payload bytes per packet
-     * \param defaultCc default congestion controller TypeId name
-     * \param defaultPath default path selector TypeId name; empty: the transport chooses
-     *        its paths itself (no PathSelector attribute, no selector is created at RTR
-     *        unless SetPathSelector installed one)
+     * \param defaultCc default congestion controller (its GetTypeId(), which registers it:
+     *        a name looked up here could be one whose file's static initialisers have not
+     *        run yet, since the order of those across files is unspecified)
+     * \param defaultPath default path selector, likewise; TypeId() (uid 0): the transport
+     *        chooses its paths itself (no PathSelector attribute, no selector is created at
+     *        RTR unless SetPathSelector installed one)
      * \param mtuSource where the default MTU comes from (for the help text)
      * \return tid
      */
     static TypeId AddCommonAttributes(TypeId tid,
                                       uint32_t defaultMtu,
-                                      const std::string& defaultCc,
-                                      const std::string& defaultPath,
+                                      TypeId defaultCc,
+                                      TypeId defaultPath,
                                       const std::string& mtuSource);
 
     /**

@@ -45,8 +45,8 @@ MrcMultipathQueuePair::MakeTypeId()
                      .AddConstructor<MrcMultipathQueuePair>();
     tid = AddCommonAttributes(tid,
                               4096,
-                              "ns3::MrcNscc",
-                              "",
+                              MrcNscc::GetTypeId(),
+                              TypeId(),
                               "4096 B, the default path MTU of the OCP MRC benchmark "
                               "(examples/benchmark/README.md).");
     tid = AddSprayedAttributes(tid, d);

@@ -52,8 +52,8 @@ MrcRoceQueuePair::GetTypeId()
                                 .SetGroupName("Mrc")
                                 .AddConstructor<MrcRoceQueuePair>(),
                             4096,
-                            "ns3::MrcNoCongestionControl",
-                            "ns3::MrcFixedEntropyPathSelector",
+                            MrcNoCongestionControl::GetTypeId(),
+                            MrcFixedEntropyPathSelector::GetTypeId(),
                             "4096 B, the largest InfiniBand path MTU (our choice; the "
                             "roce-hpcc profile sets 1000 B as the HPCC simulator).")
             .AddAttribute("AckInterval",

@@ -149,8 +149,8 @@ MrcUecQueuePair::GetTypeId()
                     .SetGroupName("Mrc")
                     .AddConstructor<MrcUecQueuePair>(),
                 4096,
-                "ns3::MrcNscc",
-                "ns3::MrcFixedEntropyPathSelector",
+                MrcNscc::GetTypeId(),
+                MrcFixedEntropyPathSelector::GetTypeId(),
                 "4096 B (UEC reference simulator htsim, main_uec.cpp default MTU)."),
             d)
             .AddAttribute("EntropySelector",
