@@ -226,6 +226,41 @@ TEST(MrcAttributeCheck, EveryProfileSettingPasses)
     }
 }
 
+// A TypeId attribute's default must name a registered class. A default looked up by name
+// while the library's static initialisers run gets uid 0 when the named class's file happens
+// to be initialised later (the order across files is unspecified: link-time optimisation
+// changed it and the UEC queue pair crashed); GetTypeId() registers the class first.
+TEST(MrcAttributeCheck, EveryTypeIdDefaultNamesARegisteredClass)
+{
+    uint32_t checked = 0;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        if (tid.GetName().rfind("ns3::Mrc", 0) != 0)
+        {
+            continue;
+        }
+        for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(a);
+            const auto* value = dynamic_cast<const TypeIdValue*>(PeekPointer(info.initialValue));
+            if (!value)
+            {
+                continue;
+            }
+            ++checked;
+            const TypeId named = value->Get();
+            EXPECT_NE(named.GetUid(), 0) << tid.GetName() << "::" << info.name;
+            TypeId found;
+            EXPECT_TRUE(named.GetUid() != 0 &&
+                        TypeId::LookupByNameFailSafe(named.GetName(), &found) && found == named)
+                << tid.GetName() << "::" << info.name;
+        }
+    }
+    // the queue pairs' CongestionControl and PathSelector, the switch's and the EV table's
+    EXPECT_GE(checked, 8u);
+}
+
 TEST(MrcAttributeCheckDeathTest, SimRejectsABadEnumNameWithExitCode2)
 {
     // The module's message and exit code 2, before ns-3 sees the value.
