@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <utility>
 
 /**
@@ -29,8 +30,12 @@ namespace ns3
  * libstdc++ allocates a 512-byte node and its map at construction. The ring grows by
  * doubling (from 4 slots) when full and never shrinks; clear() keeps the storage.
  *
- * T must be default-constructible and assignable; a popped slot is reset to T()
- * (for Ptr<Packet>: the ring drops its reference at once, as pop_front of a deque).
+ * The slots are raw storage: an element is constructed in its slot by push_back and
+ * destroyed by pop (for Ptr<Packet>: the ring drops its reference at once, as pop_front
+ * of a deque). A push writes its slot without reading it first, which matters in a
+ * large fabric: the slot of a frame queued at a cold port is not in cache, and assigning
+ * into a held object (a reference-counting pointer checks what it held) would wait for
+ * that read. T must be move-constructible.
  */
 template <typename T>
 class MrcRing
@@ -44,6 +49,12 @@ class MrcRing
     MrcRing(MrcRing&& o) noexcept
     {
         swap(o);
+    }
+
+    ~MrcRing()
+    {
+        clear();
+        Deallocate(m_slots, capacity());
     }
 
     /// \param o a ring whose storage and elements move here \return this ring
@@ -97,7 +108,7 @@ class MrcRing
         {
             Grow();
         }
-        m_slots[(m_head + m_size) & m_mask] = v;
+        ::new (static_cast<void*>(m_slots + ((m_head + m_size) & m_mask))) T(v);
         ++m_size;
     }
 
@@ -108,7 +119,7 @@ class MrcRing
         {
             Grow();
         }
-        m_slots[(m_head + m_size) & m_mask] = std::move(v);
+        ::new (static_cast<void*>(m_slots + ((m_head + m_size) & m_mask))) T(std::move(v));
         ++m_size;
     }
 
@@ -118,18 +129,18 @@ class MrcRing
         return m_slots[(m_head + i) & m_mask];
     }
 
-    /// Remove the oldest element (the ring must not be empty); its slot is reset.
+    /// Remove the oldest element (the ring must not be empty): it is destroyed.
     void pop_front()
     {
-        m_slots[m_head] = T();
+        m_slots[m_head].~T();
         m_head = (m_head + 1) & m_mask;
         --m_size;
     }
 
-    /// Remove the newest element (the ring must not be empty); its slot is reset.
+    /// Remove the newest element (the ring must not be empty): it is destroyed.
     void pop_back()
     {
-        m_slots[(m_head + m_size - 1) & m_mask] = T();
+        m_slots[(m_head + m_size - 1) & m_mask].~T();
         --m_size;
     }
 
@@ -205,21 +216,35 @@ class MrcRing
     /// Double the slots (or allocate the first ones), oldest element to slot 0.
     void Grow()
     {
-        const uint32_t cap = m_slots ? 2 * (m_mask + 1) : FIRST_CAPACITY;
-        std::unique_ptr<T[]> next(new T[cap]);
+        const uint32_t old = capacity();
+        const uint32_t cap = m_slots ? 2 * old : FIRST_CAPACITY;
+        T* next = std::allocator<T>().allocate(cap);
         for (uint32_t i = 0; i < m_size; ++i)
         {
-            next[i] = std::move(m_slots[(m_head + i) & m_mask]);
+            T& from = m_slots[(m_head + i) & m_mask];
+            ::new (static_cast<void*>(next + i)) T(std::move(from));
+            from.~T();
         }
-        m_slots = std::move(next);
+        Deallocate(m_slots, old);
+        m_slots = next;
         m_head = 0;
         m_mask = cap - 1;
     }
 
-    std::unique_ptr<T[]> m_slots; //!< storage (null until the first push)
-    uint32_t m_head{0};           //!< slot of the oldest element
-    uint32_t m_size{0};           //!< elements held
-    uint32_t m_mask{0};           //!< slots - 1 (slots are a power of two)
+    /// \param slots storage of \p n slots, none holding an element (null: nothing)
+    /// \param n its slots
+    static void Deallocate(T* slots, uint32_t n)
+    {
+        if (slots != nullptr)
+        {
+            std::allocator<T>().deallocate(slots, n);
+        }
+    }
+
+    T* m_slots{nullptr}; //!< raw storage of m_mask + 1 slots (null until the first push)
+    uint32_t m_head{0};  //!< slot of the oldest element
+    uint32_t m_size{0};  //!< elements held
+    uint32_t m_mask{0};  //!< slots - 1 (slots are a power of two)
 };
 
 } // namespace ns3
