@@ -254,6 +254,7 @@ def build(bld):
         'model/util/mrc-uint128.h',
         'model/util/mrc-reusable-event.h',
         'model/util/mrc-owned-ptr.h',
+        'model/util/mrc-prefetch.h',
         'model/util/mrc-tracked-event.h',
         'model/util/mrc-tx-time-cache.h',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes

@@ -542,6 +542,8 @@ MrcChannel::Direction::Notify()
         --stale;
         return; // lost when the link went down
     }
+    // the receiving device's lines load while the frame is taken off the wire
+    to->PrefetchForReceive();
     NS_ASSERT(!wire.empty());
     Ptr<Packet> frame = wire.front().packet.Release(); // the wire's reference, handed over
     wire.pop_front();

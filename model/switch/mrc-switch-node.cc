@@ -480,6 +480,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     // raw pointers for the per-frame calls (a Ptr's checked dereference is a call with
     // asserts on); the objects live as long as the switch
     MrcNetDevice* const outDev = PeekPointer(out.dev);
+    outDev->PrefetchForSend(); // its lines load while the buffer admits the packet
     MrcSharedBufferMmu* const mmu = PeekPointer(m_mmu);
     uint8_t outPrio = outDev->ClassifyDscp(info.GetDscp());
     Ptr<Packet> trimmedPacket; // the arrival's trimmed form, if it is trimmed
