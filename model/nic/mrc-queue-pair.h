@@ -567,9 +567,12 @@ class MrcQueuePair : public Object
     std::vector<MrcIpv6Bytes> m_remoteAddressBytes; //!< the same, as bytes
     MrcQpState m_state;                             //!< state
     bool m_receiveInRtr;                            //!< arrivals are processed in RTR too
-    MrcQpError m_error;                             //!< error
-    std::string m_errorReason;                      //!< error detail
-    std::string m_postSendError;                    //!< why the last PostSend was refused
+    // checked by every packet: beside the state rather than with the other trace sources
+    TracedCallback<Ptr<const Packet>> m_rxTrace; //!< Rx
+    TracedCallback<Ptr<const Packet>> m_txTrace; //!< Tx
+    MrcQpError m_error;                          //!< error
+    std::string m_errorReason;                   //!< error detail
+    std::string m_postSendError;                 //!< why the last PostSend was refused
 
     // strategies and state
     MrcCcState m_cc;                     //!< CC state (owned here)
@@ -591,8 +594,6 @@ class MrcQueuePair : public Object
     TracedCallback<const MrcRecvCompletion&> m_receivedTrace;              //!< MessageReceived
     TracedCallback<uint32_t, MrcQpError, const std::string&> m_errorTrace; //!< Error
     TracedCallback<uint32_t, uint64_t, uint64_t> m_ccTrace;                //!< Cc
-    TracedCallback<Ptr<const Packet>> m_txTrace;                           //!< Tx
-    TracedCallback<Ptr<const Packet>> m_rxTrace;                           //!< Rx
     TracedCallback<uint32_t, MrcQpState, MrcQpState> m_stateTrace;         //!< StateChanged
 
   private:
