@@ -690,6 +690,91 @@ TEST(MrcRing, MovesAndPopsAtTheBack)
     EXPECT_EQ(expect, 5u);
 }
 
+namespace
+{
+
+/// A move-only element without a default constructor that counts the live objects.
+struct CountedElement
+{
+    CountedElement(uint32_t v, int* live)
+        : value(v),
+          live(live)
+    {
+        ++*live;
+    }
+
+    CountedElement(CountedElement&& o) noexcept
+        : value(o.value),
+          live(o.live)
+    {
+        ++*live;
+    }
+
+    CountedElement(const CountedElement&) = delete;
+    CountedElement& operator=(const CountedElement&) = delete;
+
+    ~CountedElement()
+    {
+        --*live;
+    }
+
+    uint32_t value; //!< what was pushed
+    int* live;      //!< the count of live elements
+};
+
+} // namespace
+
+TEST(MrcRing, ConstructsEachElementInItsSlotAndDestroysItOnce)
+{
+    // The slots are raw storage: only the elements held are live objects, through
+    // growth (moved, the old ones destroyed), pops, moves of the ring, clear and the end.
+    int live = 0;
+    {
+        MrcRing<CountedElement> r;
+        for (uint32_t i = 0; i < 20; ++i) // 4 -> 8 -> 16 -> 32 slots
+        {
+            r.push_back(CountedElement(i, &live));
+            ASSERT_EQ(live, static_cast<int>(i) + 1);
+        }
+        EXPECT_EQ(r.capacity(), 32u);
+        for (uint32_t i = 0; i < 5; ++i)
+        {
+            ASSERT_EQ(r.front().value, i);
+            r.pop_front();
+        }
+        r.pop_back(); // 19 goes
+        EXPECT_EQ(live, 14);
+        MrcRing<CountedElement> moved(std::move(r));
+        EXPECT_EQ(live, 14); // the storage moved, no element did
+        uint32_t expect = 5;
+        for (const CountedElement& e : moved)
+        {
+            EXPECT_EQ(e.value, expect++);
+        }
+        EXPECT_EQ(expect, 19u);
+        moved.clear();
+        EXPECT_EQ(live, 0);
+        EXPECT_EQ(moved.capacity(), 32u); // clear keeps the storage
+        for (uint32_t i = 0; i < 40; ++i) // wraps around, then grows past 32
+        {
+            moved.push_back(CountedElement(100 + i, &live));
+            if (i % 3 == 0)
+            {
+                moved.pop_front();
+            }
+        }
+        EXPECT_EQ(live, static_cast<int>(moved.size()));
+        EXPECT_EQ(moved.size(), 26u);
+        EXPECT_EQ(moved.front().value, 114u);
+        EXPECT_EQ(moved.back().value, 139u);
+        MrcRing<CountedElement> other;
+        other.push_back(CountedElement(7, &live));
+        other = std::move(moved); // the element 7 is destroyed with other's old storage
+        EXPECT_EQ(live, 26);
+    }
+    EXPECT_EQ(live, 0); // the destructor destroyed what was held
+}
+
 TEST(MrcOwnedPtr, TakesOneReferenceMovesItAndHandsItOver)
 {
     Ptr<Packet> p = Create<Packet>(100);
