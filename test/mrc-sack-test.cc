@@ -966,6 +966,30 @@ TEST(MrcSackScoreboard, TimeoutLosesThePathOfTheTimedOutPsn)
     }
 }
 
+TEST(MrcSackScoreboard, TimeoutLosesOnlyItsOwnPathAboveSixtyFour)
+{
+    // PSN 0 on path 104 times out; PSNs on paths 40 (104 - 64), 168 and 232 (the labels a
+    // 64-bit set folds onto the same bit) stay in flight, and the later PSN on path 104 is
+    // lost with it. Before the fix the set was one 64-bit word shifted by the label: path
+    // 104 shifted by 104, undefined, and on x86 the same bit as path 40.
+    MrcSackScoreboard::Config cfg;
+    cfg.timeoutLosesPath = true;
+    MrcSackScoreboard sb(cfg, 0);
+    const uint32_t paths[] = {104, 40, 168, 232, 104, 5};
+    for (uint32_t i = 0; i < 6; ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(i), 0, paths[i]);
+    }
+    const MrcSackUpdate& u = sb.OnTimeout(MicroSeconds(100), NanoSeconds(99500));
+    EXPECT_EQ(Psns(u.lost), (std::vector<uint32_t>{0, 4}));
+    EXPECT_EQ(u.lostBytes, 2000u);
+    EXPECT_EQ(sb.GetBytesInFlight(), 4000u);
+    for (uint32_t psn : {1u, 2u, 3u, 5u})
+    {
+        EXPECT_EQ(sb.GetRecord(psn)->state, MrcPsnState::SENT) << "PSN " << psn;
+    }
+}
+
 TEST(MrcSackScoreboard, PathLabelsAboveSixtyFourAreNotFolded)
 {
     // 8 planes x 16 T0 uplinks give a QP 128 paths. With 64 labels (before 2026-12-02)

@@ -931,25 +931,31 @@ const MrcSackUpdate&
 MrcSackScoreboard::OnTimeout(Time now, Time rto)
 {
     ClearUpdate();
-    uint64_t deadPaths = 0;
+    // one bit per path label (MAX_PATHS of them: a single 64-bit word folded labels 64
+    // apart onto one bit, and shifting by 64 or more is undefined)
+    uint64_t deadPaths[MAX_PATHS / 64] = {};
+    bool anyDead = false;
     for (uint32_t off = 0; off < m_outstanding; ++off)
     {
         MrcPsnRecord& r = At(off);
         if (r.state == MrcPsnState::SENT && r.sendTime + rto <= now)
         {
-            deadPaths |= uint64_t(1) << (r.path % MAX_PATHS);
+            const uint32_t path = r.path % MAX_PATHS;
+            deadPaths[path / 64] |= uint64_t(1) << (path % 64);
+            anyDead = true;
             MarkLost(off);
             CountTimeout(r);
         }
     }
-    if (m_config.timeoutLosesPath && deadPaths != 0)
+    if (m_config.timeoutLosesPath && anyDead)
     {
         // the path of a timed-out PSN is presumed dead: what is still in flight on it is
         // lost too, instead of waiting for one (backed-off) timeout per PSN
         for (uint32_t off = 0; off < m_outstanding; ++off)
         {
             MrcPsnRecord& r = At(off);
-            if (r.state == MrcPsnState::SENT && ((deadPaths >> (r.path % MAX_PATHS)) & 1) != 0)
+            const uint32_t path = r.path % MAX_PATHS;
+            if (r.state == MrcPsnState::SENT && ((deadPaths[path / 64] >> (path % 64)) & 1) != 0)
             {
                 MarkLost(off);
             }
