@@ -943,6 +943,23 @@ TEST(MrcSackScoreboard, ProbeResponseOffsetIsNotAPsn)
     EXPECT_EQ(sb.GetRecord(4)->state, MrcPsnState::SENT);
 }
 
+namespace
+{
+
+/// Send 1,000-byte PSNs 0.. 1 us apart, PSN i on paths[i], then time out at 100 us with a
+/// 99.5 us timeout (only PSN 0, sent at 0, has expired). \return the timeout's update
+const MrcSackUpdate&
+SendOnPathsAndTimeOut(MrcSackScoreboard& sb, const std::vector<uint32_t>& paths)
+{
+    for (uint32_t i = 0; i < paths.size(); ++i)
+    {
+        sb.OnSent(1000, 100 + i, MicroSeconds(i), 0, paths[i]);
+    }
+    return sb.OnTimeout(MicroSeconds(100), NanoSeconds(99500));
+}
+
+} // namespace
+
 TEST(MrcSackScoreboard, TimeoutLosesThePathOfTheTimedOutPsn)
 {
     // PSNs 0..5 sent 1 us apart on paths 7, 8, 7, 8, 7, 9. At 100 us with a 99.5 us timeout
@@ -953,12 +970,7 @@ TEST(MrcSackScoreboard, TimeoutLosesThePathOfTheTimedOutPsn)
         MrcSackScoreboard::Config cfg;
         cfg.timeoutLosesPath = losePath;
         MrcSackScoreboard sb(cfg, 0);
-        const uint32_t paths[] = {7, 8, 7, 8, 7, 9};
-        for (uint32_t i = 0; i < 6; ++i)
-        {
-            sb.OnSent(1000, 100 + i, MicroSeconds(i), 0, paths[i]);
-        }
-        const MrcSackUpdate& u = sb.OnTimeout(MicroSeconds(100), NanoSeconds(99500));
+        const MrcSackUpdate& u = SendOnPathsAndTimeOut(sb, {7, 8, 7, 8, 7, 9});
         EXPECT_EQ(Psns(u.lost),
                   losePath ? (std::vector<uint32_t>{0, 2, 4}) : (std::vector<uint32_t>{0}));
         EXPECT_EQ(u.lostBytes, losePath ? 3000u : 1000u);
@@ -975,12 +987,7 @@ TEST(MrcSackScoreboard, TimeoutLosesOnlyItsOwnPathAboveSixtyFour)
     MrcSackScoreboard::Config cfg;
     cfg.timeoutLosesPath = true;
     MrcSackScoreboard sb(cfg, 0);
-    const uint32_t paths[] = {104, 40, 168, 232, 104, 5};
-    for (uint32_t i = 0; i < 6; ++i)
-    {
-        sb.OnSent(1000, 100 + i, MicroSeconds(i), 0, paths[i]);
-    }
-    const MrcSackUpdate& u = sb.OnTimeout(MicroSeconds(100), NanoSeconds(99500));
+    const MrcSackUpdate& u = SendOnPathsAndTimeOut(sb, {104, 40, 168, 232, 104, 5});
     EXPECT_EQ(Psns(u.lost), (std::vector<uint32_t>{0, 4}));
     EXPECT_EQ(u.lostBytes, 2000u);
     EXPECT_EQ(sb.GetBytesInFlight(), 4000u);
