@@ -6,6 +6,7 @@
 #define MRC_QUATERNARY_HEAP_H
 
 #include "ns3/assert.h"
+#include "ns3/mrc-prefetch.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -114,19 +115,6 @@ class MrcQuaternaryHeap
     /// about 10 % at 32,768.)
     static constexpr std::size_t PREFETCH_FROM = 384 * 1024 / sizeof(T);
 
-    /// Ask for the cache lines of bytes from p (a hint; no effect where the compiler has
-    /// no prefetch built-in). \param p the first byte \param bytes how many
-    static void Prefetch(const void* p, std::size_t bytes)
-    {
-#if defined(__GNUC__) || defined(__clang__)
-        const char* c = static_cast<const char*>(p);
-        for (std::size_t off = 0; off < bytes; off += LINE)
-        {
-            __builtin_prefetch(c + off);
-        }
-#endif
-    }
-
     /// Double the capacity (the entries are copied over).
     void Grow()
     {
@@ -190,7 +178,7 @@ class MrcQuaternaryHeap
             const std::size_t grand = first * ARITY + 1;
             if (n > PREFETCH_FROM && grand + ARITY * ARITY <= n)
             {
-                Prefetch(m_base + grand, ARITY * ARITY * sizeof(T));
+                MrcPrefetch(m_base + grand, ARITY * ARITY * sizeof(T));
             }
             std::size_t best = first;
             if (first + ARITY <= n)
