@@ -14,6 +14,7 @@ def build(bld):
         'model/util/mrc-canonical-scheduler.cc',
         'model/util/mrc-heap-scheduler.cc',
         'model/util/mrc-simulator-impl.cc',
+        'model/util/mrc-time-records.cc',
         # -- wire formats: headers, packet parser, SRv6 encapsulation, entropy, traffic classes
         'model/wire/mrc-aeth-header.cc',
         'model/wire/mrc-bth-header.cc',
@@ -175,6 +176,7 @@ def build(bld):
         'test/mrc-forwarding-test.cc',
         'test/mrc-shared-buffer-mmu-test.cc',
         'test/mrc-switch-packet-test.cc',
+        'test/mrc-time-records-test.cc',
         'test/mrc-switch-node-test.cc',
         'test/mrc-ecmp-convergence-test.cc',
         'test/mrc-range-routes-test.cc',
@@ -247,6 +249,7 @@ def build(bld):
         'model/util/mrc-canonical-scheduler.h',
         'model/util/mrc-heap-scheduler.h',
         'model/util/mrc-simulator-impl.h',
+        'model/util/mrc-time-records.h',
         'model/util/mrc-quaternary-heap.h',
         'model/util/mrc-event-wheel.h',
         'model/util/mrc-flat-map.h',

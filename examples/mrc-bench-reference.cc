@@ -23,6 +23,7 @@
 #include "ns3/internet-module.h"
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-scenario-workload.h"
+#include "ns3/mrc-time-records.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 
@@ -450,6 +451,8 @@ main(int argc, char* argv[])
     GlobalValue::Bind("SchedulerType", StringValue(o.scheduler));
     // and on mrc-sim's simulator core (the same events in the same order as ns-3's default)
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MrcSimulatorImpl"));
+    // as mrc-sim: ns-3 stops recording Time objects before the build (MrcEndTimeRecords)
+    MrcEndTimeRecords();
 
     const auto setupStart = std::chrono::steady_clock::now();
     // No duplicate address detection: addresses are usable at once.

@@ -15,6 +15,7 @@
 #include "ns3/core-module.h"
 #include "ns3/mrc-command-line.h"
 #include "ns3/mrc-dual-forwarding.h"
+#include "ns3/mrc-time-records.h"
 #include "ns3/mrc-topology-helper.h"
 
 #include <chrono>
@@ -253,7 +254,7 @@ main(int argc, char* argv[])
     const BenchOptions o = ParseOptions(argc, argv);
     if (o.startFirst)
     {
-        Simulator::Run(); // no events yet: returns at once, and Times are no longer recorded
+        MrcEndTimeRecords(); // no events yet: returns at once, and Times are no longer recorded
     }
 
     MrcTopologyConfig c;

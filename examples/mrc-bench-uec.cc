@@ -23,6 +23,7 @@
 #include "ns3/mrc-profiles.h"
 #include "ns3/mrc-rdma-helper.h"
 #include "ns3/mrc-switch-node.h"
+#include "ns3/mrc-time-records.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-uec-path-selector.h"
 #include "ns3/mrc-uec-queue-pair.h"
@@ -473,6 +474,8 @@ main(int argc, char* argv[])
     GlobalValue::Bind("SchedulerType", StringValue(o.scheduler));
     // and on mrc-sim's simulator core (the same events in the same order as ns-3's default)
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MrcSimulatorImpl"));
+    // as mrc-sim: ns-3 stops recording Time objects before the build (MrcEndTimeRecords)
+    MrcEndTimeRecords();
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(1);
 

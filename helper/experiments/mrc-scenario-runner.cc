@@ -35,6 +35,7 @@
 #include "ns3/mrc-results-writer.h"
 #include "ns3/mrc-shared-buffer-mmu.h"
 #include "ns3/mrc-switch-node.h"
+#include "ns3/mrc-time-records.h"
 #include "ns3/mrc-topology-helper.h"
 #include "ns3/mrc-uec-path-selector.h"
 #include "ns3/mrc-uec-queue-pair.h"
@@ -409,6 +410,12 @@ MrcScenarioRunner::Build()
     m.built = true;
     const auto t0 = Impl::Clock::now();
     MrcScenarioConfig& c = m.cfg;
+    if (c.ranks == 0)
+    {
+        // ns-3 records every Time made before the first run (millions in a large fabric)
+        // and deletes the records when Run starts: end that before the build.
+        MrcEndTimeRecords();
+    }
     m.transport = &MrcTransportTable::Get(c.transport);
     if (c.mtuAuto)
     {
