@@ -4,11 +4,15 @@
 
 // Tests of MrcEndTimeRecords: it runs the simulator only when nothing is scheduled and nothing
 // has run, executes no event and leaves the clock at 0; a pending event stays pending and runs at
-// its time in the real run.
+// its time in the real run. MrcEndTimeRecordsBeforeCoreChange (a run split over MPI ranks)
+// also destroys that simulator, so that the core bound afterwards is the one created.
 
+#include "ns3/global-value.h"
 #include "ns3/mrc-time-records.h"
 #include "ns3/nstime.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 #include <gtest/gtest.h>
 #include <vector>
@@ -70,4 +74,44 @@ TEST(MrcEndTimeRecords, DoesNothingAfterARun)
     EXPECT_EQ(Simulator::Now(), NanoSeconds(2));
     EXPECT_EQ(Simulator::GetEventCount(), 1u);
     Simulator::Destroy();
+}
+
+TEST(MrcEndTimeRecords, BeforeACoreChangeTheNextUseCreatesTheCoreBoundThen)
+{
+    Simulator::Destroy();
+    StringValue bound;
+    GlobalValue::GetValueByName("SimulatorImplementationType", bound);
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MrcSimulatorImpl"));
+    EXPECT_TRUE(MrcEndTimeRecordsBeforeCoreChange());
+    // as MrcMpi::BeginRun does: another core is bound after the call
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    EXPECT_EQ(Simulator::GetImplementation()->GetInstanceTypeId().GetName(),
+              "ns3::DefaultSimulatorImpl");
+    g_ranAt.clear();
+    Simulator::Schedule(NanoSeconds(4), &Record);
+    Simulator::Run();
+    ASSERT_EQ(g_ranAt.size(), 1u);
+    EXPECT_EQ(g_ranAt[0], NanoSeconds(4));
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", bound);
+}
+
+TEST(MrcEndTimeRecords, BeforeACoreChangeLeavesAPendingEventAndItsSimulatorAlone)
+{
+    Simulator::Destroy();
+    StringValue bound;
+    GlobalValue::GetValueByName("SimulatorImplementationType", bound);
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::MrcSimulatorImpl"));
+    g_ranAt.clear();
+    Simulator::Schedule(NanoSeconds(6), &Record);
+    EXPECT_FALSE(MrcEndTimeRecordsBeforeCoreChange());
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    // not destroyed: the simulator that holds the event is still the one in use
+    EXPECT_EQ(Simulator::GetImplementation()->GetInstanceTypeId().GetName(),
+              "ns3::MrcSimulatorImpl");
+    Simulator::Run();
+    ASSERT_EQ(g_ranAt.size(), 1u);
+    EXPECT_EQ(g_ranAt[0], NanoSeconds(6));
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", bound);
 }

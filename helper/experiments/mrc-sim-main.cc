@@ -18,6 +18,7 @@
 #include "ns3/mrc-input-error.h"
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-results-writer.h"
+#include "ns3/mrc-time-records.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
@@ -456,6 +457,13 @@ RunTransports(const std::string& scenario,
             MrcMpi::EndRun();
             Config::Reset();
             BindScheduler();
+        }
+        else if (c.ranks > 0)
+        {
+            // ns-3 records every Time made before the first run; MrcScenarioRunner::Build
+            // ends that itself, but not with --ranks, whose core synchronizes the ranks at
+            // every Run: each rank ends it here, alone, before the distributed core is bound.
+            MrcEndTimeRecordsBeforeCoreChange();
         }
         MrcMpi::BeginRun(c.nullMessages); // a distributed run: ns-3's MPI engine
         const MrcScenarioConfig ct = TransportConfig(c, o, list, k);

@@ -25,4 +25,15 @@ MrcEndTimeRecords()
     return true;
 }
 
+bool
+MrcEndTimeRecordsBeforeCoreChange()
+{
+    if (!MrcEndTimeRecords())
+    {
+        return false;
+    }
+    Simulator::Destroy(); // the next use creates the core bound then
+    return true;
+}
+
 } // namespace ns3

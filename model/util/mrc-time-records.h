@@ -40,6 +40,22 @@ namespace ns3
  */
 bool MrcEndTimeRecords();
 
+/**
+ * \ingroup mrc
+ * MrcEndTimeRecords for a run whose simulator core is chosen after this call, such as a
+ * distributed run (MrcMpi::BeginRun binds ns-3's MPI core, whose Run synchronizes the ranks,
+ * so MrcEndTimeRecords cannot run on it without every rank taking part). The record is ended
+ * on the core bound now (SimulatorImplementationType), each process alone, and that simulator
+ * is then destroyed (Simulator::Destroy), so that the next use of the simulator creates the
+ * core bound by then. Nothing else is carried over: the simulator is known to be empty.
+ *
+ * It does nothing (and returns false) in the cases MrcEndTimeRecords does nothing; the
+ * simulator is then left as it is.
+ *
+ * \return true if it ended the record and destroyed the simulator
+ */
+bool MrcEndTimeRecordsBeforeCoreChange();
+
 } // namespace ns3
 
 #endif // MRC_TIME_RECORDS_H
