@@ -5,7 +5,8 @@
 // The benchmark programs compare like with like (issue 22): mrc-bench-uec runs the same
 // flows from its own permutation or from the connection-matrix file it wrote (what the
 // reference simulator reads), and mrc-bench-floor runs exactly the events it is asked to
-// on every scheduler. Small sizes: counts only, never times.
+// on every scheduler and its memory chains go through every line of their blocks. Small sizes:
+// counts only, never times.
 
 #include "mrc-test-support.h"
 
@@ -126,7 +127,7 @@ TEST(MrcBenchFloor, EverySchedulerRunsExactlyTheEventsAskedFor)
     {
         GTEST_SKIP() << "mrc-bench-floor not built";
     }
-    auto [rc, out] = RunCommand(bin + " --pending=100 --events=20000");
+    auto [rc, out] = RunCommand(bin + " --pending=100 --events=20000 --memorySizes=none");
     ASSERT_EQ(rc, 0) << out;
     for (const char* s : {"ns3::MrcHeapScheduler",
                           "ns3::PriorityQueueScheduler",
@@ -158,4 +159,38 @@ TEST(MrcBenchFloor, EverySchedulerRunsExactlyTheEventsAskedFor)
     auto [rc5, out5] = RunCommand(bin + " --core=ns3::MapScheduler");
     EXPECT_EQ(rc5, 2) << out5;
     EXPECT_NE(out5.find("'ns3::MapScheduler' is not a simulator core"), std::string::npos) << out5;
+}
+
+TEST(MrcBenchFloor, EveryMemoryChainGoesThroughEveryLineOfItsBlock)
+{
+    const std::string bin = ExampleBinary("mrc-bench-floor");
+    if (bin.empty())
+    {
+        GTEST_SKIP() << "mrc-bench-floor not built";
+    }
+    // one cycle through all 16,384 and 32,768 lines of 1 and 2 MiB: a chain that came back
+    // early would leave the other lines unread and measure a block smaller than asked for
+    auto [rc, out] = RunCommand(bin + " --schedulers=none --memorySizes=1,2 --memoryLoads=1000");
+    ASSERT_EQ(rc, 0) << out;
+    EXPECT_NE(out.find("\"schedulers\": {}"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"memoryLoads\": 1000"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"1\": {\"lines\": 16384, \"cycleLines\": 16384, \"cpuNsPerLoad\": "),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("\"2\": {\"lines\": 32768, \"cycleLines\": 32768, \"cpuNsPerLoad\": "),
+              std::string::npos)
+        << out;
+    for (const char* bad : {"0", "1x", "65537", ",", "1,,2", "1,"})
+    {
+        auto [rcBad, outBad] =
+            RunCommand(bin + " --schedulers=none --memorySizes=" + std::string(bad));
+        EXPECT_EQ(rcBad, 2) << bad << ": " << outBad;
+        EXPECT_NE(outBad.find("--memorySizes"), std::string::npos) << outBad;
+    }
+    auto [rc2, out2] = RunCommand(bin + " --schedulers=none --memorySizes=none");
+    EXPECT_EQ(rc2, 2) << out2;
+    EXPECT_NE(out2.find("nothing to measure"), std::string::npos) << out2;
+    auto [rc3, out3] = RunCommand(bin + " --schedulers=none --memorySizes=1 --memoryLoads=999");
+    EXPECT_EQ(rc3, 2) << out3;
+    EXPECT_NE(out3.find("--memoryLoads='999'"), std::string::npos) << out3;
 }
