@@ -3,11 +3,11 @@
  */
 
 // Tests of MrcEventWheel (every pop the smallest of a sorted reference, through the heap
-// beyond the span, wraps and rewinds), of MrcSimulatorImpl (the same run as ns-3's
-// DefaultSimulatorImpl) and of MrcHeapScheduler: the same pop sequence as
-// ns-3's MapScheduler for random insert / remove / pop sequences, read-ahead hints that stay with
-// their events, Remove of the head, the last and a middle event, and the simulator's Remove, Cancel
-// and IsExpired on top of it.
+// beyond the span, wraps and rewinds; a bucket sorted whatever its entries' order), of
+// MrcSimulatorImpl (the same run as ns-3's DefaultSimulatorImpl) and of MrcHeapScheduler: the same
+// pop sequence as ns-3's MapScheduler for random insert / remove / pop sequences, read-ahead hints
+// that stay with their events, Remove of the head, the last and a middle event, and the simulator's
+// Remove, Cancel and IsExpired on top of it.
 
 #include "ns3/event-impl.h"
 #include "ns3/global-value.h"
@@ -84,6 +84,71 @@ Drain(Scheduler& s)
 }
 
 } // namespace
+
+TEST(MrcEventWheel, SortsABucketWhateverTheOrderItsEntriesCameIn)
+{
+    // Many entries for one time step (one bucket): in key order, in key order with some
+    // smaller keys pushed late (as events inserted at a slot), in reverse order and shuffled.
+    // Each pops in key order, every entry once (the bucket's sort keeps the entries that
+    // came in order and merges the others in).
+    struct Key
+    {
+        uint64_t ts;
+        uint32_t uid;
+    };
+
+    struct KeyLess
+    {
+        bool operator()(const Key& a, const Key& b) const
+        {
+            return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
+        }
+    };
+
+    struct KeyStamp
+    {
+        uint64_t operator()(const Key& k) const
+        {
+            return k.ts;
+        }
+    };
+
+    const uint32_t n = 2000;
+    std::vector<uint32_t> inOrder(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        inOrder[i] = i;
+    }
+    std::vector<uint32_t> lateSmall; // every tenth key held back, pushed at the end
+    std::vector<uint32_t> held;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        (i % 10 == 3 ? held : lateSmall).push_back(i);
+    }
+    lateSmall.insert(lateSmall.end(), held.rbegin(), held.rend());
+    std::vector<uint32_t> reversed(inOrder.rbegin(), inOrder.rend());
+    std::vector<uint32_t> shuffled = inOrder;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(7));
+    std::vector<uint32_t> oneLargeFirst = inOrder; // the largest key first, then the rest
+    std::rotate(oneLargeFirst.rbegin(), oneLargeFirst.rbegin() + 1, oneLargeFirst.rend());
+    for (const auto* order : {&inOrder, &lateSmall, &reversed, &shuffled, &oneLargeFirst})
+    {
+        MrcEventWheel<Key, KeyLess, KeyStamp> wheel(0, 4);
+        for (uint32_t uid : *order)
+        {
+            wheel.Push(Key{5, uid});
+        }
+        wheel.Push(Key{6, n}); // the next bucket: after all of them
+        for (uint32_t want = 0; want <= n; ++want)
+        {
+            ASSERT_FALSE(wheel.Empty());
+            const Key k = wheel.PopTop();
+            ASSERT_EQ(k.uid, want) << "order " << (order - &inOrder);
+            ASSERT_EQ(k.ts, want < n ? 5u : 6u);
+        }
+        EXPECT_TRUE(wheel.Empty());
+    }
+}
 
 TEST(MrcEventWheel, PopsInKeyOrderThroughFarEntriesWrapsAndRewinds)
 {

@@ -25,7 +25,8 @@ namespace ns3
  *
  * Each bucket covers 2^widthLog2 time steps; the wheel has 2^bucketsLog2 of them. An entry
  * goes unsorted into its bucket; when the clock reaches a bucket, its entries are copied
- * into one array (the current bucket), sorted, and handed out from its front; an entry
+ * into one array (the current bucket), sorted (in about linear time when they came mostly
+ * in order: SortCurrent), and handed out from its front; an entry
  * pushed into the current bucket then is inserted in order (for an event scheduled for now,
  * at or near the end). A bitmap of non-empty buckets finds the next one. A pop thus costs a
  * share of a small sort and a step along the bitmap, where a heap of every pending event
@@ -35,8 +36,9 @@ namespace ns3
  * next node of its bucket): a bucket is a singly linked list in the pool, and a node freed
  * by one bucket serves the next push into any other. The pool holds as many nodes as
  * entries were ever pending at once (plus a vector's growth), the wheel 4 bytes a bucket,
- * the current bucket's array as many entries as the fullest bucket ever held: about the
- * memory of a heap of the same entries, whatever the number of buckets. (A first wheel,
+ * the current bucket's array (and each of SortCurrent's two scratch arrays) at most as many
+ * entries as the fullest bucket ever held: about the memory of a heap of the same entries,
+ * whatever the number of buckets. (A first wheel,
  * in 2026-12-04's session 22, gave every bucket its own array, which kept the most that
  * bucket ever held: 16 % more peak memory in perm128-mrc.)
  *
@@ -275,9 +277,50 @@ class MrcEventWheel
         }
         NS_ASSERT(m_first[slot] != NIL && m_current.empty());
         Unlink(slot);
-        std::sort(m_current.begin(), m_current.end(), m_less);
+        SortCurrent();
         m_head = 0;
         m_ready = true;
+    }
+
+    /**
+     * Sort m_current, which Unlink filled newest entry first. Entries mostly arrive in their
+     * order (a later event has a larger uid), so taken oldest first most of them are at
+     * least the largest kept before them: those stay in order as they come, and the others
+     * (e.g. an event inserted at a slot, whose place is among earlier ones) are sorted apart
+     * and merged in: O(n + k log k) for k entries out of order instead of std::sort's
+     * O(n log n). The result is the same (Less is a strict total order); it matters where
+     * many events share a time step, as in a large fabric where every link's packets end
+     * together (2,500 entries a bucket at 16,384 hosts).
+     */
+    void SortCurrent()
+    {
+        m_kept.clear();
+        m_apart.clear();
+        for (auto it = m_current.rbegin(); it != m_current.rend(); ++it)
+        {
+            if (m_kept.empty() || !m_less(*it, m_kept.back()))
+            {
+                m_kept.push_back(*it);
+            }
+            else
+            {
+                m_apart.push_back(*it);
+            }
+        }
+        if (m_apart.empty())
+        {
+            m_current.swap(m_kept); // already in order
+            return;
+        }
+        std::sort(m_apart.begin(), m_apart.end(), m_less);
+        m_current.clear();
+        m_current.resize(m_kept.size() + m_apart.size());
+        std::merge(m_kept.begin(),
+                   m_kept.end(),
+                   m_apart.begin(),
+                   m_apart.end(),
+                   m_current.begin(),
+                   m_less);
     }
 
     /**
@@ -376,6 +419,8 @@ class MrcEventWheel
     std::vector<Node> m_pool;         //!< the buckets' nodes
     uint32_t m_free{NIL};             //!< the first free node of the pool
     std::vector<T> m_current;         //!< the current bucket, sorted from m_head on if m_ready
+    std::vector<T> m_kept;            //!< SortCurrent's entries already in order
+    std::vector<T> m_apart;           //!< SortCurrent's entries out of order
     MrcQuaternaryHeap<T, Less> m_far; //!< entries beyond the wheel's span
     uint64_t m_cur{0};                //!< the current bucket's number (time stamp >> shift)
     uint64_t m_rewinds{0};            //!< pushes before the start
