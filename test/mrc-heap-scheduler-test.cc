@@ -40,6 +40,33 @@ using namespace ns3;
 namespace
 {
 
+/// An entry of the wheel tests: a time stamp and a uid.
+struct Key
+{
+    uint64_t ts;  //!< time stamp
+    uint32_t uid; //!< unique id
+};
+
+/// The order of Keys: time stamp, then uid.
+struct KeyLess
+{
+    /// \param a a key \param b another \return true if a comes first
+    bool operator()(const Key& a, const Key& b) const
+    {
+        return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
+    }
+};
+
+/// A Key's time stamp, for the wheel's buckets.
+struct KeyStamp
+{
+    /// \param k a key \return its time stamp
+    uint64_t operator()(const Key& k) const
+    {
+        return k.ts;
+    }
+};
+
 /// Events for the scheduler-level tests: real EventImpls, never invoked, released at the end.
 class EventPool
 {
@@ -91,28 +118,6 @@ TEST(MrcEventWheel, SortsABucketWhateverTheOrderItsEntriesCameIn)
     // smaller keys pushed late (as events inserted at a slot), in reverse order and shuffled.
     // Each pops in key order, every entry once (the bucket's sort keeps the entries that
     // came in order and merges the others in).
-    struct Key
-    {
-        uint64_t ts;
-        uint32_t uid;
-    };
-
-    struct KeyLess
-    {
-        bool operator()(const Key& a, const Key& b) const
-        {
-            return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
-        }
-    };
-
-    struct KeyStamp
-    {
-        uint64_t operator()(const Key& k) const
-        {
-            return k.ts;
-        }
-    };
-
     const uint32_t n = 2000;
     std::vector<uint32_t> inOrder(n);
     for (uint32_t i = 0; i < n; ++i)
@@ -158,28 +163,6 @@ TEST(MrcEventWheel, PopsInKeyOrderThroughFarEntriesWrapsAndRewinds)
     // without moving the clock (an event removed at the top), after which earlier pushes make
     // the wheel rewind. Every PopTop and Peek equals the smallest of a sorted reference, and
     // the pool of bucket nodes never holds more nodes than entries were pending at once.
-    struct Key
-    {
-        uint64_t ts;
-        uint32_t uid;
-    };
-
-    struct KeyLess
-    {
-        bool operator()(const Key& a, const Key& b) const
-        {
-            return a.ts < b.ts || (a.ts == b.ts && a.uid < b.uid);
-        }
-    };
-
-    struct KeyStamp
-    {
-        uint64_t operator()(const Key& k) const
-        {
-            return k.ts;
-        }
-    };
-
     for (uint32_t seed = 1; seed <= 3; ++seed)
     {
         std::mt19937_64 rng(seed);
