@@ -36,11 +36,10 @@ namespace ns3
  * next node of its bucket): a bucket is a singly linked list in the pool, and a node freed
  * by one bucket serves the next push into any other. The pool holds as many nodes as
  * entries were ever pending at once (plus a vector's growth), the wheel 4 bytes a bucket,
- * the current bucket's array (and each of SortCurrent's two scratch arrays) at most as many
- * entries as the fullest bucket ever held: about the memory of a heap of the same entries,
- * whatever the number of buckets. (A first wheel,
- * in 2026-12-04's session 22, gave every bucket its own array, which kept the most that
- * bucket ever held: 16 % more peak memory in perm128-mrc.)
+ * the current bucket's array (and SortCurrent's scratch array) at most as many entries as the
+ * fullest bucket ever held: about the memory of a heap of the same entries, whatever the
+ * number of buckets. (A first wheel, in 2026-12-04's session 22, gave every bucket its own
+ * array, which kept the most that bucket ever held: 16 % more peak memory in perm128-mrc.)
  *
  * The order is exactly Less's: the current bucket holds the smallest entries (every entry
  * of a later bucket and of the heap has a later time stamp), sorted by Less. It relies on
@@ -200,6 +199,8 @@ class MrcEventWheel
   private:
     static constexpr uint32_t NIL = ~uint32_t{0};        //!< no node
     static constexpr std::size_t NONE = ~std::size_t{0}; //!< no bucket
+    /// Buckets up to this many entries are sorted by std::sort alone (SortCurrent).
+    static constexpr std::size_t SMALL_BUCKET = 16;
 
     /// An entry in a bucket's list.
     struct Node
@@ -287,40 +288,53 @@ class MrcEventWheel
      * order (a later event has a larger uid), so taken oldest first most of them are at
      * least the largest kept before them: those stay in order as they come, and the others
      * (e.g. an event inserted at a slot, whose place is among earlier ones) are sorted apart
-     * and merged in: O(n + k log k) for k entries out of order instead of std::sort's
+     * and merged in from the back, in place: O(n + k log k) for k entries out of order, and
+     * one scratch array of k entries, instead of std::sort's
      * O(n log n). The result is the same (Less is a strict total order); it matters where
      * many events share a time step, as in a large fabric where every link's packets end
      * together (2,500 entries a bucket at 16,384 hosts).
      */
     void SortCurrent()
     {
-        m_kept.clear();
-        m_apart.clear();
-        for (auto it = m_current.rbegin(); it != m_current.rend(); ++it)
+        if (m_current.size() <= SMALL_BUCKET)
         {
-            if (m_kept.empty() || !m_less(*it, m_kept.back()))
+            // (std::sort is an insertion sort at this size; a pass more would not pay)
+            std::sort(m_current.begin(), m_current.end(), m_less);
+            return;
+        }
+        std::reverse(m_current.begin(), m_current.end()); // oldest first
+        m_apart.clear();
+        std::size_t kept = 0; // the entries kept in order: m_current[0, kept)
+        for (std::size_t i = 0; i < m_current.size(); ++i)
+        {
+            if (kept == 0 || !m_less(m_current[i], m_current[kept - 1]))
             {
-                m_kept.push_back(*it);
+                m_current[kept++] = m_current[i];
             }
             else
             {
-                m_apart.push_back(*it);
+                m_apart.push_back(m_current[i]);
             }
         }
         if (m_apart.empty())
         {
-            m_current.swap(m_kept); // already in order
-            return;
+            return; // already in order
         }
         std::sort(m_apart.begin(), m_apart.end(), m_less);
-        m_current.clear();
-        m_current.resize(m_kept.size() + m_apart.size());
-        std::merge(m_kept.begin(),
-                   m_kept.end(),
-                   m_apart.begin(),
-                   m_apart.end(),
-                   m_current.begin(),
-                   m_less);
+        // merged from the back, in place: the largest of both goes last
+        std::size_t out = m_current.size();
+        std::size_t apart = m_apart.size();
+        while (apart > 0)
+        {
+            if (kept > 0 && m_less(m_apart[apart - 1], m_current[kept - 1]))
+            {
+                m_current[--out] = m_current[--kept];
+            }
+            else
+            {
+                m_current[--out] = m_apart[--apart];
+            }
+        }
     }
 
     /**
@@ -419,7 +433,6 @@ class MrcEventWheel
     std::vector<Node> m_pool;         //!< the buckets' nodes
     uint32_t m_free{NIL};             //!< the first free node of the pool
     std::vector<T> m_current;         //!< the current bucket, sorted from m_head on if m_ready
-    std::vector<T> m_kept;            //!< SortCurrent's entries already in order
     std::vector<T> m_apart;           //!< SortCurrent's entries out of order
     MrcQuaternaryHeap<T, Less> m_far; //!< entries beyond the wheel's span
     uint64_t m_cur{0};                //!< the current bucket's number (time stamp >> shift)
