@@ -288,11 +288,11 @@ class MrcEventWheel
      * order (a later event has a larger uid), so taken oldest first most of them are at
      * least the largest kept before them: those stay in order as they come, and the others
      * (e.g. an event inserted at a slot, whose place is among earlier ones) are sorted apart
-     * and merged in from the back, in place: O(n + k log k) for k entries out of order, and
-     * one scratch array of k entries, instead of std::sort's
-     * O(n log n). The result is the same (Less is a strict total order); it matters where
-     * many events share a time step, as in a large fabric where every link's packets end
-     * together (2,500 entries a bucket at 16,384 hosts).
+     * and merged in from the back, in place: O(n + k log k) for k entries out of order (and
+     * one scratch array of them) instead of std::sort's O(n log n). The result is the same
+     * (Less is a strict total order). It matters where many events share a time step, as in
+     * a large fabric where every link's frames end together (about 2,500 entries a bucket at
+     * 16,384 hosts); buckets of at most SMALL_BUCKET entries go to std::sort alone.
      */
     void SortCurrent()
     {
