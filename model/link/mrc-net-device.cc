@@ -1046,7 +1046,7 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     }
     const uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead);
     const uint64_t bps = m_bps;
-    const uint64_t steps = StepsPerSecond();
+    const uint64_t steps = static_cast<uint64_t>(m_second.GetTimeStep());
     Time txTime;
     if (bits <= (UINT64_MAX - m_txCarry) / steps)
     {

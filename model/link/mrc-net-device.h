@@ -615,6 +615,8 @@ class MrcNetDevice : public NetDevice
     uint8_t m_ethMacs[12];                         //!< destination (peer) and source MAC, as sent
     uint32_t m_wireOverhead;                       //!< timed bytes not in the packet
     uint64_t m_bps;                                //!< line rate in bit/s
+    Time m_second{Time::FromInteger(1, Time::S)};  //!< one second (ns-3 converts it with the
+                                                   //!< resolution, so no per-frame conversion)
     uint64_t m_txCarry;                            //!< sub-step remainder of back-to-back frames
     Time m_lastTxEnd;                              //!< end of the latest serialization
     uint64_t m_txEndSlot{0};                       //!< its place in the order, if deferred
