@@ -149,6 +149,13 @@ class MrcRawHeader : public MrcWireHeader
         p->AddHeader(*this);
     }
 
+  protected:
+    /// \return the bytes: on its own the header is written from them, without a copy
+    const uint8_t* GetWireBytes() const override
+    {
+        return m_bytes;
+    }
+
   private:
     uint8_t m_bytes[MAX_BYTES]; //!< the bytes; the first m_size are used
     uint32_t m_size;            //!< bytes used

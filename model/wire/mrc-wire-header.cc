@@ -22,6 +22,11 @@ void
 MrcWireHeader::Serialize(Buffer::Iterator start) const
 {
     const uint32_t size = GetSerializedSize();
+    if (const uint8_t* bytes = GetWireBytes())
+    {
+        start.Write(bytes, size); // already as they go on the wire: no copy
+        return;
+    }
     NS_ABORT_MSG_IF(size > MAX_SERIALIZED_SIZE,
                     GetInstanceTypeId().GetName()
                         << ": " << size << " bytes; an MrcWireHeader has at most "

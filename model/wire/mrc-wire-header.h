@@ -24,7 +24,8 @@ namespace ns3
  * an ns3::Buffer::Iterator.
  *
  * Serialize is implemented once, here: the header's bytes are built in a stack array
- * and handed to the buffer with a single Buffer::Iterator::Write. More useful still,
+ * and handed to the buffer with a single Buffer::Iterator::Write (or written from where
+ * they are, for a header that keeps them ready: GetWireBytes). More useful still,
  * several such headers put into a packet with one AddHeader (MrcAddHeaders,
  * MrcAddIpv6Header) are all written into one array and reach the buffer with one Write,
  * instead of one Write, one iterator copy and one virtual Serialize per header (in
@@ -54,11 +55,25 @@ class MrcWireHeader : public Header
     virtual void WriteTo(uint8_t* out) const = 0;
 
     /**
-     * Write the header at start: WriteTo into a stack array, then one Write. Aborts if
-     * the header is larger than MAX_SERIALIZED_SIZE.
+     * Write the header at start: WriteTo into a stack array, then one Write (or one Write
+     * of GetWireBytes, if not null). Aborts if the header is larger than
+     * MAX_SERIALIZED_SIZE.
      * \param start where the header's bytes go
      */
     void Serialize(Buffer::Iterator start) const final;
+
+  protected:
+    /**
+     * For a header that keeps its wire bytes in memory as they are (MrcRawHeader): on its
+     * own, Serialize then writes them as they are, without laying them out again (in a
+     * sequence, WriteTo still copies them next to the other headers).
+     * \return the header's GetSerializedSize() bytes as they go on the wire, or null (the
+     *         default: the bytes are laid out by WriteTo)
+     */
+    virtual const uint8_t* GetWireBytes() const
+    {
+        return nullptr;
+    }
 };
 
 } // namespace ns3
