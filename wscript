@@ -39,6 +39,7 @@ def build(bld):
         'model/wire/mrc-traffic-class.cc',
         'model/wire/mrc-tseth-header.cc',
         'model/wire/mrc-usid.cc',
+        'model/wire/mrc-wire-header.cc',
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.cc',
         'model/link/mrc-ingress-loss-model.cc',
@@ -287,6 +288,7 @@ def build(bld):
         'model/wire/mrc-traffic-class.h',
         'model/wire/mrc-tseth-header.h',
         'model/wire/mrc-usid.h',
+        'model/wire/mrc-wire-header.h',
         # -- link: net device, channel, class scheduler, PFC
         'model/link/mrc-channel.h',
         'model/link/mrc-ingress-loss-model.h',

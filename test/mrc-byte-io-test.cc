@@ -2,24 +2,38 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Big-endian byte reads and writes (MrcByteIo) and the raw-bytes header (MrcRawHeader).
+// Big-endian byte reads and writes (MrcByteIo), the raw-bytes header (MrcRawHeader) and
+// the bytes the module's headers lay out (MrcWireHeader::WriteTo).
 
 #include "ns3/buffer.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv6-header.h"
 #include "ns3/mac48-address.h"
+#include "ns3/mrc-aeth-header.h"
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-byte-io.h"
+#include "ns3/mrc-cc-state-header.h"
+#include "ns3/mrc-cnp-header.h"
+#include "ns3/mrc-eeth-header.h"
+#include "ns3/mrc-erth-header.h"
+#include "ns3/mrc-imm-dt-header.h"
+#include "ns3/mrc-meth-header.h"
+#include "ns3/mrc-neth-header.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-packet-info.h"
+#include "ns3/mrc-peth-header.h"
 #include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-reth-header.h"
+#include "ns3/mrc-seth-header.h"
+#include "ns3/mrc-tseth-header.h"
+#include "ns3/mrc-wire-header.h"
 #include "ns3/packet.h"
 
 #include <array>
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -264,7 +278,8 @@ TEST(RawHeader, IsRegisteredAndBuildsEmpty)
 {
     TypeId tid;
     ASSERT_TRUE(TypeId::LookupByNameFailSafe("ns3::MrcRawHeader", &tid));
-    EXPECT_EQ(tid.GetParent(), Header::GetTypeId());
+    EXPECT_EQ(tid.GetParent(), MrcWireHeader::GetTypeId());
+    EXPECT_TRUE(tid.IsChildOf(Header::GetTypeId()));
     MrcRawHeader h;
     EXPECT_EQ(h.GetSerializedSize(), 0u);
     EXPECT_EQ(h.GetInstanceTypeId(), tid);
@@ -385,4 +400,266 @@ TEST(RawHeader, AddIpv6InIpv6HeaderGivesTheBytesOfSeparateAdds)
     EXPECT_EQ(b[6], 41u);
     EXPECT_EQ(b[7], 63u);
     EXPECT_EQ(b[46], 17u);
+}
+
+namespace
+{
+
+/// Check that a module header's WriteTo lays out `expected` and nothing beyond it, and
+/// that AddHeader (Serialize) puts the same bytes in front of a packet.
+void
+ExpectWireBytes(const MrcWireHeader& h, const std::vector<uint8_t>& expected)
+{
+    SCOPED_TRACE(h.GetInstanceTypeId().GetName());
+    ASSERT_EQ(h.GetSerializedSize(), expected.size());
+    constexpr uint8_t GUARD = 0x5a;
+    std::vector<uint8_t> out(expected.size() + 8, GUARD);
+    h.WriteTo(out.data());
+    EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + expected.size()), expected);
+    EXPECT_EQ(std::vector<uint8_t>(out.begin() + expected.size(), out.end()),
+              std::vector<uint8_t>(8, GUARD))
+        << "WriteTo wrote past GetSerializedSize()";
+
+    Ptr<Packet> p = Create<Packet>(3);
+    p->AddHeader(h);
+    std::vector<uint8_t> inPacket = PacketBytes(p);
+    ASSERT_EQ(inPacket.size(), expected.size() + 3);
+    inPacket.resize(expected.size());
+    EXPECT_EQ(inPacket, expected);
+}
+
+} // namespace
+
+TEST(RawHeader, WireHeadersWriteToGivesTheSerializedBytesAndSequencesConcatenate)
+{
+    // Every header class that goes into a header sequence, with fields that differ
+    // from their defaults and from each other, against bytes laid out by hand from the
+    // headers' documented layouts.
+    MrcBthHeader bth;
+    bth.SetOpcode(0xc7);
+    bth.SetSolicitedEvent(true);
+    bth.SetPadCount(2);
+    bth.SetTransportVersion(5);
+    bth.SetPartitionKey(0x1234);
+    bth.SetFecn(true);
+    bth.SetDestQp(0xabcdef);
+    bth.SetAckReq(true);
+    bth.SetRetransmission(true);
+    bth.SetPsn(0x123456);
+    const std::vector<uint8_t> bthBytes =
+        {0xc7, 0xa5, 0x12, 0x34, 0x80, 0xab, 0xcd, 0xef, 0xa0, 0x12, 0x34, 0x56};
+
+    MrcRethHeader reth;
+    reth.SetVirtualAddress(0x0102030405060708ULL);
+    reth.SetRkey(0x90a0b0c0);
+    reth.SetDmaLength(0x00123456);
+    const std::vector<uint8_t> rethBytes = {0x01,
+                                            0x02,
+                                            0x03,
+                                            0x04,
+                                            0x05,
+                                            0x06,
+                                            0x07,
+                                            0x08,
+                                            0x90,
+                                            0xa0,
+                                            0xb0,
+                                            0xc0,
+                                            0x00,
+                                            0x12,
+                                            0x34,
+                                            0x56};
+
+    MrcMethHeader meth;
+    meth.SetRqMsn(0x1357);
+    meth.SetMsn(0x2468);
+    const std::vector<uint8_t> methBytes = {0x13, 0x57, 0x24, 0x68};
+
+    MrcSethHeader seth;
+    seth.SetType(0x3);
+    seth.SetNextHeader(0x11);
+    seth.SetPathFeedback(MrcPathFeedback::ALWAYS_SKIP);
+    seth.SetProbeResponse(true);
+    seth.SetAckPsnOffset(-3);
+    seth.SetEntropy(0xdeadbeef);
+    seth.SetSpdcid(0x0102);
+    seth.SetDpdcid(0x0304);
+    seth.SetCackPsn(0x654321);
+    seth.SetCcType(0x5);
+    seth.SetCcFlags(0xa);
+    seth.SetMpr(0x7e);
+    seth.SetSackOffset(0x0102);
+    seth.SetSackBitmap(0x8000000000000001ULL);
+    // type 3, nxt 0x11, m 2, pr: 0x3000 | 0x0880 | 0x0040 | 0x0002
+    const std::vector<uint8_t> sethBytes = {
+        0x38, 0xc2, 0xff, 0xfd, 0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04, 0x00, 0x65,
+        0x43, 0x21, 0x5a, 0x7e, 0x01, 0x02, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01};
+
+    MrcCcStateHeader cc;
+    cc.SetTxTimestamp(0xbeef);
+    cc.SetOooCount(0x1234);
+    cc.SetRestoreCwnd(true);
+    cc.SetRcvCwndPen(0x55);
+    cc.SetRcvdBytesUnits(0xabcdef);
+    const std::vector<uint8_t> ccBytes = {0xbe, 0xef, 0x12, 0x34, 0xd5, 0xab, 0xcd, 0xef};
+
+    MrcPethHeader peth;
+    peth.SetType(0x2);
+    peth.SetNextHeader(0x0c);
+    peth.SetVendorInfo(0x9a);
+    peth.SetProbeId(0x4321);
+    peth.SetSpdcid(0x1111);
+    peth.SetDpdcid(0x2222);
+    peth.SetTxTimestamp(0x3333);
+    peth.SetTsr(true);
+    peth.SetFtype(0x7);
+    const std::vector<uint8_t> pethBytes = {0x26,
+                                            0x00,
+                                            0x00,
+                                            0x9a,
+                                            0x43,
+                                            0x21,
+                                            0x00,
+                                            0x00,
+                                            0x11,
+                                            0x11,
+                                            0x22,
+                                            0x22,
+                                            0x33,
+                                            0x33,
+                                            0x80,
+                                            0x07};
+
+    MrcAethHeader aeth;
+    aeth.SetSyndrome(0x65);
+    aeth.SetMsn(0x0a0b0c);
+    const std::vector<uint8_t> aethBytes = {0x65, 0x0a, 0x0b, 0x0c};
+
+    MrcNethHeader neth;
+    neth.SetType(0x4);
+    neth.SetNextHeader(0x1f);
+    neth.SetNackReason(MrcNackReason::NO_BITMAP);
+    neth.SetVendorInfo(0x77);
+    neth.SetEntropy(0x89abcdef);
+    neth.SetSpdcid(0x0506);
+    neth.SetDpdcid(0x0708);
+    neth.SetNackPsn(0xfedcba);
+    neth.SetCcType(0x3);
+    neth.SetCcFlags(0xc);
+    neth.SetTxTimestamp(0x4455);
+    const std::vector<uint8_t> nethBytes = {0x4f, 0x80, 0x06, 0x77, 0x89, 0xab, 0xcd,
+                                            0xef, 0x05, 0x06, 0x07, 0x08, 0x00, 0xfe,
+                                            0xdc, 0xba, 0x3c, 0x00, 0x44, 0x55};
+
+    MrcImmDtHeader imm;
+    imm.SetImmediate(0xcafef00d);
+    const std::vector<uint8_t> immBytes = {0xca, 0xfe, 0xf0, 0x0d};
+
+    MrcTsethHeader tseth;
+    tseth.SetTxTimestamp(0x1234);
+    tseth.SetTsr(true);
+    tseth.SetFtype(0x9);
+    const std::vector<uint8_t> tsethBytes = {0x12, 0x34, 0x80, 0x09};
+
+    MrcErthHeader erth;
+    erth.SetType(0x6);
+    erth.SetNextHeader(0x03);
+    erth.SetOp(MrcEndpointOp::EV_PROBE);
+    erth.SetVendorInfo(0x42);
+    erth.SetPortStatusMask(0x80000005);
+    erth.SetTxTimestamp(0x9876);
+    erth.SetTsr(false);
+    erth.SetFtype(0xf);
+    const std::vector<uint8_t> erthBytes = {0x61,
+                                            0x81,
+                                            0x00,
+                                            0x42,
+                                            0x80,
+                                            0x00,
+                                            0x00,
+                                            0x05,
+                                            0x00,
+                                            0x00,
+                                            0x00,
+                                            0x00,
+                                            0x98,
+                                            0x76,
+                                            0x00,
+                                            0x0f};
+
+    MrcEethHeader eeth;
+    eeth.SetType(0x7);
+    eeth.SetNextHeader(0x02);
+    eeth.SetOp(MrcEndpointOp::EV_PROBE);
+    eeth.SetTxTimestamp(0xabcd);
+    std::vector<uint8_t> eethBytes(MrcEethHeader::SIZE, 0);
+    eethBytes[0] = 0x71; // type 7, nxt 2, op 1 (bits 3..2): 0x7000 | 0x0100 | 0x0004
+    eethBytes[1] = 0x04;
+    eethBytes[MrcEethHeader::TX_TIMESTAMP_OFFSET] = 0xab;
+    eethBytes[MrcEethHeader::TX_TIMESTAMP_OFFSET + 1] = 0xcd;
+
+    MrcCnpHeader cnp;
+    const std::vector<uint8_t> cnpBytes(MrcCnpHeader::SERIALIZED_SIZE, 0);
+
+    MrcRawHeader raw;
+    raw.SetSize(21);
+    std::vector<uint8_t> rawBytes(21);
+    for (uint32_t k = 0; k < rawBytes.size(); ++k)
+    {
+        rawBytes[k] = static_cast<uint8_t>(0xf0 - 7 * k);
+        raw.Bytes()[k] = rawBytes[k];
+    }
+
+    const std::vector<std::pair<const MrcWireHeader*, const std::vector<uint8_t>*>> all = {
+        {&raw, &rawBytes},
+        {&bth, &bthBytes},
+        {&seth, &sethBytes},
+        {&cc, &ccBytes},
+        {&meth, &methBytes},
+        {&tseth, &tsethBytes},
+        {&reth, &rethBytes},
+        {&peth, &pethBytes},
+        {&aeth, &aethBytes},
+        {&neth, &nethBytes},
+        {&imm, &immBytes},
+        {&erth, &erthBytes},
+        {&eeth, &eethBytes},
+        {&cnp, &cnpBytes},
+    };
+    std::vector<uint8_t> concatenated;
+    for (const auto& [h, bytes] : all)
+    {
+        ExpectWireBytes(*h, *bytes);
+        concatenated.insert(concatenated.end(), bytes->begin(), bytes->end());
+    }
+
+    // One AddHeader of all of them (null entries skipped): their bytes back to back,
+    // in front of the payload, as adding them one by one, innermost first.
+    const uint8_t payload[5] = {1, 2, 3, 4, 5};
+    Ptr<Packet> once = Create<Packet>(payload, sizeof(payload));
+    MrcAddHeaders(once,
+                  {&raw,
+                   &bth,
+                   nullptr,
+                   &seth,
+                   &cc,
+                   &meth,
+                   &tseth,
+                   &reth,
+                   &peth,
+                   &aeth,
+                   &neth,
+                   &imm,
+                   &erth,
+                   &eeth,
+                   &cnp});
+    std::vector<uint8_t> expected = concatenated;
+    expected.insert(expected.end(), payload, payload + sizeof(payload));
+    EXPECT_EQ(PacketBytes(once), expected);
+    Ptr<Packet> separate = Create<Packet>(payload, sizeof(payload));
+    for (auto it = all.rbegin(); it != all.rend(); ++it)
+    {
+        separate->AddHeader(*it->first);
+    }
+    EXPECT_EQ(PacketBytes(separate), expected);
 }

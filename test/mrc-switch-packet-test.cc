@@ -10,6 +10,7 @@
 
 #include "ns3/ipv6-header.h"
 #include "ns3/mrc-packet-info.h"
+#include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-trimmer.h"
 #include "ns3/socket.h"
 #include "ns3/udp-header.h"
@@ -434,8 +435,18 @@ TEST(PacketInfo, AddHeadersMatchesOneByOne)
     Ptr<Packet> ref = Create<Packet>();
     ref->AddHeader(inner);
     ref->AddHeader(outer);
+    // MrcAddHeaders takes the module's headers (MrcWireHeader): the ns-3 headers' bytes
+    // go in as raw headers.
+    Ptr<Packet> innerOnly = Create<Packet>();
+    innerOnly->AddHeader(inner);
+    MrcRawHeader innerRaw;
+    ASSERT_TRUE(innerRaw.CopyFrom(*innerOnly, 8));
+    Ptr<Packet> outerOnly = Create<Packet>();
+    outerOnly->AddHeader(outer);
+    MrcRawHeader outerRaw;
+    ASSERT_TRUE(outerRaw.CopyFrom(*outerOnly, 40));
     Ptr<Packet> p = Create<Packet>();
-    MrcAddHeaders(p, {&outer, nullptr, &inner});
+    MrcAddHeaders(p, {&outerRaw, nullptr, &innerRaw});
     ASSERT_EQ(p->GetSize(), 48u);
     EXPECT_EQ(MrcTest::PacketBytes(p), MrcTest::PacketBytes(ref));
 }

@@ -649,7 +649,7 @@ MrcQueuePair::AddIpUdpIcrc(Ptr<Packet> p,
                            MrcEcn ecn,
                            uint32_t flowLabel,
                            uint16_t udpSrcPort,
-                           std::initializer_list<const Header*> transport,
+                           std::initializer_list<const MrcWireHeader*> transport,
                            const MrcUsidCarrier* srv6) const
 {
     PutIpUdpIcrc(p, src, dst, dscp, ecn, flowLabel, udpSrcPort, transport, srv6, nullptr, false);
@@ -664,7 +664,7 @@ MrcQueuePair::AddFrameHeaders(Ptr<Packet> p,
                               MrcEcn ecn,
                               uint32_t flowLabel,
                               uint16_t udpSrcPort,
-                              std::initializer_list<const Header*> transport,
+                              std::initializer_list<const MrcWireHeader*> transport,
                               const MrcUsidCarrier* srv6) const
 {
     uint8_t eth[MrcRawHeader::ETHERNET_BYTES];
@@ -688,7 +688,7 @@ MrcQueuePair::PutIpUdpIcrc(Ptr<Packet> p,
                            MrcEcn ecn,
                            uint32_t flowLabel,
                            uint16_t udpSrcPort,
-                           std::initializer_list<const Header*> transport,
+                           std::initializer_list<const MrcWireHeader*> transport,
                            const MrcUsidCarrier* srv6,
                            const uint8_t* ethernet,
                            bool icrcInPayload) const
@@ -702,7 +702,7 @@ MrcQueuePair::PutIpUdpIcrc(Ptr<Packet> p,
         icrcInPayload = false;
     }
     uint32_t transportBytes = 0;
-    for (const Header* h : transport)
+    for (const MrcWireHeader* h : transport)
     {
         transportBytes += h ? h->GetSerializedSize() : 0;
     }

@@ -12,6 +12,7 @@
 #include "ns3/mrc-congestion-ops.h"
 #include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-path-selector.h"
+#include "ns3/mrc-wire-header.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -477,7 +478,8 @@ class MrcQueuePair : public Object
      * that starts with its BTH, or, given `transport`, add that BTH and its extension
      * headers too: then the IPv6, UDP and transport headers take one Packet::AddHeader
      * (the same bytes as adding the transport headers first; one buffer operation and,
-     * on ns-3.37, one re-allocation fewer per packet).
+     * on ns-3.37, one re-allocation fewer per packet), whose bytes, laid out by each
+     * header's MrcWireHeader::WriteTo, reach the buffer with one write.
      * \param p the packet (BTH, extension headers, payload; or only what follows
      *        `transport`)
      * \param src source address
@@ -486,7 +488,8 @@ class MrcQueuePair : public Object
      * \param ecn ECN codepoint
      * \param flowLabel flow label
      * \param udpSrcPort UDP source port
-     * \param transport headers to add after UDP, in wire order (null entries skipped)
+     * \param transport headers to add after UDP, in wire order (null entries skipped); the
+     *        module's header classes (MrcWireHeader), such as MrcBthHeader
      * \param srv6 if not null, then encapsulate in an outer IPv6 header to this uSID
      *        carrier (MrcSrv6Encapsulate: same traffic class and flow label, no SRH);
      *        written with the same single AddHeader unless the ICRC or the UDP checksum
@@ -499,7 +502,7 @@ class MrcQueuePair : public Object
                       MrcEcn ecn,
                       uint32_t flowLabel,
                       uint16_t udpSrcPort,
-                      std::initializer_list<const Header*> transport = {},
+                      std::initializer_list<const MrcWireHeader*> transport = {},
                       const MrcUsidCarrier* srv6 = nullptr) const;
 
     /**
@@ -528,7 +531,7 @@ class MrcQueuePair : public Object
                          MrcEcn ecn,
                          uint32_t flowLabel,
                          uint16_t udpSrcPort,
-                         std::initializer_list<const Header*> transport = {},
+                         std::initializer_list<const MrcWireHeader*> transport = {},
                          const MrcUsidCarrier* srv6 = nullptr) const;
 
     /**
@@ -546,7 +549,7 @@ class MrcQueuePair : public Object
                       MrcEcn ecn,
                       uint32_t flowLabel,
                       uint16_t udpSrcPort,
-                      std::initializer_list<const Header*> transport,
+                      std::initializer_list<const MrcWireHeader*> transport,
                       const MrcUsidCarrier* srv6,
                       const uint8_t* ethernet,
                       bool icrcInPayload) const;

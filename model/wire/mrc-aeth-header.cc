@@ -4,6 +4,8 @@
 
 #include "mrc-aeth-header.h"
 
+#include "mrc-byte-io.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -56,7 +58,7 @@ TypeId
 MrcAethHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcAethHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcAethHeader>();
     return tid;
@@ -75,9 +77,9 @@ MrcAethHeader::GetSerializedSize() const
 }
 
 void
-MrcAethHeader::Serialize(Buffer::Iterator start) const
+MrcAethHeader::WriteTo(uint8_t* out) const
 {
-    start.WriteHtonU32((static_cast<uint32_t>(m_syndrome) << 24) | m_msn);
+    MrcByteIo::WriteU32(out, (static_cast<uint32_t>(m_syndrome) << 24) | m_msn);
 }
 
 uint32_t

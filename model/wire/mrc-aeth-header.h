@@ -5,7 +5,7 @@
 #ifndef MRC_AETH_HEADER_H
 #define MRC_AETH_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -34,7 +34,7 @@ namespace ns3
  * RoCE RC sends it with the RC Acknowledge opcode (0x11); MRC sends it with the
  * Transport ACK opcode (0xD1).
  */
-class MrcAethHeader : public Header
+class MrcAethHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SERIALIZED_SIZE = 4;  //!< bytes on the wire
@@ -70,7 +70,7 @@ class MrcAethHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

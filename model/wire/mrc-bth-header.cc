@@ -46,7 +46,7 @@ TypeId
 MrcBthHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcBthHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcBthHeader>();
     return tid;
@@ -65,18 +65,15 @@ MrcBthHeader::GetSerializedSize() const
 }
 
 void
-MrcBthHeader::Serialize(Buffer::Iterator start) const
+MrcBthHeader::WriteTo(uint8_t* out) const
 {
-    // Built in place and written at once: one bounds check instead of one per field.
-    uint8_t b[SERIALIZED_SIZE];
-    b[0] = m_opcode;
-    b[1] = m_byte1;
-    MrcByteIo::WriteU16(b + 2, m_pKey);
-    b[4] = m_byte4;
-    MrcByteIo::WriteU24(b + 5, m_destQp);
-    b[8] = m_byte8;
-    MrcByteIo::WriteU24(b + 9, m_psn);
-    start.Write(b, SERIALIZED_SIZE);
+    out[0] = m_opcode;
+    out[1] = m_byte1;
+    MrcByteIo::WriteU16(out + 2, m_pKey);
+    out[4] = m_byte4;
+    MrcByteIo::WriteU24(out + 5, m_destQp);
+    out[8] = m_byte8;
+    MrcByteIo::WriteU24(out + 9, m_psn);
 }
 
 uint32_t

@@ -5,7 +5,7 @@
 #ifndef MRC_BTH_HEADER_H
 #define MRC_BTH_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -40,7 +40,7 @@ namespace ns3
  * them zero. Reserved bits that are not named are kept as read, so a parsed
  * header serializes to the same bytes.
  */
-class MrcBthHeader : public Header
+class MrcBthHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SERIALIZED_SIZE = 12;   //!< bytes on the wire
@@ -68,7 +68,7 @@ class MrcBthHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

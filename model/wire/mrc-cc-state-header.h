@@ -5,7 +5,7 @@
 #ifndef MRC_CC_STATE_HEADER_H
 #define MRC_CC_STATE_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -32,7 +32,7 @@ namespace ns3
  * RCVD_BYTES_UNIT = 256 bytes (pcap-view and NS3X read it so; MRC-Client gives
  * no unit). Layout: MRC-Client and pcap-view agree (see doc/mrc.rst).
  */
-class MrcCcStateHeader : public Header
+class MrcCcStateHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SIZE = 8;                   ///< serialized size in bytes
@@ -45,7 +45,7 @@ class MrcCcStateHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     /**
      * Read the header from SIZE bytes in memory (what Deserialize reads from a buffer).

@@ -8,6 +8,8 @@
 
 #include "ns3/log.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -21,7 +23,7 @@ TypeId
 MrcCnpHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcCnpHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcCnpHeader>();
     return tid;
@@ -40,9 +42,9 @@ MrcCnpHeader::GetSerializedSize() const
 }
 
 void
-MrcCnpHeader::Serialize(Buffer::Iterator start) const
+MrcCnpHeader::WriteTo(uint8_t* out) const
 {
-    start.WriteU8(0, SERIALIZED_SIZE);
+    std::memset(out, 0, SERIALIZED_SIZE);
 }
 
 uint32_t

@@ -6,8 +6,7 @@
 #define MRC_CNP_HEADER_H
 
 #include "mrc-bth-header.h"
-
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -32,7 +31,7 @@ namespace ns3
  *
  * The bytes are written as zeros and ignored when read.
  */
-class MrcCnpHeader : public Header
+class MrcCnpHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SERIALIZED_SIZE = 16; //!< bytes on the wire
@@ -46,7 +45,7 @@ class MrcCnpHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -4,10 +4,13 @@
 
 #include "mrc-eeth-header.h"
 
+#include "mrc-byte-io.h"
 #include "mrc-ext-header-common.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+
+#include <cstring>
 
 namespace ns3
 {
@@ -27,7 +30,7 @@ TypeId
 MrcEethHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcEethHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcEethHeader>();
     return tid;
@@ -46,12 +49,14 @@ MrcEethHeader::GetSerializedSize() const
 }
 
 void
-MrcEethHeader::Serialize(Buffer::Iterator start) const
+MrcEethHeader::WriteTo(uint8_t* out) const
 {
-    start.WriteHtonU16(MrcWire::LeadBits(m_type, m_nextHeader) | (m_op << OP_SHIFT));
-    start.WriteU8(0, RESERVED_BEFORE_TIMESTAMP);
-    start.WriteHtonU16(m_txTimestamp);
-    start.WriteU8(0, RESERVED_AFTER_TIMESTAMP);
+    MrcByteIo::WriteU16(
+        out,
+        static_cast<uint16_t>(MrcWire::LeadBits(m_type, m_nextHeader) | (m_op << OP_SHIFT)));
+    std::memset(out + 2, 0, RESERVED_BEFORE_TIMESTAMP);
+    MrcByteIo::WriteU16(out + TX_TIMESTAMP_OFFSET, m_txTimestamp);
+    std::memset(out + TX_TIMESTAMP_OFFSET + 2, 0, RESERVED_AFTER_TIMESTAMP);
 }
 
 uint32_t

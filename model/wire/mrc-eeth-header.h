@@ -6,8 +6,7 @@
 #define MRC_EETH_HEADER_H
 
 #include "mrc-erth-header.h"
-
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -41,7 +40,7 @@ namespace ns3
  * says what tx_timestamp holds; the model reflects the request's, as NS3X
  * does. See doc/mrc.rst.
  */
-class MrcEethHeader : public Header
+class MrcEethHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SIZE = 36;     ///< serialized size in bytes
@@ -53,7 +52,7 @@ class MrcEethHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -4,6 +4,7 @@
 
 #include "mrc-erth-header.h"
 
+#include "mrc-byte-io.h"
 #include "mrc-ext-header-common.h"
 
 #include "ns3/abort.h"
@@ -33,7 +34,7 @@ TypeId
 MrcErthHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcErthHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcErthHeader>();
     return tid;
@@ -52,15 +53,19 @@ MrcErthHeader::GetSerializedSize() const
 }
 
 void
-MrcErthHeader::Serialize(Buffer::Iterator start) const
+MrcErthHeader::WriteTo(uint8_t* out) const
 {
-    start.WriteHtonU16(MrcWire::LeadBits(m_type, m_nextHeader) | (m_op << OP_SHIFT));
-    start.WriteU8(0);
-    start.WriteU8(m_vendorInfo);
-    start.WriteHtonU32(m_portStatusMask);
-    start.WriteHtonU32(0);
-    start.WriteHtonU16(m_txTimestamp);
-    start.WriteHtonU16((m_tsr ? MrcTsethHeader::TSR_BIT : 0) | m_ftype);
+    static_assert(SIZE == 16, "the ERTH layout below is 16 bytes");
+    MrcByteIo::WriteU16(
+        out,
+        static_cast<uint16_t>(MrcWire::LeadBits(m_type, m_nextHeader) | (m_op << OP_SHIFT)));
+    out[2] = 0;
+    out[3] = m_vendorInfo;
+    MrcByteIo::WriteU32(out + 4, m_portStatusMask);
+    MrcByteIo::WriteU32(out + 8, 0);
+    MrcByteIo::WriteU16(out + 12, m_txTimestamp);
+    MrcByteIo::WriteU16(out + 14,
+                        static_cast<uint16_t>((m_tsr ? MrcTsethHeader::TSR_BIT : 0) | m_ftype));
 }
 
 uint32_t

@@ -6,8 +6,7 @@
 #define MRC_ERTH_HEADER_H
 
 #include "mrc-tseth-header.h"
-
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 #include <string>
@@ -62,7 +61,7 @@ MrcEndpointRequestIdOfPsn(uint32_t psn)
  * reachable; ports are 1-based. The model reads this literally, so bit 0 is
  * unused (PORT1_BIT). Layout: MRC-Client and pcap-view agree (see doc/mrc.rst).
  */
-class MrcErthHeader : public Header
+class MrcErthHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SIZE = 16; ///< serialized size in bytes
@@ -77,7 +76,7 @@ class MrcErthHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -4,6 +4,8 @@
 
 #include "mrc-imm-dt-header.h"
 
+#include "mrc-byte-io.h"
+
 #include "ns3/log.h"
 
 #include <iomanip>
@@ -24,7 +26,7 @@ TypeId
 MrcImmDtHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcImmDtHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcImmDtHeader>();
     return tid;
@@ -43,9 +45,9 @@ MrcImmDtHeader::GetSerializedSize() const
 }
 
 void
-MrcImmDtHeader::Serialize(Buffer::Iterator start) const
+MrcImmDtHeader::WriteTo(uint8_t* out) const
 {
-    start.WriteHtonU32(m_imm);
+    MrcByteIo::WriteU32(out, m_imm);
 }
 
 uint32_t

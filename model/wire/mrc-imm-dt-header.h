@@ -5,7 +5,7 @@
 #ifndef MRC_IMM_DT_HEADER_H
 #define MRC_IMM_DT_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -27,7 +27,7 @@ namespace ns3
  * as one 32-bit number written in network byte order (most significant byte
  * first), which is how verbs applications usually fill them.
  */
-class MrcImmDtHeader : public Header
+class MrcImmDtHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SERIALIZED_SIZE = 4; //!< bytes on the wire
@@ -41,7 +41,7 @@ class MrcImmDtHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -4,6 +4,8 @@
 
 #include "mrc-meth-header.h"
 
+#include "mrc-byte-io.h"
+
 #include "ns3/log.h"
 
 namespace ns3
@@ -17,7 +19,7 @@ TypeId
 MrcMethHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcMethHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcMethHeader>();
     return tid;
@@ -36,10 +38,10 @@ MrcMethHeader::GetSerializedSize() const
 }
 
 void
-MrcMethHeader::Serialize(Buffer::Iterator start) const
+MrcMethHeader::WriteTo(uint8_t* out) const
 {
-    start.WriteHtonU16(m_rqMsn);
-    start.WriteHtonU16(m_msn);
+    MrcByteIo::WriteU16(out, m_rqMsn);
+    MrcByteIo::WriteU16(out + 2, m_msn);
 }
 
 uint32_t

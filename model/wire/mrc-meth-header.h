@@ -5,7 +5,7 @@
 #ifndef MRC_METH_HEADER_H
 #define MRC_METH_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -30,7 +30,7 @@ namespace ns3
  * messages (the receive-queue message sequence). Layout: OCP MRC 1.0 as
  * transcribed by MRC-Client and pcap-view (see doc/mrc.rst).
  */
-class MrcMethHeader : public Header
+class MrcMethHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SIZE = 4; ///< serialized size in bytes
@@ -39,7 +39,7 @@ class MrcMethHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -48,7 +48,7 @@ TypeId
 MrcNethHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcNethHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcNethHeader>();
     return tid;
@@ -67,23 +67,20 @@ MrcNethHeader::GetSerializedSize() const
 }
 
 void
-MrcNethHeader::Serialize(Buffer::Iterator start) const
+MrcNethHeader::WriteTo(uint8_t* out) const
 {
-    // Built in place and written at once: one bounds check instead of one per field.
     static_assert(SIZE == 20, "the NETH layout below is 20 bytes");
-    uint8_t b[SIZE];
-    MrcByteIo::WriteU16(b, static_cast<uint16_t>(MrcWire::LeadBits(m_type, m_nextHeader)));
-    b[2] = m_reason;
-    b[3] = m_vendorInfo;
-    MrcByteIo::WriteU32(b + 4, m_entropy);
-    MrcByteIo::WriteU16(b + 8, m_spdcid);
-    MrcByteIo::WriteU16(b + 10, m_dpdcid);
-    b[12] = 0;
-    MrcByteIo::WriteU24(b + 13, m_nackPsn);
-    b[16] = static_cast<uint8_t>((m_ccType << 4) | m_ccFlags);
-    b[17] = 0;
-    MrcByteIo::WriteU16(b + 18, m_txTimestamp);
-    start.Write(b, SIZE);
+    MrcByteIo::WriteU16(out, static_cast<uint16_t>(MrcWire::LeadBits(m_type, m_nextHeader)));
+    out[2] = m_reason;
+    out[3] = m_vendorInfo;
+    MrcByteIo::WriteU32(out + 4, m_entropy);
+    MrcByteIo::WriteU16(out + 8, m_spdcid);
+    MrcByteIo::WriteU16(out + 10, m_dpdcid);
+    out[12] = 0;
+    MrcByteIo::WriteU24(out + 13, m_nackPsn);
+    out[16] = static_cast<uint8_t>((m_ccType << 4) | m_ccFlags);
+    out[17] = 0;
+    MrcByteIo::WriteU16(out + 18, m_txTimestamp);
 }
 
 uint32_t

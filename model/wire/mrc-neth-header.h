@@ -5,7 +5,7 @@
 #ifndef MRC_NETH_HEADER_H
 #define MRC_NETH_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 #include <string>
@@ -71,7 +71,7 @@ MrcNackReasonIsFatal(MrcNackReason reason)
  * cc_type is 2, the value both MRC-Client and NS3X write in NACKs; no source
  * says what it means.
  */
-class MrcNethHeader : public Header
+class MrcNethHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SIZE = 20;          ///< serialized size in bytes
@@ -81,7 +81,7 @@ class MrcNethHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -50,27 +50,35 @@ ReadIpv6(const uint8_t* b,
     dst = MrcIpv6Bytes::FromBytes(b + 24);
 }
 
-/// Several headers serialized back to back as one (write-only: MrcAddHeaders).
+/// Several headers serialized back to back as one (write-only: MrcAddHeaders). Each
+/// header writes its bytes into one stack array (MrcWireHeader::WriteTo), which goes into
+/// the buffer with a single Write.
 class MrcHeaderSequence : public Header
 {
   public:
+    /// Most bytes a sequence may serialize to (the room Serialize keeps on the stack).
+    static constexpr uint32_t MAX_BYTES = 512;
+
     /// \param headers the headers in wire order (null entries skipped)
     /// \param first a header before them (may be null)
     /// \param outer a header before `first` (may be null)
-    explicit MrcHeaderSequence(std::initializer_list<const Header*> headers,
-                               const Header* first = nullptr,
-                               const Header* outer = nullptr)
+    explicit MrcHeaderSequence(std::initializer_list<const MrcWireHeader*> headers,
+                               const MrcWireHeader* first = nullptr,
+                               const MrcWireHeader* outer = nullptr)
         : m_lead{outer, first},
           m_headers(headers)
     {
-        for (const Header* h : m_lead)
+        for (const MrcWireHeader* h : m_lead)
         {
             m_size += h ? h->GetSerializedSize() : 0;
         }
-        for (const Header* h : m_headers)
+        for (const MrcWireHeader* h : m_headers)
         {
             m_size += h ? h->GetSerializedSize() : 0;
         }
+        NS_ABORT_MSG_IF(m_size > MAX_BYTES,
+                        "MrcHeaderSequence: " << m_size << " bytes of headers; at most "
+                                              << MAX_BYTES);
     }
 
     static TypeId GetTypeId()
@@ -92,22 +100,27 @@ class MrcHeaderSequence : public Header
 
     void Serialize(Buffer::Iterator start) const override
     {
-        for (const Header* h : m_lead)
+        uint8_t b[MAX_BYTES];
+        uint8_t* out = b;
+        for (const MrcWireHeader* h : m_lead)
         {
             if (h)
             {
-                h->Serialize(start);
-                start.Next(h->GetSerializedSize());
+                h->WriteTo(out);
+                out += h->GetSerializedSize();
             }
         }
-        for (const Header* h : m_headers)
+        for (const MrcWireHeader* h : m_headers)
         {
             if (h)
             {
-                h->Serialize(start);
-                start.Next(h->GetSerializedSize());
+                h->WriteTo(out);
+                out += h->GetSerializedSize();
             }
         }
+        NS_ASSERT_MSG(static_cast<uint32_t>(out - b) == m_size,
+                      "MrcHeaderSequence: a header's size changed after the sequence was made");
+        start.Write(b, m_size);
     }
 
     uint32_t Deserialize(Buffer::Iterator /* start */) override
@@ -118,7 +131,7 @@ class MrcHeaderSequence : public Header
 
     void Print(std::ostream& os) const override
     {
-        for (const Header* h : m_lead)
+        for (const MrcWireHeader* h : m_lead)
         {
             if (h)
             {
@@ -126,7 +139,7 @@ class MrcHeaderSequence : public Header
                 os << " ";
             }
         }
-        for (const Header* h : m_headers)
+        for (const MrcWireHeader* h : m_headers)
         {
             if (h)
             {
@@ -137,9 +150,9 @@ class MrcHeaderSequence : public Header
     }
 
   private:
-    const Header* m_lead[2];                        //!< outer and first (null: none)
-    std::initializer_list<const Header*> m_headers; //!< the headers, wire order
-    uint32_t m_size{0};                             //!< their total size
+    const MrcWireHeader* m_lead[2];                        //!< outer and first (null: none)
+    std::initializer_list<const MrcWireHeader*> m_headers; //!< the headers, wire order
+    uint32_t m_size{0};                                    //!< their total size
 };
 
 bool
@@ -502,7 +515,7 @@ MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset)
 }
 
 void
-MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const Header*> outermostFirst)
+MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const MrcWireHeader*> outermostFirst)
 {
     p->AddHeader(MrcHeaderSequence(outermostFirst));
 }
@@ -571,7 +584,7 @@ MrcAddIpv6Header(Ptr<Packet> p,
                  const MrcIpv6Fields& ip,
                  const uint8_t* following,
                  uint32_t followingBytes,
-                 std::initializer_list<const Header*> after,
+                 std::initializer_list<const MrcWireHeader*> after,
                  const uint8_t* ethernet)
 {
     static MrcRawHeader scratch;
@@ -585,7 +598,7 @@ MrcAddIpv6InIpv6Header(Ptr<Packet> p,
                        const MrcIpv6Fields& inner,
                        const uint8_t* following,
                        uint32_t followingBytes,
-                       std::initializer_list<const Header*> after,
+                       std::initializer_list<const MrcWireHeader*> after,
                        const uint8_t* ethernet)
 {
     static MrcRawHeader outerScratch;

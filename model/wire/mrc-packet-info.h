@@ -7,6 +7,7 @@
 
 #include "mrc-opcodes.h"
 #include "mrc-traffic-class.h"
+#include "mrc-wire-header.h"
 
 #include "ns3/header.h"
 #include "ns3/ipv6-address.h"
@@ -326,7 +327,8 @@ void MrcAddIpv6Header(Ptr<Packet> p,
  * As MrcAddIpv6Header, followed by headers (a transport's BTH and extension headers, say),
  * all with a single Packet::AddHeader: the bytes of adding the headers, then the IPv6
  * header and its following bytes, one AddHeader fewer (and on ns-3.37, whose buffer
- * grows to exactly what it holds, one re-allocation fewer).
+ * grows to exactly what it holds, one re-allocation fewer). All the bytes are laid out
+ * in one array (MrcWireHeader::WriteTo) and written to the buffer at once.
  * \param p the packet
  * \param ip the IPv6 fields (flow label must fit in 20 bits)
  * \param following bytes to place right after the IPv6 header (may be null)
@@ -338,7 +340,7 @@ void MrcAddIpv6Header(Ptr<Packet> p,
                       const MrcIpv6Fields& ip,
                       const uint8_t* following,
                       uint32_t followingBytes,
-                      std::initializer_list<const Header*> after,
+                      std::initializer_list<const MrcWireHeader*> after,
                       const uint8_t* ethernet = nullptr);
 
 /**
@@ -362,19 +364,20 @@ void MrcAddIpv6InIpv6Header(Ptr<Packet> p,
                             const MrcIpv6Fields& inner,
                             const uint8_t* following,
                             uint32_t followingBytes,
-                            std::initializer_list<const Header*> after,
+                            std::initializer_list<const MrcWireHeader*> after,
                             const uint8_t* ethernet = nullptr);
 
 /**
  * \ingroup mrc
  * Prepend several headers with a single Packet::AddHeader: the packet gets the same
  * bytes as adding them one by one, innermost first, but pays the per-call cost of
- * AddHeader (buffer growth, metadata, logging checks) once.
+ * AddHeader (buffer growth, metadata, logging checks) once, and one buffer write for
+ * all of them (each header lays out its bytes with MrcWireHeader::WriteTo).
  * \param p the packet
  * \param outermostFirst the headers in wire order (the first ends up at the start
  *        of the packet); null entries are skipped
  */
-void MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const Header*> outermostFirst);
+void MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const MrcWireHeader*> outermostFirst);
 
 } // namespace ns3
 

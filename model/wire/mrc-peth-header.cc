@@ -4,6 +4,7 @@
 
 #include "mrc-peth-header.h"
 
+#include "mrc-byte-io.h"
 #include "mrc-ext-header-common.h"
 #include "mrc-tseth-header.h"
 
@@ -21,7 +22,7 @@ TypeId
 MrcPethHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcPethHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcPethHeader>();
     return tid;
@@ -40,17 +41,19 @@ MrcPethHeader::GetSerializedSize() const
 }
 
 void
-MrcPethHeader::Serialize(Buffer::Iterator start) const
+MrcPethHeader::WriteTo(uint8_t* out) const
 {
-    start.WriteHtonU16(MrcWire::LeadBits(m_type, m_nextHeader));
-    start.WriteU8(0);
-    start.WriteU8(m_vendorInfo);
-    start.WriteHtonU16(m_probeId);
-    start.WriteHtonU16(0);
-    start.WriteHtonU16(m_spdcid);
-    start.WriteHtonU16(m_dpdcid);
-    start.WriteHtonU16(m_txTimestamp);
-    start.WriteHtonU16((m_tsr ? MrcTsethHeader::TSR_BIT : 0) | m_ftype);
+    static_assert(SIZE == 16, "the PETH layout below is 16 bytes");
+    MrcByteIo::WriteU16(out, MrcWire::LeadBits(m_type, m_nextHeader));
+    out[2] = 0;
+    out[3] = m_vendorInfo;
+    MrcByteIo::WriteU16(out + 4, m_probeId);
+    MrcByteIo::WriteU16(out + 6, 0);
+    MrcByteIo::WriteU16(out + 8, m_spdcid);
+    MrcByteIo::WriteU16(out + 10, m_dpdcid);
+    MrcByteIo::WriteU16(out + 12, m_txTimestamp);
+    MrcByteIo::WriteU16(out + 14,
+                        static_cast<uint16_t>((m_tsr ? MrcTsethHeader::TSR_BIT : 0) | m_ftype));
 }
 
 uint32_t

@@ -6,8 +6,7 @@
 #define MRC_PETH_HEADER_H
 
 #include "mrc-tseth-header.h"
-
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -39,7 +38,7 @@ namespace ns3
  * Layout: MRC-Client and pcap-view agree (see doc/mrc.rst). Timestamps use the
  * unit of MrcTsethHeader.
  */
-class MrcPethHeader : public Header
+class MrcPethHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SIZE = 16; ///< serialized size in bytes
@@ -48,7 +47,7 @@ class MrcPethHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 
+#include <cstring>
 #include <iomanip>
 
 namespace ns3
@@ -22,7 +23,7 @@ TypeId
 MrcRawHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcRawHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcRawHeader>();
     return tid;
@@ -41,9 +42,9 @@ MrcRawHeader::GetSerializedSize() const
 }
 
 void
-MrcRawHeader::Serialize(Buffer::Iterator start) const
+MrcRawHeader::WriteTo(uint8_t* out) const
 {
-    start.Write(m_bytes, m_size);
+    std::memcpy(out, m_bytes, m_size);
 }
 
 uint32_t

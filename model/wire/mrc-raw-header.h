@@ -5,8 +5,9 @@
 #ifndef MRC_RAW_HEADER_H
 #define MRC_RAW_HEADER_H
 
+#include "mrc-wire-header.h"
+
 #include "ns3/assert.h"
-#include "ns3/header.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
@@ -45,13 +46,15 @@ namespace ns3
  * at once; the simulator runs one event at a time, so a site is never re-entered while it
  * fills its object.
  */
-class MrcRawHeader : public Header
+class MrcRawHeader : public MrcWireHeader
 {
   public:
     /// Bytes of an Ethernet header without preamble and FCS: destination, source, type.
     static constexpr uint32_t ETHERNET_BYTES = 14;
     /// Room for an Ethernet header followed by the first 64 bytes of its packet.
     static constexpr uint32_t MAX_BYTES = ETHERNET_BYTES + 64;
+    static_assert(MAX_BYTES <= MrcWireHeader::MAX_SERIALIZED_SIZE,
+                  "a raw header fits the room MrcWireHeader::Serialize keeps");
 
     /// What the bytes are, for Print.
     enum Layout : uint8_t
@@ -80,7 +83,7 @@ class MrcRawHeader : public Header
 
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
@@ -144,6 +147,13 @@ class MrcRawHeader : public Header
     {
         p->RemoveAtStart(m_size);
         p->AddHeader(*this);
+    }
+
+  protected:
+    /// \return the bytes: on its own the header is written from them, without a copy
+    const uint8_t* GetWireBytes() const override
+    {
+        return m_bytes;
     }
 
   private:

@@ -28,7 +28,7 @@ TypeId
 MrcRethHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcRethHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcRethHeader>();
     return tid;
@@ -47,14 +47,11 @@ MrcRethHeader::GetSerializedSize() const
 }
 
 void
-MrcRethHeader::Serialize(Buffer::Iterator start) const
+MrcRethHeader::WriteTo(uint8_t* out) const
 {
-    // Built in place and written at once: one bounds check instead of one per field.
-    uint8_t b[SERIALIZED_SIZE];
-    MrcByteIo::WriteU64(b, m_va);
-    MrcByteIo::WriteU32(b + 8, m_rkey);
-    MrcByteIo::WriteU32(b + 12, m_dmaLength);
-    start.Write(b, SERIALIZED_SIZE);
+    MrcByteIo::WriteU64(out, m_va);
+    MrcByteIo::WriteU32(out + 8, m_rkey);
+    MrcByteIo::WriteU32(out + 12, m_dmaLength);
 }
 
 uint32_t

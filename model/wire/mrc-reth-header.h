@@ -5,7 +5,7 @@
 #ifndef MRC_RETH_HEADER_H
 #define MRC_RETH_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 
@@ -28,7 +28,7 @@ namespace ns3
  * carries it in every Write packet, with the virtual address of that packet's
  * payload, so the receiver can place packets that arrive out of order.
  */
-class MrcRethHeader : public Header
+class MrcRethHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SERIALIZED_SIZE = 16; //!< bytes on the wire
@@ -42,7 +42,7 @@ class MrcRethHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -45,7 +45,7 @@ TypeId
 MrcSethHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcSethHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcSethHeader>();
     return tid;
@@ -64,25 +64,22 @@ MrcSethHeader::GetSerializedSize() const
 }
 
 void
-MrcSethHeader::Serialize(Buffer::Iterator start) const
+MrcSethHeader::WriteTo(uint8_t* out) const
 {
-    // Built in place and written at once: one bounds check instead of one per field.
     static_assert(SIZE == 28, "the SETH layout below is 28 bytes");
-    uint8_t b[SIZE];
-    MrcByteIo::WriteU16(b,
+    MrcByteIo::WriteU16(out,
                         static_cast<uint16_t>(MrcWire::LeadBits(m_type, m_nextHeader) |
                                               (m_m << M_SHIFT) | (m_pr ? PR_BIT : 0)));
-    MrcByteIo::WriteU16(b + 2, static_cast<uint16_t>(m_ackPsnOffset));
-    MrcByteIo::WriteU32(b + 4, m_entropy);
-    MrcByteIo::WriteU16(b + 8, m_spdcid);
-    MrcByteIo::WriteU16(b + 10, m_dpdcid);
-    b[12] = 0;
-    MrcByteIo::WriteU24(b + 13, m_cackPsn);
-    b[16] = static_cast<uint8_t>((m_ccType << 4) | m_ccFlags);
-    b[17] = m_mpr;
-    MrcByteIo::WriteU16(b + 18, static_cast<uint16_t>(m_sackOffset));
-    MrcByteIo::WriteU64(b + 20, m_sackBitmap);
-    start.Write(b, SIZE);
+    MrcByteIo::WriteU16(out + 2, static_cast<uint16_t>(m_ackPsnOffset));
+    MrcByteIo::WriteU32(out + 4, m_entropy);
+    MrcByteIo::WriteU16(out + 8, m_spdcid);
+    MrcByteIo::WriteU16(out + 10, m_dpdcid);
+    out[12] = 0;
+    MrcByteIo::WriteU24(out + 13, m_cackPsn);
+    out[16] = static_cast<uint8_t>((m_ccType << 4) | m_ccFlags);
+    out[17] = m_mpr;
+    MrcByteIo::WriteU16(out + 18, static_cast<uint16_t>(m_sackOffset));
+    MrcByteIo::WriteU64(out + 20, m_sackBitmap);
 }
 
 uint32_t

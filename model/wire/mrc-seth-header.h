@@ -5,7 +5,7 @@
 #ifndef MRC_SETH_HEADER_H
 #define MRC_SETH_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
 
 #include <cstdint>
 #include <string>
@@ -64,7 +64,7 @@ std::string MrcPathFeedbackToString(MrcPathFeedback m);
  * (MRC-Client calls them res_type, res_nxt); they are carried for round trips.
  * Layout: MRC-Client and pcap-view agree (see doc/mrc.rst).
  */
-class MrcSethHeader : public Header
+class MrcSethHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SIZE = 28;                  ///< serialized size in bytes
@@ -78,7 +78,7 @@ class MrcSethHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     /**
      * Read the header from SIZE bytes in memory (what Deserialize reads from a buffer).

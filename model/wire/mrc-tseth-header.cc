@@ -4,6 +4,8 @@
 
 #include "mrc-tseth-header.h"
 
+#include "mrc-byte-io.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -18,7 +20,7 @@ TypeId
 MrcTsethHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::MrcTsethHeader")
-                            .SetParent<Header>()
+                            .SetParent<MrcWireHeader>()
                             .SetGroupName("Mrc")
                             .AddConstructor<MrcTsethHeader>();
     return tid;
@@ -37,10 +39,10 @@ MrcTsethHeader::GetSerializedSize() const
 }
 
 void
-MrcTsethHeader::Serialize(Buffer::Iterator start) const
+MrcTsethHeader::WriteTo(uint8_t* out) const
 {
-    start.WriteHtonU16(m_txTimestamp);
-    start.WriteHtonU16((m_tsr ? TSR_BIT : 0) | m_ftype);
+    MrcByteIo::WriteU16(out, m_txTimestamp);
+    MrcByteIo::WriteU16(out + 2, static_cast<uint16_t>((m_tsr ? TSR_BIT : 0) | m_ftype));
 }
 
 uint32_t

@@ -5,7 +5,8 @@
 #ifndef MRC_TSETH_HEADER_H
 #define MRC_TSETH_HEADER_H
 
-#include "ns3/header.h"
+#include "mrc-wire-header.h"
+
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -36,7 +37,7 @@ namespace ns3
  * specification gives the unit; 128 ns is the choice of a third-party ns-3 MRC
  * model (see doc/mrc.rst). The model writes tsr = 0.
  */
-class MrcTsethHeader : public Header
+class MrcTsethHeader : public MrcWireHeader
 {
   public:
     static constexpr uint32_t SIZE = 4;                    ///< serialized size in bytes
@@ -50,7 +51,7 @@ class MrcTsethHeader : public Header
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
     uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
+    void WriteTo(uint8_t* out) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 

@@ -419,7 +419,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
                      const MrcUsidCarrier* carrier,
                      uint8_t dscp,
                      MrcEcn ecn,
-                     std::initializer_list<const Header*> transport = {}) const;
+                     std::initializer_list<const MrcWireHeader*> transport = {}) const;
     /// Complete requests the cumulative point covers; update timers. \return true if progress
     bool AfterAckProgress();
     /**
@@ -533,7 +533,7 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
                      Ptr<Packet> p,
                      uint32_t echoedEv,
                      uint8_t kind = CONTROL_UNCOUNTED,
-                     std::initializer_list<const Header*> transport = {});
+                     std::initializer_list<const MrcWireHeader*> transport = {});
     /**
      * Send a Transport ACK (opcode 0xD1, AETH: ACK, credit 0x1f, MSN = messages completed).
      * \param port the port \param ev the EV of the packet that completed the message

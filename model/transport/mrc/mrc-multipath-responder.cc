@@ -240,7 +240,7 @@ MrcMultipathQueuePair::SendReverse(uint32_t port,
                                    Ptr<Packet> p,
                                    uint32_t echoedEv,
                                    uint8_t kind,
-                                   std::initializer_list<const Header*> transport)
+                                   std::initializer_list<const MrcWireHeader*> transport)
 {
     // The selector's reverse path (the EV table rotates over the GOOD active EVs of the
     // plane: a reverse path that died silently then loses only some control packets, and

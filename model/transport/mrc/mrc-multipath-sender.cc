@@ -198,7 +198,7 @@ MrcMultipathQueuePair::Encapsulate(Ptr<Packet> p,
                                    const MrcUsidCarrier* carrier,
                                    uint8_t dscp,
                                    MrcEcn ecn,
-                                   std::initializer_list<const Header*> transport) const
+                                   std::initializer_list<const MrcWireHeader*> transport) const
 {
     const MrcEvWire wire =
         MrcEvEncode(evValue, m_srcPortHigh ? MrcEvSplit::SRC_PORT_HIGH : MrcEvSplit::SRC_PORT_LOW);

@@ -1048,7 +1048,7 @@ MrcRoceQueuePair::SendControlToPeer(uint32_t port,
                                     Ptr<Packet> p,
                                     uint8_t dscp,
                                     uint8_t kind,
-                                    std::initializer_list<const Header*> transport)
+                                    std::initializer_list<const MrcWireHeader*> transport)
 {
     AddFrameHeaders(p,
                     port,

@@ -217,7 +217,7 @@ class MrcRoceQueuePair : public MrcQueuePair
                            Ptr<Packet> p,
                            uint8_t dscp,
                            uint8_t kind,
-                           std::initializer_list<const Header*> transport = {});
+                           std::initializer_list<const MrcWireHeader*> transport = {});
     /// The notification point asks for its deferred CNP.
     void SendDeferredCnp();
 
