@@ -555,11 +555,7 @@ class MrcQueuePair : public Object
                       bool icrcInPayload) const;
 
     // configuration (attributes)
-    uint32_t m_mtu; //!< payload bytes per full packet (Mtu attribute)
-    // read whenever the NIC asks the queue pair for a packet: in the object's first cache
-    // line, with the virtual table pointer and m_mtu, rather than a line of its own
-    MrcQpState m_state;          //!< state
-    bool m_receiveInRtr;         //!< arrivals are processed in RTR too
+    uint32_t m_mtu;              //!< payload bytes per full packet (Mtu attribute)
     TypeId m_ccTypeId;           //!< CongestionControl attribute
     TypeId m_pathTypeId;         //!< PathSelector attribute
     Time m_baseRtt;              //!< BaseRtt attribute (given to the controller)
@@ -572,7 +568,9 @@ class MrcQueuePair : public Object
     uint32_t m_remoteQpn;                           //!< peer QPN
     std::vector<Ipv6Address> m_remoteAddress;       //!< peer address per port
     std::vector<MrcIpv6Bytes> m_remoteAddressBytes; //!< the same, as bytes
-    // checked by every packet: with the connection rather than with the other trace sources
+    MrcQpState m_state;                             //!< state
+    bool m_receiveInRtr;                            //!< arrivals are processed in RTR too
+    // checked by every packet: beside the state rather than with the other trace sources
     TracedCallback<Ptr<const Packet>> m_rxTrace; //!< Rx
     TracedCallback<Ptr<const Packet>> m_txTrace; //!< Tx
     MrcQpError m_error;                          //!< error

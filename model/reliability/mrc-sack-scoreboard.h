@@ -416,17 +416,15 @@ class MrcSackScoreboard
     /// Reset m_update for a new call.
     void ClearUpdate();
 
-    // HasRoom and GetRetransmitQueueSize are read whenever the NIC asks the queue pair for a
-    // packet: their counters first, in the object's first cache line with the capacity
-    uint32_t m_outstanding{0};              //!< PSNs in [una, next)
-    uint32_t m_retxQueued{0};               //!< records in LOST or RETX_PENDING
     Config m_config;                        //!< parameters
     std::vector<MrcPsnRecord> m_ring;       //!< grows by doubling to the capacity rounded up to 2^n
     uint32_t m_mask;                        //!< ring size - 1
     uint32_t m_head{0};                     //!< ring index of una
     uint32_t m_una;                         //!< oldest unacked PSN
+    uint32_t m_outstanding{0};              //!< PSNs in [una, next)
     uint64_t m_inflightBytes{0};            //!< bytes in state SENT
     uint32_t m_sackedCount{0};              //!< records in state SACKED
+    uint32_t m_retxQueued{0};               //!< records in LOST or RETX_PENDING
     uint32_t m_retxHint{0};                 //!< no queued record below this offset
     uint32_t m_countFrontier{0};            //!< count rule already applied below this offset
     uint32_t m_highestSacked{0};            //!< offset + 1 of the highest SACKed PSN (0 = none)

@@ -260,28 +260,23 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     void OnBaseRttProbeAnswer(uint16_t probeId);
 
     // attributes
-    // What GetNextSendTime and CanSendNew read of this class, in one cache line (aligned
-    // to one) rather than four: read whenever the NIC asks the queue pair for a packet,
-    // which in a large fabric is a miss per line.
-    alignas(64) Time m_nextAvail; //!< pacing
-    int64_t m_credit; //!< credit (bytes; spent per packet, may go below 0 by one packet)
-    uint32_t m_port;  //!< the NIC port used
-    bool m_rccc;      //!< ReceiverCredit
-
     TypeId m_evTypeId;        //!< EntropySelector
     Time m_minRto;            //!< MinRto
     uint32_t m_maxRtoRetries; //!< MaxRtoRetries
     uint32_t m_windowPsns;    //!< WindowPsns
     bool m_baseRttProbe;      //!< BaseRttProbe
     bool m_retxSampleBound;   //!< RetxRttSampleBound
+    bool m_rccc;              //!< ReceiverCredit
     uint64_t m_cfgMaxCredit;  //!< MaxCredit (0: derived)
 
     Ptr<MrcPathSelector> m_ev; //!< entropy selector
     MrcUecCounters m_uec;      //!< counters
+    uint32_t m_port;           //!< the NIC port used
 
     // requester
     uint64_t m_msnBase;       //!< MSN of m_sendQueue.front()
     uint32_t m_lastRcvdUnits; //!< rcvd_bytes of the newest ACK (256 B units)
+    Time m_nextAvail;         //!< pacing
     MrcTxTimeCache m_txTime;  //!< pacing: the last serialization time computed
     bool m_probeDecided;      //!< first ACK/NACK seen (probe sent or skipped)
     bool m_probePending;      //!< base-RTT probe sent, answer not yet in
@@ -290,6 +285,7 @@ class MrcUecQueuePair : public MrcSprayedQueuePair
     Time m_probeRtt;          //!< the RTT it measured (0: none yet)
 
     // receiver credit, requester
+    int64_t m_credit;     //!< credit (bytes; spent per packet, may go below 0 by one packet)
     uint64_t m_maxCredit; //!< configured_maxwnd (bytes)
     bool m_speculating;   //!< no ACK, NACK or PULL seen yet
     int64_t m_pullQuanta; //!< cumulative credit received (quanta, unwrapped)
