@@ -29,6 +29,7 @@
 #include "ns3/mrc-wire-header.h"
 #include "ns3/packet.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <gtest/gtest.h>
@@ -662,4 +663,53 @@ TEST(RawHeader, WireHeadersWriteToGivesTheSerializedBytesAndSequencesConcatenate
         separate->AddHeader(*it->first);
     }
     EXPECT_EQ(PacketBytes(separate), expected);
+}
+
+namespace
+{
+/// A wire header larger than MrcWireHeader::MAX_SERIALIZED_SIZE (for the abort below).
+class OversizedWireHeader : public MrcWireHeader
+{
+  public:
+    TypeId GetInstanceTypeId() const override
+    {
+        return MrcWireHeader::GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return MrcWireHeader::MAX_SERIALIZED_SIZE + 1;
+    }
+
+    void WriteTo(uint8_t* out) const override
+    {
+        std::fill(out, out + GetSerializedSize(), 0);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator /* start */) override
+    {
+        return GetSerializedSize();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "oversized";
+    }
+};
+} // namespace
+
+TEST(RawHeader, WireHeaderLimitsAbortNamingTheSize)
+{
+    // a header sequence holds at most 512 bytes: seven 78-byte raw headers are 546
+    MrcRawHeader raw;
+    raw.SetSize(MrcRawHeader::MAX_BYTES);
+    std::fill(raw.Bytes(), raw.Bytes() + MrcRawHeader::MAX_BYTES, 0x11);
+    Ptr<Packet> p = Create<Packet>(4);
+    MrcAddHeaders(p, {&raw, &raw, &raw, &raw, &raw, &raw});
+    EXPECT_EQ(p->GetSize(), 6 * MrcRawHeader::MAX_BYTES + 4); // 468 bytes: within the limit
+    EXPECT_DEATH(MrcAddHeaders(p, {&raw, &raw, &raw, &raw, &raw, &raw, &raw}),
+                 "546 bytes of headers; at most 512");
+    // a single wire header holds at most 128 bytes when it lays its bytes out on the stack
+    OversizedWireHeader big;
+    EXPECT_DEATH(Create<Packet>(4)->AddHeader(big), "129 bytes; an MrcWireHeader has at most 128");
 }
