@@ -70,6 +70,12 @@ if(MRC_STANDALONE AND TARGET ${MRC_TEST_TARGET})
     PROPERTIES ENVIRONMENT "MRC_EXAMPLES_DIR=${CMAKE_BINARY_DIR}/examples" TIMEOUT 600
   )
 
+  # Many cases in one process, as a developer runs the binary: each case must leave no
+  # ns-3 state (names, defaults, the simulator) behind for the next (test/mrc-gtest-main.cc).
+  add_test(NAME one-process COMMAND mrc-gtest
+           --gtest_filter=MrcDistributed.*:MrcTopology*:MrcScenario*)
+  set_tests_properties(one-process PROPERTIES ENVIRONMENT "MRC_EXAMPLES_DIR=${CMAKE_BINARY_DIR}/examples" TIMEOUT 300)
+
   # The ns-3 TestSuite adapter, run through ns-3's own TestRunner on a cheap subset.
   add_test(NAME mrc-testsuite-adapter COMMAND test-runner --test-name=mrc --stop-on-failure)
   set_tests_properties(mrc-testsuite-adapter PROPERTIES ENVIRONMENT "GTEST_FILTER=TrafficClass*" TIMEOUT 120)

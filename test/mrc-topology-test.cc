@@ -297,6 +297,31 @@ TEST(MrcTopologyDeathTest, BuildAbortsNamingTheShapeError)
     EXPECT_DEATH(Build(Clos(0, 16, 4, 4)), "planes=0");
 }
 
+TEST(MrcTopologyDeathTest, ASecondTopologyInOneProcessStopsNamingTheTakenName)
+{
+    // ns-3's names outlive Simulator::Destroy: building again without Names::Clear() stops
+    // with the name and the two ways out; with either, the second build works.
+    EXPECT_DEATH(
+        {
+            MrcTopologyHelper(Clos(1, 8, 4, 2)).Build();
+            Simulator::Destroy();
+            MrcTopologyHelper(Clos(1, 8, 4, 2)).Build();
+        },
+        "the ns-3 name \"host0\" is taken .*Names::Clear.*SetNames.false.");
+    MrcTopologyHelper(Clos(1, 8, 4, 2)).Build();
+    Simulator::Destroy();
+    MrcTopologyHelper unnamed(Clos(1, 8, 4, 2));
+    unnamed.SetNames(false);
+    EXPECT_EQ(unnamed.Build()->GetNHosts(), 8u);
+    Simulator::Destroy();
+    Names::Clear();
+    Ptr<MrcTopology> again = MrcTopologyHelper(Clos(1, 8, 4, 2)).Build();
+    EXPECT_EQ(Names::Find<Node>("host7"), again->GetHost(7));
+    EXPECT_EQ(Names::Find<Node>("p0-t1-1"), again->GetSwitch(0, MrcTier::T1, 1));
+    Simulator::Destroy();
+    Names::Clear();
+}
+
 TEST(MrcTopology, CommandLineOptions)
 {
     MrcTopologyOptions o;

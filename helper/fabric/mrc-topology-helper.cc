@@ -87,6 +87,25 @@ MrcTopologyHelper::SetNames(bool names)
 namespace
 {
 
+/**
+ * Register \p name for \p node with ns-3's Names, or stop with a message that says why it
+ * cannot be: the names live for the whole process (Simulator::Destroy keeps them), so a
+ * second topology built in one program finds the first one's names taken.
+ */
+void
+AddNodeName(const std::string& name, Ptr<Node> node)
+{
+    if (Names::Find<Object>(name))
+    {
+        NS_FATAL_ERROR("MrcTopologyHelper: the ns-3 name \""
+                       << name
+                       << "\" is taken (a topology built earlier in this process keeps its "
+                          "names after Simulator::Destroy); allowed: call Names::Clear() before "
+                          "building another topology, or SetNames(false) on this helper");
+    }
+    Names::Add(name, node);
+}
+
 /// The dual forwarding of a switch built by the helper (an MrcSwitchNode made here).
 Ptr<MrcDualForwarding>
 Dual(Ptr<Node> sw)
@@ -569,7 +588,7 @@ MrcTopologyHelper::CreateHosts(Ptr<MrcTopology> t)
         t->m_hostOfNode[t->m_hosts.Get(h)->GetId()] = h;
         if (m_names)
         {
-            Names::Add("host" + std::to_string(h), t->m_hosts.Get(h));
+            AddNodeName("host" + std::to_string(h), t->m_hosts.Get(h));
         }
     }
     t->m_hostLink.assign(std::size_t(nHosts) * t->m_config.planes, 0);
@@ -625,8 +644,8 @@ MrcTopologyHelper::AddSwitch(Ptr<MrcTopology> t, uint32_t p, uint32_t tier, uint
     t->m_switchOfNode[sw->GetId()] = id;
     if (m_names)
     {
-        Names::Add("p" + std::to_string(p) + "-t" + std::to_string(tier) + "-" + std::to_string(i),
-                   sw);
+        AddNodeName("p" + std::to_string(p) + "-t" + std::to_string(tier) + "-" + std::to_string(i),
+                    sw);
     }
     return id;
 }
