@@ -84,6 +84,8 @@ if(MRC_STANDALONE AND TARGET ${MRC_TEST_TARGET})
   add_test(NAME build-lists COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-build-lists.py
                                     ${CMAKE_CURRENT_SOURCE_DIR})
   add_test(NAME clang-format COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test/check-format.sh ${CMAKE_CURRENT_SOURCE_DIR})
+  # ./ns3-mrc refuses options that do not exist or cannot go together (exit 2, naming them).
+  add_test(NAME cli-options COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test/check-cli-options.sh ${CMAKE_CURRENT_SOURCE_DIR})
   # The folders of model/ and helper/ are layers: includes only point down (no NIC, link
   # or switch code names a transport header).
   add_test(NAME layers COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/test/check-layers.py
