@@ -31,5 +31,6 @@ expect "run compare --pgo --ranks=2" "'run --ranks' runs its own MPI build; --pg
 expect "bench --pgo --ranks=2" "'bench --ranks' runs its own MPI build; --no-asserts and --pgo are for the other benchmarks"
 expect "bench --bogus" "unknown option '--bogus' for 'bench' (allowed: --filter=REGEX, --repeat=N, --instructions, --no-asserts, --pgo, --ranks=N)"
 expect "bench --repeat=0" "bad --repeat '0' for 'bench' (allowed: a whole number >= 1)"
+expect "validate --bogus" "unknown option '--bogus' for 'validate' (allowed: --quick, --case=ID, --reuse, --no-plots, --jobs=N, --pgo)"
 expect "nosuchcommand" "unknown command 'nosuchcommand'"
 exit $status
