@@ -273,8 +273,14 @@ TEST(MrcClassScheduler, FlushDropsClassZeroFirstAndResetsCredit)
     Fill(s, 0, 1, 100);
     s->SetClassPaused(6, true);
     std::vector<uint32_t> dropped;
-    s->Flush([&](const Ptr<Packet>& p) { dropped.push_back(p->GetSize()); });
+    std::vector<uint8_t> classes;
+    s->Flush([&](const Ptr<Packet>& p, uint8_t cls, uint64_t tag) {
+        dropped.push_back(p->GetSize());
+        classes.push_back(cls);
+        EXPECT_EQ(tag, 0u); // Fill gives none
+    });
     EXPECT_EQ(dropped, (std::vector<uint32_t>{100, 300, 300}));
+    EXPECT_EQ(classes, (std::vector<uint8_t>{0, 6, 6}));
     EXPECT_EQ(s->GetBacklogMask(), 0);
     EXPECT_EQ(s->GetTotalQueueBytes(), 0u);
     for (uint8_t c = 0; c < 8; ++c)
@@ -283,6 +289,48 @@ TEST(MrcClassScheduler, FlushDropsClassZeroFirstAndResetsCredit)
     }
     // A flush leaves the pauses to their owner.
     EXPECT_TRUE(s->IsClassPaused(6));
+}
+
+TEST(MrcClassScheduler, TagsTravelWithTheirFrames)
+{
+    // An owner's tag stays with its frame through every way out of the queue: the
+    // scheduler's order, RemoveLast, PeekLastTag and Flush (a switch keeps its buffer
+    // accounting there).
+    Ptr<MrcClassScheduler> s = Scheduler("StrictPriority", "1,1,1,1,1,1,1,1", 1000);
+    const uint64_t big = 0xfedcba9876543210ull;
+    ASSERT_TRUE(s->Enqueue(Create<Packet>(100), 2, 21));
+    ASSERT_TRUE(s->Enqueue(Create<Packet>(200), 2, 22));
+    ASSERT_TRUE(s->Enqueue(Create<Packet>(300), 5, big));
+    ASSERT_TRUE(s->Enqueue(Create<Packet>(400), 2)); // no tag: 0
+    uint64_t tag = 1;
+    EXPECT_FALSE(s->PeekLastTag(0, tag));
+    EXPECT_EQ(tag, 1u); // untouched
+    ASSERT_TRUE(s->PeekLastTag(2, tag));
+    EXPECT_EQ(tag, 0u);
+    uint8_t cls;
+    Ptr<Packet> p = s->Dequeue(cls, tag); // class 5 first (strict priority)
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(cls, 5);
+    EXPECT_EQ(p->GetSize(), 300u);
+    EXPECT_EQ(tag, big);
+    tag = 1;
+    p = s->RemoveLast(2, &tag); // the newest of class 2, untagged
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->GetSize(), 400u);
+    EXPECT_EQ(tag, 0u);
+    ASSERT_TRUE(s->PeekLastTag(2, tag));
+    EXPECT_EQ(tag, 22u);
+    p = s->Dequeue(cls, tag);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->GetSize(), 100u);
+    EXPECT_EQ(tag, 21u);
+    std::vector<std::pair<uint32_t, uint64_t>> flushed;
+    ASSERT_TRUE(s->Enqueue(Create<Packet>(50), 0, 7));
+    s->Flush([&](const Ptr<Packet>& f, uint8_t c, uint64_t t) {
+        flushed.emplace_back(f->GetSize() * 10 + c, t);
+    });
+    EXPECT_EQ(flushed, (std::vector<std::pair<uint32_t, uint64_t>>{{500, 7}, {2002, 22}}));
+    EXPECT_EQ(s->GetTotalQueueBytes(), 0u);
 }
 
 TEST(MrcClassSchedulerDeathTest, BadConfigurationAborts)

@@ -1040,7 +1040,7 @@ class HeadRecorder : public MrcPortOwner
         got.push_back(g);
     }
 
-    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t) override
+    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t) override
     {
     }
 };

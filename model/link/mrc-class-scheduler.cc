@@ -243,7 +243,7 @@ MrcClassScheduler::SelectDwrr()
                 m_deficit[c] += static_cast<uint64_t>(m_weights[c]) * m_quantum;
                 m_drrCharged = true;
             }
-            uint32_t head = m_queues[c].frames.front()->GetSize();
+            uint32_t head = m_queues[c].frames.front().frame->GetSize();
             if (head <= m_deficit[c])
             {
                 m_deficit[c] -= head;
@@ -275,7 +275,7 @@ MrcClassScheduler::GetPausedMask() const
 }
 
 Ptr<Packet>
-MrcClassScheduler::RemoveLast(uint8_t cls)
+MrcClassScheduler::RemoveLast(uint8_t cls, uint64_t* tag)
 {
     CheckSchedulerClass(cls, "MrcClassScheduler::RemoveLast");
     ClassQueue& q = m_queues[cls];
@@ -283,7 +283,11 @@ MrcClassScheduler::RemoveLast(uint8_t cls)
     {
         return nullptr;
     }
-    Ptr<Packet> frame = q.frames.back().Release();
+    if (tag)
+    {
+        *tag = q.frames.back().tag;
+    }
+    Ptr<Packet> frame = q.frames.back().frame.Release();
     q.frames.pop_back();
     q.bytes -= frame->GetSize();
     if (q.frames.empty())
@@ -296,6 +300,19 @@ MrcClassScheduler::RemoveLast(uint8_t cls)
         }
     }
     return frame;
+}
+
+bool
+MrcClassScheduler::PeekLastTag(uint8_t cls, uint64_t& tag) const
+{
+    CheckSchedulerClass(cls, "MrcClassScheduler::PeekLastTag");
+    const ClassQueue& q = m_queues[cls];
+    if (q.frames.empty())
+    {
+        return false;
+    }
+    tag = q.frames.back().tag;
+    return true;
 }
 
 uint32_t

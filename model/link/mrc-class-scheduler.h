@@ -109,24 +109,38 @@ class MrcClassScheduler : public Object
      * Append a frame to a class queue if it fits.
      * \param frame the frame
      * \param cls its class, 0..7 (not checked)
+     * \param tag the owner's word for this frame, kept beside it in the queue's slot and
+     *        handed back when the frame leaves (a switch keeps its buffer accounting
+     *        there, so that a frame's queue entry is the one place that describes it)
      * \return false (and the frame not queued) if the class would exceed QueueLimit
      */
-    bool Enqueue(const Ptr<Packet>& frame, uint8_t cls);
+    bool Enqueue(const Ptr<Packet>& frame, uint8_t cls, uint64_t tag = 0);
 
     /**
      * Remove the next frame to send: the head of the class the scheduler picks
      * among the non-empty, non-paused classes.
      * \param[out] cls the frame's class, or NO_CLASS
+     * \param[out] tag its tag as given to Enqueue (unchanged if no class is ready)
      * \return the frame, or null if no class is ready
      */
+    Ptr<Packet> Dequeue(uint8_t& cls, uint64_t& tag);
+    /// Dequeue without the tag. \param[out] cls the class \return the frame or null
     Ptr<Packet> Dequeue(uint8_t& cls);
 
     /**
      * Take the newest frame of a class queue out (not sent: e.g. a switch trims it).
      * \param cls the class, 0..7 (aborts otherwise)
+     * \param[out] tag its tag, if not null and a frame was taken
      * \return the frame, or null if the class queue is empty
      */
-    Ptr<Packet> RemoveLast(uint8_t cls);
+    Ptr<Packet> RemoveLast(uint8_t cls, uint64_t* tag = nullptr);
+
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \param[out] tag the tag of the newest frame of the class, if it has one
+     * \return false if the class queue is empty
+     */
+    bool PeekLastTag(uint8_t cls, uint64_t& tag) const;
 
     /**
      * Count a frame the owner sent from a class (after its dequeue hook, which may
@@ -147,7 +161,7 @@ class MrcClassScheduler : public Object
     /**
      * Empty every queue, class 0 first and head first, handing each frame to drop
      * (e.g. a link went down); resets the DWRR credits.
-     * \param drop called with each frame after it left its queue
+     * \param drop called as drop(frame, cls, tag) with each frame after it left its queue
      */
     template <typename Drop>
     void Flush(Drop&& drop);
@@ -215,13 +229,20 @@ class MrcClassScheduler : public Object
      */
     [[noreturn]] static void AbortBadClass(const char* what, uint32_t cls);
 
+    /// A queued frame and its owner's tag (Enqueue), in one slot.
+    struct Slot
+    {
+        MrcOwnedPtr<Packet> frame; //!< the frame (the queue's one reference)
+        uint64_t tag;              //!< the owner's word for it
+    };
+
     /// One class FIFO, its size and its send counters.
     struct ClassQueue
     {
-        MrcRing<MrcOwnedPtr<Packet>> frames; //!< frames, head first (one reference each)
-        uint32_t bytes{0};                   //!< bytes of the frames
-        uint64_t sentPackets{0};             //!< frames sent from this class
-        uint64_t sentBytes{0};               //!< their bytes
+        MrcRing<Slot> frames;    //!< frames, head first
+        uint32_t bytes{0};       //!< bytes of the frames
+        uint64_t sentPackets{0}; //!< frames sent from this class
+        uint64_t sentBytes{0};   //!< their bytes
     };
 
     // state read for every frame first, then the queues
@@ -240,7 +261,7 @@ class MrcClassScheduler : public Object
 // The frame path, inline: one call per frame and hop, worth no call.
 
 inline bool
-MrcClassScheduler::Enqueue(const Ptr<Packet>& frame, uint8_t cls)
+MrcClassScheduler::Enqueue(const Ptr<Packet>& frame, uint8_t cls, uint64_t tag)
 {
     ClassQueue& q = m_queues[cls];
     const uint32_t size = frame->GetSize();
@@ -248,7 +269,7 @@ MrcClassScheduler::Enqueue(const Ptr<Packet>& frame, uint8_t cls)
     {
         return false;
     }
-    q.frames.push_back(MrcOwnedPtr<Packet>(frame));
+    q.frames.push_back(Slot{MrcOwnedPtr<Packet>(frame), tag});
     q.bytes += size;
     m_backlogMask |= static_cast<uint8_t>(1u << cls);
     return true;
@@ -262,7 +283,7 @@ MrcClassScheduler::SelectStrict() const
 }
 
 inline Ptr<Packet>
-MrcClassScheduler::Dequeue(uint8_t& cls)
+MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag)
 {
     cls = m_dwrr ? SelectDwrr() : SelectStrict();
     if (cls == NO_CLASS)
@@ -272,7 +293,9 @@ MrcClassScheduler::Dequeue(uint8_t& cls)
     ClassQueue& q = m_queues[cls];
     // The queue's reference, handed over: moved out, then returned as a temporary (no
     // reference count changes on the way out).
-    MrcOwnedPtr<Packet> frame = std::move(q.frames.front());
+    Slot& head = q.frames.front();
+    MrcOwnedPtr<Packet> frame = std::move(head.frame);
+    tag = head.tag;
     q.frames.pop_front();
     q.bytes -= frame->GetSize();
     if (q.frames.empty())
@@ -284,6 +307,13 @@ MrcClassScheduler::Dequeue(uint8_t& cls)
         }
     }
     return frame.Release();
+}
+
+inline Ptr<Packet>
+MrcClassScheduler::Dequeue(uint8_t& cls)
+{
+    uint64_t tag;
+    return Dequeue(cls, tag);
 }
 
 inline void
@@ -301,7 +331,7 @@ MrcClassScheduler::PrefetchNext() const
     const uint32_t ready = m_backlogMask & ~static_cast<uint32_t>(m_pausedMask) & 0xffu;
     if (ready != 0)
     {
-        __builtin_prefetch(m_queues[31 - __builtin_clz(ready)].frames.front().Get());
+        __builtin_prefetch(m_queues[31 - __builtin_clz(ready)].frames.front().frame.Get());
     }
 #endif
 }
@@ -335,12 +365,14 @@ MrcClassScheduler::Flush(Drop&& drop)
 {
     for (auto& q : m_queues)
     {
+        const uint8_t cls = static_cast<uint8_t>(&q - m_queues.data());
         while (!q.frames.empty())
         {
-            Ptr<Packet> frame = q.frames.front().Release();
+            Ptr<Packet> frame = q.frames.front().frame.Release();
+            const uint64_t tag = q.frames.front().tag;
             q.frames.pop_front();
             q.bytes -= frame->GetSize();
-            drop(frame);
+            drop(frame, cls, tag);
         }
     }
     m_backlogMask = 0;

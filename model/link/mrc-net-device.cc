@@ -750,7 +750,7 @@ MrcNetDevice::SendFrom(Ptr<Packet> packet,
 }
 
 bool
-MrcNetDevice::SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t cls)
+MrcNetDevice::SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t cls, uint64_t tag)
 {
     NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::SendToClass");
@@ -772,7 +772,7 @@ MrcNetDevice::SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t
     std::copy(m_ethMacs, m_ethMacs + 12, eth.Bytes());
     MrcByteIo::WriteU16(eth.Bytes() + 12, etherType);
     packet->AddHeader(eth);
-    return EnqueueFrame(packet, cls);
+    return EnqueueFrame(packet, cls, tag);
 }
 
 void
@@ -810,7 +810,8 @@ MrcNetDevice::SendToClassReplacing(const Ptr<Packet>& packet,
                                    uint16_t etherType,
                                    uint8_t cls,
                                    const uint8_t* prefix,
-                                   uint32_t prefixBytes)
+                                   uint32_t prefixBytes,
+                                   uint64_t tag)
 {
     NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls) << prefixBytes);
     CheckClass(cls, "MrcNetDevice::SendToClassReplacing");
@@ -826,7 +827,7 @@ MrcNetDevice::SendToClassReplacing(const Ptr<Packet>& packet,
         MrcRawHeader bytes(prefixBytes);
         std::copy(prefix, prefix + prefixBytes, bytes.Bytes());
         packet->AddHeader(bytes);
-        return SendToClass(packet, etherType, cls);
+        return SendToClass(packet, etherType, cls, tag);
     }
     NS_ABORT_MSG_IF(packet->GetSize() + prefixBytes > m_mtu,
                     "MrcNetDevice: a " << packet->GetSize() + prefixBytes
@@ -842,20 +843,27 @@ MrcNetDevice::SendToClassReplacing(const Ptr<Packet>& packet,
     MrcByteIo::WriteU16(eth.Bytes() + 12, etherType);
     std::copy(prefix, prefix + prefixBytes, eth.Bytes() + ETH_HEADER_BYTES);
     packet->AddHeader(eth);
-    return EnqueueFrame(packet, cls);
+    return EnqueueFrame(packet, cls, tag);
 }
 
 Ptr<Packet>
-MrcNetDevice::RemoveLastFromClass(uint8_t cls)
+MrcNetDevice::RemoveLastFromClass(uint8_t cls, uint64_t* tag)
 {
     NS_LOG_FUNCTION(this << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::RemoveLastFromClass");
-    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls);
+    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls, tag);
     if (frame)
     {
         frame->RemoveAtStart(ETH_HEADER_BYTES);
     }
     return frame;
+}
+
+bool
+MrcNetDevice::PeekLastTag(uint8_t cls, uint64_t& tag) const
+{
+    CheckClass(cls, "MrcNetDevice::PeekLastTag");
+    return PeekPointer(m_scheduler)->PeekLastTag(cls, tag);
 }
 
 void
@@ -897,7 +905,7 @@ MrcNetDevice::Enqueue(Ptr<Packet> packet,
 }
 
 bool
-MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls)
+MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls, uint64_t tag)
 {
     if (!m_linkUp)
     {
@@ -906,7 +914,7 @@ MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls)
         return false;
     }
     // PeekPointer: the scheduler is never null, and Ptr's checked dereference is a call
-    if (!PeekPointer(m_scheduler)->Enqueue(packet, cls))
+    if (!PeekPointer(m_scheduler)->Enqueue(packet, cls, tag))
     {
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::QUEUE_FULL);
@@ -984,8 +992,9 @@ MrcNetDevice::TryTransmit()
     }
     MrcClassScheduler* const scheduler = PeekPointer(m_scheduler); // never null
     uint8_t cls;
+    uint64_t tag;
     // After the dequeue this local is the queue's only reference to the frame.
-    Ptr<Packet> frame = scheduler->Dequeue(cls);
+    Ptr<Packet> frame = scheduler->Dequeue(cls, tag);
     if (!frame)
     {
         return;
@@ -996,7 +1005,7 @@ MrcNetDevice::TryTransmit()
     }
     if (m_ownerDequeue)
     {
-        m_owner->PortDequeued(m_ownerPort, frame, cls);
+        m_owner->PortDequeued(m_ownerPort, frame, cls, tag);
     }
     else if (!m_dequeueHook.IsNull())
     {
@@ -1356,8 +1365,13 @@ MrcNetDevice::ApplyLinkState(bool up)
 void
 MrcNetDevice::FlushOnLinkDown()
 {
-    m_scheduler->Flush(
-        [this](const Ptr<Packet>& frame) { CountDrop(frame, MrcDropReason::LINK_DOWN); });
+    m_scheduler->Flush([this](const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) {
+        CountDrop(frame, MrcDropReason::LINK_DOWN);
+        if (m_ownerDequeue)
+        {
+            m_owner->PortFlushed(m_ownerPort, frame, cls, tag);
+        }
+    });
     while (Ptr<Packet> frame = m_pfc->DiscardFrame())
     {
         CountDrop(frame, MrcDropReason::LINK_DOWN);
@@ -1396,6 +1410,14 @@ MrcNetDevice::SetClassReceiveCallback(ClassReceiveCallback cb)
 {
     m_classRxCallback = cb;
     m_ownerRx = false;
+}
+
+void
+MrcPortOwner::PortFlushed(uint32_t /* port */,
+                          const Ptr<Packet>& /* frame */,
+                          uint8_t /* cls */,
+                          uint64_t /* tag */)
+{
 }
 
 void

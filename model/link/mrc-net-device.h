@@ -115,8 +115,22 @@ class MrcPortOwner
      * \param port the port number given to SetPortOwner
      * \param frame the frame, Ethernet header included (may be changed in place)
      * \param cls its class
+     * \param tag the owner's tag given with the frame to SendToClass or
+     *        SendToClassReplacing (0 for other frames)
      */
-    virtual void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls) = 0;
+    virtual void PortDequeued(uint32_t port,
+                              const Ptr<Packet>& frame,
+                              uint8_t cls,
+                              uint64_t tag) = 0;
+    /**
+     * A queued frame was discarded because the link went down (before the link change
+     * callbacks run): class 0 first, head first. The default does nothing.
+     * \param port the port number given to SetPortOwner
+     * \param frame the frame, Ethernet header included
+     * \param cls its class
+     * \param tag its owner's tag (see PortDequeued)
+     */
+    virtual void PortFlushed(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag);
 };
 
 /**
@@ -232,9 +246,11 @@ class MrcNetDevice : public NetDevice
      *        (aborts otherwise)
      * \param etherType the EtherType to write
      * \param cls the class, 0..7 (aborts otherwise)
+     * \param tag the owner's word for this frame, kept in the frame's queue slot and
+     *        handed to MrcPortOwner::PortDequeued (or PortFlushed) when it leaves
      * \return false if the frame was dropped (queue full or link down)
      */
-    bool SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t cls);
+    bool SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t cls, uint64_t tag = 0);
 
     /**
      * As SendToClass, and first replace the packet's leading bytes: the first
@@ -246,13 +262,15 @@ class MrcNetDevice : public NetDevice
      * \param cls the class, 0..7
      * \param prefix the new leading bytes
      * \param prefixBytes their number, 1..MAX_PREFIX_BYTES, at most the packet's size
+     * \param tag the owner's word for this frame (see SendToClass)
      * \return false if the frame was dropped (queue full or link down)
      */
     bool SendToClassReplacing(const Ptr<Packet>& packet,
                               uint16_t etherType,
                               uint8_t cls,
                               const uint8_t* prefix,
-                              uint32_t prefixBytes);
+                              uint32_t prefixBytes,
+                              uint64_t tag = 0);
 
     static constexpr uint32_t MAX_PREFIX_BYTES = 64; //!< SendToClassReplacing's limit
 
@@ -279,10 +297,18 @@ class MrcNetDevice : public NetDevice
      * Take the newest frame of a class queue back before it is sent (a switch trimming
      * a queued packet): it leaves the queue without a trace or counter.
      * \param cls the class, 0..7 (aborts otherwise)
+     * \param[out] tag its owner's tag, if not null and a frame was taken
      * \return the packet without its Ethernet header, as given to SendToClass (with the
      *         bytes SendToClassReplacing put in), or null if the class queue is empty
      */
-    Ptr<Packet> RemoveLastFromClass(uint8_t cls);
+    Ptr<Packet> RemoveLastFromClass(uint8_t cls, uint64_t* tag = nullptr);
+
+    /**
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \param[out] tag the owner's tag of the newest frame of the class
+     * \return false if the class queue is empty
+     */
+    bool PeekLastTag(uint8_t cls, uint64_t& tag) const;
 
     /**
      * Send a PFC frame ahead of all queued data (right after the frame on the
@@ -514,7 +540,7 @@ class MrcNetDevice : public NetDevice
                  uint16_t type,
                  uint8_t cls);
     /// Queue a frame (Ethernet header added) on a class, or drop it.
-    bool EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls);
+    bool EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls, uint64_t tag = 0);
     /// Start the next frame if the wire is free.
     void TryTransmit();
     /// Put a frame on the wire.

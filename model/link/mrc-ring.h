@@ -101,6 +101,12 @@ class MrcRing
         return m_slots[(m_head + m_size - 1) & m_mask];
     }
 
+    /// \return the newest element (the ring must not be empty)
+    const T& back() const
+    {
+        return m_slots[(m_head + m_size - 1) & m_mask];
+    }
+
     /// \param v appended at the back
     void push_back(const T& v)
     {

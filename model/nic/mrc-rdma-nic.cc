@@ -635,7 +635,10 @@ MrcRdmaNic::WakeUp(uint32_t port)
 }
 
 void
-MrcRdmaNic::PortDequeued(uint32_t port, const Ptr<Packet>& /* frame */, uint8_t cls)
+MrcRdmaNic::PortDequeued(uint32_t port,
+                         const Ptr<Packet>& /* frame */,
+                         uint8_t cls,
+                         uint64_t /* tag */)
 {
     // Only a QP that found this class full waits for a dequeue; paced QPs have the wake
     // timer, QPs with new work call NotifyReady. So other dequeues (e.g. of ACKs) need no

@@ -328,8 +328,9 @@ class MrcRdmaNic : public Object, public MrcPortOwner
      * \param port the port
      * \param frame the frame
      * \param cls its class
+     * \param tag its owner's tag (unused: the NIC queues frames with SendFramed)
      */
-    void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls) override;
+    void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) override;
     /// Schedule Serve(port) now unless one is pending.
     void Kick(uint32_t port);
     /// Schedule one event that serves the ports of `mask` (bit p: port p) that have no

@@ -423,6 +423,27 @@ MrcSwitchNode::SetEcnMarkerFactory(const ObjectFactory& factory)
 
 // ---------------------------------------------------------------- per-packet path
 
+uint64_t
+MrcSwitchNode::Record::Pack() const
+{
+    NS_ABORT_MSG_IF(bytes >= (1u << 24),
+                    "MrcSwitchNode: a " << bytes << "-byte packet; at most " << ((1u << 24) - 1)
+                                        << " bytes are accounted per packet");
+    // bits 0-31 ingress port, 32-55 bytes, 56-58 ingress class, 59 ECN-capable, 60 trimmable
+    return uint64_t{inPort} | (uint64_t{bytes} << 32) | (uint64_t{inPrio & 7u} << 56) |
+           (uint64_t{ecnCapable} << 59) | (uint64_t{trimmable} << 60);
+}
+
+MrcSwitchNode::Record
+MrcSwitchNode::Record::Unpack(uint64_t tag)
+{
+    return Record{static_cast<uint32_t>(tag),
+                  static_cast<uint32_t>((tag >> 32) & 0xffffffu),
+                  static_cast<uint8_t>((tag >> 56) & 7u),
+                  ((tag >> 59) & 1u) != 0,
+                  ((tag >> 60) & 1u) != 0};
+}
+
 void
 MrcSwitchNode::Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r)
 {
@@ -551,7 +572,7 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
         ecnCapable = false;
     }
 
-    out.queued[outPrio].push_back(Record{inPort, bytes, inPrio, ecnCapable, trimmable && !trimmed});
+    const uint64_t tag = Record{inPort, bytes, inPrio, ecnCapable, trimmable && !trimmed}.Pack();
     if (!m_forwardTrace.IsEmpty())
     {
         writeDestination();
@@ -567,17 +588,16 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
                                               MrcNetDevice::ETHER_TYPE_IPV6,
                                               outPrio,
                                               ip,
-                                              MRC_IPV6_HEADER_BYTES);
+                                              MRC_IPV6_HEADER_BYTES,
+                                              tag);
     }
     else
     {
-        queued = outDev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio);
+        queued = outDev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, outPrio, tag);
     }
     if (!queued)
     {
         // Refused at enqueue: the dequeue hook did not run for it.
-        NS_ASSERT(!out.queued[outPrio].empty());
-        out.queued[outPrio].pop_back();
         mmu->Release(inPort, inPrio, outPort, outPrio, bytes);
         Drop(send,
              inPort,
@@ -591,13 +611,12 @@ bool
 MrcSwitchNode::TrimLastQueued(uint32_t outPort, uint8_t cls)
 {
     Port& out = m_ports[outPort];
-    MrcRing<Record>& records = out.queued[cls];
-    if (records.empty() || !records.back().trimmable)
+    uint64_t tag;
+    if (!out.dev->PeekLastTag(cls, tag) || !Record::Unpack(tag).trimmable)
     {
         return false;
     }
-    const Record rec = records.back();
-    records.pop_back();
+    const Record rec = Record::Unpack(tag);
     Ptr<Packet> p = out.dev->RemoveLastFromClass(cls);
     NS_ABORT_MSG_IF(!p || p->GetSize() != rec.bytes,
                     "MrcSwitchNode " << GetId() << ": port " << outPort << " class "
@@ -625,15 +644,16 @@ MrcSwitchNode::TrimLastQueued(uint32_t outPort, uint8_t cls)
         CheckResume(rec.inPort, rec.inPrio);
         return true;
     }
-    out.queued[m_controlClass].push_back(Record{rec.inPort, bytes, rec.inPrio, false, false});
     if (!m_forwardTrace.IsEmpty())
     {
         m_forwardTrace(send, rec.inPort, outPort, m_controlClass);
     }
     const bool linkUp = out.dev->IsLinkUp();
-    if (!out.dev->SendToClass(send, MrcNetDevice::ETHER_TYPE_IPV6, m_controlClass))
+    if (!out.dev->SendToClass(send,
+                              MrcNetDevice::ETHER_TYPE_IPV6,
+                              m_controlClass,
+                              Record{rec.inPort, bytes, rec.inPrio, false, false}.Pack()))
     {
-        out.queued[m_controlClass].pop_back();
         m_mmu->Release(rec.inPort, rec.inPrio, outPort, m_controlClass, bytes);
         Drop(send,
              rec.inPort,
@@ -645,15 +665,15 @@ MrcSwitchNode::TrimLastQueued(uint32_t outPort, uint8_t cls)
 }
 
 void
-MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls)
+MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag)
 {
     Port& out = m_ports[port];
-    MrcRing<Record>& q = out.queued[cls];
-    NS_ABORT_MSG_IF(q.empty(),
+    // every frame a switch queues carries its record (PortReceive, TrimLastQueued), whose
+    // bytes are never 0; a frame queued by someone else has the tag 0
+    const Record rec = Record::Unpack(tag);
+    NS_ABORT_MSG_IF(rec.bytes == 0,
                     "MrcSwitchNode " << GetId() << ": port " << port << " class " << unsigned(cls)
                                      << " dequeued a frame it did not enqueue");
-    const Record rec = q.front();
-    q.pop_front();
     ++out.txPackets;
     m_mmu->Release(rec.inPort, rec.inPrio, port, cls, rec.bytes);
     if (rec.ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::DEQUEUE &&
@@ -676,6 +696,16 @@ MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls
 }
 
 void
+MrcSwitchNode::PortFlushed(uint32_t /* port */,
+                           const Ptr<Packet>& /* frame */,
+                           uint8_t cls,
+                           uint64_t tag)
+{
+    // kept until the port's LinkChanged, which the device calls right after its flush
+    m_flushed.emplace_back(cls, Record::Unpack(tag));
+}
+
+void
 MrcSwitchNode::MarkFrame(Ptr<Packet> frame)
 {
     // The IPv6 header follows the 14-byte Ethernet header; rewrite its ECN in place.
@@ -691,22 +721,23 @@ MrcSwitchNode::LinkChanged(uint32_t port)
     GetForwarding()->SetPortState(port, up);
     if (up || !m_setupDone)
     {
+        m_flushed.clear();
         return;
     }
-    // The device flushed its class queues before calling us: release what they held.
+    // The device flushed its class queues before calling us, class 0 first and head
+    // first, and handed us each frame's record (PortFlushed): release what they held.
     std::vector<std::pair<uint32_t, uint8_t>> touched;
-    for (uint8_t cls = 0; cls < MrcNetDevice::N_CLASSES; ++cls)
+    for (const auto& [cls, rec] : m_flushed)
     {
-        NS_ASSERT(p.dev->GetQueuePackets(cls) == 0);
-        for (const Record& rec : p.queued[cls])
-        {
-            m_mmu->Release(rec.inPort, rec.inPrio, port, cls, rec.bytes);
-            ++p.drops[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)];
-            m_dropBytes[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)] += rec.bytes;
-            touched.emplace_back(rec.inPort, rec.inPrio);
-        }
-        p.queued[cls].clear();
+        NS_ABORT_MSG_IF(rec.bytes == 0,
+                        "MrcSwitchNode " << GetId() << ": port " << port << " class "
+                                         << unsigned(cls) << " flushed a frame it did not enqueue");
+        m_mmu->Release(rec.inPort, rec.inPrio, port, cls, rec.bytes);
+        ++p.drops[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)];
+        m_dropBytes[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)] += rec.bytes;
+        touched.emplace_back(rec.inPort, rec.inPrio);
     }
+    m_flushed.clear();
     for (const auto& t : touched)
     {
         CheckResume(t.first, t.second);

@@ -13,7 +13,6 @@
 #include "ns3/event-id.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-packet-info.h"
-#include "ns3/mrc-ring.h"
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/traced-callback.h"
@@ -251,27 +250,35 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     void NotifyConstructionCompleted() override;
 
   private:
-    /// One admitted packet waiting in an egress class queue.
+    /**
+     * One admitted packet waiting in an egress class queue. It travels as the frame's
+     * tag in the egress device's queue slot (Pack, MrcNetDevice::SendToClass), so that
+     * the switch keeps no queue of its own beside the device's.
+     */
     struct Record
     {
         uint32_t inPort; //!< ingress port
-        uint32_t bytes;  //!< bytes given to Admit
+        uint32_t bytes;  //!< bytes given to Admit (below 2^24: Pack checks)
         uint8_t inPrio;  //!< ingress class
         bool ecnCapable; //!< may be marked at dequeue
         bool trimmable;  //!< a whole data packet the trimmer may trim (TrimVictim)
+
+        /// \return the record as a queue slot's tag
+        uint64_t Pack() const;
+        /// \param tag a tag made by Pack \return the record
+        static Record Unpack(uint64_t tag);
     };
 
     /// Per-port state and counters.
     struct Port
     {
         // the members every frame touches first, in one cache line
-        Ptr<MrcNetDevice> dev;                                       //!< the device
-        Ptr<MrcEcnMarker> marker;                                    //!< egress ECN marker
-        bool facesHost{false};                                       //!< last hop
-        uint64_t txPackets{0};                                       //!< sent
-        uint64_t trimmed{0};                                         //!< trimmed (egress)
-        uint64_t marked{0};                                          //!< ECN-marked (egress)
-        std::array<MrcRing<Record>, MrcNetDevice::N_CLASSES> queued; //!< egress records
+        Ptr<MrcNetDevice> dev;    //!< the device
+        Ptr<MrcEcnMarker> marker; //!< egress ECN marker
+        bool facesHost{false};    //!< last hop
+        uint64_t txPackets{0};    //!< sent
+        uint64_t trimmed{0};      //!< trimmed (egress)
+        uint64_t marked{0};       //!< ECN-marked (egress)
         std::unique_ptr<std::array<EventId, MrcNetDevice::N_CLASSES>> refresh; //!< PAUSE
         //!< refresh per class; allocated at the port's first PAUSE (most ports never send one)
         std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> drops{}; //!< drops by reason
@@ -284,7 +291,8 @@ class MrcSwitchNode : public Node, public MrcPortOwner
                      uint16_t etherType,
                      uint8_t inPrio,
                      const MrcRxHead& head) override;
-    void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls) override;
+    void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) override;
+    void PortFlushed(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) override;
     void LinkChanged(uint32_t port);
     void Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r);
     void CheckPause(uint32_t inPort, uint8_t prio);
@@ -324,6 +332,8 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     bool m_setupDone{false};         //!< FinishSetup ran
     MrcPacketInfo m_info;            //!< parse result of the packet being switched
     MrcPacketInfo m_victimInfo;      //!< parse result of a queued packet being trimmed
+    std::vector<std::pair<uint8_t, Record>> m_flushed; //!< a downed port's records (class,
+    //!< record), from PortFlushed until its LinkChanged
     std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> m_dropBytes{}; //!< dropped bytes
 
     // traces
