@@ -191,6 +191,22 @@ TEST(MrcSwitchNode, ForwardsAndCountsNoRoute)
     Simulator::Destroy();
 }
 
+TEST(MrcSwitchNodeDeathTest, AFrameQueuedWithoutItsRecordAbortsAtDequeue)
+{
+    // A switch's buffer record travels as the frame's tag in its egress queue slot; a
+    // frame someone else queues on a switch port has none, and its dequeue says so
+    // instead of releasing buffer the switch never admitted.
+    EXPECT_DEATH(
+        {
+            MrcSwitchHelper sh;
+            Star star(sh, 1);
+            star.sw->GetPort(star.ports[1])->SendToClass(Create<Packet>(100), 0x86dd, 3);
+            Simulator::Run();
+        },
+        "port 1 class 3 dequeued a frame it did not enqueue");
+    Simulator::Destroy();
+}
+
 TEST(MrcSwitchNode, PfcIncast2)
 {
     RunIncastPfc(2, 500000);

@@ -423,12 +423,33 @@ MrcSwitchNode::SetEcnMarkerFactory(const ObjectFactory& factory)
 
 // ---------------------------------------------------------------- per-packet path
 
+namespace
+{
+
+/// The per-frame checks' messages, out of line: the frame path keeps only a test and a call.
+[[noreturn]] void
+AbortRecordBytes(uint32_t bytes)
+{
+    NS_FATAL_ERROR("MrcSwitchNode: a " << bytes << "-byte packet; at most " << ((1u << 24) - 1)
+                                       << " bytes are accounted per packet");
+}
+
+[[noreturn]] void
+AbortUnrecorded(uint32_t node, uint32_t port, uint8_t cls, const char* what)
+{
+    NS_FATAL_ERROR("MrcSwitchNode " << node << ": port " << port << " class " << unsigned(cls)
+                                    << " " << what << " a frame it did not enqueue");
+}
+
+} // namespace
+
 uint64_t
 MrcSwitchNode::Record::Pack() const
 {
-    NS_ABORT_MSG_IF(bytes >= (1u << 24),
-                    "MrcSwitchNode: a " << bytes << "-byte packet; at most " << ((1u << 24) - 1)
-                                        << " bytes are accounted per packet");
+    if (bytes >= (1u << 24))
+    {
+        AbortRecordBytes(bytes);
+    }
     // bits 0-31 ingress port, 32-55 bytes, 56-58 ingress class, 59 ECN-capable, 60 trimmable
     return uint64_t{inPort} | (uint64_t{bytes} << 32) | (uint64_t{inPrio & 7u} << 56) |
            (uint64_t{ecnCapable} << 59) | (uint64_t{trimmable} << 60);
@@ -671,9 +692,10 @@ MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls
     // every frame a switch queues carries its record (PortReceive, TrimLastQueued), whose
     // bytes are never 0; a frame queued by someone else has the tag 0
     const Record rec = Record::Unpack(tag);
-    NS_ABORT_MSG_IF(rec.bytes == 0,
-                    "MrcSwitchNode " << GetId() << ": port " << port << " class " << unsigned(cls)
-                                     << " dequeued a frame it did not enqueue");
+    if (rec.bytes == 0)
+    {
+        AbortUnrecorded(GetId(), port, cls, "dequeued");
+    }
     ++out.txPackets;
     m_mmu->Release(rec.inPort, rec.inPrio, port, cls, rec.bytes);
     if (rec.ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::DEQUEUE &&
@@ -729,9 +751,10 @@ MrcSwitchNode::LinkChanged(uint32_t port)
     std::vector<std::pair<uint32_t, uint8_t>> touched;
     for (const auto& [cls, rec] : m_flushed)
     {
-        NS_ABORT_MSG_IF(rec.bytes == 0,
-                        "MrcSwitchNode " << GetId() << ": port " << port << " class "
-                                         << unsigned(cls) << " flushed a frame it did not enqueue");
+        if (rec.bytes == 0)
+        {
+            AbortUnrecorded(GetId(), port, cls, "flushed");
+        }
         m_mmu->Release(rec.inPort, rec.inPrio, port, cls, rec.bytes);
         ++p.drops[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)];
         m_dropBytes[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)] += rec.bytes;
