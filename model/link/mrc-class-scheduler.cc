@@ -275,17 +275,13 @@ MrcClassScheduler::GetPausedMask() const
 }
 
 Ptr<Packet>
-MrcClassScheduler::RemoveLast(uint8_t cls, uint64_t* tag)
+MrcClassScheduler::RemoveLast(uint8_t cls)
 {
     CheckSchedulerClass(cls, "MrcClassScheduler::RemoveLast");
     ClassQueue& q = m_queues[cls];
     if (q.frames.empty())
     {
         return nullptr;
-    }
-    if (tag)
-    {
-        *tag = q.frames.back().tag;
     }
     Ptr<Packet> frame = q.frames.back().frame.Release();
     q.frames.pop_back();

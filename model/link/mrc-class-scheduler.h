@@ -130,10 +130,9 @@ class MrcClassScheduler : public Object
     /**
      * Take the newest frame of a class queue out (not sent: e.g. a switch trims it).
      * \param cls the class, 0..7 (aborts otherwise)
-     * \param[out] tag its tag, if not null and a frame was taken
      * \return the frame, or null if the class queue is empty
      */
-    Ptr<Packet> RemoveLast(uint8_t cls, uint64_t* tag = nullptr);
+    Ptr<Packet> RemoveLast(uint8_t cls);
 
     /**
      * \param cls the class, 0..7 (aborts otherwise)

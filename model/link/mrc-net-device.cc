@@ -847,11 +847,11 @@ MrcNetDevice::SendToClassReplacing(const Ptr<Packet>& packet,
 }
 
 Ptr<Packet>
-MrcNetDevice::RemoveLastFromClass(uint8_t cls, uint64_t* tag)
+MrcNetDevice::RemoveLastFromClass(uint8_t cls)
 {
     NS_LOG_FUNCTION(this << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::RemoveLastFromClass");
-    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls, tag);
+    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls);
     if (frame)
     {
         frame->RemoveAtStart(ETH_HEADER_BYTES);

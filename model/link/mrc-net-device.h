@@ -297,11 +297,10 @@ class MrcNetDevice : public NetDevice
      * Take the newest frame of a class queue back before it is sent (a switch trimming
      * a queued packet): it leaves the queue without a trace or counter.
      * \param cls the class, 0..7 (aborts otherwise)
-     * \param[out] tag its owner's tag, if not null and a frame was taken
      * \return the packet without its Ethernet header, as given to SendToClass (with the
      *         bytes SendToClassReplacing put in), or null if the class queue is empty
      */
-    Ptr<Packet> RemoveLastFromClass(uint8_t cls, uint64_t* tag = nullptr);
+    Ptr<Packet> RemoveLastFromClass(uint8_t cls);
 
     /**
      * \param cls the class, 0..7 (aborts otherwise)
