@@ -886,11 +886,16 @@ TEST(MrcCollectiveRun, AllReduceMemoryDoesNotGrowWithIterations)
     EXPECT_EQ(four.lanes, one.lanes);
     EXPECT_EQ(sixteen.lanes, one.lanes);
     std::cout << "peak heap in use during the run: 1 iteration " << one.total << " B, 4 "
-              << four.total << " B, 16 " << sixteen.total << " B\n";
-    // Measured: +14.0 KB from 1 to 4 (the first iteration's first messages are posted
-    // before the run, the next iterations' during it: both counted in the peak), +14.0 KB
-    // from 4 to 16 (1.2 KB per iteration: its 28 step records of 40 bytes).
-    EXPECT_LE(four.total, one.total + 20 * 1024);
+              << four.total << " B, 16 " << sixteen.total << " B; above the heap at the run's "
+              << "start: " << one.above << ", " << four.above << ", " << sixteen.above << " B\n";
+    // Compared: the peak above the heap in use at each run's start, so that what the
+    // allocator keeps from the run before in the same process (such as the freed chunks
+    // glibc caches per thread, which mallinfo2 counts as in use, and whose reuse depends on
+    // where objects were placed) does not count as growth. Measured (session 36): 42.3, 40.3
+    // and 46.7 KB above the start for 1, 4 and 16 iterations (the absolute peaks, 2,082.0, 2,107.7
+    // and 2,119.8 KB, differ mostly in the heap at the start: +27.8 KB from the first run to the
+    // second). From 4 to 16 iterations the step records grow by 28 of 40 bytes each.
+    EXPECT_LE(four.above, one.above + 20 * 1024);
     const uint64_t records = 12 * 28 * 2 * sizeof(MrcCollectiveStepRecord); // x2: vector growth
-    EXPECT_LE(sixteen.total, four.total + records + 4 * 1024);
+    EXPECT_LE(sixteen.above, four.above + records + 4 * 1024);
 }

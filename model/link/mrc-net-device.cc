@@ -311,7 +311,8 @@ MrcNetDevice::AddConfigurationAttributes(TypeId tid)
                       "Error model deciding which received frames are corrupted "
                       "(gray failure); none by default.",
                       PointerValue(),
-                      MakePointerAccessor(&MrcNetDevice::m_receiveErrorModel),
+                      MakePointerAccessor(&MrcNetDevice::SetReceiveErrorModel,
+                                          &MrcNetDevice::GetReceiveErrorModel),
                       MakePointerChecker<ErrorModel>())
         .AddAttribute("LinkDownDetectDelay",
                       "Time this end takes to notice that the link went down.",
@@ -422,12 +423,12 @@ MrcNetDevice::MrcNetDevice()
     : m_owner(nullptr),
       m_ownerPort(0),
       m_ownerRx(false),
+      m_unmappedDscpClass(0),
+      m_nonIpClass(0),
       m_ownerDequeue(false),
       m_txBusy(false),
       m_linkUp(false),
       m_pfcPending(false),
-      m_unmappedDscpClass(0),
-      m_nonIpClass(0),
       m_mtu(9000),
       m_wireOverhead(24),
       m_bps(100000000000ULL),
@@ -471,6 +472,7 @@ MrcNetDevice::DoDispose()
     m_channel = nullptr;
     m_txDirection = nullptr;
     m_receiveErrorModel = nullptr;
+    m_hasReceiveErrorModel = false;
     m_dequeueHook.Nullify();
     m_classRxCallback.Nullify();
     m_rxCallback.Nullify();
@@ -1159,7 +1161,7 @@ void
 MrcNetDevice::Receive(const Ptr<Packet>& frame)
 {
     NS_LOG_FUNCTION(this << frame);
-    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    if (m_hasReceiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
     {
         m_phyRxDropTrace(frame);
         CountDrop(frame, MrcDropReason::ERROR_MODEL);
@@ -1184,8 +1186,13 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame)
         return;
     }
     const uint8_t cls = ClassOfFrame(type, head + ETH_HEADER_BYTES, got >= ETH_HEADER_BYTES + 2);
-    ++m_rx[cls].packets;
-    m_rx[cls].bytes += frameBytes;
+    // counted on this object's first line; m_rx's line is written when the class changes
+    if (cls != m_rxPendingClass || m_rxPendingPackets == UINT8_MAX)
+    {
+        FlushReceived(cls);
+    }
+    ++m_rxPendingPackets;
+    m_rxPendingBytes += frameBytes;
     if (m_frameTraces && !m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(frame);
@@ -1467,14 +1474,37 @@ uint64_t
 MrcNetDevice::GetRxPackets(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetRxPackets");
-    return m_rx[cls].packets;
+    return m_rx[cls].packets + (cls == m_rxPendingClass ? m_rxPendingPackets : 0);
 }
 
 uint64_t
 MrcNetDevice::GetRxBytes(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetRxBytes");
-    return m_rx[cls].bytes;
+    return m_rx[cls].bytes + (cls == m_rxPendingClass ? m_rxPendingBytes : 0);
+}
+
+void
+MrcNetDevice::FlushReceived(uint8_t cls)
+{
+    m_rx[m_rxPendingClass].packets += m_rxPendingPackets;
+    m_rx[m_rxPendingClass].bytes += m_rxPendingBytes;
+    m_rxPendingPackets = 0;
+    m_rxPendingBytes = 0;
+    m_rxPendingClass = cls;
+}
+
+void
+MrcNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
+{
+    m_receiveErrorModel = model;
+    m_hasReceiveErrorModel = model != nullptr;
+}
+
+Ptr<ErrorModel>
+MrcNetDevice::GetReceiveErrorModel() const
+{
+    return m_receiveErrorModel;
 }
 
 uint64_t

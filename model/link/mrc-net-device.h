@@ -163,7 +163,7 @@ class MrcPortOwner
  * called directly, without virtual calls, on the frame path; the port tells the
  * device of a pause change, and the device gates the scheduler's class.
  */
-class MrcNetDevice : public NetDevice
+class alignas(64) MrcNetDevice : public NetDevice
 {
   public:
     static constexpr uint8_t N_CLASSES = 8;             //!< priority classes
@@ -612,6 +612,13 @@ class MrcNetDevice : public NetDevice
     void SetDwrrQuantum(uint32_t bytes);
     /// \return the DWRR quantum in bytes
     uint32_t GetDwrrQuantum() const;
+    /// Set the ReceiveErrorModel attribute. \param model the model, or null
+    void SetReceiveErrorModel(Ptr<ErrorModel> model);
+    /// \return the ReceiveErrorModel attribute
+    Ptr<ErrorModel> GetReceiveErrorModel() const;
+    /// Add the pending receive counts to m_rx (their class changed, or 255 frames).
+    /// \param cls the class of the frame that is to be counted next
+    void FlushReceived(uint8_t cls);
     /// Fill m_ethMacs from the peer's and this device's address.
     void RefreshEthMacs();
     /// This device's address or attachment changed: drop its and its peer's MAC cache.
@@ -619,27 +626,33 @@ class MrcNetDevice : public NetDevice
 
     // The members touched by every frame come first and together, so that a hop costs a
     // few cache lines of this object (in a large fabric most devices are cold in cache);
-    // the scheduler's per-frame state sits at the start of its own object.
+    // the scheduler's per-frame state sits at the start of its own object. The object
+    // starts on a cache line (alignas(64)), and the members a received frame reads
+    // (m_owner to m_frameTraces) fill the rest of Object's first line; the send path's
+    // members follow on the next two lines.
 
     // hot state: every frame
-    MrcPortOwner* m_owner;                         //!< fast-path owner, or null
-    const DscpTable* m_dscpClass;                  //!< class per DSCP (NO_CLASS: unmapped), shared
-    Ptr<ErrorModel> m_receiveErrorModel;           //!< gray failure on receive
-    uint32_t m_ownerPort;                          //!< port number for the owner
-    bool m_ownerRx;                                //!< owner has the receive role
-    bool m_ownerDequeue;                           //!< owner has the dequeue role
-    bool m_txBusy;                                 //!< a frame is being serialized
-    bool m_linkUp;                                 //!< link state as this device knows it
-    bool m_pfcPending;                             //!< m_pfc has frames for the wire (its copy)
-    uint8_t m_unmappedDscpClass;                   //!< class of unmapped DSCPs
-    uint8_t m_nonIpClass;                          //!< class of non-IPv6 frames
-    bool m_frameTraces{false};                     //!< a per-frame trace source was ever connected
-    bool m_ethMacsValid{false};                    //!< m_ethMacs is up to date
-    bool m_txEndDeferred{false};                   //!< the serialization's end is not scheduled
-    uint16_t m_mtu;                                //!< largest packet without Ethernet header
-    uint8_t m_ethMacs[12];                         //!< destination (peer) and source MAC, as sent
-    uint32_t m_wireOverhead;                       //!< timed bytes not in the packet
-    uint64_t m_bps;                                //!< line rate in bit/s
+    MrcPortOwner* m_owner;              //!< fast-path owner, or null
+    const DscpTable* m_dscpClass;       //!< class per DSCP (NO_CLASS: unmapped), shared
+    uint32_t m_ownerPort;               //!< port number for the owner
+    uint32_t m_rxPendingBytes{0};       //!< bytes received in m_rxPendingClass, not yet in m_rx
+    uint8_t m_rxPendingPackets{0};      //!< their frames (m_rx is updated every 255)
+    uint8_t m_rxPendingClass{0};        //!< the class they were received in
+    bool m_ownerRx;                     //!< owner has the receive role
+    uint8_t m_unmappedDscpClass;        //!< class of unmapped DSCPs
+    uint8_t m_nonIpClass;               //!< class of non-IPv6 frames
+    bool m_frameTraces{false};          //!< a per-frame trace source was ever connected
+    bool m_hasReceiveErrorModel{false}; //!< m_receiveErrorModel is set
+    bool m_ownerDequeue;                //!< owner has the dequeue role
+    bool m_txBusy;                      //!< a frame is being serialized
+    bool m_linkUp;                      //!< link state as this device knows it
+    bool m_pfcPending;                  //!< m_pfc has frames for the wire (its copy)
+    bool m_ethMacsValid{false};         //!< m_ethMacs is up to date
+    bool m_txEndDeferred{false};        //!< the serialization's end is not scheduled
+    uint16_t m_mtu;                     //!< largest packet without Ethernet header
+    uint8_t m_ethMacs[12];              //!< destination (peer) and source MAC, as sent
+    uint32_t m_wireOverhead;            //!< timed bytes not in the packet
+    uint64_t m_bps;                     //!< line rate in bit/s
     Time m_second{Time::FromInteger(1, Time::S)};  //!< one second (ns-3 converts it with the
                                                    //!< resolution, so no per-frame conversion)
     uint64_t m_txCarry;                            //!< sub-step remainder of back-to-back frames
@@ -673,7 +686,8 @@ class MrcNetDevice : public NetDevice
         uint64_t bytes{0};   //!< their bytes
     };
 
-    std::array<ClassRx, 8> m_rx; //!< receive counters per class
+    std::array<ClassRx, 8> m_rx;         //!< receive counters per class (and the pending ones)
+    Ptr<ErrorModel> m_receiveErrorModel; //!< gray failure on receive
 
     Ptr<MrcPfcPort> m_pfc; //!< PFC state
 
@@ -716,8 +730,9 @@ MrcNetDevice::PrefetchForSend() const
 inline void
 MrcNetDevice::PrefetchForReceive() const
 {
-    PrefetchForSend();
-    MrcPrefetch(&m_rx, sizeof(m_rx));
+    // the members a received frame reads: m_owner up to the send path's (one line)
+    const char* first = reinterpret_cast<const char*>(&m_owner);
+    MrcPrefetch(first, reinterpret_cast<const char*>(&m_ownerDequeue) - first);
 }
 
 } // namespace ns3

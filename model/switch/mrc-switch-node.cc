@@ -197,15 +197,18 @@ MrcSwitchNode::NotifyConstructionCompleted()
 void
 MrcSwitchNode::DoDispose()
 {
-    for (auto& port : m_ports)
+    for (auto& cold : m_portCold)
     {
-        if (port.refresh)
+        if (cold.refresh)
         {
-            for (auto& ev : *port.refresh)
+            for (auto& ev : *cold.refresh)
             {
                 ev.Cancel();
             }
         }
+    }
+    for (auto& port : m_ports)
+    {
         if (port.dev)
         {
             port.dev->SetPortOwner(nullptr, 0);
@@ -216,6 +219,7 @@ MrcSwitchNode::DoDispose()
         port.marker = nullptr;
     }
     m_ports.clear();
+    m_portCold.clear();
     m_forwarding = nullptr;
     m_mmu = nullptr;
     m_trimmer = nullptr;
@@ -267,6 +271,7 @@ MrcSwitchNode::AddPort(Ptr<MrcNetDevice> dev, bool facesHost)
     }
     const uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.emplace_back();
+    m_portCold.emplace_back();
     Port& port = m_ports.back();
     port.dev = dev;
     port.facesHost = facesHost;
@@ -469,7 +474,7 @@ void
 MrcSwitchNode::Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r)
 {
     const std::size_t i = static_cast<std::size_t>(r);
-    ++m_ports[countPort].drops[i];
+    ++m_portCold[countPort].drops[i];
     m_dropBytes[i] += p->GetSize();
     NS_LOG_LOGIC("switch " << GetId() << " drops " << p->GetSize() << " bytes from port " << inPort
                            << ": " << MrcSwitchDropReasonName(r));
@@ -756,7 +761,7 @@ MrcSwitchNode::LinkChanged(uint32_t port)
             AbortUnrecorded(GetId(), port, cls, "flushed");
         }
         m_mmu->Release(rec.inPort, rec.inPrio, port, cls, rec.bytes);
-        ++p.drops[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)];
+        ++m_portCold[port].drops[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)];
         m_dropBytes[static_cast<std::size_t>(MrcSwitchDropReason::LINK_DOWN)] += rec.bytes;
         touched.emplace_back(rec.inPort, rec.inPrio);
     }
@@ -786,16 +791,17 @@ MrcSwitchNode::RefreshPause(uint32_t inPort, uint8_t prio)
         return;
     }
     Port& p = m_ports[inPort];
+    PortCold& cold = m_portCold[inPort];
     p.dev->SendPause(prio, PAUSE_QUANTA);
-    ++p.pauses;
+    ++cold.pauses;
     // Renew at half the pause time, so the peer never resumes on its own while the
     // queue is still above its threshold.
     Time half = p.dev->GetPauseDuration(PAUSE_QUANTA) / 2;
-    if (!p.refresh)
+    if (!cold.refresh)
     {
-        p.refresh = std::make_unique<std::array<EventId, MrcNetDevice::N_CLASSES>>();
+        cold.refresh = std::make_unique<std::array<EventId, MrcNetDevice::N_CLASSES>>();
     }
-    EventId& refresh = (*p.refresh)[prio];
+    EventId& refresh = (*cold.refresh)[prio];
     refresh.Cancel();
     refresh = Simulator::Schedule(half, &MrcSwitchNode::RefreshPause, this, inPort, prio);
 }
@@ -805,13 +811,13 @@ MrcSwitchNode::CheckResume(uint32_t inPort, uint8_t prio)
 {
     if (m_mmu->ShouldResume(inPort, prio))
     {
-        Port& p = m_ports[inPort];
-        if (p.refresh)
+        PortCold& cold = m_portCold[inPort];
+        if (cold.refresh)
         {
-            (*p.refresh)[prio].Cancel();
+            (*cold.refresh)[prio].Cancel();
         }
-        p.dev->SendResume(prio);
-        ++p.resumes;
+        m_ports[inPort].dev->SendResume(prio);
+        ++cold.resumes;
     }
 }
 
@@ -859,9 +865,9 @@ uint64_t
 MrcSwitchNode::GetDropPackets(MrcSwitchDropReason reason) const
 {
     uint64_t n = 0;
-    for (const auto& p : m_ports)
+    for (const auto& cold : m_portCold)
     {
-        n += p.drops[static_cast<std::size_t>(reason)];
+        n += cold.drops[static_cast<std::size_t>(reason)];
     }
     return n;
 }
@@ -875,7 +881,7 @@ MrcSwitchNode::GetDropBytes(MrcSwitchDropReason reason) const
 uint64_t
 MrcSwitchNode::GetDropPackets(uint32_t port, MrcSwitchDropReason reason) const
 {
-    return m_ports.at(port).drops[static_cast<std::size_t>(reason)];
+    return m_portCold.at(port).drops[static_cast<std::size_t>(reason)];
 }
 
 uint64_t
@@ -916,19 +922,19 @@ MrcSwitchNode::GetMarkedPackets(uint32_t port) const
 uint64_t
 MrcSwitchNode::GetPausesSent() const
 {
-    return Sum(&Port::pauses);
+    return Sum(&PortCold::pauses);
 }
 
 uint64_t
 MrcSwitchNode::GetPausesSent(uint32_t port) const
 {
-    return m_ports.at(port).pauses;
+    return m_portCold.at(port).pauses;
 }
 
 uint64_t
 MrcSwitchNode::GetResumesSent() const
 {
-    return Sum(&Port::resumes);
+    return Sum(&PortCold::resumes);
 }
 
 uint64_t
@@ -938,6 +944,17 @@ MrcSwitchNode::Sum(uint64_t Port::*counter) const
     for (const auto& p : m_ports)
     {
         n += p.*counter;
+    }
+    return n;
+}
+
+uint64_t
+MrcSwitchNode::Sum(uint64_t PortCold::*counter) const
+{
+    uint64_t n = 0;
+    for (const auto& c : m_portCold)
+    {
+        n += c.*counter;
     }
     return n;
 }

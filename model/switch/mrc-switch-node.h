@@ -269,16 +269,20 @@ class MrcSwitchNode : public Node, public MrcPortOwner
         static Record Unpack(uint64_t tag);
     };
 
-    /// Per-port state and counters.
-    struct Port
+    /// Per-port state and counters a frame touches, on one cache line of its own.
+    struct alignas(64) Port
     {
-        // the members every frame touches first, in one cache line
         Ptr<MrcNetDevice> dev;    //!< the device
         Ptr<MrcEcnMarker> marker; //!< egress ECN marker
         bool facesHost{false};    //!< last hop
         uint64_t txPackets{0};    //!< sent
         uint64_t trimmed{0};      //!< trimmed (egress)
         uint64_t marked{0};       //!< ECN-marked (egress)
+    };
+
+    /// A port's state for drops and PFC, which frames rarely touch (kept apart from Port).
+    struct PortCold
+    {
         std::unique_ptr<std::array<EventId, MrcNetDevice::N_CLASSES>> refresh; //!< PAUSE
         //!< refresh per class; allocated at the port's first PAUSE (most ports never send one)
         std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> drops{}; //!< drops by reason
@@ -313,6 +317,8 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     void SetControlClass(uint8_t cls);
     /// \return the sum of one per-port counter over all ports
     uint64_t Sum(uint64_t Port::*counter) const;
+    /// \return the sum of one per-port counter of PortCold over all ports
+    uint64_t Sum(uint64_t PortCold::*counter) const;
 
     // attributes
     TypeId m_forwardingType; //!< Forwarding attribute
@@ -324,14 +330,15 @@ class MrcSwitchNode : public Node, public MrcPortOwner
     uint16_t m_bthUdpPort;   //!< BthUdpPort attribute
 
     // parts
-    Ptr<MrcForwarding> m_forwarding; //!< forwarding strategy
-    Ptr<MrcSharedBufferMmu> m_mmu;   //!< MMU
-    Ptr<MrcTrimmer> m_trimmer;       //!< trimmer
-    ObjectFactory m_markerFactory;   //!< makes per-port ECN markers
-    std::vector<Port> m_ports;       //!< ports by index
-    bool m_setupDone{false};         //!< FinishSetup ran
-    MrcPacketInfo m_info;            //!< parse result of the packet being switched
-    MrcPacketInfo m_victimInfo;      //!< parse result of a queued packet being trimmed
+    Ptr<MrcForwarding> m_forwarding;  //!< forwarding strategy
+    Ptr<MrcSharedBufferMmu> m_mmu;    //!< MMU
+    Ptr<MrcTrimmer> m_trimmer;        //!< trimmer
+    ObjectFactory m_markerFactory;    //!< makes per-port ECN markers
+    std::vector<Port> m_ports;        //!< ports by index
+    std::vector<PortCold> m_portCold; //!< their rarely touched state, by index
+    bool m_setupDone{false};          //!< FinishSetup ran
+    MrcPacketInfo m_info;             //!< parse result of the packet being switched
+    MrcPacketInfo m_victimInfo;       //!< parse result of a queued packet being trimmed
     std::vector<std::pair<uint8_t, Record>> m_flushed; //!< a downed port's records (class,
     //!< record), from PortFlushed until its LinkChanged
     std::array<uint64_t, MRC_SWITCH_DROP_REASON_COUNT> m_dropBytes{}; //!< dropped bytes
