@@ -770,6 +770,53 @@ TEST(MrcLink, DscpMapClassifiesAsConfigured)
     Simulator::Destroy();
 }
 
+TEST(MrcLink, ReceiveCountsAreExactWhateverTheOrderOfClasses)
+{
+    // A device counts a received frame on its first cache line while frames keep
+    // arriving in one class, and adds the count to the class's counters when the class
+    // changes or after 255 frames: the getters include what is pending, at any time.
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    Link l(h);
+    Address dest = l.b->GetAddress();
+    // b's default map: DSCP 26 -> class 3, 46 -> 7, 0 -> 0. One frame per microsecond.
+    std::vector<uint8_t> dscps(300, 26); // 300 in one class: one flush at 255
+    for (int i = 0; i < 50; ++i)
+    {
+        dscps.push_back(46); // then the class changes at every frame
+        dscps.push_back(0);
+    }
+    dscps.insert(dscps.end(), 10, 26);
+    for (std::size_t i = 0; i < dscps.size(); ++i)
+    {
+        const uint8_t dscp = dscps[i];
+        const uint32_t bytes = dscp == 26 ? 300 : 200;
+        Simulator::Schedule(MicroSeconds(i), [&l, dest, dscp, bytes]() {
+            EXPECT_TRUE(l.a->Send(Ipv6Packet(dscp, bytes), dest, 0x86DD));
+        });
+    }
+    // After the first 300 frames (the 300th arrives at 299 us + 338 ns + 1 us): 255 of
+    // them added to class 3's counters and 45 pending.
+    Simulator::Schedule(NanoSeconds(300500), [&l]() {
+        EXPECT_EQ(l.b->GetRxPackets(3), 300u);
+        EXPECT_EQ(l.b->GetRxBytes(3), 300u * 314);
+        EXPECT_EQ(l.b->GetRxPackets(7), 0u);
+        EXPECT_EQ(l.b->GetRxBytes(7), 0u);
+    });
+    Simulator::Run();
+    EXPECT_EQ(l.b->GetRxPackets(3), 310u);
+    EXPECT_EQ(l.b->GetRxBytes(3), 310u * 314);
+    EXPECT_EQ(l.b->GetRxPackets(7), 50u);
+    EXPECT_EQ(l.b->GetRxBytes(7), 50u * 214);
+    EXPECT_EQ(l.b->GetRxPackets(0), 50u);
+    EXPECT_EQ(l.b->GetRxBytes(0), 50u * 214);
+    for (uint8_t cls : {1, 2, 4, 5, 6})
+    {
+        EXPECT_EQ(l.b->GetRxPackets(cls), 0u) << "class " << unsigned(cls);
+        EXPECT_EQ(l.b->GetRxBytes(cls), 0u) << "class " << unsigned(cls);
+    }
+    Simulator::Destroy();
+}
+
 TEST(MrcLink, ChannelCarriesFramesBySenderOrByDirectionAlike)
 {
     MrcLinkHelper h = Helper("8Gbps", "1000ns");

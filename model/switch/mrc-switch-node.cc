@@ -937,26 +937,34 @@ MrcSwitchNode::GetResumesSent() const
     return Sum(&PortCold::resumes);
 }
 
+namespace
+{
+
+/// \param items per-port records \param counter one of their counters \return its sum
+template <typename T>
+uint64_t
+SumOver(const std::vector<T>& items, uint64_t T::*counter)
+{
+    uint64_t n = 0;
+    for (const auto& item : items)
+    {
+        n += item.*counter;
+    }
+    return n;
+}
+
+} // namespace
+
 uint64_t
 MrcSwitchNode::Sum(uint64_t Port::*counter) const
 {
-    uint64_t n = 0;
-    for (const auto& p : m_ports)
-    {
-        n += p.*counter;
-    }
-    return n;
+    return SumOver(m_ports, counter);
 }
 
 uint64_t
 MrcSwitchNode::Sum(uint64_t PortCold::*counter) const
 {
-    uint64_t n = 0;
-    for (const auto& c : m_portCold)
-    {
-        n += c.*counter;
-    }
-    return n;
+    return SumOver(m_portCold, counter);
 }
 
 } // namespace ns3
