@@ -628,8 +628,8 @@ class alignas(64) MrcNetDevice : public NetDevice
     // few cache lines of this object (in a large fabric most devices are cold in cache);
     // the scheduler's per-frame state sits at the start of its own object. The object
     // starts on a cache line (alignas(64)), and the members a received frame reads
-    // (m_owner to m_frameTraces) fill the rest of Object's first line; the send path's
-    // members follow on the next two lines.
+    // (m_owner to m_hasReceiveErrorModel) fill the rest of the first line after Object's
+    // own members (32 bytes in ns-3.37); the send path's members follow on the next two.
 
     // hot state: every frame
     MrcPortOwner* m_owner;              //!< fast-path owner, or null
@@ -686,7 +686,7 @@ class alignas(64) MrcNetDevice : public NetDevice
         uint64_t bytes{0};   //!< their bytes
     };
 
-    std::array<ClassRx, 8> m_rx;         //!< receive counters per class (and the pending ones)
+    std::array<ClassRx, 8> m_rx;         //!< receive counters per class, less the pending ones
     Ptr<ErrorModel> m_receiveErrorModel; //!< gray failure on receive
 
     Ptr<MrcPfcPort> m_pfc; //!< PFC state
