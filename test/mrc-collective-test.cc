@@ -891,10 +891,11 @@ TEST(MrcCollectiveRun, AllReduceMemoryDoesNotGrowWithIterations)
     // Compared: the peak above the heap in use at each run's start, so that what the
     // allocator keeps from the run before in the same process (such as the freed chunks
     // glibc caches per thread, which mallinfo2 counts as in use, and whose reuse depends on
-    // where objects were placed) does not count as growth. Measured (session 36): 42.3, 40.3
-    // and 46.7 KB above the start for 1, 4 and 16 iterations (the absolute peaks, 2,082.0, 2,107.7
-    // and 2,119.8 KB, differ mostly in the heap at the start: +27.8 KB from the first run to the
-    // second). From 4 to 16 iterations the step records grow by 28 of 40 bytes each.
+    // where objects were placed) does not count as growth. Measured (session 36): 42.7, 39.7
+    // and 47.6 KB above the start for 1, 4 and 16 iterations; the absolute peaks were 2,091.8,
+    // 2,100.5 and 2,112.2 KB, and +27.3 KB from 1 to 4 iterations with class schedulers on
+    // aligned lines (a version not kept), all of it in the heap at the second run's start.
+    // From 4 to 16 iterations the step records grow by 28 of 40 bytes each.
     EXPECT_LE(four.above, one.above + 20 * 1024);
     const uint64_t records = 12 * 28 * 2 * sizeof(MrcCollectiveStepRecord); // x2: vector growth
     EXPECT_LE(sixteen.above, four.above + records + 4 * 1024);

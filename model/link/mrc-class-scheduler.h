@@ -46,7 +46,7 @@ namespace ns3
  * which forward here; the attributes of this TypeId serve a scheduler created on
  * its own.
  */
-class alignas(64) MrcClassScheduler : public Object
+class MrcClassScheduler : public Object
 {
   public:
     static constexpr uint8_t N_CLASSES = 8;                           //!< priority classes
@@ -236,9 +236,7 @@ class alignas(64) MrcClassScheduler : public Object
     };
 
     /// One class FIFO, its size and its send counters.
-    /// One class's queue and counters, on a cache line of its own (the object starts on a
-    /// line: its header fields share the first line with Object's).
-    struct alignas(64) ClassQueue
+    struct ClassQueue
     {
         MrcRing<Slot> frames;    //!< frames, head first
         uint32_t bytes{0};       //!< bytes of the frames
