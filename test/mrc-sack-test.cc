@@ -735,6 +735,62 @@ TEST(MrcSackScoreboard, AckPsnOutsideTheBlockCounts)
     EXPECT_EQ(sb.GetBytesInFlight(), 96000u);
 }
 
+TEST(MrcSackScoreboard, SackedPsnsRepeatedAcrossGrowthAndSlotReuseCountOnce)
+{
+    // The scoreboard keeps a bit per ring slot for SACKED records, so that a SACK's bitmap
+    // does not read the records of PSNs SACKed before. The bits must follow the records
+    // through the ring's growth (una mid-ring) and be cleared when a slot is reused.
+    MrcSackScoreboard::Config c;
+    c.capacityPsns = 1000;
+    c.reorderPsns = 0; // no loss inference: every record stays SENT until acknowledged
+    MrcSackScoreboard sb(c, 0);
+    for (uint32_t i = 0; i < 64; ++i) // a full first ring of 64
+    {
+        sb.OnSent(1000 + i, i, MicroSeconds(i));
+    }
+    sb.OnSack(19, 20, 0); // una 20 (ring index 20)
+    // PSNs 30, 31, 33 SACKed (bitmap from 30: bits 0, 1, 3)
+    EXPECT_EQ(Psns(sb.OnSack(19, 30, 0xb).acked), (std::vector<uint32_t>{30, 31, 33}));
+    // 84 finds the ring full while its live records wrap its end: it grows to 128
+    for (uint32_t i = 64; i < 100; ++i)
+    {
+        sb.OnSent(1000 + i, i, MicroSeconds(i));
+    }
+    EXPECT_EQ(sb.GetOutstandingPsns(), 80u);
+    uint64_t inflight = 0;
+    for (uint32_t i = 20; i < 100; ++i)
+    {
+        inflight += (i == 30 || i == 31 || i == 33) ? 0 : 1000 + i;
+    }
+    EXPECT_EQ(sb.GetBytesInFlight(), inflight);
+    // the same three again with two new ones (32, 34): only the new are reported
+    const MrcSackUpdate& u = sb.OnSack(19, 30, 0x1f);
+    EXPECT_EQ(Psns(u.acked), (std::vector<uint32_t>{32, 34}));
+    EXPECT_EQ(u.ackedBytes, 1032u + 1034u);
+    inflight -= 1032 + 1034;
+    EXPECT_EQ(sb.GetBytesInFlight(), inflight);
+    // una to 35: 20..29 reported, 30..34 freed silently
+    const MrcSackUpdate& v = sb.OnSack(34, 35, 0);
+    EXPECT_EQ(v.acked.size(), 10u);
+    EXPECT_EQ(v.ackedBytes, 10u * 1000 + (20 + 29) * 10 / 2);
+    EXPECT_EQ(v.cumAdvanced, 15u);
+    // Sends until the ring's slots of 30..34 are used again (ring of 128 from PSN 20 at
+    // index 0: PSNs 158..162; the ring grows again at 163), then SACK those new PSNs: each
+    // is reported, none is taken for SACKED by a stale bit.
+    for (uint32_t i = 100; i < 170; ++i)
+    {
+        sb.OnSent(2000 + i, i, MicroSeconds(i));
+    }
+    EXPECT_EQ(Psns(sb.OnSack(34, 158, 0x1f).acked),
+              (std::vector<uint32_t>{158, 159, 160, 161, 162}));
+    // and the cumulative point walks over SACKED and not-SACKED records alike
+    const MrcSackUpdate& w = sb.OnSack(169, 170, 0);
+    EXPECT_EQ(w.cumAdvanced, 135u);
+    EXPECT_EQ(w.acked.size(), 130u); // 135 less the 5 SACKed before
+    EXPECT_EQ(sb.GetOutstandingPsns(), 0u);
+    EXPECT_EQ(sb.GetBytesInFlight(), 0u);
+}
+
 TEST(MrcSackScoreboard, SprayedDeliveryMatchesReferenceModel)
 {
     // Deterministic pseudo-random spraying: every round the sender sends up to 40 new

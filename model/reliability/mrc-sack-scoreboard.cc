@@ -102,11 +102,17 @@ MrcSackScoreboard::Grow()
         m_update.lost.reserve(64);
     }
     std::vector<MrcPsnRecord> ring(size);
+    std::vector<uint64_t> bits((size + 63) / 64, 0);
     for (uint32_t off = 0; off < old; ++off)
     {
         ring[off] = At(off); // live records keep their order, una at index 0
+        if (off < m_outstanding && IsSackedAt(off))
+        {
+            bits[off / 64] |= uint64_t{1} << (off % 64);
+        }
     }
     m_ring.swap(ring);
+    m_sackedBits.swap(bits);
     m_head = 0;
     m_mask = size - 1;
 }
@@ -146,7 +152,9 @@ MrcSackScoreboard::OnSent(uint32_t bytes, uint32_t ev, Time now, uint8_t group, 
     {
         Grow();
     }
-    MrcPsnRecord& r = At(m_outstanding);
+    const uint32_t slot = (m_head + m_outstanding) & m_mask;
+    m_sackedBits[slot / 64] &= ~(uint64_t{1} << (slot % 64));
+    MrcPsnRecord& r = m_ring[slot];
     r.sendTime = now;
     r.bytes = bytes;
     r.ev = ev;
@@ -229,13 +237,13 @@ MrcSackScoreboard::AdvanceUna(uint32_t count)
 {
     for (uint32_t k = 0; k < count; ++k)
     {
-        MrcPsnRecord& r = At(0);
-        if (r.state == MrcPsnState::SACKED)
+        if (IsSackedAt(0))
         {
-            --m_sackedCount;
+            --m_sackedCount; // (its record is not read)
         }
         else
         {
+            MrcPsnRecord& r = At(0);
             if (!m_retxWatch.empty())
             {
                 CountForRetxWatch(r);
@@ -307,6 +315,8 @@ MrcSackScoreboard::SackOffset(uint32_t off)
     m_update.acked.push_back({(m_una + off) & PSN_MASK, r});
     m_update.ackedBytes += r.bytes;
     r.state = MrcPsnState::SACKED;
+    const uint32_t slot = (m_head + off) & m_mask;
+    m_sackedBits[slot / 64] |= uint64_t{1} << (slot % 64);
     ++m_sackedCount;
     m_highestSacked = std::max(m_highestSacked, off + 1);
     const uint64_t pos = m_unaAbs + off;
@@ -703,6 +713,10 @@ MrcSackScoreboard::InferPathLosses()
     }
     for (uint32_t off = from; off < to; ++off)
     {
+        if (IsSackedAt(off))
+        {
+            continue; // not SENT (its record is not read)
+        }
         MrcPsnRecord& r = At(off);
         if (off >= PathFrontier(r.path) && off < m_pathThr[r.path] &&
             r.state == MrcPsnState::SENT && r.retxCount == 0)
@@ -866,7 +880,8 @@ MrcSackScoreboard::Apply(uint32_t cackPsn,
     {
         auto i = static_cast<uint32_t>(__builtin_ctzll(bitmap));
         bitmap &= bitmap - 1;
-        if (OffsetOf((basePsn + i) & PSN_MASK, off))
+        // a PSN SACKed before: SackOffset would read its record only to return
+        if (OffsetOf((basePsn + i) & PSN_MASK, off) && !IsSackedAt(off))
         {
             SackOffset(off);
         }
@@ -1035,6 +1050,10 @@ MrcSackScoreboard::GetOldestDeadline(Time rto, Time& deadline, uint32_t& psn) co
 {
     for (uint32_t off = 0; off < m_outstanding; ++off)
     {
+        if (IsSackedAt(off))
+        {
+            continue; // (its record is not read)
+        }
         const MrcPsnRecord& r = At(off);
         if (r.state == MrcPsnState::SENT)
         {
