@@ -772,18 +772,24 @@ TEST(MrcLink, DscpMapClassifiesAsConfigured)
 
 TEST(MrcLink, ReceiveCountsAreExactWhateverTheOrderOfClasses)
 {
-    // A device counts a received frame on its first cache line while frames keep
-    // arriving in one class, and adds the count to the class's counters when the class
-    // changes or after 255 frames: the getters include what is pending, at any time.
+    // A device counts a received frame on its first cache line, in one of two pending
+    // counts (one per class, 63 frames at most each), and adds a pending count to the
+    // class's counters when it is full or a third class arrives: the getters include what
+    // is pending, at any time.
     MrcLinkHelper h = Helper("8Gbps", "1000ns");
     Link l(h);
     Address dest = l.b->GetAddress();
     // b's default map: DSCP 26 -> class 3, 46 -> 7, 0 -> 0. One frame per microsecond.
-    std::vector<uint8_t> dscps(300, 26); // 300 in one class: one flush at 255
+    std::vector<uint8_t> dscps(300, 26); // 300 in one class: four flushes at 63
     for (int i = 0; i < 50; ++i)
     {
-        dscps.push_back(46); // then the class changes at every frame
-        dscps.push_back(0);
+        dscps.push_back(46); // then three classes in turn: every frame finds its class
+        dscps.push_back(0);  // pending or flushes another's
+        dscps.push_back(26);
+    }
+    for (int i = 0; i < 40; ++i)
+    {
+        dscps.push_back(i % 2 ? 46 : 0); // two classes in turn: both stay pending
     }
     dscps.insert(dscps.end(), 10, 26);
     for (std::size_t i = 0; i < dscps.size(); ++i)
@@ -794,21 +800,36 @@ TEST(MrcLink, ReceiveCountsAreExactWhateverTheOrderOfClasses)
             EXPECT_TRUE(l.a->Send(Ipv6Packet(dscp, bytes), dest, 0x86DD));
         });
     }
-    // After the first 300 frames (the 300th arrives at 299 us + 338 ns + 1 us): 255 of
-    // them added to class 3's counters and 45 pending.
+    // After the first 300 frames (the 300th arrives at 299 us + 338 ns + 1 us): 252 of
+    // them added to class 3's counters and 48 pending.
     Simulator::Schedule(NanoSeconds(300500), [&l]() {
         EXPECT_EQ(l.b->GetRxPackets(3), 300u);
         EXPECT_EQ(l.b->GetRxBytes(3), 300u * 314);
         EXPECT_EQ(l.b->GetRxPackets(7), 0u);
         EXPECT_EQ(l.b->GetRxBytes(7), 0u);
     });
+    // after 20 turns of the three classes
+    Simulator::Schedule(NanoSeconds(360500), [&l]() {
+        EXPECT_EQ(l.b->GetRxPackets(3), 320u);
+        EXPECT_EQ(l.b->GetRxBytes(3), 320u * 314);
+        EXPECT_EQ(l.b->GetRxPackets(7), 20u);
+        EXPECT_EQ(l.b->GetRxBytes(7), 20u * 214);
+        EXPECT_EQ(l.b->GetRxPackets(0), 20u);
+        EXPECT_EQ(l.b->GetRxBytes(0), 20u * 214);
+    });
+    // in the middle of the two classes' turns (30 of the 40 frames)
+    Simulator::Schedule(NanoSeconds(480500), [&l]() {
+        EXPECT_EQ(l.b->GetRxPackets(7), 65u);
+        EXPECT_EQ(l.b->GetRxPackets(0), 65u);
+        EXPECT_EQ(l.b->GetRxBytes(0), 65u * 214);
+    });
     Simulator::Run();
-    EXPECT_EQ(l.b->GetRxPackets(3), 310u);
-    EXPECT_EQ(l.b->GetRxBytes(3), 310u * 314);
-    EXPECT_EQ(l.b->GetRxPackets(7), 50u);
-    EXPECT_EQ(l.b->GetRxBytes(7), 50u * 214);
-    EXPECT_EQ(l.b->GetRxPackets(0), 50u);
-    EXPECT_EQ(l.b->GetRxBytes(0), 50u * 214);
+    EXPECT_EQ(l.b->GetRxPackets(3), 360u);
+    EXPECT_EQ(l.b->GetRxBytes(3), 360u * 314);
+    EXPECT_EQ(l.b->GetRxPackets(7), 70u);
+    EXPECT_EQ(l.b->GetRxBytes(7), 70u * 214);
+    EXPECT_EQ(l.b->GetRxPackets(0), 70u);
+    EXPECT_EQ(l.b->GetRxBytes(0), 70u * 214);
     for (uint8_t cls : {1, 2, 4, 5, 6})
     {
         EXPECT_EQ(l.b->GetRxPackets(cls), 0u) << "class " << unsigned(cls);

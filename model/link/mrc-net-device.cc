@@ -29,6 +29,7 @@
 #include <functional>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace ns3
 {
@@ -1186,13 +1187,24 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame)
         return;
     }
     const uint8_t cls = ClassOfFrame(type, head + ETH_HEADER_BYTES, got >= ETH_HEADER_BYTES + 2);
-    // counted on this object's first line; m_rx's line is written when the class changes
-    if (cls != m_rxPendingClass || m_rxPendingPackets == UINT8_MAX)
+    // Counted on this object's first line, in the pending slot of its class; m_rx's line
+    // is written only when a third class arrives or a slot is full.
+    if ((m_rxPending[0] >> RX_PENDING_CLASS_SHIFT) != cls)
     {
-        FlushReceived(cls);
+        std::swap(m_rxPending[0], m_rxPending[1]);
+        if ((m_rxPending[0] >> RX_PENDING_CLASS_SHIFT) != cls)
+        {
+            FlushReceived(0, cls);
+        }
     }
-    ++m_rxPendingPackets;
-    m_rxPendingBytes += frameBytes;
+    NS_ASSERT_MSG(frameBytes <= RX_PENDING_BYTES, "a " << frameBytes << "-byte frame");
+    if (((m_rxPending[0] >> RX_PENDING_FRAMES_SHIFT) & RX_PENDING_MAX_FRAMES) ==
+            RX_PENDING_MAX_FRAMES ||
+        (m_rxPending[0] & RX_PENDING_BYTES) + frameBytes > RX_PENDING_BYTES)
+    {
+        FlushReceived(0, cls);
+    }
+    m_rxPending[0] += RX_PENDING_FRAME + frameBytes;
     if (m_frameTraces && !m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(frame);
@@ -1430,8 +1442,10 @@ MrcPortOwner::PortFlushed(uint32_t /* port */,
 void
 MrcNetDevice::SetPortOwner(MrcPortOwner* owner, uint32_t port)
 {
+    NS_ABORT_MSG_IF(port > UINT16_MAX,
+                    "MrcNetDevice::SetPortOwner: port " << port << "; allowed 0.." << UINT16_MAX);
     m_owner = owner;
-    m_ownerPort = port;
+    m_ownerPort = static_cast<uint16_t>(port);
     m_ownerRx = owner != nullptr;
     m_ownerDequeue = owner != nullptr;
 }
@@ -1474,24 +1488,40 @@ uint64_t
 MrcNetDevice::GetRxPackets(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetRxPackets");
-    return m_rx[cls].packets + (cls == m_rxPendingClass ? m_rxPendingPackets : 0);
+    return m_rx[cls].packets + (PendingReceived(cls) >> 32);
 }
 
 uint64_t
 MrcNetDevice::GetRxBytes(uint8_t cls) const
 {
     CheckClass(cls, "MrcNetDevice::GetRxBytes");
-    return m_rx[cls].bytes + (cls == m_rxPendingClass ? m_rxPendingBytes : 0);
+    return m_rx[cls].bytes + (PendingReceived(cls) & UINT32_MAX);
+}
+
+uint64_t
+MrcNetDevice::PendingReceived(uint8_t cls) const
+{
+    uint64_t frames = 0;
+    uint64_t bytes = 0;
+    for (uint32_t w : m_rxPending)
+    {
+        if ((w >> RX_PENDING_CLASS_SHIFT) == cls) // (an empty slot adds nothing)
+        {
+            frames += (w >> RX_PENDING_FRAMES_SHIFT) & RX_PENDING_MAX_FRAMES;
+            bytes += w & RX_PENDING_BYTES;
+        }
+    }
+    return (frames << 32) | bytes;
 }
 
 void
-MrcNetDevice::FlushReceived(uint8_t cls)
+MrcNetDevice::FlushReceived(uint32_t slot, uint8_t cls)
 {
-    m_rx[m_rxPendingClass].packets += m_rxPendingPackets;
-    m_rx[m_rxPendingClass].bytes += m_rxPendingBytes;
-    m_rxPendingPackets = 0;
-    m_rxPendingBytes = 0;
-    m_rxPendingClass = cls;
+    const uint32_t w = m_rxPending[slot];
+    ClassRx& rx = m_rx[w >> RX_PENDING_CLASS_SHIFT];
+    rx.packets += (w >> RX_PENDING_FRAMES_SHIFT) & RX_PENDING_MAX_FRAMES;
+    rx.bytes += w & RX_PENDING_BYTES;
+    m_rxPending[slot] = static_cast<uint32_t>(cls) << RX_PENDING_CLASS_SHIFT;
 }
 
 void

@@ -345,7 +345,7 @@ class alignas(64) MrcNetDevice : public NetDevice
      * SetClassReceiveCallback + SetDequeueHook). The owner must outlive its use
      * (clear it with a null owner or the two setters).
      * \param owner the owner, or null
-     * \param port the number passed back to the owner
+     * \param port the number passed back to the owner (0..65535; aborts above)
      */
     void SetPortOwner(MrcPortOwner* owner, uint32_t port);
 
@@ -616,9 +616,12 @@ class alignas(64) MrcNetDevice : public NetDevice
     void SetReceiveErrorModel(Ptr<ErrorModel> model);
     /// \return the ReceiveErrorModel attribute
     Ptr<ErrorModel> GetReceiveErrorModel() const;
-    /// Add the pending receive counts to m_rx (their class changed, or 255 frames).
-    /// \param cls the class of the frame that is to be counted next
-    void FlushReceived(uint8_t cls);
+    /// Add a pending receive count (m_rxPending) to m_rx and empty it.
+    /// \param slot 0 or 1 \param cls the class it is to count from now on
+    void FlushReceived(uint32_t slot, uint8_t cls);
+    /// \param cls a class \return what m_rxPending holds of it: its frames in the high 32
+    ///         bits, their bytes in the low 32 bits
+    uint64_t PendingReceived(uint8_t cls) const;
     /// Fill m_ethMacs from the peer's and this device's address.
     void RefreshEthMacs();
     /// This device's address or attachment changed: drop its and its peer's MAC cache.
@@ -631,28 +634,36 @@ class alignas(64) MrcNetDevice : public NetDevice
     // (m_owner to m_hasReceiveErrorModel) fill the rest of the first line after Object's
     // own members (32 bytes in ns-3.37); the send path's members follow on the next two.
 
+    // Frames received and not yet added to m_rx, for up to two classes (a port that takes
+    // data and acknowledgements alternately keeps both here): per slot, the bytes in bits
+    // 0-22, the frames in bits 23-28 (at most RX_PENDING_MAX_FRAMES) and the class in bits
+    // 29-31. Slot 0 holds the class of the latest frame.
+    static constexpr uint32_t RX_PENDING_BYTES = (1u << 23) - 1; //!< bytes field
+    static constexpr uint32_t RX_PENDING_FRAMES_SHIFT = 23;      //!< frames field
+    static constexpr uint32_t RX_PENDING_FRAME = 1u << 23;       //!< one frame
+    static constexpr uint32_t RX_PENDING_MAX_FRAMES = 63;        //!< frames field's largest
+    static constexpr uint32_t RX_PENDING_CLASS_SHIFT = 29;       //!< class field
+
     // hot state: every frame
-    MrcPortOwner* m_owner;              //!< fast-path owner, or null
-    const DscpTable* m_dscpClass;       //!< class per DSCP (NO_CLASS: unmapped), shared
-    uint32_t m_ownerPort;               //!< port number for the owner
-    uint32_t m_rxPendingBytes{0};       //!< bytes received in m_rxPendingClass, not yet in m_rx
-    uint8_t m_rxPendingPackets{0};      //!< their frames (m_rx is updated every 255)
-    uint8_t m_rxPendingClass{0};        //!< the class they were received in
-    bool m_ownerRx;                     //!< owner has the receive role
-    uint8_t m_unmappedDscpClass;        //!< class of unmapped DSCPs
-    uint8_t m_nonIpClass;               //!< class of non-IPv6 frames
-    bool m_frameTraces{false};          //!< a per-frame trace source was ever connected
-    bool m_hasReceiveErrorModel{false}; //!< m_receiveErrorModel is set
-    bool m_ownerDequeue;                //!< owner has the dequeue role
-    bool m_txBusy;                      //!< a frame is being serialized
-    bool m_linkUp;                      //!< link state as this device knows it
-    bool m_pfcPending;                  //!< m_pfc has frames for the wire (its copy)
-    bool m_ethMacsValid{false};         //!< m_ethMacs is up to date
-    bool m_txEndDeferred{false};        //!< the serialization's end is not scheduled
-    uint16_t m_mtu;                     //!< largest packet without Ethernet header
-    uint8_t m_ethMacs[12];              //!< destination (peer) and source MAC, as sent
-    uint32_t m_wireOverhead;            //!< timed bytes not in the packet
-    uint64_t m_bps;                     //!< line rate in bit/s
+    MrcPortOwner* m_owner;                         //!< fast-path owner, or null
+    const DscpTable* m_dscpClass;                  //!< class per DSCP (NO_CLASS: unmapped), shared
+    uint32_t m_rxPending[2]{};                     //!< pending receive counts (see above)
+    uint16_t m_ownerPort;                          //!< port number for the owner
+    bool m_ownerRx;                                //!< owner has the receive role
+    uint8_t m_unmappedDscpClass;                   //!< class of unmapped DSCPs
+    uint8_t m_nonIpClass;                          //!< class of non-IPv6 frames
+    bool m_frameTraces{false};                     //!< a per-frame trace source was ever connected
+    bool m_hasReceiveErrorModel{false};            //!< m_receiveErrorModel is set
+    bool m_ownerDequeue;                           //!< owner has the dequeue role
+    bool m_txBusy;                                 //!< a frame is being serialized
+    bool m_linkUp;                                 //!< link state as this device knows it
+    bool m_pfcPending;                             //!< m_pfc has frames for the wire (its copy)
+    bool m_ethMacsValid{false};                    //!< m_ethMacs is up to date
+    bool m_txEndDeferred{false};                   //!< the serialization's end is not scheduled
+    uint16_t m_mtu;                                //!< largest packet without Ethernet header
+    uint8_t m_ethMacs[12];                         //!< destination (peer) and source MAC, as sent
+    uint32_t m_wireOverhead;                       //!< timed bytes not in the packet
+    uint64_t m_bps;                                //!< line rate in bit/s
     Time m_second{Time::FromInteger(1, Time::S)};  //!< one second (ns-3 converts it with the
                                                    //!< resolution, so no per-frame conversion)
     uint64_t m_txCarry;                            //!< sub-step remainder of back-to-back frames
