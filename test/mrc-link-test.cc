@@ -800,36 +800,24 @@ TEST(MrcLink, ReceiveCountsAreExactWhateverTheOrderOfClasses)
             EXPECT_TRUE(l.a->Send(Ipv6Packet(dscp, bytes), dest, 0x86DD));
         });
     }
+    // frames and bytes of classes 3 (314-byte frames), 7 and 0 (214-byte frames), exact
+    auto expectCounts = [&l](uint64_t c3, uint64_t c7, uint64_t c0) {
+        EXPECT_EQ(l.b->GetRxPackets(3), c3);
+        EXPECT_EQ(l.b->GetRxBytes(3), c3 * 314);
+        EXPECT_EQ(l.b->GetRxPackets(7), c7);
+        EXPECT_EQ(l.b->GetRxBytes(7), c7 * 214);
+        EXPECT_EQ(l.b->GetRxPackets(0), c0);
+        EXPECT_EQ(l.b->GetRxBytes(0), c0 * 214);
+    };
     // After the first 300 frames (the 300th arrives at 299 us + 338 ns + 1 us): 252 of
     // them added to class 3's counters and 48 pending.
-    Simulator::Schedule(NanoSeconds(300500), [&l]() {
-        EXPECT_EQ(l.b->GetRxPackets(3), 300u);
-        EXPECT_EQ(l.b->GetRxBytes(3), 300u * 314);
-        EXPECT_EQ(l.b->GetRxPackets(7), 0u);
-        EXPECT_EQ(l.b->GetRxBytes(7), 0u);
-    });
+    Simulator::Schedule(NanoSeconds(300500), [&]() { expectCounts(300, 0, 0); });
     // after 20 turns of the three classes
-    Simulator::Schedule(NanoSeconds(360500), [&l]() {
-        EXPECT_EQ(l.b->GetRxPackets(3), 320u);
-        EXPECT_EQ(l.b->GetRxBytes(3), 320u * 314);
-        EXPECT_EQ(l.b->GetRxPackets(7), 20u);
-        EXPECT_EQ(l.b->GetRxBytes(7), 20u * 214);
-        EXPECT_EQ(l.b->GetRxPackets(0), 20u);
-        EXPECT_EQ(l.b->GetRxBytes(0), 20u * 214);
-    });
+    Simulator::Schedule(NanoSeconds(360500), [&]() { expectCounts(320, 20, 20); });
     // in the middle of the two classes' turns (30 of the 40 frames)
-    Simulator::Schedule(NanoSeconds(480500), [&l]() {
-        EXPECT_EQ(l.b->GetRxPackets(7), 65u);
-        EXPECT_EQ(l.b->GetRxPackets(0), 65u);
-        EXPECT_EQ(l.b->GetRxBytes(0), 65u * 214);
-    });
+    Simulator::Schedule(NanoSeconds(480500), [&]() { expectCounts(350, 65, 65); });
     Simulator::Run();
-    EXPECT_EQ(l.b->GetRxPackets(3), 360u);
-    EXPECT_EQ(l.b->GetRxBytes(3), 360u * 314);
-    EXPECT_EQ(l.b->GetRxPackets(7), 70u);
-    EXPECT_EQ(l.b->GetRxBytes(7), 70u * 214);
-    EXPECT_EQ(l.b->GetRxPackets(0), 70u);
-    EXPECT_EQ(l.b->GetRxBytes(0), 70u * 214);
+    expectCounts(360, 70, 70);
     for (uint8_t cls : {1, 2, 4, 5, 6})
     {
         EXPECT_EQ(l.b->GetRxPackets(cls), 0u) << "class " << unsigned(cls);
