@@ -1096,7 +1096,7 @@ class HeadRecorder : public MrcPortOwner
         got.push_back(g);
     }
 
-    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t) override
+    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t, bool&) override
     {
     }
 };
@@ -1130,6 +1130,175 @@ TEST(MrcLink, PortOwnerGetsThePacketsFirstBytesAsReadWithTheEthernetHeader)
     EXPECT_EQ(owner.got[1].head[0], 0x01);
     EXPECT_EQ(owner.got[1].head[3], 0x04);
     Simulator::Destroy();
+}
+
+/// A port owner that keeps each packet's arrival time, size and first bytes.
+class ArrivalRecorder : public MrcPortOwner
+{
+  public:
+    std::vector<int64_t> ns;              ///< arrival times
+    std::vector<uint32_t> sizes;          ///< packet sizes (no Ethernet header)
+    std::vector<std::vector<uint8_t>> ip; ///< each packet's first 40 bytes
+
+    void PortReceive(uint32_t,
+                     const Ptr<Packet>& packet,
+                     uint16_t etherType,
+                     uint8_t,
+                     const MrcRxHead& head) override
+    {
+        EXPECT_EQ(etherType, 0x86DD);
+        ns.push_back(Simulator::Now().GetNanoSeconds());
+        sizes.push_back(packet->GetSize());
+        ip.emplace_back(head.bytes, head.bytes + std::min<uint32_t>(head.count, 40));
+    }
+
+    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t, bool&) override
+    {
+    }
+};
+
+/// The frames one run of UnwrittenHeaders sees: bytes by a trace, and counts.
+struct UnwrittenRun
+{
+    std::vector<std::vector<uint8_t>> traced; ///< frames a trace saw (with header)
+    std::vector<int64_t> arrivals;            ///< arrival times at b's owner
+    std::vector<uint32_t> sizes;              ///< packet sizes at b's owner
+    uint32_t queuedAt1ns;                     ///< a's class-1 queue bytes at 1 ns
+    uint64_t txBytes;                         ///< a's class-1 sent bytes
+    uint64_t rxBytes;                         ///< b's received bytes, all classes
+    uint64_t lostBytes;                       ///< bytes lost on the wire from a
+    uint64_t linkDownBytes;                   ///< a's LINK_DOWN drop bytes
+    std::vector<uint32_t> droppedSizes;       ///< sizes a's Drop trace saw
+    Mac48Address macA;                        ///< a's address
+    Mac48Address macB;                        ///< b's address
+};
+
+/// Three IPv6 packets from a (two by SendToClass, one by SendToClassReplacing with a new
+/// 40-byte IPv6 header), then, if linkDown, a fourth lost on the wire and a fifth queued
+/// when the link goes down. trace: "" (no trace: headers stay unwritten on the way), "a"
+/// (a's PhyTxBegin: a writes them) or "b" (b's Sniffer: b writes them at arrival).
+UnwrittenRun
+RunUnwritten(const std::string& trace, bool linkDown)
+{
+    UnwrittenRun r;
+    MrcLinkHelper h = Helper("8Gbps", "1000ns"); // 1 ns a byte, 24 bytes of wire overhead
+    NodeContainer n(2);
+    NetDeviceContainer d = h.Install(n.Get(0), n.Get(1));
+    Ptr<MrcNetDevice> a = DynamicCast<MrcNetDevice>(d.Get(0));
+    Ptr<MrcNetDevice> b = DynamicCast<MrcNetDevice>(d.Get(1));
+    r.macA = a->GetMacAddress();
+    r.macB = b->GetMacAddress();
+    ArrivalRecorder owner;
+    b->SetPortOwner(&owner, 0);
+    auto keep = Callback<void, Ptr<const Packet>>([&r](Ptr<const Packet> p) {
+        std::vector<uint8_t> bytes(p->GetSize());
+        p->CopyData(bytes.data(), bytes.size());
+        r.traced.push_back(bytes);
+    });
+    if (trace == "a")
+    {
+        a->TraceConnectWithoutContext("PhyTxBegin", keep);
+    }
+    else if (trace == "b")
+    {
+        b->TraceConnectWithoutContext("Sniffer", keep);
+    }
+    a->TraceConnectWithoutContext(
+        "Drop",
+        Callback<void, Ptr<const Packet>, MrcDropReason>(
+            [&r](Ptr<const Packet> p, MrcDropReason) { r.droppedSizes.push_back(p->GetSize()); }));
+    Simulator::Schedule(NanoSeconds(0), [&]() {
+        EXPECT_TRUE(a->SendToClass(Ipv6Packet(4, 300), 0x86DD, 1));
+        EXPECT_TRUE(a->SendToClass(Ipv6Packet(4, 1000), 0x86DD, 1));
+        Ptr<Packet> p = Ipv6Packet(4, 500);
+        uint8_t ip[40];
+        p->CopyData(ip, 40);
+        ip[39] = 0x77; // the last byte of the destination address
+        EXPECT_TRUE(a->SendToClassReplacing(p, 0x86DD, 1, ip, 40));
+    });
+    Simulator::Schedule(NanoSeconds(1), [&]() { r.queuedAt1ns = a->GetQueueBytes(1); });
+    if (linkDown)
+    {
+        // the three have arrived by 2914 ns; at 5100 the fourth is on the wire and the
+        // fifth, sent behind it, waits in the queue until a notices the link down (5200)
+        a->SetAttribute("LinkDownDetectDelay", StringValue("100ns"));
+        Simulator::Schedule(NanoSeconds(5000), [&]() {
+            EXPECT_TRUE(a->SendToClass(Ipv6Packet(4, 700), 0x86DD, 1));
+            EXPECT_TRUE(a->SendToClass(Ipv6Packet(4, 800), 0x86DD, 1));
+        });
+        Simulator::Schedule(NanoSeconds(5100), [&]() { a->GetMrcChannel()->SetLinkUp(false); });
+    }
+    Simulator::Run();
+    b->SetPortOwner(nullptr, 0);
+    r.arrivals = owner.ns;
+    r.sizes = owner.sizes;
+    EXPECT_EQ(owner.ip.size(), 3u);
+    if (owner.ip.size() == 3u)
+    {
+        EXPECT_EQ(owner.ip[2][39], 0x77); // the replaced bytes arrived
+        EXPECT_EQ(owner.ip[2][0] >> 4, 6);
+    }
+    r.txBytes = a->GetTxBytes(1);
+    r.rxBytes = 0;
+    for (uint8_t c = 0; c < 8; ++c)
+    {
+        r.rxBytes += b->GetRxBytes(c);
+    }
+    r.lostBytes = a->GetMrcChannel()->GetLostBytes(0);
+    r.linkDownBytes = a->GetDropBytes(MrcDropReason::LINK_DOWN);
+    Simulator::Destroy();
+    return r;
+}
+
+TEST(MrcLink, UnwrittenHeadersCountEverywhereAndAreWrittenWhereSeen)
+{
+    // Untraced: the frames travel without their Ethernet header; every count has it.
+    const UnwrittenRun bare = RunUnwritten("", false);
+    EXPECT_EQ(bare.sizes, (std::vector<uint32_t>{300, 1000, 500}));
+    // each frame: packet + 14 + 24 ns, then 1000 ns on the wire
+    EXPECT_EQ(bare.arrivals, (std::vector<int64_t>{338 + 1000, 1376 + 1000, 1914 + 1000}));
+    EXPECT_EQ(bare.queuedAt1ns, (1000u + 14) + (500 + 14)); // the first one is on the wire
+    EXPECT_EQ(bare.txBytes, 300u + 1000 + 500 + 3 * 14);
+    EXPECT_EQ(bare.rxBytes, 300u + 1000 + 500 + 3 * 14);
+    EXPECT_TRUE(bare.traced.empty());
+
+    // Traced at either end: the same frames, byte for byte, the same times and counts.
+    const UnwrittenRun atA = RunUnwritten("a", false);
+    const UnwrittenRun atB = RunUnwritten("b", false);
+    ASSERT_EQ(atA.traced.size(), 3u);
+    EXPECT_EQ(atA.traced, atB.traced);
+    const std::vector<uint32_t> sizes = {300, 1000, 500};
+    for (std::size_t i = 0; i < atA.traced.size(); ++i)
+    {
+        const std::vector<uint8_t>& f = atA.traced[i];
+        ASSERT_EQ(f.size(), sizes[i] + 14) << "frame " << i;
+        uint8_t dst[6];
+        uint8_t src[6];
+        atA.macB.CopyTo(dst);
+        atA.macA.CopyTo(src);
+        EXPECT_TRUE(std::equal(dst, dst + 6, f.begin())) << "frame " << i;
+        EXPECT_TRUE(std::equal(src, src + 6, f.begin() + 6)) << "frame " << i;
+        EXPECT_EQ((f[12] << 8) | f[13], 0x86DD) << "frame " << i;
+    }
+    for (const UnwrittenRun* run : {&atA, &atB})
+    {
+        EXPECT_EQ(run->arrivals, bare.arrivals);
+        EXPECT_EQ(run->queuedAt1ns, bare.queuedAt1ns);
+        EXPECT_EQ(run->txBytes, bare.txBytes);
+        EXPECT_EQ(run->rxBytes, bare.rxBytes);
+    }
+
+    // Lost on the wire and flushed from the queue at a link-down: counted with the header,
+    // and the Drop trace sees it.
+    for (const std::string& trace : {std::string(), std::string("a")})
+    {
+        const UnwrittenRun down = RunUnwritten(trace, true);
+        EXPECT_EQ(down.arrivals, bare.arrivals) << "trace '" << trace << "'";
+        EXPECT_EQ(down.lostBytes, 700u + 14) << "trace '" << trace << "'";
+        EXPECT_EQ(down.linkDownBytes, (700u + 14) + (800 + 14)) << "trace '" << trace << "'";
+        EXPECT_EQ(down.droppedSizes, (std::vector<uint32_t>{700 + 14, 800 + 14}))
+            << "trace '" << trace << "'";
+    }
 }
 
 TEST(MrcLink, PcapFileIsEthernetWithOneRecordPerFrame)

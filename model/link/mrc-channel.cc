@@ -357,7 +357,7 @@ MrcChannel::SetLinkUp(bool up)
                 // with a slot has no event yet.
                 for (const Direction::Frame& f : dir.wire)
                 {
-                    dir.stale += f.slot == 0 ? 1 : 0;
+                    dir.stale += f.Slot() == 0 ? 1 : 0;
                 }
             }
             MrcRing<Direction::Frame> lost;
@@ -365,12 +365,13 @@ MrcChannel::SetLinkUp(bool up)
             while (!lost.empty())
             {
                 Ptr<Packet> f = lost.front().packet.Release();
+                const bool headerUnwritten = lost.front().HeaderUnwritten();
                 lost.pop_front();
                 if (f->GetReferenceCount() != 1)
                 {
                     f = f->Copy(); // still held elsewhere, as at an arrival (Notify)
                 }
-                Lose(from, f);
+                Lose(from, f, headerUnwritten);
             }
         }
     }
@@ -399,9 +400,13 @@ MrcChannel::GetDirection(std::size_t from) const
 }
 
 void
-MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime, bool exclusive)
+MrcChannel::TransmitOn(Direction* sending,
+                       const Ptr<Packet>& frame,
+                       Time txTime,
+                       bool exclusive,
+                       bool headerUnwritten)
 {
-    NS_LOG_FUNCTION(this << sending << frame << txTime);
+    NS_LOG_FUNCTION(this << sending << frame << txTime << headerUnwritten);
     Direction& dir = *sending;
     // the sender's index, read from the channel only on the paths that need it
     auto senderIndex = [this, sending]() -> std::size_t {
@@ -415,7 +420,7 @@ MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime
     // but not at the arrival.
     if (!dir.open)
     {
-        Lose(senderIndex(), exclusive ? frame : frame->Copy());
+        Lose(senderIndex(), exclusive ? frame : frame->Copy(), headerUnwritten);
         return;
     }
     // The receiver's node id, looked up once (a frame then does not visit the peer device
@@ -428,6 +433,8 @@ MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime
     }
     if (dir.toRank)
     {
+        NS_ABORT_MSG_IF(headerUnwritten,
+                        "MrcChannel: a frame without its Ethernet header towards another rank");
         const std::size_t from = senderIndex();
         const uint32_t sender = m_devices[from]->GetNode()->GetId();
         // Towards another rank: the message arrives one Delay (the lookahead, at most) from
@@ -455,7 +462,7 @@ MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime
         const uint32_t ifIndex = GetDevice(1 - from)->GetIfIndex();
         Simulator::ScheduleNow(
             [travelling, rx, node, ifIndex]() { MrcMpi::Send(travelling, rx, node, ifIndex); });
-        dir.wire.push_back(Direction::Frame{MrcOwnedPtr<Packet>(copy), arrival.GetTimeStep(), 0});
+        dir.wire.push_back(Direction::Frame::Make(copy, arrival.GetTimeStep(), 0, false));
         m_arrival[from].push_back(arrival);
         return;
     }
@@ -485,7 +492,7 @@ MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime
     }
     else if (dir.ordered && dir.contextKnown && MrcHeapScheduler::TakeSlot(slot))
     {
-        dir.wire.push_back(Direction::Frame{MrcOwnedPtr<Packet>(frame), arrival, slot});
+        dir.wire.push_back(Direction::Frame::Make(frame, arrival, slot, headerUnwritten));
         return;
     }
     const uint32_t context = dir.contextKnown ? dir.context : Simulator::GetContext();
@@ -493,7 +500,7 @@ MrcChannel::TransmitOn(Direction* sending, const Ptr<Packet>& frame, Time txTime
     MrcHeapScheduler::HintNextInsert(PeekPointer(frame));
     dir.Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
     MrcScheduleWithContext(context, txTime + dir.delay, sending);
-    dir.wire.push_back(Direction::Frame{MrcOwnedPtr<Packet>(frame), arrival, 0});
+    dir.wire.push_back(Direction::Frame::Make(frame, arrival, 0, headerUnwritten));
 }
 
 void
@@ -546,8 +553,9 @@ MrcChannel::Direction::Notify()
     to->PrefetchForReceive();
     NS_ASSERT(!wire.empty());
     Ptr<Packet> frame = wire.front().packet.Release(); // the wire's reference, handed over
+    const bool headerUnwritten = wire.front().HeaderUnwritten();
     wire.pop_front();
-    if (!wire.empty() && wire.front().slot != 0)
+    if (!wire.empty() && wire.front().Slot() != 0)
     {
         ScheduleAtSlot(0);
     }
@@ -555,7 +563,7 @@ MrcChannel::Direction::Notify()
     {
         frame = frame->Copy(); // still held elsewhere (a trace sink, the sender): see TransmitOn
     }
-    to->Receive(frame);
+    to->Receive(frame, headerUnwritten);
 }
 
 void
@@ -564,17 +572,21 @@ MrcChannel::Direction::ScheduleAtSlot(uint32_t i)
     Frame& f = wire[i];
     const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
     const int64_t now = running.known ? running.ts : Simulator::Now().GetTimeStep();
-    NS_ASSERT_MSG(f.slot != 0 && f.arrival >= now, "MrcChannel: a frame without a slot");
-    MrcHeapScheduler::InsertNextAtSlot(f.slot);
+    NS_ASSERT_MSG(f.Slot() != 0 && f.arrival >= now, "MrcChannel: a frame without a slot");
+    MrcHeapScheduler::InsertNextAtSlot(f.Slot());
     MrcHeapScheduler::HintNextInsert(f.packet.Get());
-    f.slot = 0;
+    f.word &= 1ULL << 63; // scheduled now (the flag kept)
     Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
     MrcScheduleWithContext(context, TimeStep(f.arrival - now), this);
 }
 
 void
-MrcChannel::Lose(std::size_t from, Ptr<Packet> frame)
+MrcChannel::Lose(std::size_t from, Ptr<Packet> frame, bool headerUnwritten)
 {
+    if (headerUnwritten)
+    {
+        m_devices[from]->WriteUnwrittenHeader(frame, false); // as it would have been sent
+    }
     NS_LOG_LOGIC("frame of " << frame->GetSize() << " bytes from device " << from
                              << " lost on the wire");
     ++m_lostPackets[from];

@@ -162,7 +162,11 @@ class MrcChannel : public Channel
      * \param txTime the frame's serialization time
      * \param exclusive true if the caller holds the only reference to the frame
      */
-    void TransmitOn(Direction* dir, const Ptr<Packet>& frame, Time txTime, bool exclusive);
+    void TransmitOn(Direction* dir,
+                    const Ptr<Packet>& frame,
+                    Time txTime,
+                    bool exclusive,
+                    bool headerUnwritten = false);
 
     /// \return the number of frames lost on the wire (both directions)
     uint64_t GetLostPackets() const;
@@ -187,7 +191,10 @@ class MrcChannel : public Channel
 
   private:
     /// Count a lost frame and tell its sender.
-    void Lose(std::size_t from, Ptr<Packet> frame);
+    /// \param from the sender's index
+    /// \param frame the frame (no one else holds it)
+    /// \param headerUnwritten true if its Ethernet header is not in it (the sender writes it)
+    void Lose(std::size_t from, Ptr<Packet> frame, bool headerUnwritten = false);
 
     /// Find whether each direction leads to another rank; make the local end of a
     /// cross-rank link the arrival point of the far rank's frames (both devices attached).
@@ -253,8 +260,39 @@ class alignas(64) MrcChannel::Direction : public EventImpl
     struct Frame
     {
         MrcOwnedPtr<Packet> packet; //!< the frame (one reference, moved with the entry)
-        int64_t arrival{0};         //!< its arrival time (time steps)
-        uint64_t slot{0};           //!< its delivery's slot while not scheduled yet; 0: scheduled
+        int64_t arrival;            //!< its arrival time (time steps)
+        /// bits 0-62: its delivery's slot while not scheduled yet (0: scheduled); bit 63: its
+        /// Ethernet header is not in it (MrcNetDevice::WriteUnwrittenHeader)
+        uint64_t word;
+
+        /// \return its delivery's slot, or 0 if its delivery is scheduled
+        uint64_t Slot() const
+        {
+            return word & ~(1ULL << 63);
+        }
+
+        /// \return true if its Ethernet header is not in it
+        bool HeaderUnwritten() const
+        {
+            return (word >> 63) != 0;
+        }
+
+        /**
+         * \param packet the frame
+         * \param arrival its arrival time (time steps)
+         * \param slot its delivery's slot (0: scheduled)
+         * \param headerUnwritten true if its Ethernet header is not in it
+         * \return the entry
+         */
+        static Frame Make(const Ptr<Packet>& packet,
+                          int64_t arrival,
+                          uint64_t slot,
+                          bool headerUnwritten)
+        {
+            return Frame{MrcOwnedPtr<Packet>(packet),
+                         arrival,
+                         slot | (static_cast<uint64_t>(headerUnwritten) << 63)};
+        }
     };
 
     Direction()

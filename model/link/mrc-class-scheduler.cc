@@ -202,6 +202,13 @@ MrcClassScheduler::AbortBadClass(const char* what, uint32_t cls)
     NS_FATAL_ERROR(what << ": class " << cls << " is out of range");
 }
 
+void
+MrcClassScheduler::AbortBadTag(uint64_t tag)
+{
+    NS_FATAL_ERROR("MrcClassScheduler::Enqueue: tag " << tag << " uses bit 63; allowed 0.."
+                                                      << (~0ULL >> 1));
+}
+
 // ---------------------------------------------------------------- selection
 
 bool
@@ -243,7 +250,9 @@ MrcClassScheduler::SelectDwrr()
                 m_deficit[c] += static_cast<uint64_t>(m_weights[c]) * m_quantum;
                 m_drrCharged = true;
             }
-            uint32_t head = m_queues[c].frames.front().frame->GetSize();
+            const Slot& front = m_queues[c].frames.front();
+            const uint32_t head =
+                front.frame->GetSize() + (front.HeaderUnwritten() ? UNWRITTEN_BYTES : 0);
             if (head <= m_deficit[c])
             {
                 m_deficit[c] -= head;
@@ -277,6 +286,13 @@ MrcClassScheduler::GetPausedMask() const
 Ptr<Packet>
 MrcClassScheduler::RemoveLast(uint8_t cls)
 {
+    bool headerUnwritten;
+    return RemoveLast(cls, headerUnwritten);
+}
+
+Ptr<Packet>
+MrcClassScheduler::RemoveLast(uint8_t cls, bool& headerUnwritten)
+{
     CheckSchedulerClass(cls, "MrcClassScheduler::RemoveLast");
     ClassQueue& q = m_queues[cls];
     if (q.frames.empty())
@@ -284,8 +300,9 @@ MrcClassScheduler::RemoveLast(uint8_t cls)
         return nullptr;
     }
     Ptr<Packet> frame = q.frames.back().frame.Release();
+    headerUnwritten = q.frames.back().HeaderUnwritten();
     q.frames.pop_back();
-    q.bytes -= frame->GetSize();
+    q.bytes -= frame->GetSize() + (headerUnwritten ? UNWRITTEN_BYTES : 0);
     if (q.frames.empty())
     {
         // as Dequeue leaves an emptied class
@@ -307,7 +324,7 @@ MrcClassScheduler::PeekLastTag(uint8_t cls, uint64_t& tag) const
     {
         return false;
     }
-    tag = q.frames.back().tag;
+    tag = q.frames.back().Tag();
     return true;
 }
 

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 /**
  * \file
@@ -112,9 +113,19 @@ class MrcClassScheduler : public Object
      * \param tag the owner's word for this frame, kept beside it in the queue's slot and
      *        handed back when the frame leaves (a switch keeps its buffer accounting
      *        there, so that a frame's queue entry is the one place that describes it)
+     *        (63 bits: aborts if the top bit is set)
+     * \param headerUnwritten true if the frame's 14-byte Ethernet header is not in its
+     *        packet yet (its device writes it only where something reads it: MrcNetDevice);
+     *        the frame's size is then the packet's plus UNWRITTEN_BYTES
      * \return false (and the frame not queued) if the class would exceed QueueLimit
      */
-    bool Enqueue(const Ptr<Packet>& frame, uint8_t cls, uint64_t tag = 0);
+    bool Enqueue(const Ptr<Packet>& frame,
+                 uint8_t cls,
+                 uint64_t tag = 0,
+                 bool headerUnwritten = false);
+
+    /// Bytes a frame counts beyond its packet when its header is unwritten (Ethernet).
+    static constexpr uint32_t UNWRITTEN_BYTES = 14;
 
     /**
      * Remove the next frame to send: the head of the class the scheduler picks
@@ -124,6 +135,14 @@ class MrcClassScheduler : public Object
      * \return the frame, or null if no class is ready
      */
     Ptr<Packet> Dequeue(uint8_t& cls, uint64_t& tag);
+    /**
+     * Dequeue, with the bytes the frame's packet does not hold.
+     * \param[out] cls the frame's class, or NO_CLASS
+     * \param[out] tag its tag as given to Enqueue (unchanged if no class is ready)
+     * \param[out] headerUnwritten as given to Enqueue (unchanged if no class is ready)
+     * \return the frame, or null if no class is ready
+     */
+    Ptr<Packet> Dequeue(uint8_t& cls, uint64_t& tag, bool& headerUnwritten);
     /// Dequeue without the tag. \param[out] cls the class \return the frame or null
     Ptr<Packet> Dequeue(uint8_t& cls);
 
@@ -133,6 +152,13 @@ class MrcClassScheduler : public Object
      * \return the frame, or null if the class queue is empty
      */
     Ptr<Packet> RemoveLast(uint8_t cls);
+    /**
+     * RemoveLast, with the bytes the frame's packet does not hold.
+     * \param cls the class, 0..7 (aborts otherwise)
+     * \param[out] headerUnwritten as given to Enqueue (unchanged if the queue is empty)
+     * \return the frame, or null if the class queue is empty
+     */
+    Ptr<Packet> RemoveLast(uint8_t cls, bool& headerUnwritten);
 
     /**
      * \param cls the class, 0..7 (aborts otherwise)
@@ -160,7 +186,8 @@ class MrcClassScheduler : public Object
     /**
      * Empty every queue, class 0 first and head first, handing each frame to drop
      * (e.g. a link went down); resets the DWRR credits.
-     * \param drop called as drop(frame, cls, tag) with each frame after it left its queue
+     * \param drop called as drop(frame, cls, tag) with each frame after it left its queue,
+     *        or as drop(frame, cls, tag, headerUnwritten) if it takes four arguments
      */
     template <typename Drop>
     void Flush(Drop&& drop);
@@ -227,13 +254,32 @@ class MrcClassScheduler : public Object
      * \param cls the class
      */
     [[noreturn]] static void AbortBadClass(const char* what, uint32_t cls);
+    /**
+     * Abort: a tag uses the top bit, which the queue's slot keeps for itself.
+     * \param tag the tag
+     */
+    [[noreturn]] static void AbortBadTag(uint64_t tag);
 
     /// A queued frame and its owner's tag (Enqueue), in one slot.
     struct Slot
     {
         MrcOwnedPtr<Packet> frame; //!< the frame (the queue's one reference)
-        uint64_t tag;              //!< the owner's word for it
+        uint64_t word;             //!< bits 0-62: the owner's tag; bit 63: header unwritten
+
+        /// \return the owner's tag
+        uint64_t Tag() const
+        {
+            return word & ~UNWRITTEN_BIT;
+        }
+
+        /// \return true if the frame's Ethernet header is not in its packet yet
+        bool HeaderUnwritten() const
+        {
+            return (word >> 63) != 0;
+        }
     };
+
+    static constexpr uint64_t UNWRITTEN_BIT = 1ULL << 63; //!< Slot::word's flag
 
     /// One class FIFO, its size and its send counters.
     struct ClassQueue
@@ -260,15 +306,23 @@ class MrcClassScheduler : public Object
 // The frame path, inline: one call per frame and hop, worth no call.
 
 inline bool
-MrcClassScheduler::Enqueue(const Ptr<Packet>& frame, uint8_t cls, uint64_t tag)
+MrcClassScheduler::Enqueue(const Ptr<Packet>& frame,
+                           uint8_t cls,
+                           uint64_t tag,
+                           bool headerUnwritten)
 {
+    if (tag >> 63)
+    {
+        AbortBadTag(tag);
+    }
     ClassQueue& q = m_queues[cls];
-    const uint32_t size = frame->GetSize();
+    const uint32_t size = frame->GetSize() + (headerUnwritten ? UNWRITTEN_BYTES : 0);
     if (static_cast<uint64_t>(q.bytes) + size > m_queueLimit)
     {
         return false;
     }
-    q.frames.push_back(Slot{MrcOwnedPtr<Packet>(frame), tag});
+    q.frames.push_back(
+        Slot{MrcOwnedPtr<Packet>(frame), tag | (static_cast<uint64_t>(headerUnwritten) << 63)});
     q.bytes += size;
     m_backlogMask |= static_cast<uint8_t>(1u << cls);
     return true;
@@ -284,6 +338,13 @@ MrcClassScheduler::SelectStrict() const
 inline Ptr<Packet>
 MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag)
 {
+    bool headerUnwritten;
+    return Dequeue(cls, tag, headerUnwritten);
+}
+
+inline Ptr<Packet>
+MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag, bool& headerUnwritten)
+{
     cls = m_dwrr ? SelectDwrr() : SelectStrict();
     if (cls == NO_CLASS)
     {
@@ -294,9 +355,10 @@ MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag)
     // reference count changes on the way out).
     Slot& head = q.frames.front();
     MrcOwnedPtr<Packet> frame = std::move(head.frame);
-    tag = head.tag;
+    tag = head.Tag();
+    headerUnwritten = head.HeaderUnwritten();
     q.frames.pop_front();
-    q.bytes -= frame->GetSize();
+    q.bytes -= frame->GetSize() + (headerUnwritten ? UNWRITTEN_BYTES : 0);
     if (q.frames.empty())
     {
         m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
@@ -368,10 +430,18 @@ MrcClassScheduler::Flush(Drop&& drop)
         while (!q.frames.empty())
         {
             Ptr<Packet> frame = q.frames.front().frame.Release();
-            const uint64_t tag = q.frames.front().tag;
+            const uint64_t tag = q.frames.front().Tag();
+            const bool headerUnwritten = q.frames.front().HeaderUnwritten();
             q.frames.pop_front();
-            q.bytes -= frame->GetSize();
-            drop(frame, cls, tag);
+            q.bytes -= frame->GetSize() + (headerUnwritten ? UNWRITTEN_BYTES : 0);
+            if constexpr (std::is_invocable_v<Drop&, Ptr<Packet>&, uint8_t, uint64_t, bool>)
+            {
+                drop(frame, cls, tag, headerUnwritten);
+            }
+            else
+            {
+                drop(frame, cls, tag);
+            }
         }
     }
     m_backlogMask = 0;

@@ -770,12 +770,48 @@ MrcNetDevice::SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t
     {
         RefreshEthMacs();
     }
+    if (etherType == ETHER_TYPE_IPV6 && CanLeaveHeaderUnwritten())
+    {
+        return EnqueueFrame(packet, cls, tag, true);
+    }
     static MrcRawHeader scratch; // reused: see MrcRawHeader
     MrcRawHeader& eth = MrcScratchHeader(scratch, ETH_HEADER_BYTES, MrcRawHeader::ETHERNET);
     std::copy(m_ethMacs, m_ethMacs + 12, eth.Bytes());
     MrcByteIo::WriteU16(eth.Bytes() + 12, etherType);
     packet->AddHeader(eth);
     return EnqueueFrame(packet, cls, tag);
+}
+
+bool
+MrcNetDevice::CanLeaveHeaderUnwritten() const
+{
+    // Not when traced (every frame trace sees the header), nor towards another rank
+    // (the far rank receives the bytes), nor before the link is attached.
+    return !m_frameTraces && m_txDirection != nullptr && !m_txDirection->toRank;
+}
+
+void
+MrcNetDevice::WriteUnwrittenHeader(const Ptr<Packet>& frame, bool received)
+{
+    if (!m_ethMacsValid)
+    {
+        RefreshEthMacs();
+    }
+    static MrcRawHeader scratch; // reused: see MrcRawHeader
+    MrcRawHeader& eth = MrcScratchHeader(scratch, ETH_HEADER_BYTES, MrcRawHeader::ETHERNET);
+    uint8_t* b = eth.Bytes();
+    if (received)
+    {
+        // m_ethMacs: the peer's address, then this device's (the sender wrote them so)
+        std::copy(m_ethMacs + 6, m_ethMacs + 12, b);
+        std::copy(m_ethMacs, m_ethMacs + 6, b + 6);
+    }
+    else
+    {
+        std::copy(m_ethMacs, m_ethMacs + 12, b);
+    }
+    MrcByteIo::WriteU16(b + 12, ETHER_TYPE_IPV6);
+    frame->AddHeader(eth);
 }
 
 void
@@ -835,6 +871,14 @@ MrcNetDevice::SendToClassReplacing(const Ptr<Packet>& packet,
     NS_ABORT_MSG_IF(packet->GetSize() + prefixBytes > m_mtu,
                     "MrcNetDevice: a " << packet->GetSize() + prefixBytes
                                        << "-byte packet exceeds the Mtu of " << m_mtu << " bytes");
+    if (etherType == ETHER_TYPE_IPV6 && CanLeaveHeaderUnwritten())
+    {
+        static MrcRawHeader bare; // reused: see MrcRawHeader
+        MrcRawHeader& bytes = MrcScratchHeader(bare, prefixBytes, MrcRawHeader::OPAQUE);
+        std::copy(prefix, prefix + prefixBytes, bytes.Bytes());
+        packet->AddHeader(bytes);
+        return EnqueueFrame(packet, cls, tag, true);
+    }
     if (!m_ethMacsValid)
     {
         RefreshEthMacs();
@@ -854,8 +898,9 @@ MrcNetDevice::RemoveLastFromClass(uint8_t cls)
 {
     NS_LOG_FUNCTION(this << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::RemoveLastFromClass");
-    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls);
-    if (frame)
+    bool headerUnwritten = false;
+    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls, headerUnwritten);
+    if (frame && !headerUnwritten)
     {
         frame->RemoveAtStart(ETH_HEADER_BYTES);
     }
@@ -908,23 +953,35 @@ MrcNetDevice::Enqueue(Ptr<Packet> packet,
 }
 
 bool
-MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls, uint64_t tag)
+MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet,
+                           uint8_t cls,
+                           uint64_t tag,
+                           bool headerUnwritten)
 {
     if (!m_linkUp)
     {
+        if (headerUnwritten)
+        {
+            WriteUnwrittenHeader(packet, false);
+        }
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::LINK_DOWN);
         return false;
     }
     // PeekPointer: the scheduler is never null, and Ptr's checked dereference is a call
-    if (!PeekPointer(m_scheduler)->Enqueue(packet, cls, tag))
+    if (!PeekPointer(m_scheduler)->Enqueue(packet, cls, tag, headerUnwritten))
     {
+        if (headerUnwritten)
+        {
+            WriteUnwrittenHeader(packet, false); // the dropped frame, as it would have been
+        }
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::QUEUE_FULL);
         return false;
     }
     if (m_frameTraces && !m_enqueueTrace.IsEmpty())
     {
+        // (a traced device writes every header: CanLeaveHeaderUnwritten)
         m_enqueueTrace(packet, cls);
     }
     TryTransmit();
@@ -996,11 +1053,18 @@ MrcNetDevice::TryTransmit()
     MrcClassScheduler* const scheduler = PeekPointer(m_scheduler); // never null
     uint8_t cls;
     uint64_t tag;
+    bool headerUnwritten = false;
     // After the dequeue this local is the queue's only reference to the frame.
-    Ptr<Packet> frame = scheduler->Dequeue(cls, tag);
+    Ptr<Packet> frame = scheduler->Dequeue(cls, tag, headerUnwritten);
     if (!frame)
     {
         return;
+    }
+    if (headerUnwritten && (m_frameTraces || (!m_ownerDequeue && !m_dequeueHook.IsNull())))
+    {
+        // traced or hooked since it was queued
+        WriteUnwrittenHeader(frame, false);
+        headerUnwritten = false;
     }
     if (m_frameTraces && !m_dequeueTrace.IsEmpty())
     {
@@ -1008,14 +1072,14 @@ MrcNetDevice::TryTransmit()
     }
     if (m_ownerDequeue)
     {
-        m_owner->PortDequeued(m_ownerPort, frame, cls, tag);
+        m_owner->PortDequeued(m_ownerPort, frame, cls, tag, headerUnwritten);
     }
     else if (!m_dequeueHook.IsNull())
     {
         m_dequeueHook(frame, cls);
     }
-    scheduler->CountSent(cls, frame->GetSize());
-    StartTransmission(frame);
+    scheduler->CountSent(cls, frame->GetSize() + (headerUnwritten ? ETH_HEADER_BYTES : 0));
+    StartTransmission(frame, headerUnwritten);
 }
 
 uint64_t
@@ -1045,9 +1109,14 @@ MrcNetDevice::GetPauseDuration(uint16_t quanta) const
 }
 
 void
-MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
+MrcNetDevice::StartTransmission(const Ptr<Packet>& frame, bool headerUnwritten)
 {
-    NS_LOG_FUNCTION(this << frame);
+    NS_LOG_FUNCTION(this << frame << headerUnwritten);
+    if (headerUnwritten && !CanLeaveHeaderUnwritten())
+    {
+        WriteUnwrittenHeader(frame, false); // traced, or the link leads to another rank now
+        headerUnwritten = false;
+    }
     // Back-to-back frames keep the sub-step remainder so that a busy period ends
     // exactly when its total bit count says (rounded down); an idle link drops it.
     const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
@@ -1056,7 +1125,10 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     {
         m_txCarry = 0;
     }
-    const uint64_t bits = 8ULL * (std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead);
+    const uint64_t bits =
+        8ULL *
+        (std::max(frame->GetSize() + (headerUnwritten ? ETH_HEADER_BYTES : 0), MIN_FRAME_BYTES) +
+         m_wireOverhead);
     const uint64_t bps = m_bps;
     const uint64_t steps = static_cast<uint64_t>(m_second.GetTimeStep());
     Time txTime;
@@ -1098,7 +1170,11 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     }
     else
     {
-        m_channel->TransmitOn(m_txDirection, frame, txTime, frame->GetReferenceCount() == 1);
+        m_channel->TransmitOn(m_txDirection,
+                              frame,
+                              txTime,
+                              frame->GetReferenceCount() == 1,
+                              headerUnwritten);
     }
     // The end of the serialization starts the next frame. When nothing waits (no frame
     // queued, no PFC frame, no PhyTxEnd frame kept) it would only mark the wire free: it is
@@ -1161,7 +1237,19 @@ MrcNetDevice::TransmitComplete()
 void
 MrcNetDevice::Receive(const Ptr<Packet>& frame)
 {
-    NS_LOG_FUNCTION(this << frame);
+    Receive(frame, false);
+}
+
+void
+MrcNetDevice::Receive(const Ptr<Packet>& frame, bool headerUnwritten)
+{
+    NS_LOG_FUNCTION(this << frame << headerUnwritten);
+    if (headerUnwritten && (m_hasReceiveErrorModel || m_frameTraces || !m_ownerRx))
+    {
+        // something other than the owner's frame path sees the frame: its header too
+        WriteUnwrittenHeader(frame, true);
+        headerUnwritten = false;
+    }
     if (m_hasReceiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
     {
         m_phyRxDropTrace(frame);
@@ -1172,19 +1260,30 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame)
     {
         TraceReceivedFrame(frame);
     }
-    const uint32_t frameBytes = frame->GetSize();
+    const uint32_t frameBytes = frame->GetSize() + (headerUnwritten ? ETH_HEADER_BYTES : 0);
     // The Ethernet header and the packet's first bytes (the IPv6 traffic class for the
     // class, the headers for the owner's parse), read at once: the frame's one read here.
     uint8_t head[ETH_HEADER_BYTES + RX_HEAD_BYTES];
-    const uint32_t got = frame->CopyData(head, sizeof(head));
-    NS_ABORT_MSG_IF(got < ETH_HEADER_BYTES,
-                    "MrcNetDevice: a " << frameBytes << "-byte frame has no Ethernet header");
-    frame->RemoveAtStart(ETH_HEADER_BYTES);
-    const uint16_t type = MrcByteIo::ReadU16(head + 12);
-    if (type == MrcPfcFrame::ETHER_TYPE)
+    uint32_t got;
+    uint16_t type;
+    if (headerUnwritten)
     {
-        m_pfc->Receive(frame);
-        return;
+        // an IPv6 frame without its header (WriteUnwrittenHeader): only the rest is read
+        got = ETH_HEADER_BYTES + frame->CopyData(head + ETH_HEADER_BYTES, RX_HEAD_BYTES);
+        type = ETHER_TYPE_IPV6;
+    }
+    else
+    {
+        got = frame->CopyData(head, sizeof(head));
+        NS_ABORT_MSG_IF(got < ETH_HEADER_BYTES,
+                        "MrcNetDevice: a " << frameBytes << "-byte frame has no Ethernet header");
+        frame->RemoveAtStart(ETH_HEADER_BYTES);
+        type = MrcByteIo::ReadU16(head + 12);
+        if (type == MrcPfcFrame::ETHER_TYPE)
+        {
+            m_pfc->Receive(frame);
+            return;
+        }
     }
     const uint8_t cls = ClassOfFrame(type, head + ETH_HEADER_BYTES, got >= ETH_HEADER_BYTES + 2);
     // Counted on this object's first line, in the pending slot of its class; m_rx's line
@@ -1384,13 +1483,18 @@ MrcNetDevice::ApplyLinkState(bool up)
 void
 MrcNetDevice::FlushOnLinkDown()
 {
-    m_scheduler->Flush([this](const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) {
-        CountDrop(frame, MrcDropReason::LINK_DOWN);
-        if (m_ownerDequeue)
-        {
-            m_owner->PortFlushed(m_ownerPort, frame, cls, tag);
-        }
-    });
+    m_scheduler->Flush(
+        [this](const Ptr<Packet>& frame, uint8_t cls, uint64_t tag, bool headerUnwritten) {
+            if (headerUnwritten)
+            {
+                WriteUnwrittenHeader(frame, false);
+            }
+            CountDrop(frame, MrcDropReason::LINK_DOWN);
+            if (m_ownerDequeue)
+            {
+                m_owner->PortFlushed(m_ownerPort, frame, cls, tag);
+            }
+        });
     while (Ptr<Packet> frame = m_pfc->DiscardFrame())
     {
         CountDrop(frame, MrcDropReason::LINK_DOWN);

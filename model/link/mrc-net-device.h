@@ -113,15 +113,20 @@ class MrcPortOwner
     /**
      * A frame leaves its class queue for the wire (as the dequeue hook).
      * \param port the port number given to SetPortOwner
-     * \param frame the frame, Ethernet header included (may be changed in place)
+     * \param frame the frame (may be changed in place): its Ethernet header is in it
+     *        unless headerUnwritten
      * \param cls its class
      * \param tag the owner's tag given with the frame to SendToClass or
      *        SendToClassReplacing (0 for other frames)
+     * \param[in,out] headerUnwritten true if its Ethernet header is not written yet (see
+     *        MrcNetDevice::WriteUnwrittenHeader, which an owner calls, and then sets this to
+     *        false, before it reads or changes the frame)
      */
     virtual void PortDequeued(uint32_t port,
                               const Ptr<Packet>& frame,
                               uint8_t cls,
-                              uint64_t tag) = 0;
+                              uint64_t tag,
+                              bool& headerUnwritten) = 0;
     /**
      * A queued frame was discarded because the link went down (before the link change
      * callbacks run): class 0 first, head first. The default does nothing.
@@ -282,6 +287,20 @@ class alignas(64) MrcNetDevice : public NetDevice
      * \param etherType the EtherType to write
      */
     void WriteEthernetHeader(uint8_t* out, uint16_t etherType);
+
+    /**
+     * Write the Ethernet header of a frame that travels without it. A frame queued by
+     * SendToClass or SendToClassReplacing holds no Ethernet header while only the frame
+     * path handles it (a switch then neither removes nor adds 14 bytes per hop); its size
+     * still counts the header everywhere (queues, serialization, counters). The device
+     * writes the header, the one SendToClass would have added, wherever something else
+     * sees the frame: a trace, a hook, an error model, a drop, a loss on the wire, a link
+     * to another rank.
+     * \param frame the frame, without its Ethernet header
+     * \param received false for a frame this device sends (destination: the peer's MAC,
+     *        source: this device's), true for one it received (the other way round)
+     */
+    void WriteUnwrittenHeader(const Ptr<Packet>& frame, bool received);
 
     /**
      * Queue a frame that already starts with this device's Ethernet header
@@ -468,6 +487,14 @@ class alignas(64) MrcNetDevice : public NetDevice
     void Receive(const Ptr<Packet>& frame);
 
     /**
+     * A frame's last bit arrived from the channel.
+     * \param frame the frame
+     * \param headerUnwritten true for an IPv6 frame whose sender did not write its
+     *        Ethernet header (see WriteUnwrittenHeader)
+     */
+    void Receive(const Ptr<Packet>& frame, bool headerUnwritten);
+
+    /**
      * Ask for the cache lines Receive reads (the per-frame members and the receive
      * counters) ahead of it: a delivery does so before it takes its frame off the wire.
      * A hint only (MrcPrefetch).
@@ -539,12 +566,19 @@ class alignas(64) MrcNetDevice : public NetDevice
                  uint16_t type,
                  uint8_t cls);
     /// Queue a frame (Ethernet header added) on a class, or drop it.
-    bool EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls, uint64_t tag = 0);
+    /// \param headerUnwritten true if the packet is an IPv6 frame without its Ethernet header
+    bool EnqueueFrame(const Ptr<Packet>& packet,
+                      uint8_t cls,
+                      uint64_t tag = 0,
+                      bool headerUnwritten = false);
+    /// \return true if SendToClass may queue a frame without its Ethernet header
+    bool CanLeaveHeaderUnwritten() const;
     /// Start the next frame if the wire is free.
     void TryTransmit();
     /// Put a frame on the wire.
     /// \param frame the frame; the caller's reference may be the only one
-    void StartTransmission(const Ptr<Packet>& frame);
+    /// \param headerUnwritten true if its Ethernet header is not in it
+    void StartTransmission(const Ptr<Packet>& frame, bool headerUnwritten = false);
     /// The frame on the wire has been serialized (m_txFrame: the frame, if kept).
     void TransmitComplete();
     /**

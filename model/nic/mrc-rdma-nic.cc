@@ -638,7 +638,8 @@ void
 MrcRdmaNic::PortDequeued(uint32_t port,
                          const Ptr<Packet>& /* frame */,
                          uint8_t cls,
-                         uint64_t /* tag */)
+                         uint64_t /* tag */,
+                         bool& /* headerUnwritten */)
 {
     // Only a QP that found this class full waits for a dequeue; paced QPs have the wake
     // timer, QPs with new work call NotifyReady. So other dequeues (e.g. of ACKs) need no

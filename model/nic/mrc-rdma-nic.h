@@ -330,7 +330,11 @@ class MrcRdmaNic : public Object, public MrcPortOwner
      * \param cls its class
      * \param tag its owner's tag (unused: the NIC queues frames with SendFramed)
      */
-    void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) override;
+    void PortDequeued(uint32_t port,
+                      const Ptr<Packet>& frame,
+                      uint8_t cls,
+                      uint64_t tag,
+                      bool& headerUnwritten) override;
     /// Schedule Serve(port) now unless one is pending.
     void Kick(uint32_t port);
     /// Schedule one event that serves the ports of `mask` (bit p: port p) that have no

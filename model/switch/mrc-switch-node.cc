@@ -691,7 +691,11 @@ MrcSwitchNode::TrimLastQueued(uint32_t outPort, uint8_t cls)
 }
 
 void
-MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag)
+MrcSwitchNode::PortDequeued(uint32_t port,
+                            const Ptr<Packet>& frame,
+                            uint8_t cls,
+                            uint64_t tag,
+                            bool& headerUnwritten)
 {
     Port& out = m_ports[port];
     // every frame a switch queues carries its record (PortReceive, TrimLastQueued), whose
@@ -706,6 +710,11 @@ MrcSwitchNode::PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls
     if (rec.ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::DEQUEUE &&
         out.marker->ShouldMark(out.dev->GetQueueBytes(cls)))
     {
+        if (headerUnwritten)
+        {
+            out.dev->WriteUnwrittenHeader(frame, false); // the mark and its trace see it
+            headerUnwritten = false;
+        }
         MarkFrame(frame);
         ++out.marked;
         m_markTrace(frame, port);

@@ -295,7 +295,11 @@ class MrcSwitchNode : public Node, public MrcPortOwner
                      uint16_t etherType,
                      uint8_t inPrio,
                      const MrcRxHead& head) override;
-    void PortDequeued(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) override;
+    void PortDequeued(uint32_t port,
+                      const Ptr<Packet>& frame,
+                      uint8_t cls,
+                      uint64_t tag,
+                      bool& headerUnwritten) override;
     void PortFlushed(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) override;
     void LinkChanged(uint32_t port);
     void Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r);
