@@ -297,6 +297,7 @@ def build(bld):
         'model/link/mrc-net-device.h',
         'model/link/mrc-pfc-port.h',
         'model/link/mrc-ring.h',
+        'model/link/mrc-unwritten.h',
         # -- switch: node, forwarding engines, shared-buffer MMU, trimmer, ECN marker
         'model/switch/mrc-adaptive-forwarding.h',
         'model/switch/mrc-dual-forwarding.h',

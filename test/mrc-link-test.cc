@@ -1096,7 +1096,7 @@ class HeadRecorder : public MrcPortOwner
         got.push_back(g);
     }
 
-    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t, bool&) override
+    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t, uint8_t&) override
     {
     }
 };
@@ -1152,7 +1152,7 @@ class ArrivalRecorder : public MrcPortOwner
         ip.emplace_back(head.bytes, head.bytes + std::min<uint32_t>(head.count, 40));
     }
 
-    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t, bool&) override
+    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t, uint8_t&) override
     {
     }
 };
@@ -1299,6 +1299,156 @@ TEST(MrcLink, UnwrittenHeadersCountEverywhereAndAreWrittenWhereSeen)
         EXPECT_EQ(down.droppedSizes, (std::vector<uint32_t>{700 + 14, 800 + 14}))
             << "trace '" << trace << "'";
     }
+}
+
+/// A port owner that keeps what each arrival's head says of the destination, and what
+/// the packet's own bytes say.
+class ShiftRecorder : public MrcPortOwner
+{
+  public:
+    std::vector<Ipv6Address> headDst;   ///< destination in the head bytes
+    std::vector<Ipv6Address> packetDst; ///< destination in the packet's bytes
+    std::vector<uint32_t> shifts;       ///< MrcRxHead::dstShifts
+    std::vector<uint32_t> sizes;        ///< packet sizes
+
+    void PortReceive(uint32_t,
+                     const Ptr<Packet>& packet,
+                     uint16_t,
+                     uint8_t,
+                     const MrcRxHead& head) override
+    {
+        EXPECT_GE(head.count, 40u);
+        headDst.push_back(Ipv6Address(const_cast<uint8_t*>(head.bytes + 24)));
+        uint8_t ip[40];
+        packet->CopyData(ip, 40);
+        packetDst.push_back(Ipv6Address(ip + 24));
+        shifts.push_back(head.dstShifts);
+        sizes.push_back(packet->GetSize());
+    }
+
+    void PortDequeued(uint32_t, const Ptr<Packet>&, uint8_t, uint64_t, uint8_t&) override
+    {
+    }
+};
+
+/// An IPv6 packet of `size` bytes whose destination is fcbb:bb00:1:2:3:4:5:6 (six uSIDs).
+Ptr<Packet>
+CarrierPacket(uint32_t size)
+{
+    Ptr<Packet> p = Create<Packet>(size - 40);
+    Ipv6Header ip;
+    ip.SetSource(Ipv6Address("fd00::1"));
+    ip.SetDestination(Ipv6Address("fcbb:bb00:1:2:3:4:5:6"));
+    ip.SetNextHeader(17);
+    ip.SetHopLimit(64);
+    ip.SetPayloadLength(size - 40);
+    ip.SetTrafficClass(MrcMakeTrafficClass(4, MrcEcn::ECT0));
+    p->AddHeader(ip);
+    return p;
+}
+
+/// The destination of an IPv6 frame's bytes (Ethernet header first).
+Ipv6Address
+FrameDst(Ptr<const Packet> f)
+{
+    uint8_t b[54];
+    EXPECT_EQ(f->CopyData(b, 54), 54u);
+    return Ipv6Address(b + 14 + 24);
+}
+
+TEST(MrcLink, CarriedShiftsReachTheHeadAndAreWrittenWhereSeen)
+{
+    // A switch's uN shifts of the destination travel beside an untraced frame: the
+    // receiving owner's head has them (and says how many the packet lacks), the packet's
+    // bytes do not, and no size changes. A trace at either end, the Drop trace and the
+    // Lost trace see the frame as if the shifts had been written at the send.
+    const Ipv6Address orig("fcbb:bb00:1:2:3:4:5:6");
+    const Ipv6Address two("fcbb:bb00:3:4:5:6::");
+    const Ipv6Address one("fcbb:bb00:2:3:4:5:6:0");
+    for (const std::string trace : {"", "a", "b"})
+    {
+        MrcLinkHelper h = Helper("8Gbps", "1000ns");
+        NodeContainer n(2);
+        NetDeviceContainer d = h.Install(n.Get(0), n.Get(1));
+        Ptr<MrcNetDevice> a = DynamicCast<MrcNetDevice>(d.Get(0));
+        Ptr<MrcNetDevice> b = DynamicCast<MrcNetDevice>(d.Get(1));
+        a->SetAttribute("LinkDownDetectDelay", StringValue("100ns"));
+        ShiftRecorder owner;
+        b->SetPortOwner(&owner, 0);
+        std::vector<Ipv6Address> traced;
+        std::vector<Ipv6Address> dropped;
+        std::vector<Ipv6Address> lost;
+        auto keep = Callback<void, Ptr<const Packet>>(
+            [&traced](Ptr<const Packet> p) { traced.push_back(FrameDst(p)); });
+        if (trace == "a")
+        {
+            a->TraceConnectWithoutContext("PhyTxBegin", keep);
+        }
+        else if (trace == "b")
+        {
+            b->TraceConnectWithoutContext("Sniffer", keep);
+        }
+        a->TraceConnectWithoutContext("Drop",
+                                      Callback<void, Ptr<const Packet>, MrcDropReason>(
+                                          [&dropped](Ptr<const Packet> p, MrcDropReason) {
+                                              dropped.push_back(FrameDst(p));
+                                          }));
+        a->GetMrcChannel()->TraceConnectWithoutContext(
+            "Lost",
+            Callback<void, Ptr<const Packet>>(
+                [&lost](Ptr<const Packet> p) { lost.push_back(FrameDst(p)); }));
+        Simulator::Schedule(NanoSeconds(0), [&]() {
+            EXPECT_TRUE(a->SendToClass(CarrierPacket(300), 0x86DD, 1, 0, 2));
+            EXPECT_TRUE(a->SendToClass(CarrierPacket(500), 0x86DD, 1, 0, 1));
+            EXPECT_TRUE(a->SendToClass(CarrierPacket(400), 0x86DD, 1, 0, 0));
+        });
+        // the three have arrived by 2,314 ns; at 5100 the fourth is on the wire and the
+        // fifth waits in the queue until a notices the link down (5200)
+        Simulator::Schedule(NanoSeconds(5000), [&]() {
+            EXPECT_TRUE(a->SendToClass(CarrierPacket(700), 0x86DD, 1, 0, 1));
+            EXPECT_TRUE(a->SendToClass(CarrierPacket(800), 0x86DD, 1, 0, 2));
+        });
+        Simulator::Schedule(NanoSeconds(5100), [&]() { a->GetMrcChannel()->SetLinkUp(false); });
+        Simulator::Run();
+        b->SetPortOwner(nullptr, 0);
+        const std::string at = "trace '" + trace + "'";
+        EXPECT_EQ(owner.headDst, (std::vector<Ipv6Address>{two, one, orig})) << at;
+        EXPECT_EQ(owner.sizes, (std::vector<uint32_t>{300, 500, 400})) << at;
+        if (trace.empty())
+        {
+            EXPECT_EQ(owner.packetDst, (std::vector<Ipv6Address>{orig, orig, orig})) << at;
+            EXPECT_EQ(owner.shifts, (std::vector<uint32_t>{2, 1, 0})) << at;
+            EXPECT_TRUE(traced.empty()) << at;
+        }
+        else
+        {
+            // written at the traced end: the owner's packet has them, and lacks nothing
+            EXPECT_EQ(owner.packetDst, owner.headDst) << at;
+            EXPECT_EQ(owner.shifts, (std::vector<uint32_t>{0, 0, 0})) << at;
+            EXPECT_EQ(traced,
+                      trace == "a" ? (std::vector<Ipv6Address>{two, one, orig, one})
+                                   : (std::vector<Ipv6Address>{two, one, orig}))
+                << at;
+        }
+        // one shift on the wire when the link went down, two in the queue
+        EXPECT_EQ(lost, (std::vector<Ipv6Address>{one})) << at;
+        EXPECT_EQ(dropped, (std::vector<Ipv6Address>{one, two})) << at;
+        EXPECT_EQ(a->GetTxBytes(1), 300u + 500 + 400 + 700 + 4 * 14) << at;
+        Simulator::Destroy();
+    }
+}
+
+TEST(MrcLinkDeathTest, ShiftsAreForIpv6AndAtMostSeven)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    NodeContainer n(2);
+    NetDeviceContainer d = h.Install(n.Get(0), n.Get(1));
+    Ptr<MrcNetDevice> a = DynamicCast<MrcNetDevice>(d.Get(0));
+    EXPECT_DEATH(a->SendToClass(CarrierPacket(300), 0x86DD, 1, 0, 8),
+                 "8 uN shifts for a frame of EtherType 0x86dd; allowed 0..7, and only for IPv6");
+    EXPECT_DEATH(a->SendToClass(CarrierPacket(300), 0x0800, 1, 0, 1),
+                 "1 uN shifts for a frame of EtherType 0x800; allowed 0..7");
+    Simulator::Destroy();
 }
 
 TEST(MrcLink, PcapFileIsEthernetWithOneRecordPerFrame)

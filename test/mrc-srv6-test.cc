@@ -80,6 +80,35 @@ TEST(Srv6Usid, SixUsidsFillTheAddressAndShiftInZero)
     EXPECT_EQ(rest, (std::array<uint16_t, 6>{0x2, 0x3, 0x4, 0x5, 0xffff, 0}));
 }
 
+TEST(Srv6Usid, ShiftAddressIsShiftOnTheBytes)
+{
+    // A destination's shifts carried beside its packet are applied to its bytes later:
+    // the same bytes as Shift on the carrier, for every count (6 and more empty it).
+    const uint16_t u[6] = {0x1001, 0x2002, 0x3003, 0x4004, 0x5005, 0x6006};
+    const MrcUsidCarrier start(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK, u, 6);
+    for (uint32_t count = 0; count <= 8; ++count)
+    {
+        uint8_t b[16];
+        start.GetBytes(b);
+        MrcUsidCarrier::ShiftAddress(b, count);
+        MrcUsidCarrier c = start;
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            c.Shift();
+        }
+        uint8_t want[16];
+        c.GetBytes(want);
+        EXPECT_EQ(std::vector<uint8_t>(b, b + 16), std::vector<uint8_t>(want, want + 16))
+            << count << " shifts";
+    }
+    uint8_t b[16];
+    start.GetBytes(b);
+    MrcUsidCarrier::ShiftAddress(b, 2); // by hand: two slots out, two zeros in
+    EXPECT_EQ(Ipv6Address(b), Ipv6Address("fcbb:bb00:3003:4004:5005:6006::"));
+    MrcUsidCarrier::ShiftAddress(b, 7);
+    EXPECT_EQ(Ipv6Address(b), Ipv6Address("fcbb:bb00::"));
+}
+
 TEST(Srv6Usid, AddressRoundTripAndBytes)
 {
     Ipv6Address a("fcbb:bb00:1405:2406:8807::");

@@ -365,13 +365,13 @@ MrcChannel::SetLinkUp(bool up)
             while (!lost.empty())
             {
                 Ptr<Packet> f = lost.front().packet.Release();
-                const bool headerUnwritten = lost.front().HeaderUnwritten();
+                const uint8_t unwritten = lost.front().Unwritten();
                 lost.pop_front();
                 if (f->GetReferenceCount() != 1)
                 {
                     f = f->Copy(); // still held elsewhere, as at an arrival (Notify)
                 }
-                Lose(from, f, headerUnwritten);
+                Lose(from, f, unwritten);
             }
         }
     }
@@ -404,9 +404,9 @@ MrcChannel::TransmitOn(Direction* sending,
                        const Ptr<Packet>& frame,
                        Time txTime,
                        bool exclusive,
-                       bool headerUnwritten)
+                       uint8_t unwritten)
 {
-    NS_LOG_FUNCTION(this << sending << frame << txTime << headerUnwritten);
+    NS_LOG_FUNCTION(this << sending << frame << txTime << unsigned(unwritten));
     Direction& dir = *sending;
     // the sender's index, read from the channel only on the paths that need it
     auto senderIndex = [this, sending]() -> std::size_t {
@@ -420,7 +420,7 @@ MrcChannel::TransmitOn(Direction* sending,
     // but not at the arrival.
     if (!dir.open)
     {
-        Lose(senderIndex(), exclusive ? frame : frame->Copy(), headerUnwritten);
+        Lose(senderIndex(), exclusive ? frame : frame->Copy(), unwritten);
         return;
     }
     // The receiver's node id, looked up once (a frame then does not visit the peer device
@@ -433,8 +433,8 @@ MrcChannel::TransmitOn(Direction* sending,
     }
     if (dir.toRank)
     {
-        NS_ABORT_MSG_IF(headerUnwritten,
-                        "MrcChannel: a frame without its Ethernet header towards another rank");
+        NS_ABORT_MSG_IF(unwritten != MRC_UNWRITTEN_NONE,
+                        "MrcChannel: a frame with unwritten bytes towards another rank");
         const std::size_t from = senderIndex();
         const uint32_t sender = m_devices[from]->GetNode()->GetId();
         // Towards another rank: the message arrives one Delay (the lookahead, at most) from
@@ -492,7 +492,7 @@ MrcChannel::TransmitOn(Direction* sending,
     }
     else if (dir.ordered && dir.contextKnown && MrcHeapScheduler::TakeSlot(slot))
     {
-        dir.wire.push_back(Direction::Frame::Make(frame, arrival, slot, headerUnwritten));
+        dir.wire.push_back(Direction::Frame::Make(frame, arrival, slot, unwritten));
         return;
     }
     const uint32_t context = dir.contextKnown ? dir.context : Simulator::GetContext();
@@ -500,7 +500,7 @@ MrcChannel::TransmitOn(Direction* sending,
     MrcHeapScheduler::HintNextInsert(PeekPointer(frame));
     dir.Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
     MrcScheduleWithContext(context, txTime + dir.delay, sending);
-    dir.wire.push_back(Direction::Frame::Make(frame, arrival, 0, headerUnwritten));
+    dir.wire.push_back(Direction::Frame::Make(frame, arrival, 0, unwritten));
 }
 
 void
@@ -553,7 +553,7 @@ MrcChannel::Direction::Notify()
     to->PrefetchForReceive();
     NS_ASSERT(!wire.empty());
     Ptr<Packet> frame = wire.front().packet.Release(); // the wire's reference, handed over
-    const bool headerUnwritten = wire.front().HeaderUnwritten();
+    const uint8_t unwritten = wire.front().Unwritten();
     wire.pop_front();
     if (!wire.empty() && wire.front().Slot() != 0)
     {
@@ -563,7 +563,7 @@ MrcChannel::Direction::Notify()
     {
         frame = frame->Copy(); // still held elsewhere (a trace sink, the sender): see TransmitOn
     }
-    to->Receive(frame, headerUnwritten);
+    to->Receive(frame, unwritten);
 }
 
 void
@@ -575,17 +575,17 @@ MrcChannel::Direction::ScheduleAtSlot(uint32_t i)
     NS_ASSERT_MSG(f.Slot() != 0 && f.arrival >= now, "MrcChannel: a frame without a slot");
     MrcHeapScheduler::InsertNextAtSlot(f.Slot());
     MrcHeapScheduler::HintNextInsert(f.packet.Get());
-    f.word &= 1ULL << 63; // scheduled now (the flag kept)
+    f.word &= ~MRC_UNWRITTEN_WORD_MASK; // scheduled now (the flags kept)
     Ref(); // the simulator's reference, dropped after the delivery ran (MrcScheduleAgain)
     MrcScheduleWithContext(context, TimeStep(f.arrival - now), this);
 }
 
 void
-MrcChannel::Lose(std::size_t from, Ptr<Packet> frame, bool headerUnwritten)
+MrcChannel::Lose(std::size_t from, Ptr<Packet> frame, uint8_t unwritten)
 {
-    if (headerUnwritten)
+    if (unwritten != MRC_UNWRITTEN_NONE)
     {
-        m_devices[from]->WriteUnwrittenHeader(frame, false); // as it would have been sent
+        m_devices[from]->WriteUnwritten(frame, unwritten, false); // as it would have been sent
     }
     NS_LOG_LOGIC("frame of " << frame->GetSize() << " bytes from device " << from
                              << " lost on the wire");

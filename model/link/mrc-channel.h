@@ -7,6 +7,7 @@
 
 #include "mrc-remote-port.h"
 #include "mrc-ring.h"
+#include "mrc-unwritten.h"
 
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
@@ -161,12 +162,14 @@ class MrcChannel : public Channel
      * \param frame the frame (Ethernet header included, no FCS)
      * \param txTime the frame's serialization time
      * \param exclusive true if the caller holds the only reference to the frame
+     * \param unwritten what the frame does not hold yet (mrc-unwritten.h; the receiving
+     *        device gets it with the frame)
      */
     void TransmitOn(Direction* dir,
                     const Ptr<Packet>& frame,
                     Time txTime,
                     bool exclusive,
-                    bool headerUnwritten = false);
+                    uint8_t unwritten = MRC_UNWRITTEN_NONE);
 
     /// \return the number of frames lost on the wire (both directions)
     uint64_t GetLostPackets() const;
@@ -193,8 +196,8 @@ class MrcChannel : public Channel
     /// Count a lost frame and tell its sender.
     /// \param from the sender's index
     /// \param frame the frame (no one else holds it)
-    /// \param headerUnwritten true if its Ethernet header is not in it (the sender writes it)
-    void Lose(std::size_t from, Ptr<Packet> frame, bool headerUnwritten = false);
+    /// \param unwritten what it does not hold yet (mrc-unwritten.h; the sender writes it)
+    void Lose(std::size_t from, Ptr<Packet> frame, uint8_t unwritten = MRC_UNWRITTEN_NONE);
 
     /// Find whether each direction leads to another rank; make the local end of a
     /// cross-rank link the arrival point of the far rank's frames (both devices attached).
@@ -261,37 +264,37 @@ class alignas(64) MrcChannel::Direction : public EventImpl
     {
         MrcOwnedPtr<Packet> packet; //!< the frame (one reference, moved with the entry)
         int64_t arrival;            //!< its arrival time (time steps)
-        /// bits 0-62: its delivery's slot while not scheduled yet (0: scheduled); bit 63: its
-        /// Ethernet header is not in it (MrcNetDevice::WriteUnwrittenHeader)
+        /// bits 0-59: its delivery's slot while not scheduled yet (0: scheduled); bits 60-63:
+        /// what it does not hold yet (mrc-unwritten.h, MrcNetDevice::WriteUnwritten)
         uint64_t word;
 
         /// \return its delivery's slot, or 0 if its delivery is scheduled
         uint64_t Slot() const
         {
-            return word & ~(1ULL << 63);
+            return word & MRC_UNWRITTEN_WORD_MASK;
         }
 
-        /// \return true if its Ethernet header is not in it
-        bool HeaderUnwritten() const
+        /// \return what it does not hold yet (mrc-unwritten.h)
+        uint8_t Unwritten() const
         {
-            return (word >> 63) != 0;
+            return static_cast<uint8_t>(word >> MRC_UNWRITTEN_SHIFT);
         }
 
         /**
          * \param packet the frame
          * \param arrival its arrival time (time steps)
          * \param slot its delivery's slot (0: scheduled)
-         * \param headerUnwritten true if its Ethernet header is not in it
+         * \param unwritten what it does not hold yet (mrc-unwritten.h)
          * \return the entry
          */
         static Frame Make(const Ptr<Packet>& packet,
                           int64_t arrival,
                           uint64_t slot,
-                          bool headerUnwritten)
+                          uint8_t unwritten)
         {
             return Frame{MrcOwnedPtr<Packet>(packet),
                          arrival,
-                         slot | (static_cast<uint64_t>(headerUnwritten) << 63)};
+                         slot | (uint64_t{unwritten} << MRC_UNWRITTEN_SHIFT)};
         }
     };
 

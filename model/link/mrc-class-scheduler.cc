@@ -205,8 +205,8 @@ MrcClassScheduler::AbortBadClass(const char* what, uint32_t cls)
 void
 MrcClassScheduler::AbortBadTag(uint64_t tag)
 {
-    NS_FATAL_ERROR("MrcClassScheduler::Enqueue: tag " << tag << " uses bit 63; allowed 0.."
-                                                      << (~0ULL >> 1));
+    NS_FATAL_ERROR("MrcClassScheduler::Enqueue: tag " << tag << " uses bits 60-63; allowed 0.."
+                                                      << MRC_UNWRITTEN_WORD_MASK);
 }
 
 // ---------------------------------------------------------------- selection
@@ -251,8 +251,7 @@ MrcClassScheduler::SelectDwrr()
                 m_drrCharged = true;
             }
             const Slot& front = m_queues[c].frames.front();
-            const uint32_t head =
-                front.frame->GetSize() + (front.HeaderUnwritten() ? UNWRITTEN_BYTES : 0);
+            const uint32_t head = front.frame->GetSize() + MrcUnwrittenBytes(front.Unwritten());
             if (head <= m_deficit[c])
             {
                 m_deficit[c] -= head;
@@ -286,12 +285,12 @@ MrcClassScheduler::GetPausedMask() const
 Ptr<Packet>
 MrcClassScheduler::RemoveLast(uint8_t cls)
 {
-    bool headerUnwritten;
-    return RemoveLast(cls, headerUnwritten);
+    uint8_t unwritten;
+    return RemoveLast(cls, unwritten);
 }
 
 Ptr<Packet>
-MrcClassScheduler::RemoveLast(uint8_t cls, bool& headerUnwritten)
+MrcClassScheduler::RemoveLast(uint8_t cls, uint8_t& unwritten)
 {
     CheckSchedulerClass(cls, "MrcClassScheduler::RemoveLast");
     ClassQueue& q = m_queues[cls];
@@ -300,9 +299,9 @@ MrcClassScheduler::RemoveLast(uint8_t cls, bool& headerUnwritten)
         return nullptr;
     }
     Ptr<Packet> frame = q.frames.back().frame.Release();
-    headerUnwritten = q.frames.back().HeaderUnwritten();
+    unwritten = q.frames.back().Unwritten();
     q.frames.pop_back();
-    q.bytes -= frame->GetSize() + (headerUnwritten ? UNWRITTEN_BYTES : 0);
+    q.bytes -= frame->GetSize() + MrcUnwrittenBytes(unwritten);
     if (q.frames.empty())
     {
         // as Dequeue leaves an emptied class

@@ -6,6 +6,7 @@
 #define MRC_CLASS_SCHEDULER_H
 
 #include "mrc-ring.h"
+#include "mrc-unwritten.h"
 
 #include "ns3/mrc-owned-ptr.h"
 #include "ns3/object.h"
@@ -113,16 +114,16 @@ class MrcClassScheduler : public Object
      * \param tag the owner's word for this frame, kept beside it in the queue's slot and
      *        handed back when the frame leaves (a switch keeps its buffer accounting
      *        there, so that a frame's queue entry is the one place that describes it)
-     *        (63 bits: aborts if the top bit is set)
-     * \param headerUnwritten true if the frame's 14-byte Ethernet header is not in its
-     *        packet yet (its device writes it only where something reads it: MrcNetDevice);
-     *        the frame's size is then the packet's plus UNWRITTEN_BYTES
+     *        (60 bits: aborts if one of bits 60-63 is set)
+     * \param unwritten what the frame's packet does not hold yet (mrc-unwritten.h: its
+     *        device writes it only where something reads it); with MRC_UNWRITTEN_HEADER
+     *        the frame's size is the packet's plus UNWRITTEN_BYTES
      * \return false (and the frame not queued) if the class would exceed QueueLimit
      */
     bool Enqueue(const Ptr<Packet>& frame,
                  uint8_t cls,
                  uint64_t tag = 0,
-                 bool headerUnwritten = false);
+                 uint8_t unwritten = MRC_UNWRITTEN_NONE);
 
     /// Bytes a frame counts beyond its packet when its header is unwritten (Ethernet).
     static constexpr uint32_t UNWRITTEN_BYTES = 14;
@@ -139,10 +140,10 @@ class MrcClassScheduler : public Object
      * Dequeue, with the bytes the frame's packet does not hold.
      * \param[out] cls the frame's class, or NO_CLASS
      * \param[out] tag its tag as given to Enqueue (unchanged if no class is ready)
-     * \param[out] headerUnwritten as given to Enqueue (unchanged if no class is ready)
+     * \param[out] unwritten as given to Enqueue (unchanged if no class is ready)
      * \return the frame, or null if no class is ready
      */
-    Ptr<Packet> Dequeue(uint8_t& cls, uint64_t& tag, bool& headerUnwritten);
+    Ptr<Packet> Dequeue(uint8_t& cls, uint64_t& tag, uint8_t& unwritten);
     /// Dequeue without the tag. \param[out] cls the class \return the frame or null
     Ptr<Packet> Dequeue(uint8_t& cls);
 
@@ -155,10 +156,10 @@ class MrcClassScheduler : public Object
     /**
      * RemoveLast, with the bytes the frame's packet does not hold.
      * \param cls the class, 0..7 (aborts otherwise)
-     * \param[out] headerUnwritten as given to Enqueue (unchanged if the queue is empty)
+     * \param[out] unwritten as given to Enqueue (unchanged if the queue is empty)
      * \return the frame, or null if the class queue is empty
      */
-    Ptr<Packet> RemoveLast(uint8_t cls, bool& headerUnwritten);
+    Ptr<Packet> RemoveLast(uint8_t cls, uint8_t& unwritten);
 
     /**
      * \param cls the class, 0..7 (aborts otherwise)
@@ -187,7 +188,7 @@ class MrcClassScheduler : public Object
      * Empty every queue, class 0 first and head first, handing each frame to drop
      * (e.g. a link went down); resets the DWRR credits.
      * \param drop called as drop(frame, cls, tag) with each frame after it left its queue,
-     *        or as drop(frame, cls, tag, headerUnwritten) if it takes four arguments
+     *        or as drop(frame, cls, tag, unwritten) if it takes four arguments
      */
     template <typename Drop>
     void Flush(Drop&& drop);
@@ -255,7 +256,7 @@ class MrcClassScheduler : public Object
      */
     [[noreturn]] static void AbortBadClass(const char* what, uint32_t cls);
     /**
-     * Abort: a tag uses the top bit, which the queue's slot keeps for itself.
+     * Abort: a tag uses bits 60-63, which the queue's slot keeps for itself.
      * \param tag the tag
      */
     [[noreturn]] static void AbortBadTag(uint64_t tag);
@@ -264,22 +265,20 @@ class MrcClassScheduler : public Object
     struct Slot
     {
         MrcOwnedPtr<Packet> frame; //!< the frame (the queue's one reference)
-        uint64_t word;             //!< bits 0-62: the owner's tag; bit 63: header unwritten
+        uint64_t word;             //!< bits 0-59: the owner's tag; 60-63: what is unwritten
 
         /// \return the owner's tag
         uint64_t Tag() const
         {
-            return word & ~UNWRITTEN_BIT;
+            return word & MRC_UNWRITTEN_WORD_MASK;
         }
 
-        /// \return true if the frame's Ethernet header is not in its packet yet
-        bool HeaderUnwritten() const
+        /// \return what the frame's packet does not hold yet (mrc-unwritten.h)
+        uint8_t Unwritten() const
         {
-            return (word >> 63) != 0;
+            return static_cast<uint8_t>(word >> MRC_UNWRITTEN_SHIFT);
         }
     };
-
-    static constexpr uint64_t UNWRITTEN_BIT = 1ULL << 63; //!< Slot::word's flag
 
     /// One class FIFO, its size and its send counters.
     struct ClassQueue
@@ -306,23 +305,20 @@ class MrcClassScheduler : public Object
 // The frame path, inline: one call per frame and hop, worth no call.
 
 inline bool
-MrcClassScheduler::Enqueue(const Ptr<Packet>& frame,
-                           uint8_t cls,
-                           uint64_t tag,
-                           bool headerUnwritten)
+MrcClassScheduler::Enqueue(const Ptr<Packet>& frame, uint8_t cls, uint64_t tag, uint8_t unwritten)
 {
-    if (tag >> 63)
+    if (tag >> MRC_UNWRITTEN_SHIFT)
     {
         AbortBadTag(tag);
     }
     ClassQueue& q = m_queues[cls];
-    const uint32_t size = frame->GetSize() + (headerUnwritten ? UNWRITTEN_BYTES : 0);
+    const uint32_t size = frame->GetSize() + MrcUnwrittenBytes(unwritten);
     if (static_cast<uint64_t>(q.bytes) + size > m_queueLimit)
     {
         return false;
     }
     q.frames.push_back(
-        Slot{MrcOwnedPtr<Packet>(frame), tag | (static_cast<uint64_t>(headerUnwritten) << 63)});
+        Slot{MrcOwnedPtr<Packet>(frame), tag | (uint64_t{unwritten} << MRC_UNWRITTEN_SHIFT)});
     q.bytes += size;
     m_backlogMask |= static_cast<uint8_t>(1u << cls);
     return true;
@@ -338,12 +334,12 @@ MrcClassScheduler::SelectStrict() const
 inline Ptr<Packet>
 MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag)
 {
-    bool headerUnwritten;
-    return Dequeue(cls, tag, headerUnwritten);
+    uint8_t unwritten;
+    return Dequeue(cls, tag, unwritten);
 }
 
 inline Ptr<Packet>
-MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag, bool& headerUnwritten)
+MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag, uint8_t& unwritten)
 {
     cls = m_dwrr ? SelectDwrr() : SelectStrict();
     if (cls == NO_CLASS)
@@ -356,9 +352,9 @@ MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag, bool& headerUnwritten)
     Slot& head = q.frames.front();
     MrcOwnedPtr<Packet> frame = std::move(head.frame);
     tag = head.Tag();
-    headerUnwritten = head.HeaderUnwritten();
+    unwritten = head.Unwritten();
     q.frames.pop_front();
-    q.bytes -= frame->GetSize() + (headerUnwritten ? UNWRITTEN_BYTES : 0);
+    q.bytes -= frame->GetSize() + MrcUnwrittenBytes(unwritten);
     if (q.frames.empty())
     {
         m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
@@ -431,12 +427,12 @@ MrcClassScheduler::Flush(Drop&& drop)
         {
             Ptr<Packet> frame = q.frames.front().frame.Release();
             const uint64_t tag = q.frames.front().Tag();
-            const bool headerUnwritten = q.frames.front().HeaderUnwritten();
+            const uint8_t unwritten = q.frames.front().Unwritten();
             q.frames.pop_front();
-            q.bytes -= frame->GetSize() + (headerUnwritten ? UNWRITTEN_BYTES : 0);
-            if constexpr (std::is_invocable_v<Drop&, Ptr<Packet>&, uint8_t, uint64_t, bool>)
+            q.bytes -= frame->GetSize() + MrcUnwrittenBytes(unwritten);
+            if constexpr (std::is_invocable_v<Drop&, Ptr<Packet>&, uint8_t, uint64_t, uint8_t>)
             {
-                drop(frame, cls, tag, headerUnwritten);
+                drop(frame, cls, tag, unwritten);
             }
             else
             {

@@ -14,10 +14,12 @@
 #include "ns3/mrc-byte-io.h"
 #include "ns3/mrc-comma-list.h"
 #include "ns3/mrc-heap-scheduler.h"
+#include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-pfc-frame.h"
 #include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-reusable-event.h"
 #include "ns3/mrc-uint128.h"
+#include "ns3/mrc-usid.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -753,10 +755,28 @@ MrcNetDevice::SendFrom(Ptr<Packet> packet,
 }
 
 bool
-MrcNetDevice::SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t cls, uint64_t tag)
+MrcNetDevice::SendToClass(const Ptr<Packet>& packet,
+                          uint16_t etherType,
+                          uint8_t cls,
+                          uint64_t tag,
+                          uint8_t dstShifts)
 {
-    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls));
+    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls) << unsigned(dstShifts));
     CheckClass(cls, "MrcNetDevice::SendToClass");
+    if (dstShifts > 0)
+    {
+        NS_ABORT_MSG_IF(dstShifts > MRC_UNWRITTEN_MAX_SHIFTS || etherType != ETHER_TYPE_IPV6,
+                        "MrcNetDevice::SendToClass: "
+                            << unsigned(dstShifts) << " uN shifts for a frame of EtherType 0x"
+                            << std::hex << etherType << std::dec << "; allowed 0.."
+                            << unsigned(MRC_UNWRITTEN_MAX_SHIFTS)
+                            << ", and only for IPv6 (0x86dd)");
+        if (!CanLeaveHeaderUnwritten())
+        {
+            MrcShiftDestination(packet, dstShifts); // traced, or towards another rank
+            dstShifts = 0;
+        }
+    }
     if (m_frameTraces && !m_macTxTrace.IsEmpty())
     {
         m_macTxTrace(packet);
@@ -772,7 +792,7 @@ MrcNetDevice::SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t
     }
     if (etherType == ETHER_TYPE_IPV6 && CanLeaveHeaderUnwritten())
     {
-        return EnqueueFrame(packet, cls, tag, true);
+        return EnqueueFrame(packet, cls, tag, MrcUnwrittenWithShifts(dstShifts));
     }
     static MrcRawHeader scratch; // reused: see MrcRawHeader
     MrcRawHeader& eth = MrcScratchHeader(scratch, ETH_HEADER_BYTES, MrcRawHeader::ETHERNET);
@@ -791,8 +811,13 @@ MrcNetDevice::CanLeaveHeaderUnwritten() const
 }
 
 void
-MrcNetDevice::WriteUnwrittenHeader(const Ptr<Packet>& frame, bool received)
+MrcNetDevice::WriteUnwritten(const Ptr<Packet>& frame, uint8_t unwritten, bool received)
 {
+    MrcShiftDestination(frame, MrcUnwrittenShifts(unwritten)); // (none: nothing)
+    if (!(unwritten & MRC_UNWRITTEN_HEADER))
+    {
+        return;
+    }
     if (!m_ethMacsValid)
     {
         RefreshEthMacs();
@@ -877,7 +902,7 @@ MrcNetDevice::SendToClassReplacing(const Ptr<Packet>& packet,
         MrcRawHeader& bytes = MrcScratchHeader(bare, prefixBytes, MrcRawHeader::OPAQUE);
         std::copy(prefix, prefix + prefixBytes, bytes.Bytes());
         packet->AddHeader(bytes);
-        return EnqueueFrame(packet, cls, tag, true);
+        return EnqueueFrame(packet, cls, tag, MRC_UNWRITTEN_HEADER);
     }
     if (!m_ethMacsValid)
     {
@@ -898,11 +923,15 @@ MrcNetDevice::RemoveLastFromClass(uint8_t cls)
 {
     NS_LOG_FUNCTION(this << unsigned(cls));
     CheckClass(cls, "MrcNetDevice::RemoveLastFromClass");
-    bool headerUnwritten = false;
-    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls, headerUnwritten);
-    if (frame && !headerUnwritten)
+    uint8_t unwritten = MRC_UNWRITTEN_NONE;
+    Ptr<Packet> frame = PeekPointer(m_scheduler)->RemoveLast(cls, unwritten);
+    if (frame && !(unwritten & MRC_UNWRITTEN_HEADER))
     {
         frame->RemoveAtStart(ETH_HEADER_BYTES);
+    }
+    if (frame)
+    {
+        MrcShiftDestination(frame, MrcUnwrittenShifts(unwritten)); // its owner reads it
     }
     return frame;
 }
@@ -953,28 +982,19 @@ MrcNetDevice::Enqueue(Ptr<Packet> packet,
 }
 
 bool
-MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet,
-                           uint8_t cls,
-                           uint64_t tag,
-                           bool headerUnwritten)
+MrcNetDevice::EnqueueFrame(const Ptr<Packet>& packet, uint8_t cls, uint64_t tag, uint8_t unwritten)
 {
     if (!m_linkUp)
     {
-        if (headerUnwritten)
-        {
-            WriteUnwrittenHeader(packet, false);
-        }
+        WriteUnwritten(packet, unwritten, false);
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::LINK_DOWN);
         return false;
     }
     // PeekPointer: the scheduler is never null, and Ptr's checked dereference is a call
-    if (!PeekPointer(m_scheduler)->Enqueue(packet, cls, tag, headerUnwritten))
+    if (!PeekPointer(m_scheduler)->Enqueue(packet, cls, tag, unwritten))
     {
-        if (headerUnwritten)
-        {
-            WriteUnwrittenHeader(packet, false); // the dropped frame, as it would have been
-        }
+        WriteUnwritten(packet, unwritten, false); // the dropped frame, as it would have been
         m_macTxDropTrace(packet);
         CountDrop(packet, MrcDropReason::QUEUE_FULL);
         return false;
@@ -1053,18 +1073,18 @@ MrcNetDevice::TryTransmit()
     MrcClassScheduler* const scheduler = PeekPointer(m_scheduler); // never null
     uint8_t cls;
     uint64_t tag;
-    bool headerUnwritten = false;
+    uint8_t unwritten = MRC_UNWRITTEN_NONE;
     // After the dequeue this local is the queue's only reference to the frame.
-    Ptr<Packet> frame = scheduler->Dequeue(cls, tag, headerUnwritten);
+    Ptr<Packet> frame = scheduler->Dequeue(cls, tag, unwritten);
     if (!frame)
     {
         return;
     }
-    if (headerUnwritten && (m_frameTraces || (!m_ownerDequeue && !m_dequeueHook.IsNull())))
+    if (unwritten && (m_frameTraces || (!m_ownerDequeue && !m_dequeueHook.IsNull())))
     {
         // traced or hooked since it was queued
-        WriteUnwrittenHeader(frame, false);
-        headerUnwritten = false;
+        WriteUnwritten(frame, unwritten, false);
+        unwritten = MRC_UNWRITTEN_NONE;
     }
     if (m_frameTraces && !m_dequeueTrace.IsEmpty())
     {
@@ -1072,14 +1092,14 @@ MrcNetDevice::TryTransmit()
     }
     if (m_ownerDequeue)
     {
-        m_owner->PortDequeued(m_ownerPort, frame, cls, tag, headerUnwritten);
+        m_owner->PortDequeued(m_ownerPort, frame, cls, tag, unwritten);
     }
     else if (!m_dequeueHook.IsNull())
     {
         m_dequeueHook(frame, cls);
     }
-    scheduler->CountSent(cls, frame->GetSize() + (headerUnwritten ? ETH_HEADER_BYTES : 0));
-    StartTransmission(frame, headerUnwritten);
+    scheduler->CountSent(cls, frame->GetSize() + MrcUnwrittenBytes(unwritten));
+    StartTransmission(frame, unwritten);
 }
 
 uint64_t
@@ -1109,13 +1129,13 @@ MrcNetDevice::GetPauseDuration(uint16_t quanta) const
 }
 
 void
-MrcNetDevice::StartTransmission(const Ptr<Packet>& frame, bool headerUnwritten)
+MrcNetDevice::StartTransmission(const Ptr<Packet>& frame, uint8_t unwritten)
 {
-    NS_LOG_FUNCTION(this << frame << headerUnwritten);
-    if (headerUnwritten && !CanLeaveHeaderUnwritten())
+    NS_LOG_FUNCTION(this << frame << unsigned(unwritten));
+    if (unwritten && !CanLeaveHeaderUnwritten())
     {
-        WriteUnwrittenHeader(frame, false); // traced, or the link leads to another rank now
-        headerUnwritten = false;
+        WriteUnwritten(frame, unwritten, false); // traced, or the link leads to another rank now
+        unwritten = MRC_UNWRITTEN_NONE;
     }
     // Back-to-back frames keep the sub-step remainder so that a busy period ends
     // exactly when its total bit count says (rounded down); an idle link drops it.
@@ -1126,9 +1146,8 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame, bool headerUnwritten)
         m_txCarry = 0;
     }
     const uint64_t bits =
-        8ULL *
-        (std::max(frame->GetSize() + (headerUnwritten ? ETH_HEADER_BYTES : 0), MIN_FRAME_BYTES) +
-         m_wireOverhead);
+        8ULL * (std::max(frame->GetSize() + MrcUnwrittenBytes(unwritten), MIN_FRAME_BYTES) +
+                m_wireOverhead);
     const uint64_t bps = m_bps;
     const uint64_t steps = static_cast<uint64_t>(m_second.GetTimeStep());
     Time txTime;
@@ -1174,7 +1193,7 @@ MrcNetDevice::StartTransmission(const Ptr<Packet>& frame, bool headerUnwritten)
                               frame,
                               txTime,
                               frame->GetReferenceCount() == 1,
-                              headerUnwritten);
+                              unwritten);
     }
     // The end of the serialization starts the next frame. When nothing waits (no frame
     // queued, no PFC frame, no PhyTxEnd frame kept) it would only mark the wire free: it is
@@ -1241,14 +1260,14 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame)
 }
 
 void
-MrcNetDevice::Receive(const Ptr<Packet>& frame, bool headerUnwritten)
+MrcNetDevice::Receive(const Ptr<Packet>& frame, uint8_t unwritten)
 {
-    NS_LOG_FUNCTION(this << frame << headerUnwritten);
-    if (headerUnwritten && (m_hasReceiveErrorModel || m_frameTraces || !m_ownerRx))
+    NS_LOG_FUNCTION(this << frame << unsigned(unwritten));
+    if (unwritten && (m_hasReceiveErrorModel || m_frameTraces || !m_ownerRx))
     {
-        // something other than the owner's frame path sees the frame: its header too
-        WriteUnwrittenHeader(frame, true);
-        headerUnwritten = false;
+        // something other than the owner's frame path sees the frame: all its bytes
+        WriteUnwritten(frame, unwritten, true);
+        unwritten = MRC_UNWRITTEN_NONE;
     }
     if (m_hasReceiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
     {
@@ -1260,17 +1279,23 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame, bool headerUnwritten)
     {
         TraceReceivedFrame(frame);
     }
-    const uint32_t frameBytes = frame->GetSize() + (headerUnwritten ? ETH_HEADER_BYTES : 0);
+    const uint32_t frameBytes = frame->GetSize() + MrcUnwrittenBytes(unwritten);
     // The Ethernet header and the packet's first bytes (the IPv6 traffic class for the
     // class, the headers for the owner's parse), read at once: the frame's one read here.
     uint8_t head[ETH_HEADER_BYTES + RX_HEAD_BYTES];
     uint32_t got;
     uint16_t type;
-    if (headerUnwritten)
+    const uint8_t dstShifts = MrcUnwrittenShifts(unwritten);
+    if (unwritten)
     {
-        // an IPv6 frame without its header (WriteUnwrittenHeader): only the rest is read
+        // an IPv6 frame without its header (WriteUnwritten): only the rest is read, with
+        // the destination the switches before gave it (the owner reads these bytes)
         got = ETH_HEADER_BYTES + frame->CopyData(head + ETH_HEADER_BYTES, RX_HEAD_BYTES);
         type = ETHER_TYPE_IPV6;
+        if (dstShifts > 0 && got >= ETH_HEADER_BYTES + MRC_IPV6_HEADER_BYTES)
+        {
+            MrcUsidCarrier::ShiftAddress(head + ETH_HEADER_BYTES + 24, dstShifts);
+        }
     }
     else
     {
@@ -1314,7 +1339,7 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame, bool headerUnwritten)
                              frame,
                              type,
                              cls,
-                             MrcRxHead{head + ETH_HEADER_BYTES, got - ETH_HEADER_BYTES});
+                             MrcRxHead{head + ETH_HEADER_BYTES, got - ETH_HEADER_BYTES, dstShifts});
         return;
     }
     if (!m_classRxCallback.IsNull())
@@ -1484,11 +1509,8 @@ void
 MrcNetDevice::FlushOnLinkDown()
 {
     m_scheduler->Flush(
-        [this](const Ptr<Packet>& frame, uint8_t cls, uint64_t tag, bool headerUnwritten) {
-            if (headerUnwritten)
-            {
-                WriteUnwrittenHeader(frame, false);
-            }
+        [this](const Ptr<Packet>& frame, uint8_t cls, uint64_t tag, uint8_t unwritten) {
+            WriteUnwritten(frame, unwritten, false);
             CountDrop(frame, MrcDropReason::LINK_DOWN);
             if (m_ownerDequeue)
             {

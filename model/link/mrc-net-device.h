@@ -8,6 +8,7 @@
 #include "mrc-channel.h"
 #include "mrc-class-scheduler.h"
 #include "mrc-pfc-port.h"
+#include "mrc-unwritten.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -82,6 +83,11 @@ struct MrcRxHead
 {
     const uint8_t* bytes; //!< the packet's first `count` bytes
     uint32_t count;       //!< min(the packet's size, MrcNetDevice::RX_HEAD_BYTES)
+    /// uN shifts of the outer IPv6 destination that `bytes` has and the packet does not
+    /// (a switch carried them unwritten: MrcNetDevice::SendToClass). An owner that passes
+    /// the packet on gives them to SendToClass again, or writes them (MrcShiftDestination)
+    /// before anything else reads the packet's bytes.
+    uint8_t dstShifts{0};
 };
 
 /**
@@ -114,19 +120,19 @@ class MrcPortOwner
      * A frame leaves its class queue for the wire (as the dequeue hook).
      * \param port the port number given to SetPortOwner
      * \param frame the frame (may be changed in place): its Ethernet header is in it
-     *        unless headerUnwritten
+     *        unless `unwritten` says otherwise
      * \param cls its class
      * \param tag the owner's tag given with the frame to SendToClass or
      *        SendToClassReplacing (0 for other frames)
-     * \param[in,out] headerUnwritten true if its Ethernet header is not written yet (see
-     *        MrcNetDevice::WriteUnwrittenHeader, which an owner calls, and then sets this to
-     *        false, before it reads or changes the frame)
+     * \param[in,out] unwritten what the frame does not hold yet (mrc-unwritten.h; see
+     *        MrcNetDevice::WriteUnwritten, which an owner calls, and then sets this to
+     *        MRC_UNWRITTEN_NONE, before it reads or changes the frame)
      */
     virtual void PortDequeued(uint32_t port,
                               const Ptr<Packet>& frame,
                               uint8_t cls,
                               uint64_t tag,
-                              bool& headerUnwritten) = 0;
+                              uint8_t& unwritten) = 0;
     /**
      * A queued frame was discarded because the link went down (before the link change
      * callbacks run): class 0 first, head first. The default does nothing.
@@ -252,10 +258,21 @@ class alignas(64) MrcNetDevice : public NetDevice
      * \param etherType the EtherType to write
      * \param cls the class, 0..7 (aborts otherwise)
      * \param tag the owner's word for this frame, kept in the frame's queue slot and
-     *        handed to MrcPortOwner::PortDequeued (or PortFlushed) when it leaves
+     *        handed to MrcPortOwner::PortDequeued (or PortFlushed) when it leaves (60
+     *        bits: MrcClassScheduler::Enqueue aborts otherwise)
+     * \param dstShifts uN shifts (MrcUsidCarrier::Shift) to apply to the IPv6 packet's
+     *        outer destination, 0..MRC_UNWRITTEN_MAX_SHIFTS (aborts otherwise): a switch's
+     *        SRv6 rewrite. Carried beside the frame while only frame paths read it (see
+     *        WriteUnwritten): the next device applies them to the bytes it hands its owner
+     *        (MrcRxHead::dstShifts); a traced device or a link to another rank writes them
+     *        now. 0 for every other sender.
      * \return false if the frame was dropped (queue full or link down)
      */
-    bool SendToClass(const Ptr<Packet>& packet, uint16_t etherType, uint8_t cls, uint64_t tag = 0);
+    bool SendToClass(const Ptr<Packet>& packet,
+                     uint16_t etherType,
+                     uint8_t cls,
+                     uint64_t tag = 0,
+                     uint8_t dstShifts = 0);
 
     /**
      * As SendToClass, and first replace the packet's leading bytes: the first
@@ -289,18 +306,21 @@ class alignas(64) MrcNetDevice : public NetDevice
     void WriteEthernetHeader(uint8_t* out, uint16_t etherType);
 
     /**
-     * Write the Ethernet header of a frame that travels without it. A frame queued by
-     * SendToClass or SendToClassReplacing holds no Ethernet header while only the frame
-     * path handles it (a switch then neither removes nor adds 14 bytes per hop); its size
-     * still counts the header everywhere (queues, serialization, counters). The device
-     * writes the header, the one SendToClass would have added, wherever something else
-     * sees the frame: a trace, a hook, an error model, a drop, a loss on the wire, a link
-     * to another rank.
+     * Write what a frame that travels without some of its bytes lacks (mrc-unwritten.h).
+     * A frame queued by SendToClass or SendToClassReplacing holds no Ethernet header while
+     * only the frame path handles it (a switch then neither removes nor adds 14 bytes per
+     * hop); its size still counts the header everywhere (queues, serialization, counters).
+     * A switch's uN shifts of the IPv6 destination travel beside it the same way
+     * (SendToClass's dstShifts: a switch hop then neither removes nor adds the 40-byte
+     * IPv6 header). The device writes them, the bytes SendToClass would have written,
+     * wherever something else sees the frame: a trace, a hook, an error model, a drop, a
+     * loss on the wire, a link to another rank.
      * \param frame the frame, without its Ethernet header
+     * \param unwritten what it lacks (mrc-unwritten.h); MRC_UNWRITTEN_NONE: nothing to do
      * \param received false for a frame this device sends (destination: the peer's MAC,
      *        source: this device's), true for one it received (the other way round)
      */
-    void WriteUnwrittenHeader(const Ptr<Packet>& frame, bool received);
+    void WriteUnwritten(const Ptr<Packet>& frame, uint8_t unwritten, bool received);
 
     /**
      * Queue a frame that already starts with this device's Ethernet header
@@ -489,10 +509,10 @@ class alignas(64) MrcNetDevice : public NetDevice
     /**
      * A frame's last bit arrived from the channel.
      * \param frame the frame
-     * \param headerUnwritten true for an IPv6 frame whose sender did not write its
-     *        Ethernet header (see WriteUnwrittenHeader)
+     * \param unwritten what the frame does not hold (mrc-unwritten.h; its sender left it
+     *        unwritten: see WriteUnwritten)
      */
-    void Receive(const Ptr<Packet>& frame, bool headerUnwritten);
+    void Receive(const Ptr<Packet>& frame, uint8_t unwritten);
 
     /**
      * Ask for the cache lines Receive reads (the per-frame members and the receive
@@ -566,19 +586,19 @@ class alignas(64) MrcNetDevice : public NetDevice
                  uint16_t type,
                  uint8_t cls);
     /// Queue a frame (Ethernet header added) on a class, or drop it.
-    /// \param headerUnwritten true if the packet is an IPv6 frame without its Ethernet header
+    /// \param unwritten what the packet, an IPv6 frame then, does not hold (mrc-unwritten.h)
     bool EnqueueFrame(const Ptr<Packet>& packet,
                       uint8_t cls,
                       uint64_t tag = 0,
-                      bool headerUnwritten = false);
+                      uint8_t unwritten = MRC_UNWRITTEN_NONE);
     /// \return true if SendToClass may queue a frame without its Ethernet header
     bool CanLeaveHeaderUnwritten() const;
     /// Start the next frame if the wire is free.
     void TryTransmit();
     /// Put a frame on the wire.
     /// \param frame the frame; the caller's reference may be the only one
-    /// \param headerUnwritten true if its Ethernet header is not in it
-    void StartTransmission(const Ptr<Packet>& frame, bool headerUnwritten = false);
+    /// \param unwritten what it does not hold (mrc-unwritten.h)
+    void StartTransmission(const Ptr<Packet>& frame, uint8_t unwritten = MRC_UNWRITTEN_NONE);
     /// The frame on the wire has been serialized (m_txFrame: the frame, if kept).
     void TransmitComplete();
     /**

@@ -516,7 +516,11 @@ MrcQueuePair::BuildNextPacket(uint32_t port)
 void
 MrcQueuePair::Receive(const MrcRxPacket& rx)
 {
-    m_rxTrace(rx.packet);
+    if (!m_rxTrace.IsEmpty())
+    {
+        MrcShiftDestination(rx.packet, rx.dstShifts); // the trace sees the bytes as sent
+        m_rxTrace(rx.packet);
+    }
     if (IsReceiving())
     {
         DoReceive(rx);

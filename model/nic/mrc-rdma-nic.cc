@@ -15,6 +15,7 @@
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-reusable-event.h"
+#include "ns3/mrc-usid.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -639,7 +640,7 @@ MrcRdmaNic::PortDequeued(uint32_t port,
                          const Ptr<Packet>& /* frame */,
                          uint8_t cls,
                          uint64_t /* tag */,
-                         bool& /* headerUnwritten */)
+                         uint8_t& /* unwritten */)
 {
     // Only a QP that found this class full waits for a dequeue; paced QPs have the wake
     // timer, QPs with new work call NotifyReady. So other dequeues (e.g. of ACKs) need no
@@ -735,10 +736,11 @@ MrcRdmaNic::PortReceive(uint32_t port,
     MrcPacketInfo info;
     // the headers as the device read them with the Ethernet header (no second read)
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 ||
-        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort) || !info.hasBth ||
-        info.headerBytes > MAX_HEADER_BYTES || info.packetBytes < info.headerBytes)
+        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort, head.dstShifts) ||
+        !info.hasBth || info.headerBytes > MAX_HEADER_BYTES || info.packetBytes < info.headerBytes)
     {
         ++m_rxNotBth;
+        MrcShiftDestination(p, head.dstShifts); // the trace sees the bytes as sent
         m_rxDropTrace(p, "not-bth");
         return;
     }
@@ -747,6 +749,7 @@ MrcRdmaNic::PortReceive(uint32_t port,
     if (info.headerBytes > head.count)
     {
         p->CopyData(hdr, info.headerBytes);
+        MrcUsidCarrier::ShiftAddress(hdr + 24, head.dstShifts); // as the head has it
         headers = hdr;
     }
     const uint8_t* bth = headers + info.bthOffset;
@@ -755,6 +758,7 @@ MrcRdmaNic::PortReceive(uint32_t port,
     rx.info = &info;
     rx.headers = headers;
     rx.port = port;
+    rx.dstShifts = head.dstShifts;
     rx.opcode = bth[0];
     rx.bthByte1 = bth[1];
     rx.bthByte4 = bth[4];
@@ -770,6 +774,9 @@ MrcRdmaNic::PortReceive(uint32_t port,
     MrcQueuePair* qp = slot < m_qps.size() ? PeekPointer(m_qps[slot]) : nullptr;
     if (!qp)
     {
+        // not the frame path of a queue pair: the packet's bytes as sent
+        MrcShiftDestination(p, head.dstShifts);
+        rx.dstShifts = 0;
         auto ep = m_endpoints.find(rx.destQp);
         if (ep != m_endpoints.end() && ep->second->ReceiveEndpoint(rx))
         {

@@ -334,7 +334,7 @@ class MrcRdmaNic : public Object, public MrcPortOwner
                       const Ptr<Packet>& frame,
                       uint8_t cls,
                       uint64_t tag,
-                      bool& headerUnwritten) override;
+                      uint8_t& unwritten) override;
     /// Schedule Serve(port) now unless one is pending.
     void Kick(uint32_t port);
     /// Schedule one event that serves the ports of `mask` (bit p: port p) that have no

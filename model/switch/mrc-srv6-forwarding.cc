@@ -105,6 +105,11 @@ MrcSrv6Forwarding::DoRoute(MrcPacketInfo& info, uint32_t /* inPort */)
         carrier.Shift();
     }
     carrier.GetBytes(info.dst.bytes);
+    // uN shifts only: the switch may carry them beside the packet (MrcPacketInfo::dstShifts)
+    const uint32_t before = info.rewriteDst ? info.dstShifts : 0;
+    info.dstShifts = before == MrcPacketInfo::DST_REWRITTEN
+                         ? MrcPacketInfo::DST_REWRITTEN
+                         : static_cast<uint8_t>(before + (it->local ? 2 : 1));
     info.rewriteDst = true;
     return static_cast<int32_t>(it->port);
 }

@@ -433,10 +433,12 @@ namespace
 
 /// The per-frame checks' messages, out of line: the frame path keeps only a test and a call.
 [[noreturn]] void
-AbortRecordBytes(uint32_t bytes)
+AbortRecordBytes(uint32_t bytes, uint32_t inPort)
 {
-    NS_FATAL_ERROR("MrcSwitchNode: a " << bytes << "-byte packet; at most " << ((1u << 24) - 1)
-                                       << " bytes are accounted per packet");
+    NS_FATAL_ERROR("MrcSwitchNode: a " << bytes << "-byte packet from port " << inPort
+                                       << "; at most " << ((1u << 24) - 1)
+                                       << " bytes are accounted per packet, on ports 0.."
+                                       << ((1u << 24) - 1));
 }
 
 [[noreturn]] void
@@ -451,23 +453,24 @@ AbortUnrecorded(uint32_t node, uint32_t port, uint8_t cls, const char* what)
 uint64_t
 MrcSwitchNode::Record::Pack() const
 {
-    if (bytes >= (1u << 24))
+    if ((bytes | inPort) >= (1u << 24))
     {
-        AbortRecordBytes(bytes);
+        AbortRecordBytes(bytes, inPort);
     }
-    // bits 0-31 ingress port, 32-55 bytes, 56-58 ingress class, 59 ECN-capable, 60 trimmable
-    return uint64_t{inPort} | (uint64_t{bytes} << 32) | (uint64_t{inPrio & 7u} << 56) |
-           (uint64_t{ecnCapable} << 59) | (uint64_t{trimmable} << 60);
+    // bits 0-23 ingress port, 24-47 bytes, 48-50 ingress class, 51 ECN-capable, 52
+    // trimmable (bits 60-63 belong to the queue slot: MrcClassScheduler::Enqueue)
+    return uint64_t{inPort} | (uint64_t{bytes} << 24) | (uint64_t{inPrio & 7u} << 48) |
+           (uint64_t{ecnCapable} << 51) | (uint64_t{trimmable} << 52);
 }
 
 MrcSwitchNode::Record
 MrcSwitchNode::Record::Unpack(uint64_t tag)
 {
-    return Record{static_cast<uint32_t>(tag),
-                  static_cast<uint32_t>((tag >> 32) & 0xffffffu),
-                  static_cast<uint8_t>((tag >> 56) & 7u),
-                  ((tag >> 59) & 1u) != 0,
-                  ((tag >> 60) & 1u) != 0};
+    return Record{static_cast<uint32_t>(tag & 0xffffffu),
+                  static_cast<uint32_t>((tag >> 24) & 0xffffffu),
+                  static_cast<uint8_t>((tag >> 48) & 7u),
+                  ((tag >> 51) & 1u) != 0,
+                  ((tag >> 52) & 1u) != 0};
 }
 
 void
@@ -499,23 +502,33 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     // events only, so this function is never re-entered while it uses it.
     MrcPacketInfo& info = m_info;
     // the headers as the device read them with the Ethernet header (no second read)
+    // (head.dstShifts: uN shifts of the destination that the packet's bytes lack and the
+    // head's have, carried from the switches before: MrcNetDevice::SendToClass)
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 ||
-        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort))
+        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort, head.dstShifts))
     {
+        MrcShiftDestination(p, head.dstShifts); // the drop trace sees the bytes sent
         Drop(p, inPort, inPort, MrcSwitchDropReason::PARSE_ERROR);
         return;
     }
     const int32_t route = m_forwarding->Route(info, inPort);
     if (route == MrcForwarding::NO_ROUTE || static_cast<uint32_t>(route) >= m_ports.size())
     {
+        MrcShiftDestination(p, head.dstShifts);
         Drop(p, inPort, inPort, MrcSwitchDropReason::NO_ROUTE);
         return;
     }
     const uint32_t outPort = static_cast<uint32_t>(route);
-    // The SRv6 destination rewrite goes out with the egress Ethernet header (one header
-    // operation instead of two) unless something reads the packet before it is queued:
-    // a trim, an enqueue-time ECN mark, the Forward trace or a drop write it first.
-    bool rewritePending = info.rewriteDst;
+    // The destination the packet's bytes lack: the shifts carried in, and the forwarding's
+    // rewrite. Shifts only (SRv6 uN), and no more than a frame carries: they go on beside
+    // the packet, unwritten (a switch hop writes no bytes). Another rewrite goes out with
+    // the egress Ethernet header (one header operation instead of two). Either way, a trim,
+    // an enqueue-time ECN mark, the Forward trace or a drop write it first.
+    bool rewritePending = info.rewriteDst || head.dstShifts > 0;
+    const uint32_t pendingShifts = !info.rewriteDst ? head.dstShifts
+                                   : info.dstShifts == MrcPacketInfo::DST_REWRITTEN
+                                       ? MRC_UNWRITTEN_MAX_SHIFTS + 1
+                                       : uint32_t{head.dstShifts} + info.dstShifts;
     auto writeDestination = [&rewritePending, &p, &info]() {
         if (rewritePending)
         {
@@ -606,7 +619,15 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     }
     const bool linkUp = outDev->IsLinkUp();
     bool queued;
-    if (rewritePending)
+    if (rewritePending && pendingShifts <= MRC_UNWRITTEN_MAX_SHIFTS)
+    {
+        queued = outDev->SendToClass(send,
+                                     MrcNetDevice::ETHER_TYPE_IPV6,
+                                     outPrio,
+                                     tag,
+                                     static_cast<uint8_t>(pendingShifts));
+    }
+    else if (rewritePending)
     {
         uint8_t ip[MRC_IPV6_HEADER_BYTES];
         MrcIpv6WithDestination(info, ip);
@@ -695,7 +716,7 @@ MrcSwitchNode::PortDequeued(uint32_t port,
                             const Ptr<Packet>& frame,
                             uint8_t cls,
                             uint64_t tag,
-                            bool& headerUnwritten)
+                            uint8_t& unwritten)
 {
     Port& out = m_ports[port];
     // every frame a switch queues carries its record (PortReceive, TrimLastQueued), whose
@@ -710,10 +731,10 @@ MrcSwitchNode::PortDequeued(uint32_t port,
     if (rec.ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::DEQUEUE &&
         out.marker->ShouldMark(out.dev->GetQueueBytes(cls)))
     {
-        if (headerUnwritten)
+        if (unwritten)
         {
-            out.dev->WriteUnwrittenHeader(frame, false); // the mark and its trace see it
-            headerUnwritten = false;
+            out.dev->WriteUnwritten(frame, unwritten, false); // the mark and its trace see it
+            unwritten = MRC_UNWRITTEN_NONE;
         }
         MarkFrame(frame);
         ++out.marked;

@@ -257,7 +257,7 @@ class MrcSwitchNode : public Node, public MrcPortOwner
      */
     struct Record
     {
-        uint32_t inPort; //!< ingress port
+        uint32_t inPort; //!< ingress port (below 2^24: Pack checks)
         uint32_t bytes;  //!< bytes given to Admit (below 2^24: Pack checks)
         uint8_t inPrio;  //!< ingress class
         bool ecnCapable; //!< may be marked at dequeue
@@ -299,7 +299,7 @@ class MrcSwitchNode : public Node, public MrcPortOwner
                       const Ptr<Packet>& frame,
                       uint8_t cls,
                       uint64_t tag,
-                      bool& headerUnwritten) override;
+                      uint8_t& unwritten) override;
     void PortFlushed(uint32_t port, const Ptr<Packet>& frame, uint8_t cls, uint64_t tag) override;
     void LinkChanged(uint32_t port);
     void Drop(Ptr<const Packet> p, uint32_t inPort, uint32_t countPort, MrcSwitchDropReason r);

@@ -6,6 +6,7 @@
 
 #include "mrc-byte-io.h"
 #include "mrc-raw-header.h"
+#include "mrc-usid.h"
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
@@ -178,11 +179,17 @@ class HeaderWindow
 
     /// \param p the packet \param size its size
     /// \param head its first `have` bytes, already read \param have how many
-    HeaderWindow(const Packet& p, uint32_t size, const uint8_t* head, uint32_t have)
+    /// \param dstShifts uN shifts the packet's outer destination lacks and head has
+    HeaderWindow(const Packet& p,
+                 uint32_t size,
+                 const uint8_t* head,
+                 uint32_t have,
+                 uint8_t dstShifts)
         : m_packet(p),
           m_size(size),
           m_have(have),
-          m_bytes(head)
+          m_bytes(head),
+          m_dstShifts(dstShifts)
     {
     }
 
@@ -200,6 +207,10 @@ class HeaderWindow
         }
         m_have = m_packet.CopyData(m_buf, std::min(m_size, MAX_WINDOW));
         m_bytes = m_buf;
+        if (m_dstShifts > 0 && m_have >= MRC_IPV6_HEADER_BYTES)
+        {
+            MrcUsidCarrier::ShiftAddress(m_buf + 24, m_dstShifts); // as the head has it
+        }
         return true;
     }
 
@@ -220,6 +231,7 @@ class HeaderWindow
     uint32_t m_size;           //!< its size
     uint32_t m_have{0};        //!< bytes in the window
     const uint8_t* m_bytes;    //!< the window: m_buf or bytes read before
+    uint8_t m_dstShifts{0};    //!< uN shifts a read of the packet applies (see the constructor)
     uint8_t m_buf[MAX_WINDOW]; //!< the copy
 };
 
@@ -442,7 +454,8 @@ MrcParsePacket(const Packet& p,
                const uint8_t* head,
                uint32_t headBytes,
                MrcPacketInfo& out,
-               uint16_t bthUdpPort)
+               uint16_t bthUdpPort,
+               uint8_t dstShifts)
 {
     out = MrcPacketInfo();
     const uint32_t size = p.GetSize();
@@ -453,7 +466,7 @@ MrcParsePacket(const Packet& p,
     }
     NS_ASSERT_MSG(headBytes <= size,
                   "MrcParsePacket: " << headBytes << " bytes read of a " << size << "-byte packet");
-    HeaderWindow w(p, size, head, headBytes);
+    HeaderWindow w(p, size, head, headBytes, dstShifts);
     if (!w.Ensure(MRC_IPV6_HEADER_BYTES))
     {
         return false;
@@ -485,6 +498,21 @@ MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info)
     NS_ABORT_MSG_IF(got < MRC_IPV6_HEADER_BYTES,
                     "MrcWriteDestination: a " << got << "-byte packet has no IPv6 header");
     std::copy(info.dst.bytes, info.dst.bytes + 16, raw.Bytes() + 24);
+    raw.ReplaceStartOf(p);
+}
+
+void
+MrcShiftDestination(const Ptr<Packet>& p, uint32_t shifts)
+{
+    if (shifts == 0)
+    {
+        return;
+    }
+    MrcRawHeader raw(MRC_IPV6_HEADER_BYTES);
+    const uint32_t got = p->CopyData(raw.Bytes(), MRC_IPV6_HEADER_BYTES);
+    NS_ABORT_MSG_IF(got < MRC_IPV6_HEADER_BYTES,
+                    "MrcShiftDestination: a " << got << "-byte packet has no IPv6 header");
+    MrcUsidCarrier::ShiftAddress(raw.Bytes() + 24, shifts);
     raw.ReplaceStartOf(p);
 }
 

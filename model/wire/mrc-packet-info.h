@@ -196,6 +196,15 @@ struct MrcPacketInfo
     /// into the packet (see MrcWriteDestination).
     bool rewriteDst{false};
 
+    /// With rewriteDst: how many uN shifts (MrcUsidCarrier::Shift) the forwarding applied to
+    /// `dst`, and nothing else, so that the switch may carry them beside the packet instead
+    /// of writing them (MrcNetDevice::SendToClass); DST_REWRITTEN if it changed `dst`
+    /// otherwise.
+    uint8_t dstShifts{0};
+
+    /// dstShifts of a destination changed by other means than uN shifts
+    static constexpr uint8_t DST_REWRITTEN = 0xff;
+
     /// \return the outer DSCP
     uint8_t GetDscp() const
     {
@@ -245,13 +254,16 @@ bool MrcParsePacket(Ptr<const Packet> p,
  * \param headBytes how many; at most the packet's size
  * \param out filled in (all fields reset first)
  * \param bthUdpPort UDP destination port that announces a BTH
+ * \param dstShifts uN shifts that the packet's outer destination lacks and `head` has
+ *        (MrcRxHead::dstShifts): applied again if the packet is read again
  * \return as MrcParsePacket
  */
 bool MrcParsePacket(const Packet& p,
                     const uint8_t* head,
                     uint32_t headBytes,
                     MrcPacketInfo& out,
-                    uint16_t bthUdpPort = MRC_ROCEV2_UDP_PORT);
+                    uint16_t bthUdpPort = MRC_ROCEV2_UDP_PORT,
+                    uint8_t dstShifts = 0);
 
 /**
  * \ingroup mrc
@@ -260,6 +272,16 @@ bool MrcParsePacket(const Packet& p,
  * \param info parsed info whose dst is to be written
  */
 void MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info);
+
+/**
+ * \ingroup mrc
+ * Apply uN shifts (MrcUsidCarrier::ShiftAddress) to the packet's outer IPv6 destination, in
+ * place: the shifts a switch carried beside the packet (MrcNetDevice::SendToClass), written
+ * where something reads the packet's bytes.
+ * \param p the packet, starting at the outer IPv6 header
+ * \param shifts how many (0: nothing)
+ */
+void MrcShiftDestination(const Ptr<Packet>& p, uint32_t shifts);
 
 /**
  * \ingroup mrc

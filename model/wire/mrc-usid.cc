@@ -9,6 +9,9 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace ns3
 {
 
@@ -124,6 +127,21 @@ MrcUsidCarrier::Shift()
     // The 96-bit uSID part spans the low half of m_high and all of m_low.
     m_high = (m_high & 0xffffffff00000000ULL) | ((m_high & 0xffffULL) << 16) | (m_low >> 48);
     m_low <<= 16;
+}
+
+void
+MrcUsidCarrier::ShiftAddress(uint8_t* address, uint32_t count)
+{
+    // The address bytes in network order: the 4-byte block, then slots 0..5 of 2 bytes
+    // each. Each shift moves the slots one place towards the block, a zero entering slot 5
+    // (Shift's arithmetic on the same bytes).
+    const uint32_t bytes = 2 * std::min<uint32_t>(count, MAX_USIDS);
+    if (bytes == 0)
+    {
+        return;
+    }
+    std::memmove(address + 4, address + 4 + bytes, 12 - bytes);
+    std::memset(address + 16 - bytes, 0, bytes);
 }
 
 bool

@@ -133,6 +133,14 @@ class MrcUsidCarrier
     /// Shift the uSID part left by 16 bits (the SRv6 uN shift); a zero uSID enters slot 5.
     void Shift();
 
+    /**
+     * Apply `count` uN shifts (Shift) to an IPv6 address in place, for a destination whose
+     * shifts were carried beside its packet instead of written (MrcNetDevice::SendToClass).
+     * \param address the 16 address bytes
+     * \param count shifts (0: nothing; 6 or more leave the block and no uSID)
+     */
+    static void ShiftAddress(uint8_t* address, uint32_t count);
+
     /// \return true when the active uSID is 0 (no uSID left in this carrier)
     bool IsEnd() const;
 
