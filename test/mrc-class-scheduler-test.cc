@@ -298,7 +298,7 @@ TEST(MrcClassScheduler, TagsTravelWithTheirFrames)
     // scheduler's order, RemoveLast, PeekLastTag and Flush (a switch keeps its buffer
     // accounting there).
     Ptr<MrcClassScheduler> s = Scheduler("StrictPriority", "1,1,1,1,1,1,1,1", 1000);
-    const uint64_t big = 0x0edcba9876543210ull; // the largest tags use 60 bits
+    const uint64_t big = 0x06dcba9876543210ull; // the largest tags use 59 bits
     ASSERT_TRUE(s->Enqueue(Create<Packet>(100), 2, 21));
     ASSERT_TRUE(s->Enqueue(Create<Packet>(200), 2, 22));
     ASSERT_TRUE(s->Enqueue(Create<Packet>(300), 5, big));
@@ -335,16 +335,16 @@ TEST(MrcClassScheduler, TagsTravelWithTheirFrames)
 TEST(MrcClassScheduler, UnwrittenHeadersCountAndComeBackWithTheirFramesAndTags)
 {
     // A frame whose 14-byte Ethernet header is not written yet counts it in every size
-    // (queue bytes, the limit, DWRR credit) and comes back flagged, its tag intact; the uN
-    // shifts a frame carries (mrc-unwritten.h) come back too and count no bytes.
+    // (queue bytes, the limit, DWRR credit) and comes back flagged, its tag intact; the IPv6
+    // edits a frame carries (mrc-unwritten.h) come back too and count no bytes.
     Ptr<MrcClassScheduler> s = Scheduler("Dwrr", "1,1,1,1,1,1,1,1", 314);
     s->SetQueueLimit(1000);
-    const uint64_t top = 0x0fffffffffffffffull;
-    const uint8_t shifted = MrcUnwrittenWithShifts(MRC_UNWRITTEN_MAX_SHIFTS); // 0x0f
+    const uint64_t top = 0x07ffffffffffffffull;
+    const uint8_t shifted = MrcUnwrittenWithEdits(MRC_UNWRITTEN_MAX_EDITS); // 0x1f
     ASSERT_TRUE(s->Enqueue(Create<Packet>(300), 1, top, shifted));
     ASSERT_TRUE(s->Enqueue(Create<Packet>(300), 1, 5, MRC_UNWRITTEN_NONE));
     EXPECT_EQ(s->GetQueueBytes(1), 314u + 300);
-    ASSERT_TRUE(s->Enqueue(Create<Packet>(372), 1, 6, MrcUnwrittenWithShifts(2))); // 1000
+    ASSERT_TRUE(s->Enqueue(Create<Packet>(372), 1, 6, MrcUnwrittenWithEdits(2))); // 1000
     EXPECT_EQ(s->GetQueueBytes(1), 1000u);
     EXPECT_FALSE(s->Enqueue(Create<Packet>(1), 1, 0, MRC_UNWRITTEN_NONE)); // one over
     ASSERT_TRUE(s->Enqueue(Create<Packet>(300), 2, 9, MRC_UNWRITTEN_HEADER));
@@ -356,8 +356,8 @@ TEST(MrcClassScheduler, UnwrittenHeadersCountAndComeBackWithTheirFramesAndTags)
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(cls, 1);
     EXPECT_EQ(tag, top);
-    EXPECT_EQ(unwritten, 0x0f);
-    EXPECT_EQ(MrcUnwrittenShifts(unwritten), 7);
+    EXPECT_EQ(unwritten, 0x1f);
+    EXPECT_EQ(MrcUnwrittenEdits(unwritten), 15);
     EXPECT_EQ(p->GetSize(), 300u);
     EXPECT_EQ(s->GetDeficit(1), 0u);
     p = s->Dequeue(cls, tag, unwritten); // class 2's turn
@@ -371,7 +371,7 @@ TEST(MrcClassScheduler, UnwrittenHeadersCountAndComeBackWithTheirFramesAndTags)
     EXPECT_EQ(s->GetQueueBytes(1), 300u);
     ASSERT_TRUE(s->PeekLastTag(1, tag));
     EXPECT_EQ(tag, 5u);
-    ASSERT_TRUE(s->Enqueue(Create<Packet>(40), 0, 3, MrcUnwrittenWithShifts(1)));
+    ASSERT_TRUE(s->Enqueue(Create<Packet>(40), 0, 3, MrcUnwrittenWithEdits(1)));
     std::vector<std::tuple<uint32_t, uint64_t, int>> flushed;
     s->Flush([&](const Ptr<Packet>& f, uint8_t c, uint64_t t, uint8_t u) {
         flushed.emplace_back(f->GetSize() * 10 + c, t, u);
@@ -391,7 +391,7 @@ TEST(MrcClassSchedulerDeathTest, BadConfigurationAborts)
     EXPECT_DEATH(s->GetQueueBytes(8), "class 8 is out of range");
     ASSERT_TRUE(s->Enqueue(Create<Packet>(3000), 4));
     EXPECT_DEATH(s->SetQueueLimit(2999), "QueueLimit 2999 is below the 3000 bytes now queued");
-    EXPECT_DEATH(s->Enqueue(Create<Packet>(10), 1, 1ULL << 60),
-                 "tag 1152921504606846976 uses bits 60-63; allowed 0..1152921504606846975");
+    EXPECT_DEATH(s->Enqueue(Create<Packet>(10), 1, 1ULL << 59),
+                 "tag 576460752303423488 uses bits 59-63; allowed 0..576460752303423487");
     s->Dispose();
 }

@@ -17,6 +17,7 @@
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-net-device.h"
+#include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-pfc-frame.h"
 #include "ns3/mrc-traffic-class.h"
 #include "ns3/node.h"
@@ -32,6 +33,7 @@
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -1301,14 +1303,16 @@ TEST(MrcLink, UnwrittenHeadersCountEverywhereAndAreWrittenWhereSeen)
     }
 }
 
-/// A port owner that keeps what each arrival's head says of the destination, and what
-/// the packet's own bytes say.
-class ShiftRecorder : public MrcPortOwner
+/// A port owner that keeps what each arrival's head says of the destination and ECN,
+/// and what the packet's own bytes say.
+class EditRecorder : public MrcPortOwner
 {
   public:
     std::vector<Ipv6Address> headDst;   ///< destination in the head bytes
     std::vector<Ipv6Address> packetDst; ///< destination in the packet's bytes
-    std::vector<uint32_t> shifts;       ///< MrcRxHead::dstShifts
+    std::vector<uint32_t> headEcn;      ///< ECN field in the head bytes
+    std::vector<uint32_t> packetEcn;    ///< ECN field in the packet's bytes
+    std::vector<uint32_t> edits;        ///< MrcRxHead::edits
     std::vector<uint32_t> sizes;        ///< packet sizes
 
     void PortReceive(uint32_t,
@@ -1322,7 +1326,9 @@ class ShiftRecorder : public MrcPortOwner
         uint8_t ip[40];
         packet->CopyData(ip, 40);
         packetDst.push_back(Ipv6Address(ip + 24));
-        shifts.push_back(head.dstShifts);
+        headEcn.push_back((head.bytes[1] >> 4) & 3);
+        packetEcn.push_back((ip[1] >> 4) & 3);
+        edits.push_back(head.edits);
         sizes.push_back(packet->GetSize());
     }
 
@@ -1347,24 +1353,28 @@ CarrierPacket(uint32_t size)
     return p;
 }
 
-/// The destination of an IPv6 frame's bytes (Ethernet header first).
-Ipv6Address
+/// The destination of an IPv6 frame's bytes (Ethernet header first), and its ECN field.
+std::pair<Ipv6Address, uint32_t>
 FrameDst(Ptr<const Packet> f)
 {
     uint8_t b[54];
     EXPECT_EQ(f->CopyData(b, 54), 54u);
-    return Ipv6Address(b + 14 + 24);
+    return {Ipv6Address(b + 14 + 24), (b[15] >> 4) & 3u};
 }
 
-TEST(MrcLink, CarriedShiftsReachTheHeadAndAreWrittenWhereSeen)
+TEST(MrcLink, CarriedEditsReachTheHeadAndAreWrittenWhereSeen)
 {
-    // A switch's uN shifts of the destination travel beside an untraced frame: the
-    // receiving owner's head has them (and says how many the packet lacks), the packet's
-    // bytes do not, and no size changes. A trace at either end, the Drop trace and the
-    // Lost trace see the frame as if the shifts had been written at the send.
+    // A switch's edits of the IPv6 header (uN shifts of the destination, a CE mark) travel
+    // beside an untraced frame: the receiving owner's head has them (and says which the
+    // packet lacks), the packet's bytes do not, and no size changes. A trace at either
+    // end, the Drop trace and the Lost trace see the frame as if the edits had been written
+    // at the send.
     const Ipv6Address orig("fcbb:bb00:1:2:3:4:5:6");
     const Ipv6Address two("fcbb:bb00:3:4:5:6::");
     const Ipv6Address one("fcbb:bb00:2:3:4:5:6:0");
+    const uint32_t ect0 = 2;
+    const uint32_t ce = 3;
+    using Seen = std::pair<Ipv6Address, uint32_t>;
     for (const std::string trace : {"", "a", "b"})
     {
         MrcLinkHelper h = Helper("8Gbps", "1000ns");
@@ -1373,11 +1383,11 @@ TEST(MrcLink, CarriedShiftsReachTheHeadAndAreWrittenWhereSeen)
         Ptr<MrcNetDevice> a = DynamicCast<MrcNetDevice>(d.Get(0));
         Ptr<MrcNetDevice> b = DynamicCast<MrcNetDevice>(d.Get(1));
         a->SetAttribute("LinkDownDetectDelay", StringValue("100ns"));
-        ShiftRecorder owner;
+        EditRecorder owner;
         b->SetPortOwner(&owner, 0);
-        std::vector<Ipv6Address> traced;
-        std::vector<Ipv6Address> dropped;
-        std::vector<Ipv6Address> lost;
+        std::vector<Seen> traced;
+        std::vector<Seen> dropped;
+        std::vector<Seen> lost;
         auto keep = Callback<void, Ptr<const Packet>>(
             [&traced](Ptr<const Packet> p) { traced.push_back(FrameDst(p)); });
         if (trace == "a")
@@ -1399,13 +1409,13 @@ TEST(MrcLink, CarriedShiftsReachTheHeadAndAreWrittenWhereSeen)
                 [&lost](Ptr<const Packet> p) { lost.push_back(FrameDst(p)); }));
         Simulator::Schedule(NanoSeconds(0), [&]() {
             EXPECT_TRUE(a->SendToClass(CarrierPacket(300), 0x86DD, 1, 0, 2));
-            EXPECT_TRUE(a->SendToClass(CarrierPacket(500), 0x86DD, 1, 0, 1));
+            EXPECT_TRUE(a->SendToClass(CarrierPacket(500), 0x86DD, 1, 0, 1 | MRC_IPV6_EDIT_CE));
             EXPECT_TRUE(a->SendToClass(CarrierPacket(400), 0x86DD, 1, 0, 0));
         });
         // the three have arrived by 2,314 ns; at 5100 the fourth is on the wire and the
         // fifth waits in the queue until a notices the link down (5200)
         Simulator::Schedule(NanoSeconds(5000), [&]() {
-            EXPECT_TRUE(a->SendToClass(CarrierPacket(700), 0x86DD, 1, 0, 1));
+            EXPECT_TRUE(a->SendToClass(CarrierPacket(700), 0x86DD, 1, 0, 1 | MRC_IPV6_EDIT_CE));
             EXPECT_TRUE(a->SendToClass(CarrierPacket(800), 0x86DD, 1, 0, 2));
         });
         Simulator::Schedule(NanoSeconds(5100), [&]() { a->GetMrcChannel()->SetLinkUp(false); });
@@ -1413,41 +1423,45 @@ TEST(MrcLink, CarriedShiftsReachTheHeadAndAreWrittenWhereSeen)
         b->SetPortOwner(nullptr, 0);
         const std::string at = "trace '" + trace + "'";
         EXPECT_EQ(owner.headDst, (std::vector<Ipv6Address>{two, one, orig})) << at;
+        EXPECT_EQ(owner.headEcn, (std::vector<uint32_t>{ect0, ce, ect0})) << at;
         EXPECT_EQ(owner.sizes, (std::vector<uint32_t>{300, 500, 400})) << at;
         if (trace.empty())
         {
             EXPECT_EQ(owner.packetDst, (std::vector<Ipv6Address>{orig, orig, orig})) << at;
-            EXPECT_EQ(owner.shifts, (std::vector<uint32_t>{2, 1, 0})) << at;
+            EXPECT_EQ(owner.packetEcn, (std::vector<uint32_t>{ect0, ect0, ect0})) << at;
+            EXPECT_EQ(owner.edits, (std::vector<uint32_t>{2, 9, 0})) << at;
             EXPECT_TRUE(traced.empty()) << at;
         }
         else
         {
             // written at the traced end: the owner's packet has them, and lacks nothing
             EXPECT_EQ(owner.packetDst, owner.headDst) << at;
-            EXPECT_EQ(owner.shifts, (std::vector<uint32_t>{0, 0, 0})) << at;
+            EXPECT_EQ(owner.packetEcn, owner.headEcn) << at;
+            EXPECT_EQ(owner.edits, (std::vector<uint32_t>{0, 0, 0})) << at;
             EXPECT_EQ(traced,
-                      trace == "a" ? (std::vector<Ipv6Address>{two, one, orig, one})
-                                   : (std::vector<Ipv6Address>{two, one, orig}))
+                      trace == "a"
+                          ? (std::vector<Seen>{{two, ect0}, {one, ce}, {orig, ect0}, {one, ce}})
+                          : (std::vector<Seen>{{two, ect0}, {one, ce}, {orig, ect0}}))
                 << at;
         }
-        // one shift on the wire when the link went down, two in the queue
-        EXPECT_EQ(lost, (std::vector<Ipv6Address>{one})) << at;
-        EXPECT_EQ(dropped, (std::vector<Ipv6Address>{one, two})) << at;
+        // one frame on the wire when the link went down, one in the queue
+        EXPECT_EQ(lost, (std::vector<Seen>{{one, ce}})) << at;
+        EXPECT_EQ(dropped, (std::vector<Seen>{{one, ce}, {two, ect0}})) << at;
         EXPECT_EQ(a->GetTxBytes(1), 300u + 500 + 400 + 700 + 4 * 14) << at;
         Simulator::Destroy();
     }
 }
 
-TEST(MrcLinkDeathTest, ShiftsAreForIpv6AndAtMostSeven)
+TEST(MrcLinkDeathTest, EditsAreForIpv6AndFourBits)
 {
     MrcLinkHelper h = Helper("8Gbps", "1000ns");
     NodeContainer n(2);
     NetDeviceContainer d = h.Install(n.Get(0), n.Get(1));
     Ptr<MrcNetDevice> a = DynamicCast<MrcNetDevice>(d.Get(0));
-    EXPECT_DEATH(a->SendToClass(CarrierPacket(300), 0x86DD, 1, 0, 8),
-                 "8 uN shifts for a frame of EtherType 0x86dd; allowed 0..7, and only for IPv6");
+    EXPECT_DEATH(a->SendToClass(CarrierPacket(300), 0x86DD, 1, 0, 16),
+                 "IPv6 edits 16 for a frame of EtherType 0x86dd; allowed 0..15, and only for IPv6");
     EXPECT_DEATH(a->SendToClass(CarrierPacket(300), 0x0800, 1, 0, 1),
-                 "1 uN shifts for a frame of EtherType 0x800; allowed 0..7");
+                 "IPv6 edits 1 for a frame of EtherType 0x800; allowed 0..15");
     Simulator::Destroy();
 }
 

@@ -4,6 +4,7 @@
 
 #include "mrc-test-support.h"
 
+#include "ns3/mrc-packet-info.h"
 #include "ns3/mrc-srh-header.h"
 #include "ns3/mrc-srv6-encap.h"
 #include "ns3/mrc-traffic-class.h"
@@ -107,6 +108,24 @@ TEST(Srv6Usid, ShiftAddressIsShiftOnTheBytes)
     EXPECT_EQ(Ipv6Address(b), Ipv6Address("fcbb:bb00:3003:4004:5005:6006::"));
     MrcUsidCarrier::ShiftAddress(b, 7);
     EXPECT_EQ(Ipv6Address(b), Ipv6Address("fcbb:bb00::"));
+}
+
+TEST(Srv6Usid, CarriedEditsMarkOnlyEcnCapableHeaders)
+{
+    // MrcApplyIpv6Edits: bits 0-2 shift the destination, bit 3 sets an ECN-capable field
+    // to CE (11) and leaves a Not-ECT one (00), as a mark written in place would.
+    const MrcUsidCarrier c(MrcUsidCarrier::DEFAULT_LOCATOR_BLOCK, {0x1001, 0x2002});
+    for (uint8_t ecn = 0; ecn < 4; ++ecn)
+    {
+        uint8_t ip[40] = {};
+        ip[0] = 0x60;
+        ip[1] = static_cast<uint8_t>((ecn << 4) | 0x0a); // flow label bits kept
+        c.GetBytes(ip + 24);
+        MrcApplyIpv6Edits(ip, 1 | MRC_IPV6_EDIT_CE);
+        EXPECT_EQ(ip[1], (ecn == 0 ? 0x0a : 0x3a)) << "ECN " << unsigned(ecn);
+        EXPECT_EQ(ip[0], 0x60);
+        EXPECT_EQ(Ipv6Address(ip + 24), Ipv6Address("fcbb:bb00:2002::"));
+    }
 }
 
 TEST(Srv6Usid, AddressRoundTripAndBytes)

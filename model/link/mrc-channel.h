@@ -264,7 +264,7 @@ class alignas(64) MrcChannel::Direction : public EventImpl
     {
         MrcOwnedPtr<Packet> packet; //!< the frame (one reference, moved with the entry)
         int64_t arrival;            //!< its arrival time (time steps)
-        /// bits 0-59: its delivery's slot while not scheduled yet (0: scheduled); bits 60-63:
+        /// bits 0-58: its delivery's slot while not scheduled yet (0: scheduled); bits 59-63:
         /// what it does not hold yet (mrc-unwritten.h, MrcNetDevice::WriteUnwritten)
         uint64_t word;
 

@@ -205,7 +205,7 @@ MrcClassScheduler::AbortBadClass(const char* what, uint32_t cls)
 void
 MrcClassScheduler::AbortBadTag(uint64_t tag)
 {
-    NS_FATAL_ERROR("MrcClassScheduler::Enqueue: tag " << tag << " uses bits 60-63; allowed 0.."
+    NS_FATAL_ERROR("MrcClassScheduler::Enqueue: tag " << tag << " uses bits 59-63; allowed 0.."
                                                       << MRC_UNWRITTEN_WORD_MASK);
 }
 

@@ -114,7 +114,7 @@ class MrcClassScheduler : public Object
      * \param tag the owner's word for this frame, kept beside it in the queue's slot and
      *        handed back when the frame leaves (a switch keeps its buffer accounting
      *        there, so that a frame's queue entry is the one place that describes it)
-     *        (60 bits: aborts if one of bits 60-63 is set)
+     *        (59 bits: aborts if one of bits 59-63 is set)
      * \param unwritten what the frame's packet does not hold yet (mrc-unwritten.h: its
      *        device writes it only where something reads it); with MRC_UNWRITTEN_HEADER
      *        the frame's size is the packet's plus UNWRITTEN_BYTES
@@ -256,7 +256,7 @@ class MrcClassScheduler : public Object
      */
     [[noreturn]] static void AbortBadClass(const char* what, uint32_t cls);
     /**
-     * Abort: a tag uses bits 60-63, which the queue's slot keeps for itself.
+     * Abort: a tag uses bits 59-63, which the queue's slot keeps for itself.
      * \param tag the tag
      */
     [[noreturn]] static void AbortBadTag(uint64_t tag);
@@ -265,7 +265,7 @@ class MrcClassScheduler : public Object
     struct Slot
     {
         MrcOwnedPtr<Packet> frame; //!< the frame (the queue's one reference)
-        uint64_t word;             //!< bits 0-59: the owner's tag; 60-63: what is unwritten
+        uint64_t word;             //!< bits 0-58: the owner's tag; 59-63: what is unwritten
 
         /// \return the owner's tag
         uint64_t Tag() const

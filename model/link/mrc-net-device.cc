@@ -19,7 +19,6 @@
 #include "ns3/mrc-raw-header.h"
 #include "ns3/mrc-reusable-event.h"
 #include "ns3/mrc-uint128.h"
-#include "ns3/mrc-usid.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -759,22 +758,21 @@ MrcNetDevice::SendToClass(const Ptr<Packet>& packet,
                           uint16_t etherType,
                           uint8_t cls,
                           uint64_t tag,
-                          uint8_t dstShifts)
+                          uint8_t edits)
 {
-    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls) << unsigned(dstShifts));
+    NS_LOG_FUNCTION(this << packet << etherType << unsigned(cls) << unsigned(edits));
     CheckClass(cls, "MrcNetDevice::SendToClass");
-    if (dstShifts > 0)
+    if (edits != 0)
     {
-        NS_ABORT_MSG_IF(dstShifts > MRC_UNWRITTEN_MAX_SHIFTS || etherType != ETHER_TYPE_IPV6,
-                        "MrcNetDevice::SendToClass: "
-                            << unsigned(dstShifts) << " uN shifts for a frame of EtherType 0x"
-                            << std::hex << etherType << std::dec << "; allowed 0.."
-                            << unsigned(MRC_UNWRITTEN_MAX_SHIFTS)
-                            << ", and only for IPv6 (0x86dd)");
+        NS_ABORT_MSG_IF(edits > MRC_UNWRITTEN_MAX_EDITS || etherType != ETHER_TYPE_IPV6,
+                        "MrcNetDevice::SendToClass: IPv6 edits "
+                            << unsigned(edits) << " for a frame of EtherType 0x" << std::hex
+                            << etherType << std::dec << "; allowed 0.."
+                            << unsigned(MRC_UNWRITTEN_MAX_EDITS) << ", and only for IPv6 (0x86dd)");
         if (!CanLeaveHeaderUnwritten())
         {
-            MrcShiftDestination(packet, dstShifts); // traced, or towards another rank
-            dstShifts = 0;
+            MrcWriteIpv6Edits(packet, edits); // traced, or towards another rank
+            edits = 0;
         }
     }
     if (m_frameTraces && !m_macTxTrace.IsEmpty())
@@ -792,7 +790,7 @@ MrcNetDevice::SendToClass(const Ptr<Packet>& packet,
     }
     if (etherType == ETHER_TYPE_IPV6 && CanLeaveHeaderUnwritten())
     {
-        return EnqueueFrame(packet, cls, tag, MrcUnwrittenWithShifts(dstShifts));
+        return EnqueueFrame(packet, cls, tag, MrcUnwrittenWithEdits(edits));
     }
     static MrcRawHeader scratch; // reused: see MrcRawHeader
     MrcRawHeader& eth = MrcScratchHeader(scratch, ETH_HEADER_BYTES, MrcRawHeader::ETHERNET);
@@ -813,7 +811,7 @@ MrcNetDevice::CanLeaveHeaderUnwritten() const
 void
 MrcNetDevice::WriteUnwritten(const Ptr<Packet>& frame, uint8_t unwritten, bool received)
 {
-    MrcShiftDestination(frame, MrcUnwrittenShifts(unwritten)); // (none: nothing)
+    MrcWriteIpv6Edits(frame, MrcUnwrittenEdits(unwritten)); // (none: nothing)
     if (!(unwritten & MRC_UNWRITTEN_HEADER))
     {
         return;
@@ -931,7 +929,7 @@ MrcNetDevice::RemoveLastFromClass(uint8_t cls)
     }
     if (frame)
     {
-        MrcShiftDestination(frame, MrcUnwrittenShifts(unwritten)); // its owner reads it
+        MrcWriteIpv6Edits(frame, MrcUnwrittenEdits(unwritten)); // its owner reads it
     }
     return frame;
 }
@@ -1285,16 +1283,16 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame, uint8_t unwritten)
     uint8_t head[ETH_HEADER_BYTES + RX_HEAD_BYTES];
     uint32_t got;
     uint16_t type;
-    const uint8_t dstShifts = MrcUnwrittenShifts(unwritten);
+    const uint8_t edits = MrcUnwrittenEdits(unwritten);
     if (unwritten)
     {
         // an IPv6 frame without its header (WriteUnwritten): only the rest is read, with
-        // the destination the switches before gave it (the owner reads these bytes)
+        // the edits the switches before made (the owner reads these bytes)
         got = ETH_HEADER_BYTES + frame->CopyData(head + ETH_HEADER_BYTES, RX_HEAD_BYTES);
         type = ETHER_TYPE_IPV6;
-        if (dstShifts > 0 && got >= ETH_HEADER_BYTES + MRC_IPV6_HEADER_BYTES)
+        if (edits != 0 && got >= ETH_HEADER_BYTES + MRC_IPV6_HEADER_BYTES)
         {
-            MrcUsidCarrier::ShiftAddress(head + ETH_HEADER_BYTES + 24, dstShifts);
+            MrcApplyIpv6Edits(head + ETH_HEADER_BYTES, edits);
         }
     }
     else
@@ -1339,7 +1337,7 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame, uint8_t unwritten)
                              frame,
                              type,
                              cls,
-                             MrcRxHead{head + ETH_HEADER_BYTES, got - ETH_HEADER_BYTES, dstShifts});
+                             MrcRxHead{head + ETH_HEADER_BYTES, got - ETH_HEADER_BYTES, edits});
         return;
     }
     if (!m_classRxCallback.IsNull())

@@ -83,11 +83,12 @@ struct MrcRxHead
 {
     const uint8_t* bytes; //!< the packet's first `count` bytes
     uint32_t count;       //!< min(the packet's size, MrcNetDevice::RX_HEAD_BYTES)
-    /// uN shifts of the outer IPv6 destination that `bytes` has and the packet does not
-    /// (a switch carried them unwritten: MrcNetDevice::SendToClass). An owner that passes
-    /// the packet on gives them to SendToClass again, or writes them (MrcShiftDestination)
-    /// before anything else reads the packet's bytes.
-    uint8_t dstShifts{0};
+    /// Edits of the outer IPv6 header (MRC_IPV6_EDIT_CE: uN shifts of the destination, a CE
+    /// mark) that `bytes` has and the packet does not (switches carried them unwritten:
+    /// MrcNetDevice::SendToClass). An owner that passes the packet on gives them to
+    /// SendToClass again, or writes them (MrcWriteIpv6Edits) before anything else reads the
+    /// packet's bytes.
+    uint8_t edits{0};
 };
 
 /**
@@ -258,21 +259,21 @@ class alignas(64) MrcNetDevice : public NetDevice
      * \param etherType the EtherType to write
      * \param cls the class, 0..7 (aborts otherwise)
      * \param tag the owner's word for this frame, kept in the frame's queue slot and
-     *        handed to MrcPortOwner::PortDequeued (or PortFlushed) when it leaves (60
+     *        handed to MrcPortOwner::PortDequeued (or PortFlushed) when it leaves (59
      *        bits: MrcClassScheduler::Enqueue aborts otherwise)
-     * \param dstShifts uN shifts (MrcUsidCarrier::Shift) to apply to the IPv6 packet's
-     *        outer destination, 0..MRC_UNWRITTEN_MAX_SHIFTS (aborts otherwise): a switch's
-     *        SRv6 rewrite. Carried beside the frame while only frame paths read it (see
-     *        WriteUnwritten): the next device applies them to the bytes it hands its owner
-     *        (MrcRxHead::dstShifts); a traced device or a link to another rank writes them
-     *        now. 0 for every other sender.
+     * \param edits edits to make in the IPv6 packet's outer header (MRC_IPV6_EDIT_CE: uN
+     *        shifts of the destination, a switch's SRv6 rewrite, and a CE mark), 0..15
+     *        (aborts otherwise). Carried beside the frame while only frame paths read it
+     *        (see WriteUnwritten): the next device applies them to the bytes it hands its
+     *        owner (MrcRxHead::edits); a traced device or a link to another rank writes
+     *        them now. 0 for every other sender.
      * \return false if the frame was dropped (queue full or link down)
      */
     bool SendToClass(const Ptr<Packet>& packet,
                      uint16_t etherType,
                      uint8_t cls,
                      uint64_t tag = 0,
-                     uint8_t dstShifts = 0);
+                     uint8_t edits = 0);
 
     /**
      * As SendToClass, and first replace the packet's leading bytes: the first
@@ -310,8 +311,9 @@ class alignas(64) MrcNetDevice : public NetDevice
      * A frame queued by SendToClass or SendToClassReplacing holds no Ethernet header while
      * only the frame path handles it (a switch then neither removes nor adds 14 bytes per
      * hop); its size still counts the header everywhere (queues, serialization, counters).
-     * A switch's uN shifts of the IPv6 destination travel beside it the same way
-     * (SendToClass's dstShifts: a switch hop then neither removes nor adds the 40-byte
+     * A switch's edits of the outer IPv6 header, the uN shifts of the destination and a
+     * dequeue-time CE mark, travel beside it the same way (SendToClass's edits, and
+     * MrcPortOwner::PortDequeued: a switch hop then neither removes nor adds the 40-byte
      * IPv6 header). The device writes them, the bytes SendToClass would have written,
      * wherever something else sees the frame: a trace, a hook, an error model, a drop, a
      * loss on the wire, a link to another rank.

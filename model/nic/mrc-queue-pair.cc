@@ -518,7 +518,7 @@ MrcQueuePair::Receive(const MrcRxPacket& rx)
 {
     if (!m_rxTrace.IsEmpty())
     {
-        MrcShiftDestination(rx.packet, rx.dstShifts); // the trace sees the bytes as sent
+        MrcWriteIpv6Edits(rx.packet, rx.edits); // the trace sees the bytes as sent
         m_rxTrace(rx.packet);
     }
     if (IsReceiving())

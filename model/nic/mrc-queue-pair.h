@@ -59,9 +59,9 @@ struct MrcRxPacket
     uint32_t payloadBytes{0};  //!< bytes after the headers without the 4-byte ICRC (0 when
                                //!< fewer than 4 follow: a packet trimmed to its headers)
     uint32_t extOffset{0};     //!< offset of the first extension header after the BTH
-    /// uN shifts of the outer IPv6 destination that `packet` lacks and `headers` and `info`
-    /// have (MrcRxHead::dstShifts): written (MrcShiftDestination) before a trace sees it
-    uint8_t dstShifts{0};
+    /// edits of the outer IPv6 header that `packet` lacks and `headers` and `info` have
+    /// (MrcRxHead::edits): written (MrcWriteIpv6Edits) before a trace sees the packet
+    uint8_t edits{0};
 
     /// \return the ECN codepoint of the outer IPv6 header
     MrcEcn GetEcn() const

@@ -15,7 +15,6 @@
 #include "ns3/mrc-icrc-trailer.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-reusable-event.h"
-#include "ns3/mrc-usid.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -736,11 +735,11 @@ MrcRdmaNic::PortReceive(uint32_t port,
     MrcPacketInfo info;
     // the headers as the device read them with the Ethernet header (no second read)
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 ||
-        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort, head.dstShifts) ||
+        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort, head.edits) ||
         !info.hasBth || info.headerBytes > MAX_HEADER_BYTES || info.packetBytes < info.headerBytes)
     {
         ++m_rxNotBth;
-        MrcShiftDestination(p, head.dstShifts); // the trace sees the bytes as sent
+        MrcWriteIpv6Edits(p, head.edits); // the trace sees the bytes as sent
         m_rxDropTrace(p, "not-bth");
         return;
     }
@@ -749,7 +748,7 @@ MrcRdmaNic::PortReceive(uint32_t port,
     if (info.headerBytes > head.count)
     {
         p->CopyData(hdr, info.headerBytes);
-        MrcUsidCarrier::ShiftAddress(hdr + 24, head.dstShifts); // as the head has it
+        MrcApplyIpv6Edits(hdr, head.edits); // as the head has them
         headers = hdr;
     }
     const uint8_t* bth = headers + info.bthOffset;
@@ -758,7 +757,7 @@ MrcRdmaNic::PortReceive(uint32_t port,
     rx.info = &info;
     rx.headers = headers;
     rx.port = port;
-    rx.dstShifts = head.dstShifts;
+    rx.edits = head.edits;
     rx.opcode = bth[0];
     rx.bthByte1 = bth[1];
     rx.bthByte4 = bth[4];
@@ -775,8 +774,8 @@ MrcRdmaNic::PortReceive(uint32_t port,
     if (!qp)
     {
         // not the frame path of a queue pair: the packet's bytes as sent
-        MrcShiftDestination(p, head.dstShifts);
-        rx.dstShifts = 0;
+        MrcWriteIpv6Edits(p, head.edits);
+        rx.edits = 0;
         auto ep = m_endpoints.find(rx.destQp);
         if (ep != m_endpoints.end() && ep->second->ReceiveEndpoint(rx))
         {

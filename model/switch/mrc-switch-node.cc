@@ -458,7 +458,7 @@ MrcSwitchNode::Record::Pack() const
         AbortRecordBytes(bytes, inPort);
     }
     // bits 0-23 ingress port, 24-47 bytes, 48-50 ingress class, 51 ECN-capable, 52
-    // trimmable (bits 60-63 belong to the queue slot: MrcClassScheduler::Enqueue)
+    // trimmable (bits 59-63 belong to the queue slot: MrcClassScheduler::Enqueue)
     return uint64_t{inPort} | (uint64_t{bytes} << 24) | (uint64_t{inPrio & 7u} << 48) |
            (uint64_t{ecnCapable} << 51) | (uint64_t{trimmable} << 52);
 }
@@ -502,37 +502,41 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     // events only, so this function is never re-entered while it uses it.
     MrcPacketInfo& info = m_info;
     // the headers as the device read them with the Ethernet header (no second read)
-    // (head.dstShifts: uN shifts of the destination that the packet's bytes lack and the
-    // head's have, carried from the switches before: MrcNetDevice::SendToClass)
+    // (head.edits: edits of the IPv6 header, uN shifts and a CE mark, that the packet's
+    // bytes lack and the head's have, carried from the switches before:
+    // MrcNetDevice::SendToClass, PortDequeued)
+    const uint8_t inEdits = head.edits;
     if (etherType != MrcNetDevice::ETHER_TYPE_IPV6 ||
-        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort, head.dstShifts))
+        !MrcParsePacket(*p, head.bytes, head.count, info, m_bthUdpPort, inEdits))
     {
-        MrcShiftDestination(p, head.dstShifts); // the drop trace sees the bytes sent
+        MrcWriteIpv6Edits(p, inEdits); // the drop trace sees the bytes sent
         Drop(p, inPort, inPort, MrcSwitchDropReason::PARSE_ERROR);
         return;
     }
     const int32_t route = m_forwarding->Route(info, inPort);
     if (route == MrcForwarding::NO_ROUTE || static_cast<uint32_t>(route) >= m_ports.size())
     {
-        MrcShiftDestination(p, head.dstShifts);
+        MrcWriteIpv6Edits(p, inEdits);
         Drop(p, inPort, inPort, MrcSwitchDropReason::NO_ROUTE);
         return;
     }
     const uint32_t outPort = static_cast<uint32_t>(route);
-    // The destination the packet's bytes lack: the shifts carried in, and the forwarding's
-    // rewrite. Shifts only (SRv6 uN), and no more than a frame carries: they go on beside
-    // the packet, unwritten (a switch hop writes no bytes). Another rewrite goes out with
-    // the egress Ethernet header (one header operation instead of two). Either way, a trim,
-    // an enqueue-time ECN mark, the Forward trace or a drop write it first.
-    bool rewritePending = info.rewriteDst || head.dstShifts > 0;
-    const uint32_t pendingShifts = !info.rewriteDst ? head.dstShifts
+    // What the packet's bytes lack: the edits carried in and the forwarding's rewrite of
+    // the destination. uN shifts only (SRv6), and no more than a frame carries: they go on
+    // beside the packet, unwritten (a switch hop writes no bytes). Another rewrite goes out
+    // with the egress Ethernet header (one header operation instead of two). Either way, a
+    // trim, an enqueue-time ECN mark, the Forward trace or a drop write it first.
+    bool rewritePending = info.rewriteDst || inEdits != 0;
+    const uint32_t inShifts = inEdits & MRC_IPV6_EDIT_SHIFTS;
+    const uint32_t pendingShifts = !info.rewriteDst ? inShifts
                                    : info.dstShifts == MrcPacketInfo::DST_REWRITTEN
-                                       ? MRC_UNWRITTEN_MAX_SHIFTS + 1
-                                       : uint32_t{head.dstShifts} + info.dstShifts;
-    auto writeDestination = [&rewritePending, &p, &info]() {
+                                       ? MRC_IPV6_EDIT_SHIFTS + 1
+                                       : inShifts + info.dstShifts;
+    auto writeDestination = [&rewritePending, &p, &info, inEdits]() {
         if (rewritePending)
         {
             MrcWriteDestination(p, info);
+            MrcWriteIpv6Edits(p, inEdits & MRC_IPV6_EDIT_CE);
             rewritePending = false;
         }
     };
@@ -619,13 +623,14 @@ MrcSwitchNode::PortReceive(uint32_t inPort,
     }
     const bool linkUp = outDev->IsLinkUp();
     bool queued;
-    if (rewritePending && pendingShifts <= MRC_UNWRITTEN_MAX_SHIFTS)
+    if (rewritePending && pendingShifts <= MRC_IPV6_EDIT_SHIFTS)
     {
-        queued = outDev->SendToClass(send,
-                                     MrcNetDevice::ETHER_TYPE_IPV6,
-                                     outPrio,
-                                     tag,
-                                     static_cast<uint8_t>(pendingShifts));
+        queued =
+            outDev->SendToClass(send,
+                                MrcNetDevice::ETHER_TYPE_IPV6,
+                                outPrio,
+                                tag,
+                                static_cast<uint8_t>(pendingShifts | (inEdits & MRC_IPV6_EDIT_CE)));
     }
     else if (rewritePending)
     {
@@ -731,12 +736,21 @@ MrcSwitchNode::PortDequeued(uint32_t port,
     if (rec.ecnCapable && out.marker->GetMarkPoint() == MrcEcnMarker::DEQUEUE &&
         out.marker->ShouldMark(out.dev->GetQueueBytes(cls)))
     {
-        if (unwritten)
+        if ((unwritten & MRC_UNWRITTEN_HEADER) && m_markTrace.IsEmpty())
         {
-            out.dev->WriteUnwritten(frame, unwritten, false); // the mark and its trace see it
-            unwritten = MRC_UNWRITTEN_NONE;
+            // nothing reads the frame here: the mark travels beside it, as its other edits
+            // (the next device applies it to the bytes its owner reads)
+            unwritten |= MrcUnwrittenWithEdits(MRC_IPV6_EDIT_CE);
         }
-        MarkFrame(frame);
+        else
+        {
+            if (unwritten)
+            {
+                out.dev->WriteUnwritten(frame, unwritten, false); // the mark and trace see it
+                unwritten = MRC_UNWRITTEN_NONE;
+            }
+            MarkFrame(frame);
+        }
         ++out.marked;
         m_markTrace(frame, port);
     }

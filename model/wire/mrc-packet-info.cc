@@ -179,17 +179,13 @@ class HeaderWindow
 
     /// \param p the packet \param size its size
     /// \param head its first `have` bytes, already read \param have how many
-    /// \param dstShifts uN shifts the packet's outer destination lacks and head has
-    HeaderWindow(const Packet& p,
-                 uint32_t size,
-                 const uint8_t* head,
-                 uint32_t have,
-                 uint8_t dstShifts)
+    /// \param edits edits of the outer IPv6 header the packet lacks and head has
+    HeaderWindow(const Packet& p, uint32_t size, const uint8_t* head, uint32_t have, uint8_t edits)
         : m_packet(p),
           m_size(size),
           m_have(have),
           m_bytes(head),
-          m_dstShifts(dstShifts)
+          m_edits(edits)
     {
     }
 
@@ -207,9 +203,9 @@ class HeaderWindow
         }
         m_have = m_packet.CopyData(m_buf, std::min(m_size, MAX_WINDOW));
         m_bytes = m_buf;
-        if (m_dstShifts > 0 && m_have >= MRC_IPV6_HEADER_BYTES)
+        if (m_edits != 0 && m_have >= MRC_IPV6_HEADER_BYTES)
         {
-            MrcUsidCarrier::ShiftAddress(m_buf + 24, m_dstShifts); // as the head has it
+            MrcApplyIpv6Edits(m_buf, m_edits); // as the head has them
         }
         return true;
     }
@@ -231,7 +227,7 @@ class HeaderWindow
     uint32_t m_size;           //!< its size
     uint32_t m_have{0};        //!< bytes in the window
     const uint8_t* m_bytes;    //!< the window: m_buf or bytes read before
-    uint8_t m_dstShifts{0};    //!< uN shifts a read of the packet applies (see the constructor)
+    uint8_t m_edits{0};        //!< IPv6 edits a read of the packet applies (the constructor)
     uint8_t m_buf[MAX_WINDOW]; //!< the copy
 };
 
@@ -455,7 +451,7 @@ MrcParsePacket(const Packet& p,
                uint32_t headBytes,
                MrcPacketInfo& out,
                uint16_t bthUdpPort,
-               uint8_t dstShifts)
+               uint8_t edits)
 {
     out = MrcPacketInfo();
     const uint32_t size = p.GetSize();
@@ -466,7 +462,7 @@ MrcParsePacket(const Packet& p,
     }
     NS_ASSERT_MSG(headBytes <= size,
                   "MrcParsePacket: " << headBytes << " bytes read of a " << size << "-byte packet");
-    HeaderWindow w(p, size, head, headBytes, dstShifts);
+    HeaderWindow w(p, size, head, headBytes, edits);
     if (!w.Ensure(MRC_IPV6_HEADER_BYTES))
     {
         return false;
@@ -502,17 +498,29 @@ MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info)
 }
 
 void
-MrcShiftDestination(const Ptr<Packet>& p, uint32_t shifts)
+MrcApplyIpv6Edits(uint8_t* ip, uint8_t edits)
 {
-    if (shifts == 0)
+    MrcUsidCarrier::ShiftAddress(ip + 24, edits & MRC_IPV6_EDIT_SHIFTS);
+    // Byte 1: TC[3:0] | flow label[19:16]; ECN = TC[1:0], bits 4-5 of the byte. CE is 11:
+    // an ECN-capable field (01 or 10) becomes CE, a Not-ECT one stays (MrcMarkCeInPlace).
+    if ((edits & MRC_IPV6_EDIT_CE) && (ip[1] & 0x30) != 0)
+    {
+        ip[1] |= 0x30;
+    }
+}
+
+void
+MrcWriteIpv6Edits(const Ptr<Packet>& p, uint8_t edits)
+{
+    if (edits == 0)
     {
         return;
     }
     MrcRawHeader raw(MRC_IPV6_HEADER_BYTES);
     const uint32_t got = p->CopyData(raw.Bytes(), MRC_IPV6_HEADER_BYTES);
     NS_ABORT_MSG_IF(got < MRC_IPV6_HEADER_BYTES,
-                    "MrcShiftDestination: a " << got << "-byte packet has no IPv6 header");
-    MrcUsidCarrier::ShiftAddress(raw.Bytes() + 24, shifts);
+                    "MrcWriteIpv6Edits: a " << got << "-byte packet has no IPv6 header");
+    MrcApplyIpv6Edits(raw.Bytes(), edits);
     raw.ReplaceStartOf(p);
 }
 

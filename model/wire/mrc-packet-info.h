@@ -254,8 +254,8 @@ bool MrcParsePacket(Ptr<const Packet> p,
  * \param headBytes how many; at most the packet's size
  * \param out filled in (all fields reset first)
  * \param bthUdpPort UDP destination port that announces a BTH
- * \param dstShifts uN shifts that the packet's outer destination lacks and `head` has
- *        (MrcRxHead::dstShifts): applied again if the packet is read again
+ * \param edits edits of the outer IPv6 header (MRC_IPV6_EDIT_CE) that the packet lacks and
+ *        `head` has (MrcRxHead::edits): applied again if the packet is read again
  * \return as MrcParsePacket
  */
 bool MrcParsePacket(const Packet& p,
@@ -263,7 +263,7 @@ bool MrcParsePacket(const Packet& p,
                     uint32_t headBytes,
                     MrcPacketInfo& out,
                     uint16_t bthUdpPort = MRC_ROCEV2_UDP_PORT,
-                    uint8_t dstShifts = 0);
+                    uint8_t edits = 0);
 
 /**
  * \ingroup mrc
@@ -275,13 +275,31 @@ void MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info);
 
 /**
  * \ingroup mrc
- * Apply uN shifts (MrcUsidCarrier::ShiftAddress) to the packet's outer IPv6 destination, in
- * place: the shifts a switch carried beside the packet (MrcNetDevice::SendToClass), written
- * where something reads the packet's bytes.
- * \param p the packet, starting at the outer IPv6 header
- * \param shifts how many (0: nothing)
+ * Edits of an outer IPv6 header that switches carry beside a packet instead of writing
+ * them (MrcNetDevice::SendToClass), 4 bits: bits 0-2, uN shifts of the destination
+ * (MrcUsidCarrier::ShiftAddress, 0-7); bit 3 (MRC_IPV6_EDIT_CE), the ECN field set to CE
+ * (Congestion Experienced) if it is ECN-capable (a dequeue-time mark, as MrcMarkCeInPlace).
  */
-void MrcShiftDestination(const Ptr<Packet>& p, uint32_t shifts);
+constexpr uint8_t MRC_IPV6_EDIT_SHIFTS = 0x07; //!< the edits' shift count
+constexpr uint8_t MRC_IPV6_EDIT_CE = 0x08;     //!< the edits' CE mark
+constexpr uint8_t MRC_IPV6_EDITS_MAX = 0x0f;   //!< the largest edits value
+
+/**
+ * \ingroup mrc
+ * Apply carried edits (MRC_IPV6_EDIT_CE) to bytes read from a packet.
+ * \param ip the 40 bytes of the outer IPv6 header
+ * \param edits the edits (0: nothing)
+ */
+void MrcApplyIpv6Edits(uint8_t* ip, uint8_t edits);
+
+/**
+ * \ingroup mrc
+ * Write carried edits (MRC_IPV6_EDIT_CE) into the packet's outer IPv6 header, in place: what
+ * switches carried beside the packet, written where something reads the packet's bytes.
+ * \param p the packet, starting at the outer IPv6 header
+ * \param edits the edits (0: nothing)
+ */
+void MrcWriteIpv6Edits(const Ptr<Packet>& p, uint8_t edits);
 
 /**
  * \ingroup mrc
