@@ -1283,14 +1283,14 @@ MrcNetDevice::Receive(const Ptr<Packet>& frame, uint8_t unwritten)
     uint8_t head[ETH_HEADER_BYTES + RX_HEAD_BYTES];
     uint32_t got;
     uint16_t type;
-    const uint8_t edits = MrcUnwrittenEdits(unwritten);
+    const uint8_t edits = MrcUnwrittenEdits(unwritten); // (bits 1-4; 0 if none)
     if (unwritten)
     {
         // an IPv6 frame without its header (WriteUnwritten): only the rest is read, with
         // the edits the switches before made (the owner reads these bytes)
         got = ETH_HEADER_BYTES + frame->CopyData(head + ETH_HEADER_BYTES, RX_HEAD_BYTES);
         type = ETHER_TYPE_IPV6;
-        if (edits != 0 && got >= ETH_HEADER_BYTES + MRC_IPV6_HEADER_BYTES)
+        if (unwritten != MRC_UNWRITTEN_HEADER && got >= ETH_HEADER_BYTES + MRC_IPV6_HEADER_BYTES)
         {
             MrcApplyIpv6Edits(head + ETH_HEADER_BYTES, edits);
         }

@@ -193,21 +193,7 @@ class HeaderWindow
     /// \param need bytes \return false if the packet (or the window) is shorter
     bool Ensure(uint32_t need)
     {
-        if (need <= m_have)
-        {
-            return true;
-        }
-        if (need > m_size || need > MAX_WINDOW)
-        {
-            return false;
-        }
-        m_have = m_packet.CopyData(m_buf, std::min(m_size, MAX_WINDOW));
-        m_bytes = m_buf;
-        if (m_edits != 0 && m_have >= MRC_IPV6_HEADER_BYTES)
-        {
-            MrcApplyIpv6Edits(m_buf, m_edits); // as the head has them
-        }
-        return true;
+        return need <= m_have || Reread(need);
     }
 
     /// \return the bytes
@@ -223,6 +209,23 @@ class HeaderWindow
     }
 
   private:
+    /// Ensure's rare path: read the packet again, as far as the window goes.
+    /// \param need bytes \return false if the packet (or the window) is shorter
+    [[gnu::noinline]] bool Reread(uint32_t need)
+    {
+        if (need > m_size || need > MAX_WINDOW)
+        {
+            return false;
+        }
+        m_have = m_packet.CopyData(m_buf, std::min(m_size, MAX_WINDOW));
+        m_bytes = m_buf;
+        if (m_edits != 0 && m_have >= MRC_IPV6_HEADER_BYTES)
+        {
+            MrcApplyIpv6Edits(m_buf, m_edits); // as the head has them
+        }
+        return true;
+    }
+
     const Packet& m_packet;    //!< the packet
     uint32_t m_size;           //!< its size
     uint32_t m_have{0};        //!< bytes in the window
