@@ -27,7 +27,10 @@ namespace ns3
  * Route() is the public, non-virtual entry (it counts packets without a route);
  * strategies implement DoRoute(). A strategy may change the parsed info, e.g. the
  * outer destination address of an SRv6 packet; it then sets info.rewriteDst and the
- * switch writes the new address into the packet (MrcWriteDestination).
+ * switch writes the new address into the packet (MrcWriteDestination). A strategy whose
+ * rewrite is only uN shifts also adds their number to info.dstShifts (else it sets
+ * MrcPacketInfo::DST_REWRITTEN): the switch then carries them beside the frame instead of
+ * writing them (MrcNetDevice::SendToClass).
  */
 class MrcForwarding : public Object
 {
