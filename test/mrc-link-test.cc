@@ -75,14 +75,14 @@ IdOf(Ptr<const Packet> p, uint32_t skip)
            (uint32_t(buf[skip + 2]) << 8) | buf[skip + 3];
 }
 
-/// An IPv6 packet with the given DSCP and size (header included).
+/// An IPv6 packet with the given DSCP and size (header included), ECN-capable (ECT(0)).
 Ptr<Packet>
-Ipv6Packet(uint8_t dscp, uint32_t size)
+Ipv6Packet(uint8_t dscp, uint32_t size, const Ipv6Address& dst = Ipv6Address("fd00::2"))
 {
     Ptr<Packet> p = Create<Packet>(size - 40);
     Ipv6Header ip;
     ip.SetSource(Ipv6Address("fd00::1"));
-    ip.SetDestination(Ipv6Address("fd00::2"));
+    ip.SetDestination(dst);
     ip.SetNextHeader(17);
     ip.SetHopLimit(64);
     ip.SetPayloadLength(size - 40);
@@ -1341,16 +1341,7 @@ class EditRecorder : public MrcPortOwner
 Ptr<Packet>
 CarrierPacket(uint32_t size)
 {
-    Ptr<Packet> p = Create<Packet>(size - 40);
-    Ipv6Header ip;
-    ip.SetSource(Ipv6Address("fd00::1"));
-    ip.SetDestination(Ipv6Address("fcbb:bb00:1:2:3:4:5:6"));
-    ip.SetNextHeader(17);
-    ip.SetHopLimit(64);
-    ip.SetPayloadLength(size - 40);
-    ip.SetTrafficClass(MrcMakeTrafficClass(4, MrcEcn::ECT0));
-    p->AddHeader(ip);
-    return p;
+    return Ipv6Packet(4, size, Ipv6Address("fcbb:bb00:1:2:3:4:5:6"));
 }
 
 /// The destination of an IPv6 frame's bytes (Ethernet header first), and its ECN field.
