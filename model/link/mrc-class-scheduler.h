@@ -117,16 +117,13 @@ class MrcClassScheduler : public Object
      *        (59 bits: aborts if one of bits 59-63 is set)
      * \param unwritten what the frame's packet does not hold yet (mrc-unwritten.h: its
      *        device writes it only where something reads it); with MRC_UNWRITTEN_HEADER
-     *        the frame's size is the packet's plus UNWRITTEN_BYTES
+     *        the frame's size is the packet's plus MRC_UNWRITTEN_HEADER_BYTES
      * \return false (and the frame not queued) if the class would exceed QueueLimit
      */
     bool Enqueue(const Ptr<Packet>& frame,
                  uint8_t cls,
                  uint64_t tag = 0,
                  uint8_t unwritten = MRC_UNWRITTEN_NONE);
-
-    /// Bytes a frame counts beyond its packet when its header is unwritten (Ethernet).
-    static constexpr uint32_t UNWRITTEN_BYTES = 14;
 
     /**
      * Remove the next frame to send: the head of the class the scheduler picks

@@ -78,6 +78,8 @@ CheckClass(uint32_t cls, const char* what)
 
 /// Bytes of an Ethernet header without preamble and FCS: destination, source, type.
 constexpr uint32_t ETH_HEADER_BYTES = MrcRawHeader::ETHERNET_BYTES;
+static_assert(MRC_UNWRITTEN_HEADER_BYTES == ETH_HEADER_BYTES,
+              "an unwritten header counts the bytes WriteUnwritten adds");
 static_assert(ETH_HEADER_BYTES + MrcNetDevice::MAX_PREFIX_BYTES <= MrcRawHeader::MAX_BYTES,
               "an Ethernet header and the bytes SendToClassReplacing replaces fit in one "
               "MrcRawHeader");

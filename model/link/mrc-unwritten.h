@@ -31,7 +31,9 @@ namespace ns3
 constexpr uint8_t MRC_UNWRITTEN_NONE = 0;
 /// The frame's Ethernet header is not in it.
 constexpr uint8_t MRC_UNWRITTEN_HEADER = 1;
-/// The largest IPv6 edits value a frame carries (MRC_IPV6_EDITS_MAX).
+/// The bytes of that header, which every size of such a frame counts.
+constexpr uint32_t MRC_UNWRITTEN_HEADER_BYTES = 14;
+/// The largest IPv6 edits value a frame carries (all four edit bits of mrc-packet-info.h).
 constexpr uint8_t MRC_UNWRITTEN_MAX_EDITS = 0x0f;
 /// Bits of a 64-bit word (a slot's tag, a wire entry's slot) that hold the flags: 59-63.
 constexpr uint32_t MRC_UNWRITTEN_SHIFT = 59;
@@ -57,7 +59,7 @@ MrcUnwrittenEdits(uint8_t unwritten)
 constexpr uint32_t
 MrcUnwrittenBytes(uint8_t unwritten)
 {
-    return (unwritten & MRC_UNWRITTEN_HEADER) ? 14 : 0;
+    return (unwritten & MRC_UNWRITTEN_HEADER) ? MRC_UNWRITTEN_HEADER_BYTES : 0;
 }
 
 } // namespace ns3

@@ -282,7 +282,6 @@ void MrcWriteDestination(Ptr<Packet> p, const MrcPacketInfo& info);
  */
 constexpr uint8_t MRC_IPV6_EDIT_SHIFTS = 0x07; //!< the edits' shift count
 constexpr uint8_t MRC_IPV6_EDIT_CE = 0x08;     //!< the edits' CE mark
-constexpr uint8_t MRC_IPV6_EDITS_MAX = 0x0f;   //!< the largest edits value
 
 /**
  * \ingroup mrc
