@@ -80,6 +80,8 @@ CheckClass(uint32_t cls, const char* what)
 constexpr uint32_t ETH_HEADER_BYTES = MrcRawHeader::ETHERNET_BYTES;
 static_assert(MRC_UNWRITTEN_HEADER_BYTES == ETH_HEADER_BYTES,
               "an unwritten header counts the bytes WriteUnwritten adds");
+static_assert((MRC_IPV6_EDIT_SHIFTS | MRC_IPV6_EDIT_CE) == MRC_UNWRITTEN_MAX_EDITS,
+              "the flags carry exactly the IPv6 edits MrcApplyIpv6Edits knows");
 static_assert(ETH_HEADER_BYTES + MrcNetDevice::MAX_PREFIX_BYTES <= MrcRawHeader::MAX_BYTES,
               "an Ethernet header and the bytes SendToClassReplacing replaces fit in one "
               "MrcRawHeader");
