@@ -15,6 +15,7 @@
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv6-header.h"
 #include "ns3/mrc-channel.h"
+#include "ns3/mrc-ingress-loss-model.h"
 #include "ns3/mrc-link-helper.h"
 #include "ns3/mrc-net-device.h"
 #include "ns3/mrc-packet-info.h"
@@ -1441,6 +1442,124 @@ TEST(MrcLink, CarriedEditsReachTheHeadAndAreWrittenWhereSeen)
         EXPECT_EQ(a->GetTxBytes(1), 300u + 500 + 400 + 700 + 4 * 14) << at;
         Simulator::Destroy();
     }
+}
+
+/// What a receiver with a receive error model saw of 16 frames (LossRun).
+struct LossSeen
+{
+    std::vector<uint32_t> arrived;     ///< sizes of the packets its owner received
+    std::vector<uint32_t> edits;       ///< their MrcRxHead::edits
+    std::vector<Ipv6Address> headDst;  ///< their destinations in the head bytes
+    std::vector<Ipv6Address> bytesDst; ///< their destinations in the packets' bytes
+    std::vector<uint32_t> dropped;     ///< sizes of the frames the PhyRxDrop trace saw
+    std::vector<Ipv6Address> dropDst;  ///< their destinations (Ethernet header first)
+    std::vector<uint32_t> dropType;    ///< their EtherType
+};
+
+/**
+ * Send 16 IPv6 frames of 300, 310, ... bytes from a to b, the even ones with a uN shift of
+ * 2 carried beside them, b's ReceiveErrorModel set to `model`.
+ */
+LossSeen
+LossRun(Ptr<ErrorModel> model)
+{
+    MrcLinkHelper h = Helper("8Gbps", "1000ns");
+    NodeContainer n(2);
+    NetDeviceContainer d = h.Install(n.Get(0), n.Get(1));
+    Ptr<MrcNetDevice> a = DynamicCast<MrcNetDevice>(d.Get(0));
+    Ptr<MrcNetDevice> b = DynamicCast<MrcNetDevice>(d.Get(1));
+    b->SetAttribute("ReceiveErrorModel", PointerValue(model));
+    EditRecorder owner;
+    b->SetPortOwner(&owner, 0);
+    LossSeen seen;
+    b->TraceConnectWithoutContext("PhyRxDrop",
+                                  Callback<void, Ptr<const Packet>>([&seen](Ptr<const Packet> p) {
+                                      seen.dropped.push_back(p->GetSize());
+                                      seen.dropDst.push_back(FrameDst(p).first);
+                                      uint8_t eth[14];
+                                      p->CopyData(eth, 14);
+                                      seen.dropType.push_back((eth[12] << 8) | eth[13]);
+                                  }));
+    Simulator::Schedule(NanoSeconds(0), [&]() {
+        for (uint32_t i = 0; i < 16; ++i)
+        {
+            EXPECT_TRUE(a->SendToClass(CarrierPacket(300 + 10 * i), 0x86DD, 1, 0, i % 2 ? 0 : 2));
+        }
+    });
+    Simulator::Run();
+    b->SetPortOwner(nullptr, 0);
+    seen.arrived = owner.sizes;
+    seen.edits = owner.edits;
+    seen.headDst = owner.headDst;
+    seen.bytesDst = owner.packetDst;
+    Simulator::Destroy();
+    return seen;
+}
+
+TEST(MrcLink, ReceiveLossDrawsWithoutWritingWhatItNeedsNot)
+{
+    // An MrcIngressLossModel, and a RateErrorModel in packet units, decide a frame without
+    // its bytes: a frame that passes reaches the owner as unwritten as it came (its carried
+    // uN shift still beside it), a dropped one is written whole for the PhyRxDrop trace. A
+    // RateErrorModel in byte units reads the frame's size: every frame is written first.
+    const Ipv6Address orig("fcbb:bb00:1:2:3:4:5:6");
+    const Ipv6Address two("fcbb:bb00:3:4:5:6::");
+    auto ingress = [](double rate) {
+        Ptr<MrcIngressLossModel> m = CreateObject<MrcIngressLossModel>();
+        m->SetRate(rate);
+        m->AssignStreams(7);
+        return m;
+    };
+    auto rateModel = [](RateErrorModel::ErrorUnit unit) {
+        Ptr<RateErrorModel> m = CreateObject<RateErrorModel>();
+        m->SetUnit(unit);
+        m->SetRate(unit == RateErrorModel::ERROR_UNIT_PACKET ? 0.5 : 0.5 / 8000);
+        m->AssignStreams(7);
+        return m;
+    };
+    Ptr<MrcIngressLossModel> in = ingress(0.5);
+    const LossSeen byIngress = LossRun(in);
+    EXPECT_EQ(in->GetDraws(), 16u);
+    EXPECT_EQ(in->GetSkipped(), 0u);
+    ASSERT_EQ(byIngress.arrived.size() + byIngress.dropped.size(), 16u);
+    ASSERT_GE(byIngress.arrived.size(), 1u);
+    ASSERT_GE(byIngress.dropped.size(), 1u);
+    for (std::size_t i = 0; i < byIngress.arrived.size(); ++i)
+    {
+        const bool shifted = (byIngress.arrived[i] - 300) / 10 % 2 == 0;
+        EXPECT_EQ(byIngress.edits[i], shifted ? 2u : 0u) << byIngress.arrived[i];
+        EXPECT_EQ(byIngress.bytesDst[i], orig) << byIngress.arrived[i];
+        EXPECT_EQ(byIngress.headDst[i], shifted ? two : orig) << byIngress.arrived[i];
+    }
+    for (std::size_t i = 0; i < byIngress.dropped.size(); ++i)
+    {
+        const uint32_t packet = byIngress.dropped[i] - 14; // seen with its Ethernet header
+        ASSERT_EQ((packet - 300) % 10, 0u) << byIngress.dropped[i];
+        EXPECT_EQ(byIngress.dropType[i], 0x86DDu) << byIngress.dropped[i];
+        EXPECT_EQ(byIngress.dropDst[i], (packet - 300) / 10 % 2 == 0 ? two : orig) << packet;
+    }
+
+    // The same draws on the same stream: the same frames pass, as unwritten.
+    const LossSeen byPacket = LossRun(rateModel(RateErrorModel::ERROR_UNIT_PACKET));
+    EXPECT_EQ(byPacket.arrived, byIngress.arrived);
+    EXPECT_EQ(byPacket.edits, byIngress.edits);
+    EXPECT_EQ(byPacket.bytesDst, byIngress.bytesDst);
+    EXPECT_EQ(byPacket.dropped, byIngress.dropped);
+    EXPECT_EQ(byPacket.dropDst, byIngress.dropDst);
+
+    // Byte units: written before the draw, so the owner's packets lack nothing.
+    const LossSeen byByte = LossRun(rateModel(RateErrorModel::ERROR_UNIT_BYTE));
+    ASSERT_GE(byByte.arrived.size(), 1u);
+    EXPECT_EQ(byByte.edits, std::vector<uint32_t>(byByte.arrived.size(), 0));
+    EXPECT_EQ(byByte.bytesDst, byByte.headDst);
+
+    // A disabled MrcIngressLossModel draws for nothing and drops nothing, as RateErrorModel.
+    Ptr<MrcIngressLossModel> off = ingress(1.0);
+    off->Disable();
+    const LossSeen none = LossRun(off);
+    EXPECT_EQ(none.arrived.size(), 16u);
+    EXPECT_TRUE(none.dropped.empty());
+    EXPECT_EQ(off->GetDraws(), 0u);
 }
 
 TEST(MrcLinkDeathTest, EditsAreForIpv6AndFourBits)

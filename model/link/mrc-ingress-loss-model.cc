@@ -103,9 +103,24 @@ bool
 MrcIngressLossModel::DoCorrupt(Ptr<Packet> p)
 {
     NS_LOG_FUNCTION(this << p);
+    if (!IsEnabled())
+    {
+        return false;
+    }
     if (m_skipMacControl && IsMacControl(p))
     {
         ++m_skipped;
+        return false;
+    }
+    ++m_draws;
+    return m_uniform->GetValue() < m_rate;
+}
+
+bool
+MrcIngressLossModel::IsCorruptNotMacControl()
+{
+    if (!IsEnabled())
+    {
         return false;
     }
     ++m_draws;

@@ -32,6 +32,9 @@ namespace ns3
  * enters its destination NIC. A PFC frame never reaches that pipeline: the MAC's control
  * sublayer takes it (IEEE 802.3 Clause 31, MAC Control; 802.1Qbb builds PFC on it), so it
  * is not one of the packets such a program can drop.
+ *
+ * Like ns-3's RateErrorModel, a disabled model (ErrorModel::Disable) drops nothing and
+ * draws nothing.
  */
 class MrcIngressLossModel : public ErrorModel
 {
@@ -61,6 +64,14 @@ class MrcIngressLossModel : public ErrorModel
     uint64_t GetDraws() const;
     /// \return the frames that passed without a draw (MAC Control frames)
     uint64_t GetSkipped() const;
+
+    /**
+     * IsCorrupt for a frame whose EtherType the caller knows is not MAC Control (an IPv6
+     * frame whose Ethernet header MrcNetDevice has not written, mrc-unwritten.h): the same
+     * draw, without reading the frame.
+     * \return true if the frame is dropped
+     */
+    bool IsCorruptNotMacControl();
 
   private:
     bool DoCorrupt(Ptr<Packet> p) override;

@@ -5,6 +5,7 @@
 #include "mrc-net-device.h"
 
 #include "mrc-channel.h"
+#include "mrc-ingress-loss-model.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -479,6 +480,8 @@ MrcNetDevice::DoDispose()
     m_txDirection = nullptr;
     m_receiveErrorModel = nullptr;
     m_hasReceiveErrorModel = false;
+    m_ingressLoss = nullptr;
+    m_rateLoss = nullptr;
     m_dequeueHook.Nullify();
     m_classRxCallback.Nullify();
     m_rxCallback.Nullify();
@@ -1265,14 +1268,19 @@ void
 MrcNetDevice::Receive(const Ptr<Packet>& frame, uint8_t unwritten)
 {
     NS_LOG_FUNCTION(this << frame << unsigned(unwritten));
-    if (unwritten && (m_hasReceiveErrorModel || m_frameTraces || !m_ownerRx))
+    if (unwritten &&
+        (m_frameTraces || !m_ownerRx || (m_hasReceiveErrorModel && ReceiveErrorModelReadsBytes())))
     {
         // something other than the owner's frame path sees the frame: all its bytes
         WriteUnwritten(frame, unwritten, true);
         unwritten = MRC_UNWRITTEN_NONE;
     }
-    if (m_hasReceiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    if (m_hasReceiveErrorModel && IsReceiveCorrupt(frame, unwritten))
     {
+        if (unwritten)
+        {
+            WriteUnwritten(frame, unwritten, true); // the drop trace sees the frame sent
+        }
         m_phyRxDropTrace(frame);
         CountDrop(frame, MrcDropReason::ERROR_MODEL);
         return;
@@ -1657,6 +1665,29 @@ MrcNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
 {
     m_receiveErrorModel = model;
     m_hasReceiveErrorModel = model != nullptr;
+    // Exactly these types, not subclasses: a subclass may read the frame.
+    const bool ingress = model && model->GetInstanceTypeId() == MrcIngressLossModel::GetTypeId();
+    const bool rate = model && model->GetInstanceTypeId() == RateErrorModel::GetTypeId();
+    m_ingressLoss = ingress ? static_cast<MrcIngressLossModel*>(PeekPointer(model)) : nullptr;
+    m_rateLoss = rate ? static_cast<RateErrorModel*>(PeekPointer(model)) : nullptr;
+}
+
+bool
+MrcNetDevice::ReceiveErrorModelReadsBytes() const
+{
+    // (a RateErrorModel's unit is read per frame: it may be set after the model)
+    return !m_ingressLoss &&
+           !(m_rateLoss && m_rateLoss->GetUnit() == RateErrorModel::ERROR_UNIT_PACKET);
+}
+
+bool
+MrcNetDevice::IsReceiveCorrupt(const Ptr<Packet>& frame, uint8_t unwritten) const
+{
+    if (unwritten && m_ingressLoss)
+    {
+        return m_ingressLoss->IsCorruptNotMacControl();
+    }
+    return m_receiveErrorModel->IsCorrupt(frame);
 }
 
 Ptr<ErrorModel>

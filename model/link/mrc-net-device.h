@@ -39,6 +39,8 @@ namespace ns3
 
 class MrcChannel;
 class ErrorModel;
+class MrcIngressLossModel;
+class RateErrorModel;
 class Node;
 
 /**
@@ -670,6 +672,20 @@ class alignas(64) MrcNetDevice : public NetDevice
     uint32_t GetDwrrQuantum() const;
     /// Set the ReceiveErrorModel attribute. \param model the model, or null
     void SetReceiveErrorModel(Ptr<ErrorModel> model);
+    /// \return true if the receive error model must see every byte of a frame, its
+    ///         Ethernet header included (all but the two models IsReceiveCorrupt draws
+    ///         for without them)
+    bool ReceiveErrorModelReadsBytes() const;
+    /**
+     * The receive error model's decision. A frame whose Ethernet header is not written
+     * (mrc-unwritten.h) is an IPv6 frame; it reaches here only when
+     * ReceiveErrorModelReadsBytes is false: an MrcIngressLossModel then draws knowing that
+     * the frame is not MAC Control, a RateErrorModel in packet units draws as always (it
+     * reads neither the bytes nor the size).
+     * \param frame the received frame \param unwritten what its bytes lack
+     * \return true if the frame is corrupted (dropped)
+     */
+    bool IsReceiveCorrupt(const Ptr<Packet>& frame, uint8_t unwritten) const;
     /// \return the ReceiveErrorModel attribute
     Ptr<ErrorModel> GetReceiveErrorModel() const;
     /// Add a pending receive count (m_rxPending) to m_rx and empty it.
@@ -755,6 +771,10 @@ class alignas(64) MrcNetDevice : public NetDevice
 
     std::array<ClassRx, 8> m_rx;         //!< receive counters per class, less the pending ones
     Ptr<ErrorModel> m_receiveErrorModel; //!< gray failure on receive
+    /// m_receiveErrorModel if it is exactly an MrcIngressLossModel, else null
+    MrcIngressLossModel* m_ingressLoss{nullptr};
+    /// m_receiveErrorModel if it is exactly a RateErrorModel, else null
+    RateErrorModel* m_rateLoss{nullptr};
 
     Ptr<MrcPfcPort> m_pfc; //!< PFC state
 
