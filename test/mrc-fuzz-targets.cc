@@ -22,6 +22,7 @@
 #include "ns3/mrc-imm-dt-header.h"
 #include "ns3/mrc-input-error.h"
 #include "ns3/mrc-meth-header.h"
+#include "ns3/mrc-net-device.h"
 #include "ns3/mrc-neth-header.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-packet-info.h"
@@ -36,6 +37,7 @@
 #include "ns3/packet.h"
 #include "ns3/udp-header.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -592,17 +594,82 @@ ReadTransportHeaders(const std::string& headers, const MrcPacketInfo& info)
            "transport headers read past headerBytes");
 }
 
+/// \return true if two parse results hold the same values in every field
+bool
+SameParse(const MrcPacketInfo& a, const MrcPacketInfo& b)
+{
+    return a.src == b.src && a.dst == b.dst && a.flowLabel == b.flowLabel &&
+           a.packetBytes == b.packetBytes && a.payloadLength == b.payloadLength &&
+           a.trafficClass == b.trafficClass && a.nextHeader == b.nextHeader &&
+           a.hopLimit == b.hopLimit && a.hasSrh == b.hasSrh &&
+           a.srhSegmentsLeft == b.srhSegmentsLeft && a.srhOffset == b.srhOffset &&
+           a.srhLength == b.srhLength && a.encapsulated == b.encapsulated &&
+           a.innerTrafficClass == b.innerTrafficClass && a.innerOffset == b.innerOffset &&
+           a.innerPayloadLength == b.innerPayloadLength && a.innerFlowLabel == b.innerFlowLabel &&
+           a.innerSrc == b.innerSrc && a.innerDst == b.innerDst && a.hasUdp == b.hasUdp &&
+           a.udpOffset == b.udpOffset && a.udpSrcPort == b.udpSrcPort &&
+           a.udpDstPort == b.udpDstPort && a.hasBth == b.hasBth && a.opcode == b.opcode &&
+           a.bthFlags == b.bthFlags && a.bthOffset == b.bthOffset &&
+           a.headerBytes == b.headerBytes && a.rewriteDst == b.rewriteDst &&
+           a.dstShifts == b.dstShifts;
+}
+
+/**
+ * The parse a hop runs on bytes its device already read (MrcParsePacket with a head and
+ * carried IPv6 edits, MrcNetDevice::Receive and the owners' PortReceive) gives what the
+ * parse of the packet with those edits written gives (MrcWriteIpv6Edits, then
+ * MrcParsePacket of the packet), for every edits value (shifts 0-7, with and without CE)
+ * and for heads of the device's length, of the IPv6 header only and empty (the last two
+ * make the parse read the packet again and apply the edits there).
+ * \param p the packet (unchanged) \param n its size
+ */
+void
+ParseWithHeadMatchesWrittenEdits(const Ptr<Packet>& p, std::size_t n)
+{
+    if (n < MRC_IPV6_HEADER_BYTES)
+    {
+        return; // no IPv6 header to carry edits for (the device then has none either)
+    }
+    uint8_t head[MrcNetDevice::RX_HEAD_BYTES];
+    const auto full = static_cast<uint32_t>(std::min<std::size_t>(n, sizeof(head)));
+    for (uint8_t edits = 0; edits <= MRC_IPV6_EDIT_SHIFTS + MRC_IPV6_EDIT_CE; ++edits)
+    {
+        Ptr<Packet> written = p->Copy();
+        MrcWriteIpv6Edits(written, edits);
+        MrcPacketInfo want;
+        const bool wantOk = MrcParsePacket(written, want, MRC_ROCEV2_UDP_PORT);
+        for (uint32_t have : {full, MRC_IPV6_HEADER_BYTES, 0u})
+        {
+            // as MrcNetDevice::Receive: the first bytes, with the edits applied to them
+            p->CopyData(head, have);
+            if (have >= MRC_IPV6_HEADER_BYTES)
+            {
+                MrcApplyIpv6Edits(head, edits);
+            }
+            MrcPacketInfo got;
+            const bool ok = MrcParsePacket(*p, head, have, got, MRC_ROCEV2_UDP_PORT, edits);
+            Expect(ok == wantOk && (!ok || SameParse(got, want)),
+                   "packet",
+                   "the parse of a " + std::to_string(have) + "-byte head with edits " +
+                       std::to_string(edits) + " differs from the parse with them written");
+        }
+    }
+}
+
 /**
  * The per-hop parser (MrcParsePacket, what every switch and NIC runs on an arriving
  * IPv6 packet): never aborts or reads out of bounds, and when it accepts a packet its
  * offsets are consistent, headerBytes fits the packet, the BTH's extension length
  * matches the header classes', and the transport headers read as the NIC reads them
- * stay inside headerBytes. ECN marking in place (outer header) is run too.
+ * stay inside headerBytes. ECN marking in place (outer header) is run too, and the form
+ * a hop runs (a head and carried edits) is checked against the plain one
+ * (ParseWithHeadMatchesWrittenEdits).
  */
 void
 ParsePacket(const uint8_t* d, std::size_t n)
 {
     Ptr<Packet> p = Create<Packet>(d, static_cast<uint32_t>(n));
+    ParseWithHeadMatchesWrittenEdits(p, n);
     MrcPacketInfo info;
     const bool ok = MrcParsePacket(p, info, MRC_ROCEV2_UDP_PORT);
     Expect(info.packetBytes == n, "packet", "packetBytes differs from the size");
@@ -672,7 +739,23 @@ PacketSeeds()
     MrcBthHeader mb;
     mb.SetOpcode(MrcOpcode::MRC_SACK);
     std::string sack = Bytes(mb) + Bytes(MrcSethHeader()) + Bytes(MrcCcStateHeader());
-    return {plain, outer + srh + inner + udp + sack};
+    // ECN-capable (ECT(0)) with a uSID destination, and an SRH of 9 segments: its
+    // headers run past a device's head, so the parse reads the packet again
+    std::string ect = outer;
+    ect[1] = 0x20;
+    const uint8_t usid[16] = {0xfc, 0xbb, 0xbb, 0x00, 0x01, 0x00, 0x02, 0x00, 0x03};
+    ect.replace(24, 16, reinterpret_cast<const char*>(usid), 16);
+    MrcSrhHeader longSrh;
+    MrcUsidCarrier path[9];
+    uint8_t bytes[16] = {0xfc, 0, 0, 1};
+    for (uint32_t i = 0; i < 9; ++i)
+    {
+        bytes[15] = static_cast<uint8_t>(i + 1);
+        path[i] = MrcUsidCarrier::FromBytes(bytes);
+    }
+    longSrh.SetPath(path, 9);
+    std::string data = Bytes(bth) + Bytes(reth);
+    return {plain, outer + srh + inner + udp + sack, ect + Bytes(longSrh) + inner + udp + data};
 }
 
 /**
