@@ -460,19 +460,27 @@ Srh(const uint8_t* d, std::size_t n)
     Expect(again.Deserialize(b.Begin()) == used, "srh", "Deserialize differs");
 }
 
-std::vector<std::string>
-SrhSeeds()
+/// \param carriers carriers of the path, 2..MAX_SEGMENTS + 1
+/// \return the bytes of the SRH of a path of that many carriers fc00:0:1::1, ::2, ...
+std::string
+SrhOfPath(uint32_t carriers)
 {
     MrcSrhHeader h;
-    MrcUsidCarrier path[3];
+    MrcUsidCarrier path[MrcSrhHeader::MAX_SEGMENTS + 1];
     uint8_t bytes[16] = {0xfc, 0, 0, 1};
-    for (uint32_t i = 0; i < 3; ++i)
+    for (uint32_t i = 0; i < carriers; ++i)
     {
         bytes[15] = static_cast<uint8_t>(i + 1);
         path[i] = MrcUsidCarrier::FromBytes(bytes);
     }
-    h.SetPath(path, 3);
-    return {Bytes(h)};
+    h.SetPath(path, carriers);
+    return Bytes(h);
+}
+
+std::vector<std::string>
+SrhSeeds()
+{
+    return {SrhOfPath(3)};
 }
 
 /// The PFC frame (MAC Control body after the Ethernet header): a frame shorter than
@@ -739,23 +747,15 @@ PacketSeeds()
     MrcBthHeader mb;
     mb.SetOpcode(MrcOpcode::MRC_SACK);
     std::string sack = Bytes(mb) + Bytes(MrcSethHeader()) + Bytes(MrcCcStateHeader());
-    // ECN-capable (ECT(0)) with a uSID destination, and an SRH of 9 segments: its
-    // headers run past a device's head, so the parse reads the packet again
+    // ECN-capable (ECT(0)) with a uSID destination, and an SRH of 8 segments (252 bytes of
+    // headers): they run past a device's head, so the parse reads the packet again
     std::string ect = outer;
     ect[1] = 0x20;
     const uint8_t usid[16] = {0xfc, 0xbb, 0xbb, 0x00, 0x01, 0x00, 0x02, 0x00, 0x03};
     ect.replace(24, 16, reinterpret_cast<const char*>(usid), 16);
-    MrcSrhHeader longSrh;
-    MrcUsidCarrier path[9];
-    uint8_t bytes[16] = {0xfc, 0, 0, 1};
-    for (uint32_t i = 0; i < 9; ++i)
-    {
-        bytes[15] = static_cast<uint8_t>(i + 1);
-        path[i] = MrcUsidCarrier::FromBytes(bytes);
-    }
-    longSrh.SetPath(path, 9);
+    std::string longSrh = SrhOfPath(MrcSrhHeader::MAX_SEGMENTS + 1);
     std::string data = Bytes(bth) + Bytes(reth);
-    return {plain, outer + srh + inner + udp + sack, ect + Bytes(longSrh) + inner + udp + data};
+    return {plain, outer + srh + inner + udp + sack, ect + longSrh + inner + udp + data};
 }
 
 /**
