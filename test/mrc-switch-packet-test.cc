@@ -17,6 +17,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <functional>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <vector>
@@ -288,8 +289,55 @@ Fields(const MrcPacketInfo& i)
        << ' ' << i.innerFlowLabel << ' ' << i.innerSrc << ' ' << i.innerDst << " udp " << i.hasUdp
        << ' ' << i.udpOffset << ' ' << i.udpSrcPort << ' ' << i.udpDstPort << " bth " << i.hasBth
        << ' ' << unsigned(i.opcode) << ' ' << unsigned(i.bthFlags) << ' ' << i.bthOffset << ' '
-       << i.headerBytes << ' ' << i.rewriteDst;
+       << i.headerBytes << ' ' << i.rewriteDst << ' ' << unsigned(i.dstShifts);
     return os.str();
+}
+
+TEST(PacketInfo, EqualityComparesEveryField)
+{
+    // one change per field of MrcPacketInfo: each makes a copy unequal to the original
+    const std::vector<std::function<void(MrcPacketInfo&)>> changes = {
+        [](MrcPacketInfo& i) { i.src.bytes[15] ^= 1; },
+        [](MrcPacketInfo& i) { i.dst.bytes[0] ^= 1; },
+        [](MrcPacketInfo& i) { i.flowLabel ^= 1; },
+        [](MrcPacketInfo& i) { i.packetBytes ^= 1; },
+        [](MrcPacketInfo& i) { i.payloadLength ^= 1; },
+        [](MrcPacketInfo& i) { i.trafficClass ^= 1; },
+        [](MrcPacketInfo& i) { i.nextHeader ^= 1; },
+        [](MrcPacketInfo& i) { i.hopLimit ^= 1; },
+        [](MrcPacketInfo& i) { i.hasSrh = !i.hasSrh; },
+        [](MrcPacketInfo& i) { i.srhSegmentsLeft ^= 1; },
+        [](MrcPacketInfo& i) { i.srhOffset ^= 1; },
+        [](MrcPacketInfo& i) { i.srhLength ^= 1; },
+        [](MrcPacketInfo& i) { i.encapsulated = !i.encapsulated; },
+        [](MrcPacketInfo& i) { i.innerTrafficClass ^= 1; },
+        [](MrcPacketInfo& i) { i.innerOffset ^= 1; },
+        [](MrcPacketInfo& i) { i.innerPayloadLength ^= 1; },
+        [](MrcPacketInfo& i) { i.innerFlowLabel ^= 1; },
+        [](MrcPacketInfo& i) { i.innerSrc.bytes[7] ^= 1; },
+        [](MrcPacketInfo& i) { i.innerDst.bytes[8] ^= 1; },
+        [](MrcPacketInfo& i) { i.hasUdp = !i.hasUdp; },
+        [](MrcPacketInfo& i) { i.udpOffset ^= 1; },
+        [](MrcPacketInfo& i) { i.udpSrcPort ^= 1; },
+        [](MrcPacketInfo& i) { i.udpDstPort ^= 1; },
+        [](MrcPacketInfo& i) { i.hasBth = !i.hasBth; },
+        [](MrcPacketInfo& i) { i.opcode ^= 1; },
+        [](MrcPacketInfo& i) { i.bthFlags ^= 1; },
+        [](MrcPacketInfo& i) { i.bthOffset ^= 1; },
+        [](MrcPacketInfo& i) { i.headerBytes ^= 1; },
+        [](MrcPacketInfo& i) { i.rewriteDst = !i.rewriteDst; },
+        [](MrcPacketInfo& i) { i.dstShifts ^= 1; },
+    };
+    MrcPacketInfo base;
+    ASSERT_TRUE(MrcParsePacket(MakePacket(Spec()), base));
+    EXPECT_TRUE(base == base);
+    for (std::size_t k = 0; k < changes.size(); ++k)
+    {
+        MrcPacketInfo changed = base;
+        changes[k](changed);
+        EXPECT_FALSE(changed == base) << "change " << k;
+        EXPECT_FALSE(base == changed) << "change " << k;
+    }
 }
 
 TEST(PacketInfo, ParseOfBytesReadBeforeEqualsTheParseOfThePacket)
@@ -336,6 +384,7 @@ TEST(PacketInfo, ParseOfBytesReadBeforeEqualsTheParseOfThePacket)
                     << "packet " << k << ", port " << port << ", " << n << " bytes read before";
                 EXPECT_EQ(Fields(fromHead), Fields(whole))
                     << "packet " << k << ", port " << port << ", " << n << " bytes read before";
+                EXPECT_TRUE(fromHead == whole);
             }
         }
     }

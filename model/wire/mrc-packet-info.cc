@@ -435,6 +435,23 @@ ParseWindow(HeaderWindow& w, MrcPacketInfo& out, uint16_t bthUdpPort)
 } // namespace
 
 bool
+MrcPacketInfo::operator==(const MrcPacketInfo& o) const
+{
+    return src == o.src && dst == o.dst && flowLabel == o.flowLabel &&
+           packetBytes == o.packetBytes && payloadLength == o.payloadLength &&
+           trafficClass == o.trafficClass && nextHeader == o.nextHeader && hopLimit == o.hopLimit &&
+           hasSrh == o.hasSrh && srhSegmentsLeft == o.srhSegmentsLeft && srhOffset == o.srhOffset &&
+           srhLength == o.srhLength && encapsulated == o.encapsulated &&
+           innerTrafficClass == o.innerTrafficClass && innerOffset == o.innerOffset &&
+           innerPayloadLength == o.innerPayloadLength && innerFlowLabel == o.innerFlowLabel &&
+           innerSrc == o.innerSrc && innerDst == o.innerDst && hasUdp == o.hasUdp &&
+           udpOffset == o.udpOffset && udpSrcPort == o.udpSrcPort && udpDstPort == o.udpDstPort &&
+           hasBth == o.hasBth && opcode == o.opcode && bthFlags == o.bthFlags &&
+           bthOffset == o.bthOffset && headerBytes == o.headerBytes && rewriteDst == o.rewriteDst &&
+           dstShifts == o.dstShifts;
+}
+
+bool
 MrcParsePacket(Ptr<const Packet> p, MrcPacketInfo& out, uint16_t bthUdpPort)
 {
     out = MrcPacketInfo();

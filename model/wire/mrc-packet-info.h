@@ -222,6 +222,13 @@ struct MrcPacketInfo
     {
         return encapsulated ? innerOffset : 0;
     }
+
+    /**
+     * Every field equal (the tests and the "packet" fuzz target compare two parses of
+     * one packet with it). A field added above must be added here too.
+     * \param o another parse result \return true if every field holds the same value
+     */
+    bool operator==(const MrcPacketInfo& o) const;
 };
 
 /**
