@@ -5,8 +5,9 @@
 // The benchmark programs compare like with like (issue 22): mrc-bench-uec runs the same
 // flows from its own permutation or from the connection-matrix file it wrote (what the
 // reference simulator reads), and mrc-bench-floor runs exactly the events it is asked to
-// on every scheduler and its memory chains go through every line of their blocks. Small sizes:
-// counts only, never times.
+// on every scheduler and its memory chains go through every line of their blocks, and the
+// perm128 bench's RoCE runs beside MRC have MRC's fabric and packets. Small sizes: counts
+// only, never times.
 
 #include "mrc-test-support.h"
 
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -117,6 +119,111 @@ TEST(MrcBenchUec, BadFlowFileAndSchedulerAreUsageErrors)
     auto [rc2, out2] = RunCommand(bin + " --k=4 --scheduler=ns3::Nope");
     EXPECT_EQ(rc2, 2) << out2;
     EXPECT_NE(out2.find("--scheduler='ns3::Nope'"), std::string::npos) << out2;
+    fs::remove_all(d);
+}
+
+/// \return the text of a file
+std::string
+Slurp(const fs::path& p)
+{
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+/// \return the lines of a file
+std::vector<std::string>
+LinesOf(const fs::path& p)
+{
+    std::ifstream f(p);
+    std::vector<std::string> lines;
+    std::string line;
+    while (std::getline(f, line))
+    {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+TEST(MrcBenchPerm128, LikeWithLikeRoceRunsOnMrcsFabricWithMrcsPackets)
+{
+    // ./ns3-mrc bench compares MRC with RoCE's default profile on MRC's own fabric and
+    // packets (perm128-roce --profile=roce-deployed [--planes=4]): the same hosts, planes,
+    // links and MTU as perm128-mrc [--planes=1], every message exactly once, and the load
+    // figure (packet hops per simulated us) from the JSON the bench reads. 100,000 B a flow.
+    const std::string bin = ExampleBinary("mrc-sim");
+    if (bin.empty())
+    {
+        GTEST_SKIP() << "mrc-sim not built";
+    }
+    const fs::path d = Scratch("perm128");
+
+    struct Case
+    {
+        std::string name; //!< folder
+        std::string args; //!< mrc-sim arguments
+    };
+
+    const std::vector<Case> cases{{"mrc", "perm128-mrc"},
+                                  {"roce4k4", "perm128-roce --profile=roce-deployed --planes=4"},
+                                  {"mrc1", "perm128-mrc --planes=1"},
+                                  {"roce4k", "perm128-roce --profile=roce-deployed"}};
+    std::vector<std::string> summaries;
+    std::vector<std::vector<std::string>> links;
+    for (const Case& c : cases)
+    {
+        const fs::path out = d / c.name;
+        auto [rc, text] = RunCommand(bin + " " + c.args + " --bytes=100000 --out=" + out.string() +
+                                     " --benchJson=" + (d / (c.name + ".json")).string() +
+                                     " --ns3::MrcProgressReporter::Enabled=false");
+        ASSERT_EQ(rc, 0) << c.args << "\n" << text;
+        const std::string bench = Slurp(d / (c.name + ".json"));
+        EXPECT_NE(bench.find("\"allCompleted\": true"), std::string::npos) << c.args << bench;
+        EXPECT_GT(Value(bench, "packetHops"), 0) << c.args;
+        EXPECT_GT(Value(bench, "simulatedNs"), 0) << c.args;
+        summaries.push_back(Slurp(out / "summary.json"));
+        links.push_back(LinesOf(out / "links.csv"));
+        // every byte of every message delivered exactly once
+        const std::string& s = summaries.back();
+        EXPECT_EQ(Value(s, "bytesExactlyOnce"), 128LL * 100000) << c.args;
+    }
+    auto option = [](const std::string& summary, const std::string& key) {
+        std::smatch m;
+        EXPECT_TRUE(std::regex_search(summary, m, std::regex("\"" + key + "\": \"([^\"]*)\"")))
+            << key;
+        return m.empty() ? std::string() : m[1].str();
+    };
+    for (size_t pair = 0; pair < 2; ++pair)
+    {
+        const std::string& mrc = summaries[2 * pair];
+        const std::string& roce = summaries[2 * pair + 1];
+        EXPECT_EQ(option(roce, "profile"), "roce-deployed");
+        for (const char* key : {"hosts", "hostsPerT0", "t1PerPlane", "planes", "mtu", "bytes"})
+        {
+            EXPECT_EQ(option(roce, key), option(mrc, key))
+                << key << " of " << cases[2 * pair + 1].args;
+        }
+        EXPECT_EQ(option(roce, "mtu"), "4096");
+        EXPECT_EQ(option(roce, "planes"), pair == 0 ? "4" : "1");
+        // the same link directions, named alike (the transport column apart)
+        ASSERT_EQ(links[2 * pair].size(), links[2 * pair + 1].size());
+        EXPECT_EQ(links[2 * pair].size(), pair == 0 ? 1537u : 385u); // header + directions
+        for (size_t i = 1; i < links[2 * pair].size(); ++i)
+        {
+            auto where = [](const std::string& row) {
+                std::stringstream ss(row);
+                std::string field;
+                std::string out;
+                for (int k = 0; k < 6 && std::getline(ss, field, ','); ++k)
+                {
+                    out += k == 0 ? "" : field + ","; // from, from_port, to, to_port, rate
+                }
+                return out;
+            };
+            EXPECT_EQ(where(links[2 * pair][i]), where(links[2 * pair + 1][i])) << i;
+        }
+    }
     fs::remove_all(d);
 }
 
