@@ -32,6 +32,7 @@
 #include "ns3/node.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -165,6 +166,80 @@ TEST(MrcPathSelectorDeathTest, BadPortAborts)
     Ptr<MrcFixedEntropyPathSelector> s = CreateObject<MrcFixedEntropyPathSelector>();
     s->SetAttribute("Port", UintegerValue(2));
     EXPECT_DEATH(s->Init(1, 2, 2), "Port 2 but the NIC has 2 ports");
+    Ptr<MrcFixedEntropyPathSelector> t = CreateObject<MrcFixedEntropyPathSelector>();
+    t->AssignPort(4);
+    EXPECT_DEATH(t->Init(1, 2, 4), "assigned port 4 but the NIC has 4 ports \\(0..3\\)");
+}
+
+TEST(MrcPathSelector, FlowLabelRuleUsesHalfOfFourPortsWhenBothEndsHaveEqualNumbers)
+{
+    // Why the port is assigned (session 44): each host's NIC numbers its QPs from 256, so
+    // in a symmetric workload both ends of a connection often have the same number, and
+    // the label of equal numbers is a square (here below 2^20: v = q * q). A square is 0
+    // or 1 mod 4: the flow-label rule put no queue pair on ports 2 and 3.
+    std::vector<uint32_t> perPort(4, 0);
+    for (uint32_t q = 256; q < 256 + 64; ++q)
+    {
+        ++perPort[MrcFixedEntropyPathSelector::FlowLabelOf(q, q) % 4];
+    }
+    EXPECT_EQ(perPort, (std::vector<uint32_t>{32, 32, 0, 0}));
+}
+
+TEST(MrcPathSelector, AnAssignedPortWinsUnlessThePortAttributeOrTheFlowLabelRule)
+{
+    // 256 * 256 = 0x10000: label mod 4 = 0
+    auto portOf = [](uint32_t assigned, const std::string& rule, uint32_t attribute) {
+        Ptr<MrcFixedEntropyPathSelector> s = CreateObject<MrcFixedEntropyPathSelector>();
+        if (!rule.empty())
+        {
+            s->SetAttribute("PortRule", StringValue(rule));
+        }
+        if (attribute != MrcPathSelector::NO_PORT)
+        {
+            s->SetAttribute("Port", UintegerValue(attribute));
+        }
+        if (assigned != MrcPathSelector::NO_PORT)
+        {
+            s->AssignPort(assigned);
+        }
+        s->Init(256, 256, 4);
+        const uint32_t port = s->Select(MrcPathSelector::NO_PORT, false).port;
+        EXPECT_TRUE(s->UsesPort(port));
+        return port;
+    };
+    const uint32_t none = MrcPathSelector::NO_PORT;
+    EXPECT_EQ(portOf(3, "", none), 3u);          // Assigned, the default
+    EXPECT_EQ(portOf(3, "Assigned", none), 3u);  // the same, named
+    EXPECT_EQ(portOf(none, "", none), 0u);       // nothing assigned: the flow label's
+    EXPECT_EQ(portOf(3, "FlowLabel", none), 0u); // the rule before session 44
+    EXPECT_EQ(portOf(3, "", 2), 2u);             // the Port attribute wins
+    EXPECT_EQ(portOf(none, "FlowLabel", 1), 1u); // whatever the rule
+
+    // A queue pair hands its assigned port to its selector at Connect.
+    Ptr<Node> a = CreateObject<Node>();
+    Ptr<Node> b = CreateObject<Node>();
+    MrcRdmaHelper rdma;
+    for (Ptr<Node> n : {a, b})
+    {
+        std::vector<std::pair<Ptr<MrcNetDevice>, Ipv6Address>> ports;
+        for (uint32_t p = 0; p < 4; ++p)
+        {
+            Ptr<MrcNetDevice> d = CreateObject<MrcNetDevice>();
+            n->AddDevice(d);
+            ports.emplace_back(
+                d,
+                Ipv6Address::MakeAutoconfiguredLinkLocalAddress(Mac48Address::Allocate()));
+        }
+        rdma.Install(n, ports);
+    }
+    for (uint32_t lane = 0; lane < 6; ++lane)
+    {
+        rdma.SetPort(lane % 4);
+        MrcRdmaHelper::Connection c = rdma.Connect(a, b, 0);
+        EXPECT_EQ(DynamicCast<MrcRoceQueuePair>(c.requester)->GetPort(), lane % 4) << lane;
+        EXPECT_EQ(DynamicCast<MrcRoceQueuePair>(c.responder)->GetPort(), lane % 4) << lane;
+    }
+    Simulator::Destroy();
 }
 
 TEST(MrcQueuePair, PsnArithmetic)

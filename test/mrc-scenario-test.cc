@@ -166,6 +166,66 @@ TEST(MrcScenario, PermutationRowCountsAndExactlyOnce)
     Cleanup(dir);
 }
 
+TEST(MrcScenario, QueuePairsBoundToOnePortTakeThePlanesInTurn)
+{
+    // RoCE and UEC bind a queue pair to one NIC port (plane); mrc-sim gives the lanes it
+    // opens the planes in turn (PortRule Assigned), so a 16-host permutation on 4 planes
+    // puts 4 flows on each. Per plane: the bytes the hosts send into it (links.csv,
+    // host -> T0 rows). The flow-label rule of before session 44 used planes 0 and 1 only
+    // (every QP number 256 at both ends: the label is 256 squared).
+    auto bytesPerPlane = [](const std::string& transport, const std::string& rule) {
+        MrcScenarioOptions o;
+        o.scenario = "permutation";
+        MrcScenarios::Find("permutation")->preset(o);
+        o.bytes = "100000";
+        o.transport = transport;
+        o.topo.planes = "4";
+        o.sampleInterval = "0s";
+        MrcScenarioConfig c = o.ToConfig();
+        c.progress = false;
+        if (!rule.empty())
+        {
+            c.attributeOverrides.emplace_back("ns3::MrcFixedEntropyPathSelector::PortRule", rule);
+        }
+        MrcScenarioRunner r(c);
+        const std::string dir = RunAndWrite(c, r);
+        const std::vector<MrcTransportSummary> sum = r.GetResults().Summarize();
+        EXPECT_EQ(sum.at(0).counters.bytesExactlyOnce, 16u * 100000) << transport << rule;
+        std::vector<uint64_t> perPlane(4, 0);
+        const std::vector<std::string> rows = Lines(ReadFile(dir + "/links.csv"));
+        for (std::size_t i = 1; i < rows.size(); ++i)
+        {
+            // transport,from,from_port,to,to_port,rate_bps,packets,bytes,...
+            std::vector<std::string> f;
+            std::stringstream ss(rows[i]);
+            std::string x;
+            while (std::getline(ss, x, ','))
+            {
+                f.push_back(x);
+            }
+            if (f.size() > 7 && f[1].rfind("host", 0) == 0 && f[3].size() > 1 && f[3][0] == 'p')
+            {
+                perPlane.at(static_cast<std::size_t>(f[3][1] - '0')) += std::stoull(f[7]);
+            }
+        }
+        Cleanup(dir);
+        return perPlane;
+    };
+    for (const std::string transport : {"roce", "uec"})
+    {
+        const std::vector<uint64_t> b = bytesPerPlane(transport, "");
+        const uint64_t lo = *std::min_element(b.begin(), b.end());
+        const uint64_t hi = *std::max_element(b.begin(), b.end());
+        // 4 flows of 100,000 B each plane: at least their payload, within 10 % of each other
+        EXPECT_GE(lo, 4u * 100000) << transport;
+        EXPECT_LE(static_cast<double>(hi), 1.1 * static_cast<double>(lo)) << transport;
+    }
+    const std::vector<uint64_t> old = bytesPerPlane("roce", "FlowLabel");
+    EXPECT_GE(old[0] + old[1], 16u * 100000);
+    EXPECT_EQ(old[2], 0u);
+    EXPECT_EQ(old[3], 0u);
+}
+
 TEST(MrcScenario, SameSeedGivesIdenticalFiles)
 {
     std::vector<std::string> dirs;

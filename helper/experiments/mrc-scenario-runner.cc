@@ -969,6 +969,22 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
     // A lane with one end here: only that end's queue pair (its numbers, rkey and streams
     // those of a whole lane).
     const bool oneEnd = partial && srcHere != dstHere;
+    if (!transport->entropyValues)
+    {
+        // A transport bound to one NIC port (RoCE, UEC): the lanes take the planes in turn,
+        // in the order they are opened (the same on every rank), as NCCL gives its
+        // channels the NICs; both ends on the lane's plane (MrcFixedEntropyPathSelector's
+        // PortRule Assigned).
+        uint32_t ports = UINT32_MAX;
+        for (uint32_t h : {f.src, f.dst})
+        {
+            if (Ptr<MrcRdmaNic> nic = MrcRdmaNic::GetNic(topo->GetHost(h)))
+            {
+                ports = std::min(ports, nic->GetNPorts());
+            }
+        }
+        tr.rdma.SetPort(static_cast<uint32_t>(lane % ports));
+    }
     MrcRdmaHelper::Connection conn =
         transport->entropyValues ? ConnectWithEvs(f, regionBytes, stream, oneEnd, srcHere)
                                  : ConnectWithHelper(f, regionBytes, stream, oneEnd, srcHere);

@@ -120,6 +120,12 @@ MrcRdmaHelper::Install(Ptr<Node> host, Ptr<MrcNetDevice> device, Ipv6Address add
 }
 
 void
+MrcRdmaHelper::SetPort(uint32_t port)
+{
+    m_port = port;
+}
+
+void
 MrcRdmaHelper::ConnectPair(Ptr<MrcQueuePair> qa, Ptr<MrcQueuePair> qb)
 {
     qa->Connect(qb->GetNic()->GetAddresses(), qb->GetQpn(), qb->GetInitialPsn());
@@ -136,6 +142,8 @@ MrcRdmaHelper::Connect(Ptr<Node> a, Ptr<Node> b, uint64_t regionBytes, uint64_t 
     Connection c;
     c.requester = na->CreateQueuePair(m_qp);
     c.responder = nb->CreateQueuePair(m_qp);
+    c.requester->AssignPort(m_port);
+    c.responder->AssignPort(m_port);
     ConnectPair(c.requester, c.responder);
     if (regionBytes > 0)
     {
@@ -185,6 +193,7 @@ MrcRdmaHelper::ConnectOneEnd(Ptr<Node> a,
     if (requesterHere)
     {
         c.requester = na->CreateQueuePair(m_qp);
+        c.requester->AssignPort(m_port);
         c.requesterQpn = c.requester->GetQpn();
         c.responderQpn = SkipQueuePair(b);
         c.requester->Connect(farAddrs, c.responderQpn, c.requester->GetInitialPsn());
@@ -193,6 +202,7 @@ MrcRdmaHelper::ConnectOneEnd(Ptr<Node> a,
     {
         c.requesterQpn = SkipQueuePair(a);
         c.responder = nb->CreateQueuePair(m_qp);
+        c.responder->AssignPort(m_port);
         c.responderQpn = c.responder->GetQpn();
         c.responder->Connect(farAddrs, c.requesterQpn, c.responder->GetInitialPsn());
     }

@@ -169,6 +169,16 @@ class MrcRdmaHelper
     uint32_t SkipMemoryRegion(Ptr<Node> host);
 
     /**
+     * Bind the queue pairs of the connections made from now on (Connect, ConnectOneEnd)
+     * to a NIC port, a plane (MrcQueuePair::AssignPort: both ends the same port), as an
+     * application names the port of a queue pair. A transport bound to one port follows it
+     * (RoCE and UEC, under MrcFixedEntropyPathSelector's PortRule); MRC sprays over every
+     * port. 0xffffffff (the default): none, the path selector's own rule.
+     * \param port the port
+     */
+    void SetPort(uint32_t port);
+
+    /**
      * Connect two existing, unconnected queue pairs to each other.
      * \param qa one QP
      * \param qb the other QP
@@ -187,9 +197,11 @@ class MrcRdmaHelper
     /// \param host a host without a NIC \return its counters: next QP number, next rkey
     std::pair<uint32_t, uint32_t>& Unbuilt(Ptr<Node> host);
 
-    ObjectFactory m_nic;    //!< makes NICs
-    ObjectFactory m_qp;     //!< makes queue pairs
-    int64_t m_firstQpn{-1}; //!< FirstQpn set on the NICs (-1: the attribute's default)
+    ObjectFactory m_nic;         //!< makes NICs
+    ObjectFactory m_qp;          //!< makes queue pairs
+    int64_t m_firstQpn{-1};      //!< FirstQpn set on the NICs (-1: the attribute's default)
+    uint32_t m_port{0xffffffff}; //!< SetPort's port for the queue pairs made
+
     std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>>
         m_unbuilt; //!< per node id of a host without a NIC: next QP number, next rkey
 };

@@ -117,6 +117,7 @@ MrcQueuePair::MrcQueuePair()
     : m_mtu(4096),
       m_initialPsn(0),
       m_remoteInitialPsn(0),
+      m_assignedPort(MrcPathSelector::NO_PORT),
       m_qpn(0),
       m_remoteQpn(0),
       m_state(MrcQpState::RESET),
@@ -266,6 +267,10 @@ MrcQueuePair::ModifyToRtr(const std::vector<Ipv6Address>& remoteAddresses,
     }
     if (m_pathSelector)
     {
+        if (m_assignedPort != MrcPathSelector::NO_PORT)
+        {
+            m_pathSelector->AssignPort(m_assignedPort);
+        }
         m_pathSelector->Init(m_qpn, m_remoteQpn, m_nic->GetNPorts());
     }
 
@@ -458,6 +463,14 @@ MrcQueuePair::SetPathSelector(Ptr<MrcPathSelector> selector)
     NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
                     "MrcQueuePair::SetPathSelector: QP " << m_qpn << " is already connected");
     m_pathSelector = selector;
+}
+
+void
+MrcQueuePair::AssignPort(uint32_t port)
+{
+    NS_ABORT_MSG_IF(m_state != MrcQpState::RESET,
+                    "MrcQueuePair::AssignPort: QP " << m_qpn << " is already connected");
+    m_assignedPort = port;
 }
 
 bool

@@ -285,6 +285,16 @@ class MrcQueuePair : public Object
      */
     void SetPathSelector(Ptr<MrcPathSelector> selector);
 
+    /**
+     * Bind the connection to a NIC port (plane), as a verbs application names the port of
+     * a queue pair: handed to the path selector at Connect (MrcPathSelector::AssignPort),
+     * which a transport bound to one port follows (RoCE's and UEC's
+     * MrcFixedEntropyPathSelector under its PortRule); MRC sprays over every port and does
+     * not look at it. Call before Connect; give both ends the same port.
+     * \param port the port
+     */
+    void AssignPort(uint32_t port);
+
     // ---- called by the NIC ----
 
     /**
@@ -564,6 +574,7 @@ class MrcQueuePair : public Object
     Time m_baseRtt;              //!< BaseRtt attribute (given to the controller)
     uint32_t m_initialPsn;       //!< InitialPsn attribute: wire PSN of sequence 0
     uint32_t m_remoteInitialPsn; //!< the peer's InitialPsn
+    uint32_t m_assignedPort;     //!< AssignPort's port, or 0xffffffff
 
     // connection
     Ptr<MrcRdmaNic> m_nic;                          //!< the NIC

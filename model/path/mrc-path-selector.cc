@@ -5,6 +5,7 @@
 #include "mrc-path-selector.h"
 
 #include "ns3/abort.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/mrc-entropy.h"
 #include "ns3/uinteger.h"
@@ -106,6 +107,11 @@ MrcPathSelector::SetBaseRtt(Time /* rtt */)
 {
 }
 
+void
+MrcPathSelector::AssignPort(uint32_t /* port */)
+{
+}
+
 int64_t
 MrcPathSelector::AssignStreams(int64_t /* stream */)
 {
@@ -162,11 +168,29 @@ MrcFixedEntropyPathSelector::GetTypeId()
             .SetGroupName("Mrc")
             .AddConstructor<MrcFixedEntropyPathSelector>()
             .AddAttribute("Port",
-                          "NIC port of the connection; 4294967295 (default): flow label "
-                          "modulo the number of ports (our choice).",
+                          "NIC port of every connection; 4294967295 (default): as PortRule "
+                          "says.",
                           UintegerValue(NO_PORT),
                           MakeUintegerAccessor(&MrcFixedEntropyPathSelector::m_portAttr),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "PortRule",
+                "The NIC port (plane) of a connection when Port is not set. Assigned "
+                "(default): the port the connection's opener bound it to (mrc-sim gives the "
+                "connections it opens the ports in turn, as NCCL gives its channels the NICs: "
+                "connection i on port i mod ports, the same at both ends), else as FlowLabel. "
+                "FlowLabel: the flow label modulo the number of ports (the rule before "
+                "session 44; both ends agree, but the labels of equal QP numbers are squares, "
+                "so with 4 ports only ports 0 and 1 are used). Our choice; real NICs bind a "
+                "queue pair to the port the application names.",
+#if MRC_NS3_VERSION_MINOR >= 41
+                EnumValue<PortRule>(ASSIGNED),
+                MakeEnumAccessor<PortRule>(&MrcFixedEntropyPathSelector::m_portRule),
+#else
+                EnumValue(ASSIGNED),
+                MakeEnumAccessor(&MrcFixedEntropyPathSelector::m_portRule),
+#endif
+                MakeEnumChecker(ASSIGNED, "Assigned", FLOW_LABEL, "FlowLabel"))
             .AddAttribute("Salt",
                           "XORed into the 20-bit flow label before the UDP source port is "
                           "derived; 0 (default) gives the Linux RoCEv2 values.",
@@ -178,8 +202,16 @@ MrcFixedEntropyPathSelector::GetTypeId()
 
 MrcFixedEntropyPathSelector::MrcFixedEntropyPathSelector()
     : m_portAttr(NO_PORT),
-      m_salt(0)
+      m_salt(0),
+      m_assigned(NO_PORT),
+      m_portRule(ASSIGNED)
 {
+}
+
+void
+MrcFixedEntropyPathSelector::AssignPort(uint32_t port)
+{
+    m_assigned = port;
 }
 
 uint32_t
@@ -211,7 +243,23 @@ MrcFixedEntropyPathSelector::Init(uint32_t localQpn, uint32_t remoteQpn, uint32_
     m_path.flowLabel = label;
     m_path.udpSrcPort = UdpSourcePortOf(label);
     m_path.ev = label;
-    m_path.port = m_portAttr != NO_PORT ? m_portAttr : label % nPorts;
+    NS_ABORT_MSG_IF(m_portAttr == NO_PORT && m_portRule == ASSIGNED && m_assigned != NO_PORT &&
+                        m_assigned >= nPorts,
+                    "MrcFixedEntropyPathSelector: assigned port "
+                        << m_assigned << " but the NIC has " << nPorts << " ports (0.."
+                        << nPorts - 1 << ")");
+    if (m_portAttr != NO_PORT)
+    {
+        m_path.port = m_portAttr;
+    }
+    else if (m_portRule == ASSIGNED && m_assigned != NO_PORT)
+    {
+        m_path.port = m_assigned;
+    }
+    else
+    {
+        m_path.port = label % nPorts;
+    }
     NS_LOG_FUNCTION(this << localQpn << remoteQpn << nPorts << m_path.port << m_path.udpSrcPort);
 }
 

@@ -242,6 +242,13 @@ class MrcPathSelector : public Object
     /// \param rtt the connection's base RTT (timers counted in RTTs). Default: ignored.
     virtual void SetBaseRtt(Time rtt);
     /**
+     * The NIC port (plane) the application that opened the connection bound it to, as a
+     * verbs application binds a queue pair to a port; given before Init. Default: ignored
+     * (a selector that sprays over the ports, or chooses them itself).
+     * \param port the port
+     */
+    virtual void AssignPort(uint32_t port);
+    /**
      * Use fixed random-number streams.
      * \param stream first stream index
      * \return the number of streams used (default 0)
@@ -313,9 +320,11 @@ class MrcPathSelector : public Object
  * QPN x remote QPN (64 bit), v ^= v >> 20, v ^= v >> 40, label = v & 0xFFFFF; XORed with
  * the Salt attribute (20 bits). UDP source port: the Linux rule that folds the label
  * into 14 bits (rdma_flow_label_to_udp_sport): (label & 0x3FFF) ^ ((label & 0xFC000) >>
- * 14), OR 0xC000. Port: the Port attribute, or (label mod nPorts) when Port is NO_PORT.
- * Feedback is ignored; Select returns the same path for every packet (the asked port is
- * not looked at).
+ * 14), OR 0xC000. Port: the Port attribute when it is set; else, under PortRule Assigned (the
+ * default), the port the connection's opener assigned (AssignPort: mrc-sim gives connections
+ * the planes in turn); else (PortRule FlowLabel, or nothing assigned) label mod nPorts, the
+ * rule before session 44. Feedback is ignored; Select returns the same path for every packet (the
+ * asked port is not looked at).
  */
 class MrcFixedEntropyPathSelector : public MrcPathSelector
 {
@@ -326,9 +335,17 @@ class MrcFixedEntropyPathSelector : public MrcPathSelector
      */
     static TypeId GetTypeId();
 
+    /// Where the port comes from when the Port attribute is not set.
+    enum PortRule : uint8_t
+    {
+        ASSIGNED,  //!< the port the opener assigned (AssignPort), else the flow label's
+        FLOW_LABEL //!< label mod nPorts, whatever was assigned
+    };
+
     MrcFixedEntropyPathSelector();
 
     void Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts) override;
+    void AssignPort(uint32_t port) override;
     bool UsesPort(uint32_t port) const override;
     /// \return 1
     uint32_t GetPathCount() const override;
@@ -352,6 +369,8 @@ class MrcFixedEntropyPathSelector : public MrcPathSelector
   private:
     uint32_t m_portAttr;  //!< Port attribute
     uint32_t m_salt;      //!< Salt attribute
+    uint32_t m_assigned;  //!< the opener's port (AssignPort), or NO_PORT
+    PortRule m_portRule;  //!< PortRule attribute
     MrcPathChoice m_path; //!< the fixed path
 };
 
