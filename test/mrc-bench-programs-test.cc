@@ -151,7 +151,9 @@ TEST(MrcBenchPerm128, LikeWithLikeRoceRunsOnMrcsFabricWithMrcsPackets)
     // ./ns3-mrc bench compares MRC with RoCE's default profile on MRC's own fabric and
     // packets (perm128-roce --profile=roce-deployed [--planes=4]): the same hosts, planes,
     // links and MTU as perm128-mrc [--planes=1], every message exactly once, and the load
-    // figure (packet hops per simulated us) from the JSON the bench reads. 100,000 B a flow.
+    // figure (packet hops per simulated us) from the JSON the bench reads; and RoCE on
+    // switches with adaptive routing (--profile=roce-ar), which loads every link direction
+    // as MRC does. 100,000 B a flow.
     const std::string bin = ExampleBinary("mrc-sim");
     if (bin.empty())
     {
@@ -165,10 +167,12 @@ TEST(MrcBenchPerm128, LikeWithLikeRoceRunsOnMrcsFabricWithMrcsPackets)
         std::string args; //!< mrc-sim arguments
     };
 
-    const std::vector<Case> cases{{"mrc", "perm128-mrc"},
-                                  {"roce4k4", "perm128-roce --profile=roce-deployed --planes=4"},
-                                  {"mrc1", "perm128-mrc --planes=1"},
-                                  {"roce4k", "perm128-roce --profile=roce-deployed"}};
+    const std::vector<Case> cases{
+        {"mrc", "perm128-mrc"},
+        {"roce4k4", "perm128-roce --profile=roce-deployed --planes=4"},
+        {"mrc1", "perm128-mrc --planes=1"},
+        {"roce4k", "perm128-roce --profile=roce-deployed"},
+        {"rocear", "perm128-roce --profile=roce-ar --planes=4 --qpsPerPair=4"}};
     std::vector<std::string> summaries;
     std::vector<std::vector<std::string>> links;
     for (const Case& c : cases)
@@ -188,6 +192,20 @@ TEST(MrcBenchPerm128, LikeWithLikeRoceRunsOnMrcsFabricWithMrcsPackets)
         const std::string& s = summaries.back();
         EXPECT_EQ(Value(s, "bytesExactlyOnce"), 128LL * 100000) << c.args;
     }
+    // the link directions that carried frames (links.csv: the packets column)
+    auto used = [](const std::vector<std::string>& rows) {
+        std::size_t n = 0;
+        for (std::size_t i = 1; i < rows.size(); ++i)
+        {
+            std::stringstream ss(rows[i]);
+            std::string field;
+            for (int k = 0; k < 7 && std::getline(ss, field, ','); ++k)
+            {
+            }
+            n += field != "0" ? 1 : 0;
+        }
+        return n;
+    };
     auto option = [](const std::string& summary, const std::string& key) {
         std::smatch m;
         EXPECT_TRUE(std::regex_search(summary, m, std::regex("\"" + key + "\": \"([^\"]*)\"")))
@@ -224,6 +242,22 @@ TEST(MrcBenchPerm128, LikeWithLikeRoceRunsOnMrcsFabricWithMrcsPackets)
             EXPECT_EQ(where(links[2 * pair][i]), where(links[2 * pair + 1][i])) << i;
         }
     }
+    // RoCE on switches with adaptive routing, one QP a pair on each plane (lanes take the
+    // planes in turn): MRC's fabric, and like MRC's sprayed frames its frames cross every
+    // link direction, where hashed ECMP leaves some idle.
+    const std::string& ar = summaries[4];
+    EXPECT_EQ(option(ar, "profile"), "roce-ar");
+    EXPECT_EQ(option(ar, "qpsPerPair"), "4");
+    EXPECT_NE(ar.find("\"ns3::MrcDualForwarding::EcmpForwarding\": \"ns3::MrcAdaptiveForwarding\""),
+              std::string::npos);
+    for (const char* key : {"hosts", "hostsPerT0", "t1PerPlane", "planes", "mtu", "bytes"})
+    {
+        EXPECT_EQ(option(ar, key), option(summaries[0], key)) << key;
+    }
+    ASSERT_EQ(links[4].size(), links[0].size());
+    EXPECT_EQ(used(links[0]), 1536u);
+    EXPECT_EQ(used(links[4]), 1536u);
+    EXPECT_LT(used(links[1]), 1536u); // roce-deployed, hashed ECMP
     fs::remove_all(d);
 }
 

@@ -757,6 +757,7 @@ TEST(MrcProfiles, Names)
 {
     EXPECT_EQ(MrcProfiles::GetNames(),
               (std::vector<std::string>{"mrc",
+                                        "roce-ar",
                                         "roce-deployed",
                                         "roce-hpcc",
                                         "roce-paper",
@@ -803,11 +804,11 @@ TEST(MrcProfiles, ApplySetsDefaults)
 
 TEST(MrcProfilesDeathTest, UnknownProfileListsTheValidOnes)
 {
-    EXPECT_DEATH(
-        MrcProfiles::GetSettings("roce"),
-        "unknown profile 'roce'; valid profiles: mrc, roce-deployed, roce-hpcc, roce-paper");
+    EXPECT_DEATH(MrcProfiles::GetSettings("roce"),
+                 "unknown profile 'roce'; valid profiles: mrc, roce-ar, roce-deployed, roce-hpcc, "
+                 "roce-paper");
     EXPECT_DEATH(MrcProfiles::Apply("hpcc"),
-                 "valid profiles: mrc, roce-deployed, roce-hpcc, roce-paper");
+                 "valid profiles: mrc, roce-ar, roce-deployed, roce-hpcc, roce-paper");
 }
 
 namespace

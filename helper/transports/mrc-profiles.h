@@ -48,9 +48,11 @@ struct MrcProfileContext
  * before the objects it configures are created; options given later on the command
  * line (--ns3::Class::Attribute=value) override it when parsed after Apply.
  *
- * Profiles: `roce-hpcc` (the HPCC simulator's run.py DCQCN values) and `roce-paper`
- * (the DCQCN paper's values); see doc/mrc.rst. Attribute names of classes written in
- * other parts of the module (ns3::MrcDcqcn) are listed in one table in
+ * Profiles (GetNames; doc/mrc.rst gives each one's values and sources): `mrc`; `roce-deployed`
+ * (RoCE as operators deploy it), `roce-ar` (the same on switches with adaptive routing and
+ * NICs that place out of order), `roce-hpcc` (the HPCC simulator's run.py DCQCN values),
+ * `roce-paper` (the DCQCN paper's values); `uec-htsim` and its receiver-credit variants. Attribute
+ * names of classes written in other parts of the module (ns3::MrcDcqcn) are listed in one table in
  * mrc-profiles.cc, marked for adjustment.
  */
 class MrcProfiles
