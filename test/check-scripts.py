@@ -916,5 +916,59 @@ class Sweep(Base):
         self.assertTrue(calls and all("--checkOnly=1" in c for c in calls), calls)  # nothing ran
 
 
+class CcCuts(Base):
+    """scripts/cc-cuts.py on a synthetic two-T0 permutation."""
+
+    def load(self):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("cc_cuts", os.path.join(SCRIPTS, "cc-cuts.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    def folder(self, events):
+        links = "".join(link("host%d" % h, "p0-t0-%d" % (h // 2), 1000) for h in range(4))
+        flows = (flow("mrc", 0, 0, 2, 1000, 0, 100000, 50000) + flow("mrc", 1, 1, 3, 1000, 0, 200000, 50000)
+                 + flow("mrc", 2, 2, 0, 1000, 0, 100000, 50000) + flow("mrc", 3, 3, 1, 1000, 0, 100000, 50000))
+        write_result(self.p("r"), flows=flows, links=links, events=events, transports={"mrc": {}})
+        return self.p("r")
+
+    def test_causes_and_groups(self):
+        cc = self.load()
+        events = ("10,cc_cut,host0:qp256,MULTIPLICATIVE_DECREASE cwnd 1000->800\n"
+                  "20,cc_cut,host0:qp256,TRIM_NACK cwnd 800->700\n"
+                  "30,cc_cut,host1:qp256,MULTIPLICATIVE_DECREASE cwnd 1000->600\n"
+                  "40,link_down,p0-t0-0:p0-t1-0,\n")
+        causes, groups = cc.analyse(mr.Result(self.folder(events)), "mrc")
+        self.assertEqual(causes["MULTIPLICATIVE_DECREASE"][0], 2)
+        self.assertAlmostEqual(causes["MULTIPLICATIVE_DECREASE"][1], 0.7)
+        self.assertEqual(causes["TRIM_NACK"][0], 1)
+        self.assertAlmostEqual(causes["TRIM_NACK"][1], 0.875)
+        self.assertEqual(list(groups), [(2, 2)])  # each T0 sends 2 cross-T0 flows and receives 2
+        g = groups[(2, 2)]
+        self.assertEqual(g["flows"], 4)
+        self.assertAlmostEqual(g["fctMeanUs"], 125.0)
+        self.assertAlmostEqual(g["fctMaxUs"], 200.0)
+        self.assertAlmostEqual(g["mdPerFlow"], 0.5)
+        self.assertAlmostEqual(g["mdFactor"], 0.7)
+        self.assertAlmostEqual(g["trimCutsPerFlow"], 0.25)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(cc.main([self.p("r")]), 0)
+        self.assertIn("2 / 2", out.getvalue())
+
+    def test_bad_inputs_exit_2(self):
+        cc = self.load()
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertEqual(cc.main([self.folder("")]), 2)  # no cc_cut lines
+        self.assertIn("--maxCcEvents", err.getvalue())
+        shutil.rmtree(self.p("r"))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertEqual(cc.main([self.folder("10,cc_cut,host0:qp256,TRIM_NACK 800\n")]), 2)
+        self.assertIn("malformed cc_cut", err.getvalue())
+
+
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"] if "-v" in sys.argv else [sys.argv[0]])

@@ -1410,6 +1410,118 @@ TEST(MrcNscc, ClosedLoopTwoToOneIncast)
     Simulator::Destroy();
 }
 
+TEST(MrcNscc, WindowCutTraceNamesEveryCause)
+{
+    // Every window cut reports its cause and the window before and after.
+    struct Cut
+    {
+        MrcNsccCut cause;
+        uint64_t before;
+        uint64_t after;
+    };
+
+    auto record = [](Ptr<MrcNscc> n, std::vector<Cut>* cuts) {
+        n->TraceConnectWithoutContext(
+            "WindowCut",
+            MakeBoundCallback(
+                +[](std::vector<Cut>* v, MrcNsccCut c, uint64_t b, uint64_t a) {
+                    v->push_back(Cut{c, b, a});
+                },
+                cuts));
+    };
+    std::vector<Cut> cuts;
+    MrcCcState s = MakeState();
+    Ptr<MrcNscc> n = MakeNscc();
+    n->Init(s);
+    record(n, &cuts);
+    At(MicroSeconds(1), [&] {
+        n->OnNack(s, 4096, MrcCcNackKind::TRIMMED);          // 225000 -> 220904
+        n->OnNack(s, 4096, MrcCcNackKind::OTHER);            // no cut
+        n->OnNack(s, 1000, MrcCcNackKind::TRIMMED_LAST_HOP); // no RCCC: 220904 -> 219904
+        n->OnLoss(s, 4096);                                  // 219904 -> 215808
+        s.inflight = 100000;
+        MrcCcAck a = Ack(4096, MicroSeconds(3));
+        a.rcvCwndPend = 64; // min(215808, 100000) - (64 x 4096 >> 7 = 2048) = 97952
+        n->OnAck(s, a);
+        s.cwnd = 5000;
+        n->OnLoss(s, 4096); // floor: 5000 -> 4096
+        n->OnLoss(s, 4096); // at the floor: reported, 4096 -> 4096
+    });
+    ASSERT_EQ(cuts.size(), 6u);
+    EXPECT_EQ(cuts[0].cause, MrcNsccCut::TRIM_NACK);
+    EXPECT_EQ(cuts[0].before, 225000u);
+    EXPECT_EQ(cuts[0].after, 220904u);
+    EXPECT_EQ(cuts[1].cause, MrcNsccCut::TRIM_NACK);
+    EXPECT_EQ(cuts[1].before, 220904u);
+    EXPECT_EQ(cuts[1].after, 219904u);
+    EXPECT_EQ(cuts[2].cause, MrcNsccCut::LOSS);
+    EXPECT_EQ(cuts[2].after, 215808u);
+    EXPECT_EQ(cuts[3].cause, MrcNsccCut::RECEIVER_PENALTY);
+    EXPECT_EQ(cuts[3].before, 215808u);
+    EXPECT_EQ(cuts[3].after, 97952u);
+    EXPECT_EQ(cuts[4].cause, MrcNsccCut::LOSS);
+    EXPECT_EQ(cuts[4].before, 5000u);
+    EXPECT_EQ(cuts[4].after, 4096u);
+    EXPECT_EQ(cuts[5].before, 4096u);
+    EXPECT_EQ(cuts[5].after, 4096u);
+    Simulator::Destroy();
+
+    // Multiplicative decrease (the numbers of MultiplicativeDecreaseWithGuard): the cut is
+    // reported before the adjustment step adds eta.
+    cuts.clear();
+    MrcCcState s2 = MakeState();
+    Ptr<MrcNscc> n2 = MakeNscc();
+    n2->Init(s2);
+    record(n2, &cuts);
+    At(MicroSeconds(5), [&] {
+        for (int i = 0; i < 60; ++i)
+        {
+            n2->OnAck(s2, Ack(64, MicroSeconds(20), true));
+        }
+    });
+    EXPECT_TRUE(cuts.empty()); // the once-per-base-RTT guard held
+    At(MicroSeconds(20), [&] { n2->OnAck(s2, Ack(64, MicroSeconds(20), true)); });
+    ASSERT_EQ(cuts.size(), 1u);
+    EXPECT_EQ(cuts[0].cause, MrcNsccCut::MULTIPLICATIVE_DECREASE);
+    EXPECT_EQ(cuts[0].before, 225000u);
+    EXPECT_EQ(cuts[0].after, 196193u); // floor(225000 x 0.87197); + eta 614.4 = 196807
+    EXPECT_EQ(s2.cwnd, 196807u);
+    Simulator::Destroy();
+
+    // Quick adapt (the numbers of QuickAdaptOnTrimNack): the trim NACK's cut, then quick
+    // adapt to the 12,288 B achieved.
+    cuts.clear();
+    MrcCcState s3 = MakeState();
+    Ptr<MrcNscc> n3 = MakeNscc(true);
+    n3->Init(s3);
+    record(n3, &cuts);
+    At(MicroSeconds(1), [&] { n3->OnAck(s3, Ack(4096, MicroSeconds(3))); });
+    At(MicroSeconds(5), [&] {
+        s3.inflight = 50000;
+        n3->OnNack(s3, 4096, MrcCcNackKind::TRIMMED);
+    });
+    At(MicroSeconds(10), [&] {
+        n3->OnAck(s3, Ack(4096, MicroSeconds(3)));
+        n3->OnAck(s3, Ack(4096, MicroSeconds(3)));
+    });
+    At(MicroSeconds(23), [&] {
+        s3.inflight = 40000;
+        n3->OnAck(s3, Ack(4096, MicroSeconds(3)));
+    });
+    ASSERT_EQ(cuts.size(), 2u);
+    EXPECT_EQ(cuts[0].cause, MrcNsccCut::TRIM_NACK);
+    EXPECT_EQ(cuts[0].after, 220904u);
+    EXPECT_EQ(cuts[1].cause, MrcNsccCut::QUICK_ADAPT);
+    EXPECT_EQ(cuts[1].before, 220904u);
+    EXPECT_EQ(cuts[1].after, 12288u);
+    Simulator::Destroy();
+    EXPECT_STREQ(MrcNsccCutName(MrcNsccCut::TRIM_NACK), "TRIM_NACK");
+    EXPECT_STREQ(MrcNsccCutName(MrcNsccCut::LOSS), "LOSS");
+    EXPECT_STREQ(MrcNsccCutName(MrcNsccCut::MULTIPLICATIVE_DECREASE), "MULTIPLICATIVE_DECREASE");
+    EXPECT_STREQ(MrcNsccCutName(MrcNsccCut::QUICK_ADAPT), "QUICK_ADAPT");
+    EXPECT_STREQ(MrcNsccCutName(MrcNsccCut::RECEIVER_PENALTY), "RECEIVER_PENALTY");
+}
+
 TEST(MrcNscc, AckDecisionTraceNamesEveryQuadrant)
 {
     MrcCcState s = MakeState();

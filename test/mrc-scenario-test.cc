@@ -226,6 +226,91 @@ TEST(MrcScenario, QueuePairsBoundToOnePortTakeThePlanesInTurn)
     EXPECT_EQ(old[3], 0u);
 }
 
+TEST(MrcScenario, CcCutEventsRecordEveryTrimNackCutOfTheRun)
+{
+    // --maxCcEvents records NSCC's window cuts in events.csv (kind cc_cut), each with its
+    // cause and the window before and after. Without quick adapt every trim NACK of an MRC
+    // incast cuts the window by its packet, so the TRIM_NACK records equal the run's trim
+    // NACKs (mrcTrimNacksReceived) and each is one packet (4,096 B) or down to one MTU.
+    auto run = [](const std::string& maxCc, bool quickAdapt) {
+        MrcScenarioOptions o;
+        o.scenario = "incast";
+        MrcScenarios::Find("incast")->preset(o);
+        o.bytes = "200000";
+        o.transport = "mrc";
+        o.maxCcEvents = maxCc;
+        o.sampleInterval = "0s";
+        MrcScenarioConfig c = o.ToConfig();
+        c.progress = false;
+        if (!quickAdapt)
+        {
+            c.attributeOverrides.emplace_back("ns3::MrcNscc::DisableQuickAdapt", "true");
+        }
+        MrcScenarioRunner r(c);
+        const std::string dir = RunAndWrite(c, r);
+        std::vector<std::vector<std::string>> cuts;
+        const std::vector<std::string> rows = Lines(ReadFile(dir + "/events.csv"));
+        for (std::size_t i = 1; i < rows.size(); ++i)
+        {
+            // transport,time_ns,kind,where,detail
+            std::vector<std::string> f;
+            std::stringstream ss(rows[i]);
+            std::string x;
+            while (std::getline(ss, x, ','))
+            {
+                f.push_back(x);
+            }
+            if (f.size() == 5 && f[2] == "cc_cut")
+            {
+                cuts.push_back(f);
+            }
+        }
+        const std::string summary = ReadFile(dir + "/summary.json");
+        const std::string key = "\"mrcTrimNacksReceived\": \"";
+        const std::size_t at = summary.find(key);
+        EXPECT_NE(at, std::string::npos);
+        const uint64_t trims = std::stoull(summary.substr(at + key.size()));
+        Cleanup(dir);
+        return std::make_pair(cuts, trims);
+    };
+    const auto [none, trims0] = run("0", false);
+    EXPECT_TRUE(none.empty()); // the default records none
+    EXPECT_GT(trims0, 100u);
+    const auto [cuts, trims] = run("1000000", false);
+    EXPECT_EQ(trims, trims0); // recording does not change the run
+    uint64_t trimCuts = 0;
+    for (const auto& f : cuts)
+    {
+        EXPECT_EQ(f[0], "mrc");
+        EXPECT_EQ(f[3].rfind("host", 0), 0u) << f[3];
+        std::stringstream d(f[4]);
+        std::string cause;
+        std::string word;
+        std::string change;
+        d >> cause >> word >> change;
+        EXPECT_EQ(word, "cwnd");
+        const std::size_t arrow = change.find("->");
+        ASSERT_NE(arrow, std::string::npos) << f[4];
+        const uint64_t before = std::stoull(change.substr(0, arrow));
+        const uint64_t after = std::stoull(change.substr(arrow + 2));
+        EXPECT_LE(after, before) << f[4];
+        if (cause == "TRIM_NACK")
+        {
+            ++trimCuts;
+            EXPECT_TRUE(after + 4096 == before || after == 4096) << f[4];
+        }
+        else
+        {
+            EXPECT_EQ(cause, "MULTIPLICATIVE_DECREASE") << f[4]; // no quick adapt here
+        }
+    }
+    EXPECT_EQ(trimCuts, trims);
+    // the cap: exactly that many records
+    const auto [capped, trims5] = run("5", true);
+    EXPECT_EQ(capped.size(), 5u);
+    EXPECT_GT(trims5, 0u);
+}
+
 TEST(MrcScenario, SameSeedGivesIdenticalFiles)
 {
     std::vector<std::string> dirs;

@@ -57,6 +57,7 @@ struct MrcScenarioConfig
     std::string cdf{"websearch"};     //!< flows: flow-size distribution name
     uint32_t chunks{1};               //!< allreduce: chunks per segment
     uint32_t maxEvEvents{10000};      //!< ev_state records kept in events.csv (per transport)
+    uint32_t maxCcEvents{0};          //!< cc_cut records kept in events.csv (per transport)
     bool tagFabricSeries{false};      //!< label host/queue series with the transport (several)
     uint64_t bytes{1000000};          //!< bytes per sender (split over qpsPerPair)
     uint32_t senders{8};              //!< incast senders

@@ -112,6 +112,10 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
                  cdf);
     cmd.AddValue("chunks", "allreduce: chunks per segment (pipelining)", chunks);
     cmd.AddValue("maxEvEvents", "ev_state records kept in events.csv per transport", maxEvEvents);
+    cmd.AddValue("maxCcEvents",
+                 "cc_cut records (NSCC window cuts with their cause) kept in events.csv per "
+                 "transport; 0: none",
+                 maxCcEvents);
     cmd.AddValue("profile",
                  "parameter profile: " + MrcCommandLine::Join(MrcProfiles::GetNames()) +
                      " or none (empty: roce-deployed for roce)",
@@ -211,6 +215,7 @@ MrcScenarioOptions::ToMap() const
             {"cdf", cdf},
             {"chunks", chunks},
             {"maxEvEvents", maxEvEvents},
+            {"maxCcEvents", maxCcEvents},
             {"profile", profile},
             {"bytes", bytes},
             {"senders", senders},
@@ -406,6 +411,11 @@ MrcScenarioOptions::CheckWorkload(MrcScenarioConfig& c) const
         return Bad("maxEvEvents", maxEvEvents, "must be a non-negative integer");
     }
     c.maxEvEvents = static_cast<uint32_t>(v);
+    if (!ParseU64(maxCcEvents, v) || v > 0xffffffffULL)
+    {
+        return Bad("maxCcEvents", maxCcEvents, "must be a non-negative integer");
+    }
+    c.maxCcEvents = static_cast<uint32_t>(v);
     std::vector<std::string> profiles = MrcProfiles::GetNames();
     profiles.push_back("none");
     if (!profile.empty())

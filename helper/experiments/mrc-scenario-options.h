@@ -94,6 +94,7 @@ class MrcScenarioOptions
     std::string cdf{"websearch"};        //!< --cdf (flows)
     std::string chunks{"1"};             //!< --chunks (allreduce)
     std::string maxEvEvents{"10000"};    //!< --maxEvEvents
+    std::string maxCcEvents{"0"};        //!< --maxCcEvents
     std::string profile{""};             //!< --profile (empty: the transport's default)
     std::string bytes{"1000000"};        //!< --bytes
     std::string senders{"8"};            //!< --senders
@@ -126,7 +127,7 @@ class MrcScenarioOptions
     std::string CheckTransports(MrcScenarioConfig& c) const;
     /// --sameFabric, --evFormat, --evMinPerPlane, --lossRate, --load, --lossAt
     std::string CheckFabricModel(MrcScenarioConfig& c) const;
-    /// --duration, --cdf, --chunks, --maxEvEvents, --profile, --bytes, --senders,
+    /// --duration, --cdf, --chunks, --maxEvEvents, --maxCcEvents, --profile, --bytes, --senders,
     /// --qpsPerPair, --qpsPerConnection
     std::string CheckWorkload(MrcScenarioConfig& c) const;
     /// --seed, --simTime, --failAt, --repairAt, --failLink, --sampleInterval, --pcap

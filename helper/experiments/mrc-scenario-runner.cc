@@ -28,6 +28,7 @@
 #include "ns3/mrc-mpi.h"
 #include "ns3/mrc-multipath-helper.h"
 #include "ns3/mrc-multipath-queue-pair.h"
+#include "ns3/mrc-nscc.h"
 #include "ns3/mrc-profiles.h"
 #include "ns3/mrc-progress-reporter.h"
 #include "ns3/mrc-rdma-helper.h"
@@ -222,6 +223,7 @@ struct MrcScenarioRunner::Impl
     {
         uint64_t evRecorded{0}; //!< ev_state records written
         uint64_t evChanges{0};  //!< EV health changes seen
+        uint64_t ccRecorded{0}; //!< cc_cut records written
     };
 
     /// Per-message stalls (runs with a failure: --failLink or any other failure option).
@@ -323,6 +325,8 @@ struct MrcScenarioRunner::Impl
     std::vector<Ipv6Address> NicAddresses(uint32_t h) const;
     /// Record the ev_state events of a requester's EV table.
     void TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester);
+    /// --maxCcEvents: record the window cuts of a requester whose controller is NSCC.
+    void TraceWindowCuts(uint32_t src, Ptr<MrcQueuePair> requester);
     /// Add message i's flow record (with its ideal FCT) to the results.
     void RecordFlow(std::size_t i, const MrcFlowSpec& f, std::size_t lane);
     /**
@@ -997,6 +1001,10 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
     }
     book.requesters.push_back(conn.requester);
     ConnectTraces(lane, f, conn);
+    if (cfg.maxCcEvents > 0 && conn.requester)
+    {
+        TraceWindowCuts(f.src, conn.requester);
+    }
     return conn;
 }
 
@@ -1143,6 +1151,32 @@ MrcScenarioRunner::Impl::TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester
                           MrcEvState to,
                           MrcEvReason reason) {
                 self->OnEvState(where, id, value, plane, from, to, reason);
+            }));
+}
+
+void
+MrcScenarioRunner::Impl::TraceWindowCuts(uint32_t src, Ptr<MrcQueuePair> requester)
+{
+    Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(requester->GetCongestionOps());
+    if (!nscc)
+    {
+        return; // DCQCN and the other controllers have no cut causes to report
+    }
+    const std::string where =
+        "host" + std::to_string(src) + ":qp" + std::to_string(requester->GetQpn());
+    Impl* self = this;
+    nscc->TraceConnectWithoutContext(
+        "WindowCut",
+        Callback<void, MrcNsccCut, uint64_t, uint64_t>(
+            [self, where](MrcNsccCut cause, uint64_t before, uint64_t after) {
+                if (self->ev.ccRecorded >= self->cfg.maxCcEvents)
+                {
+                    return;
+                }
+                ++self->ev.ccRecorded;
+                std::ostringstream d;
+                d << MrcNsccCutName(cause) << " cwnd " << before << "->" << after;
+                self->log->RecordNow(MrcEventKind::CC_CUT, where, d.str());
             }));
 }
 

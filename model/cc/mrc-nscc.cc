@@ -23,6 +23,25 @@ NS_LOG_COMPONENT_DEFINE("MrcNscc");
 
 NS_OBJECT_ENSURE_REGISTERED(MrcNscc);
 
+const char*
+MrcNsccCutName(MrcNsccCut cut)
+{
+    switch (cut)
+    {
+    case MrcNsccCut::TRIM_NACK:
+        return "TRIM_NACK";
+    case MrcNsccCut::LOSS:
+        return "LOSS";
+    case MrcNsccCut::MULTIPLICATIVE_DECREASE:
+        return "MULTIPLICATIVE_DECREASE";
+    case MrcNsccCut::QUICK_ADAPT:
+        return "QUICK_ADAPT";
+    case MrcNsccCut::RECEIVER_PENALTY:
+        return "RECEIVER_PENALTY";
+    }
+    return "UNKNOWN";
+}
+
 namespace
 {
 
@@ -271,7 +290,13 @@ MrcNscc::AddTraceSources(TypeId tid)
                         "An ACK was processed: its RTT sample, base RTT, delay, target, "
                         "ECN echo and the quadrant taken.",
                         MakeTraceSourceAccessor(&MrcNscc::m_ackDecisionTrace),
-                        "ns3::MrcNscc::AckDecisionTracedCallback");
+                        "ns3::MrcNscc::AckDecisionTracedCallback")
+        .AddTraceSource("WindowCut",
+                        "The window was cut: the cause (trim NACK, inferred loss, "
+                        "multiplicative decrease, quick adapt, receiver penalty), the "
+                        "window before and after (bytes).",
+                        MakeTraceSourceAccessor(&MrcNscc::m_windowCutTrace),
+                        "ns3::MrcNscc::WindowCutTracedCallback");
 }
 
 MrcNscc::MrcNscc()
@@ -493,7 +518,9 @@ MrcNscc::ApplyCwndPenalty(MrcCcState& s, const MrcCcAck& ack)
         uint64_t cwnd = std::min<uint64_t>(s.cwnd, inflight);
         const uint64_t cut = (static_cast<uint64_t>(ack.rcvCwndPend) * ack.newlyAckedBytes) >> 7;
         cwnd = cwnd > cut ? cwnd - cut : 0;
+        const uint64_t before = s.cwnd;
         SetCwnd(s, std::max<uint64_t>(cwnd, s.mtu));
+        m_windowCutTrace(MrcNsccCut::RECEIVER_PENALTY, before, s.cwnd);
         return true;
     }
     if (ack.restoreCwnd && m_savedCwnd != 0)
@@ -523,7 +550,9 @@ MrcNscc::QuickAdapt(MrcCcState& s, bool isLoss, bool ecn, Time qdelay)
             m_achievedBytes < (m_maxWnd >> m_qaGate))
         {
             const uint64_t cwnd = std::max<uint64_t>(m_achievedBytes, s.mtu);
+            const uint64_t before = s.cwnd;
             SetCwnd(s, std::min(cwnd, m_maxWnd));
+            m_windowCutTrace(MrcNsccCut::QUICK_ADAPT, before, s.cwnd);
             m_bytesToIgnore = s.inflight;
             m_bytesIgnored = 0;
             m_triggerQa = false;
@@ -575,7 +604,9 @@ MrcNscc::MultiplicativeDecrease(MrcCcState& s)
         const double factor =
             std::max(1.0 - m_gamma * (m_avgDelay - target) / m_avgDelay, m_maxMdJump);
         const uint64_t cwnd = FloorBytes(static_cast<double>(s.cwnd) * factor);
+        const uint64_t before = s.cwnd;
         SetCwnd(s, std::max<uint64_t>(cwnd, s.mtu));
+        m_windowCutTrace(MrcNsccCut::MULTIPLICATIVE_DECREASE, before, s.cwnd);
         m_lastDecTime = now;
         return true;
     }
@@ -733,7 +764,9 @@ MrcNscc::OnNackWithRtt(MrcCcState& s, uint32_t bytes, MrcCcNackKind kind, Time r
         m_triggerQa = true;
         if (!QuickAdapt(s, true, true, Time(0)))
         {
+            const uint64_t before = s.cwnd;
             SetCwnd(s, s.cwnd > s.mtu + bytes ? s.cwnd - bytes : s.mtu);
+            m_windowCutTrace(MrcNsccCut::TRIM_NACK, before, s.cwnd);
         }
     }
 }
@@ -742,7 +775,9 @@ void
 MrcNscc::OnLoss(MrcCcState& s, uint32_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
+    const uint64_t before = s.cwnd;
     SetCwnd(s, s.cwnd > s.mtu + bytes ? s.cwnd - bytes : s.mtu);
+    m_windowCutTrace(MrcNsccCut::LOSS, before, s.cwnd);
     m_bytesIgnored += bytes;
     if (m_accountInflight)
     {

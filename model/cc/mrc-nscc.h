@@ -40,6 +40,25 @@ enum class MrcNsccDecision : uint8_t
 
 /**
  * \ingroup mrc
+ * Why NSCC cut its window, as reported by the trace source MrcNscc::WindowCut.
+ */
+enum class MrcNsccCut : uint8_t
+{
+    TRIM_NACK,               //!< a NACK of a trimmed packet: cwnd -= the packet's bytes
+    LOSS,                    //!< an inferred loss (timeout or SACK gap): cwnd -= its bytes
+    MULTIPLICATIVE_DECREASE, //!< an ECN echo above the target delay: cwnd x factor
+    QUICK_ADAPT,             //!< quick adapt: cwnd = the bytes achieved in the last period
+    RECEIVER_PENALTY,        //!< the receiver's Rcv_Cwnd_Pend throttled the window
+};
+
+/**
+ * \ingroup mrc
+ * \param cut a cause \return its name, as events.csv writes it (e.g. "TRIM_NACK")
+ */
+const char* MrcNsccCutName(MrcNsccCut cut);
+
+/**
+ * \ingroup mrc
  * One ACK as NSCC saw it (the argument of the trace source MrcNscc::AckDecision).
  */
 struct MrcNsccAckRecord
@@ -179,6 +198,13 @@ class MrcNscc : public MrcCongestionOps
      * \param record the ACK and the decision taken
      */
     typedef void (*AckDecisionTracedCallback)(const MrcNsccAckRecord& record);
+    /**
+     * TracedCallback signature for a window cut.
+     * \param cause why the window was cut
+     * \param oldCwnd window before (B)
+     * \param newCwnd window after (B; equal to oldCwnd when already at its floor)
+     */
+    typedef void (*WindowCutTracedCallback)(MrcNsccCut cause, uint64_t oldCwnd, uint64_t newCwnd);
 
   private:
     /// \param tid the TypeId under construction \return it, with the window attributes (base RTT,
@@ -319,6 +345,7 @@ class MrcNscc : public MrcCongestionOps
     TracedCallback<Time, Time> m_baseRttTrace;                  //!< base_rtt drops
     TracedCallback<uint64_t> m_quickAdaptTrace;                 //!< quick adapt fired (new cwnd)
     TracedCallback<const MrcNsccAckRecord&> m_ackDecisionTrace; //!< per-ACK decision
+    TracedCallback<MrcNsccCut, uint64_t, uint64_t> m_windowCutTrace; //!< window cuts, by cause
 };
 
 } // namespace ns3
