@@ -85,6 +85,20 @@ Cleanup(const std::string& dir)
     Config::Reset();
 }
 
+/// The comma-separated fields of a CSV row (no quoted fields).
+std::vector<std::string>
+Fields(const std::string& row)
+{
+    std::vector<std::string> f;
+    std::stringstream ss(row);
+    std::string x;
+    while (std::getline(ss, x, ','))
+    {
+        f.push_back(x);
+    }
+    return f;
+}
+
 /// Check the common invariants of a finished reliable run without failures.
 void
 CheckLossless(const MrcScenarioRunner& r, uint64_t totalBytes)
@@ -196,13 +210,7 @@ TEST(MrcScenario, QueuePairsBoundToOnePortTakeThePlanesInTurn)
         for (std::size_t i = 1; i < rows.size(); ++i)
         {
             // transport,from,from_port,to,to_port,rate_bps,packets,bytes,...
-            std::vector<std::string> f;
-            std::stringstream ss(rows[i]);
-            std::string x;
-            while (std::getline(ss, x, ','))
-            {
-                f.push_back(x);
-            }
+            const std::vector<std::string> f = Fields(rows[i]);
             if (f.size() > 7 && f[1].rfind("host", 0) == 0 && f[3].size() > 1 && f[3][0] == 'p')
             {
                 perPlane.at(static_cast<std::size_t>(f[3][1] - '0')) += std::stoull(f[7]);
@@ -253,13 +261,7 @@ TEST(MrcScenario, CcCutEventsRecordEveryTrimNackCutOfTheRun)
         for (std::size_t i = 1; i < rows.size(); ++i)
         {
             // transport,time_ns,kind,where,detail
-            std::vector<std::string> f;
-            std::stringstream ss(rows[i]);
-            std::string x;
-            while (std::getline(ss, x, ','))
-            {
-                f.push_back(x);
-            }
+            const std::vector<std::string> f = Fields(rows[i]);
             if (f.size() == 5 && f[2] == "cc_cut")
             {
                 cuts.push_back(f);
