@@ -926,11 +926,12 @@ class CcCuts(Base):
         spec.loader.exec_module(mod)
         return mod
 
-    def folder(self, events):
+    def folder(self, events, transport="mrc"):
         links = "".join(link("host%d" % h, "p0-t0-%d" % (h // 2), 1000) for h in range(4))
-        flows = (flow("mrc", 0, 0, 2, 1000, 0, 100000, 50000) + flow("mrc", 1, 1, 3, 1000, 0, 200000, 50000)
-                 + flow("mrc", 2, 2, 0, 1000, 0, 100000, 50000) + flow("mrc", 3, 3, 1, 1000, 0, 100000, 50000))
-        write_result(self.p("r"), flows=flows, links=links, events=events, transports={"mrc": {}})
+        t = transport
+        flows = (flow(t, 0, 0, 2, 1000, 0, 100000, 50000) + flow(t, 1, 1, 3, 1000, 0, 200000, 50000)
+                 + flow(t, 2, 2, 0, 1000, 0, 100000, 50000) + flow(t, 3, 3, 1, 1000, 0, 100000, 50000))
+        write_result(self.p("r"), flows=flows, links=links, events=events, transports={t: {}})
         return self.p("r")
 
     def test_causes_and_groups(self):
@@ -956,6 +957,21 @@ class CcCuts(Base):
         with contextlib.redirect_stdout(out):
             self.assertEqual(cc.main([self.p("r")]), 0)
         self.assertIn("2 / 2", out.getvalue())
+
+    def test_dcqcn_rate_cuts(self):
+        cc = self.load()
+        events = ("10,cc_cut,host0:qp256,DECREASE rate 100000000000->50000000000\n"
+                  "20,cc_cut,host0:qp257,DECREASE rate 100000000000->50000000000\n"
+                  "30,cc_cut,host0:qp256,DECREASE rate 50000000000->40000000000\n"
+                  "40,cc_cut,host2:qp256,DECREASE rate 100000000000->50000000000\n")
+        causes, groups = cc.analyse(mr.Result(self.folder(events, "roce")), "roce")
+        self.assertEqual(list(causes), ["DECREASE"])
+        self.assertEqual(causes["DECREASE"][0], 4)
+        self.assertAlmostEqual(causes["DECREASE"][1], (0.5 + 0.5 + 0.8 + 0.5) / 4)
+        g = groups[(2, 2)]
+        self.assertAlmostEqual(g["mdPerFlow"], 1.0)  # 4 decreases over 4 flows (host0's two QPs count as one flow)
+        self.assertAlmostEqual(g["mdFactor"], 0.575)
+        self.assertAlmostEqual(g["trimCutsPerFlow"], 0.0)
 
     def test_bad_inputs_exit_2(self):
         cc = self.load()

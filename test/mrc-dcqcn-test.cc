@@ -190,6 +190,73 @@ TEST(MrcDcqcn, RateCutAndMinRate)
     Finish(d);
 }
 
+// The RateCut trace reports every cut with its cause and RC before and after: the first CNP
+// only when RateOnFirstCnp is below 1, every decrease tick that follows a CNP (also one at
+// the floor, where RC stays), and nothing for an increase or a tick without a CNP.
+TEST(MrcDcqcn, RateCutTraceNamesEveryCause)
+{
+    EXPECT_STREQ(MrcDcqcnCutName(MrcDcqcnCut::FIRST_CNP), "FIRST_CNP");
+    EXPECT_STREQ(MrcDcqcnCutName(MrcDcqcnCut::DECREASE), "DECREASE");
+
+    struct Cut
+    {
+        MrcDcqcnCut cause;
+        uint64_t before;
+        uint64_t after;
+
+        bool operator==(const Cut& o) const
+        {
+            return cause == o.cause && before == o.before && after == o.after;
+        }
+    };
+
+    for (double first : {1.0, 0.5})
+    {
+        SCOPED_TRACE(first);
+        Ptr<MrcDcqcn> d = MakeDcqcn(); // g 1/16, F 2
+        d->SetAttribute("MinRate", DataRateValue(DataRate(20 * G1)));
+        d->SetAttribute("RateOnFirstCnp", DoubleValue(first));
+        std::vector<Cut> cuts;
+        d->TraceConnectWithoutContext("RateCut",
+                                      Callback<void, MrcDcqcnCut, DataRate, DataRate>(
+                                          [&cuts](MrcDcqcnCut c, DataRate o, DataRate n) {
+                                              cuts.push_back({c, o.GetBitRate(), n.GetBitRate()});
+                                          }));
+        MrcCcState s = MakeState();
+        d->Init(s);
+        d->OnCnp(s); // RC = 100G x first
+        const uint64_t r0 = first == 1.0 ? 100 * G1 : 50 * G1;
+        d->DecreaseTick(s); // alpha 1: RC halves
+        d->DecreaseTick(s); // no CNP since: no cut
+        d->IncreaseTick(s); // fast recovery: RC = (r0/2 + r0) / 2, no cut
+        const uint64_t r1 = r0 / 2 / 2 + r0 / 2;
+        EXPECT_EQ(s.rate.GetBitRate(), r1);
+        d->OnCnp(s);
+        d->DecreaseTick(s);                            // alpha still 1: RC halves again
+        const uint64_t r2 = std::max(20 * G1, r1 / 2); // 37.5G, or the floor after 0.5
+        d->OnCnp(s);
+        d->DecreaseTick(s); // and again, down to the 20G floor
+        const uint64_t r3 = std::max(20 * G1, r2 / 2);
+        d->OnCnp(s);
+        d->DecreaseTick(s); // at the floor: reported, RC stays
+        const uint64_t r4 = std::max(20 * G1, r3 / 2);
+        std::vector<Cut> expect;
+        if (first < 1.0)
+        {
+            expect.push_back({MrcDcqcnCut::FIRST_CNP, 100 * G1, 50 * G1});
+        }
+        expect.push_back({MrcDcqcnCut::DECREASE, r0, r0 / 2});
+        expect.push_back({MrcDcqcnCut::DECREASE, r1, r2});
+        expect.push_back({MrcDcqcnCut::DECREASE, r2, r3});
+        expect.push_back({MrcDcqcnCut::DECREASE, r3, r4});
+        EXPECT_EQ(cuts, expect);
+        EXPECT_EQ(r4, 20 * G1); // the last cut is at the floor: 20G -> 20G
+        EXPECT_EQ(r3, 20 * G1);
+        EXPECT_EQ(s.rate.GetBitRate(), r4);
+        Finish(d);
+    }
+}
+
 TEST(MrcDcqcn, ClampTargetRate)
 {
     // With clamp: every cut sets RT = RC first.

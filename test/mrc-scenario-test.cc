@@ -313,6 +313,90 @@ TEST(MrcScenario, CcCutEventsRecordEveryTrimNackCutOfTheRun)
     EXPECT_GT(trims5, 0u);
 }
 
+TEST(MrcScenario, CcCutEventsRecordDcqcnRateCuts)
+{
+    // --maxCcEvents records DCQCN's rate cuts too: in a RoCE incast (roce-deployed,
+    // RateOnFirstCnp 1, so every cut is a decrease tick after a CNP) each record is
+    // "DECREASE rate BEFORE->AFTER" in bit/s with AFTER = BEFORE (1 - alpha/2), so
+    // BEFORE/2 <= AFTER < BEFORE or AFTER = MinRate; a queue pair's first cut halves the line rate
+    // exactly (alpha = 1), and a QP cuts at most once per CNP it received.
+    auto run = [](const std::string& maxCc) {
+        MrcScenarioOptions o;
+        o.scenario = "incast";
+        MrcScenarios::Find("incast")->preset(o);
+        o.bytes = "400000";
+        o.transport = "roce";
+        o.maxCcEvents = maxCc;
+        o.sampleInterval = "0s";
+        MrcScenarioConfig c = o.ToConfig();
+        c.progress = false;
+        MrcScenarioRunner r(c);
+        const std::string dir = RunAndWrite(c, r);
+        std::vector<std::vector<std::string>> cuts;
+        const std::vector<std::string> rows = Lines(ReadFile(dir + "/events.csv"));
+        for (std::size_t i = 1; i < rows.size(); ++i)
+        {
+            const std::vector<std::string> f =
+                Fields(rows[i]); // transport,time_ns,kind,where,detail
+            if (f.size() == 5 && f[2] == "cc_cut")
+            {
+                cuts.push_back(f);
+            }
+        }
+        const std::string summary = ReadFile(dir + "/summary.json");
+        const std::string key = "\"cnps\": ";
+        const std::size_t at = summary.find(key);
+        EXPECT_NE(at, std::string::npos);
+        std::size_t from = at + key.size();
+        from += summary[from] == '"' ? 1 : 0;
+        const uint64_t cnps = std::stoull(summary.substr(from));
+        Cleanup(dir);
+        return std::make_pair(cuts, cnps);
+    };
+    const auto [none, cnps0] = run("0");
+    EXPECT_TRUE(none.empty());
+    EXPECT_GT(cnps0, 0u);
+    const auto [cuts, cnps] = run("1000000");
+    EXPECT_EQ(cnps, cnps0); // recording does not change the run
+    ASSERT_FALSE(cuts.empty());
+    std::set<std::string> seen;
+    std::size_t floorCuts = 0;
+    for (const auto& f : cuts)
+    {
+        EXPECT_EQ(f[0], "roce");
+        EXPECT_EQ(f[3].rfind("host", 0), 0u) << f[3];
+        std::stringstream d(f[4]);
+        std::string cause;
+        std::string word;
+        std::string change;
+        d >> cause >> word >> change;
+        EXPECT_EQ(cause, "DECREASE") << f[4];
+        EXPECT_EQ(word, "rate") << f[4];
+        const std::size_t arrow = change.find("->");
+        ASSERT_NE(arrow, std::string::npos) << f[4];
+        const uint64_t before = std::stoull(change.substr(0, arrow));
+        const uint64_t after = std::stoull(change.substr(arrow + 2));
+        // a cut, or a decrease tick at roce-deployed's MinRate (1 Gb/s), where most of this
+        // incast's later cuts land
+        EXPECT_TRUE(after < before || after == 1000000000ULL) << f[4];
+        EXPECT_LE(after, before) << f[4];
+        EXPECT_GE(2 * after + 1, before) << f[4];
+        floorCuts += after == 1000000000ULL ? 1 : 0;
+        if (seen.insert(f[3]).second)
+        {
+            EXPECT_EQ(before, 100000000000ULL) << f[4]; // the first cut: from line rate, by half
+            EXPECT_EQ(after, 50000000000ULL) << f[4];
+        }
+    }
+    EXPECT_LE(cuts.size(), cnps);
+    EXPECT_GE(seen.size(), 2u); // more than one sender was cut
+    EXPECT_GT(floorCuts, 0u);
+    EXPECT_LT(floorCuts, cuts.size());
+    const auto [capped, cnps5] = run("5");
+    EXPECT_EQ(capped.size(), 5u);
+    EXPECT_EQ(cnps5, cnps0);
+}
+
 TEST(MrcScenario, SameSeedGivesIdenticalFiles)
 {
     std::vector<std::string> dirs;

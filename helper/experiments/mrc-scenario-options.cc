@@ -113,8 +113,8 @@ MrcScenarioOptions::Register(MrcCommandLine& cmd)
     cmd.AddValue("chunks", "allreduce: chunks per segment (pipelining)", chunks);
     cmd.AddValue("maxEvEvents", "ev_state records kept in events.csv per transport", maxEvEvents);
     cmd.AddValue("maxCcEvents",
-                 "cc_cut records (NSCC window cuts with their cause) kept in events.csv per "
-                 "transport; 0: none",
+                 "cc_cut records (NSCC window cuts and DCQCN rate cuts, with their cause) "
+                 "kept in events.csv per transport; 0: none",
                  maxCcEvents);
     cmd.AddValue("profile",
                  "parameter profile: " + MrcCommandLine::Join(MrcProfiles::GetNames()) +

@@ -20,6 +20,7 @@
 #include "ns3/mrc-canonical-scheduler.h"
 #include "ns3/mrc-channel.h"
 #include "ns3/mrc-collective.h"
+#include "ns3/mrc-dcqcn.h"
 #include "ns3/mrc-ev-profile.h"
 #include "ns3/mrc-fabric-streams.h"
 #include "ns3/mrc-failure-injector.h"
@@ -325,8 +326,11 @@ struct MrcScenarioRunner::Impl
     std::vector<Ipv6Address> NicAddresses(uint32_t h) const;
     /// Record the ev_state events of a requester's EV table.
     void TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester);
-    /// --maxCcEvents: record the window cuts of a requester whose controller is NSCC.
-    void TraceWindowCuts(uint32_t src, Ptr<MrcQueuePair> requester);
+    /// --maxCcEvents: record the cuts of a requester whose controller is NSCC (window cuts)
+    /// or DCQCN (rate cuts).
+    void TraceCcCuts(uint32_t src, Ptr<MrcQueuePair> requester);
+    /// One cc_cut record, while the cap allows. \param where host and QP \param detail the text
+    void RecordCcCut(const std::string& where, const std::string& detail);
     /// Add message i's flow record (with its ideal FCT) to the results.
     void RecordFlow(std::size_t i, const MrcFlowSpec& f, std::size_t lane);
     /**
@@ -1003,7 +1007,7 @@ MrcScenarioRunner::Impl::OpenLane(const MrcFlowSpec& f)
     ConnectTraces(lane, f, conn);
     if (cfg.maxCcEvents > 0 && conn.requester)
     {
-        TraceWindowCuts(f.src, conn.requester);
+        TraceCcCuts(f.src, conn.requester);
     }
     return conn;
 }
@@ -1155,29 +1159,52 @@ MrcScenarioRunner::Impl::TraceEvStates(uint32_t src, Ptr<MrcQueuePair> requester
 }
 
 void
-MrcScenarioRunner::Impl::TraceWindowCuts(uint32_t src, Ptr<MrcQueuePair> requester)
+MrcScenarioRunner::Impl::RecordCcCut(const std::string& where, const std::string& detail)
 {
-    Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(requester->GetCongestionOps());
-    if (!nscc)
+    if (ev.ccRecorded >= cfg.maxCcEvents)
     {
-        return; // DCQCN and the other controllers have no cut causes to report
+        return;
     }
+    ++ev.ccRecorded;
+    log->RecordNow(MrcEventKind::CC_CUT, where, detail);
+}
+
+void
+MrcScenarioRunner::Impl::TraceCcCuts(uint32_t src, Ptr<MrcQueuePair> requester)
+{
     const std::string where =
         "host" + std::to_string(src) + ":qp" + std::to_string(requester->GetQpn());
     Impl* self = this;
-    nscc->TraceConnectWithoutContext(
-        "WindowCut",
-        Callback<void, MrcNsccCut, uint64_t, uint64_t>(
-            [self, where](MrcNsccCut cause, uint64_t before, uint64_t after) {
-                if (self->ev.ccRecorded >= self->cfg.maxCcEvents)
-                {
-                    return;
-                }
-                ++self->ev.ccRecorded;
-                std::ostringstream d;
-                d << MrcNsccCutName(cause) << " cwnd " << before << "->" << after;
-                self->log->RecordNow(MrcEventKind::CC_CUT, where, d.str());
-            }));
+    if (Ptr<MrcNscc> nscc = DynamicCast<MrcNscc>(requester->GetCongestionOps()))
+    {
+        nscc->TraceConnectWithoutContext(
+            "WindowCut",
+            Callback<void, MrcNsccCut, uint64_t, uint64_t>(
+                [self, where](MrcNsccCut cause, uint64_t before, uint64_t after) {
+                    if (self->ev.ccRecorded < self->cfg.maxCcEvents)
+                    {
+                        std::ostringstream d;
+                        d << MrcNsccCutName(cause) << " cwnd " << before << "->" << after;
+                        self->RecordCcCut(where, d.str());
+                    }
+                }));
+    }
+    else if (Ptr<MrcDcqcn> dcqcn = DynamicCast<MrcDcqcn>(requester->GetCongestionOps()))
+    {
+        dcqcn->TraceConnectWithoutContext(
+            "RateCut",
+            Callback<void, MrcDcqcnCut, DataRate, DataRate>(
+                [self, where](MrcDcqcnCut cause, DataRate before, DataRate after) {
+                    if (self->ev.ccRecorded < self->cfg.maxCcEvents)
+                    {
+                        std::ostringstream d;
+                        d << MrcDcqcnCutName(cause) << " rate " << before.GetBitRate() << "->"
+                          << after.GetBitRate();
+                        self->RecordCcCut(where, d.str());
+                    }
+                }));
+    }
+    // (other controllers have no cut causes to report)
 }
 
 MrcRdmaHelper::Connection

@@ -43,7 +43,7 @@ constexpr const char* PLANE_UP = "plane_up";             ///< a failed plane cam
 constexpr const char* EV_STATE = "ev_state"; ///< reserved: an entropy value changed state
 constexpr const char* QP_ERROR = "qp_error"; ///< reserved: a queue pair entered the error state
 constexpr const char* CC_CUT =
-    "cc_cut"; ///< NSCC cut a window (--maxCcEvents): cause, before, after
+    "cc_cut"; ///< NSCC cut a window or DCQCN a rate (--maxCcEvents): cause, before, after
 } // namespace MrcEventKind
 
 /**

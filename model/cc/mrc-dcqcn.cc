@@ -22,6 +22,19 @@ NS_LOG_COMPONENT_DEFINE("MrcDcqcn");
 
 NS_OBJECT_ENSURE_REGISTERED(MrcDcqcn);
 
+const char*
+MrcDcqcnCutName(MrcDcqcnCut cut)
+{
+    switch (cut)
+    {
+    case MrcDcqcnCut::FIRST_CNP:
+        return "FIRST_CNP";
+    case MrcDcqcnCut::DECREASE:
+        return "DECREASE";
+    }
+    return "UNKNOWN";
+}
+
 TypeId
 MrcDcqcn::GetTypeId()
 {
@@ -128,7 +141,12 @@ MrcDcqcn::GetTypeId()
                             "renewed at a cut, raised by an additive or hyper increase. "
                             "Init's RT = line rate is not reported.",
                             MakeTraceSourceAccessor(&MrcDcqcn::m_targetTrace),
-                            "ns3::MrcDcqcn::RateTracedCallback");
+                            "ns3::MrcDcqcn::RateTracedCallback")
+            .AddTraceSource("RateCut",
+                            "The rate was cut: the cause (the first CNP with RateOnFirstCnp "
+                            "below 1, or a decrease tick after a CNP), RC before and after.",
+                            MakeTraceSourceAccessor(&MrcDcqcn::m_rateCutTrace),
+                            "ns3::MrcDcqcn::RateCutTracedCallback");
     return tid;
 }
 
@@ -291,7 +309,12 @@ MrcDcqcn::OnCnp(MrcCcState& s)
         m_decreaseCnp = true;
         auto r = static_cast<uint64_t>(
             std::llround(static_cast<double>(s.rate.GetBitRate()) * m_rateOnFirstCnp));
+        const DataRate before = s.rate;
         SetRate(s, DataRate(r));
+        if (s.rate < before)
+        {
+            m_rateCutTrace(MrcDcqcnCut::FIRST_CNP, before, s.rate);
+        }
         SetTarget(s.rate);
         m_origin = Simulator::Now();
         m_lastDecreaseTick = m_origin;
@@ -341,7 +364,9 @@ MrcDcqcn::DecreaseTick(MrcCcState& s)
     uint64_t floor = std::min(m_minRate.GetBitRate(), s.lineRate.GetBitRate());
     double cut = static_cast<double>(s.rate.GetBitRate()) * (1.0 - Alpha() / 2.0);
     uint64_t r = std::max(floor, static_cast<uint64_t>(std::llround(cut)));
+    const DataRate before = s.rate;
     SetRate(s, DataRate(r));
+    m_rateCutTrace(MrcDcqcnCut::DECREASE, before, s.rate);
     m_t = 0;
     m_bc = 0;
     m_bytes = 0;

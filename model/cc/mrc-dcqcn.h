@@ -24,6 +24,22 @@ namespace ns3
 
 /**
  * \ingroup mrc
+ * Why DCQCN cut its rate, as reported by the trace source MrcDcqcn::RateCut.
+ */
+enum class MrcDcqcnCut : uint8_t
+{
+    FIRST_CNP, //!< the first CNP: RC x RateOnFirstCnp (reported only when that is below 1)
+    DECREASE,  //!< a decrease tick after a CNP: RC x (1 - alpha/2), at least MinRate
+};
+
+/**
+ * \ingroup mrc
+ * \param cut a cause \return its name, as events.csv writes it (e.g. "DECREASE")
+ */
+const char* MrcDcqcnCutName(MrcDcqcnCut cut);
+
+/**
+ * \ingroup mrc
  * DCQCN reaction point: one object per queue pair (Fork() the configured prototype).
  *
  * State: current rate RC (MrcCcState::rate), target rate RT, alpha, the flags "CNP in this
@@ -129,6 +145,13 @@ class MrcDcqcn : public MrcCongestionOps
     typedef void (*RateTracedCallback)(DataRate oldRate, DataRate newRate);
     /// Trace signature for alpha changes: old and new alpha.
     typedef void (*AlphaTracedCallback)(double oldAlpha, double newAlpha);
+    /**
+     * TracedCallback signature for a rate cut.
+     * \param cause why the rate was cut
+     * \param oldRate RC before
+     * \param newRate RC after (equal to oldRate when already at MinRate)
+     */
+    typedef void (*RateCutTracedCallback)(MrcDcqcnCut cause, DataRate oldRate, DataRate newRate);
 
   protected:
     void DoDispose() override;
@@ -201,9 +224,10 @@ class MrcDcqcn : public MrcCongestionOps
     EventId m_decreaseEvent;      //!< decrease timer
     EventId m_increaseEvent;      //!< increase timer
 
-    TracedCallback<DataRate, DataRate> m_rateTrace;   //!< RC changes
-    TracedCallback<double, double> m_alphaTrace;      //!< alpha changes
-    TracedCallback<DataRate, DataRate> m_targetTrace; //!< RT changes
+    TracedCallback<DataRate, DataRate> m_rateTrace;                 //!< RC changes
+    TracedCallback<double, double> m_alphaTrace;                    //!< alpha changes
+    TracedCallback<DataRate, DataRate> m_targetTrace;               //!< RT changes
+    TracedCallback<MrcDcqcnCut, DataRate, DataRate> m_rateCutTrace; //!< rate cuts, by cause
 };
 
 } // namespace ns3
