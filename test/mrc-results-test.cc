@@ -133,6 +133,7 @@ Sample(double wallClock = 1.25)
     info.options["bytes"] = "1000";
     info.profile = "roce-hpcc";
     info.profileSettings["ns3::MrcX::Y"] = "1";
+    info.attributeOverrides["ns3::MrcX::Y"] = "2";
     info.ns3Version = "3.37";
     info.simulatedTimeNs = 10000;
     info.wallClockSeconds = wallClock;
@@ -149,6 +150,9 @@ const char* const SUMMARY_JSON = R"({
     "profile": "roce-hpcc",
     "profileSettings": {
       "ns3::MrcX::Y": "1"
+    },
+    "attributeOverrides": {
+      "ns3::MrcX::Y": "2"
     },
     "options": {
       "bytes": "1000",

@@ -397,6 +397,41 @@ TEST(MrcScenario, CcCutEventsRecordDcqcnRateCuts)
     EXPECT_EQ(cnps5, cnps0);
 }
 
+TEST(MrcScenario, SummaryRecordsTheAttributeOverrides)
+{
+    // summary.json says which attribute defaults the command line changed (the last value of
+    // each, as applied), beside the profile's settings that they replace; {} when none.
+    auto run = [](const std::vector<std::pair<std::string, std::string>>& overrides) {
+        MrcScenarioOptions o;
+        o.scenario = "incast";
+        MrcScenarios::Find("incast")->preset(o);
+        o.bytes = "100000";
+        o.transport = "roce";
+        o.sampleInterval = "0s";
+        MrcScenarioConfig c = o.ToConfig();
+        c.progress = false;
+        c.attributeOverrides = overrides;
+        MrcScenarioRunner r(c);
+        const std::string dir = RunAndWrite(c, r);
+        const std::string summary = ReadFile(dir + "/summary.json");
+        Cleanup(dir);
+        const std::size_t from = summary.find("\"attributeOverrides\": ");
+        EXPECT_NE(from, std::string::npos);
+        const std::size_t to = summary.find('}', from);
+        return std::make_pair(summary.substr(from, to + 1 - from),
+                              summary.find("\"ns3::MrcEcnMarker::Kmin\": \"150000\"") !=
+                                  std::string::npos);
+    };
+    const auto [none, profileKmin0] = run({});
+    EXPECT_EQ(none, "\"attributeOverrides\": {}");
+    EXPECT_TRUE(profileKmin0); // roce-deployed's own Kmin, in profileSettings
+    const auto [given, profileKmin] =
+        run({{"ns3::MrcEcnMarker::Kmin", "5000"}, {"ns3::MrcEcnMarker::Kmin", "6000"}});
+    EXPECT_EQ(given,
+              "\"attributeOverrides\": {\n      \"ns3::MrcEcnMarker::Kmin\": \"6000\"\n    }");
+    EXPECT_TRUE(profileKmin); // the profile's value stays listed as the profile's
+}
+
 TEST(MrcScenario, SameSeedGivesIdenticalFiles)
 {
     std::vector<std::string> dirs;

@@ -519,6 +519,7 @@ MrcScenarioRunner::Impl::ApplyAttributeDefaults()
     for (const auto& o : c.attributeOverrides)
     {
         Config::SetDefault(o.first, StringValue(o.second));
+        res->GetInfo().attributeOverrides[o.first] = o.second; // (the last given wins, as here)
     }
 }
 

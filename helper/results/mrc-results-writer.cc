@@ -217,6 +217,8 @@ MrcResultsWriter::WriteSummaryJson(const MrcRunResults& r, std::ostream& os)
        << "    \"profile\": " << JsonString(info.profile) << ",\n"
        << "    \"profileSettings\": ";
     WriteStringMap(os, info.profileSettings, "    ");
+    os << ",\n    \"attributeOverrides\": ";
+    WriteStringMap(os, info.attributeOverrides, "    ");
     os << ",\n    \"options\": ";
     WriteStringMap(os, info.options, "    ");
     os << ",\n    \"simulatedTimeNs\": " << I(info.simulatedTimeNs) << ",\n"

@@ -121,7 +121,10 @@ struct MrcRunInfo
     std::map<std::string, std::string> options;         //!< every option: name -> value as text
     std::string profile;                                //!< --profile name ("" for none)
     std::map<std::string, std::string> profileSettings; //!< attribute -> value set by the profile
-    std::string ns3Version;                             //!< e.g. "3.37" (MrcNs3VersionString())
+    /// attribute -> value given as --ns3::Class::Attribute=value (the last of each), applied
+    /// after the profile's settings
+    std::map<std::string, std::string> attributeOverrides;
+    std::string ns3Version;     //!< e.g. "3.37" (MrcNs3VersionString())
     int64_t simulatedTimeNs{0}; //!< the latest end of any transport's run, ns (not a sum)
     // Host fields: the only ones that may differ between identical runs.
     double wallClockSeconds{0}; //!< wall-clock time of the run, s
