@@ -99,6 +99,89 @@ Fields(const std::string& row)
     return f;
 }
 
+/// An incast of `transport` (the incast preset, `bytes` a sender) with --maxCcEvents=maxCc:
+/// the cc_cut rows of its events.csv and its summary.json.
+struct CcCutRun
+{
+    std::vector<std::vector<std::string>> cuts; //!< transport,time_ns,kind,where,detail
+    std::string summary;                        //!< summary.json
+};
+
+CcCutRun
+RunIncastWithCcCuts(const std::string& transport,
+                    const std::string& bytes,
+                    const std::string& maxCc,
+                    const std::vector<std::pair<std::string, std::string>>& overrides = {})
+{
+    MrcScenarioOptions o;
+    o.scenario = "incast";
+    MrcScenarios::Find("incast")->preset(o);
+    o.bytes = bytes;
+    o.transport = transport;
+    o.maxCcEvents = maxCc;
+    o.sampleInterval = "0s";
+    MrcScenarioConfig c = o.ToConfig();
+    c.progress = false;
+    c.attributeOverrides = overrides;
+    MrcScenarioRunner r(c);
+    const std::string dir = RunAndWrite(c, r);
+    CcCutRun out;
+    const std::vector<std::string> rows = Lines(ReadFile(dir + "/events.csv"));
+    for (std::size_t i = 1; i < rows.size(); ++i)
+    {
+        std::vector<std::string> f = Fields(rows[i]);
+        if (f.size() == 5 && f[2] == "cc_cut")
+        {
+            out.cuts.push_back(std::move(f));
+        }
+    }
+    out.summary = ReadFile(dir + "/summary.json");
+    Cleanup(dir);
+    return out;
+}
+
+/// The counter `key` of a summary.json (written as a number or as a quoted one).
+uint64_t
+SummaryCounter(const std::string& summary, const std::string& key)
+{
+    const std::string k = "\"" + key + "\": ";
+    std::size_t at = summary.find(k);
+    EXPECT_NE(at, std::string::npos) << key;
+    if (at == std::string::npos)
+    {
+        return 0;
+    }
+    at += k.size();
+    at += summary[at] == '"' ? 1 : 0;
+    return std::stoull(summary.substr(at));
+}
+
+/// A cc_cut detail, "CAUSE UNIT BEFORE->AFTER".
+struct CcCut
+{
+    std::string cause; //!< e.g. TRIM_NACK, DECREASE
+    std::string unit;  //!< cwnd (bytes) or rate (bit/s)
+    uint64_t before{0};
+    uint64_t after{0};
+};
+
+CcCut
+ParseCcCut(const std::string& detail)
+{
+    CcCut c;
+    std::stringstream d(detail);
+    std::string change;
+    d >> c.cause >> c.unit >> change;
+    const std::size_t arrow = change.find("->");
+    EXPECT_NE(arrow, std::string::npos) << detail;
+    if (arrow != std::string::npos)
+    {
+        c.before = std::stoull(change.substr(0, arrow));
+        c.after = std::stoull(change.substr(arrow + 2));
+    }
+    return c;
+}
+
 /// Check the common invariants of a finished reliable run without failures.
 void
 CheckLossless(const MrcScenarioRunner& r, uint64_t totalBytes)
@@ -240,77 +323,38 @@ TEST(MrcScenario, CcCutEventsRecordEveryTrimNackCutOfTheRun)
     // cause and the window before and after. Without quick adapt every trim NACK of an MRC
     // incast cuts the window by its packet, so the TRIM_NACK records equal the run's trim
     // NACKs (mrcTrimNacksReceived) and each is one packet (4,096 B) or down to one MTU.
-    auto run = [](const std::string& maxCc, bool quickAdapt) {
-        MrcScenarioOptions o;
-        o.scenario = "incast";
-        MrcScenarios::Find("incast")->preset(o);
-        o.bytes = "200000";
-        o.transport = "mrc";
-        o.maxCcEvents = maxCc;
-        o.sampleInterval = "0s";
-        MrcScenarioConfig c = o.ToConfig();
-        c.progress = false;
-        if (!quickAdapt)
-        {
-            c.attributeOverrides.emplace_back("ns3::MrcNscc::DisableQuickAdapt", "true");
-        }
-        MrcScenarioRunner r(c);
-        const std::string dir = RunAndWrite(c, r);
-        std::vector<std::vector<std::string>> cuts;
-        const std::vector<std::string> rows = Lines(ReadFile(dir + "/events.csv"));
-        for (std::size_t i = 1; i < rows.size(); ++i)
-        {
-            // transport,time_ns,kind,where,detail
-            const std::vector<std::string> f = Fields(rows[i]);
-            if (f.size() == 5 && f[2] == "cc_cut")
-            {
-                cuts.push_back(f);
-            }
-        }
-        const std::string summary = ReadFile(dir + "/summary.json");
-        const std::string key = "\"mrcTrimNacksReceived\": \"";
-        const std::size_t at = summary.find(key);
-        EXPECT_NE(at, std::string::npos);
-        const uint64_t trims = std::stoull(summary.substr(at + key.size()));
-        Cleanup(dir);
-        return std::make_pair(cuts, trims);
-    };
-    const auto [none, trims0] = run("0", false);
-    EXPECT_TRUE(none.empty()); // the default records none
+    const std::vector<std::pair<std::string, std::string>> noQa{
+        {"ns3::MrcNscc::DisableQuickAdapt", "true"}};
+    const CcCutRun none = RunIncastWithCcCuts("mrc", "200000", "0", noQa);
+    EXPECT_TRUE(none.cuts.empty()); // the default records none
+    const uint64_t trims0 = SummaryCounter(none.summary, "mrcTrimNacksReceived");
     EXPECT_GT(trims0, 100u);
-    const auto [cuts, trims] = run("1000000", false);
+    const CcCutRun all = RunIncastWithCcCuts("mrc", "200000", "1000000", noQa);
+    const uint64_t trims = SummaryCounter(all.summary, "mrcTrimNacksReceived");
     EXPECT_EQ(trims, trims0); // recording does not change the run
     uint64_t trimCuts = 0;
-    for (const auto& f : cuts)
+    for (const auto& f : all.cuts)
     {
         EXPECT_EQ(f[0], "mrc");
         EXPECT_EQ(f[3].rfind("host", 0), 0u) << f[3];
-        std::stringstream d(f[4]);
-        std::string cause;
-        std::string word;
-        std::string change;
-        d >> cause >> word >> change;
-        EXPECT_EQ(word, "cwnd");
-        const std::size_t arrow = change.find("->");
-        ASSERT_NE(arrow, std::string::npos) << f[4];
-        const uint64_t before = std::stoull(change.substr(0, arrow));
-        const uint64_t after = std::stoull(change.substr(arrow + 2));
-        EXPECT_LE(after, before) << f[4];
-        if (cause == "TRIM_NACK")
+        const CcCut c = ParseCcCut(f[4]);
+        EXPECT_EQ(c.unit, "cwnd");
+        EXPECT_LE(c.after, c.before) << f[4];
+        if (c.cause == "TRIM_NACK")
         {
             ++trimCuts;
-            EXPECT_TRUE(after + 4096 == before || after == 4096) << f[4];
+            EXPECT_TRUE(c.after + 4096 == c.before || c.after == 4096) << f[4];
         }
         else
         {
-            EXPECT_EQ(cause, "MULTIPLICATIVE_DECREASE") << f[4]; // no quick adapt here
+            EXPECT_EQ(c.cause, "MULTIPLICATIVE_DECREASE") << f[4]; // no quick adapt here
         }
     }
     EXPECT_EQ(trimCuts, trims);
     // the cap: exactly that many records
-    const auto [capped, trims5] = run("5", true);
-    EXPECT_EQ(capped.size(), 5u);
-    EXPECT_GT(trims5, 0u);
+    const CcCutRun capped = RunIncastWithCcCuts("mrc", "200000", "5");
+    EXPECT_EQ(capped.cuts.size(), 5u);
+    EXPECT_GT(SummaryCounter(capped.summary, "mrcTrimNacksReceived"), 0u);
 }
 
 TEST(MrcScenario, CcCutEventsRecordDcqcnRateCuts)
@@ -318,118 +362,62 @@ TEST(MrcScenario, CcCutEventsRecordDcqcnRateCuts)
     // --maxCcEvents records DCQCN's rate cuts too: in a RoCE incast (roce-deployed,
     // RateOnFirstCnp 1, so every cut is a decrease tick after a CNP) each record is
     // "DECREASE rate BEFORE->AFTER" in bit/s with AFTER = BEFORE (1 - alpha/2), so
-    // BEFORE/2 <= AFTER < BEFORE or AFTER = MinRate; a queue pair's first cut halves the line rate
-    // exactly (alpha = 1), and a QP cuts at most once per CNP it received.
-    auto run = [](const std::string& maxCc) {
-        MrcScenarioOptions o;
-        o.scenario = "incast";
-        MrcScenarios::Find("incast")->preset(o);
-        o.bytes = "400000";
-        o.transport = "roce";
-        o.maxCcEvents = maxCc;
-        o.sampleInterval = "0s";
-        MrcScenarioConfig c = o.ToConfig();
-        c.progress = false;
-        MrcScenarioRunner r(c);
-        const std::string dir = RunAndWrite(c, r);
-        std::vector<std::vector<std::string>> cuts;
-        const std::vector<std::string> rows = Lines(ReadFile(dir + "/events.csv"));
-        for (std::size_t i = 1; i < rows.size(); ++i)
-        {
-            const std::vector<std::string> f =
-                Fields(rows[i]); // transport,time_ns,kind,where,detail
-            if (f.size() == 5 && f[2] == "cc_cut")
-            {
-                cuts.push_back(f);
-            }
-        }
-        const std::string summary = ReadFile(dir + "/summary.json");
-        const std::string key = "\"cnps\": ";
-        const std::size_t at = summary.find(key);
-        EXPECT_NE(at, std::string::npos);
-        std::size_t from = at + key.size();
-        from += summary[from] == '"' ? 1 : 0;
-        const uint64_t cnps = std::stoull(summary.substr(from));
-        Cleanup(dir);
-        return std::make_pair(cuts, cnps);
-    };
-    const auto [none, cnps0] = run("0");
-    EXPECT_TRUE(none.empty());
+    // BEFORE/2 <= AFTER < BEFORE or AFTER = MinRate; a queue pair's first cut halves the line
+    // rate exactly (alpha = 1), and a QP cuts at most once per CNP it received.
+    const CcCutRun none = RunIncastWithCcCuts("roce", "400000", "0");
+    EXPECT_TRUE(none.cuts.empty());
+    const uint64_t cnps0 = SummaryCounter(none.summary, "cnps");
     EXPECT_GT(cnps0, 0u);
-    const auto [cuts, cnps] = run("1000000");
+    const CcCutRun all = RunIncastWithCcCuts("roce", "400000", "1000000");
+    const uint64_t cnps = SummaryCounter(all.summary, "cnps");
     EXPECT_EQ(cnps, cnps0); // recording does not change the run
-    ASSERT_FALSE(cuts.empty());
+    ASSERT_FALSE(all.cuts.empty());
     std::set<std::string> seen;
     std::size_t floorCuts = 0;
-    for (const auto& f : cuts)
+    for (const auto& f : all.cuts)
     {
         EXPECT_EQ(f[0], "roce");
         EXPECT_EQ(f[3].rfind("host", 0), 0u) << f[3];
-        std::stringstream d(f[4]);
-        std::string cause;
-        std::string word;
-        std::string change;
-        d >> cause >> word >> change;
-        EXPECT_EQ(cause, "DECREASE") << f[4];
-        EXPECT_EQ(word, "rate") << f[4];
-        const std::size_t arrow = change.find("->");
-        ASSERT_NE(arrow, std::string::npos) << f[4];
-        const uint64_t before = std::stoull(change.substr(0, arrow));
-        const uint64_t after = std::stoull(change.substr(arrow + 2));
+        const CcCut c = ParseCcCut(f[4]);
+        EXPECT_EQ(c.cause, "DECREASE") << f[4];
+        EXPECT_EQ(c.unit, "rate") << f[4];
         // a cut, or a decrease tick at roce-deployed's MinRate (1 Gb/s), where most of this
         // incast's later cuts land
-        EXPECT_TRUE(after < before || after == 1000000000ULL) << f[4];
-        EXPECT_LE(after, before) << f[4];
-        EXPECT_GE(2 * after + 1, before) << f[4];
-        floorCuts += after == 1000000000ULL ? 1 : 0;
+        EXPECT_TRUE(c.after < c.before || c.after == 1000000000ULL) << f[4];
+        EXPECT_LE(c.after, c.before) << f[4];
+        EXPECT_GE(2 * c.after + 1, c.before) << f[4];
+        floorCuts += c.after == 1000000000ULL ? 1 : 0;
         if (seen.insert(f[3]).second)
         {
-            EXPECT_EQ(before, 100000000000ULL) << f[4]; // the first cut: from line rate, by half
-            EXPECT_EQ(after, 50000000000ULL) << f[4];
+            EXPECT_EQ(c.before, 100000000000ULL) << f[4]; // the first cut: from line rate, by half
+            EXPECT_EQ(c.after, 50000000000ULL) << f[4];
         }
     }
-    EXPECT_LE(cuts.size(), cnps);
+    EXPECT_LE(all.cuts.size(), cnps);
     EXPECT_GE(seen.size(), 2u); // more than one sender was cut
     EXPECT_GT(floorCuts, 0u);
-    EXPECT_LT(floorCuts, cuts.size());
-    const auto [capped, cnps5] = run("5");
-    EXPECT_EQ(capped.size(), 5u);
-    EXPECT_EQ(cnps5, cnps0);
+    EXPECT_LT(floorCuts, all.cuts.size());
+    const CcCutRun capped = RunIncastWithCcCuts("roce", "400000", "5");
+    EXPECT_EQ(capped.cuts.size(), 5u);
+    EXPECT_EQ(SummaryCounter(capped.summary, "cnps"), cnps0);
 }
 
 TEST(MrcScenario, SummaryRecordsTheAttributeOverrides)
 {
     // summary.json says which attribute defaults the command line changed (the last value of
     // each, as applied), beside the profile's settings that they replace; {} when none.
-    auto run = [](const std::vector<std::pair<std::string, std::string>>& overrides) {
-        MrcScenarioOptions o;
-        o.scenario = "incast";
-        MrcScenarios::Find("incast")->preset(o);
-        o.bytes = "100000";
-        o.transport = "roce";
-        o.sampleInterval = "0s";
-        MrcScenarioConfig c = o.ToConfig();
-        c.progress = false;
-        c.attributeOverrides = overrides;
-        MrcScenarioRunner r(c);
-        const std::string dir = RunAndWrite(c, r);
-        const std::string summary = ReadFile(dir + "/summary.json");
-        Cleanup(dir);
+    auto overridesOf = [](const std::vector<std::pair<std::string, std::string>>& overrides) {
+        const std::string summary = RunIncastWithCcCuts("roce", "100000", "0", overrides).summary;
         const std::size_t from = summary.find("\"attributeOverrides\": ");
         EXPECT_NE(from, std::string::npos);
-        const std::size_t to = summary.find('}', from);
-        return std::make_pair(summary.substr(from, to + 1 - from),
-                              summary.find("\"ns3::MrcEcnMarker::Kmin\": \"150000\"") !=
-                                  std::string::npos);
+        // roce-deployed's own Kmin stays listed in profileSettings
+        EXPECT_NE(summary.find("\"ns3::MrcEcnMarker::Kmin\": \"150000\""), std::string::npos);
+        return summary.substr(from, summary.find('}', from) + 1 - from);
     };
-    const auto [none, profileKmin0] = run({});
-    EXPECT_EQ(none, "\"attributeOverrides\": {}");
-    EXPECT_TRUE(profileKmin0); // roce-deployed's own Kmin, in profileSettings
-    const auto [given, profileKmin] =
-        run({{"ns3::MrcEcnMarker::Kmin", "5000"}, {"ns3::MrcEcnMarker::Kmin", "6000"}});
-    EXPECT_EQ(given,
-              "\"attributeOverrides\": {\n      \"ns3::MrcEcnMarker::Kmin\": \"6000\"\n    }");
-    EXPECT_TRUE(profileKmin); // the profile's value stays listed as the profile's
+    EXPECT_EQ(overridesOf({}), "\"attributeOverrides\": {}");
+    EXPECT_EQ(
+        overridesOf({{"ns3::MrcEcnMarker::Kmin", "5000"}, {"ns3::MrcEcnMarker::Kmin", "6000"}}),
+        "\"attributeOverrides\": {\n      \"ns3::MrcEcnMarker::Kmin\": \"6000\"\n    }");
 }
 
 TEST(MrcScenario, SameSeedGivesIdenticalFiles)
