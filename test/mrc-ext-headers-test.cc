@@ -9,6 +9,7 @@
 #include "mrc-test-support.h"
 
 #include "ns3/buffer.h"
+#include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-cc-state-header.h"
 #include "ns3/mrc-eeth-header.h"
 #include "ns3/mrc-entropy.h"
@@ -47,6 +48,16 @@ Parse(const Bytes& v)
     return h;
 }
 
+/// A header's wire bytes (MrcWireHeader::WriteTo).
+template <class H>
+Bytes
+WireBytes(const H& h)
+{
+    Bytes v(h.GetSerializedSize());
+    h.WriteTo(v.data());
+    return v;
+}
+
 template <class H>
 std::string
 Printed(const H& h)
@@ -71,6 +82,46 @@ TEST(MrcExtHeaders, SizesAreExact)
     // the serialized byte count equals the announced size
     EXPECT_EQ(MrcTest::HeaderBytes(MrcSethHeader()).size(), 28u);
     EXPECT_EQ(MrcTest::HeaderBytes(MrcEethHeader()).size(), 36u);
+}
+
+// The per-packet paths reuse one header object per call site (MrcFreshHeader): every
+// field a packet before set must be gone, and the object must be the site's own.
+TEST(MrcExtHeaders, FreshHeaderIsTheSameObjectWithANewHeadersFields)
+{
+    MrcBthHeader bth;
+    bth.SetOpcode(MrcOpcode::MRC_SACK);
+    bth.SetDestQp(0xabcdef);
+    bth.SetPsn(0x123456);
+    bth.SetAckReq(true);
+    bth.SetFecn(true);
+    bth.SetBecn(true);
+    bth.SetRetransmission(true);
+    bth.SetTimestampPresent(true);
+    MrcSethHeader seth;
+    seth.SetPathFeedback(MrcPathFeedback::SKIP_ONCE);
+    seth.SetProbeResponse(true);
+    seth.SetProbeId(77);
+    seth.SetEntropy(0x1234);
+    seth.SetCackPsn(99);
+    seth.SetCcType(MrcSethHeader::CC_TYPE_NSCC);
+    seth.SetMpr(5);
+    seth.SetSackBitmap(~0ULL);
+    MrcCcStateHeader ccs;
+    ccs.SetRcvdBytesUnits(1000);
+    ccs.SetRcvCwndPen(3);
+    ccs.SetRestoreCwnd(true);
+    ASSERT_NE(WireBytes(bth), WireBytes(MrcBthHeader()));
+    ASSERT_NE(WireBytes(seth), WireBytes(MrcSethHeader()));
+    ASSERT_NE(WireBytes(ccs), WireBytes(MrcCcStateHeader()));
+
+    EXPECT_EQ(&MrcFreshHeader(bth), &bth);
+    EXPECT_EQ(WireBytes(bth), WireBytes(MrcBthHeader()));
+    EXPECT_EQ(&MrcFreshHeader(seth), &seth);
+    EXPECT_EQ(WireBytes(seth), WireBytes(MrcSethHeader()));
+    EXPECT_EQ(&MrcFreshHeader(ccs), &ccs);
+    EXPECT_EQ(WireBytes(ccs), WireBytes(MrcCcStateHeader()));
+    EXPECT_FALSE(seth.IsProbeResponse());
+    EXPECT_EQ(seth.GetPathFeedback(), MrcPathFeedback::NONE);
 }
 
 TEST(MrcExtHeaders, TypeIdsAreRegistered)

@@ -53,22 +53,27 @@ ReadIpv6(const uint8_t* b,
 
 /// Several headers serialized back to back as one (write-only: MrcAddHeaders). Each
 /// header writes its bytes into one stack array (MrcWireHeader::WriteTo), which goes into
-/// the buffer with a single Write.
+/// the buffer with a single Write. One object serves every packet (Sequence): it only
+/// points at the headers of the AddHeader call in progress.
 class MrcHeaderSequence : public Header
 {
   public:
     /// Most bytes a sequence may serialize to (the room Serialize keeps on the stack).
     static constexpr uint32_t MAX_BYTES = 512;
 
+    /// Make this the sequence of other headers.
     /// \param headers the headers in wire order (null entries skipped)
     /// \param first a header before them (may be null)
     /// \param outer a header before `first` (may be null)
-    explicit MrcHeaderSequence(std::initializer_list<const MrcWireHeader*> headers,
-                               const MrcWireHeader* first = nullptr,
-                               const MrcWireHeader* outer = nullptr)
-        : m_lead{outer, first},
-          m_headers(headers)
+    /// \return this sequence
+    MrcHeaderSequence& Set(std::initializer_list<const MrcWireHeader*> headers,
+                           const MrcWireHeader* first = nullptr,
+                           const MrcWireHeader* outer = nullptr)
     {
+        m_lead[0] = outer;
+        m_lead[1] = first;
+        m_headers = headers;
+        m_size = 0;
         for (const MrcWireHeader* h : m_lead)
         {
             m_size += h ? h->GetSerializedSize() : 0;
@@ -80,6 +85,7 @@ class MrcHeaderSequence : public Header
         NS_ABORT_MSG_IF(m_size > MAX_BYTES,
                         "MrcHeaderSequence: " << m_size << " bytes of headers; at most "
                                               << MAX_BYTES);
+        return *this;
     }
 
     static TypeId GetTypeId()
@@ -151,10 +157,23 @@ class MrcHeaderSequence : public Header
     }
 
   private:
-    const MrcWireHeader* m_lead[2];                        //!< outer and first (null: none)
+    const MrcWireHeader* m_lead[2]{};                      //!< outer and first (null: none)
     std::initializer_list<const MrcWireHeader*> m_headers; //!< the headers, wire order
     uint32_t m_size{0};                                    //!< their total size
 };
+
+/// The sequence of the AddHeader call in progress: one object for every packet, since a
+/// header's destructor logs (see MrcFreshHeader); AddHeader copies the bytes at once.
+/// \param headers as MrcHeaderSequence::Set \param first as Set \param outer as Set
+/// \return the sequence
+MrcHeaderSequence&
+Sequence(std::initializer_list<const MrcWireHeader*> headers,
+         const MrcWireHeader* first = nullptr,
+         const MrcWireHeader* outer = nullptr)
+{
+    static MrcHeaderSequence sequence;
+    return sequence.Set(headers, first, outer);
+}
 
 bool
 IsSkippableExtension(uint8_t nh)
@@ -573,7 +592,7 @@ MrcMarkCeInPlace(Ptr<Packet> p, uint32_t ipOffset)
 void
 MrcAddHeaders(Ptr<Packet> p, std::initializer_list<const MrcWireHeader*> outermostFirst)
 {
-    p->AddHeader(MrcHeaderSequence(outermostFirst));
+    p->AddHeader(Sequence(outermostFirst));
 }
 
 namespace
@@ -645,7 +664,7 @@ MrcAddIpv6Header(Ptr<Packet> p,
 {
     static MrcRawHeader scratch;
     const MrcRawHeader& raw = MakeIpv6Bytes(scratch, ip, following, followingBytes, ethernet);
-    p->AddHeader(MrcHeaderSequence(after, &raw));
+    p->AddHeader(Sequence(after, &raw));
 }
 
 void
@@ -661,7 +680,7 @@ MrcAddIpv6InIpv6Header(Ptr<Packet> p,
     static MrcRawHeader innerScratch;
     const MrcRawHeader& outerRaw = MakeIpv6Bytes(outerScratch, outer, nullptr, 0, ethernet);
     const MrcRawHeader& innerRaw = MakeIpv6Bytes(innerScratch, inner, following, followingBytes);
-    p->AddHeader(MrcHeaderSequence(after, &innerRaw, &outerRaw));
+    p->AddHeader(Sequence(after, &innerRaw, &outerRaw));
 }
 
 } // namespace ns3

@@ -76,6 +76,32 @@ class MrcWireHeader : public Header
     }
 };
 
+/**
+ * \ingroup mrc
+ * A call site's reusable header, made equal to a new one. The per-packet paths of the
+ * transports keep one header object per call site (a function-local static) instead of
+ * a new one per packet: an ns-3 Header's destructor logs twice (Header and ObjectBase),
+ * about 60 instructions a header in Debian's ns-3.37 build, more than setting its fields
+ * and writing its bytes. Copying a blank header's fields calls no constructor and no
+ * destructor, so nothing a packet before set is left over.
+ *
+ * A site's object is in use from this call until the packet has its bytes (AddHeader
+ * copies them) or the site has read its fields. The simulator runs one event at a time
+ * and no site calls back into itself in that span, so a site's object is never taken
+ * again while it is in use. Two sites never share an object.
+ * 	param H the header class (copy-assignable, default-constructible)
+ * \param scratch the site's header (a function-local static)
+ * eturn scratch, with the fields of a default-constructed H
+ */
+template <class H>
+H&
+MrcFreshHeader(H& scratch)
+{
+    static const H blank;
+    scratch = blank;
+    return scratch;
+}
+
 } // namespace ns3
 
 #endif /* MRC_WIRE_HEADER_H */

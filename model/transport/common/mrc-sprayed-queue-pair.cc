@@ -304,8 +304,11 @@ MrcSprayedQueuePair::MakeDataParts(std::size_t idx,
     const bool first = pktIdx == 0;
     const bool last = pktIdx + 1 == w.nPackets;
     const bool imm = w.wr.opcode == MrcWrOpcode::WRITE_WITH_IMM;
-    DataParts d;
-    d.packet = MakeWritePayload(len, imm && last, w.wr.immediate);
+    static MrcRethHeader reth; // reused: see MrcFreshHeader
+    static MrcBthHeader bth;
+    DataParts d{MakeWritePayload(len, imm && last, w.wr.immediate),
+                MrcFreshHeader(reth),
+                MrcFreshHeader(bth)};
     d.reth.SetVirtualAddress(w.wr.remoteAddress + pktIdx * m_mtu);
     d.reth.SetRkey(w.wr.rkey);
     d.reth.SetDmaLength(w.wr.length);

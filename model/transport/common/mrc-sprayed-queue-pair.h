@@ -246,14 +246,16 @@ class MrcSprayedQueuePair : public MrcQueuePair
     /// What every sprayed data packet carries whatever the transport (MakeDataParts).
     struct DataParts
     {
-        Ptr<Packet> packet; //!< the payload (and ImmDt on the last packet of a Write-with-Imm)
-        MrcRethHeader reth; //!< the request's remote address at this packet, rkey, length
-        MrcBthHeader bth;   //!< opcode, destination QP, PSN, AckReq and RTX bits
+        Ptr<Packet> packet;  //!< the payload (and ImmDt on the last packet of a Write-with-Imm)
+        MrcRethHeader& reth; //!< the request's remote address at this packet, rkey, length
+        MrcBthHeader& bth;   //!< opcode, destination QP, PSN, AckReq and RTX bits
     };
 
     /**
      * The parts of a data packet the transports share: the payload, its RETH and its BTH;
-     * the transport adds its own headers (METH, TSETH) and the outer encapsulation.
+     * the transport adds its own headers (METH, TSETH) and the outer encapsulation. The two
+     * headers are this function's reused objects (MrcFreshHeader), valid until the next
+     * call: the caller adds them to the packet before it builds another.
      * \param idx index of its request in m_sendQueue \param pktIdx packet index in the request
      * \param len payload bytes \param c the choice (psn set) \param ar AckReq bit
      * \return the parts

@@ -34,8 +34,11 @@ void
 MrcMultipathQueuePair::ReceiveSack(const MrcRxPacket& rx)
 {
     const uint8_t* h = rx.headers + rx.extOffset;
-    MrcSethHeader seth;
-    MrcCcStateHeader ccs;
+    // reused (MrcFreshHeader): nothing below receives another SACK before this one is done
+    static MrcSethHeader sethScratch;
+    static MrcCcStateHeader ccsScratch;
+    MrcSethHeader& seth = MrcFreshHeader(sethScratch);
+    MrcCcStateHeader& ccs = MrcFreshHeader(ccsScratch);
     ReadHeaders(h, seth, ccs);
     const Time now = MrcNow();
     const bool pr = seth.IsProbeResponse();
@@ -187,7 +190,8 @@ MrcMultipathQueuePair::TailProbeAnswered(const MrcSethHeader& seth, Time now)
 void
 MrcMultipathQueuePair::ReceiveNack(const MrcRxPacket& rx)
 {
-    MrcNethHeader neth;
+    static MrcNethHeader nethScratch; // reused: see MrcFreshHeader
+    MrcNethHeader& neth = MrcFreshHeader(nethScratch);
     ReadHeaders(rx.headers + rx.extOffset, neth);
     const MrcNackReason reason = neth.GetNackReason();
     const uint32_t psn = neth.GetNackPsn();

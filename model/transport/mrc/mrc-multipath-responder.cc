@@ -188,7 +188,11 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
                                 uint16_t probeId,
                                 uint16_t tsEcho)
 {
-    MrcSethHeader seth;
+    // the headers are reused (MrcFreshHeader): SendReverse adds their bytes at once
+    static MrcSethHeader sethScratch;
+    static MrcCcStateHeader ccsScratch;
+    static MrcBthHeader bthScratch;
+    MrcSethHeader& seth = MrcFreshHeader(sethScratch);
     m_rxWin->FillSeth(seth, triggerPsn);
     if (probe)
     {
@@ -198,7 +202,7 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     seth.SetEntropy(ev);
     seth.SetPathFeedback(m);
     seth.SetCcType(MrcSethHeader::CC_TYPE_NSCC);
-    MrcCcStateHeader ccs;
+    MrcCcStateHeader& ccs = MrcFreshHeader(ccsScratch);
     m_rxWin->FillCcState(ccs);
     ccs.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(m_rcvdBytes));
     const MrcRcvBackpressure::Fields bp = m_rcvBp.OnSack(MrcNow());
@@ -207,7 +211,7 @@ MrcMultipathQueuePair::SendSack(uint32_t port,
     m_mpCounters.penaltySacks += bp.pen > 0 ? 1 : 0;
     m_mpCounters.restoreSacks += bp.restore ? 1 : 0;
     ccs.SetTxTimestamp(tsEcho);
-    MrcBthHeader bth;
+    MrcBthHeader& bth = MrcFreshHeader(bthScratch);
     bth.SetOpcode(MrcOpcode::MRC_SACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(m_rxWin->GetCumulativePsn());
@@ -222,12 +226,14 @@ MrcMultipathQueuePair::SendNack(uint32_t port,
                                 MrcNackReason reason,
                                 uint16_t tsEcho)
 {
-    MrcNethHeader neth;
+    static MrcNethHeader nethScratch; // reused: see MrcFreshHeader
+    static MrcBthHeader bthScratch;
+    MrcNethHeader& neth = MrcFreshHeader(nethScratch);
     neth.SetNackReason(reason);
     neth.SetEntropy(ev);
     neth.SetNackPsn(psn & MrcBthHeader::PSN_MASK);
     neth.SetTxTimestamp(tsEcho);
-    MrcBthHeader bth;
+    MrcBthHeader& bth = MrcFreshHeader(bthScratch);
     bth.SetOpcode(MrcOpcode::MRC_NACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(psn & MrcBthHeader::PSN_MASK);

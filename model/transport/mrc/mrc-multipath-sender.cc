@@ -171,7 +171,8 @@ MrcMultipathQueuePair::BuildDataPacket(uint32_t port,
         ts.emplace();
         ts->SetTxTimestamp(MrcTsethHeader::TimeToTicks(MrcNow()));
     }
-    MrcMethHeader meth;
+    static MrcMethHeader methScratch; // reused: see MrcFreshHeader
+    MrcMethHeader& meth = MrcFreshHeader(methScratch);
     meth.SetMsn(m_wqeMsn[idx].first);
     meth.SetRqMsn(m_wqeMsn[idx].second);
     d.bth.SetTimestampPresent(m_timestamps);

@@ -419,14 +419,17 @@ MrcRoceQueuePair::MakeDataPacket(const MrcSendWqe& w, uint64_t seq, uint32_t por
     const uint8_t opcode = MrcOpcode::WriteOpcode(false, first, last, imm);
 
     Ptr<Packet> p = MakeWritePayload(len, imm && last, w.wr.immediate);
-    MrcRethHeader reth;
+    // reused (MrcFreshHeader): AddFrameHeaders adds their bytes at once
+    static MrcRethHeader rethScratch;
+    static MrcBthHeader bthScratch;
+    MrcRethHeader& reth = MrcFreshHeader(rethScratch);
     if (first)
     {
         reth.SetVirtualAddress(w.wr.remoteAddress);
         reth.SetRkey(w.wr.rkey);
         reth.SetDmaLength(w.wr.length);
     }
-    MrcBthHeader bth;
+    MrcBthHeader& bth = MrcFreshHeader(bthScratch);
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(static_cast<uint32_t>((seq + m_initialPsn) & MrcBthHeader::PSN_MASK));
@@ -633,7 +636,8 @@ void
 MrcRoceQueuePair::ReceiveAck(const MrcRxPacket& rx)
 {
     const uint8_t* aeth = rx.headers + rx.extOffset;
-    MrcAethHeader a;
+    static MrcAethHeader aScratch; // reused: see MrcFreshHeader
+    MrcAethHeader& a = MrcFreshHeader(aScratch);
     a.SetSyndrome(aeth[0]);
     const uint64_t seq = Unwrap((rx.psn - m_initialPsn) & MrcBthHeader::PSN_MASK, m_sndUna);
     if (a.IsAck())
@@ -984,10 +988,13 @@ MrcRoceQueuePair::SendAck(uint32_t port)
         return; // nothing received yet
     }
     Ptr<Packet> p = NewPacket();
-    MrcAethHeader aeth;
+    // reused (MrcFreshHeader): SendControlToPeer adds their bytes at once
+    static MrcAethHeader aethScratch;
+    static MrcBthHeader bthScratch;
+    MrcAethHeader& aeth = MrcFreshHeader(aethScratch);
     aeth.SetAck();
     aeth.SetMsn(m_msn);
-    MrcBthHeader bth;
+    MrcBthHeader& bth = MrcFreshHeader(bthScratch);
     bth.SetOpcode(MrcOpcode::RC_ACK);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(static_cast<uint32_t>((m_ePsn - 1 + m_remoteInitialPsn) & MrcBthHeader::PSN_MASK));

@@ -470,7 +470,8 @@ MrcUecQueuePair::BuildDataPacket(uint32_t port,
     }
     DataParts d = MakeDataParts(idx, pktIdx, len, c, ar);
     Ptr<Packet> p = d.packet;
-    MrcMethHeader meth;
+    static MrcMethHeader methScratch; // reused: see MrcFreshHeader
+    MrcMethHeader& meth = MrcFreshHeader(methScratch);
     meth.SetMsn(static_cast<uint16_t>(m_msnBase + idx));
     // Receiver credit: the pull target rides in RQMSN, which UEC's Writes leave unused
     // (our choice of field; 256 B units, wrapping at 16 bits). 0 with RCCC off.

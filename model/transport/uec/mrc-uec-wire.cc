@@ -26,18 +26,22 @@ MrcUecMakeAck(const MrcReceiveBitmap& win,
               bool restoreCwnd,
               bool icrcRoom)
 {
-    MrcSethHeader seth;
+    // the headers are reused (MrcFreshHeader): MrcAddHeaders adds their bytes at once
+    static MrcSethHeader sethScratch;
+    static MrcCcStateHeader ccScratch;
+    static MrcBthHeader bthScratch;
+    MrcSethHeader& seth = MrcFreshHeader(sethScratch);
     win.FillSeth(seth, triggerPsn);
     seth.SetEntropy(ev);
     seth.SetPathFeedback(ecn ? MrcPathFeedback::SKIP_ONCE : MrcPathFeedback::NONE);
     seth.SetCcType(MrcSethHeader::CC_TYPE_NSCC);
-    MrcCcStateHeader cc;
+    MrcCcStateHeader& cc = MrcFreshHeader(ccScratch);
     win.FillCcState(cc);
     cc.SetRcvdBytesUnits(MrcCcStateHeader::BytesToRcvdUnits(rcvdBytes));
     cc.SetRcvCwndPen(rcvCwndPend);
     cc.SetRestoreCwnd(restoreCwnd);
     Ptr<Packet> p = Create<Packet>(icrcRoom ? MrcIcrcTrailer::SERIALIZED_SIZE : 0);
-    MrcBthHeader bth;
+    MrcBthHeader& bth = MrcFreshHeader(bthScratch);
     bth.SetOpcode(MrcOpcode::MRC_SACK);
     bth.SetDestQp(destQp);
     bth.SetPsn(win.GetCumulativePsn());
@@ -71,10 +75,13 @@ MrcUecMakePull(const MrcReceiveBitmap& win,
 void
 MrcUecReadAck(const uint8_t* ext, MrcUecAckFields& out)
 {
-    // Both headers are read from the received bytes (every ACK: no Buffer, no iterator).
-    MrcSethHeader seth;
+    // Both headers are read from the received bytes (every ACK: no Buffer, no iterator),
+    // into reused objects (MrcFreshHeader)
+    static MrcSethHeader sethScratch;
+    static MrcCcStateHeader ccScratch;
+    MrcSethHeader& seth = MrcFreshHeader(sethScratch);
     seth.ReadBytes(ext);
-    MrcCcStateHeader cc;
+    MrcCcStateHeader& cc = MrcFreshHeader(ccScratch);
     cc.ReadBytes(ext + MrcSethHeader::SIZE);
     out.cackPsn = seth.GetCackPsn();
     out.ackPsn = seth.GetAckPsn();
