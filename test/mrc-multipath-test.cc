@@ -38,6 +38,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <iostream>
@@ -1646,4 +1647,44 @@ TEST(MrcMultipath, AlwaysSkipRelativeAnswersAsCeRunWhenEveryPlaneIsMarked)
     EXPECT_GT(relative.responder.alwaysSkipSent, 0u);
     EXPECT_EQ(relative.responder.alwaysSkipWithheld, 0u);
     EXPECT_GT(relative.alwaysSkipRetired, 0u);
+}
+
+TEST(MrcMultipath, ConnectedQpKeepsNoCopyOfItsEvCandidates)
+{
+    // A QP's EV table is made from its candidates at RTR; the QP and the table then drop
+    // their copies (32 B a candidate each, on both ends of every connection: in an
+    // all-to-all, one connection per host pair). Two connections with the default
+    // profile (128 active + 64 backup EVs) from 256 and from 4,096 candidates hold the same
+    // memory: with the copies kept, the second held 2 x 2 x 3,840 x 32 = 491,520 B more.
+    Ptr<MrcTopology> t = TwoPlaneClos(4);
+    Ptr<MrcRdmaNic> na = MrcRdmaNic::GetNic(t->GetHost(0));
+    Ptr<MrcRdmaNic> nb = MrcRdmaNic::GetNic(t->GetHost(3));
+    ObjectFactory f("ns3::MrcMultipathQueuePair");
+    f.Set("BaseRtt", TimeValue(MicroSeconds(10)));
+    auto connectedBytes = [&](uint32_t n) {
+        std::vector<MrcEvCandidate> cands;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            cands.push_back(MrcEvCandidate::Structured(i % 2, static_cast<uint16_t>(i + 1)));
+        }
+        const double before = MrcTest::HeapBytesInUse();
+        MrcRdmaHelper::Connection c;
+        c.requester = na->CreateQueuePair(f);
+        c.responder = nb->CreateQueuePair(f);
+        Mp(c.requester)->SetEvCandidates(cands);
+        Mp(c.responder)->SetEvCandidates(cands);
+        MrcRdmaHelper::ConnectPair(c.requester, c.responder);
+        EXPECT_EQ(Mp(c.requester)->GetEvTable()->GetEvCount(), 192u);
+        return MrcTest::HeapBytesInUse() - before;
+    };
+    const double small = connectedBytes(256);
+    const double large = connectedBytes(4096);
+    if (small > 0)
+    {
+        std::cout << "heap bytes of a connected QP pair: " << small << " (256 candidates), "
+                  << large << " (4,096)" << std::endl;
+        EXPECT_LT(std::abs(large - small), 16384.0);
+        EXPECT_GT(small, 10000.0); // the measure works: two EV tables of 192 EVs
+    }
+    Simulator::Destroy();
 }

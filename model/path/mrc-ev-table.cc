@@ -318,6 +318,7 @@ MrcEvTable::Init(uint32_t localQpn, uint32_t remoteQpn, uint32_t nPorts)
         profile->SetFormat(MrcEvProfile::STRUCTURED);
     }
     Init(profile, nPorts, m_candidates);
+    std::vector<MrcEvCandidate>().swap(m_candidates); // the EVs are made; Init runs once
 }
 
 void

@@ -287,7 +287,8 @@ class MrcEvTable : public MrcPathSelector
     void SetProfile(Ptr<MrcEvProfile> profile);
 
     /**
-     * \param candidates candidate paths for the family's Init (call before it)
+     * \param candidates candidate paths for the family's Init (call before it; Init
+     *        generates the EVs from them and releases the copy)
      */
     void SetCandidates(const std::vector<MrcEvCandidate>& candidates);
 

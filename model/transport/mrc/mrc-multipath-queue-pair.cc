@@ -303,6 +303,9 @@ MrcMultipathQueuePair::DoConnect()
         table->SetCandidates(m_candidates);
     }
     m_paths->Init(m_qpn, m_remoteQpn, nPorts);
+    // The selector made its EVs: the candidates are not read again (a QP connects once), and
+    // at 128 and more EVs they are several KB a queue pair (all-to-all: one per host pair)
+    std::vector<MrcEvCandidate>().swap(m_candidates);
     m_paths->SetBaseRtt(m_baseRtt);
     m_paths->SetProbeSender(MakeCallback(&MrcMultipathQueuePair::SendEvProbe, this));
 

@@ -207,7 +207,8 @@ class MrcMultipathQueuePair : public MrcSprayedQueuePair
     /**
      * Candidate paths from which Connect generates the EV set (MrcEvProfile::Generate).
      * Without candidates a structured set of random 16-bit values per plane is drawn.
-     * Call before Connect (in RESET or INIT).
+     * Call before Connect (in RESET or INIT). The QP keeps them only until RTR, when its EV
+     * table is made from them (a QP connects once).
      * \param candidates per-plane candidates (SRv6 ones carry a uSID carrier)
      */
     void SetEvCandidates(const std::vector<MrcEvCandidate>& candidates);
