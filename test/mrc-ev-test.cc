@@ -4,12 +4,16 @@
 
 // Tests of MRC EV profiles (generation) and the EV table (states, sets, selection).
 
+#include "mrc-test-support.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/mrc-entropy.h"
 #include "ns3/mrc-ev-profile.h"
 #include "ns3/mrc-ev-table.h"
+#include "ns3/mrc-path-selector.h"
+#include "ns3/mrc-time-records.h"
 #include "ns3/nstime.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -1597,5 +1601,96 @@ TEST(MrcEvTable, ARevivedPathRefillsItsShortPlaneAtOnce)
     EXPECT_EQ(t->GetActiveCount(), 4u);
     EXPECT_EQ(t->GetBackupCount(0), 2u);
     EXPECT_EQ(t->GetState(1), MrcEvState::ASSUMED_BAD);
+    Simulator::Destroy();
+}
+
+// ---------------------------------------------------------------- the table's memory
+
+TEST(MrcEvTable, ReplaceGivesAnEvANewValueAndCarrier)
+{
+    // FourPathSet(2, 0, 0): ids 0..7 on plane 0, id % 4 = T1. The controller gives EV 1 the
+    // carrier of T1 3 and a new value; its replica 5 keeps the carrier of T1 1.
+    Ptr<MrcEvTable> t = MakeTableWith(FourPathSet(2, 0, 0), "RetireWholePath", false);
+    const uint32_t old = t->GetValue(1);
+    MrcEvCandidate next = Srv6Path(0, 3);
+    next.value |= 9u << 16;
+    MrcEvCandidate taken = next;
+    taken.value = t->GetValue(2);
+    EXPECT_FALSE(t->Replace(1, taken));          // another EV's value
+    EXPECT_FALSE(t->Replace(1, Srv6Path(1, 3))); // another plane
+    EXPECT_EQ(t->GetValue(1), old);
+    ASSERT_TRUE(t->Replace(1, next));
+    EXPECT_EQ(t->GetValue(1), next.value);
+    EXPECT_EQ(t->FindByValue(next.value), 1u);
+    EXPECT_EQ(t->FindByValue(old), MrcEvTable::NO_EV);
+    for (uint32_t id = 0; id < 8; ++id)
+    {
+        EXPECT_EQ(t->FindByValue(t->GetValue(id)), id);
+    }
+    const MrcEvEntry e = t->GetEntry(1);
+    ASSERT_TRUE(e.ev.hasCarrier);
+    EXPECT_TRUE(e.ev.carrier == next.carrier);
+    EXPECT_TRUE(t->GetEntry(5).ev.carrier == Srv6Path(0, 1).carrier);
+    EXPECT_FALSE(t->GetEntry(5).ev.carrier == next.carrier);
+    // the packets on EV 1 carry the new carrier (the family interface's choice)
+    Ptr<MrcPathSelector> sel = t;
+    uint32_t onEv1 = 0;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        const MrcPathChoice c = sel->Select(0, false);
+        ASSERT_NE(c.carrier, nullptr);
+        if (c.ev == next.value)
+        {
+            EXPECT_TRUE(*c.carrier == next.carrier);
+            ++onEv1;
+        }
+        else
+        {
+            const uint32_t id = t->FindByValue(c.ev);
+            ASSERT_NE(id, MrcEvTable::NO_EV);
+            EXPECT_TRUE(*c.carrier == Srv6Path(0, id % 4).carrier) << id;
+        }
+    }
+    EXPECT_EQ(onEv1, 2u); // once a round of 8
+    Simulator::Destroy();
+}
+
+TEST(MrcEvTable, EvsTakeThirtyTwoBytesUntilFeedbackNeedsTheirCounters)
+{
+    // A connection's table of the default profile (128 active + 64 backup EVs, structured:
+    // each EV its own path) keeps, until some feedback needs more, 32 bytes an EV and a
+    // 4-byte index slot (512 for 192 EVs), and its id lists. The first counter written
+    // (here an ECN echo) makes the cold parts of all its EVs, 48 bytes each. Before
+    // session 48 the same measure gave 41,472 bytes from the start (128-byte entries, a
+    // 20-byte copy of their hot fields, a 12-byte-slot index, 41 bytes per path), and 8,224
+    // after it.
+    MrcEndTimeRecords(); // ns-3 records every Time made before the first run (48 B each)
+    Ptr<MrcEvTable> t = CreateObject<MrcEvTable>();
+    EXPECT_EQ(t->AssignStreams(5), 1);
+    MrcEvSet set;
+    for (uint32_t i = 0; i < 192; ++i)
+    {
+        (i < 128 ? set.active : set.backup)
+            .push_back(MrcEvCandidate::Structured(0, static_cast<uint16_t>(i + 1)));
+    }
+    const double before = MrcTest::HeapBytesInUse();
+    t->Init(set);
+    const double made = MrcTest::HeapBytesInUse() - before;
+    ASSERT_EQ(t->GetEvCount(), 192u);
+    t->OnSack(1, MrcPathFeedback::NONE); // feedback that writes no counter: nothing made
+    EXPECT_EQ(MrcTest::HeapBytesInUse() - before, made);
+    t->OnSack(0, MrcPathFeedback::SKIP_ONCE);
+    const double cold = MrcTest::HeapBytesInUse() - before - made;
+    EXPECT_EQ(t->GetEntry(0).ecnEchoes, 1u);
+    EXPECT_EQ(t->GetEntry(1).ecnEchoes, 0u);
+    if (before > 0)
+    {
+        std::cout << "heap bytes of a 192-EV table: " << made << ", then " << cold
+                  << " for the cold parts" << std::endl;
+        EXPECT_GT(made, 192.0 * 32 + 512 * 4);                      // the measure works
+        EXPECT_LT(made, 192.0 * 32 + 512 * 4 + 192 * 4 * 2 + 1024); // ids, vectors, malloc
+        EXPECT_GE(cold, 192.0 * 48);
+        EXPECT_LT(cold, 192.0 * 48 + 64);
+    }
     Simulator::Destroy();
 }

@@ -27,14 +27,15 @@ NS_LOG_COMPONENT_DEFINE("MrcEvTableHealth");
 void
 MrcEvTable::EnterSkip(uint32_t id, uint32_t turns, MrcEvReason reason)
 {
-    MrcEvEntry& e = m_evs[id];
+    EvHot& e = m_hot[id];
     if (m_skipMode == SKIP_ROTATION)
     {
-        m_hot[id].skipTurns = std::max(m_hot[id].skipTurns, turns);
+        e.skipTurns = std::max(e.skipTurns, turns);
     }
     else
     {
-        e.skipUntil = std::max(e.skipUntil, MrcNow() + GetSkipTime());
+        Time& until = Cold(id).skipUntil;
+        until = std::max(until, MrcNow() + GetSkipTime());
     }
     if (e.state != MrcEvState::SKIP)
     {
@@ -81,7 +82,7 @@ MrcEvTable::OnInferredLoss(uint32_t evId)
 void
 MrcEvTable::ApplySack(uint32_t id, MrcPathFeedback m)
 {
-    MrcEvEntry& e = m_evs[id];
+    const EvHot& e = m_hot[id];
     NoteCarrierAlive(e.path); // the packet it echoes arrived
     if (m == MrcPathFeedback::ALWAYS_SKIP)
     {
@@ -93,7 +94,7 @@ MrcEvTable::ApplySack(uint32_t id, MrcPathFeedback m)
     }
     if (m == MrcPathFeedback::SKIP_ONCE)
     {
-        ++e.ecnEchoes;
+        ++Cold(id).ecnEchoes;
         EnterSkip(id, m_ecnSkipTurns, MrcEvReason::ECN_ECHO);
     }
     else if (m == MrcPathFeedback::ALWAYS_SKIP)
@@ -106,13 +107,13 @@ void
 MrcEvTable::ApplyTrim(uint32_t id)
 {
     m_lastLost = id;
-    MrcEvEntry& e = m_evs[id];
+    const EvHot& e = m_hot[id];
     NoteCarrierAlive(e.path); // the trimmed header went the whole way
     if (e.set != MrcEvEntry::ACTIVE)
     {
         return;
     }
-    ++e.trims;
+    ++Cold(id).trims;
     EnterSkip(id, m_trimSkipTurns, MrcEvReason::TRIM_NACK);
 }
 
@@ -120,9 +121,9 @@ void
 MrcEvTable::ApplyLoss(uint32_t id, MrcEvReason reason, bool carrierCounts)
 {
     m_lastLost = id;
-    if (m_evs[id].set == MrcEvEntry::ACTIVE)
+    if (m_hot[id].set == MrcEvEntry::ACTIVE)
     {
-        ++m_evs[id].timeouts;
+        ++Cold(id).timeouts;
     }
     Retire(id, reason);
     if (carrierCounts && m_carrierLossEvs > 0)
@@ -134,42 +135,45 @@ MrcEvTable::ApplyLoss(uint32_t id, MrcEvReason reason, bool carrierCounts)
 void
 MrcEvTable::NoteCarrierAlive(uint32_t path)
 {
-    if (m_carrierLossEvs == 0 || m_pathLosses[path] == 0)
+    if (m_carrierLossEvs == 0 || PathLosses(path) == 0)
     {
         return;
     }
     // a new count: every EV of the path may count again; a suspect carrier is cleared
-    m_pathLosses[path] = 0;
-    ++m_pathEpoch[path];
-    m_pathConfirm[path].Cancel();
+    PathState& ps = m_pathState[path];
+    ps.losses = 0;
+    ++ps.epoch;
+    ps.confirm.Cancel();
 }
 
 void
 MrcEvTable::CountCarrierLoss(uint32_t id)
 {
-    MrcEvEntry& e = m_evs[id];
+    const EvHot& e = m_hot[id];
     const uint32_t path = e.path;
-    if (m_pathDown[path] || !IsPlaneUp(e.ev.plane))
+    if (IsPathDown(path) || !IsPlaneUp(e.plane))
     {
         return; // already down; or Q3: a loss on a down plane says nothing of the path
     }
     const Time now = MrcNow();
-    if (m_pathLosses[path] > 0 && m_carrierLossWindow.IsStrictlyPositive() &&
-        now - m_pathFirstLoss[path] > m_carrierLossWindow)
+    PathState& ps = PathRef(path);
+    if (ps.losses > 0 && m_carrierLossWindow.IsStrictlyPositive() &&
+        now - ps.firstLoss > m_carrierLossWindow)
     {
-        m_pathLosses[path] = 0; // too old: start again
-        ++m_pathEpoch[path];
+        ps.losses = 0; // too old: start again
+        ++ps.epoch;
     }
-    if (e.carrierEpoch == m_pathEpoch[path])
+    EvCold& c = Cold(id);
+    if (c.carrierEpoch == ps.epoch)
     {
         return; // this EV was counted already
     }
-    e.carrierEpoch = m_pathEpoch[path];
-    if (m_pathLosses[path]++ == 0)
+    c.carrierEpoch = ps.epoch;
+    if (ps.losses++ == 0)
     {
-        m_pathFirstLoss[path] = now;
+        ps.firstLoss = now;
     }
-    if (m_pathLosses[path] >= m_carrierLossEvs && m_pathConfirm[path].IsExpired())
+    if (ps.losses >= m_carrierLossEvs && ps.confirm.IsExpired())
     {
         SuspectCarrier(path, id);
     }
@@ -178,7 +182,7 @@ MrcEvTable::CountCarrierLoss(uint32_t id)
 void
 MrcEvTable::SuspectCarrier(uint32_t path, uint32_t id)
 {
-    const uint32_t plane = m_evs[id].ev.plane;
+    const uint32_t plane = m_hot[id].plane;
     const Time wait =
         m_carrierConfirmTime.IsStrictlyPositive() ? m_carrierConfirmTime : 4 * m_baseRtt;
     if (!wait.IsStrictlyPositive())
@@ -191,7 +195,7 @@ MrcEvTable::SuspectCarrier(uint32_t path, uint32_t id)
     uint32_t probeId = id;
     for (uint32_t other : m_planeIds[plane])
     {
-        if (m_evs[other].path == path && m_hot[other].set == MrcEvEntry::ACTIVE &&
+        if (m_hot[other].path == path && m_hot[other].set == MrcEvEntry::ACTIVE &&
             m_hot[other].state == MrcEvState::GOOD)
         {
             probeId = other;
@@ -209,13 +213,14 @@ MrcEvTable::SuspectCarrier(uint32_t path, uint32_t id)
             m_probeSender(ChoiceOf(probeId));
         }
     }
-    m_pathConfirm[path] = Simulator::Schedule(wait, &MrcEvTable::ConfirmCarrier, this, path, plane);
+    PathRef(path).confirm =
+        Simulator::Schedule(wait, &MrcEvTable::ConfirmCarrier, this, path, plane);
 }
 
 void
 MrcEvTable::ConfirmCarrier(uint32_t path, uint32_t plane)
 {
-    if (m_pathLosses[path] >= m_carrierLossEvs && !m_pathDown[path])
+    if (PathLosses(path) >= m_carrierLossEvs && !IsPathDown(path))
     {
         RetireCarrier(path, plane);
     }
@@ -225,16 +230,17 @@ void
 MrcEvTable::RetireCarrier(uint32_t path, uint32_t plane)
 {
     NS_LOG_LOGIC("carrier of path " << path << " (plane " << plane << ") is down");
-    m_pathDown[path] = 1;
-    m_pathLosses[path] = 0;
-    ++m_pathEpoch[path];
+    PathState& ps = PathRef(path);
+    ps.down = 1;
+    ps.losses = 0;
+    ++ps.epoch;
     ++m_carrierFailures;
     m_carrierTrace(path, plane, false);
     // a copy of the ids: Retire changes the sets
     const std::vector<uint32_t> ids = m_planeIds[plane];
     for (uint32_t other : ids)
     {
-        if (m_evs[other].path == path && m_evs[other].set == MrcEvEntry::ACTIVE)
+        if (m_hot[other].path == path && m_hot[other].set == MrcEvEntry::ACTIVE)
         {
             Retire(other, MrcEvReason::CARRIER_LOSS);
         }
@@ -244,12 +250,12 @@ MrcEvTable::RetireCarrier(uint32_t path, uint32_t plane)
 void
 MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
 {
-    MrcEvEntry& e = m_evs[id];
+    EvHot& e = m_hot[id];
     if (e.set != MrcEvEntry::ACTIVE)
     {
         return;
     }
-    const uint32_t plane = e.ev.plane;
+    const uint32_t plane = e.plane;
     if (!IsPlaneUp(plane) && reason != MrcEvReason::ALWAYS_SKIP)
     {
         // Q3: losses on a plane whose port is down do not count against its EVs
@@ -264,11 +270,11 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
     }
     RemoveFromActive(id);
     e.set = MrcEvEntry::RETIRED;
-    m_hot[id].set = MrcEvEntry::RETIRED;
-    ++e.retirements;
-    e.probeSuccesses = 0;
-    e.probeOutstanding = false;
-    m_hot[id].skipTurns = 0;
+    EvCold& c = Cold(id);
+    ++c.retirements;
+    c.probeSuccesses = 0;
+    c.probeOutstanding = false;
+    e.skipTurns = 0;
     SetState(id, MrcEvState::ASSUMED_BAD, reason);
     Refill(plane, e.path);
     ScheduleProbe(id);
@@ -281,7 +287,7 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
         const std::vector<uint32_t> ids = m_planeIds[plane];
         for (uint32_t other : ids)
         {
-            if (other != id && m_evs[other].set == MrcEvEntry::ACTIVE && m_evs[other].path == path)
+            if (other != id && m_hot[other].set == MrcEvEntry::ACTIVE && m_hot[other].path == path)
             {
                 Retire(other, reason);
             }
@@ -290,10 +296,10 @@ MrcEvTable::Retire(uint32_t id, MrcEvReason reason)
     }
 }
 
-std::deque<uint32_t>::iterator
+std::vector<uint32_t>::iterator
 MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
 {
-    std::deque<uint32_t>& backup = m_backup[plane];
+    std::vector<uint32_t>& backup = m_backup[plane];
     if (m_refillAvoidsFailedPaths && !backup.empty())
     {
         // paths with an EV retired for loss or timeout and not yet revived: a backup there
@@ -301,13 +307,13 @@ MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
         std::vector<uint32_t> bad;
         for (uint32_t id : m_planeIds[plane])
         {
-            if (m_evs[id].state == MrcEvState::ASSUMED_BAD)
+            if (m_hot[id].state == MrcEvState::ASSUMED_BAD)
             {
-                bad.push_back(m_evs[id].path);
+                bad.push_back(m_hot[id].path);
             }
         }
         auto it = std::find_if(backup.begin(), backup.end(), [this, avoidPath, &bad](uint32_t b) {
-            const uint32_t path = m_evs[b].path;
+            const uint32_t path = m_hot[b].path;
             return path != avoidPath && !IsPathDown(path) &&
                    std::find(bad.begin(), bad.end(), path) == bad.end();
         });
@@ -321,12 +327,12 @@ MrcEvTable::PickBackup(uint32_t plane, uint32_t avoidPath)
     // one of a carrier found dead (CarrierLossEvs): with only those left the plane's
     // active set stays short, and an empty plane is not used until a probe revives an EV
     auto it = std::find_if(backup.begin(), backup.end(), [this, avoidPath](uint32_t b) {
-        return m_evs[b].path != avoidPath && !IsPathDown(m_evs[b].path);
+        return m_hot[b].path != avoidPath && !IsPathDown(m_hot[b].path);
     });
     if (it == backup.end())
     {
         it = std::find_if(backup.begin(), backup.end(), [this](uint32_t b) {
-            return !IsPathDown(m_evs[b].path);
+            return !IsPathDown(m_hot[b].path);
         });
     }
     return it;
@@ -337,7 +343,7 @@ MrcEvTable::Refill(uint32_t plane, uint32_t avoidPath)
 {
     while (m_plane[plane].activeCount < m_plane[plane].target && !m_backup[plane].empty())
     {
-        std::deque<uint32_t>& backup = m_backup[plane];
+        std::vector<uint32_t>& backup = m_backup[plane];
         auto it = PickBackup(plane, avoidPath);
         if (it == backup.end())
         {
@@ -345,9 +351,11 @@ MrcEvTable::Refill(uint32_t plane, uint32_t avoidPath)
         }
         uint32_t id = *it;
         backup.erase(it);
-        MrcEvEntry& b = m_evs[id];
         m_hot[id].skipTurns = 0;
-        b.skipUntil = Time(0);
+        if (!m_cold.empty())
+        {
+            m_cold[id].skipUntil = Time(0);
+        }
         AddToActive(id);
         SetState(id, MrcEvState::GOOD, MrcEvReason::PROMOTED);
     }
@@ -356,8 +364,8 @@ MrcEvTable::Refill(uint32_t plane, uint32_t avoidPath)
 void
 MrcEvTable::Place(uint32_t id)
 {
-    MrcEvEntry& e = m_evs[id];
-    const uint32_t plane = e.ev.plane;
+    EvHot& e = m_hot[id];
+    const uint32_t plane = e.plane;
     if (m_plane[plane].activeCount < m_plane[plane].target)
     {
         AddToActive(id);
@@ -365,7 +373,6 @@ MrcEvTable::Place(uint32_t id)
     else
     {
         e.set = MrcEvEntry::BACKUP;
-        m_hot[id].set = MrcEvEntry::BACKUP;
         m_backup[plane].push_back(id);
     }
 }
@@ -375,31 +382,32 @@ MrcEvTable::Place(uint32_t id)
 void
 MrcEvTable::ScheduleProbe(uint32_t id)
 {
-    MrcEvEntry& e = m_evs[id];
-    e.probeEvent.Cancel();
+    EventId& timer = ProbeTimer(id);
+    timer.Cancel();
     double factor = 1.0 + m_rng->GetValue(-m_probeJitter, m_probeJitter);
-    e.probeEvent = Simulator::Schedule(Seconds(m_probeInterval.GetSeconds() * factor),
-                                       &MrcEvTable::SendProbe,
-                                       this,
-                                       id);
+    timer = Simulator::Schedule(Seconds(m_probeInterval.GetSeconds() * factor),
+                                &MrcEvTable::SendProbe,
+                                this,
+                                id);
 }
 
 void
 MrcEvTable::SendProbe(uint32_t id)
 {
-    MrcEvEntry& e = m_evs[id];
+    const EvHot& e = m_hot[id];
     if (e.state != MrcEvState::ASSUMED_BAD)
     {
         return;
     }
-    if ((m_probeCb.IsNull() && m_probeSender.IsNull()) || !IsPlaneUp(e.ev.plane))
+    if ((m_probeCb.IsNull() && m_probeSender.IsNull()) || !IsPlaneUp(e.plane))
     {
         ScheduleProbe(id); // try again later (Q3: no probes on a down plane)
         return;
     }
-    e.probeOutstanding = true;
-    ++e.probesSent;
-    e.probeEvent = Simulator::Schedule(m_probeTimeout, &MrcEvTable::ProbeTimedOut, this, id);
+    EvCold& c = Cold(id);
+    c.probeOutstanding = true;
+    ++c.probesSent;
+    ProbeTimer(id) = Simulator::Schedule(m_probeTimeout, &MrcEvTable::ProbeTimedOut, this, id);
     if (!m_probeCb.IsNull())
     {
         m_probeCb(id);
@@ -413,14 +421,14 @@ MrcEvTable::SendProbe(uint32_t id)
 void
 MrcEvTable::ProbeTimedOut(uint32_t id)
 {
-    MrcEvEntry& e = m_evs[id];
-    if (e.state != MrcEvState::ASSUMED_BAD || !e.probeOutstanding)
+    if (m_hot[id].state != MrcEvState::ASSUMED_BAD || !ColdOf(id).probeOutstanding)
     {
         return;
     }
-    e.probeOutstanding = false;
-    e.probeSuccesses = 0;
-    ++e.probeTimeouts;
+    EvCold& c = Cold(id);
+    c.probeOutstanding = false;
+    c.probeSuccesses = 0;
+    ++c.probeTimeouts;
     ScheduleProbe(id);
 }
 
@@ -442,39 +450,41 @@ bool
 MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
 {
     CheckId(evId);
-    MrcEvEntry& e = m_evs[evId];
+    const EvHot& e = m_hot[evId];
     NoteCarrierAlive(e.path); // the probe went the whole way and back
-    if (e.state != MrcEvState::ASSUMED_BAD || !e.probeOutstanding)
+    if (e.state != MrcEvState::ASSUMED_BAD || !ColdOf(evId).probeOutstanding)
     {
         return false;
     }
-    e.probeEvent.Cancel();
-    e.probeOutstanding = false;
-    ++e.probeAnswers;
+    CancelProbe(evId);
+    EvCold& c = Cold(evId);
+    c.probeOutstanding = false;
+    ++c.probeAnswers;
     if (m == MrcPathFeedback::ALWAYS_SKIP)
     {
-        e.probeSuccesses = 0;
+        c.probeSuccesses = 0;
         ScheduleProbe(evId);
         return true;
     }
-    if (++e.probeSuccesses < m_reviveSuccesses)
+    if (++c.probeSuccesses < m_reviveSuccesses)
     {
         ScheduleProbe(evId);
         return true;
     }
-    e.probeSuccesses = 0;
+    c.probeSuccesses = 0;
     if (IsPathDown(e.path))
     {
         // the carrier works again: its backups may be promoted, its losses count anew
-        m_pathDown[e.path] = 0;
-        m_pathLosses[e.path] = 0;
-        ++m_pathEpoch[e.path];
-        m_carrierTrace(e.path, e.ev.plane, true);
+        PathState& ps = m_pathState[e.path];
+        ps.down = 0;
+        ps.losses = 0;
+        ++ps.epoch;
+        m_carrierTrace(e.path, e.plane, true);
     }
     if (m == MrcPathFeedback::SKIP_ONCE)
     {
         m_hot[evId].skipTurns = m_ecnSkipTurns;
-        e.skipUntil = MrcNow() + GetSkipTime();
+        c.skipUntil = MrcNow() + GetSkipTime();
         SetState(evId, MrcEvState::SKIP, MrcEvReason::PROBE_REVIVED);
     }
     else
@@ -485,7 +495,7 @@ MrcEvTable::OnProbeAnswer(uint32_t evId, MrcPathFeedback m)
     // a plane left short while its backups could not be promoted (a dead carrier's, or with
     // RefillAvoidsFailedPaths a failed path's) takes them now that the path works again,
     // rather than at its next retirement
-    Refill(e.ev.plane);
+    Refill(e.plane);
     return true;
 }
 
@@ -495,8 +505,8 @@ void
 MrcEvTable::Deny(uint32_t evId)
 {
     CheckId(evId);
-    MrcEvEntry& e = m_evs[evId];
-    const uint32_t plane = e.ev.plane;
+    EvHot& e = m_hot[evId];
+    const uint32_t plane = e.plane;
     switch (e.set)
     {
     case MrcEvEntry::DENIED:
@@ -513,10 +523,12 @@ MrcEvTable::Deny(uint32_t evId)
         break;
     }
     const bool wasActive = e.set == MrcEvEntry::ACTIVE;
-    e.probeEvent.Cancel();
-    e.probeOutstanding = false;
+    CancelProbe(evId);
+    if (!m_cold.empty())
+    {
+        m_cold[evId].probeOutstanding = false;
+    }
     e.set = MrcEvEntry::DENIED;
-    m_hot[evId].set = MrcEvEntry::DENIED;
     SetState(evId, MrcEvState::DENIED, MrcEvReason::CONTROLLER_DENY);
     if (wasActive)
     {
@@ -528,7 +540,7 @@ void
 MrcEvTable::Allow(uint32_t evId)
 {
     CheckId(evId);
-    if (m_evs[evId].set != MrcEvEntry::DENIED)
+    if (m_hot[evId].set != MrcEvEntry::DENIED)
     {
         return;
     }
@@ -541,26 +553,37 @@ bool
 MrcEvTable::Replace(uint32_t evId, const MrcEvCandidate& ev)
 {
     CheckId(evId);
-    MrcEvEntry& e = m_evs[evId];
-    if (ev.plane != e.ev.plane)
+    EvHot& e = m_hot[evId];
+    if (ev.plane != e.plane)
     {
         return false;
     }
-    const uint32_t* other = m_byValue.Find(ev.value);
-    if (other && *other != evId)
+    const uint32_t other = FindByValue(ev.value);
+    if (other != NO_EV && other != evId)
     {
         return false;
     }
-    m_byValue.Erase(e.ev.value);
-    m_byValue.Insert(ev.value, evId);
-    e.ev = ev;
-    m_hot[evId].skipTurns = 0;
-    e.skipUntil = Time(0);
-    e.probeSuccesses = 0;
+    e.value = ev.value;
+    // the index again, with the new value (a controller's call, not a packet's)
+    std::fill(m_byValue.begin(), m_byValue.end(), 0);
+    for (uint32_t id = 0; id < m_hot.size(); ++id)
+    {
+        IndexValue(id);
+    }
+    e.carrier = ev.hasCarrier ? CarrierIndex(ev.carrier) : NO_CARRIER;
+    e.skipTurns = 0;
+    if (!m_cold.empty())
+    {
+        m_cold[evId].skipUntil = Time(0);
+        m_cold[evId].probeSuccesses = 0;
+    }
     if (e.set == MrcEvEntry::RETIRED)
     {
-        e.probeEvent.Cancel();
-        e.probeOutstanding = false;
+        CancelProbe(evId);
+        if (!m_cold.empty())
+        {
+            m_cold[evId].probeOutstanding = false;
+        }
         SetState(evId, MrcEvState::GOOD, MrcEvReason::CONTROLLER_ALLOW);
         Place(evId);
     }

@@ -277,13 +277,13 @@ MrcEvTable::~MrcEvTable()
 void
 MrcEvTable::DoDispose()
 {
-    for (auto& e : m_evs)
+    for (auto& t : m_probeTimers)
     {
-        e.probeEvent.Cancel();
+        t.second.Cancel();
     }
-    for (auto& c : m_pathConfirm)
+    for (auto& p : m_pathState)
     {
-        c.Cancel();
+        p.confirm.Cancel();
     }
     m_probeCb = MakeNullCallback<void, uint32_t>();
     m_probeSender = MakeNullCallback<void, const MrcPathChoice&>();
@@ -325,14 +325,13 @@ void
 MrcEvTable::Init(const MrcEvSet& set)
 {
     NS_LOG_FUNCTION(this << set.active.size() << set.backup.size());
-    NS_ABORT_MSG_IF(!m_evs.empty(), "MrcEvTable::Init called twice");
+    NS_ABORT_MSG_IF(!m_hot.empty(), "MrcEvTable::Init called twice");
     NS_ABORT_MSG_IF(set.active.empty(), "MrcEvTable::Init: the active set is empty");
     SizePlanes(set);
     std::vector<uint32_t> carrierPaths; // id of the first EV of each carrier path
     for (const auto& c : set.active)
     {
         uint32_t id = AddEv(c, carrierPaths);
-        m_evs[id].state = MrcEvState::GOOD;
         m_hot[id].state = MrcEvState::GOOD;
         AddToActive(id);
         ++m_plane[c.plane].target;
@@ -340,18 +339,13 @@ MrcEvTable::Init(const MrcEvSet& set)
     for (const auto& c : set.backup)
     {
         uint32_t id = AddEv(c, carrierPaths);
-        m_evs[id].state = MrcEvState::UNKNOWN;
         m_hot[id].state = MrcEvState::UNKNOWN;
-        m_evs[id].set = MrcEvEntry::BACKUP;
         m_hot[id].set = MrcEvEntry::BACKUP;
         m_backup[c.plane].push_back(id);
     }
     m_evMinActive = set.evMinActive;
-    m_pathLosses.assign(m_paths, 0);
-    m_pathFirstLoss.assign(m_paths, Time(0));
-    m_pathEpoch.assign(m_paths, 1);
-    m_pathDown.assign(m_paths, 0);
-    m_pathConfirm.assign(m_paths, EventId());
+    // the per-path counts (m_pathState) and the EVs' cold parts (m_cold) are made when
+    // first needed: most connections count no loss
     for (Plane& pl : m_plane)
     {
         pl.reverseEv = NO_EV;
@@ -377,24 +371,47 @@ MrcEvTable::SizePlanes(const MrcEvSet& set)
     }
     const size_t total = set.active.size() + set.backup.size();
     m_backup.assign(m_planes, {});
-    m_evs.reserve(total);
     m_hot.reserve(total);
     m_plane.assign(m_planes, Plane{});
     m_planeIds.assign(m_planes, {});
-    m_byValue.clear();
-    m_byValue.Reserve(total);
+    // every list at its final size at once: no growth's spare room in each connection
+    // (a plane's active vector never holds more than its EVs of the first active set)
+    std::vector<uint32_t> active(m_planes, 0);
+    std::vector<uint32_t> all(m_planes, 0);
+    for (const auto& c : set.active)
+    {
+        ++active[c.plane];
+        ++all[c.plane];
+    }
+    for (const auto& c : set.backup)
+    {
+        ++all[c.plane];
+    }
+    for (uint32_t p = 0; p < m_planes; ++p)
+    {
+        m_plane[p].active.reserve(active[p]);
+        m_planeIds[p].reserve(all[p]);
+        m_backup[p].reserve(all[p] - active[p]);
+    }
+    std::size_t slots = 8;
+    while (slots < 2 * total)
+    {
+        slots <<= 1;
+    }
+    m_byValue.assign(slots, 0);
 }
 
 uint32_t
 MrcEvTable::AddEv(const MrcEvCandidate& c, std::vector<uint32_t>& carrierPaths)
 {
-    uint32_t id = m_evs.size();
-    NS_ABORT_MSG_IF(!m_byValue.Insert(c.value, id),
+    uint32_t id = m_hot.size();
+    NS_ABORT_MSG_IF(FindByValue(c.value) != NO_EV,
                     "MrcEvTable: EV value 0x" << std::hex << c.value << std::dec
                                               << " appears twice");
-    m_evs.emplace_back();
-    m_evs.back().ev = c;
     m_hot.emplace_back();
+    m_hot.back().value = c.value;
+    IndexValue(id);
+    m_hot.back().plane = static_cast<uint8_t>(c.plane); // below 32 (SizePlanes)
     m_planeIds[c.plane].push_back(id);
     // Path groups: EVs that share an SRv6 carrier take the same path (replicas told apart
     // only by their value); every EV without a carrier is a path of its own.
@@ -403,23 +420,25 @@ MrcEvTable::AddEv(const MrcEvCandidate& c, std::vector<uint32_t>& carrierPaths)
     {
         for (uint32_t first : carrierPaths)
         {
-            const MrcEvCandidate& o = m_evs[first].ev;
-            if (o.plane == c.plane && o.carrier == c.carrier)
+            const EvHot& o = m_hot[first];
+            if (o.plane == c.plane && m_carriers[o.carrier] == c.carrier)
             {
-                path = m_evs[first].path;
+                path = o.path;
+                m_hot.back().carrier = o.carrier;
                 break;
             }
         }
         if (path == m_paths)
         {
             carrierPaths.push_back(id);
+            m_hot.back().carrier = m_carriers.size();
+            m_carriers.push_back(c.carrier);
         }
     }
     if (path == m_paths)
     {
         ++m_paths;
     }
-    m_evs.back().path = path;
     m_hot.back().path = path;
     return id;
 }
@@ -463,21 +482,20 @@ MrcEvTable::GetSkipTime() const
 void
 MrcEvTable::CheckId(uint32_t id) const
 {
-    NS_ABORT_MSG_IF(id >= m_evs.size(),
-                    "MrcEvTable: EV id " << id << " not allowed; allowed 0.." << m_evs.size() - 1);
+    NS_ABORT_MSG_IF(id >= m_hot.size(),
+                    "MrcEvTable: EV id " << id << " not allowed; allowed 0.." << m_hot.size() - 1);
 }
 
 void
 MrcEvTable::SetState(uint32_t id, MrcEvState to, MrcEvReason reason)
 {
-    MrcEvEntry& e = m_evs[id];
+    EvHot& e = m_hot[id];
     MrcEvState from = e.state;
     e.state = to;
-    m_hot[id].state = to;
-    NS_LOG_DEBUG("EV " << id << " 0x" << std::hex << e.ev.value << std::dec << " plane "
-                       << e.ev.plane << ": " << MrcEvStateName(from) << " -> " << MrcEvStateName(to)
-                       << " (" << MrcEvReasonName(reason) << ")");
-    m_stateTrace(id, e.ev.value, e.ev.plane, from, to, reason);
+    NS_LOG_DEBUG("EV " << id << " 0x" << std::hex << e.value << std::dec << " plane "
+                       << uint32_t{e.plane} << ": " << MrcEvStateName(from) << " -> "
+                       << MrcEvStateName(to) << " (" << MrcEvReasonName(reason) << ")");
+    m_stateTrace(id, e.value, e.plane, from, to, reason);
 }
 
 // ----- active set and rotation -----
@@ -485,22 +503,21 @@ MrcEvTable::SetState(uint32_t id, MrcEvState to, MrcEvReason reason)
 void
 MrcEvTable::AddToActive(uint32_t id)
 {
-    MrcEvEntry& e = m_evs[id];
+    EvHot& e = m_hot[id];
     e.set = MrcEvEntry::ACTIVE;
-    m_hot[id].set = MrcEvEntry::ACTIVE;
-    std::vector<uint32_t>& act = m_plane[e.ev.plane].active;
-    m_hot[id].pos = act.size();
+    std::vector<uint32_t>& act = m_plane[e.plane].active;
+    e.pos = act.size();
     act.push_back(id);
-    ++m_plane[e.ev.plane].activeCount;
+    ++m_plane[e.plane].activeCount;
     ++m_nActive;
 }
 
 void
 MrcEvTable::RemoveFromActive(uint32_t id)
 {
-    MrcEvEntry& e = m_evs[id];
+    const EvHot& e = m_hot[id];
     NS_ASSERT(e.set == MrcEvEntry::ACTIVE);
-    const uint32_t plane = e.ev.plane;
+    const uint32_t plane = e.plane;
     std::vector<uint32_t>& act = m_plane[plane].active;
     uint32_t& cursor = m_plane[plane].cursor;
     auto swapPos = [this, &act](uint32_t a, uint32_t b) {
@@ -649,7 +666,7 @@ MrcEvTable::SelectId(uint32_t sendablePlanes, uint32_t excludeEv)
     const uint32_t usable = sendablePlanes & ~(m_localDownMask | m_remoteDownMask);
     // a retransmission avoids the path of the EV it was lost on, not only the EV: other
     // EVs with the same carrier take the same path
-    const uint32_t excludePath = excludeEv < m_evs.size() ? m_hot[excludeEv].path : NO_EV;
+    const uint32_t excludePath = excludeEv < m_hot.size() ? m_hot[excludeEv].path : NO_EV;
     if (!m_drawn && m_nActive > 0)
     {
         DrawFirstRounds();
@@ -687,8 +704,7 @@ MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePa
             Reshuffle(plane);
         }
         const uint32_t id = act[cursor++];
-        // the state and skip turns come from the compact m_hot: an EV passed over costs
-        // no visit to its (larger) entry
+        // one 32-byte EvHot holds all a selection reads and writes of an EV
         EvHot& h = m_hot[id];
         if (h.state == MrcEvState::SKIP)
         {
@@ -700,7 +716,7 @@ MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePa
                 }
                 continue; // this pass was the skipped turn
             }
-            if (MrcNow() < m_evs[id].skipUntil)
+            if (MrcNow() < ColdOf(id).skipUntil)
             {
                 continue;
             }
@@ -714,7 +730,7 @@ MrcEvTable::SelectInPlane(uint32_t plane, uint32_t excludeEv, uint32_t excludePa
         {
             continue;
         }
-        ++m_evs[id].sent;
+        ++h.sent;
         return id;
     }
     return NO_EV;
@@ -823,10 +839,10 @@ MrcEvTable::DoSelect(const MrcPathRequest& r)
 MrcPathChoice
 MrcEvTable::ChoiceOf(uint32_t id) const
 {
-    const MrcEvEntry& e = m_evs[id];
-    MrcPathChoice c = EvChoice(e.ev.plane, e.ev.value);
+    const EvHot& e = m_hot[id];
+    MrcPathChoice c = EvChoice(e.plane, e.value);
     c.path = e.path;
-    c.carrier = e.ev.hasCarrier ? &e.ev.carrier : nullptr;
+    c.carrier = e.carrier != NO_CARRIER ? &m_carriers[e.carrier] : nullptr;
     return c;
 }
 
@@ -878,13 +894,13 @@ MrcEvTable::LossOnLivePath(uint32_t ev, MrcPathSignal kind)
     ApplyLoss(id,
               kind == MrcPathSignal::TIMEOUT ? MrcEvReason::TIMEOUT : MrcEvReason::LOSS_INFERRED,
               false);
-    NoteCarrierAlive(m_evs[id].path);
+    NoteCarrierAlive(m_hot[id].path);
 }
 
 bool
 MrcEvTable::IsCarrierDown(uint32_t path) const
 {
-    return path < m_pathDown.size() && m_pathDown[path] != 0;
+    return path < m_pathState.size() && m_pathState[path].down != 0;
 }
 
 uint32_t
@@ -898,40 +914,80 @@ MrcEvTable::GetCarrierFailures() const
 uint32_t
 MrcEvTable::FindByValue(uint32_t value) const
 {
-    // a flat open-addressing table: one or two cache lines per SACK
-    const uint32_t* id = m_byValue.Find(value);
-    return id ? *id : NO_EV;
+    // open addressing: one or two cache lines of the index per SACK, then the EV's own
+    if (m_byValue.empty())
+    {
+        return NO_EV;
+    }
+    const std::size_t mask = m_byValue.size() - 1;
+    for (std::size_t i = HomeOf(value); m_byValue[i] != 0; i = (i + 1) & mask)
+    {
+        const uint32_t id = m_byValue[i] - 1;
+        if (m_hot[id].value == value)
+        {
+            return id;
+        }
+    }
+    return NO_EV;
 }
 
-const MrcEvEntry&
+MrcEvEntry
 MrcEvTable::GetEntry(uint32_t evId) const
 {
     CheckId(evId);
-    return m_evs[evId];
+    const EvHot& h = m_hot[evId];
+    const EvCold& c = ColdOf(evId);
+    MrcEvEntry e;
+    e.ev.plane = h.plane;
+    e.ev.value = h.value;
+    e.ev.hasCarrier = h.carrier != NO_CARRIER;
+    if (e.ev.hasCarrier)
+    {
+        e.ev.carrier = m_carriers[h.carrier];
+    }
+    e.state = h.state;
+    e.set = h.set;
+    e.path = h.path;
+    e.carrierEpoch = c.carrierEpoch;
+    e.sent = h.sent;
+    e.skipUntil = c.skipUntil;
+    e.probeOutstanding = c.probeOutstanding;
+    e.probeSuccesses = c.probeSuccesses;
+    e.ecnEchoes = c.ecnEchoes;
+    e.trims = c.trims;
+    e.timeouts = c.timeouts;
+    e.retirements = c.retirements;
+    e.probesSent = c.probesSent;
+    e.probeAnswers = c.probeAnswers;
+    e.probeTimeouts = c.probeTimeouts;
+    return e;
 }
 
 MrcEvState
 MrcEvTable::GetState(uint32_t evId) const
 {
-    return GetEntry(evId).state;
+    CheckId(evId);
+    return m_hot[evId].state;
 }
 
 uint32_t
 MrcEvTable::GetValue(uint32_t evId) const
 {
-    return GetEntry(evId).ev.value;
+    CheckId(evId);
+    return m_hot[evId].value;
 }
 
 uint32_t
 MrcEvTable::GetPlane(uint32_t evId) const
 {
-    return GetEntry(evId).ev.plane;
+    CheckId(evId);
+    return m_hot[evId].plane;
 }
 
 uint32_t
 MrcEvTable::GetEvCount() const
 {
-    return m_evs.size();
+    return m_hot.size();
 }
 
 bool
@@ -976,9 +1032,7 @@ MrcEvTable::GetBackupCount(uint32_t plane) const
 uint32_t
 MrcEvTable::CountInState(MrcEvState s) const
 {
-    return std::count_if(m_evs.begin(), m_evs.end(), [s](const MrcEvEntry& e) {
-        return e.state == s;
-    });
+    return std::count_if(m_hot.begin(), m_hot.end(), [s](const EvHot& e) { return e.state == s; });
 }
 
 uint32_t
@@ -1002,7 +1056,89 @@ MrcEvTable::GetPathCount() const
 uint32_t
 MrcEvTable::GetPath(uint32_t evId) const
 {
-    return GetEntry(evId).path;
+    CheckId(evId);
+    return m_hot[evId].path;
+}
+
+// ----- the parts made when first needed -----
+
+MrcEvTable::EvCold&
+MrcEvTable::Cold(uint32_t id)
+{
+    static_assert(sizeof(EvHot) == 32, "two EVs a cache line");
+    if (m_cold.empty())
+    {
+        m_cold.resize(m_hot.size());
+    }
+    return m_cold[id];
+}
+
+const MrcEvTable::EvCold&
+MrcEvTable::ColdOf(uint32_t id) const
+{
+    static const EvCold blank;
+    return m_cold.empty() ? blank : m_cold[id];
+}
+
+MrcEvTable::PathState&
+MrcEvTable::PathRef(uint32_t path)
+{
+    if (m_pathState.empty())
+    {
+        m_pathState.resize(m_paths);
+    }
+    return m_pathState[path];
+}
+
+EventId&
+MrcEvTable::ProbeTimer(uint32_t id)
+{
+    for (auto& t : m_probeTimers)
+    {
+        if (t.first == id)
+        {
+            return t.second;
+        }
+    }
+    m_probeTimers.emplace_back(id, EventId());
+    return m_probeTimers.back().second;
+}
+
+void
+MrcEvTable::CancelProbe(uint32_t id)
+{
+    for (auto& t : m_probeTimers)
+    {
+        if (t.first == id)
+        {
+            t.second.Cancel();
+            return;
+        }
+    }
+}
+
+void
+MrcEvTable::IndexValue(uint32_t id)
+{
+    const std::size_t mask = m_byValue.size() - 1;
+    std::size_t i = HomeOf(m_hot[id].value);
+    while (m_byValue[i] != 0)
+    {
+        i = (i + 1) & mask;
+    }
+    m_byValue[i] = id + 1;
+}
+
+uint32_t
+MrcEvTable::CarrierIndex(const MrcUsidCarrier& c)
+{
+    auto it = std::find(m_carriers.begin(), m_carriers.end(), c);
+    if (it != m_carriers.end())
+    {
+        return static_cast<uint32_t>(it - m_carriers.begin());
+    }
+    m_carriers.push_back(c);
+    return static_cast<uint32_t>(m_carriers.size() - 1);
 }
 
 } // namespace ns3

@@ -10,7 +10,6 @@
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
-#include "ns3/mrc-flat-map.h"
 #include "ns3/mrc-neth-header.h"
 #include "ns3/mrc-seth-header.h"
 #include "ns3/mrc-usid.h"
@@ -20,7 +19,6 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <string>
 #include <vector>
@@ -85,9 +83,10 @@ MrcPathSignal MrcPathSignalOfSack(MrcPathFeedback m);
 
 /**
  * \ingroup mrc
- * One EV of a QP with its state and counters.
+ * One EV of a QP with its state and counters: a copy, made by MrcEvTable::GetEntry (the table
+ * keeps its EVs in compact parts, see "Memory per connection" in the model chapter).
  */
-struct alignas(64) MrcEvEntry
+struct MrcEvEntry
 {
     /// Which set the EV is in.
     enum Set : uint8_t
@@ -98,8 +97,6 @@ struct alignas(64) MrcEvEntry
         DENIED,  //!< denied by the controller
     };
 
-    // The fields a selection reads and writes (value, plane, carrier, state, set, path and
-    // the sent counter) come first: with the 64-byte alignment they share one cache line.
     MrcEvCandidate ev;                     //!< value, plane, carrier
     MrcEvState state{MrcEvState::UNKNOWN}; //!< health state
     Set set{BACKUP};                       //!< set membership
@@ -110,7 +107,6 @@ struct alignas(64) MrcEvEntry
     // probe bookkeeping (ASSUMED_BAD)
     bool probeOutstanding{false}; //!< a probe is in flight
     uint32_t probeSuccesses{0};   //!< consecutive answered probes
-    EventId probeEvent;           //!< next probe or probe timeout
     // counters
     uint32_t ecnEchoes{0};     //!< SACKs with m = SKIP_ONCE
     uint32_t trims{0};         //!< TRIMMED NACKs
@@ -424,7 +420,7 @@ class MrcEvTable : public MrcPathSelector
     uint32_t FindByValue(uint32_t value) const;
 
     /// \param evId an EV id \return the entry (state, counters, carrier)
-    const MrcEvEntry& GetEntry(uint32_t evId) const;
+    MrcEvEntry GetEntry(uint32_t evId) const;
 
     /// \param evId an EV id \return its state
     MrcEvState GetState(uint32_t evId) const;
@@ -531,13 +527,13 @@ class MrcEvTable : public MrcPathSelector
     /// \param path a path group \return true if it may not supply backups (carrier down)
     bool IsPathDown(uint32_t path) const
     {
-        return !m_pathDown.empty() && m_pathDown[path] != 0;
+        return !m_pathState.empty() && m_pathState[path].down != 0;
     }
 
     /// Size the per-plane vectors for an EV set (Init).
     /// \param set the EV set
     void SizePlanes(const MrcEvSet& set);
-    /// Add one EV to m_evs, m_hot, m_byValue and its plane, with its path group (Init).
+    /// Add one EV to m_hot, m_byValue and its plane, with its path group (Init).
     /// \param c the EV
     /// \param carrierPaths ids of the first EV of each SRv6 carrier seen so far
     /// \return its id
@@ -580,7 +576,7 @@ class MrcEvTable : public MrcPathSelector
     /// ASSUMED_BAD (none: end()).
     /// \param plane the plane \param avoidPath the path the retired EV failed on (or NO_EV)
     /// \return an iterator into m_backup[plane], or its end() when none may be promoted
-    std::deque<uint32_t>::iterator PickBackup(uint32_t plane, uint32_t avoidPath);
+    std::vector<uint32_t>::iterator PickBackup(uint32_t plane, uint32_t avoidPath);
     /// Put a revived or allowed EV into the active set (plane short) or backup.
     void Place(uint32_t id);
     /// Draw the next round's order of one plane's active vector (Order attribute).
@@ -605,19 +601,87 @@ class MrcEvTable : public MrcPathSelector
     /// \param id an EV id \return its path (value encoded SRC_PORT_LOW, plane, group, carrier)
     MrcPathChoice ChoiceOf(uint32_t id) const;
 
-    std::vector<MrcEvEntry> m_evs; //!< all EVs, by id
+    /// m_hot's carrier of an EV without one (structured or ECMP format).
+    static constexpr uint32_t NO_CARRIER = 0xffffffffu;
 
-    /// What Select reads of every EV it passes (kept apart from the larger entries).
+    /// One EV as the per-packet calls read it: what Select passes over, the value, plane and
+    /// carrier a packet takes, and its packet count. 32 bytes: two EVs a cache line.
     struct EvHot
     {
-        MrcEvState state{MrcEvState::UNKNOWN};   //!< health state (a copy of the entry's)
-        MrcEvEntry::Set set{MrcEvEntry::BACKUP}; //!< set membership (a copy of the entry's)
+        uint32_t value{0};                       //!< the 32-bit EV carried on the wire
+        uint32_t path{0};                        //!< path group (Init)
+        uint32_t pos{0};                         //!< index in its plane's active vector (ACTIVE)
         uint32_t skipTurns{0};                   //!< rotation mode: turns still to skip
-        uint32_t path{0}; //!< path group (a copy of the entry's, for the round's deal)
-        uint32_t pos{0};  //!< index in its plane's active vector (ACTIVE)
+        uint32_t carrier{NO_CARRIER};            //!< index in m_carriers (SRv6 format)
+        MrcEvState state{MrcEvState::UNKNOWN};   //!< health state
+        MrcEvEntry::Set set{MrcEvEntry::BACKUP}; //!< set membership
+        uint8_t plane{0};                        //!< 0-based plane (below 32)
+        uint64_t sent{0};                        //!< packets the selection put on this EV
     };
 
-    std::vector<EvHot> m_hot; //!< by id
+    /// What feedback, probes and the carrier count keep of one EV. m_cold is made for the
+    /// whole table when one of these is first written: most connections never need it.
+    struct EvCold
+    {
+        Time skipUntil;               //!< time mode: SKIP ends at this time
+        uint32_t carrierEpoch{0};     //!< the carrier count it was last counted in
+        uint32_t probeSuccesses{0};   //!< consecutive answered probes
+        uint32_t ecnEchoes{0};        //!< SACKs with m = SKIP_ONCE
+        uint32_t trims{0};            //!< TRIMMED NACKs
+        uint32_t timeouts{0};         //!< timeouts and inferred losses
+        uint32_t retirements{0};      //!< times it went ASSUMED_BAD
+        uint32_t probesSent{0};       //!< probes sent on it
+        uint32_t probeAnswers{0};     //!< probe answers received
+        uint32_t probeTimeouts{0};    //!< probes that timed out
+        bool probeOutstanding{false}; //!< a probe is in flight
+    };
+
+    /// One path group's dead-carrier count (CarrierLossEvs). m_pathState is made for the
+    /// whole table at its first counted loss.
+    struct PathState
+    {
+        Time firstLoss;     //!< time of the count's first loss
+        EventId confirm;    //!< the pending confirmation (suspect)
+        uint32_t losses{0}; //!< distinct EVs lost in the current count
+        uint32_t epoch{1};  //!< number of the current count (from 1)
+        uint8_t down{0};    //!< 1 while its carrier is down
+    };
+
+    /// \param id an EV id \return its cold part, m_cold made if it was not
+    EvCold& Cold(uint32_t id);
+    /// \param id an EV id \return its cold part (a blank one while m_cold is not made)
+    const EvCold& ColdOf(uint32_t id) const;
+    /// \param path a path group \return its state, m_pathState made if it was not
+    PathState& PathRef(uint32_t path);
+
+    /// \param path a path group \return distinct EVs lost in its current count
+    uint32_t PathLosses(uint32_t path) const
+    {
+        return m_pathState.empty() ? 0 : m_pathState[path].losses;
+    }
+
+    /// \param id an EV id \return its probe timer (one is made at its first probe)
+    EventId& ProbeTimer(uint32_t id);
+    /// Cancel the EV's probe timer, if it has one. \param id an EV id
+    void CancelProbe(uint32_t id);
+
+    /// \param value an EV value \return its home slot in m_byValue
+    std::size_t HomeOf(uint32_t value) const
+    {
+        return static_cast<std::size_t>((uint64_t{value} * 0x9E3779B97F4A7C15ULL) >> 32) &
+               (m_byValue.size() - 1);
+    }
+
+    /// Put an EV into m_byValue (its value not there yet). \param id the EV id
+    void IndexValue(uint32_t id);
+    /// \param c an SRv6 carrier \return its index in m_carriers (added if new)
+    uint32_t CarrierIndex(const MrcUsidCarrier& c);
+
+    std::vector<EvHot> m_hot;           //!< all EVs, by id
+    std::vector<EvCold> m_cold;         //!< by id; empty until first written (Cold)
+    std::vector<PathState> m_pathState; //!< by path; empty until a loss is counted (PathRef)
+    std::vector<std::pair<uint32_t, EventId>> m_probeTimers; //!< EV id, its probe timer
+    std::vector<MrcUsidCarrier> m_carriers; //!< the SRv6 carriers of the EVs, each once
 
     /// What Select, SelectReverse and the refill read of one plane, side by side.
     struct Plane
@@ -631,28 +695,30 @@ class MrcEvTable : public MrcPathSelector
         uint64_t rounds{0};           //!< rounds drawn
     };
 
-    std::vector<Plane> m_plane;         //!< by plane
-    uint32_t m_planes{0};               //!< number of planes
-    uint32_t m_localDownMask{0};        //!< bit p: local port of plane p down
-    uint32_t m_remoteDownMask{0};       //!< bit p: remote port of plane p down
-    uint32_t m_nActive{0};              //!< active EVs over all planes
-    uint32_t m_lastLost{NO_EV};         //!< EV with the latest loss or trim feedback (DoSelect)
-    bool m_drawn{false};                //!< the first round has been drawn
-    bool m_retiringPath{false};         //!< inside Retire's walk over one path's EVs
-    SkipMode m_skipMode;                //!< SkipMode
-    Order m_order;                      //!< Order
-    uint32_t m_ecnSkipTurns;            //!< EcnSkipTurns
-    uint32_t m_trimSkipTurns;           //!< TrimSkipTurns
-    uint32_t m_carrierLossEvs;          //!< CarrierLossEvs (0: off)
-    std::vector<uint32_t> m_pathLosses; //!< per path: distinct EVs lost in the current count
+    std::vector<Plane> m_plane;   //!< by plane
+    uint32_t m_planes{0};         //!< number of planes
+    uint32_t m_localDownMask{0};  //!< bit p: local port of plane p down
+    uint32_t m_remoteDownMask{0}; //!< bit p: remote port of plane p down
+    uint32_t m_nActive{0};        //!< active EVs over all planes
+    uint32_t m_lastLost{NO_EV};   //!< EV with the latest loss or trim feedback (DoSelect)
+    bool m_drawn{false};          //!< the first round has been drawn
+    bool m_retiringPath{false};   //!< inside Retire's walk over one path's EVs
+    SkipMode m_skipMode;          //!< SkipMode
+    Order m_order;                //!< Order
+    uint32_t m_ecnSkipTurns;      //!< EcnSkipTurns
+    uint32_t m_trimSkipTurns;     //!< TrimSkipTurns
+    uint32_t m_carrierLossEvs;    //!< CarrierLossEvs (0: off)
     // (the fields above are read by the per-packet calls: kept in a few cache lines)
 
-    MrcFlatMap<uint32_t, uint32_t> m_byValue;           //!< value -> id
+    /// FindByValue's index: open addressing on the EV value, a slot holding id + 1 (0: free)
+    /// and the value read from m_hot; at most half full. 4 bytes a slot where a map of value
+    /// and id would take 12.
+    std::vector<uint32_t> m_byValue;
     std::vector<std::vector<uint32_t>> m_planeIds;      //!< per plane: all its ids, ascending
     uint64_t m_rounds{0};                               //!< most rounds drawn by one plane
     uint32_t m_nextPlane{0};                            //!< plane whose turn is next
     uint32_t m_paths{0};                                //!< number of path groups
-    std::vector<std::deque<uint32_t>> m_backup;         //!< per-plane backup ids, oldest first
+    std::vector<std::vector<uint32_t>> m_backup;        //!< per-plane backup ids, oldest first
     uint32_t m_evMinActive{0};                          //!< ev_min_active
     Time m_baseRtt;                                     //!< SetBaseRtt
     Callback<void, uint32_t> m_probeCb;                 //!< probe sender (by id)
@@ -671,13 +737,9 @@ class MrcEvTable : public MrcPathSelector
     bool m_retireWholePath;         //!< RetireWholePath
 
     // the dead-carrier rule (CarrierLossEvs and the loss counts are above)
-    Time m_carrierLossWindow;           //!< CarrierLossWindow (0: no limit)
-    Time m_carrierConfirmTime;          //!< CarrierConfirmTime (0: 4 base RTTs)
-    std::vector<Time> m_pathFirstLoss;  //!< per path: time of the count's first loss
-    std::vector<uint32_t> m_pathEpoch;  //!< per path: number of the current count (from 1)
-    std::vector<uint8_t> m_pathDown;    //!< per path: 1 while its carrier is down
-    std::vector<EventId> m_pathConfirm; //!< per path: the pending confirmation (suspect)
-    uint32_t m_carrierFailures{0};      //!< carriers found dead
+    Time m_carrierLossWindow;      //!< CarrierLossWindow (0: no limit)
+    Time m_carrierConfirmTime;     //!< CarrierConfirmTime (0: 4 base RTTs)
+    uint32_t m_carrierFailures{0}; //!< carriers found dead
 
     TracedCallback<uint32_t, uint32_t, uint32_t, MrcEvState, MrcEvState, MrcEvReason>
         m_stateTrace;                            //!< EvState trace
