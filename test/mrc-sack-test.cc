@@ -14,10 +14,12 @@
 #include "ns3/mrc-sack-policy.h"
 #include "ns3/mrc-sack-scoreboard.h"
 #include "ns3/mrc-seth-header.h"
+#include "ns3/mrc-time-records.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -1527,4 +1529,40 @@ TEST(MrcSackScoreboard, RetxPathRuleCountsOnlyTheRetransmissionsPath)
     EXPECT_EQ(sb.GetRecord(0)->state, MrcPsnState::SACKED);
     EXPECT_TRUE(sb.OnSack(8, 9, 0).lost.empty());
     EXPECT_EQ(sb.GetUna(), 9u);
+}
+
+TEST(MrcSackScoreboard, PerPathArraysOnlyWithThePathCountRule)
+{
+    // The path count rule (MRC's) keeps a frontier and a threshold for each of MAX_PATHS
+    // paths, 256 x (8 + 4) = 3,072 bytes; a scoreboard without it (UEC's) holds none: in
+    // a 128-host UEC all-to-all that is 32,512 queue pair ends (session 48: 496 -> 400 MB).
+    MrcEndTimeRecords(); // ns-3 records every Time made before the first run
+    // per scoreboard, of 256 kept at once (malloc's per-thread cache keeps a few freed
+    // blocks counted as in use, which would blur the figure of one)
+    auto heapOf = [](const MrcSackScoreboard::Config& c) {
+        std::vector<std::unique_ptr<MrcSackScoreboard>> v;
+        v.reserve(256);
+        const double before = MrcTest::HeapBytesInUse();
+        for (int i = 0; i < 256; ++i)
+        {
+            v.push_back(std::make_unique<MrcSackScoreboard>(c, 5));
+        }
+        return (MrcTest::HeapBytesInUse() - before) / 256;
+    };
+    MrcSackScoreboard::Config plain;
+    MrcSackScoreboard::Config path = plain;
+    path.pathCount = true;
+    const double withoutRule = heapOf(plain);
+    const double withRule = heapOf(path);
+    if (withoutRule > 0)
+    {
+        std::cout << "heap bytes of a scoreboard: " << withoutRule << " without the path rule, "
+                  << withRule << " with it (sizeof " << sizeof(MrcSackScoreboard) << ")"
+                  << std::endl;
+        EXPECT_GE(withRule - withoutRule, 256.0 * 12 - 64); // within a few freed blocks
+        EXPECT_LT(withoutRule, sizeof(MrcSackScoreboard) + 1024.0);
+        EXPECT_LT(sizeof(MrcSackScoreboard), 1024u);
+    }
+    // (the rule itself, with its arrays: PathRuleMatchesItsDefinitionAsUnaAdvances and the
+    // path tests after it)
 }

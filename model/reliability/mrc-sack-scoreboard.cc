@@ -82,6 +82,11 @@ MrcSackScoreboard::MrcSackScoreboard(const Config& config, uint32_t initialPsn)
     m_countTop.Init(1, c.groupedCount ? c.globalReorderPsns : c.reorderPsns);
     m_groupTop.Init(MAX_GROUPS, c.groupedCount ? c.reorderPsns : 0);
     m_pathTop.Init(MAX_PATHS, c.pathCount ? std::max<uint32_t>(c.pathReorderPsns, 1) : 0);
+    if (c.pathCount)
+    {
+        m_pathFrontierAbs.assign(MAX_PATHS, 0);
+        m_pathThr.assign(MAX_PATHS, 0);
+    }
 }
 
 MrcSackScoreboard::MrcSackScoreboard()

@@ -542,11 +542,12 @@ class MrcSackScoreboard
     TopSacked m_pathTop;       //!< path count rule, per path (first transmissions)
     uint32_t m_groupsDirty{0}; //!< bit g: group g's N-th highest changed since inference
     uint64_t m_pathsDirty[MAX_PATHS / 64]{}; //!< bit p: path p's N-th highest changed
-    // The two per-path arrays (2 KiB and 1 KiB) come last, after the members every SACK
-    // reads, so that those share fewer cache lines. The frontiers are absolute positions
-    // (like m_unaAbs): an advance of una need not visit the 256 of them (PathFrontier).
-    uint64_t m_pathFrontierAbs[MAX_PATHS]{}; //!< path count rule applied below, per path
-    uint32_t m_pathThr[MAX_PATHS]{};         //!< InferPathLosses' thresholds (0 outside it)
+    // The two per-path arrays (2 KiB and 1 KiB, MAX_PATHS entries) are made only with the
+    // path count rule (Config::pathCount, MRC's): a scoreboard without it (UEC's) holds
+    // none. The frontiers are absolute positions (like m_unaAbs): an advance of una need
+    // not visit the 256 of them (PathFrontier).
+    std::vector<uint64_t> m_pathFrontierAbs; //!< path count rule applied below, per path
+    std::vector<uint32_t> m_pathThr;         //!< InferPathLosses' thresholds (0 outside it)
 };
 
 } // namespace ns3
