@@ -155,6 +155,58 @@ TEST(MrcEventWheel, SortsABucketWhateverTheOrderItsEntriesCameIn)
     }
 }
 
+TEST(MrcEventWheel, EntriesPushedIntoTheCurrentBucketInAnyOrderPopInKeyOrder)
+{
+    // One wide bucket (1,024 steps) holding 3,000 entries, as a large fabric's bucket holds
+    // thousands (every link's frames ending together). Once it is the current bucket, each
+    // pop is followed by a push into it at a random time stamp from the clock on: most land
+    // before the bucket's last entry (the wheel keeps them in its heap of late entries),
+    // some after it (at the array's end). Every Peek, PeekReady and PopTop equals the
+    // smallest of a sorted reference, every entry comes out once.
+    std::mt19937_64 rng(48);
+    MrcEventWheel<Key, KeyLess, KeyStamp> wheel(10, 4);
+    std::map<std::pair<uint64_t, uint32_t>, bool> ref;
+    uint32_t uid = 0;
+    auto push = [&](uint64_t ts) {
+        wheel.Push(Key{ts, uid});
+        ref.emplace(std::make_pair(ts, uid++), true);
+    };
+    for (int i = 0; i < 3000; ++i)
+    {
+        push(rng() % 1024);
+    }
+    push(1024 + 5); // the next bucket
+    uint64_t clock = 0;
+    for (int step = 0; step < 6001; ++step)
+    {
+        const auto want = ref.begin()->first;
+        ASSERT_EQ(wheel.Peek().uid, want.second) << step;
+        const Key* ready = wheel.PeekReady();
+        if (step > 0 && want.first < 1024)
+        {
+            ASSERT_NE(ready, nullptr) << step; // the bucket stays current while it has entries
+            ASSERT_EQ(ready->uid, want.second) << step;
+        }
+        const Key got = wheel.PopTop();
+        ASSERT_EQ(got.ts, want.first) << step;
+        ASSERT_EQ(got.uid, want.second) << step;
+        ref.erase(ref.begin());
+        clock = got.ts;
+        if (step < 3000)
+        {
+            push(clock + rng() % (1024 - clock)); // into the current bucket, from the clock on
+        }
+        ASSERT_EQ(wheel.Size(), ref.size());
+        if (ref.empty())
+        {
+            break;
+        }
+    }
+    EXPECT_EQ(ref.size(), 0u);
+    EXPECT_TRUE(wheel.Empty());
+    EXPECT_EQ(wheel.GetRewinds(), 0u);
+}
+
 TEST(MrcEventWheel, PopsInKeyOrderThroughFarEntriesWrapsAndRewinds)
 {
     // A small wheel (buckets of 2 steps, 8 buckets: a span of 16 steps) under random pushes

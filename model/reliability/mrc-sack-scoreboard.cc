@@ -100,12 +100,8 @@ MrcSackScoreboard::Grow()
     const uint32_t limit = RoundUpPow2(m_config.capacityPsns);
     const uint32_t old = static_cast<uint32_t>(m_ring.size());
     const uint32_t size = old == 0 ? std::min(limit, INITIAL_RING) : std::min(limit, 2 * old);
-    if (old == 0)
-    {
-        // the update's storage is reused for every SACK: reserved once, with the first send
-        m_update.acked.reserve(64);
-        m_update.lost.reserve(64);
-    }
+    // (the update's vectors are reused for every SACK and keep the capacity they grew to: a
+    // connection of short messages never makes room for 64 PSNs in them)
     std::vector<MrcPsnRecord> ring(size);
     std::vector<uint64_t> bits((size + 63) / 64, 0);
     for (uint32_t off = 0; off < old; ++off)

@@ -344,8 +344,9 @@ class MrcSackScoreboard
   private:
     /// Double the ring (first: INITIAL_RING records), keeping the live records in order.
     void Grow();
-    /// Records of the first ring.
-    static constexpr uint32_t INITIAL_RING = 64;
+    /// Records of the first ring: a connection of short messages keeps a short ring (a
+    /// record is 24 bytes), a long flow doubles it a few times to its window.
+    static constexpr uint32_t INITIAL_RING = 8;
     /// \param off offset from una \return the record
     MrcPsnRecord& At(uint32_t off);
     /// \param off offset from una \return the record

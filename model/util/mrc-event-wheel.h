@@ -26,11 +26,14 @@ namespace ns3
  * Each bucket covers 2^widthLog2 time steps; the wheel has 2^bucketsLog2 of them. An entry
  * goes unsorted into its bucket; when the clock reaches a bucket, its entries are copied
  * into one array (the current bucket), sorted (in about linear time when they came mostly
- * in order: SortCurrent), and handed out from its front; an entry
- * pushed into the current bucket then is inserted in order (for an event scheduled for now,
- * at or near the end). A bitmap of non-empty buckets finds the next one. A pop thus costs a
- * share of a small sort and a step along the bitmap, where a heap of every pending event
- * walks from its root to a leaf.
+ * in order: SortCurrent), and handed out from its front. An entry pushed into the current
+ * bucket then goes to the array's end when it is not smaller than the array's last entry,
+ * else into a small 4-ary heap of such late entries (m_late), and a pop takes the smaller of
+ * the array's front and the heap's top. (Until session 48 it was inserted into the array in
+ * order, which moved every later entry: at 16,384 hosts, where a bucket holds thousands of
+ * entries, 7 % of a hop's instructions.) A bitmap of non-empty buckets finds the next one. A
+ * pop thus costs a share of a small sort and a step along the bitmap, where a heap of every
+ * pending event walks from its root to a leaf.
  *
  * Memory. The buckets' entries live in one pool of nodes (the entry and the index of the
  * next node of its bucket): a bucket is a singly linked list in the pool, and a node freed
@@ -86,6 +89,7 @@ class MrcEventWheel
         m_head = 0;
         m_ready = false;
         m_current.clear();
+        NS_ASSERT(m_late.Empty());
     }
 
     /// \return true if the queue holds no entry
@@ -110,7 +114,7 @@ class MrcEventWheel
         NS_ASSERT_MSG(m_size != 0, "MrcEventWheel::Peek: empty");
         if (m_ready)
         {
-            return m_current[m_head];
+            return *Front();
         }
         const std::size_t slot = m_cur & m_mask;
         const std::size_t next = m_first[slot] == NIL ? NextSet(slot) : slot;
@@ -133,7 +137,7 @@ class MrcEventWheel
     ///         (then finding it would move the wheel's start: PopTop does that)
     const T* PeekReady() const
     {
-        return m_ready ? &m_current[m_head] : nullptr;
+        return m_ready ? Front() : nullptr;
     }
 
     /**
@@ -149,13 +153,23 @@ class MrcEventWheel
         {
             Advance();
         }
-        const T top = m_current[m_head++];
+        const bool late = !m_late.Empty() &&
+                          (m_head == m_current.size() || m_less(m_late.Top(), m_current[m_head]));
+        const T top = late ? m_late.Top() : m_current[m_head];
+        if (late)
+        {
+            m_late.Pop();
+        }
+        else
+        {
+            ++m_head;
+        }
         --m_size;
         if (m_head == m_current.size())
         {
             m_current.clear();
             m_head = 0;
-            m_ready = false;
+            m_ready = !m_late.Empty();
         }
         return top;
     }
@@ -176,9 +190,16 @@ class MrcEventWheel
         }
         if (bucket == m_cur && m_ready)
         {
-            m_current.insert(
-                std::upper_bound(m_current.begin() + m_head, m_current.end(), e, m_less),
-                e);
+            // at the array's end if that keeps it sorted (an event for now, after the
+            // others), else with the late entries
+            if (m_head == m_current.size() || !m_less(e, m_current.back()))
+            {
+                m_current.push_back(e);
+            }
+            else
+            {
+                m_late.Push(e);
+            }
             return;
         }
         Link(bucket & m_mask, e);
@@ -208,6 +229,21 @@ class MrcEventWheel
         T entry;       //!< the entry
         uint32_t next; //!< the next node of the bucket (or of the free list), NIL at the end
     };
+
+    /// \return the current bucket's smallest entry (m_ready): the array's front or the late
+    ///         entries' top
+    const T* Front() const
+    {
+        if (m_late.Empty())
+        {
+            return &m_current[m_head];
+        }
+        if (m_head == m_current.size() || m_less(m_late.Top(), m_current[m_head]))
+        {
+            return &m_late.Top();
+        }
+        return &m_current[m_head];
+    }
 
     /// Put an entry in a bucket's list. \param slot the bucket \param e the entry
     void Link(std::size_t slot, const T& e)
@@ -276,7 +312,7 @@ class MrcEventWheel
             }
             slot = m_cur & m_mask;
         }
-        NS_ASSERT(m_first[slot] != NIL && m_current.empty());
+        NS_ASSERT(m_first[slot] != NIL && m_current.empty() && m_late.Empty());
         Unlink(slot);
         SortCurrent();
         m_head = 0;
@@ -354,6 +390,10 @@ class MrcEventWheel
             {
                 Link(slot, m_current[i]);
             }
+            for (; !m_late.Empty(); m_late.Pop())
+            {
+                Link(slot, m_late.Top());
+            }
             m_current.clear();
             m_head = 0;
             m_ready = false;
@@ -426,22 +466,23 @@ class MrcEventWheel
         m_bits[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
     }
 
-    unsigned m_shift{0};              //!< log2 of a bucket's width in time steps
-    std::size_t m_mask{0};            //!< buckets - 1
-    std::vector<uint32_t> m_first;    //!< each bucket's first node, NIL if empty
-    std::vector<uint64_t> m_bits;     //!< which buckets hold entries
-    std::vector<Node> m_pool;         //!< the buckets' nodes
-    uint32_t m_free{NIL};             //!< the first free node of the pool
-    std::vector<T> m_current;         //!< the current bucket, sorted from m_head on if m_ready
-    std::vector<T> m_apart;           //!< SortCurrent's entries out of order
-    MrcQuaternaryHeap<T, Less> m_far; //!< entries beyond the wheel's span
-    uint64_t m_cur{0};                //!< the current bucket's number (time stamp >> shift)
-    uint64_t m_rewinds{0};            //!< pushes before the start
-    std::size_t m_head{0};            //!< the current bucket's first entry not taken out
-    bool m_ready{false};              //!< the current bucket is sorted (from m_head on)
-    std::size_t m_size{0};            //!< entries in all
-    Less m_less;                      //!< the order
-    Stamp m_stamp;                    //!< an entry's time stamp
+    unsigned m_shift{0};               //!< log2 of a bucket's width in time steps
+    std::size_t m_mask{0};             //!< buckets - 1
+    std::vector<uint32_t> m_first;     //!< each bucket's first node, NIL if empty
+    std::vector<uint64_t> m_bits;      //!< which buckets hold entries
+    std::vector<Node> m_pool;          //!< the buckets' nodes
+    uint32_t m_free{NIL};              //!< the first free node of the pool
+    std::vector<T> m_current;          //!< the current bucket, sorted from m_head on if m_ready
+    std::vector<T> m_apart;            //!< SortCurrent's entries out of order
+    MrcQuaternaryHeap<T, Less> m_late; //!< the current bucket's entries pushed out of order
+    MrcQuaternaryHeap<T, Less> m_far;  //!< entries beyond the wheel's span
+    uint64_t m_cur{0};                 //!< the current bucket's number (time stamp >> shift)
+    uint64_t m_rewinds{0};             //!< pushes before the start
+    std::size_t m_head{0};             //!< the current bucket's first entry not taken out
+    bool m_ready{false};   //!< the current bucket is ready: m_current sorted from m_head, m_late
+    std::size_t m_size{0}; //!< entries in all
+    Less m_less;           //!< the order
+    Stamp m_stamp;         //!< an entry's time stamp
 };
 
 } // namespace ns3
