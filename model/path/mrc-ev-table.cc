@@ -936,7 +936,7 @@ MrcEvTable::GetEntry(uint32_t evId) const
 {
     CheckId(evId);
     const EvHot& h = m_hot[evId];
-    const EvCold& c = ColdOf(evId);
+    const MrcEvHistory& c = ColdOf(evId);
     MrcEvEntry e;
     e.ev.plane = h.plane;
     e.ev.value = h.value;
@@ -948,18 +948,8 @@ MrcEvTable::GetEntry(uint32_t evId) const
     e.state = h.state;
     e.set = h.set;
     e.path = h.path;
-    e.carrierEpoch = c.carrierEpoch;
     e.sent = h.sent;
-    e.skipUntil = c.skipUntil;
-    e.probeOutstanding = c.probeOutstanding;
-    e.probeSuccesses = c.probeSuccesses;
-    e.ecnEchoes = c.ecnEchoes;
-    e.trims = c.trims;
-    e.timeouts = c.timeouts;
-    e.retirements = c.retirements;
-    e.probesSent = c.probesSent;
-    e.probeAnswers = c.probeAnswers;
-    e.probeTimeouts = c.probeTimeouts;
+    static_cast<MrcEvHistory&>(e) = c;
     return e;
 }
 

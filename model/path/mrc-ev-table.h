@@ -83,10 +83,31 @@ MrcPathSignal MrcPathSignalOfSack(MrcPathFeedback m);
 
 /**
  * \ingroup mrc
+ * What the EV table keeps of one EV beside what a selection reads: the time-mode skip end,
+ * the carrier count, the probe state and the counters (the table makes them for all its EVs
+ * when one is first written; MrcEvEntry carries a copy).
+ */
+struct MrcEvHistory
+{
+    Time skipUntil;               //!< time mode: SKIP ends at this time
+    uint32_t carrierEpoch{0};     //!< the carrier count it was last counted in (CarrierLossEvs)
+    uint32_t probeSuccesses{0};   //!< consecutive answered probes (ASSUMED_BAD)
+    uint32_t ecnEchoes{0};        //!< SACKs with m = SKIP_ONCE
+    uint32_t trims{0};            //!< TRIMMED NACKs
+    uint32_t timeouts{0};         //!< timeouts and inferred losses
+    uint32_t retirements{0};      //!< times it went ASSUMED_BAD
+    uint32_t probesSent{0};       //!< probes sent on it
+    uint32_t probeAnswers{0};     //!< probe answers received
+    uint32_t probeTimeouts{0};    //!< probes that timed out
+    bool probeOutstanding{false}; //!< a probe is in flight (ASSUMED_BAD)
+};
+
+/**
+ * \ingroup mrc
  * One EV of a QP with its state and counters: a copy, made by MrcEvTable::GetEntry (the table
  * keeps its EVs in compact parts, see "Memory per connection" in the model chapter).
  */
-struct MrcEvEntry
+struct MrcEvEntry : MrcEvHistory
 {
     /// Which set the EV is in.
     enum Set : uint8_t
@@ -100,21 +121,8 @@ struct MrcEvEntry
     MrcEvCandidate ev;                     //!< value, plane, carrier
     MrcEvState state{MrcEvState::UNKNOWN}; //!< health state
     Set set{BACKUP};                       //!< set membership
-    uint32_t path{0};         //!< path group: EVs with the same SRv6 carrier share one (Init)
-    uint32_t carrierEpoch{0}; //!< the carrier count it was last counted in (CarrierLossEvs)
-    uint64_t sent{0};         //!< packets the selection put on this EV
-    Time skipUntil;           //!< time mode: SKIP ends at this time
-    // probe bookkeeping (ASSUMED_BAD)
-    bool probeOutstanding{false}; //!< a probe is in flight
-    uint32_t probeSuccesses{0};   //!< consecutive answered probes
-    // counters
-    uint32_t ecnEchoes{0};     //!< SACKs with m = SKIP_ONCE
-    uint32_t trims{0};         //!< TRIMMED NACKs
-    uint32_t timeouts{0};      //!< timeouts and inferred losses
-    uint32_t retirements{0};   //!< times it went ASSUMED_BAD
-    uint32_t probesSent{0};    //!< probes sent on it
-    uint32_t probeAnswers{0};  //!< probe answers received
-    uint32_t probeTimeouts{0}; //!< probes that timed out
+    uint32_t path{0}; //!< path group: EVs with the same SRv6 carrier share one (Init)
+    uint64_t sent{0}; //!< packets the selection put on this EV
 };
 
 /**
@@ -621,20 +629,7 @@ class MrcEvTable : public MrcPathSelector
 
     /// What feedback, probes and the carrier count keep of one EV. m_cold is made for the
     /// whole table when one of these is first written: most connections never need it.
-    struct EvCold
-    {
-        Time skipUntil;               //!< time mode: SKIP ends at this time
-        uint32_t carrierEpoch{0};     //!< the carrier count it was last counted in
-        uint32_t probeSuccesses{0};   //!< consecutive answered probes
-        uint32_t ecnEchoes{0};        //!< SACKs with m = SKIP_ONCE
-        uint32_t trims{0};            //!< TRIMMED NACKs
-        uint32_t timeouts{0};         //!< timeouts and inferred losses
-        uint32_t retirements{0};      //!< times it went ASSUMED_BAD
-        uint32_t probesSent{0};       //!< probes sent on it
-        uint32_t probeAnswers{0};     //!< probe answers received
-        uint32_t probeTimeouts{0};    //!< probes that timed out
-        bool probeOutstanding{false}; //!< a probe is in flight
-    };
+    using EvCold = MrcEvHistory;
 
     /// One path group's dead-carrier count (CarrierLossEvs). m_pathState is made for the
     /// whole table at its first counted loss.
