@@ -278,7 +278,7 @@ class MrcClassScheduler : public Object
     };
 
     /// One class FIFO, its size and its send counters.
-    struct ClassQueue
+    struct alignas(64) ClassQueue
     {
         MrcRing<Slot> frames;    //!< frames, head first
         uint32_t bytes{0};       //!< bytes of the frames

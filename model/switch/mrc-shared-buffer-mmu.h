@@ -252,7 +252,7 @@ class MrcSharedBufferMmu : public Object
 
   private:
     /// Per (port, priority) ingress state.
-    struct Ingress
+    struct alignas(32) Ingress
     {
         uint64_t bytes{0};         //!< reserve + shared bytes
         uint64_t headroom{0};      //!< bytes held in headroom
