@@ -30,6 +30,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -1010,6 +1011,12 @@ TEST(MrcScenario, DeadCarrierRuleRetiresTheCutLinksReplicasTogether)
             {
                 continue;
             }
+            // the record's whole text: id, value in lower-case hex, plane, states and reason
+            EXPECT_TRUE(std::regex_match(
+                line,
+                std::regex("mrc,[0-9]+,ev_state,host[0-9]+:qp[0-9]+,ev [0-9]+ value 0x[0-9a-f]+ "
+                           "plane [0-9]+ [A-Z_]+->[A-Z_]+ [A-Z_]+")))
+                << line;
             const uint32_t value = std::stoul(line.substr(v + 9), nullptr, 16);
             const bool dead = (value & 0xffff) == 0x1000;
             if (line.find("CARRIER_LOSS") != std::string::npos)

@@ -277,7 +277,8 @@ class MrcClassScheduler : public Object
         }
     };
 
-    /// One class FIFO, its size and its send counters.
+    /// One class FIFO, its size and its send counters, on a cache line of its own: at 48
+    /// bytes unaligned, some queues would straddle two lines and a frame would touch both.
     struct alignas(64) ClassQueue
     {
         MrcRing<Slot> frames;    //!< frames, head first
@@ -285,6 +286,9 @@ class MrcClassScheduler : public Object
         uint64_t sentPackets{0}; //!< frames sent from this class
         uint64_t sentBytes{0};   //!< their bytes
     };
+
+    static_assert(alignof(ClassQueue) == 64 && sizeof(ClassQueue) == 64,
+                  "a class queue fills one cache line: a frame touches one line for its queue");
 
     // state read for every frame first, then the queues
     uint8_t m_backlogMask{0};           //!< bit c: class c's FIFO is not empty

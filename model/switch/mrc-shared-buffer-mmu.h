@@ -251,7 +251,7 @@ class MrcSharedBufferMmu : public Object
     typedef void (*PfcTracedCallback)(uint32_t port, uint8_t prio, bool paused);
 
   private:
-    /// Per (port, priority) ingress state.
+    /// Per (port, priority) ingress state (aligned: no entry straddles two cache lines).
     struct alignas(32) Ingress
     {
         uint64_t bytes{0};         //!< reserve + shared bytes
@@ -260,6 +260,8 @@ class MrcSharedBufferMmu : public Object
         bool lossless{false};      //!< PFC enabled
         bool paused{false};        //!< XOFF sent and not yet resumed
     };
+
+    static_assert(sizeof(Ingress) == 32, "two ingress entries to a cache line, none across two");
 
     std::size_t Index(uint32_t port, uint8_t prio) const;
 
