@@ -74,8 +74,6 @@ MrcClassScheduler::MrcClassScheduler()
       m_quantum(DEFAULT_QUANTUM)
 {
     NS_LOG_FUNCTION(this);
-    m_weights.fill(1);
-    m_deficit.fill(0);
 }
 
 MrcClassScheduler::~MrcClassScheduler()
@@ -142,7 +140,10 @@ MrcClassScheduler::SetDwrrWeights(const std::string& weights)
                         "DwrrWeights \"" << weights << "\": weight \"" << items[c] << "\" of class "
                                          << c << " is not a non-negative integer");
     }
-    m_weights = w;
+    for (std::size_t c = 0; c < N_CLASSES; ++c)
+    {
+        m_queues[c].weight = w[c];
+    }
 }
 
 std::string
@@ -151,7 +152,7 @@ MrcClassScheduler::GetDwrrWeights() const
     std::ostringstream os;
     for (std::size_t c = 0; c < N_CLASSES; ++c)
     {
-        os << (c ? "," : "") << m_weights[c];
+        os << (c ? "," : "") << m_queues[c].weight;
     }
     return os.str();
 }
@@ -160,7 +161,7 @@ uint32_t
 MrcClassScheduler::GetDwrrWeight(uint8_t cls) const
 {
     CheckSchedulerClass(cls, "MrcClassScheduler::GetDwrrWeight");
-    return m_weights[cls];
+    return m_queues[cls].weight;
 }
 
 void
@@ -226,7 +227,7 @@ MrcClassScheduler::SelectDwrr()
     {
         if (IsEligible(c))
         {
-            if (m_weights[c] == 0)
+            if (m_queues[c].weight == 0)
             {
                 return static_cast<uint8_t>(c);
             }
@@ -243,24 +244,24 @@ MrcClassScheduler::SelectDwrr()
     while (true)
     {
         uint8_t c = m_drrCurrent;
-        if (m_weights[c] > 0 && IsEligible(c))
+        if (m_queues[c].weight > 0 && IsEligible(c))
         {
             if (!m_drrCharged)
             {
-                m_deficit[c] += static_cast<uint64_t>(m_weights[c]) * m_quantum;
+                m_queues[c].deficit += static_cast<uint64_t>(m_queues[c].weight) * m_quantum;
                 m_drrCharged = true;
             }
             const Slot& front = m_queues[c].frames.front();
             const uint32_t head = front.frame->GetSize() + MrcUnwrittenBytes(front.Unwritten());
-            if (head <= m_deficit[c])
+            if (head <= m_queues[c].deficit)
             {
-                m_deficit[c] -= head;
+                m_queues[c].deficit -= head;
                 return c;
             }
         }
         else if (m_queues[c].frames.empty())
         {
-            m_deficit[c] = 0;
+            m_queues[c].deficit = 0;
         }
         m_drrCurrent = static_cast<uint8_t>((c + 1) % N_CLASSES);
         m_drrCharged = false;
@@ -308,7 +309,7 @@ MrcClassScheduler::RemoveLast(uint8_t cls, uint8_t& unwritten)
         m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
         if (m_dwrr)
         {
-            m_deficit[cls] = 0;
+            q.deficit = 0;
         }
     }
     return frame;
@@ -349,7 +350,7 @@ uint64_t
 MrcClassScheduler::GetDeficit(uint8_t cls) const
 {
     CheckSchedulerClass(cls, "MrcClassScheduler::GetDeficit");
-    return m_deficit[cls];
+    return m_queues[cls].deficit;
 }
 
 uint64_t

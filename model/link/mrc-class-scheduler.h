@@ -277,14 +277,17 @@ class MrcClassScheduler : public Object
         }
     };
 
-    /// One class FIFO, its size and its send counters, on a cache line of its own: at 48
-    /// bytes unaligned, some queues would straddle two lines and a frame would touch both.
+    /// One class FIFO, its size, its send counters and its DWRR state, on a cache line of its
+    /// own: at 48 bytes unaligned, some queues would straddle two lines and a frame would
+    /// touch both; the DWRR weight and deficit fill what the alignment would leave empty.
     struct alignas(64) ClassQueue
     {
         MrcRing<Slot> frames;    //!< frames, head first
         uint32_t bytes{0};       //!< bytes of the frames
+        uint32_t weight{1};      //!< DWRR weight (0: strict)
         uint64_t sentPackets{0}; //!< frames sent from this class
         uint64_t sentBytes{0};   //!< their bytes
+        uint64_t deficit{0};     //!< DWRR deficit counter
     };
 
     static_assert(alignof(ClassQueue) == 64 && sizeof(ClassQueue) == 64,
@@ -299,8 +302,6 @@ class MrcClassScheduler : public Object
     uint32_t m_queueLimit;              //!< bytes per class queue
     uint32_t m_quantum;                 //!< DWRR bytes per unit of weight
     std::array<ClassQueue, 8> m_queues; //!< one FIFO per class
-    std::array<uint32_t, 8> m_weights;  //!< DWRR weights (0: strict)
-    std::array<uint64_t, 8> m_deficit;  //!< DWRR deficit counters
 };
 
 // The frame path, inline: one call per frame and hop, worth no call.
@@ -361,7 +362,7 @@ MrcClassScheduler::Dequeue(uint8_t& cls, uint64_t& tag, uint8_t& unwritten)
         m_backlogMask &= static_cast<uint8_t>(~(1u << cls));
         if (m_dwrr)
         {
-            m_deficit[cls] = 0;
+            q.deficit = 0;
         }
     }
     return frame.Release();
@@ -442,7 +443,10 @@ MrcClassScheduler::Flush(Drop&& drop)
         }
     }
     m_backlogMask = 0;
-    m_deficit.fill(0);
+    for (ClassQueue& q : m_queues)
+    {
+        q.deficit = 0;
+    }
     m_drrCharged = false;
 }
 
