@@ -682,7 +682,9 @@ TEST(MrcHeapScheduler, RemoveTheHeadTheLastAndAMiddleEvent)
     // a middle one, the twin of a time stamp that stays
     s->Remove(ev[4]);
     EXPECT_EQ(Drain(*s), (std::vector<uint32_t>{101, 102, 103, 105, 106, 107}));
-    EXPECT_EQ(s->GetHeapSize(), 0u); // removed events dropped, none handed out
+    // none handed out; the last one's entry stays until a pop or PeekNext reaches it
+    EXPECT_TRUE(s->IsEmpty());
+    EXPECT_EQ(s->GetHeapSize(), 1u);
     // removing everything empties the scheduler
     for (uint32_t i = 0; i < 3; ++i)
     {
@@ -693,6 +695,32 @@ TEST(MrcHeapScheduler, RemoveTheHeadTheLastAndAMiddleEvent)
     s->Remove(ev[10]);
     EXPECT_FALSE(s->IsEmpty());
     s->Remove(ev[9]);
+    EXPECT_TRUE(s->IsEmpty());
+    EXPECT_EQ(s->GetHeapSize(), 0u); // the removed entries at the top went with that Remove
+    // RemoveNext: a removed entry that reaches the top stays until the next pop reaches it
+    for (uint32_t uid : {301u, 302u, 303u, 304u})
+    {
+        ev.push_back(pool.Make(uid == 301 ? 60 : 70, uid));
+        s->Insert(ev.back());
+    }
+    s->Remove(ev[ev.size() - 3]); // 302: not the top, kept
+    s->Remove(ev[ev.size() - 1]); // 304: the last
+    EXPECT_EQ(s->GetHeapSize(), 4u);
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 301u);
+    EXPECT_FALSE(s->IsEmpty());
+    EXPECT_EQ(s->GetHeapSize(), 3u); // 302's entry is the top now
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 303u);
+    EXPECT_EQ(s->GetHeapSize(), 1u); // 302's entry went with the pop, 304's is left
+    EXPECT_TRUE(s->IsEmpty());
+    // PeekNext drops the removed entries at the top
+    ev.push_back(pool.Make(80, 305));
+    s->Insert(ev.back());
+    EXPECT_FALSE(s->IsEmpty());
+    EXPECT_EQ(s->GetHeapSize(), 2u);
+    EXPECT_EQ(s->PeekNext().key.m_uid, 305u);
+    EXPECT_EQ(s->GetHeapSize(), 1u);
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 305u);
+    EXPECT_EQ(s->GetHeapSize(), 0u);
     EXPECT_TRUE(s->IsEmpty());
 }
 

@@ -242,7 +242,12 @@ MrcRdmaNic::DoDispose()
 {
     for (auto& port : m_ports)
     {
-        port.wake.Cancel();
+        if (port.wakePending)
+        {
+            port.wakeEvent->Cancel();
+            port.wakePending = false;
+        }
+        port.wakeEvent = nullptr;
         port.ring.clear();
         if (port.dev)
         {
@@ -626,8 +631,34 @@ MrcRdmaNic::ServeKicked()
 }
 
 void
+MrcRdmaNic::ArmWake(uint32_t port, const Time& delay)
+{
+    Port& pt = m_ports[port];
+    if (pt.wakePending)
+    {
+        // A cancelled schedule stays in the queue until its time, as after EventId::Cancel
+        // (the event counts run and the order of the others is as before): the new one
+        // needs an object of its own.
+        pt.wakeEvent->Cancel();
+        pt.wakeEvent = nullptr;
+    }
+    if (!pt.wakeEvent)
+    {
+        pt.wakeEvent = Create<MrcReusableEvent>([this, port]() { WakeUp(port); });
+    }
+    pt.wakePending = true;
+    // as Simulator::Schedule (the next uid, the running event's context), without an
+    // EventId, an event object per packet or the simulator's per-call logging
+    const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    MrcScheduleAgain(pt.wakeEvent,
+                     running.known ? running.context : Simulator::GetContext(),
+                     delay);
+}
+
+void
 MrcRdmaNic::WakeUp(uint32_t port)
 {
+    m_ports[port].wakePending = false;
     if (!m_ports[port].kickPending)
     {
         Serve(port);
@@ -716,11 +747,10 @@ MrcRdmaNic::Serve(uint32_t port)
             return;
         }
     }
-    if (earliest != Time::Max() && (pt.wake.IsExpired() || pt.wakeAt > earliest))
+    if (earliest != Time::Max() && (!pt.wakePending || pt.wakeAt > earliest))
     {
-        pt.wake.Cancel();
+        ArmWake(port, earliest - now);
         pt.wakeAt = earliest;
-        pt.wake = Simulator::Schedule(earliest - now, &MrcRdmaNic::WakeUp, this, port);
     }
 }
 

@@ -302,13 +302,15 @@ class MrcRdmaNic : public Object, public MrcPortOwner
         MrcIpv6Bytes addressBytes;           //!< the same, as bytes (packets' source)
         std::vector<Ptr<MrcQueuePair>> ring; //!< QPs that may have packets for it
         std::size_t next{0};                 //!< round-robin position
-        EventId wake;                        //!< pacing wake-up
-        Time wakeAt;                         //!< when `wake` fires
-        bool kickPending{false};             //!< a Serve is scheduled now
-        uint8_t blockedClasses{0};           //!< classes a ready QP found full in Serve
-        uint64_t txData{0};                  //!< data packets handed to the device
-        uint64_t txDrops{0};                 //!< refused by the device
-        MrcCnpPortClock cnpClock;            //!< last CNP sent (PortInterval style)
+        /// the pacing wake-up (WakeUp), scheduled again at each arming (ArmWake)
+        Ptr<EventImpl> wakeEvent;
+        Time wakeAt;               //!< when `wakeEvent` fires, if pending
+        bool wakePending{false};   //!< `wakeEvent` is scheduled and not cancelled
+        bool kickPending{false};   //!< a Serve is scheduled now
+        uint8_t blockedClasses{0}; //!< classes a ready QP found full in Serve
+        uint64_t txData{0};        //!< data packets handed to the device
+        uint64_t txDrops{0};       //!< refused by the device
+        MrcCnpPortClock cnpClock;  //!< last CNP sent (PortInterval style)
     };
 
     /**
@@ -342,6 +344,9 @@ class MrcRdmaNic : public Object, public MrcPortOwner
     void KickPorts(uint32_t mask);
     /// The event of KickPorts: Serve the ports of the oldest pending mask.
     void ServeKicked();
+    /// Schedule the pacing timer of a port (cancelling a pending one).
+    /// \param port the port \param delay from now
+    void ArmWake(uint32_t port, const Time& delay);
     /// The pacing timer of a port fired.
     void WakeUp(uint32_t port);
     /// Fill the port's device from the ring.

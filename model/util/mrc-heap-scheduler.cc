@@ -109,7 +109,8 @@ MrcHeapScheduler::HintNextInsert(const void* p)
 const void*
 MrcHeapScheduler::PeekNextHint() const
 {
-    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::PeekNextHint: no event");
+    NS_ASSERT_MSG(!IsEmpty(), "MrcHeapScheduler::PeekNextHint: no event");
+    const_cast<MrcHeapScheduler*>(this)->DropRemoved(); // as PeekNext
     const void* hint = HintOf(m_queue.Peek());
     return hint == HintOf(MakeEntry(Event{}, 0, &g_noHint)) ? nullptr : hint;
 }
@@ -164,13 +165,16 @@ MrcHeapScheduler::Insert(const Event& ev)
 bool
 MrcHeapScheduler::IsEmpty() const
 {
-    return m_queue.Empty();
+    // every removed key names an entry still queued: the rest are the pending events
+    return m_queue.Size() == m_removed.size();
 }
 
 Scheduler::Event
 MrcHeapScheduler::PeekNext() const
 {
-    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::PeekNext: no event");
+    NS_ASSERT_MSG(!IsEmpty(), "MrcHeapScheduler::PeekNext: no event");
+    // the pending events stay the same: only entries of removed events leave the queue
+    const_cast<MrcHeapScheduler*>(this)->DropRemoved();
     return EventOf(m_queue.Peek());
 }
 
@@ -181,6 +185,7 @@ MrcHeapScheduler::PushRemoved(const EventKey& k)
     std::push_heap(m_removed.begin(), m_removed.end(), [](const EventKey& a, const EventKey& b) {
         return Before(b, a);
     });
+    m_removedTs = m_removed.front().m_ts;
 }
 
 void
@@ -190,19 +195,25 @@ MrcHeapScheduler::PopRemoved()
         return Before(b, a);
     });
     m_removed.pop_back();
+    m_removedTs = m_removed.empty() ? UINT64_MAX : m_removed.front().m_ts;
+}
+
+bool
+MrcHeapScheduler::IsRemovedTop(const Entry& top) const
+{
+    // The smallest removed key is the first removed event to reach the top (same order).
+    // Both fields are compared: a uid alone is reused once ns-3's 32-bit counter wraps.
+    // A slotted event is never removed (it shares its key with the event of that uid).
+    return (top.tie >> 32) == m_removed.front().m_uid && top.ts == m_removed.front().m_ts &&
+           !IsSlotted(top);
 }
 
 void
 MrcHeapScheduler::DropRemoved()
 {
-    // The smallest removed key is the first removed event to reach the top (same order).
-    // Both fields are compared: a uid alone is reused once ns-3's 32-bit counter wraps.
-    // A slotted event is never removed (it shares its key with the event of that uid).
     while (!m_removed.empty() && !m_queue.Empty())
     {
-        const Entry& top = m_queue.Peek();
-        if ((top.tie >> 32) != m_removed.front().m_uid || top.ts != m_removed.front().m_ts ||
-            IsSlotted(top))
+        if (!IsRemovedTop(m_queue.Peek()))
         {
             break;
         }
@@ -212,12 +223,31 @@ MrcHeapScheduler::DropRemoved()
     }
 }
 
+MrcHeapScheduler::Entry
+MrcHeapScheduler::PopPastRemoved(Entry entry)
+{
+    while (!m_removed.empty() && IsRemovedTop(entry))
+    {
+        NS_LOG_LOGIC("dropping removed event " << m_removed.front().m_uid);
+        PopRemoved();
+        entry = m_queue.PopTop(); // there is a pending event (IsEmpty is false)
+    }
+    return entry;
+}
+
 Scheduler::Event
 MrcHeapScheduler::RemoveNext()
 {
     NS_LOG_FUNCTION(this);
-    NS_ASSERT_MSG(!m_queue.Empty(), "MrcHeapScheduler::RemoveNext: no event");
-    const Entry entry = m_queue.PopTop();
+    NS_ASSERT_MSG(!IsEmpty(), "MrcHeapScheduler::RemoveNext: no event");
+    Entry entry = m_queue.PopTop();
+    // A removed event's entry leaves the queue when it reaches the top (the smallest removed
+    // key is the first to get there): here, where the pop is done anyway, rather than by a
+    // look at the new top after every pop while any removed event is queued.
+    if (entry.ts >= m_removedTs)
+    {
+        entry = PopPastRemoved(entry);
+    }
     const Event top = EventOf(entry);
     m_currentPlace = PlaceOf(entry);
     if (this == s_active) // not an old scheduler handing its events to a new one
@@ -225,10 +255,6 @@ MrcHeapScheduler::RemoveNext()
         s_running.ts = top.key.m_ts;
         s_running.context = top.key.m_context;
         s_running.known = true;
-    }
-    if (!m_removed.empty())
-    {
-        DropRemoved();
     }
 #if defined(__GNUC__) || defined(__clang__)
     if (const Entry* next = m_queue.PeekReady())

@@ -44,13 +44,20 @@ namespace ns3
  * lazily instead: a removed event's key goes into a min-heap, and the event stays in the
  * queue until it reaches the top, where both copies are dropped together. Since both use
  * the same order and the removed events are a subset of the queued ones, the smallest
- * removed key is always the first removed event to reach the top, so one comparison of the
- * two tops after each RemoveNext and Remove keeps the invariant that the top is never a
- * removed event.
+ * removed key is always the first removed event to reach the top. RemoveNext compares each
+ * entry it pops with that key's time stamp (and the key when they match) and pops again
+ * while the entry is that removed event; IsEmpty compares the queue's size with the number
+ * of removed keys (removed entries left after the last pending event stay until the
+ * scheduler goes or a later pop reaches them); PeekNext, and Remove when the removed event
+ * is the top, drop the removed entries at the top first. So no
+ * look at the new top is needed after every pop while a removed event is queued (a RoCE QP's
+ * stopped ACK timer stays queued for its whole timeout: 37 instructions an event in perm128-roce),
+ * and the events handed out, their order and the event count are those of an eager removal.
  *
  * The event's EventImpl is not touched by the scheduler: the simulator cancels it and
  * releases its reference when it calls Remove, and a removed event's pointer, still in the
- * queue until it is dropped, is never read again.
+ * queue until it is dropped, is never read again (at most read ahead, as the next pop's
+ * candidate: a hint, never a load).
  *
  * mrc-sim uses it for every run without --ranks (SchedulerType ns3::MrcHeapScheduler).
  *
@@ -264,8 +271,14 @@ class MrcHeapScheduler : public Scheduler
         }
     };
 
+    /// \param top the queue's top entry (m_removed not empty) \return true if it is the
+    /// entry of the removed event with the smallest key
+    bool IsRemovedTop(const Entry& top) const;
     /// Drop the top entries while they are removed events.
     void DropRemoved();
+    /// \param entry the entry just popped \return it, or the first entry after it that is
+    /// not a removed event's (the removed ones popped and dropped)
+    Entry PopPastRemoved(Entry entry);
     /// Put a removed event's key into m_removed (a binary min-heap). \param k its key
     void PushRemoved(const EventKey& k);
     /// Take the smallest key out of m_removed.
@@ -286,6 +299,7 @@ class MrcHeapScheduler : public Scheduler
 
     MrcEventWheel<Entry, EventBefore, EntryStamp> m_queue; //!< the queued events by key
     std::vector<EventKey> m_removed;   //!< min-heap of the keys of removed, still queued events
+    uint64_t m_removedTs{UINT64_MAX};  //!< m_removed's smallest time stamp (none: the maximum)
     static RunningEvent s_running;     //!< the running event, if the scheduler in use knows it
     static MrcHeapScheduler* s_active; //!< the scheduler in use, if one of these
     uint32_t m_lastUid{0};             //!< uid of the newest inserted event
