@@ -12,6 +12,7 @@
 #include "ns3/mrc-bth-header.h"
 #include "ns3/mrc-byte-io.h"
 #include "ns3/mrc-cnp-header.h"
+#include "ns3/mrc-heap-scheduler.h"
 #include "ns3/mrc-imm-dt-header.h"
 #include "ns3/mrc-opcodes.h"
 #include "ns3/mrc-packet-info.h"
@@ -518,10 +519,12 @@ MrcRoceQueuePair::DoBuildNextPacket(uint32_t port)
 void
 MrcRoceQueuePair::RestartTimer()
 {
-    m_timerDeadline = Simulator::Now() + m_ackTimeout;
-    if (m_timer.IsExpired())
+    // called at every ACK that leaves data outstanding: the timer's own record of whether it
+    // is pending, not EventId::IsExpired (some 250 instructions through the simulator)
+    m_timerDeadline = MrcNow() + m_ackTimeout;
+    if (!m_timer.IsPending())
     {
-        m_timer = Simulator::Schedule(m_ackTimeout, &MrcRoceQueuePair::Timeout, this);
+        m_timer.Set(Simulator::Schedule(m_ackTimeout, &MrcRoceQueuePair::Timeout, this));
     }
 }
 
@@ -532,12 +535,13 @@ MrcRoceQueuePair::StopTimer()
     // (a lazily restarted timer otherwise fires once more for nothing).
     // (Remove, not Cancel: a cancelled event still advances the clock when it is reached.)
     m_timerDeadline = Time::Max();
-    Simulator::Remove(m_timer);
+    m_timer.Remove();
 }
 
 void
 MrcRoceQueuePair::Timeout()
 {
+    m_timer.Fired();
     if (m_state != MrcQpState::RTS || m_timerDeadline == Time::Max())
     {
         return;
@@ -545,7 +549,7 @@ MrcRoceQueuePair::Timeout()
     const Time now = Simulator::Now();
     if (m_timerDeadline > now)
     {
-        m_timer = Simulator::Schedule(m_timerDeadline - now, &MrcRoceQueuePair::Timeout, this);
+        m_timer.Set(Simulator::Schedule(m_timerDeadline - now, &MrcRoceQueuePair::Timeout, this));
         return;
     }
     m_timerDeadline = Time::Max();

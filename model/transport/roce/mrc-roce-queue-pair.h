@@ -10,6 +10,7 @@
 #include "ns3/mrc-dcqcn-np.h"
 #include "ns3/mrc-memory-region.h"
 #include "ns3/mrc-queue-pair.h"
+#include "ns3/mrc-tracked-event.h"
 #include "ns3/mrc-tx-time-cache.h"
 
 #include <cstdint>
@@ -245,7 +246,7 @@ class MrcRoceQueuePair : public MrcQueuePair
     Time m_lastSend;                 //!< pacing (GAP_RATE_NOW): when the last packet left
     uint32_t m_lastWireBytes;        //!< pacing (GAP_RATE_NOW): its bytes on the wire
     mutable MrcTxTimeCache m_txTime; //!< pacing: the last serialization time computed
-    EventId m_timer;                 //!< local ACK timer event
+    MrcTrackedEvent m_timer;         //!< local ACK timer event
     Time m_timerDeadline;            //!< when the timer expires (Time::Max(): stopped)
     uint32_t m_retries;              //!< timer expiries since the last progress
     std::set<uint64_t> m_rtx;        //!< selective repeat: PSNs to send again
