@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""CTest check of scripts/ (validate.py, plot.py, sweep.py, mrcresults.py) and of the case
-files in validation/, on synthetic result folders in a temporary folder. A fake mrc-sim
-(a small Python program written here) stands in for the real one, so the check needs
-neither a build nor a simulation.
+"""CTest check of scripts/ (validate.py, plot.py, sweep.py, mrcresults.py, cc-cuts.py,
+paired-rounds.py) and of the case files in validation/, on synthetic result folders in a
+temporary folder. A fake mrc-sim (a small Python program written here) stands in for the
+real one, so the check needs neither a build nor a simulation.
 
     test/check-scripts.py REPO_ROOT
 """
@@ -984,6 +984,55 @@ class CcCuts(Base):
         with contextlib.redirect_stderr(err):
             self.assertEqual(cc.main([self.folder("10,cc_cut,host0:qp256,TRIM_NACK 800\n")]), 2)
         self.assertIn("malformed cc_cut", err.getvalue())
+
+
+class PairedRounds(Base):
+    """scripts/paired-rounds.py with two fake mrc-sim programs of known cost per hop."""
+
+    def fake(self, name, cpu, hops):
+        path = self.p(name)
+        with open(path, "w") as f:
+            f.write(textwrap.dedent("""\
+                #!%s
+                import json, sys
+                with open(%r, "a") as log:
+                    log.write(%r + " " + " ".join(sys.argv[1:]) + "\\n")
+                bench = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--benchJson=")][0]
+                with open(bench, "w") as f:
+                    json.dump({"runCpuSeconds": %r, "packetHops": %d}, f)
+                """ % (sys.executable, self.p("calls.log"), name, cpu, hops)))
+        os.chmod(path, 0o755)
+        return path
+
+    def run_script(self, *args):
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "paired-rounds.py")] + list(args),
+                              capture_output=True, text=True)
+
+    def test_paired_median_and_order(self):
+        a = self.fake("a", 2.0, 1000)
+        b = self.fake("b", 1.5, 1000)
+        r = self.run_script("--a=" + a, "--b=" + b, "--rounds=3", "--", "perm128-uec", "--seed=2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("round 3: B/A 0.7500, 2000000.0 -> 1500000.0 ns per hop", r.stdout)
+        self.assertIn("paired median 0.750, B faster in 3 of 3; medians 2000000.0 -> 1500000.0", r.stdout)
+        with open(self.p("calls.log")) as f:
+            calls = f.read().splitlines()
+        # A then B in odd rounds, B then A in even ones, each with the same arguments
+        self.assertEqual([c.split()[0] for c in calls], ["a", "b", "b", "a", "a", "b"])
+        self.assertTrue(all(c.split()[1:3] == ["perm128-uec", "--seed=2"] for c in calls), calls)
+        self.assertTrue(all("--benchJson=" in c and "--out=" in c for c in calls), calls)
+
+    def test_different_models_and_bad_options(self):
+        a = self.fake("a", 2.0, 1000)
+        r = self.run_script("--a=" + a, "--b=" + self.fake("c", 2.0, 999), "--rounds=1", "--", "x")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("packet hops differ (1000 against 999)", r.stderr)
+        r = self.run_script("--a=" + a, "--b=" + a, "--rounds=0")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--rounds must be at least 1, not 0", r.stderr)
+        r = self.run_script("--a=" + a, "--b=" + self.p("missing"))
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("is not an executable file", r.stderr)
 
 
 if __name__ == "__main__":
