@@ -84,15 +84,16 @@ namespace ns3
  *
  * Reading ahead. The pop makes the next event known while the one just popped has still to
  * run (for a frame hop, about a microsecond of CPU), so RemoveNext asks the processor to load
- * two lines of the next event into the cache: its EventImpl and an address its Notify reads
- * first, named by whoever scheduled it (HintNextInsert, just before the Schedule call; the
- * entry carries it, 32 bytes an entry). Not when the pop emptied the wheel's current bucket
- * (finding the next bucket then would move the wheel's start past the clock). MrcChannel
- * names the frame of a delivery (its Packet object), MrcNetDevice itself for the end of a
- * serialization. A hint changes no order and no outcome (a prefetch
- * neither faults nor writes; a wrong or stale address costs one wasted load); it hides part of
- * the memory latency of large fabrics, whose events touch state that has long left the cache
- * (issue 22, doc/mrc-performance.rst, seventeenth part).
+ * the next event's lines into the cache: its EventImpl and the three lines from an address
+ * its Notify reads first (the object's first 192 bytes: a Packet spans two lines, a device's
+ * send path is its second and third), named by whoever scheduled it (HintNextInsert, just
+ * before the Schedule call; the entry carries it, 32 bytes an entry). Not when the pop emptied the
+ * wheel's current bucket (finding the next bucket then would move the wheel's start past the
+ * clock). MrcChannel names the frame of a delivery (its Packet object), MrcNetDevice itself for the
+ * end of a serialization. A hint changes no order and no outcome (a prefetch neither faults nor
+ * writes; a wrong or stale address costs one wasted load); it hides part of the memory latency of
+ * large fabrics, whose events touch state that has long left the cache (issue 22,
+ * doc/mrc-performance.rst, seventeenth part).
  */
 class MrcHeapScheduler : public Scheduler
 {
