@@ -5,9 +5,12 @@
 Each round runs both binaries once with the same arguments, in alternating order (A then B
 in odd rounds, B then A in even ones), reads runCpuSeconds and packetHops from each run's
 --benchJson file, and prints B's cost per hop over A's. At the end it prints the median of
-these paired ratios, how many rounds B was faster in, and the median cost per hop of each.
-A machine whose speed drifts by the hour slows both runs of a round alike, so the paired
-ratio is steadier than two separate benches.
+these paired ratios, how many rounds B was faster in, and the median cost per hop of each,
+then the geometric mean of the ratios and their medians by order (rounds with A first, rounds
+with B first). A machine whose speed drifts by the hour slows both runs of a round alike, so
+the paired ratio is steadier than two separate benches. In short runs (below a second or so)
+the round's first run is often the slower whatever the build: the two medians by order then
+differ, and the geometric mean over an even number of rounds is the fairer figure.
 
     GLIBC_TUNABLES=glibc.malloc.hugetlb=1 scripts/paired-rounds.py \\
         --a=REF/build/examples/mrc-sim --b=build/examples/mrc-sim --rounds=12 -- \\
@@ -78,6 +81,20 @@ def main():
           "(GLIBC_TUNABLES %s)" % (statistics.median(ratios), sum(1 for x in ratios if x < 1),
                                   len(ratios), statistics.median(cost_a),
                                   statistics.median(cost_b), env_note))
+    # The order within a round can weigh more than the builds (short runs: the round's first
+    # run is often the slower). The odd rounds run A first, the even ones B first: the
+    # geometric mean of all ratios, over an even number of rounds, cancels an order effect
+    # that scales a run's cost, and the two medians by order show its size.
+    a_first = ratios[0::2]
+    b_first = ratios[1::2]
+    def rounds(n):
+        return "%d round%s" % (n, "" if n == 1 else "s")
+
+    print("geometric mean %.3f; median B/A with A first %.3f (%s), with B first %s"
+          % (statistics.geometric_mean(ratios), statistics.median(a_first),
+             rounds(len(a_first)),
+             "%.3f (%s)" % (statistics.median(b_first), rounds(len(b_first))) if b_first
+             else "none"))
     return 0
 
 

@@ -1022,6 +1022,44 @@ class PairedRounds(Base):
         self.assertTrue(all(c.split()[1:3] == ["perm128-uec", "--seed=2"] for c in calls), calls)
         self.assertTrue(all("--benchJson=" in c and "--out=" in c for c in calls), calls)
 
+    def test_geometric_mean_cancels_the_order_effect(self):
+        # each fake costs 1.2 x more when it is the first run of its round (an even number
+        # of calls logged before it): A first, B/A = 1.5 / 2.4; B first, 1.8 / 2.0
+        def fake_with_order(name, cpu):
+            path = self.p(name)
+            with open(path, "w") as f:
+                f.write(textwrap.dedent("""\
+                    #!%s
+                    import json, os, sys
+                    log_path = %r
+                    before = 0
+                    if os.path.exists(log_path):
+                        with open(log_path) as log:
+                            before = len(log.read().splitlines())
+                    with open(log_path, "a") as log:
+                        log.write(%r + "\\n")
+                    bench = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--benchJson=")][0]
+                    with open(bench, "w") as f:
+                        json.dump({"runCpuSeconds": %r * (1.2 if before %% 2 == 0 else 1.0),
+                                   "packetHops": 1000}, f)
+                    """ % (sys.executable, self.p("order.log"), name, cpu)))
+            os.chmod(path, 0o755)
+            return path
+
+        a = fake_with_order("a", 2.0)
+        b = fake_with_order("b", 1.5)
+        r = self.run_script("--a=" + a, "--b=" + b, "--rounds=4", "--", "perm128-mrc")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("round 1: B/A 0.6250", r.stdout)
+        self.assertIn("round 2: B/A 0.9000", r.stdout)
+        # the median mixes the two orders; the geometric mean gives the builds' 0.75
+        self.assertIn("paired median 0.762, B faster in 4 of 4", r.stdout)
+        self.assertIn("geometric mean 0.750; median B/A with A first 0.625 (2 rounds), "
+                      "with B first 0.900 (2 rounds)", r.stdout)
+        r = self.run_script("--a=" + a, "--b=" + b, "--rounds=1", "--", "perm128-mrc")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("with A first 0.625 (1 round), with B first none", r.stdout)
+
     def test_different_models_and_bad_options(self):
         a = self.fake("a", 2.0, 1000)
         r = self.run_script("--a=" + a, "--b=" + self.fake("c", 2.0, 999), "--rounds=1", "--", "x")
