@@ -648,8 +648,10 @@ MrcRdmaNic::ArmWake(uint32_t port, const Time& delay)
     }
     pt.wakePending = true;
     // as Simulator::Schedule (the next uid, the running event's context), without an
-    // EventId, an event object per packet or the simulator's per-call logging
+    // EventId, an event object per packet or the simulator's per-call logging; the wake-up
+    // reads the port's record first (its lines are read ahead with the event's)
     const MrcHeapScheduler::RunningEvent& running = MrcHeapScheduler::GetRunningEvent();
+    MrcHeapScheduler::HintNextInsert(&pt);
     MrcScheduleAgain(pt.wakeEvent,
                      running.known ? running.context : Simulator::GetContext(),
                      delay);
