@@ -5,6 +5,7 @@
 #ifndef MRC_EVENT_WHEEL_H
 #define MRC_EVENT_WHEEL_H
 
+#include "mrc-prefetch.h"
 #include "mrc-quaternary-heap.h"
 
 #include "ns3/assert.h"
@@ -35,14 +36,19 @@ namespace ns3
  * pop thus costs a share of a small sort and a step along the bitmap, where a heap of every
  * pending event walks from its root to a leaf.
  *
- * Memory. The buckets' entries live in one pool of nodes (the entry and the index of the
- * next node of its bucket): a bucket is a singly linked list in the pool, and a node freed
- * by one bucket serves the next push into any other. The pool holds as many nodes as
- * entries were ever pending at once (plus a vector's growth), the wheel 4 bytes a bucket,
- * the current bucket's array (and SortCurrent's scratch array) at most as many entries as the
- * fullest bucket ever held: about the memory of a heap of the same entries, whatever the
- * number of buckets. (A first wheel, in 2026-12-04's session 22, gave every bucket its own
- * array, which kept the most that bucket ever held: 16 % more peak memory in perm128-mrc.)
+ * Memory. The buckets' entries live in one pool of blocks of 256 bytes (a bucket is a singly
+ * linked list of blocks, newest first, each holding up to BLOCK_ENTRIES entries in the order
+ * they came): a block freed by one bucket serves the next push into any other. Advance reads
+ * a bucket's entries a block at a time and asks for the next block while it copies one, so
+ * a bucket of n entries costs about n / BLOCK_ENTRIES dependent loads. (Until session 52 a
+ * node held one entry: at 16,384 hosts, where a bucket holds thousands of entries scattered
+ * over a pool of megabytes, that walk waited on memory once per entry, 87 % of Advance's
+ * time and about 6 % of the run's.) The pool holds at most as many blocks as the pending
+ * entries fill plus one partly filled block per non-empty bucket, the wheel 4 bytes a
+ * bucket, the current bucket's array (and SortCurrent's scratch array) at most as many
+ * entries as the fullest bucket ever held. (A first wheel, in 2026-12-04's session 22, gave
+ * every bucket its own array, which kept the most that bucket ever held: 16 % more peak
+ * memory in perm128-mrc.)
  *
  * The order is exactly Less's: the current bucket holds the smallest entries (every entry
  * of a later bucket and of the heap has a later time stamp), sorted by Less. It relies on
@@ -122,12 +128,16 @@ class MrcEventWheel
         {
             return m_far.Top();
         }
-        const T* best = &m_pool[m_first[next]].entry;
-        for (uint32_t i = m_pool[m_first[next]].next; i != NIL; i = m_pool[i].next)
+        const T* best = &m_pool[m_first[next]].entries[0];
+        for (uint32_t b = m_first[next]; b != NIL; b = m_pool[b].next)
         {
-            if (m_less(m_pool[i].entry, *best))
+            const Block& block = m_pool[b];
+            for (uint32_t i = 0; i < block.count; ++i)
             {
-                best = &m_pool[i].entry;
+                if (m_less(block.entries[i], *best))
+                {
+                    best = &block.entries[i];
+                }
             }
         }
         return *best;
@@ -211,23 +221,30 @@ class MrcEventWheel
         return m_rewinds;
     }
 
-    /// \return the nodes the pool holds (free ones included)
-    std::size_t GetPoolNodes() const
+    /// \return the blocks the pool holds (free ones included), each of BLOCK_ENTRIES entries
+    std::size_t GetPoolBlocks() const
     {
         return m_pool.size();
     }
 
+    /// Entries a block of the pool holds: as many as fit in four cache lines after the
+    /// block's two counters (7 of the scheduler's 32-byte entries).
+    static constexpr uint32_t BLOCK_ENTRIES =
+        static_cast<uint32_t>((4 * 64 - 2 * sizeof(uint32_t)) / sizeof(T));
+    static_assert(BLOCK_ENTRIES >= 2, "MrcEventWheel: an entry of more than 124 bytes");
+
   private:
-    static constexpr uint32_t NIL = ~uint32_t{0};        //!< no node
+    static constexpr uint32_t NIL = ~uint32_t{0};        //!< no block
     static constexpr std::size_t NONE = ~std::size_t{0}; //!< no bucket
     /// Buckets up to this many entries are sorted by std::sort alone (SortCurrent).
     static constexpr std::size_t SMALL_BUCKET = 16;
 
-    /// An entry in a bucket's list.
-    struct Node
+    /// Entries of one bucket, in the order they came, and the bucket's next (older) block.
+    struct alignas(64) Block
     {
-        T entry;       //!< the entry
-        uint32_t next; //!< the next node of the bucket (or of the free list), NIL at the end
+        uint32_t next;            //!< the bucket's next block (or the free list's), NIL: none
+        uint32_t count;           //!< entries held, 1..BLOCK_ENTRIES while in a bucket
+        T entries[BLOCK_ENTRIES]; //!< the entries, oldest first
     };
 
     /// \return the current bucket's smallest entry (m_ready): the array's front or the late
@@ -245,9 +262,17 @@ class MrcEventWheel
         return &m_current[m_head];
     }
 
-    /// Put an entry in a bucket's list. \param slot the bucket \param e the entry
+    /// Put an entry in a bucket: into its newest block if that has room, else into a new
+    /// block at the front of its list. \param slot the bucket \param e the entry
     void Link(std::size_t slot, const T& e)
     {
+        const uint32_t first = m_first[slot];
+        if (first != NIL && m_pool[first].count < BLOCK_ENTRIES)
+        {
+            Block& block = m_pool[first];
+            block.entries[block.count++] = e;
+            return;
+        }
         uint32_t n = m_free;
         if (n != NIL)
         {
@@ -257,29 +282,52 @@ class MrcEventWheel
         {
             n = static_cast<uint32_t>(m_pool.size());
             NS_ASSERT_MSG(n != NIL, "MrcEventWheel: too many entries");
-            m_pool.push_back(Node{});
+            m_pool.emplace_back();
         }
-        Node& node = m_pool[n];
-        node.entry = e;
-        node.next = m_first[slot];
-        if (node.next == NIL)
+        Block& block = m_pool[n];
+        block.next = first;
+        block.count = 1;
+        block.entries[0] = e;
+        if (first == NIL)
         {
             SetBit(slot);
         }
         m_first[slot] = n;
     }
 
-    /// Move a bucket's entries to the end of m_current and free its nodes.
+    /// Move a bucket's entries to the end of m_current, newest first, and free its blocks.
     /// \param slot the bucket
     void Unlink(std::size_t slot)
     {
         uint32_t n = m_first[slot];
         while (n != NIL)
         {
-            Node& node = m_pool[n];
-            m_current.push_back(node.entry);
-            const uint32_t next = node.next;
-            node.next = m_free;
+            Block& block = m_pool[n];
+            const uint32_t next = block.next;
+            if (next != NIL)
+            {
+                MrcPrefetch(&m_pool[next], sizeof(Block)); // while this one is copied
+            }
+            for (uint32_t i = block.count; i > 0; --i)
+            {
+                m_current.push_back(block.entries[i - 1]);
+            }
+            block.next = m_free;
+            m_free = n;
+            n = next;
+        }
+        m_first[slot] = NIL;
+        ClearBit(slot);
+    }
+
+    /// Free a bucket's blocks (their entries are dropped). \param slot the bucket
+    void FreeBucket(std::size_t slot)
+    {
+        uint32_t n = m_first[slot];
+        while (n != NIL)
+        {
+            const uint32_t next = m_pool[n].next;
+            m_pool[n].next = m_free;
             m_free = n;
             n = next;
         }
@@ -404,14 +452,18 @@ class MrcEventWheel
             for (uint64_t bits = m_bits[w]; bits != 0; bits &= bits - 1)
             {
                 const std::size_t slot = (w << 6) + Ctz(bits);
-                if ((m_stamp(m_pool[m_first[slot]].entry) >> m_shift) >= end)
+                // (a bucket's entries share their bucket number: any of them tells)
+                if ((m_stamp(m_pool[m_first[slot]].entries[0]) >> m_shift) >= end)
                 {
                     for (uint32_t n = m_first[slot]; n != NIL; n = m_pool[n].next)
                     {
-                        m_far.Push(m_pool[n].entry);
+                        const Block& block = m_pool[n];
+                        for (uint32_t i = 0; i < block.count; ++i)
+                        {
+                            m_far.Push(block.entries[i]);
+                        }
                     }
-                    Unlink(slot); // (frees the nodes; the copies it makes are dropped)
-                    m_current.clear();
+                    FreeBucket(slot);
                 }
             }
         }
@@ -468,10 +520,10 @@ class MrcEventWheel
 
     unsigned m_shift{0};               //!< log2 of a bucket's width in time steps
     std::size_t m_mask{0};             //!< buckets - 1
-    std::vector<uint32_t> m_first;     //!< each bucket's first node, NIL if empty
+    std::vector<uint32_t> m_first;     //!< each bucket's newest block, NIL if empty
     std::vector<uint64_t> m_bits;      //!< which buckets hold entries
-    std::vector<Node> m_pool;          //!< the buckets' nodes
-    uint32_t m_free{NIL};              //!< the first free node of the pool
+    std::vector<Block> m_pool;         //!< the buckets' blocks
+    uint32_t m_free{NIL};              //!< the first free block of the pool
     std::vector<T> m_current;          //!< the current bucket, sorted from m_head on if m_ready
     std::vector<T> m_apart;            //!< SortCurrent's entries out of order
     MrcQuaternaryHeap<T, Less> m_late; //!< the current bucket's entries pushed out of order
