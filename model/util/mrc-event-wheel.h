@@ -38,7 +38,9 @@ namespace ns3
  *
  * Memory. The buckets' entries live in one pool of blocks of 256 bytes (a bucket is a singly
  * linked list of blocks, newest first, each holding up to BLOCK_ENTRIES entries in the order
- * they came): a block freed by one bucket serves the next push into any other. Advance reads
+ * they came; only the newest can be partly filled, and the bucket's word in m_first holds
+ * how many it has, so that a push writes the block's line without reading it first): a
+ * block freed by one bucket serves the next push into any other. Advance reads
  * a bucket's entries a block at a time and asks for the next block while it copies one, so
  * a bucket of n entries costs about n / BLOCK_ENTRIES dependent loads. (Until session 52 a
  * node held one entry: at 16,384 hosts, where a bucket holds thousands of entries scattered
@@ -128,18 +130,13 @@ class MrcEventWheel
         {
             return m_far.Top();
         }
-        const T* best = &m_pool[m_first[next]].entries[0];
-        for (uint32_t b = m_first[next]; b != NIL; b = m_pool[b].next)
-        {
-            const Block& block = m_pool[b];
-            for (uint32_t i = 0; i < block.count; ++i)
+        const T* best = &m_pool[m_first[next] >> COUNT_BITS].entries[0];
+        ForEachEntry(m_first[next], [this, &best](const T& e) {
+            if (m_less(e, *best))
             {
-                if (m_less(block.entries[i], *best))
-                {
-                    best = &block.entries[i];
-                }
+                best = &e;
             }
-        }
+        });
         return *best;
     }
 
@@ -228,24 +225,46 @@ class MrcEventWheel
     }
 
     /// Entries a block of the pool holds: as many as fit in four cache lines after the
-    /// block's two counters (7 of the scheduler's 32-byte entries).
+    /// block's link (7 of the scheduler's 32-byte entries), at most 15.
     static constexpr uint32_t BLOCK_ENTRIES =
-        static_cast<uint32_t>((4 * 64 - 2 * sizeof(uint32_t)) / sizeof(T));
+        static_cast<uint32_t>(std::min<std::size_t>(15, (4 * 64 - 8) / sizeof(T)));
     static_assert(BLOCK_ENTRIES >= 2, "MrcEventWheel: an entry of more than 124 bytes");
 
   private:
-    static constexpr uint32_t NIL = ~uint32_t{0};        //!< no block
-    static constexpr std::size_t NONE = ~std::size_t{0}; //!< no bucket
+    static constexpr uint32_t NIL = ~uint32_t{0}; //!< no block, an empty bucket
+    /// A bucket's word (m_first): its newest block << COUNT_BITS | the entries that block
+    /// holds (the bucket's older blocks are full), or NIL.
+    static constexpr unsigned COUNT_BITS = 4;
+    static constexpr uint32_t COUNT_MASK = (1u << COUNT_BITS) - 1; //!< a word's count
+    static constexpr std::size_t NONE = ~std::size_t{0};           //!< no bucket
     /// Buckets up to this many entries are sorted by std::sort alone (SortCurrent).
     static constexpr std::size_t SMALL_BUCKET = 16;
 
     /// Entries of one bucket, in the order they came, and the bucket's next (older) block.
+    /// How many it holds is its bucket's word's count if it is the newest, else all.
     struct alignas(64) Block
     {
         uint32_t next;            //!< the bucket's next block (or the free list's), NIL: none
-        uint32_t count;           //!< entries held, 1..BLOCK_ENTRIES while in a bucket
         T entries[BLOCK_ENTRIES]; //!< the entries, oldest first
     };
+
+    /**
+     * Call a function on each entry of a bucket, newest block first.
+     * \param word the bucket's word (not NIL) \param f called with each entry
+     */
+    template <typename F>
+    void ForEachEntry(uint32_t word, F f) const
+    {
+        uint32_t count = word & COUNT_MASK;
+        for (uint32_t b = word >> COUNT_BITS; b != NIL; b = m_pool[b].next)
+        {
+            for (uint32_t i = 0; i < count; ++i)
+            {
+                f(m_pool[b].entries[i]);
+            }
+            count = BLOCK_ENTRIES;
+        }
+    }
 
     /// \return the current bucket's smallest entry (m_ready): the array's front or the late
     ///         entries' top
@@ -263,16 +282,25 @@ class MrcEventWheel
     }
 
     /// Put an entry in a bucket: into its newest block if that has room, else into a new
-    /// block at the front of its list. \param slot the bucket \param e the entry
+    /// block at the front of its list (LinkNewBlock). \param slot the bucket \param e the entry
     void Link(std::size_t slot, const T& e)
     {
-        const uint32_t first = m_first[slot];
-        if (first != NIL && m_pool[first].count < BLOCK_ENTRIES)
+        const uint32_t word = m_first[slot];
+        if (word != NIL && (word & COUNT_MASK) < BLOCK_ENTRIES)
         {
-            Block& block = m_pool[first];
-            block.entries[block.count++] = e;
+            // (the count is in the word: the block's line is written, not read first)
+            m_pool[word >> COUNT_BITS].entries[word & COUNT_MASK] = e;
+            m_first[slot] = word + 1;
             return;
         }
+        LinkNewBlock(slot, e);
+    }
+
+    /// Put an entry in a new block at the front of a bucket's list (its newest block is
+    /// full, or it has none). \param slot the bucket \param e the entry
+    void LinkNewBlock(std::size_t slot, const T& e)
+    {
+        const uint32_t word = m_first[slot];
         uint32_t n = m_free;
         if (n != NIL)
         {
@@ -281,26 +309,25 @@ class MrcEventWheel
         else
         {
             n = static_cast<uint32_t>(m_pool.size());
-            NS_ASSERT_MSG(n != NIL, "MrcEventWheel: too many entries");
+            NS_ASSERT_MSG(n < (NIL >> COUNT_BITS), "MrcEventWheel: too many entries");
             m_pool.emplace_back();
         }
         Block& block = m_pool[n];
-        block.next = first;
-        block.count = 1;
+        block.next = word == NIL ? NIL : word >> COUNT_BITS;
         block.entries[0] = e;
-        if (first == NIL)
+        if (word == NIL)
         {
             SetBit(slot);
         }
-        m_first[slot] = n;
+        m_first[slot] = (n << COUNT_BITS) | 1;
     }
 
     /// Move a bucket's entries to the end of m_current, newest first, and free its blocks.
     /// \param slot the bucket
     void Unlink(std::size_t slot)
     {
-        uint32_t n = m_first[slot];
-        while (n != NIL)
+        uint32_t count = m_first[slot] & COUNT_MASK;
+        for (uint32_t n = m_first[slot] >> COUNT_BITS; n != NIL; count = BLOCK_ENTRIES)
         {
             Block& block = m_pool[n];
             const uint32_t next = block.next;
@@ -308,7 +335,7 @@ class MrcEventWheel
             {
                 MrcPrefetch(&m_pool[next], sizeof(Block)); // while this one is copied
             }
-            for (uint32_t i = block.count; i > 0; --i)
+            for (uint32_t i = count; i > 0; --i)
             {
                 m_current.push_back(block.entries[i - 1]);
             }
@@ -323,7 +350,7 @@ class MrcEventWheel
     /// Free a bucket's blocks (their entries are dropped). \param slot the bucket
     void FreeBucket(std::size_t slot)
     {
-        uint32_t n = m_first[slot];
+        uint32_t n = m_first[slot] >> COUNT_BITS;
         while (n != NIL)
         {
             const uint32_t next = m_pool[n].next;
@@ -453,16 +480,9 @@ class MrcEventWheel
             {
                 const std::size_t slot = (w << 6) + Ctz(bits);
                 // (a bucket's entries share their bucket number: any of them tells)
-                if ((m_stamp(m_pool[m_first[slot]].entries[0]) >> m_shift) >= end)
+                if ((m_stamp(m_pool[m_first[slot] >> COUNT_BITS].entries[0]) >> m_shift) >= end)
                 {
-                    for (uint32_t n = m_first[slot]; n != NIL; n = m_pool[n].next)
-                    {
-                        const Block& block = m_pool[n];
-                        for (uint32_t i = 0; i < block.count; ++i)
-                        {
-                            m_far.Push(block.entries[i]);
-                        }
-                    }
+                    ForEachEntry(m_first[slot], [this](const T& e) { m_far.Push(e); });
                     FreeBucket(slot);
                 }
             }
@@ -520,7 +540,7 @@ class MrcEventWheel
 
     unsigned m_shift{0};               //!< log2 of a bucket's width in time steps
     std::size_t m_mask{0};             //!< buckets - 1
-    std::vector<uint32_t> m_first;     //!< each bucket's newest block, NIL if empty
+    std::vector<uint32_t> m_first;     //!< each bucket's word (COUNT_BITS), NIL if empty
     std::vector<uint64_t> m_bits;      //!< which buckets hold entries
     std::vector<Block> m_pool;         //!< the buckets' blocks
     uint32_t m_free{NIL};              //!< the first free block of the pool
